@@ -1,0 +1,341 @@
+/**
+ * A local stand-in for the payment service (CrystalPay, SPEC.md), used by the tests and by
+ * `npm run demo`. It answers like the real one (HTTP 200 envelopes, v2 numbers and v3 strings) and,
+ * on request, like a real one having a bad day: slow, HTML 502 from a proxy, broken JSON, wrong types.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One invoice, described once and rendered in either API version's shape. Amounts are decimal text. */
+export type SampleInvoice = {
+  id: string;
+  state: string;
+  type?: string;
+  method?: string | null;
+  requiredMethod?: string;
+  /** The invoice's own currency (v2 `currency` before a crypto pick, v3 `amount_currency`). */
+  currency: string;
+  /** Set when the payer picked a method with another currency (v2 `currency`, v3 `currency`). */
+  payCurrency?: string;
+  amount: string;
+  payAmount?: string;
+  remainingAmount?: string;
+  balanceAmount?: string;
+  rubAmount?: string;
+  serviceCommission?: string;
+  extraCommission?: string;
+  description?: string;
+  extra?: string;
+  redirectUrl?: string;
+  callbackUrl?: string;
+  url?: string;
+  createdAt: string;
+  expiredAt: string;
+  finalAt?: string;
+};
+
+export type RecordedRequest = { path: string; body: Record<string, unknown> | null; at: number };
+
+/**
+ * Invoice ids that make the fake misbehave, so a test or the demo can ask for each fault by name.
+ * `fault_flaky` fails with a 502 once per id, then answers normally (retries should hide it).
+ */
+export const FAULT_IDS = {
+  slow: "fault_slow",
+  html502: "fault_html502",
+  brokenJson: "fault_broken_json",
+  wrongTypes: "fault_wrong_types",
+  empty: "fault_empty",
+  flaky: "fault_flaky",
+  otherInvoice: "fault_other_invoice",
+} as const;
+
+export type FakePaymentsOptions = {
+  /** Cash registers: login -> secret. */
+  accounts?: Record<string, string>;
+  invoices?: SampleInvoice[];
+  /** How long `fault_slow` takes to answer (ms). */
+  slowMs?: number;
+  /** Added to every answer (ms). */
+  latencyMs?: number;
+};
+
+export type FakePayments = {
+  /** Root URL, as PAYMENTS_API_URL (ends with a slash, no version). */
+  url: string;
+  requests: RecordedRequest[];
+  invoices: Map<string, SampleInvoice>;
+  close(): Promise<void>;
+};
+
+export const SANDBOX_LOGIN = "sandbox_register";
+export const SANDBOX_SECRET = "sandbox-secret-7f3a9c";
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** `YYYY-MM-DD HH:MM:SS` in Moscow time (UTC+3, no DST), as the service writes it. */
+export function moscowTime(date: Date): string {
+  const shifted = new Date(date.getTime() + 3 * 3600 * 1000);
+  return `${shifted.getUTCFullYear()}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())} ${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}:${pad(shifted.getUTCSeconds())}`;
+}
+
+/** One invoice per known state, plus the awkward cases a real register produces. */
+export function sampleInvoices(now: Date = new Date()): SampleInvoice[] {
+  const hours = (h: number) => moscowTime(new Date(now.getTime() + h * 3600 * 1000));
+  const base = { type: "purchase", currency: "RUB", createdAt: hours(-2), expiredAt: hours(22) };
+  return [
+    { ...base, id: "715308958_rPwTzvsvCm", state: "notpayed", amount: "1500", description: "Order #1042" },
+    {
+      ...base,
+      id: "715308959_ProcessingBtc",
+      state: "processing",
+      method: "BITCOIN",
+      amount: "1500",
+      payCurrency: "BTC",
+      payAmount: "0.00017384",
+      remainingAmount: "0.00017384",
+      balanceAmount: "0.00016863",
+      serviceCommission: "0.00000521",
+      extraCommission: "4.0e-6",
+      rubAmount: "1500",
+    },
+    {
+      ...base,
+      id: "715308960_WrongAmount",
+      state: "wrongamount",
+      method: "CARDRUBP2P",
+      amount: "2500.5",
+      remainingAmount: "500.25",
+      balanceAmount: "1950.13",
+      serviceCommission: "50.12",
+    },
+    { ...base, id: "715308961_FailedPay", state: "failed", method: "CARDTRYP2P", amount: "990.99" },
+    {
+      ...base,
+      id: "715308962_PaidInFull",
+      state: "payed",
+      method: "CRYSTALPAY",
+      amount: "12345678.9",
+      remainingAmount: "0",
+      balanceAmount: "12098765.32",
+      serviceCommission: "246913.58",
+      extraCommission: "0",
+      finalAt: hours(-1),
+      description: "Annual plan <!channel> & *bold* <https://evil.example|click>",
+      extra: "crm:42",
+    },
+    {
+      ...base,
+      id: "715308963_Unavailable",
+      state: "unavailable",
+      method: "TEST",
+      requiredMethod: "TEST",
+      amount: "10",
+    },
+    {
+      ...base,
+      id: "715308964_ExpiredUnpaid",
+      state: "notpayed",
+      type: "topup",
+      amount: "0.1",
+      createdAt: hours(-48),
+      expiredAt: hours(-24),
+    },
+    { ...base, id: "715308965_FutureState", state: "refunded", type: "subscription", amount: "42" },
+  ];
+}
+
+function withDefaults(invoice: SampleInvoice) {
+  const payCurrency = invoice.payCurrency ?? invoice.currency;
+  return {
+    payCurrency,
+    payAmount: invoice.payAmount ?? invoice.amount,
+    remainingAmount: invoice.remainingAmount ?? (invoice.state === "payed" ? "0" : invoice.amount),
+    balanceAmount: invoice.balanceAmount ?? invoice.amount,
+    serviceCommission: invoice.serviceCommission ?? "0",
+    extraCommission: invoice.extraCommission ?? "0",
+    url: invoice.url ?? `https://pay.crystalpay.io/?i=${invoice.id}`,
+  };
+}
+
+/** Marks a value to be written as a bare JSON number exactly as given ("4.0e-6"), like the PHP backend. */
+const RAW = (text: string) => `\u0000RAW:${text}\u0000`;
+function toJson(value: unknown): string {
+  return JSON.stringify(value).replace(/"\\u0000RAW:([^"\\]*)\\u0000"/g, "$1");
+}
+
+export function renderInvoiceV2(invoice: SampleInvoice): string {
+  const d = withDefaults(invoice);
+  return toJson({
+    error: false,
+    errors: [],
+    id: invoice.id,
+    url: d.url,
+    state: invoice.state,
+    type: invoice.type ?? "purchase",
+    method: invoice.method ?? null,
+    required_method: invoice.requiredMethod ?? "",
+    currency: d.payCurrency,
+    service_commission: RAW(d.serviceCommission),
+    extra_commission: RAW(d.extraCommission),
+    amount: RAW(invoice.amount),
+    pay_amount: RAW(d.payAmount),
+    remaining_amount: RAW(d.remainingAmount),
+    balance_amount: RAW(d.balanceAmount),
+    description: invoice.description ?? "",
+    redirect_url: invoice.redirectUrl ?? "https://shop.example/thanks",
+    callback_url: invoice.callbackUrl ?? "",
+    extra: invoice.extra ?? "",
+    created_at: invoice.createdAt,
+    expired_at: invoice.expiredAt,
+  });
+}
+
+export function renderInvoiceV3(invoice: SampleInvoice): string {
+  const d = withDefaults(invoice);
+  // v3 writes decimal strings with the currency's precision, never exponents.
+  const decimal = (text: string) => (/e/i.test(text) ? Number(text).toFixed(8) : text);
+  return toJson({
+    error: false,
+    errors: [],
+    id: invoice.id,
+    url: d.url,
+    state: invoice.state,
+    type: invoice.type ?? "purchase",
+    method: invoice.method ?? null,
+    required_method: invoice.requiredMethod ?? null,
+    amount_currency: invoice.currency,
+    currency: d.payCurrency,
+    amount: decimal(d.payAmount),
+    initial_amount: decimal(invoice.amount),
+    rub_amount: decimal(invoice.rubAmount ?? invoice.amount),
+    remaining_amount: decimal(d.remainingAmount),
+    balance_amount: decimal(d.balanceAmount),
+    commission_amount: decimal(d.serviceCommission),
+    subtract_from: "balance",
+    description: invoice.description ?? null,
+    redirect_url: invoice.redirectUrl ?? null,
+    callback_url: invoice.callbackUrl ?? null,
+    extra: invoice.extra ?? null,
+    created_at: invoice.createdAt,
+    expired_at: invoice.expiredAt,
+    final_at: invoice.finalAt ?? null,
+  });
+}
+
+const HTML_502 =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n";
+
+function envelopeError(...messages: string[]): string {
+  return JSON.stringify({ error: true, errors: messages });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startFakePayments(options: FakePaymentsOptions = {}): Promise<FakePayments> {
+  const accounts = options.accounts ?? { [SANDBOX_LOGIN]: SANDBOX_SECRET };
+  const invoices = new Map((options.invoices ?? sampleInvoices()).map((invoice) => [invoice.id, invoice]));
+  const requests: RecordedRequest[] = [];
+  const flakyFailed = new Set<string>();
+  const sockets = new Set<import("node:net").Socket>();
+
+  const answer = (res: ServerResponse, status: number, body: string, type = "application/json") => {
+    res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? "/", "http://fake").pathname;
+    const text = await readBody(req);
+    let body: Record<string, unknown> | null = null;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+        body = parsed as Record<string, unknown>;
+    } catch {}
+    requests.push({ path, body, at: Date.now() });
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+
+    const match = /^\/(v2|v3)\/(invoice\/info|method\/list)\/?$/.exec(path);
+    if (req.method !== "POST" || !match)
+      return answer(res, 404, "<html><body>404 Not Found</body></html>", "text/html");
+    const version = match[1] as "v2" | "v3";
+    if (!body) return answer(res, 200, envelopeError("Invalid JSON body"));
+    for (const field of ["auth_login", "auth_secret"]) {
+      if (typeof body[field] !== "string" || body[field] === "")
+        return answer(res, 200, envelopeError(`\`${field}\` field is required`));
+    }
+    if (accounts[body.auth_login as string] !== body.auth_secret)
+      return answer(res, 200, envelopeError("Invalid auth credentials"));
+
+    if (match[2] === "invoice/info") {
+      const id = body.id;
+      if (typeof id !== "string" || id === "")
+        return answer(res, 200, envelopeError("`id` field is required"));
+      switch (id) {
+        case FAULT_IDS.slow:
+          await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
+          return answer(res, 200, renderInvoiceV2({ ...sampleInvoices()[0], id } as SampleInvoice));
+        case FAULT_IDS.html502:
+          return answer(res, 502, HTML_502, "text/html");
+        case FAULT_IDS.brokenJson:
+          return answer(res, 200, '{"error":false,"errors":[],"id":"fault_broken_json","state":"notp');
+        case FAULT_IDS.empty:
+          return answer(res, 200, "");
+        case FAULT_IDS.wrongTypes:
+          return answer(
+            res,
+            200,
+            JSON.stringify({
+              ...JSON.parse(renderInvoiceV2({ ...(sampleInvoices()[0] as SampleInvoice), id })),
+              amount: "lots",
+              state: 7,
+              created_at: "yesterday",
+            }),
+          );
+        case FAULT_IDS.flaky:
+          if (!flakyFailed.has(version)) {
+            flakyFailed.add(version);
+            return answer(res, 502, HTML_502, "text/html");
+          }
+          return answer(
+            res,
+            200,
+            (version === "v3" ? renderInvoiceV3 : renderInvoiceV2)({
+              ...(sampleInvoices()[0] as SampleInvoice),
+              id,
+            }),
+          );
+        case FAULT_IDS.otherInvoice:
+          return answer(res, 200, renderInvoiceV2(sampleInvoices()[0] as SampleInvoice));
+      }
+      const invoice = invoices.get(id);
+      if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));
+      return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
+    }
+    return answer(res, 200, envelopeError("Method list is not available in this sandbox yet"));
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => answer(res, 500, String(error), "text/plain"));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    invoices,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

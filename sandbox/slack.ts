@@ -1,0 +1,125 @@
+/**
+ * A local stand-in for Slack: the Web API (SLACK_API_URL) and the response_url endpoints that
+ * commands answer through. It records every call so tests can read what the app sent.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type SlackApiCall = { method: string; body: Record<string, unknown>; at: number };
+export type SlackReply = { id: string; body: Record<string, unknown>; at: number };
+
+export type SlackStandIn = {
+  /** For SLACK_API_URL (ends with a slash). */
+  apiUrl: string;
+  apiCalls: SlackApiCall[];
+  replies: SlackReply[];
+  /** A fresh response_url; whatever the app posts there is recorded under `id`. */
+  responseUrl(id: string): string;
+  /** Resolves with the `count`-th reply posted to that response_url (1 = first). */
+  waitForReply(id: string, options?: { timeoutMs?: number; count?: number }): Promise<SlackReply>;
+  /** Make the next posts to response_url fail with this HTTP status (0 = back to normal). */
+  failReplies(status: number): void;
+  close(): Promise<void>;
+};
+
+export const SANDBOX_TEAM = { id: "T0SANDBOX", domain: "sandbox-finance" };
+export const SANDBOX_BOT = { userId: "U0KASSABOT", botId: "B0KASSABOT" };
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  const type = req.headers["content-type"] ?? "";
+  if (type.includes("application/json")) {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return { _raw: text };
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+export async function startSlackStandIn(): Promise<SlackStandIn> {
+  const apiCalls: SlackApiCall[] = [];
+  const replies: SlackReply[] = [];
+  const waiters: Array<() => void> = [];
+  const sockets = new Set<Socket>();
+  let replyFailure = 0;
+
+  const server: Server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://slack").pathname;
+    const body = await readBody(req);
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(payload));
+    };
+    const api = /^\/api\/([\w.]+)$/.exec(path);
+    if (api?.[1]) {
+      const method = api[1];
+      apiCalls.push({ method, body, at: Date.now() });
+      if (method === "auth.test") {
+        return send(200, {
+          ok: true,
+          url: `https://${SANDBOX_TEAM.domain}.slack.com/`,
+          team: "Sandbox Finance",
+          user: "kassa",
+          team_id: SANDBOX_TEAM.id,
+          user_id: SANDBOX_BOT.userId,
+          bot_id: SANDBOX_BOT.botId,
+        });
+      }
+      return send(200, { ok: true });
+    }
+    const reply = /^\/response\/([\w-]+)$/.exec(path);
+    if (reply?.[1]) {
+      if (replyFailure) return send(replyFailure, { ok: false, error: "stand-in told to fail" });
+      replies.push({ id: reply[1], body, at: Date.now() });
+      for (const wake of waiters.splice(0)) wake();
+      return send(200, { ok: true });
+    }
+    send(404, { ok: false, error: "unknown_path" });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    apiUrl: `${base}/api/`,
+    apiCalls,
+    replies,
+    responseUrl: (id) => `${base}/response/${id}`,
+    failReplies(status) {
+      replyFailure = status;
+    },
+    waitForReply(id, { timeoutMs = 15_000, count = 1 } = {}) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = replies.filter((r) => r.id === id)[count - 1];
+          if (found) {
+            clearTimeout(timer);
+            resolve(found);
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`no reply #${count} on response_url ${id} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const wait = () => {
+          if (!check()) waiters.push(wait);
+        };
+        wait();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

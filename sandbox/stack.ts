@@ -1,0 +1,174 @@
+/**
+ * The whole app wired for real (receiver, SQLite store, payments client) against local stand-ins:
+ * the fake payment service and the Slack stand-in. End-to-end tests and `npm run demo` both use it.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { runCli } from "../src/cli.js";
+import type { Env } from "../src/config.js";
+import { type RunningServer, startServer } from "../src/server.js";
+import {
+  type FakePayments,
+  type FakePaymentsOptions,
+  SANDBOX_LOGIN,
+  SANDBOX_SECRET,
+  startFakePayments,
+} from "./fake-payments.js";
+import { signedHeaders } from "./sign.js";
+import { SANDBOX_TEAM, type SlackReply, type SlackStandIn, startSlackStandIn } from "./slack.js";
+
+export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789abcdef";
+export const SANDBOX_BOT_TOKEN = "xoxb-sandbox-0000000000-kassa";
+export const SANDBOX_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString("base64");
+
+export type StackOptions = {
+  apiVersion?: "v2" | "v3";
+  /** Connect the sandbox team's cash register before starting (default true). */
+  connect?: boolean;
+  /** Extra or overriding environment variables. */
+  env?: Env;
+  fake?: FakePaymentsOptions;
+  now?: () => Date;
+};
+
+export type CommandOptions = {
+  command?: string;
+  teamId?: string;
+  userId?: string;
+  /** Sign with another secret (to test rejection). */
+  signingSecret?: string;
+  timestamp?: number;
+  contentType?: string;
+};
+
+export type Ack = { status: number; body: string; ms: number; responseId: string };
+
+let counter = 0;
+
+export class Stack {
+  readonly logs: string[] = [];
+  private server: RunningServer | undefined;
+
+  private constructor(
+    readonly fake: FakePayments,
+    readonly slack: SlackStandIn,
+    readonly dir: string,
+    readonly env: Env,
+  ) {}
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const fake = await startFakePayments(options.fake);
+    const slack = await startSlackStandIn();
+    const dir = mkdtempSync(join(tmpdir(), "kassa-"));
+    const env: Env = {
+      PORT: "0",
+      SLACK_SIGNING_SECRET: SANDBOX_SIGNING_SECRET,
+      SLACK_BOT_TOKEN: SANDBOX_BOT_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+      PAYMENTS_API_URL: fake.url,
+      PAYMENTS_API_VERSION: options.apiVersion ?? "v2",
+      PAYMENTS_TIMEOUT_MS: "8000",
+      STORE_URL: `sqlite://${join(dir, "kassa.sqlite")}`,
+      CREDENTIALS_KEY: SANDBOX_CREDENTIALS_KEY,
+      LOG_LEVEL: "info",
+      ...options.env,
+    };
+    const stack = new Stack(fake, slack, dir, env);
+    try {
+      if (options.connect ?? true)
+        await stack.cli(
+          ["credentials", "set", "--team", SANDBOX_TEAM.id, "--login", SANDBOX_LOGIN, "--secret", "-"],
+          SANDBOX_SECRET,
+        );
+      stack.server = await startServer(env, {
+        logDestination: { write: (line: string) => void stack.logs.push(line) },
+        paymentsRetryDelayMs: 20,
+        ...(options.now ? { now: options.now } : {}),
+      });
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  get url(): string {
+    if (!this.server) throw new Error("the app is not running");
+    return `http://127.0.0.1:${this.server.port}`;
+  }
+
+  /** Runs the operators' CLI against this stack's store; returns exit code and output. */
+  async cli(argv: string[], stdinText = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    const sink = (append: (text: string) => void) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          append(String(chunk));
+          done();
+        },
+      });
+    const stdin = new PassThrough();
+    stdin.end(stdinText);
+    const code = await runCli(argv, {
+      env: this.env,
+      stdin,
+      stdout: sink((text) => {
+        stdout += text;
+      }),
+      stderr: sink((text) => {
+        stderr += text;
+      }),
+    });
+    return { code, stdout, stderr };
+  }
+
+  /** Posts a signed slash command to /slack/events as Slack does; resolves when Slack would get the ack. */
+  async command(text: string, options: CommandOptions = {}): Promise<Ack> {
+    counter += 1;
+    const responseId = `r${counter}-${Date.now().toString(36)}`;
+    const form = new URLSearchParams({
+      token: "deprecated-verification-token",
+      team_id: options.teamId ?? SANDBOX_TEAM.id,
+      team_domain: SANDBOX_TEAM.domain,
+      channel_id: "C0FINANCE",
+      channel_name: "finance",
+      user_id: options.userId ?? "U0FINANCE1",
+      user_name: "alex",
+      command: options.command ?? "/invoice",
+      text,
+      api_app_id: "A0KASSA",
+      is_enterprise_install: "false",
+      response_url: this.slack.responseUrl(responseId),
+      trigger_id: `${counter}.trigger`,
+    }).toString();
+    const headers = signedHeaders(options.signingSecret ?? SANDBOX_SIGNING_SECRET, form, options.timestamp);
+    if (options.contentType) headers["content-type"] = options.contentType;
+    const started = performance.now();
+    const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: form });
+    const body = await response.text();
+    return { status: response.status, body, ms: performance.now() - started, responseId };
+  }
+
+  /** Sends a command and waits for the app's answer on its response_url. */
+  async ask(text: string, options: CommandOptions = {}): Promise<{ ack: Ack; reply: SlackReply }> {
+    const ack = await this.command(text, options);
+    if (ack.status !== 200) throw new Error(`command was not acknowledged: HTTP ${ack.status} ${ack.body}`);
+    const reply = await this.slack.waitForReply(ack.responseId);
+    return { ack, reply };
+  }
+
+  /** Parsed JSON log lines written so far. */
+  logEntries(): Array<Record<string, unknown>> {
+    return this.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+    await Promise.allSettled([this.fake.close(), this.slack.close()]);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,32 @@
+import type { Money, ServiceTime } from "../payments/model.js";
+
+/** 1234567.0000001 -> "1,234,567.0000001": digits grouped, every decimal kept. */
+export function formatDecimal(value: string): string {
+  const negative = value.startsWith("-");
+  const unsigned = negative ? value.slice(1) : value;
+  const [whole = "0", fraction] = unsigned.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** An amount is never shown without its currency. */
+export function formatMoney(money: Money): string {
+  return `${formatDecimal(money.value)} ${money.currency}`;
+}
+
+export type DateStyle = "date-time" | "date";
+
+/**
+ * A Slack date token: every reader sees the moment in their own timezone. The fallback (old clients,
+ * notifications) is the service's own text with the zone it was read in.
+ */
+export function slackDate(time: ServiceTime, style: DateStyle = "date-time"): string {
+  const format = style === "date" ? "{date_short_pretty}" : "{date_short_pretty} {time}";
+  return `<!date^${time.epochSeconds}^${format}|${time.text} ${time.zone}>`;
+}
+
+/** Same token for a moment we measured ourselves (e.g. "updated"), with a UTC fallback. */
+export function slackDateFromEpoch(epochSeconds: number): string {
+  const fallback = `${new Date(epochSeconds * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  return `<!date^${epochSeconds}^{date_short_pretty} {time}|${fallback}>`;
+}

@@ -1,0 +1,164 @@
+import type { types } from "@slack/bolt";
+import type { AmountKind, CommissionKind, Invoice, Money } from "../payments/model.js";
+import { formatMoney, slackDate } from "./format.js";
+import { LIMITS } from "./limits.js";
+import type { SlackMessage } from "./message.js";
+import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
+
+type StateLook = { emoji: string; label: string };
+
+/** Every state the service is known to use (notes/payments-api.md); others are shown verbatim. */
+export const INVOICE_STATES: Record<string, StateLook> = {
+  notpayed: { emoji: ":hourglass_flowing_sand:", label: "Not paid" },
+  processing: { emoji: ":arrows_counterclockwise:", label: "Payment processing" },
+  wrongamount: { emoji: ":warning:", label: "Wrong amount paid (more payment needed)" },
+  failed: { emoji: ":x:", label: "Payment failed" },
+  payed: { emoji: ":white_check_mark:", label: "Paid" },
+  unavailable: { emoji: ":no_entry:", label: "Payment method unavailable" },
+};
+
+const INVOICE_TYPES: Record<string, string> = { purchase: "Purchase", topup: "Top-up" };
+
+const AMOUNT_LABELS: Record<AmountKind, string> = {
+  amount: "Amount",
+  initialAmount: "Initial amount",
+  payAmount: "Pay amount",
+  remainingAmount: "Remaining amount",
+  balanceAmount: "Balance amount",
+  rubAmount: "Amount in RUB",
+};
+
+const COMMISSION_LABELS: Record<CommissionKind, string> = {
+  serviceCommission: "Service commission",
+  extraCommission: "Extra commission",
+  commissionAmount: "Commission",
+};
+
+/** "Not paid" with its emoji, or the unknown state verbatim (escaped, in code). */
+export function stateText(state: string): string {
+  const look = INVOICE_STATES[state];
+  return look ? `${look.emoji} ${look.label}` : `:grey_question: ${inlineCode(truncate(state, 100))}`;
+}
+
+function plainState(state: string): string {
+  return INVOICE_STATES[state]?.label ?? state;
+}
+
+/** An unpaid invoice past its expiry: the service keeps it `notpayed`, so we compare with now. */
+export function isExpired(invoice: Invoice, now: Date): boolean {
+  return invoice.state === "notpayed" && invoice.expiredAt.epochSeconds * 1000 < now.getTime();
+}
+
+function field(label: string, mrkdwnValue: string): types.MrkdwnElement {
+  return { type: "mrkdwn", text: truncate(`*${label}*\n${mrkdwnValue}`, LIMITS.fieldText) };
+}
+
+function moneyText(money: Money): string {
+  return escapeMrkdwn(formatMoney(money));
+}
+
+/** Only http(s) links become buttons; anything else (javascript:, garbage) is left out. */
+export function linkUrl(url: string | null): string | undefined {
+  if (!url || url.length > LIMITS.buttonUrl) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type InvoiceCardOptions = { now: Date };
+
+/** The invoice card: posted in the channel for everyone to read. Pure: data in, Block Kit out. */
+export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOptions): SlackMessage {
+  const expired = isExpired(invoice, options.now);
+  const blocks: types.KnownBlock[] = [];
+
+  blocks.push({
+    type: "header",
+    text: { type: "plain_text", text: truncate(`Invoice ${invoice.id}`, LIMITS.headerText), emoji: false },
+  });
+
+  const type = INVOICE_TYPES[invoice.type] ?? (invoice.type ? inlineCode(truncate(invoice.type, 100)) : "—");
+  let stateLine = `*State:* ${stateText(invoice.state)}`;
+  if (expired) stateLine += `  ·  :alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`;
+  blocks.push({
+    type: "section",
+    text: { type: "mrkdwn", text: truncate(`${stateLine}\n*Type:* ${type}`, LIMITS.sectionText) },
+  });
+
+  const moneyFields: types.MrkdwnElement[] = [];
+  for (const [kind, label] of Object.entries(AMOUNT_LABELS) as [AmountKind, string][]) {
+    const money = invoice.amounts[kind];
+    if (money) moneyFields.push(field(label, moneyText(money)));
+  }
+  for (const [kind, label] of Object.entries(COMMISSION_LABELS) as [CommissionKind, string][]) {
+    const money = invoice.commissions[kind];
+    if (money) moneyFields.push(field(label, moneyText(money)));
+  }
+  if (moneyFields.length > 0) {
+    blocks.push({ type: "section", fields: moneyFields.slice(0, LIMITS.sectionFields) });
+  }
+
+  const detailFields: types.MrkdwnElement[] = [
+    field("Method", invoice.method ? inlineCode(invoice.method) : "_not chosen yet_"),
+    field("Required method", invoice.requiredMethod ? inlineCode(invoice.requiredMethod) : "any"),
+    field("Created", slackDate(invoice.createdAt)),
+    field(expired ? "Expired" : "Expires", slackDate(invoice.expiredAt)),
+  ];
+  if (invoice.finalAt) detailFields.push(field("Final", slackDate(invoice.finalAt)));
+  if (invoice.subtractFrom)
+    detailFields.push(field("Commission taken from", safeText(invoice.subtractFrom, 200)));
+  blocks.push({ type: "section", fields: detailFields });
+
+  for (const [label, value] of [
+    ["Description", invoice.description],
+    ["Extra", invoice.extra],
+  ] as const) {
+    if (value) {
+      blocks.push({
+        type: "section",
+        text: { type: "mrkdwn", text: truncate(`*${label}*\n${escapeMrkdwn(value)}`, LIMITS.sectionText) },
+      });
+    }
+  }
+
+  const payUrl = linkUrl(invoice.url);
+  if (payUrl) {
+    blocks.push({
+      type: "actions",
+      block_id: "invoice_links",
+      elements: [
+        {
+          type: "button",
+          action_id: "open_payment_page",
+          text: { type: "plain_text", text: "Open payment page" },
+          url: payUrl,
+        },
+      ],
+    });
+  }
+
+  blocks.push({
+    type: "context",
+    elements: [
+      {
+        type: "mrkdwn",
+        text: `Times are shown in your own timezone; the service's are ${escapeMrkdwn(invoice.createdAt.zone)}. API ${invoice.apiVersion}.`,
+      },
+    ],
+  });
+
+  return { response_type: "in_channel", text: invoiceFallbackText(invoice, expired), blocks };
+}
+
+/** The notification and screen-reader text: state and the amounts that matter, plain. */
+export function invoiceFallbackText(invoice: Invoice, expired: boolean): string {
+  const parts = [`Invoice ${invoice.id}: ${plainState(invoice.state)}${expired ? " (expired)" : ""}`];
+  const main = invoice.amounts.amount ?? invoice.amounts.initialAmount;
+  if (main) parts.push(`amount ${formatMoney(main)}`);
+  const remaining = invoice.amounts.remainingAmount;
+  if (remaining) parts.push(`remaining ${formatMoney(remaining)}`);
+  return truncate(escapeMrkdwn(parts.join(", ")), LIMITS.fallbackText);
+}

@@ -1,0 +1,83 @@
+import type { UnexpectedResponseError, UnreachableError } from "../payments/errors.js";
+import { LIMITS } from "./limits.js";
+import type { SlackMessage } from "./message.js";
+import { inlineCode, safeText, truncate } from "./mrkdwn.js";
+
+/** An ephemeral reply made of one mrkdwn section; `text` is its plain fallback. */
+export function ephemeral(mrkdwn: string, fallback: string): SlackMessage {
+  return {
+    response_type: "ephemeral",
+    text: truncate(fallback, LIMITS.fallbackText),
+    blocks: [{ type: "section", text: { type: "mrkdwn", text: truncate(mrkdwn, LIMITS.sectionText) } }],
+  };
+}
+
+export const EXAMPLE_INVOICE_ID = "715308958_rPwTzvsvCm";
+
+export function invoiceHelpMessage(): SlackMessage {
+  return ephemeral(
+    [
+      "*`/invoice <id>`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
+      `• \`/invoice ${EXAMPLE_INVOICE_ID}\`: by invoice id`,
+      `• \`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\`: by payment page link`,
+      "The card is posted in the channel; times appear in each reader's own timezone.",
+    ].join("\n"),
+    "/invoice <id> shows an invoice's state, amounts, commissions and times.",
+  );
+}
+
+export function invoiceUsageMessage(reason: string, input: string): SlackMessage {
+  return ephemeral(
+    [
+      `:information_source: ${reason}: ${inlineCode(truncate(input, 100))}`,
+      `An invoice id is 1 to 64 letters, digits, \`_\` or \`-\` (like \`${EXAMPLE_INVOICE_ID}\`), or paste the payment page link.`,
+      "Type `/invoice help` for more.",
+    ].join("\n"),
+    `${reason}. Usage: /invoice <id>`,
+  );
+}
+
+export function serviceErrorMessage(messages: string[]): SlackMessage {
+  const quoted = messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
+  return ephemeral(
+    `:warning: The payment service refused the request:\n${quoted}`,
+    `The payment service refused the request: ${messages.join("; ")}`,
+  );
+}
+
+export function notConnectedMessage(teamId: string): SlackMessage {
+  return ephemeral(
+    [
+      ":electric_plug: This workspace has no cash register connected yet, so there is nothing to look up.",
+      `A workspace admin asks the Kassa operator to connect it: \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login <login> --secret -\`.`,
+    ].join("\n"),
+    "This workspace has no cash register connected yet. Ask an admin to connect it.",
+  );
+}
+
+export function unreachableMessage(error: UnreachableError, timeoutMs: number): SlackMessage {
+  const what =
+    error.reason === "http-status"
+      ? `the payment service answered HTTP ${error.status}`
+      : error.reason === "timeout"
+        ? `the payment service did not answer within ${Math.round(timeoutMs / 1000)} s`
+        : "the payment service could not be reached";
+  return ephemeral(
+    `:hourglass: Could not get an answer: ${what}, even after retrying. Nothing was changed; try again in a minute.`,
+    `Could not get an answer: ${what}.`,
+  );
+}
+
+export function unexpectedResponseMessage(_error: UnexpectedResponseError, reference: string): SlackMessage {
+  return ephemeral(
+    `:warning: The payment service sent an answer Kassa cannot read, so nothing is shown rather than something wrong. Reference \`${reference}\` (the operator finds the details in the log).`,
+    `The payment service sent an answer Kassa cannot read (reference ${reference}).`,
+  );
+}
+
+export function internalErrorMessage(reference: string): SlackMessage {
+  return ephemeral(
+    `:boom: Something went wrong on Kassa's side. Reference \`${reference}\`: the operator finds it in the log.`,
+    `Something went wrong on Kassa's side (reference ${reference}).`,
+  );
+}

@@ -1,0 +1,152 @@
+import { realpathSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ConfigError, type Env, loadConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import { openStores } from "./store/index.js";
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+  credentials set --team <TEAM_ID> --login <LOGIN> --secret <SECRET|-> [--api-version v2|v3]
+      Connect a workspace's cash register. "--secret -" reads the secret from standard input
+      (keeps it out of the shell history and the process list).
+  credentials remove --team <TEAM_ID>
+      Forget a workspace's credentials.
+  credentials list
+      Connected workspaces and their logins (never secrets).
+
+Reads the same environment as the server (STORE_URL, CREDENTIALS_KEY, ...).`;
+
+export type CliIo = { env: Env; stdin: Readable; stdout: Writable; stderr: Writable };
+
+class UsageError extends Error {}
+
+const TEAM_ID = /^[ET][A-Z0-9]{2,20}$/;
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        team: { type: "string" },
+        login: { type: "string" },
+        secret: { type: "string" },
+        "api-version": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function requireTeam(team: string | undefined): string {
+  if (!team) throw new UsageError("--team is required");
+  if (!TEAM_ID.test(team))
+    throw new UsageError(`--team must be a Slack team id such as T0123ABCD (got "${team}")`);
+  return team;
+}
+
+/** The operators' command line. Returns the exit code; never prints a secret. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const complain = (line: string) => io.stderr.write(`${line}\n`);
+  try {
+    const { values, positionals } = parse(argv);
+    if (values.help || positionals.length === 0) {
+      (values.help ? say : complain)(USAGE);
+      return values.help ? 0 : 2;
+    }
+    const [group, action, ...rest] = positionals;
+    if (group !== "credentials" || !action || rest.length > 0)
+      throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+
+    const config = loadConfig(io.env, { requireSlack: false });
+    const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, {
+      write: (line: string) => io.stderr.write(line),
+    });
+
+    if (action === "set") {
+      const team = requireTeam(values.team);
+      const login = values.login?.trim();
+      if (!login) throw new UsageError("--login is required");
+      if (values.secret === undefined)
+        throw new UsageError("--secret is required (use --secret - to read it from stdin)");
+      const secret = values.secret === "-" ? (await readAll(io.stdin)).replace(/\r?\n$/, "") : values.secret;
+      if (secret.trim() === "") throw new UsageError("the secret is empty");
+      const version = values["api-version"];
+      if (version !== undefined && version !== "v2" && version !== "v3")
+        throw new UsageError("--api-version must be v2 or v3");
+      const { store, credentials } = await openStores(config, logger);
+      try {
+        await credentials.set(team, { login, secret, apiVersion: version, connectedBy: "cli" });
+      } finally {
+        await store.close();
+      }
+      say(
+        `Connected ${team} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret is stored encrypted.`,
+      );
+      return 0;
+    }
+    if (action === "remove") {
+      const team = requireTeam(values.team);
+      const { store, credentials } = await openStores(config, logger);
+      try {
+        const removed = await credentials.remove(team);
+        say(
+          removed ? `Removed the credentials of ${team}.` : `${team} had no credentials; nothing to remove.`,
+        );
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    if (action === "list") {
+      const { store, credentials } = await openStores(config, logger);
+      try {
+        const entries = await credentials.list();
+        if (entries.length === 0) say("No workspace is connected.");
+        for (const entry of entries) {
+          if ("problem" in entry) say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
+          else
+            say(
+              `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}`,
+            );
+        }
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    throw new UsageError(`unknown command: credentials ${action}`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      complain(`kassa: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    complain(`kassa: ${error instanceof ConfigError ? error.message : (error as Error).message}`);
+    return 1;
+  }
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  runCli(process.argv.slice(2), {
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

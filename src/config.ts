@@ -1,0 +1,162 @@
+import { z } from "zod";
+
+/** Zones accepted by PAYMENTS_TIMEZONE: whatever this Node's Intl knows (IANA names). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Decodes CREDENTIALS_KEY: 32 bytes written as 64 hex digits or as base64. */
+export function decodeKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const bytes = Buffer.from(trimmed, "base64");
+    if (bytes.length === 32) return bytes;
+  }
+  return undefined;
+}
+
+const emptyAsUndefined = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const withTrailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
+const httpUrl = (fallback: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .default(fallback)
+      .transform(withTrailingSlash),
+  );
+const integer = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int({ error: "must be a whole number" })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const variablesSchema = z.object({
+  PORT: integer(3000, 0, 65535),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_BOT_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().startsWith("xoxb-", { error: "must be a bot token starting with xoxb-" }).optional(),
+  ),
+  SLACK_API_URL: httpUrl("https://slack.com/api/"),
+  PAYMENTS_API_URL: httpUrl("https://api.crystalpay.io/"),
+  PAYMENTS_API_VERSION: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["v2", "v3"], { error: "must be v2 or v3" }).default("v2"),
+  ),
+  PAYMENTS_TIMEOUT_MS: integer(8000, 100, 120_000),
+  PAYMENTS_TIMEZONE: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Moscow or UTC" })
+      .default("Europe/Moscow"),
+  ),
+  STORE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^sqlite:\/\/.+/, { error: "must be a sqlite:// URL, e.g. sqlite://data/kassa.sqlite" })
+      .default("sqlite://data/kassa.sqlite"),
+  ),
+  CREDENTIALS_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((value) => decodeKey(value) !== undefined, {
+        error: "must be 32 bytes written as 64 hex digits or base64 (try: openssl rand -base64 32)",
+      })
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === "string" ? value.trim().toLowerCase() || undefined : value),
+    z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  ),
+});
+
+/** In HTTP mode with a single workspace both Slack values are needed. */
+const serverEnvSchema = variablesSchema.superRefine((env, ctx) => {
+  if (!env.SLACK_SIGNING_SECRET) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SLACK_SIGNING_SECRET"],
+      message: "is required (Slack app settings, Basic Information, Signing Secret)",
+    });
+  }
+  if (!env.SLACK_BOT_TOKEN) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SLACK_BOT_TOKEN"],
+      message: "is required (Slack app settings, OAuth & Permissions, Bot User OAuth Token, xoxb-...)",
+    });
+  }
+});
+
+export type Config = {
+  port: number;
+  slack: { signingSecret: string; botToken: string; apiUrl: string };
+  payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
+  store: { url: string; credentialsKey: Buffer | undefined };
+  logLevel: (typeof LOG_LEVELS)[number];
+};
+
+/** The variables the server and the CLI read; the README's table lists the same names. */
+export const CONFIG_VARIABLES = Object.keys(variablesSchema.shape);
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** What the `getAll` of an env needs: anything with string values (process.env, a test's object). */
+export type Env = Record<string, string | undefined>;
+
+/**
+ * Parses the environment once. A bad value throws a ConfigError whose message is one line naming
+ * the variable and what is expected, without echoing the value (it may be a secret).
+ */
+export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): Config {
+  const requireSlack = options.requireSlack ?? true;
+  const schema = requireSlack ? serverEnvSchema : variablesSchema;
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`,
+    );
+    throw new ConfigError(`Configuration error: ${problems.join("; ")}`);
+  }
+  const parsed = result.data;
+  return {
+    port: parsed.PORT,
+    slack: {
+      signingSecret: parsed.SLACK_SIGNING_SECRET ?? "",
+      botToken: parsed.SLACK_BOT_TOKEN ?? "",
+      apiUrl: parsed.SLACK_API_URL,
+    },
+    payments: {
+      apiUrl: parsed.PAYMENTS_API_URL,
+      apiVersion: parsed.PAYMENTS_API_VERSION,
+      timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
+      timeZone: parsed.PAYMENTS_TIMEZONE,
+    },
+    store: {
+      url: parsed.STORE_URL,
+      credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
+    },
+    logLevel: parsed.LOG_LEVEL,
+  };
+}

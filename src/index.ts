@@ -1,0 +1,31 @@
+import { ConfigError } from "./config.js";
+import { StartupError, startServer } from "./server.js";
+
+/** `npm start`: the server, with one clear line and exit code 1 when it cannot start. */
+async function main(): Promise<void> {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(process.env);
+  } catch (error) {
+    const known = error instanceof ConfigError || error instanceof StartupError;
+    process.stderr.write(`kassa: ${known ? error.message : `cannot start: ${(error as Error).message}`}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ signal }, "stopping");
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.logger.error({ err: error }, "error while stopping");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+void main();

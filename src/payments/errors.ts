@@ -1,0 +1,57 @@
+/**
+ * Why a call to the payment service gave no answer we can show. Listeners turn each kind into its
+ * own message; nothing here holds the secret.
+ */
+export abstract class PaymentsError extends Error {
+  abstract readonly kind: "service" | "unreachable" | "unexpected" | "not-connected";
+}
+
+/** The service processed the request and refused it (error=true); its own messages are kept. */
+export class ServiceError extends PaymentsError {
+  readonly kind = "service";
+  override readonly name = "ServiceError";
+  constructor(readonly messages: string[]) {
+    super(`payment service error: ${messages.join("; ")}`);
+  }
+}
+
+/** No usable answer arrived: timeout, refused connection, or a non-200 status (e.g. a proxy's HTML 502). */
+export class UnreachableError extends PaymentsError {
+  readonly kind = "unreachable";
+  override readonly name = "UnreachableError";
+  constructor(
+    readonly reason: "timeout" | "network" | "http-status",
+    readonly status?: number,
+    /** Transport detail for the log (no request body, so no secret). */
+    readonly detail?: string,
+  ) {
+    super(
+      reason === "http-status"
+        ? `payment service answered HTTP ${status}`
+        : reason === "timeout"
+          ? "payment service did not answer in time"
+          : "payment service could not be reached",
+    );
+  }
+}
+
+/** An answer arrived but is not what the interface promises: not JSON, or JSON of another shape. */
+export class UnexpectedResponseError extends PaymentsError {
+  readonly kind = "unexpected";
+  override readonly name = "UnexpectedResponseError";
+  constructor(
+    readonly reason: "not-json" | "wrong-shape",
+    readonly detail: string,
+  ) {
+    super(`unexpected response from the payment service (${reason}): ${detail}`);
+  }
+}
+
+/** The workspace has no cash register connected. */
+export class NotConnectedError extends PaymentsError {
+  readonly kind = "not-connected";
+  override readonly name = "NotConnectedError";
+  constructor(readonly teamId: string) {
+    super(`workspace ${teamId} has no cash register connected`);
+  }
+}

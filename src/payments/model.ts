@@ -1,0 +1,52 @@
+import type { ServiceTime } from "./time.js";
+
+export type { ServiceTime } from "./time.js";
+
+export type ApiVersion = "v2" | "v3";
+
+/** An exact amount: `value` is a plain decimal string ("0.0000001"), never a float. */
+export type Money = { value: string; currency: string };
+
+/** The amounts an invoice can carry, in the order a card shows them. v2 and v3 fill different ones. */
+export const AMOUNT_KINDS = [
+  "amount",
+  "initialAmount",
+  "payAmount",
+  "remainingAmount",
+  "balanceAmount",
+  "rubAmount",
+] as const;
+export type AmountKind = (typeof AMOUNT_KINDS)[number];
+
+export const COMMISSION_KINDS = ["serviceCommission", "extraCommission", "commissionAmount"] as const;
+export type CommissionKind = (typeof COMMISSION_KINDS)[number];
+
+/** One invoice as both API versions describe it, with every amount paired with its own currency. */
+export type Invoice = {
+  id: string;
+  /** Payment page; null when the service sent none. */
+  url: string | null;
+  /** As the service spells it (notpayed, payed, ...); unknown states are kept verbatim. */
+  state: string;
+  type: string;
+  method: string | null;
+  /** null when the invoice may be paid with any method. */
+  requiredMethod: string | null;
+  currency: string;
+  amounts: Partial<Record<AmountKind, Money>>;
+  commissions: Partial<Record<CommissionKind, Money>>;
+  /** v3: whether the commission comes out of the amount or the balance. */
+  subtractFrom: string | null;
+  description: string | null;
+  extra: string | null;
+  redirectUrl: string | null;
+  callbackUrl: string | null;
+  createdAt: ServiceTime;
+  expiredAt: ServiceTime;
+  /** v3: when the invoice reached a final state. */
+  finalAt: ServiceTime | null;
+  apiVersion: ApiVersion;
+};
+
+/** The cash register's login and secret as the client needs them. */
+export type PaymentsAccount = { login: string; secret: string; apiVersion?: ApiVersion | undefined };

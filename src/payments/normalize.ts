@@ -1,0 +1,92 @@
+import type { AmountKind, CommissionKind, Invoice, Money } from "./model.js";
+import type { InvoiceV2, InvoiceV3 } from "./schemas.js";
+import { parseServiceTime, type ServiceTime } from "./time.js";
+
+function serviceTime(text: string, zone: string): ServiceTime {
+  const time = parseServiceTime(text, zone);
+  // The schema has already checked the text; a failure here is a bug, not bad input.
+  if (!time) throw new Error(`unparseable service time ${JSON.stringify(text)}`);
+  return time;
+}
+
+function moneyMap<K extends string>(
+  entries: [K, string | null | undefined, string][],
+): Partial<Record<K, Money>> {
+  const result: Partial<Record<K, Money>> = {};
+  for (const [kind, value, currency] of entries) {
+    if (value !== null && value !== undefined) result[kind] = { value, currency };
+  }
+  return result;
+}
+
+/**
+ * v2 gives one `currency` for all amounts. After a payer picks a crypto method it becomes the
+ * method's currency; we print each amount with the currency of the same response, as the notes say.
+ */
+export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
+  const currency = raw.currency;
+  return {
+    id: raw.id,
+    url: raw.url,
+    state: raw.state,
+    type: raw.type,
+    method: raw.method,
+    requiredMethod: raw.required_method ?? null,
+    currency,
+    amounts: moneyMap<AmountKind>([
+      ["amount", raw.amount, currency],
+      ["payAmount", raw.pay_amount, currency],
+      ["remainingAmount", raw.remaining_amount, currency],
+      ["balanceAmount", raw.balance_amount, currency],
+    ]),
+    commissions: moneyMap<CommissionKind>([
+      ["serviceCommission", raw.service_commission, currency],
+      ["extraCommission", raw.extra_commission, currency],
+    ]),
+    subtractFrom: null,
+    description: raw.description ?? null,
+    extra: raw.extra ?? null,
+    redirectUrl: raw.redirect_url ?? null,
+    callbackUrl: raw.callback_url ?? null,
+    createdAt: serviceTime(raw.created_at, zone),
+    expiredAt: serviceTime(raw.expired_at, zone),
+    finalAt: null,
+    apiVersion: "v2",
+  };
+}
+
+/**
+ * v3 names the invoice's own currency `amount_currency` (for `initial_amount`) and, in newer
+ * revisions, the payment currency `currency` (for `amount`). `rub_amount` is in roubles. The other
+ * amounts follow the payment currency when the response has one, as in v2.
+ */
+export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
+  const invoiceCurrency = raw.amount_currency;
+  const paymentCurrency = raw.currency ?? invoiceCurrency;
+  return {
+    id: raw.id,
+    url: raw.url,
+    state: raw.state,
+    type: raw.type,
+    method: raw.method,
+    requiredMethod: raw.required_method ?? null,
+    currency: paymentCurrency,
+    amounts: moneyMap<AmountKind>([
+      ["amount", raw.amount, paymentCurrency],
+      ["initialAmount", raw.initial_amount, invoiceCurrency],
+      ["remainingAmount", raw.remaining_amount, paymentCurrency],
+      ["balanceAmount", raw.balance_amount, paymentCurrency],
+      ["rubAmount", raw.rub_amount, "RUB"],
+    ]),
+    commissions: moneyMap<CommissionKind>([["commissionAmount", raw.commission_amount, paymentCurrency]]),
+    subtractFrom: raw.subtract_from ?? null,
+    description: raw.description ?? null,
+    extra: raw.extra ?? null,
+    redirectUrl: raw.redirect_url ?? null,
+    callbackUrl: raw.callback_url ?? null,
+    createdAt: serviceTime(raw.created_at, zone),
+    expiredAt: serviceTime(raw.expired_at, zone),
+    finalAt: raw.final_at ? serviceTime(raw.final_at, zone) : null,
+    apiVersion: "v3",
+  };
+}

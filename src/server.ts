@@ -1,0 +1,87 @@
+import { webApi } from "@slack/bolt";
+import type pino from "pino";
+import { createApp } from "./app.js";
+import { type Env, loadConfig } from "./config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { PaymentsClient } from "./payments/client.js";
+import { openStores } from "./store/index.js";
+import { WorkspacePayments } from "./workspace-payments.js";
+
+/** A start-up failure whose message is one line an operator can act on. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
+
+export type RunningServer = { port: number; logger: Logger; stop(): Promise<void> };
+
+export type ServerOptions = {
+  /** Where JSON log lines go (stdout by default). */
+  logDestination?: pino.DestinationStream;
+  /** Delay before each payments retry; tests shorten it. */
+  paymentsRetryDelayMs?: number;
+  now?: () => Date;
+};
+
+/** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
+export async function startServer(env: Env, options: ServerOptions = {}): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel, options.logDestination);
+
+  const slack = new webApi.WebClient(config.slack.botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200 },
+    logLevel: webApi.LogLevel.ERROR,
+  });
+  let bot: { botId: string; botUserId: string };
+  try {
+    const auth = await slack.auth.test();
+    bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
+  } catch (error) {
+    const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    throw new StartupError(
+      `Slack did not accept SLACK_BOT_TOKEN (auth.test at ${config.slack.apiUrl}: ${reason})`,
+    );
+  }
+
+  const { store, credentials } = await openStores(config, logger);
+  const client = new PaymentsClient({
+    baseUrl: config.payments.apiUrl,
+    defaultVersion: config.payments.apiVersion,
+    timeoutMs: config.payments.timeoutMs,
+    timeZone: config.payments.timeZone,
+    ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
+  });
+  const kassa = createApp({
+    config,
+    logger,
+    store,
+    payments: new WorkspacePayments(credentials, client),
+    bot,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  let port: number;
+  try {
+    port = await kassa.start(config.port);
+  } catch (error) {
+    await store.close();
+    throw new StartupError(`cannot listen on PORT ${config.port}: ${(error as Error).message}`);
+  }
+  logger.info(
+    {
+      port,
+      store: store.location,
+      paymentsApi: config.payments.apiUrl,
+      paymentsApiVersion: config.payments.apiVersion,
+    },
+    "Kassa is listening on /slack/events",
+  );
+
+  return {
+    port,
+    logger,
+    async stop() {
+      await kassa.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type Keyv from "keyv";
+import { z } from "zod";
+import type { ApiVersion, PaymentsAccount } from "../payments/model.js";
+import { type SecretBox, sealedSchema } from "./crypto.js";
+
+/** What the store keeps per workspace. The secret is sealed; everything else is plain. */
+const storedConnectionSchema = z.object({
+  v: z.literal(1),
+  login: z.string().min(1),
+  secret: sealedSchema,
+  apiVersion: z.enum(["v2", "v3"]).nullish(),
+  connectedBy: z.string().nullish(),
+  connectedAt: z.iso.datetime(),
+});
+type StoredConnection = z.infer<typeof storedConnectionSchema>;
+
+/** A workspace's connection without its secret: safe to list and show. */
+export type ConnectionInfo = {
+  teamId: string;
+  login: string;
+  apiVersion: ApiVersion | null;
+  connectedBy: string | null;
+  connectedAt: string;
+};
+
+export type Connection = ConnectionInfo & { account: PaymentsAccount };
+
+/** A stored value that cannot be read: corrupt JSON shape, tampered ciphertext, or another key. */
+export class StoreValueError extends Error {
+  override readonly name = "StoreValueError";
+}
+
+/** Cash register credentials per Slack workspace (team id; enterprise id for org-wide installs). */
+export class CredentialsStore {
+  constructor(
+    private readonly keyv: Keyv,
+    private readonly box: SecretBox,
+  ) {}
+
+  async get(teamId: string): Promise<Connection | undefined> {
+    const raw: unknown = await this.keyv.get(teamId);
+    if (raw === undefined) return undefined;
+    const stored = this.parse(teamId, raw);
+    let secret: string;
+    try {
+      secret = this.box.open(stored.secret, teamId);
+    } catch (error) {
+      throw new StoreValueError(`credentials of ${teamId} cannot be decrypted: ${(error as Error).message}`);
+    }
+    return {
+      ...info(teamId, stored),
+      account: { login: stored.login, secret, apiVersion: stored.apiVersion ?? undefined },
+    };
+  }
+
+  async set(
+    teamId: string,
+    values: {
+      login: string;
+      secret: string;
+      apiVersion?: ApiVersion | undefined;
+      connectedBy?: string | undefined;
+    },
+  ): Promise<ConnectionInfo> {
+    const stored: StoredConnection = {
+      v: 1,
+      login: values.login,
+      secret: this.box.seal(values.secret, teamId),
+      apiVersion: values.apiVersion ?? null,
+      connectedBy: values.connectedBy ?? null,
+      connectedAt: new Date().toISOString(),
+    };
+    await this.keyv.set(teamId, stored);
+    return info(teamId, stored);
+  }
+
+  async remove(teamId: string): Promise<boolean> {
+    return this.keyv.delete(teamId);
+  }
+
+  /** Every connected workspace, secrets left out; unreadable entries are reported, not hidden. */
+  async list(): Promise<Array<ConnectionInfo | { teamId: string; problem: string }>> {
+    const iterator = this.keyv.iterator;
+    if (!iterator) throw new Error("this store cannot list its keys");
+    const result: Array<ConnectionInfo | { teamId: string; problem: string }> = [];
+    for await (const [teamId, raw] of iterator(this.keyv.namespace)) {
+      const key = String(teamId);
+      try {
+        result.push(info(key, this.parse(key, raw)));
+      } catch (error) {
+        result.push({ teamId: key, problem: (error as Error).message });
+      }
+    }
+    return result.sort((a, b) => a.teamId.localeCompare(b.teamId));
+  }
+
+  private parse(teamId: string, raw: unknown): StoredConnection {
+    const parsed = storedConnectionSchema.safeParse(raw);
+    if (!parsed.success) throw new StoreValueError(`credentials of ${teamId} are not in the expected form`);
+    return parsed.data;
+  }
+}
+
+function info(teamId: string, stored: StoredConnection): ConnectionInfo {
+  return {
+    teamId,
+    login: stored.login,
+    apiVersion: stored.apiVersion ?? null,
+    connectedBy: stored.connectedBy ?? null,
+    connectedAt: stored.connectedAt,
+  };
+}
