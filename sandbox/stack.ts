@@ -43,7 +43,8 @@ export type CommandOptions = {
   contentType?: string;
 };
 
-export type Ack = { status: number; body: string; ms: number; responseId: string };
+/** Slack's view of the acknowledgement: status, body, how long it took, and when the command was sent. */
+export type Ack = { status: number; body: string; ms: number; sentAt: number; responseId: string };
 
 let counter = 0;
 
@@ -146,10 +147,11 @@ export class Stack {
     }).toString();
     const headers = signedHeaders(options.signingSecret ?? SANDBOX_SIGNING_SECRET, form, options.timestamp);
     if (options.contentType) headers["content-type"] = options.contentType;
+    const sentAt = Date.now();
     const started = performance.now();
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: form });
     const body = await response.text();
-    return { status: response.status, body, ms: performance.now() - started, responseId };
+    return { status: response.status, body, ms: performance.now() - started, sentAt, responseId };
   }
 
   /** Sends a command and waits for the app's answer on its response_url. */

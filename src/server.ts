@@ -39,7 +39,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   } catch (error) {
     const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
     throw new StartupError(
-      `Slack did not accept SLACK_BOT_TOKEN (auth.test at ${config.slack.apiUrl}: ${reason})`,
+      `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
     );
   }
 

@@ -9,9 +9,9 @@ export function formatDecimal(value: string): string {
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
-/** An amount is never shown without its currency. */
+/** An amount is never shown without its currency, or without saying the service did not name it. */
 export function formatMoney(money: Money): string {
-  return `${formatDecimal(money.value)} ${money.currency}`;
+  return `${formatDecimal(money.value)} ${money.currency ?? "(original invoice currency)"}`;
 }
 
 export type DateStyle = "date-time" | "date";

@@ -21,7 +21,6 @@ const INVOICE_TYPES: Record<string, string> = { purchase: "Purchase", topup: "To
 
 const AMOUNT_LABELS: Record<AmountKind, string> = {
   amount: "Amount",
-  initialAmount: "Initial amount",
   payAmount: "Pay amount",
   remainingAmount: "Remaining amount",
   balanceAmount: "Balance amount",
@@ -156,7 +155,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
 /** The notification and screen-reader text: state and the amounts that matter, plain. */
 export function invoiceFallbackText(invoice: Invoice, expired: boolean): string {
   const parts = [`Invoice ${invoice.id}: ${plainState(invoice.state)}${expired ? " (expired)" : ""}`];
-  const main = invoice.amounts.amount ?? invoice.amounts.initialAmount;
+  const main = invoice.amounts.amount;
   if (main) parts.push(`amount ${formatMoney(main)}`);
   const remaining = invoice.amounts.remainingAmount;
   if (remaining) parts.push(`remaining ${formatMoney(remaining)}`);

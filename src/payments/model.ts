@@ -4,18 +4,14 @@ export type { ServiceTime } from "./time.js";
 
 export type ApiVersion = "v2" | "v3";
 
-/** An exact amount: `value` is a plain decimal string ("0.0000001"), never a float. */
-export type Money = { value: string; currency: string };
+/**
+ * An exact amount: `value` is a plain decimal string ("0.0000001"), never a float. `currency` is
+ * null only where the service does not say which currency the amount is in (see invoiceFromV2).
+ */
+export type Money = { value: string; currency: string | null };
 
 /** The amounts an invoice can carry, in the order a card shows them. v2 and v3 fill different ones. */
-export const AMOUNT_KINDS = [
-  "amount",
-  "initialAmount",
-  "payAmount",
-  "remainingAmount",
-  "balanceAmount",
-  "rubAmount",
-] as const;
+export const AMOUNT_KINDS = ["amount", "payAmount", "remainingAmount", "balanceAmount", "rubAmount"] as const;
 export type AmountKind = (typeof AMOUNT_KINDS)[number];
 
 export const COMMISSION_KINDS = ["serviceCommission", "extraCommission", "commissionAmount"] as const;

@@ -10,7 +10,7 @@ function serviceTime(text: string, zone: string): ServiceTime {
 }
 
 function moneyMap<K extends string>(
-  entries: [K, string | null | undefined, string][],
+  entries: [K, string | null | undefined, string | null][],
 ): Partial<Record<K, Money>> {
   const result: Partial<Record<K, Money>> = {};
   for (const [kind, value, currency] of entries) {
@@ -20,11 +20,15 @@ function moneyMap<K extends string>(
 }
 
 /**
- * v2 gives one `currency` for all amounts. After a payer picks a crypto method it becomes the
- * method's currency; we print each amount with the currency of the same response, as the notes say.
+ * v2 gives one `currency`. Once a payer has picked a method it becomes the method's currency (BTC,
+ * TRY, ...) for the pay, remaining and balance amounts, while `amount` stays in the invoice's
+ * original currency, which the response no longer names. So `amount` carries `currency` only while
+ * no method is chosen; after that its currency is null (shown as "original invoice currency")
+ * rather than a guess: a 1500 RUB invoice must never read as 1500 BTC.
  */
 export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
   const currency = raw.currency;
+  const amountCurrency = raw.method ? null : currency;
   return {
     id: raw.id,
     url: raw.url,
@@ -34,7 +38,7 @@ export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
     requiredMethod: raw.required_method ?? null,
     currency,
     amounts: moneyMap<AmountKind>([
-      ["amount", raw.amount, currency],
+      ["amount", raw.amount, amountCurrency],
       ["payAmount", raw.pay_amount, currency],
       ["remainingAmount", raw.remaining_amount, currency],
       ["balanceAmount", raw.balance_amount, currency],
@@ -56,9 +60,10 @@ export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
 }
 
 /**
- * v3 names the invoice's own currency `amount_currency` (for `initial_amount`) and, in newer
- * revisions, the payment currency `currency` (for `amount`). `rub_amount` is in roubles. The other
- * amounts follow the payment currency when the response has one, as in v2.
+ * v3 names the invoice's own currency `amount_currency` (for `initial_amount`, shown as the amount)
+ * and, in newer revisions, the payment currency `currency` (for `amount`, shown as the pay amount).
+ * `rub_amount` is in roubles. The other amounts follow the payment currency when the response has
+ * one, as in v2.
  */
 export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
   const invoiceCurrency = raw.amount_currency;
@@ -72,8 +77,8 @@ export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
     requiredMethod: raw.required_method ?? null,
     currency: paymentCurrency,
     amounts: moneyMap<AmountKind>([
-      ["amount", raw.amount, paymentCurrency],
-      ["initialAmount", raw.initial_amount, invoiceCurrency],
+      ["amount", raw.initial_amount, invoiceCurrency],
+      ["payAmount", raw.amount, paymentCurrency],
       ["remainingAmount", raw.remaining_amount, paymentCurrency],
       ["balanceAmount", raw.balance_amount, paymentCurrency],
       ["rubAmount", raw.rub_amount, "RUB"],

@@ -1,0 +1,237 @@
+import KeyvSqlite from "@keyv/sqlite";
+import Keyv from "keyv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
+import {
+  SANDBOX_BOT_TOKEN,
+  SANDBOX_CREDENTIALS_KEY,
+  SANDBOX_SIGNING_SECRET,
+  Stack,
+} from "../../sandbox/stack.js";
+
+type Message = { response_type?: string; text?: string; blocks?: Array<Record<string, unknown>> };
+const message = (body: Record<string, unknown>) => body as Message;
+const allText = (body: Record<string, unknown>) => JSON.stringify(body);
+
+describe("/invoice end to end (v2)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ apiVersion: "v2", fake: { slowMs: 3600 } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("acknowledges with an empty 200 and posts the card in the channel", async () => {
+    const { ack, reply } = await stack.ask("715308958_rPwTzvsvCm");
+    expect(ack.status).toBe(200);
+    expect(ack.body).toBe("");
+    const body = message(reply.body);
+    expect(body.response_type).toBe("in_channel");
+    expect(body.text).toContain("Invoice 715308958_rPwTzvsvCm: Not paid");
+    expect(body.blocks?.[0]).toMatchObject({
+      type: "header",
+      text: { text: "Invoice 715308958_rPwTzvsvCm" },
+    });
+    expect(allText(reply.body)).toContain("1,500 RUB");
+    const request = stack.fake.requests.at(-1);
+    expect(request?.path).toBe("/v2/invoice/info/");
+    expect(request?.body).toEqual({
+      auth_login: SANDBOX_LOGIN,
+      auth_secret: SANDBOX_SECRET,
+      id: "715308958_rPwTzvsvCm",
+    });
+  });
+
+  it("accepts a payment page link", async () => {
+    const { reply } = await stack.ask("<https://pay.crystalpay.io/?i=715308962_PaidInFull>");
+    expect(message(reply.body).text).toContain("Invoice 715308962_PaidInFull: Paid");
+    // The description holds <!channel>: it must arrive escaped, never as a live mention.
+    expect(allText(reply.body)).not.toContain("<!channel>");
+    expect(allText(reply.body)).toContain("&lt;!channel&gt;");
+  });
+
+  it("rejects a bad signature with 401 and calls nobody", async () => {
+    const before = stack.fake.requests.length;
+    const ack = await stack.command("715308958_rPwTzvsvCm", { signingSecret: "not-the-signing-secret" });
+    expect(ack.status).toBe(401);
+    await expect(stack.slack.waitForReply(ack.responseId, { timeoutMs: 300 })).rejects.toThrow(/no reply/);
+    expect(stack.fake.requests.length).toBe(before);
+  });
+
+  it("rejects a stale timestamp (older than 5 minutes) with 401", async () => {
+    const ack = await stack.command("715308958_rPwTzvsvCm", {
+      timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
+    expect(ack.status).toBe(401);
+  });
+
+  it("acks before a service slower than Slack's 3 s, then answers", async () => {
+    const ack = await stack.command(FAULT_IDS.slow);
+    expect(ack.status).toBe(200);
+    // The ack came back while the service was still working on the lookup.
+    expect(stack.slack.replies.some((reply) => reply.id === ack.responseId)).toBe(false);
+    expect(ack.ms).toBeLessThan(3000);
+    const reply = await stack.slack.waitForReply(ack.responseId);
+    expect(reply.at - ack.sentAt).toBeGreaterThanOrEqual(3600);
+    expect(message(reply.body).response_type).toBe("in_channel");
+  });
+
+  it("explains an HTML 502 from a proxy, after retrying twice", async () => {
+    const before = stack.fake.requests.length;
+    const { reply } = await stack.ask(FAULT_IDS.html502);
+    const body = message(reply.body);
+    expect(body.response_type).toBe("ephemeral");
+    expect(body.text).toContain("HTTP 502");
+    expect(stack.fake.requests.length - before).toBe(3);
+  });
+
+  it("hides a single flaky 502 behind a retry", async () => {
+    const { reply } = await stack.ask(FAULT_IDS.flaky);
+    expect(message(reply.body).response_type).toBe("in_channel");
+  });
+
+  it.each([
+    [FAULT_IDS.brokenJson, "broken JSON"],
+    [FAULT_IDS.wrongTypes, "wrong field types"],
+    [FAULT_IDS.empty, "an empty body"],
+    [FAULT_IDS.otherInvoice, "another invoice"],
+  ])("says plainly when the service answers %s (%s), with a reference in the log", async (id) => {
+    const { reply } = await stack.ask(id);
+    const body = message(reply.body);
+    expect(body.response_type).toBe("ephemeral");
+    expect(body.text).toMatch(/cannot read \(reference ([0-9a-f]{8})\)/);
+    const reference = /reference ([0-9a-f]{8})/.exec(body.text ?? "")?.[1];
+    // The log line is written once the reply has gone out.
+    await expect.poll(() => stack.logEntries().some((entry) => entry.reference === reference)).toBe(true);
+    const line = stack.logEntries().find((entry) => entry.reference === reference);
+    expect(line).toMatchObject({
+      outcome: "upstream_unexpected",
+      team: SANDBOX_TEAM.id,
+      command: "/invoice",
+    });
+  });
+
+  it("quotes the service's own message for an unknown invoice", async () => {
+    const { reply } = await stack.ask("000000000_DoesNotExist");
+    const body = message(reply.body);
+    expect(body.response_type).toBe("ephemeral");
+    expect(allText(reply.body)).toContain("Invoice not found");
+  });
+
+  it("quotes the service's message for wrong credentials", async () => {
+    const team = "T0WRONGSECRET";
+    const set = await stack.cli(
+      ["credentials", "set", "--team", team, "--login", SANDBOX_LOGIN, "--secret", "-"],
+      "wrong",
+    );
+    expect(set.code).toBe(0);
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: team });
+    expect(message(reply.body).response_type).toBe("ephemeral");
+    expect(allText(reply.body)).toContain("Invalid auth credentials");
+  });
+
+  it("tells a workspace without credentials how to connect", async () => {
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: "T0NOBODY" });
+    const body = message(reply.body);
+    expect(body.response_type).toBe("ephemeral");
+    expect(body.text).toContain("no cash register connected");
+    expect(allText(reply.body)).toContain("credentials set --team T0NOBODY");
+  });
+
+  it.each(["", "help", "  HELP "])("shows help for %j", async (text) => {
+    const { reply } = await stack.ask(text);
+    expect(message(reply.body).response_type).toBe("ephemeral");
+    expect(message(reply.body).text).toContain("/invoice <id>");
+  });
+
+  it.each(["two words", "<script>alert(1)</script>", "../..", "x".repeat(65)])(
+    "answers %j with usage and no call to the service",
+    async (text) => {
+      const before = stack.fake.requests.length;
+      const { reply } = await stack.ask(text);
+      const body = message(reply.body);
+      expect(body.response_type).toBe("ephemeral");
+      expect(body.text).toContain("Usage: /invoice <id>");
+      expect(allText(reply.body)).not.toContain("<script>");
+      expect(stack.fake.requests.length).toBe(before);
+    },
+  );
+
+  it("reports a broken stored value as an error with a reference, never as 'not connected'", async () => {
+    const team = "T0CORRUPT";
+    const adapter = new KeyvSqlite({ uri: stack.env.STORE_URL ?? "" });
+    const keyv = new Keyv({ store: adapter, namespace: "credentials" });
+    await keyv.set(team, {
+      v: 1,
+      login: "x",
+      secret: { v: 1, alg: "A256GCM", kid: "nope", iv: "AA", tag: "AA", data: "AA" },
+      connectedAt: new Date().toISOString(),
+    });
+    await adapter.disconnect();
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: team });
+    const body = message(reply.body);
+    expect(body.text).not.toContain("no cash register connected");
+    expect(body.text).toMatch(/Something went wrong on Kassa's side \(reference [0-9a-f]{8}\)/);
+  });
+
+  it("keeps serving when Slack's response_url fails, and logs it", async () => {
+    stack.slack.failReplies(500);
+    const ack = await stack.command("715308958_rPwTzvsvCm");
+    expect(ack.status).toBe(200);
+    await expect.poll(() => stack.logEntries().some((entry) => entry.replyFailed !== undefined)).toBe(true);
+    stack.slack.failReplies(0);
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm");
+    expect(message(reply.body).response_type).toBe("in_channel");
+  });
+
+  it("answers GET /healthz", async () => {
+    const response = await fetch(`${stack.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("logs one line per command and never a secret", async () => {
+    const entries = stack.logEntries().filter((entry) => entry.msg === "command handled");
+    expect(entries.length).toBeGreaterThan(10);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({
+        command: "/invoice",
+        team: expect.any(String),
+        user: expect.any(String),
+      });
+      expect(typeof entry.latencyMs).toBe("number");
+    }
+    const everything = stack.logs.join("\n");
+    for (const secret of [
+      SANDBOX_SECRET,
+      SANDBOX_SIGNING_SECRET,
+      SANDBOX_BOT_TOKEN,
+      SANDBOX_CREDENTIALS_KEY,
+      "wrong",
+    ]) {
+      expect(everything).not.toContain(secret === "wrong" ? '"wrong"' : secret);
+    }
+  });
+});
+
+describe("/invoice end to end (v3)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ apiVersion: "v3" });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("reads the v3 shape: decimal strings, separate invoice and payment currencies", async () => {
+    const { reply } = await stack.ask("715308959_ProcessingBtc");
+    const text = allText(reply.body);
+    expect(stack.fake.requests.at(-1)?.path).toBe("/v3/invoice/info/");
+    expect(message(reply.body).response_type).toBe("in_channel");
+    expect(text).toContain("1,500 RUB");
+    expect(text).toContain("0.00017384 BTC");
+    expect(text).not.toMatch(/\de-\d/);
+  });
+});
