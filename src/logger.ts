@@ -4,7 +4,10 @@ import pino from "pino";
 
 export type Logger = pino.Logger;
 
-/** Field names whose values never reach a log line, wherever they appear in a logged object. */
+/**
+ * Field names whose values never reach a log line, at the top of a logged object or up to three
+ * levels down (pino's redaction works on paths; nothing we log nests deeper).
+ */
 const REDACTED = [
   "auth_secret",
   "secret",
@@ -17,6 +20,7 @@ const REDACTED = [
   "SLACK_BOT_TOKEN",
   "SLACK_SIGNING_SECRET",
   "authorization",
+  "Authorization",
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {

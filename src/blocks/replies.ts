@@ -3,11 +3,14 @@ import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
 
-/** An ephemeral reply made of one mrkdwn section; `text` is its plain fallback. */
+/**
+ * An ephemeral reply made of one mrkdwn section. `fallback` is raw text: Slack parses the top-level
+ * text for mentions too, so it is escaped here.
+ */
 export function ephemeral(mrkdwn: string, fallback: string): SlackMessage {
   return {
     response_type: "ephemeral",
-    text: truncate(fallback, LIMITS.fallbackText),
+    text: safeText(fallback, LIMITS.fallbackText),
     blocks: [{ type: "section", text: { type: "mrkdwn", text: truncate(mrkdwn, LIMITS.sectionText) } }],
   };
 }

@@ -1,9 +1,15 @@
 import { FetchError, ofetch } from "ofetch";
 import type { z } from "zod";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
-import type { ApiVersion, Invoice, PaymentsAccount } from "./model.js";
-import { invoiceFromV2, invoiceFromV3 } from "./normalize.js";
-import { envelopeSchema, invoiceV2Schema, invoiceV3Schema } from "./schemas.js";
+import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./model.js";
+import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
+import {
+  envelopeSchema,
+  invoiceV2Schema,
+  invoiceV3Schema,
+  methodListV2Schema,
+  methodListV3Schema,
+} from "./schemas.js";
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -51,6 +57,15 @@ export class PaymentsClient {
     return invoice;
   }
 
+  /** The cash register's payment methods, in the service's order. */
+  async listMethods(account: PaymentsAccount): Promise<PaymentMethod[]> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    const body = await this.post(version, "method/list/", account, {});
+    return version === "v3"
+      ? methodsFromV3(parseShape(methodListV3Schema, body))
+      : methodsFromV2(parseShape(methodListV2Schema, body));
+  }
+
   /**
    * POSTs one request and returns the JSON body of a successful answer (error=false). The secret
    * goes only into the request body; no error built here quotes the request.
@@ -62,24 +77,7 @@ export class PaymentsClient {
     fields: Record<string, string>,
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
-    let text: string;
-    try {
-      text = await ofetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: { auth_login: account.login, auth_secret: account.secret, ...fields },
-        responseType: "text",
-        timeout: this.options.timeoutMs,
-        retry: this.retries,
-        retryStatusCodes: RETRY_STATUS_CODES,
-        retryDelay: (context) => {
-          const remaining = typeof context.options.retry === "number" ? context.options.retry : 0;
-          return this.retryDelayMs * 2 ** (this.retries - remaining);
-        },
-      });
-    } catch (error) {
-      throw transportError(error);
-    }
+    const text = await this.send(url, { auth_login: account.login, auth_secret: account.secret, ...fields });
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -97,6 +95,33 @@ export class PaymentsClient {
       );
     }
     return json as Record<string, unknown>;
+  }
+
+  /**
+   * One request with its own retries: each attempt gets a fresh time-out covering the whole answer
+   * (headers and body). ofetch's built-in retry reuses the first attempt's abort signal, so a retry
+   * after a time-out would fail at once and one after a 5xx would have no time-out at all.
+   */
+  private async send(url: string, body: Record<string, string>): Promise<string> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await ofetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body,
+          responseType: "text",
+          retry: false,
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        });
+      } catch (error) {
+        const failure = transportError(error);
+        const retryable =
+          failure instanceof UnreachableError &&
+          (failure.reason !== "http-status" || RETRY_STATUS_CODES.includes(failure.status ?? 0));
+        if (!retryable || attempt >= this.retries) throw failure;
+        await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** attempt));
+      }
+    }
   }
 }
 
@@ -121,9 +146,10 @@ function transportError(error: unknown): Error {
   if (error instanceof FetchError) {
     const status = error.response?.status;
     if (status !== undefined) return new UnreachableError("http-status", status);
-    const cause = error.cause;
-    const causeName = cause instanceof Error ? cause.name : "";
-    const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : error.message;
+    // A time-out rejects with the signal's reason, a DOMException named TimeoutError.
+    const cause = error.cause as { name?: unknown; message?: unknown } | undefined;
+    const causeName = typeof cause?.name === "string" ? cause.name : "";
+    const detail = causeName ? `${causeName}: ${String(cause?.message ?? "")}` : error.message;
     // The FetchError itself is not kept: it holds the request options, secret included.
     if (causeName === "TimeoutError" || causeName === "AbortError")
       return new UnreachableError("timeout", undefined, detail);

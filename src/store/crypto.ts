@@ -12,6 +12,8 @@ export const sealedSchema = z.object({
 });
 export type Sealed = z.infer<typeof sealedSchema>;
 
+const TAG_BYTES = 16;
+
 export class DecryptionError extends Error {
   override readonly name = "DecryptionError";
 }
@@ -32,7 +34,7 @@ export class SecretBox {
   /** `context` (e.g. the team id) is bound as associated data: a value moved to another team fails. */
   seal(plaintext: string, context: string): Sealed {
     const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, "utf8"));
     const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
     return {
@@ -50,9 +52,14 @@ export class SecretBox {
       throw new DecryptionError(`sealed with key ${sealed.kid}, but the configured key is ${this.keyId}`);
     }
     try {
-      const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(sealed.iv, "base64"));
+      // A fixed tag length: Node would otherwise accept a forged, shortened tag.
+      const tag = Buffer.from(sealed.tag, "base64");
+      if (tag.length !== TAG_BYTES) throw new Error("wrong tag length");
+      const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(sealed.iv, "base64"), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(Buffer.from(context, "utf8"));
-      decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+      decipher.setAuthTag(tag);
       return Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64")), decipher.final()]).toString(
         "utf8",
       );

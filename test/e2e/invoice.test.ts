@@ -97,7 +97,7 @@ describe("/invoice end to end (v2)", () => {
     [FAULT_IDS.wrongTypes, "wrong field types"],
     [FAULT_IDS.empty, "an empty body"],
     [FAULT_IDS.otherInvoice, "another invoice"],
-  ])("says plainly when the service answers %s (%s), with a reference in the log", async (id) => {
+  ])("says plainly when the service answers %s (%s), with a reference in the log", async (id, _what) => {
     const { reply } = await stack.ask(id);
     const body = message(reply.body);
     expect(body.response_type).toBe("ephemeral");
@@ -143,7 +143,7 @@ describe("/invoice end to end (v2)", () => {
   it.each(["", "help", "  HELP "])("shows help for %j", async (text) => {
     const { reply } = await stack.ask(text);
     expect(message(reply.body).response_type).toBe("ephemeral");
-    expect(message(reply.body).text).toContain("/invoice <id>");
+    expect(message(reply.body).text).toContain("/invoice &lt;id&gt;");
   });
 
   it.each(["two words", "<script>alert(1)</script>", "../..", "x".repeat(65)])(
@@ -153,7 +153,7 @@ describe("/invoice end to end (v2)", () => {
       const { reply } = await stack.ask(text);
       const body = message(reply.body);
       expect(body.response_type).toBe("ephemeral");
-      expect(body.text).toContain("Usage: /invoice <id>");
+      expect(body.text).toContain("Usage: /invoice &lt;id&gt;");
       expect(allText(reply.body)).not.toContain("<script>");
       expect(stack.fake.requests.length).toBe(before);
     },

@@ -1,0 +1,264 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli, USAGE } from "../src/cli.js";
+import type { Env } from "../src/config.js";
+import { CredentialsStore } from "../src/store/credentials.js";
+import { SecretBox } from "../src/store/crypto.js";
+import { openStore } from "../src/store/keyv.js";
+
+const SECRET = "cli-secret-3e7a91c4-NEVER-PRINT";
+const TEAM = "T123ABC";
+
+let dir: string;
+let dbPath: string;
+let env: Env;
+const key = randomBytes(32);
+
+class TextSink extends Writable {
+  text = "";
+  override _write(
+    chunk: Buffer | string,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ) {
+    this.text += Buffer.isBuffer(chunk) ? chunk.toString("utf8") : chunk;
+    callback();
+  }
+}
+
+type Run = { code: number; stdout: string; stderr: string };
+
+async function cli(argv: string[], stdin = "", runEnv: Env = env): Promise<Run> {
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const code = await runCli(argv, {
+    env: runEnv,
+    stdin: Readable.from([Buffer.from(stdin)]),
+    stdout,
+    stderr,
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+function expectNoSecret(run: Run, secret = SECRET): void {
+  expect(run.stdout).not.toContain(secret);
+  expect(run.stderr).not.toContain(secret);
+}
+
+/** Reads what the CLI stored, through the store itself. */
+async function stored(teamId: string) {
+  const store = await openStore(`sqlite://${dbPath}`);
+  try {
+    return await new CredentialsStore(store.namespace("credentials"), new SecretBox(key)).get(teamId);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "kassa-cli-"));
+  dbPath = join(dir, "kassa.sqlite");
+  env = { STORE_URL: `sqlite://${dbPath}`, CREDENTIALS_KEY: key.toString("base64") };
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("kassa credentials", () => {
+  it("set reads the secret from stdin and stores it encrypted", async () => {
+    const run = await cli(
+      ["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"],
+      `${SECRET}\n`,
+    );
+    expect(run).toEqual({
+      code: 0,
+      stdout: `Connected ${TEAM} to cash register "shop". The secret is stored encrypted.\n`,
+      stderr: "",
+    });
+    const connection = await stored(TEAM);
+    expect(connection?.account).toEqual({ login: "shop", secret: SECRET, apiVersion: undefined });
+    expect(connection?.connectedBy).toBe("cli");
+    const bytes = Buffer.concat(
+      [dbPath, `${dbPath}-wal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)),
+    );
+    expect(bytes.includes(SECRET)).toBe(false);
+  });
+
+  it("set strips only the final line break of a stdin secret (CRLF too)", async () => {
+    const secret = `  ${SECRET} with spaces  `;
+    const run = await cli(
+      ["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"],
+      `${secret}\r\n`,
+    );
+    expect(run.code).toBe(0);
+    expectNoSecret(run);
+    expect((await stored(TEAM))?.account.secret).toBe(secret);
+  });
+
+  it("set takes --secret on the command line and --api-version", async () => {
+    const run = await cli([
+      "credentials",
+      "set",
+      "--team",
+      TEAM,
+      "--login",
+      "shop",
+      "--secret",
+      SECRET,
+      "--api-version",
+      "v3",
+    ]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `Connected ${TEAM} to cash register "shop" (API v3). The secret is stored encrypted.\n`,
+      stderr: "",
+    });
+    expect((await stored(TEAM))?.account).toEqual({ login: "shop", secret: SECRET, apiVersion: "v3" });
+  });
+
+  it("list shows team and login, never the secret", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    await cli([
+      "credentials",
+      "set",
+      "--team",
+      "E0ORG1",
+      "--login",
+      "org-shop",
+      "--secret",
+      "other-secret-77",
+    ]);
+    const run = await cli(["credentials", "list"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expectNoSecret(run);
+    expectNoSecret(run, "other-secret-77");
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^E0ORG1\torg-shop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/);
+    expect(lines[1]).toMatch(/^T123ABC\tshop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/);
+  });
+
+  it("list says so when nothing is connected", async () => {
+    expect(await cli(["credentials", "list"])).toEqual({
+      code: 0,
+      stdout: "No workspace is connected.\n",
+      stderr: "",
+    });
+  });
+
+  it("remove forgets the workspace", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    expect(await cli(["credentials", "remove", "--team", TEAM])).toEqual({
+      code: 0,
+      stdout: `Removed the credentials of ${TEAM}.\n`,
+      stderr: "",
+    });
+    expect((await cli(["credentials", "list"])).stdout).toBe("No workspace is connected.\n");
+    expect(await stored(TEAM)).toBeUndefined();
+  });
+
+  it("remove of an unknown workspace still exits 0 and says so", async () => {
+    expect(await cli(["credentials", "remove", "--team", TEAM])).toEqual({
+      code: 0,
+      stdout: `${TEAM} had no credentials; nothing to remove.\n`,
+      stderr: "",
+    });
+  });
+
+  it("list with another key reports the entry unreadable, exit 0, no secret", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    const otherEnv = { ...env, CREDENTIALS_KEY: randomBytes(32).toString("hex") };
+    const run = await cli(["credentials", "list"], "", otherEnv);
+    expect(run.code).toBe(0);
+    // list does not decrypt, so the login is still shown.
+    expect(run.stdout).toMatch(/^T123ABC\tshop\t/);
+    expectNoSecret(run);
+  });
+
+  it("--help prints the usage on stdout and exits 0", async () => {
+    expect(await cli(["--help"])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: "" });
+    expect(await cli(["-h"])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: "" });
+  });
+
+  it("a configuration error exits 1 with one line on stderr, no usage", async () => {
+    const run = await cli(["credentials", "list"], "", { ...env, CREDENTIALS_KEY: "not-a-key" });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      "kassa: Configuration error: CREDENTIALS_KEY must be 32 bytes written as 64 hex digits or base64 (try: openssl rand -base64 32)\n",
+    );
+  });
+});
+
+describe("kassa bad usage", () => {
+  it("no arguments -> usage on stderr, exit 2", async () => {
+    expect(await cli([])).toEqual({ code: 2, stdout: "", stderr: `${USAGE}\n` });
+  });
+
+  it.each([
+    ["an unknown command", ["payments", "list"], "unknown command: payments list"],
+    ["an unknown action", ["credentials", "frobnicate"], "unknown command: credentials frobnicate"],
+    ["a missing action", ["credentials"], "unknown command: credentials"],
+    ["an extra positional", ["credentials", "list", "now"], "unknown command: credentials list now"],
+    [
+      "a missing --team (set)",
+      ["credentials", "set", "--login", "shop", "--secret", SECRET],
+      "--team is required",
+    ],
+    ["a missing --team (remove)", ["credentials", "remove"], "--team is required"],
+    [
+      "a bad team id",
+      ["credentials", "set", "--team", "my-team", "--login", "shop", "--secret", SECRET],
+      '--team must be a Slack team id such as T0123ABCD (got "my-team")',
+    ],
+    [
+      "a lowercase team id",
+      ["credentials", "remove", "--team", "t123abc"],
+      '--team must be a Slack team id such as T0123ABCD (got "t123abc")',
+    ],
+    ["an unknown flag", ["credentials", "list", "--bogus"], "Unknown option '--bogus'"],
+    ["a missing --login", ["credentials", "set", "--team", TEAM, "--secret", SECRET], "--login is required"],
+    [
+      "a missing --secret",
+      ["credentials", "set", "--team", TEAM, "--login", "shop"],
+      "--secret is required (use --secret - to read it from stdin)",
+    ],
+    [
+      "a bad --api-version",
+      ["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", SECRET, "--api-version", "v4"],
+      "--api-version must be v2 or v3",
+    ],
+  ])("%s -> usage on stderr, exit 2", async (_label, argv, problem) => {
+    const run = await cli(argv);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.startsWith(`kassa: ${problem}`)).toBe(true);
+    expect(run.stderr.endsWith(`\n\n${USAGE}\n`)).toBe(true);
+    expectNoSecret(run);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it.each([
+    ["empty stdin", ""],
+    ["a bare newline", "\n"],
+    ["only spaces", "   \n"],
+  ])("an empty secret (%s) -> usage on stderr, exit 2, nothing stored", async (_label, stdin) => {
+    const run = await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], stdin);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(`kassa: the secret is empty\n\n${USAGE}\n`);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it("an empty --secret on the command line -> exit 2", async () => {
+    const run = await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", ""]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`kassa: the secret is empty\n\n${USAGE}\n`);
+  });
+});

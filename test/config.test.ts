@@ -1,0 +1,322 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES, ConfigError, decodeKey, type Env, loadConfig } from "../src/config.js";
+
+const SLACK: Env = { SLACK_SIGNING_SECRET: "signing-secret-value", SLACK_BOT_TOKEN: "xoxb-1-2-abc" };
+
+function configError(env: Env, options?: { requireSlack?: boolean }): ConfigError {
+  try {
+    loadConfig(env, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const configError = error as ConfigError;
+    expect(configError.name).toBe("ConfigError");
+    expect(configError.message).not.toContain("\n");
+    expect(configError.message.startsWith("Configuration error: ")).toBe(true);
+    return configError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("fills every default", () => {
+    expect(loadConfig(SLACK)).toEqual({
+      port: 3000,
+      slack: {
+        signingSecret: "signing-secret-value",
+        botToken: "xoxb-1-2-abc",
+        apiUrl: "https://slack.com/api/",
+      },
+      payments: {
+        apiUrl: "https://api.crystalpay.io/",
+        apiVersion: "v2",
+        timeoutMs: 8000,
+        timeZone: "Europe/Moscow",
+      },
+      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
+      paymethodsCacheTtlMs: 60_000,
+      logLevel: "info",
+    });
+  });
+
+  it("treats empty and blank values as unset", () => {
+    const config = loadConfig({
+      ...SLACK,
+      PORT: "",
+      PAYMENTS_API_VERSION: " ",
+      PAYMENTS_TIMEOUT_MS: "",
+      PAYMENTS_TIMEZONE: "",
+      PAYMETHODS_CACHE_TTL_MS: "",
+      PAYMENTS_API_URL: "",
+      SLACK_API_URL: "  ",
+      STORE_URL: "",
+      CREDENTIALS_KEY: "",
+      LOG_LEVEL: "",
+    });
+    expect(config).toEqual(loadConfig(SLACK));
+  });
+
+  it("reads every variable it is given", () => {
+    const key = randomBytes(32);
+    expect(
+      loadConfig({
+        ...SLACK,
+        PORT: "8080",
+        SLACK_API_URL: "http://127.0.0.1:4000/api/",
+        PAYMENTS_API_URL: "http://127.0.0.1:4001/",
+        PAYMENTS_API_VERSION: "v3",
+        PAYMENTS_TIMEOUT_MS: "1500",
+        PAYMENTS_TIMEZONE: "UTC",
+        STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
+        CREDENTIALS_KEY: key.toString("hex"),
+        PAYMETHODS_CACHE_TTL_MS: "0",
+        LOG_LEVEL: "debug",
+      }),
+    ).toEqual({
+      port: 8080,
+      slack: {
+        signingSecret: "signing-secret-value",
+        botToken: "xoxb-1-2-abc",
+        apiUrl: "http://127.0.0.1:4000/api/",
+      },
+      payments: {
+        apiUrl: "http://127.0.0.1:4001/",
+        apiVersion: "v3",
+        timeoutMs: 1500,
+        timeZone: "UTC",
+      },
+      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
+      paymethodsCacheTtlMs: 0,
+      logLevel: "debug",
+    });
+  });
+
+  it("lists the variables it reads", () => {
+    expect([...CONFIG_VARIABLES].sort()).toEqual(
+      [
+        "CREDENTIALS_KEY",
+        "LOG_LEVEL",
+        "PAYMENTS_API_URL",
+        "PAYMENTS_API_VERSION",
+        "PAYMENTS_TIMEOUT_MS",
+        "PAYMENTS_TIMEZONE",
+        "PAYMETHODS_CACHE_TTL_MS",
+        "PORT",
+        "SLACK_API_URL",
+        "SLACK_BOT_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "STORE_URL",
+      ].sort(),
+    );
+  });
+
+  describe("Slack variables", () => {
+    it("requires SLACK_SIGNING_SECRET, naming only it", () => {
+      const error = configError({ SLACK_BOT_TOKEN: "xoxb-1-2-abc" });
+      expect(error.message).toContain("SLACK_SIGNING_SECRET is required");
+      expect(error.message).not.toContain("SLACK_BOT_TOKEN");
+    });
+
+    it("requires SLACK_BOT_TOKEN, naming only it", () => {
+      const error = configError({ SLACK_SIGNING_SECRET: "signing-secret-value" });
+      expect(error.message).toContain("SLACK_BOT_TOKEN is required");
+      expect(error.message).not.toContain("SLACK_SIGNING_SECRET");
+      expect(error.message).not.toContain("signing-secret-value");
+    });
+
+    it("names both on one line when both are missing", () => {
+      const error = configError({});
+      expect(error.message).toContain("SLACK_SIGNING_SECRET is required");
+      expect(error.message).toContain("SLACK_BOT_TOKEN is required");
+    });
+
+    it("treats a blank SLACK_SIGNING_SECRET as missing", () => {
+      const error = configError({ ...SLACK, SLACK_SIGNING_SECRET: "   " });
+      expect(error.message).toContain("SLACK_SIGNING_SECRET is required");
+    });
+
+    it("refuses a bot token that is not xoxb-, without echoing it", () => {
+      const error = configError({ ...SLACK, SLACK_BOT_TOKEN: "xoxp-user-token-123" });
+      expect(error.message).toContain("SLACK_BOT_TOKEN must be a bot token starting with xoxb-");
+      expect(error.message).not.toContain("xoxp-user-token-123");
+    });
+
+    it("skips the Slack variables with requireSlack: false", () => {
+      const config = loadConfig({}, { requireSlack: false });
+      expect(config.slack).toEqual({ signingSecret: "", botToken: "", apiUrl: "https://slack.com/api/" });
+      expect(config.port).toBe(3000);
+    });
+
+    it("still checks the other variables with requireSlack: false", () => {
+      const error = configError({ PORT: "nope" }, { requireSlack: false });
+      expect(error.message).toBe("Configuration error: PORT must be a whole number");
+    });
+  });
+
+  describe("PORT", () => {
+    it.each(["0", "65535", " 443 "])("accepts %j", (port) => {
+      expect(loadConfig({ ...SLACK, PORT: port }).port).toBe(Number(port));
+    });
+
+    it.each([
+      ["abc", "PORT must be a whole number"],
+      ["3.5", "PORT must be a whole number"],
+      ["-1", "PORT must be at least 0"],
+      ["65536", "PORT must be at most 65535"],
+    ])("refuses %j", (port, message) => {
+      expect(configError({ ...SLACK, PORT: port }).message).toBe(`Configuration error: ${message}`);
+    });
+  });
+
+  describe("PAYMENTS_TIMEOUT_MS", () => {
+    it.each([
+      ["99", "PAYMENTS_TIMEOUT_MS must be at least 100"],
+      ["120001", "PAYMENTS_TIMEOUT_MS must be at most 120000"],
+      ["soon", "PAYMENTS_TIMEOUT_MS must be a whole number"],
+    ])("refuses %j", (value, message) => {
+      expect(configError({ ...SLACK, PAYMENTS_TIMEOUT_MS: value }).message).toBe(
+        `Configuration error: ${message}`,
+      );
+    });
+  });
+
+  describe("PAYMETHODS_CACHE_TTL_MS", () => {
+    it.each([
+      ["-1", "PAYMETHODS_CACHE_TTL_MS must be at least 0"],
+      ["86400001", "PAYMETHODS_CACHE_TTL_MS must be at most 86400000"],
+      ["1m", "PAYMETHODS_CACHE_TTL_MS must be a whole number"],
+    ])("refuses %j", (value, message) => {
+      expect(configError({ ...SLACK, PAYMETHODS_CACHE_TTL_MS: value }).message).toBe(
+        `Configuration error: ${message}`,
+      );
+    });
+  });
+
+  describe("PAYMENTS_API_VERSION", () => {
+    it.each(["v2", "v3"] as const)("accepts %s", (version) => {
+      expect(loadConfig({ ...SLACK, PAYMENTS_API_VERSION: version }).payments.apiVersion).toBe(version);
+    });
+
+    it.each(["v1", "v4", "V3", "3"])("refuses %j", (version) => {
+      expect(configError({ ...SLACK, PAYMENTS_API_VERSION: version }).message).toBe(
+        "Configuration error: PAYMENTS_API_VERSION must be v2 or v3",
+      );
+    });
+  });
+
+  describe("PAYMENTS_TIMEZONE", () => {
+    it.each(["UTC", "Asia/Yekaterinburg", "Europe/Moscow"])("accepts %s", (zone) => {
+      expect(loadConfig({ ...SLACK, PAYMENTS_TIMEZONE: zone }).payments.timeZone).toBe(zone);
+    });
+
+    it.each(["Mars/Olympus_Mons", "Moscow", "UTC+99"])("refuses %j", (zone) => {
+      const error = configError({ ...SLACK, PAYMENTS_TIMEZONE: zone });
+      expect(error.message).toBe(
+        "Configuration error: PAYMENTS_TIMEZONE must be an IANA time zone such as Europe/Moscow or UTC",
+      );
+    });
+  });
+
+  describe("LOG_LEVEL", () => {
+    it.each(["fatal", "error", "warn", "info", "debug", "trace", "silent"])("accepts %s", (level) => {
+      expect(loadConfig({ ...SLACK, LOG_LEVEL: level }).logLevel).toBe(level);
+    });
+
+    it("accepts any case and surrounding spaces", () => {
+      expect(loadConfig({ ...SLACK, LOG_LEVEL: " DEBUG " }).logLevel).toBe("debug");
+    });
+
+    it.each(["verbose", "warning", "10"])("refuses %j", (level) => {
+      expect(configError({ ...SLACK, LOG_LEVEL: level }).message).toBe(
+        "Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+      );
+    });
+  });
+
+  describe("URLs", () => {
+    it.each(["SLACK_API_URL", "PAYMENTS_API_URL"] as const)("adds a trailing slash to %s", (name) => {
+      const config = loadConfig({ ...SLACK, [name]: "http://localhost:9999/base" });
+      const url = name === "SLACK_API_URL" ? config.slack.apiUrl : config.payments.apiUrl;
+      expect(url).toBe("http://localhost:9999/base/");
+    });
+
+    it("keeps an existing trailing slash single", () => {
+      const config = loadConfig({ ...SLACK, PAYMENTS_API_URL: "https://payments.example/root/" });
+      expect(config.payments.apiUrl).toBe("https://payments.example/root/");
+    });
+
+    it.each([
+      ["SLACK_API_URL", "ftp://slack.example/api/"],
+      ["SLACK_API_URL", "not a url"],
+      ["PAYMENTS_API_URL", "file:///etc/passwd"],
+      ["PAYMENTS_API_URL", "ws://payments.example/"],
+      ["PAYMENTS_API_URL", "api.crystalpay.io"],
+    ])("%s refuses %j", (name, value) => {
+      const error = configError({ ...SLACK, [name]: value });
+      expect(error.message).toBe(`Configuration error: ${name} must be an http(s) URL`);
+    });
+  });
+
+  describe("STORE_URL", () => {
+    it.each(["postgres://db/kassa", "data/kassa.sqlite", "sqlite://"])("refuses %j", (url) => {
+      expect(configError({ ...SLACK, STORE_URL: url }).message).toBe(
+        "Configuration error: STORE_URL must be a sqlite:// URL, e.g. sqlite://data/kassa.sqlite",
+      );
+    });
+  });
+
+  describe("CREDENTIALS_KEY", () => {
+    it("accepts 64 hex digits", () => {
+      const key = randomBytes(32);
+      const config = loadConfig({ ...SLACK, CREDENTIALS_KEY: key.toString("hex").toUpperCase() });
+      expect(config.store.credentialsKey?.equals(key)).toBe(true);
+    });
+
+    it("accepts base64, padded or not, and base64url", () => {
+      const key = randomBytes(32);
+      for (const text of [
+        key.toString("base64"),
+        key.toString("base64").replace(/=$/, ""),
+        key.toString("base64url"),
+        `  ${key.toString("base64")}\n`,
+      ]) {
+        expect(loadConfig({ ...SLACK, CREDENTIALS_KEY: text }).store.credentialsKey?.equals(key)).toBe(true);
+      }
+    });
+
+    it.each([
+      ["too short hex", randomBytes(31).toString("hex")],
+      ["too long hex", randomBytes(33).toString("hex")],
+      ["16-byte base64", randomBytes(16).toString("base64")],
+      ["48-byte base64", randomBytes(48).toString("base64")],
+      ["a passphrase", "correct horse battery staple, my secret key"],
+    ])("refuses %s without echoing it", (_label, value) => {
+      const error = configError({ ...SLACK, CREDENTIALS_KEY: value });
+      expect(error.message).toBe(
+        "Configuration error: CREDENTIALS_KEY must be 32 bytes written as 64 hex digits or base64 (try: openssl rand -base64 32)",
+      );
+      expect(error.message).not.toContain(value);
+    });
+  });
+
+  it("reports several bad variables on one line, echoing none of the values", () => {
+    const error = configError({ PORT: "x", LOG_LEVEL: "loud", CREDENTIALS_KEY: "hunter2-secret-ish" });
+    expect(error.message).toContain("PORT must be a whole number");
+    expect(error.message).toContain("LOG_LEVEL must be one of");
+    expect(error.message).toContain("CREDENTIALS_KEY must be 32 bytes");
+    expect(error.message).not.toContain("hunter2-secret-ish");
+    expect(error.message).not.toContain("loud");
+  });
+});
+
+describe("decodeKey", () => {
+  it("decodes hex and base64 to the same 32 bytes", () => {
+    const key = randomBytes(32);
+    expect(decodeKey(key.toString("hex"))?.equals(key)).toBe(true);
+    expect(decodeKey(key.toString("base64"))?.equals(key)).toBe(true);
+  });
+
+  it.each(["", "xyz", "0".repeat(63), "0".repeat(65), "!".repeat(44)])("returns undefined for %j", (text) => {
+    expect(decodeKey(text)).toBeUndefined();
+  });
+});
