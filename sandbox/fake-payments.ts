@@ -34,6 +34,26 @@ export type SampleInvoice = {
   finalAt?: string;
 };
 
+/** One payment method as the sandbox register has it. Amounts and percents are decimal text. */
+export type SampleMethod = {
+  code: string;
+  name: string;
+  currency: string;
+  enabled: boolean;
+  commissionPercent: string;
+  /** Fixed fee in the method's currency. */
+  commission: string;
+  extraCommissionPercent: string;
+  minimalStatusLevel: number;
+  /** Decimals of the currency (v3 amount_accuracy). */
+  accuracy: number;
+  /** v3: disabled by the service itself although the merchant enabled it. */
+  serviceDisabled?: boolean;
+};
+
+/** Faults the method list can be told to show (`fake.methodsFault = ...`). */
+export type MethodsFault = "html502" | "brokenJson" | "wrongTypes" | "slow" | "invalidAuth";
+
 export type RecordedRequest = { path: string; body: Record<string, unknown> | null; at: number };
 
 /**
@@ -58,6 +78,7 @@ export type FakePaymentsOptions = {
   slowMs?: number;
   /** Added to every answer (ms). */
   latencyMs?: number;
+  methods?: SampleMethod[];
 };
 
 export type FakePayments = {
@@ -65,6 +86,10 @@ export type FakePayments = {
   url: string;
   requests: RecordedRequest[];
   invoices: Map<string, SampleInvoice>;
+  /** The register's methods; tests may replace or edit them between calls. */
+  methods: SampleMethod[];
+  /** When set, method list calls misbehave this way. */
+  methodsFault: MethodsFault | null;
   close(): Promise<void>;
 };
 
@@ -222,6 +247,126 @@ export function renderInvoiceV3(invoice: SampleInvoice): string {
   });
 }
 
+/** The methods of a real register (notes/payments-api.md), with commissions of the kind seen there. */
+export function sampleMethods(): SampleMethod[] {
+  const method = (
+    code: string,
+    name: string,
+    currency: string,
+    commissionPercent: string,
+    commission: string,
+    extra = "0",
+    level = 0,
+    accuracy = 2,
+    enabled = true,
+  ): SampleMethod => ({
+    code,
+    name,
+    currency,
+    enabled,
+    commissionPercent,
+    commission,
+    extraCommissionPercent: extra,
+    minimalStatusLevel: level,
+    accuracy,
+  });
+  return [
+    method("CRYSTALPAY", "CrystalPAY P2P", "RUB", "0", "0"),
+    method("CARDRUBP2P", "Card RUB P2P", "RUB", "5.5", "0", "1.5"),
+    method("CARDTRYP2P", "Card TRY P2P", "TRY", "7", "0", "0", 1),
+    method("LZTMARKET", "LZT Market", "RUB", "3", "0"),
+    method("BITCOIN", "Bitcoin", "BTC", "1.5", "0.000004", "0.5", 0, 8),
+    method("BITCOINCASH", "Bitcoin Cash", "BCH", "1.5", "0.0001", "0", 0, 8),
+    method("DASH", "Dash", "DASH", "1.5", "0.001", "0", 0, 8),
+    method("DOGECOIN", "Dogecoin", "DOGE", "1.5", "1", "0", 0, 8),
+    method("ETHEREUM", "Ethereum", "ETH", "1.5", "0.0003", "0", 0, 8),
+    method("LITECOIN", "Litecoin", "LTC", "1.5", "0.0001", "0", 0, 8),
+    method("BNBSMARTCHAIN", "BNB Smart Chain", "BNB", "1.5", "0.0001", "0", 0, 8),
+    method("POLYGON", "Polygon", "MATIC", "1.5", "0.1", "0", 0, 8),
+    method("TRON", "Tron", "TRX", "1.5", "2", "0", 0, 6),
+    method("USDCTRC", "USDC TRC-20", "USDC", "2", "1", "0", 0, 6),
+    method("USDTTRC", "USDT TRC-20", "USDT", "2", "1", "0.2", 0, 6),
+    method("TONCRYPTOBOT", "TON (CryptoBot)", "TON", "3", "0", "0", 2, 8),
+    method("BTCCRYPTOBOT", "BTC (CryptoBot)", "BTC", "3", "0.0000001", "0", 2, 8),
+    method("ETHCRYPTOBOT", "ETH (CryptoBot)", "ETH", "3", "0", "0", -1, 8, false),
+    method("USDTCRYPTOBOT", "USDT (CryptoBot)", "USDT", "3", "0", "0", 2, 6, false),
+    method("TEST", "Test method", "RUB", "0", "0", "0", 0, 2, false),
+  ];
+}
+
+/** A register with `count` methods (more than one message can hold), for limit tests. */
+export function manyMethods(count: number): SampleMethod[] {
+  return Array.from({ length: count }, (_, index) => ({
+    code: `METHOD${String(index + 1).padStart(3, "0")}`,
+    name: `Method number ${index + 1} with a rather long display name`,
+    currency: index % 3 === 0 ? "BTC" : "RUB",
+    enabled: index % 5 !== 4,
+    commissionPercent: `${index % 7}.25`,
+    commission: index % 3 === 0 ? "0.00000012" : "1.5",
+    extraCommissionPercent: "0.1",
+    minimalStatusLevel: index % 3,
+    accuracy: index % 3 === 0 ? 8 : 2,
+  }));
+}
+
+export function renderMethodsV2(methods: SampleMethod[]): string {
+  return toJson({
+    error: false,
+    errors: [],
+    methods: Object.fromEntries(
+      methods.map((m) => [
+        m.code,
+        {
+          name: m.name,
+          enabled: m.enabled,
+          extra_commission_percent: RAW(m.extraCommissionPercent),
+          minimal_status_level: m.minimalStatusLevel,
+          currency: m.currency,
+          commission_percent: RAW(m.commissionPercent),
+          commission: RAW(m.commission),
+        },
+      ]),
+    ),
+  });
+}
+
+export function renderMethodsV3(methods: SampleMethod[]): string {
+  return toJson({
+    error: false,
+    errors: [],
+    items: Object.fromEntries(
+      methods.map((m) => [
+        m.code,
+        {
+          name: m.name,
+          currency: m.currency,
+          amount_accuracy: String(m.accuracy),
+          minimal_status_level: String(m.minimalStatusLevel),
+          settings: {
+            in: { enabled: m.enabled, extra_commissions: { percent: m.extraCommissionPercent, amount: "0" } },
+            out: { enabled: false, extra_commissions: { percent: "0", amount: "0" } },
+          },
+          in: {
+            enabled: !m.serviceDisabled,
+            commissions: { percent: m.commissionPercent, amount: m.commission },
+            limits: {
+              min: m.currency === "RUB" ? "10" : "0.0001",
+              max: m.currency === "RUB" ? "300000" : "100",
+            },
+            fee: "0",
+          },
+          out: {
+            enabled: false,
+            commissions: { percent: "0", amount: "0" },
+            limits: { min: "0", max: "0" },
+            fee: "0",
+          },
+        },
+      ]),
+    ),
+  });
+}
+
 const HTML_502 =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n";
 
@@ -241,6 +386,18 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const flakyFailed = new Set<string>();
   const sockets = new Set<import("node:net").Socket>();
+  const fake: FakePayments = {
+    url: "",
+    requests,
+    invoices,
+    methods: options.methods ?? sampleMethods(),
+    methodsFault: null,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 
   const answer = (res: ServerResponse, status: number, body: string, type = "application/json") => {
     res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
@@ -316,7 +473,24 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
     }
-    return answer(res, 200, envelopeError("Method list is not available in this sandbox yet"));
+    switch (fake.methodsFault) {
+      case "html502":
+        return answer(res, 502, HTML_502, "text/html");
+      case "brokenJson":
+        return answer(res, 200, '{"error":false,"errors":[],"methods":{"BITCOIN":{"name":"Bitc');
+      case "wrongTypes":
+        return answer(
+          res,
+          200,
+          JSON.stringify({ error: false, errors: [], methods: { BITCOIN: { name: 5, enabled: "yes" } } }),
+        );
+      case "invalidAuth":
+        return answer(res, 200, envelopeError("Invalid auth credentials"));
+      case "slow":
+        await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
+        break;
+    }
+    return answer(res, 200, version === "v3" ? renderMethodsV3(fake.methods) : renderMethodsV2(fake.methods));
   };
 
   const server: Server = createServer((req, res) => {
@@ -327,15 +501,6 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    requests,
-    invoices,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return fake;
 }

@@ -154,6 +154,66 @@ export class Stack {
     return { status: response.status, body, ms: performance.now() - started, sentAt, responseId };
   }
 
+  /** Posts a signed block_actions payload, as Slack does when someone presses a button. */
+  async action(
+    actionId: string,
+    value: string,
+    options: { teamId?: string; userId?: string; blockId?: string; message?: Record<string, unknown> } = {},
+  ): Promise<Ack> {
+    counter += 1;
+    const responseId = `a${counter}-${Date.now().toString(36)}`;
+    const teamId = options.teamId ?? SANDBOX_TEAM.id;
+    const payload = {
+      type: "block_actions",
+      api_app_id: "A0KASSA",
+      token: "deprecated-verification-token",
+      team: { id: teamId, domain: SANDBOX_TEAM.domain },
+      user: { id: options.userId ?? "U0FINANCE1", username: "alex", team_id: teamId },
+      container: {
+        type: "message",
+        message_ts: "1700000000.000100",
+        channel_id: "C0FINANCE",
+        is_ephemeral: false,
+      },
+      channel: { id: "C0FINANCE", name: "finance" },
+      message: options.message ?? { type: "message", ts: "1700000000.000100", text: "", blocks: [] },
+      trigger_id: `${counter}.trigger`,
+      response_url: this.slack.responseUrl(responseId),
+      actions: [
+        {
+          type: "button",
+          action_id: actionId,
+          block_id: options.blockId ?? "block",
+          value,
+          text: { type: "plain_text", text: "button" },
+          action_ts: `${Date.now() / 1000}`,
+        },
+      ],
+    };
+    const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const sentAt = Date.now();
+    const started = performance.now();
+    const response = await fetch(`${this.url}/slack/events`, {
+      method: "POST",
+      headers: signedHeaders(SANDBOX_SIGNING_SECRET, form),
+      body: form,
+    });
+    return {
+      status: response.status,
+      body: await response.text(),
+      ms: performance.now() - started,
+      sentAt,
+      responseId,
+    };
+  }
+
+  /** Presses a button and waits for the app's answer on the action's response_url. */
+  async press(actionId: string, value: string, options: Parameters<Stack["action"]>[2] = {}) {
+    const ack = await this.action(actionId, value, options);
+    if (ack.status !== 200) throw new Error(`action was not acknowledged: HTTP ${ack.status} ${ack.body}`);
+    return { ack, reply: await this.slack.waitForReply(ack.responseId) };
+  }
+
   /** Sends a command and waits for the app's answer on its response_url. */
   async ask(text: string, options: CommandOptions = {}): Promise<{ ack: Ack; reply: SlackReply }> {
     const ack = await this.command(text, options);

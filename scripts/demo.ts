@@ -10,7 +10,15 @@ import { Stack } from "../sandbox/stack.js";
 
 const json = process.argv.includes("--json");
 
-type Step = { title: string; text: string; teamId?: string; version?: "v2" | "v3" };
+type Step = {
+  title: string;
+  text: string;
+  command?: string;
+  teamId?: string;
+  version?: "v2" | "v3";
+  /** Press this button of the reply afterwards. */
+  press?: string;
+};
 
 const WRONG_TEAM = "T0WRONGKEY";
 const UNCONNECTED_TEAM = "T0NOTCONNECTED";
@@ -35,7 +43,28 @@ const steps: Step[] = [
   { title: "Workspace not connected", text: "715308958_rPwTzvsvCm", teamId: UNCONNECTED_TEAM },
   { title: "Payment service behind a failing proxy (HTML 502, retried twice)", text: FAULT_IDS.html502 },
   { title: "Payment service slower than Slack's 3 s (ack first, answer later)", text: FAULT_IDS.slow },
+  { title: "Payment methods and what each costs", text: "", command: "/paymethods" },
+  { title: "Payment methods matching a filter", text: "btc", command: "/paymethods" },
+  { title: "A filter that matches nothing", text: "paypal", command: "/paymethods" },
+  {
+    title: "Payment methods through API v3 (nested shape, limits), then Refresh",
+    text: "usdt",
+    command: "/paymethods",
+    version: "v3",
+    press: "paymethods_refresh",
+  },
 ];
+
+/** The value of the button with this action_id in a message. */
+function buttonValue(message: Record<string, unknown>, actionId: string): string {
+  const blocks =
+    (message.blocks as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>) ?? [];
+  const button = blocks
+    .flatMap((block) => block.elements ?? [])
+    .find((element) => element.action_id === actionId);
+  if (!button?.value) throw new Error(`no ${actionId} button in the reply`);
+  return button.value;
+}
 
 async function main(): Promise<number> {
   const stacks = {
@@ -59,26 +88,31 @@ async function main(): Promise<number> {
       console.log(dim(`store: ${stacks.v2.env.STORE_URL} (temporary)\n`));
     }
     const results: unknown[] = [];
+    const show = (title: string, shown: string, reply: Record<string, unknown>) => {
+      if (json) {
+        results.push({ title, command: shown, reply });
+        return;
+      }
+      console.log(bold(`── ${title}`));
+      console.log(dim(`> ${shown}`));
+      console.log(renderMessage(reply));
+      console.log("");
+    };
     for (const step of steps) {
       const stack = stacks[step.version ?? "v2"];
-      const options = step.teamId ? { teamId: step.teamId } : {};
+      const command = step.command ?? "/invoice";
       try {
-        const { ack, reply } = await stack.ask(step.text, options);
-        if (json) {
-          results.push({
-            title: step.title,
-            command: `/invoice ${step.text}`,
-            ackStatus: ack.status,
-            reply: reply.body,
-          });
-        } else {
-          const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
-          console.log(bold(`── ${step.title}`));
-          console.log(
-            dim(`> /invoice ${step.text}${step.teamId ? `   (workspace ${step.teamId})` : ""}   ${timing}`),
-          );
-          console.log(renderMessage(reply.body));
-          console.log("");
+        const { ack, reply } = await stack.ask(step.text, {
+          command,
+          ...(step.teamId ? { teamId: step.teamId } : {}),
+        });
+        const where = step.teamId ? `   (workspace ${step.teamId})` : "";
+        const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
+        show(step.title, `${command} ${step.text}${where}   ${timing}`, reply.body);
+        if (step.press) {
+          const pressed = await stack.press(step.press, buttonValue(reply.body, step.press));
+          const how = pressed.reply.body.replace_original ? "replaced in place" : "answered";
+          show(`${step.title}: ${step.press}`, `(button pressed: the message is ${how})`, pressed.reply.body);
         }
       } catch (error) {
         missing += 1;

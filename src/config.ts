@@ -67,6 +67,7 @@ const variablesSchema = z.object({
       .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Moscow or UTC" })
       .default("Europe/Moscow"),
   ),
+  PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
   STORE_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -112,6 +113,8 @@ export type Config = {
   slack: { signingSecret: string; botToken: string; apiUrl: string };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
   store: { url: string; credentialsKey: Buffer | undefined };
+  /** How long a workspace's method list is reused (0: not cached). */
+  paymethodsCacheTtlMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
@@ -157,6 +160,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       url: parsed.STORE_URL,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
     },
+    paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

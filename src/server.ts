@@ -43,7 +43,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     );
   }
 
-  const { store, credentials } = await openStores(config, logger);
+  const { store, credentials, cache } = await openStores(config, logger);
   const client = new PaymentsClient({
     baseUrl: config.payments.apiUrl,
     defaultVersion: config.payments.apiVersion,
@@ -55,7 +55,10 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     config,
     logger,
     store,
-    payments: new WorkspacePayments(credentials, client),
+    payments: new WorkspacePayments(credentials, client, cache, {
+      defaultVersion: config.payments.apiVersion,
+      methodsTtlMs: config.paymethodsCacheTtlMs,
+    }),
     bot,
     ...(options.now ? { now: options.now } : {}),
   });

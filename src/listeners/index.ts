@@ -2,7 +2,9 @@ import type { App } from "@slack/bolt";
 import type { Logger } from "../logger.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 import { registerLinkActions } from "./actions/links.js";
+import { registerPaymethodsActions } from "./actions/paymethods.js";
 import { registerInvoiceCommand } from "./commands/invoice.js";
+import { registerPaymethodsCommand } from "./commands/paymethods.js";
 
 /** What every listener may use; built once in app.ts. */
 export type ListenerDeps = {
@@ -15,5 +17,7 @@ export type ListenerDeps = {
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerInvoiceCommand(app, deps);
+  registerPaymethodsCommand(app, deps);
   registerLinkActions(app);
+  registerPaymethodsActions(app, deps);
 }

@@ -46,3 +46,24 @@ export type Invoice = {
 
 /** The cash register's login and secret as the client needs them. */
 export type PaymentsAccount = { login: string; secret: string; apiVersion?: ApiVersion | undefined };
+
+/** One payment method of the cash register and what it costs, as both API versions describe it. */
+export type PaymentMethod = {
+  /** Uppercase code, e.g. BITCOIN. */
+  code: string;
+  name: string;
+  /** v3: enabled both by the merchant (settings.in) and by the service (in). */
+  enabled: boolean;
+  currency: string;
+  /** The service's commission, percent (decimal string). */
+  commissionPercent: string;
+  /** The service's fixed fee, in the method's currency. */
+  commission: Money;
+  /** The merchant's extra commission, percent (decimal string). */
+  extraCommissionPercent: string;
+  /** v3 only: the merchant's extra fixed fee, in the method's currency. */
+  extraCommission: Money | null;
+  minimalStatusLevel: number;
+  /** v3 only: payment limits, in the method's currency. */
+  limits: { min: Money | null; max: Money | null } | null;
+};

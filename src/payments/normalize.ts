@@ -1,5 +1,5 @@
-import type { AmountKind, CommissionKind, Invoice, Money } from "./model.js";
-import type { InvoiceV2, InvoiceV3 } from "./schemas.js";
+import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "./model.js";
+import type { InvoiceV2, InvoiceV3, MethodListV2, MethodListV3 } from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
 
 function serviceTime(text: string, zone: string): ServiceTime {
@@ -94,4 +94,40 @@ export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
     finalAt: raw.final_at ? serviceTime(raw.final_at, zone) : null,
     apiVersion: "v3",
   };
+}
+
+export function methodsFromV2(raw: MethodListV2): PaymentMethod[] {
+  return Object.entries(raw.methods).map(([code, method]) => ({
+    code,
+    name: method.name,
+    enabled: method.enabled,
+    currency: method.currency,
+    commissionPercent: method.commission_percent,
+    commission: { value: method.commission, currency: method.currency },
+    extraCommissionPercent: method.extra_commission_percent,
+    extraCommission: null,
+    minimalStatusLevel: method.minimal_status_level,
+    limits: null,
+  }));
+}
+
+/** Mapping from the notes: commission = in.commissions, extra = settings.in.extra_commissions. */
+export function methodsFromV3(raw: MethodListV3): PaymentMethod[] {
+  return Object.entries(raw.items).map(([code, method]) => {
+    const money = (value: string | null | undefined): Money | null =>
+      value === null || value === undefined ? null : { value, currency: method.currency };
+    const limits = method.in.limits;
+    return {
+      code,
+      name: method.name,
+      enabled: method.settings.in.enabled && method.in.enabled,
+      currency: method.currency,
+      commissionPercent: method.in.commissions.percent,
+      commission: { value: method.in.commissions.amount, currency: method.currency },
+      extraCommissionPercent: method.settings.in.extra_commissions.percent,
+      extraCommission: money(method.settings.in.extra_commissions.amount),
+      minimalStatusLevel: method.minimal_status_level,
+      limits: limits ? { min: money(limits.min), max: money(limits.max) } : null,
+    };
+  });
 }

@@ -75,3 +75,48 @@ export const invoiceV3Schema = z.object({
   final_at: serviceTimeSchema.nullish(),
 });
 export type InvoiceV3 = z.infer<typeof invoiceV3Schema>;
+
+/** Whole numbers that may come as JSON numbers or digit strings (v3 writes most values as strings). */
+export const integerSchema = z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).transform(Number);
+
+/** v2/method/list/: `methods` maps an uppercase code to its settings (SPEC.md 2.3). */
+export const methodListV2Schema = z.object({
+  methods: z.record(
+    z.string().min(1),
+    z.object({
+      name: z.string(),
+      enabled: z.boolean(),
+      extra_commission_percent: decimalSchema,
+      minimal_status_level: integerSchema,
+      currency: currencySchema,
+      commission_percent: decimalSchema,
+      commission: decimalSchema,
+    }),
+  ),
+});
+export type MethodListV2 = z.infer<typeof methodListV2Schema>;
+
+const v3Commissions = z.object({ percent: decimalSchema, amount: decimalSchema });
+
+/** v3/method/list/: `items`, nested, decimal strings (notes/payments-api.md). */
+export const methodListV3Schema = z.object({
+  items: z.record(
+    z.string().min(1),
+    z.object({
+      name: z.string(),
+      currency: currencySchema,
+      amount_accuracy: integerSchema.nullish(),
+      minimal_status_level: integerSchema,
+      settings: z.object({
+        in: z.object({ enabled: z.boolean(), extra_commissions: v3Commissions }),
+      }),
+      in: z.object({
+        enabled: z.boolean(),
+        commissions: v3Commissions,
+        limits: z.object({ min: decimalSchema.nullish(), max: decimalSchema.nullish() }).nullish(),
+        fee: decimalSchema.nullish(),
+      }),
+    }),
+  ),
+});
+export type MethodListV3 = z.infer<typeof methodListV3Schema>;

@@ -1,11 +1,12 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { Cache } from "./cache.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
 import { resolveCredentialsKey } from "./key-file.js";
 import { type KeyvStore, openStore } from "./keyv.js";
 
-export type Stores = { store: KeyvStore; credentials: CredentialsStore };
+export type Stores = { store: KeyvStore; credentials: CredentialsStore; cache: Cache };
 
 /** Opens STORE_URL and the credentials in it, with the key from CREDENTIALS_KEY or the key file. */
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
@@ -23,6 +24,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     return {
       store,
       credentials: new CredentialsStore(store.namespace("credentials"), new SecretBox(key.key)),
+      cache: new Cache(store.namespace("cache")),
     };
   } catch (error) {
     await store.close();

@@ -1,9 +1,7 @@
 import type { App } from "@slack/bolt";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
-import { newReference } from "../../logger.js";
-import { replyForFailure } from "../error-reply.js";
+import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
@@ -13,48 +11,26 @@ export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
   app.command(INVOICE_COMMAND, async ({ command, ack, respond }) => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
-    const started = performance.now();
-    const log = deps.logger.child({ command: INVOICE_COMMAND, team: command.team_id, user: command.user_id });
-    const request = parseInvoiceText(command.text);
-
-    let reply: SlackMessage;
-    const outcome: Record<string, unknown> = {};
-    if (request.kind === "help") {
-      reply = invoiceHelpMessage();
-      outcome.outcome = "help";
-    } else if (request.kind === "invalid") {
-      reply = invoiceUsageMessage(request.reason, request.input);
-      outcome.outcome = "usage";
-    } else {
-      outcome.invoice = request.invoiceId;
-      try {
-        const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
-        reply = buildInvoiceMessage(invoice, { now: deps.now() });
-        outcome.outcome = "ok";
-        outcome.state = invoice.state;
-      } catch (error) {
-        const failure = replyForFailure(error, {
-          teamId: command.team_id,
-          timeoutMs: deps.timeoutMs,
-          reference: newReference(),
-        });
-        reply = failure.message;
-        outcome.outcome = failure.outcome;
-        if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
-        if (failure.reference) {
-          outcome.reference = failure.reference;
-          outcome.err = error;
-        }
+    const context = {
+      kind: "command",
+      name: INVOICE_COMMAND,
+      team: command.team_id,
+      user: command.user_id,
+    } as const;
+    await answer(deps, context, respond, async (outcome) => {
+      const request = parseInvoiceText(command.text);
+      if (request.kind === "help") {
+        outcome.outcome = "help";
+        return invoiceHelpMessage();
       }
-    }
-
-    try {
-      await respond(reply);
-    } catch (error) {
-      outcome.replyFailed = error instanceof Error ? error.message : String(error);
-    }
-    outcome.latencyMs = Math.round(performance.now() - started);
-    const failed = outcome.reference !== undefined || outcome.replyFailed !== undefined;
-    log[failed ? "error" : "info"](outcome, "command handled");
+      if (request.kind === "invalid") {
+        outcome.outcome = "usage";
+        return invoiceUsageMessage(request.reason, request.input);
+      }
+      outcome.invoice = request.invoiceId;
+      const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
+      outcome.state = invoice.state;
+      return buildInvoiceMessage(invoice, { now: deps.now() });
+    });
   });
 }

@@ -1,0 +1,209 @@
+import type { types } from "@slack/bolt";
+import { addDecimals, compareDecimals } from "../payments/decimal.js";
+import type { Money, PaymentMethod } from "../payments/model.js";
+import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import { LIMITS } from "./limits.js";
+import type { SlackMessage } from "./message.js";
+import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
+import { ephemeral } from "./replies.js";
+
+/** Methods per page, and per section within a page: 20 per page keeps a message well under every limit. */
+export const METHODS_PER_PAGE = 20;
+const METHODS_PER_SECTION = 5;
+
+export const PAYMETHODS_ACTIONS = {
+  previous: "paymethods_previous",
+  next: "paymethods_next",
+  refresh: "paymethods_refresh",
+} as const;
+
+/** Which methods a `/paymethods` message shows. */
+export type MethodFilter =
+  | { kind: "all" }
+  | { kind: "enabled" }
+  | { kind: "disabled" }
+  | { kind: "text"; text: string };
+
+/** The filter as the user would type it again (kept in button values). */
+export function filterText(filter: MethodFilter): string {
+  return filter.kind === "text" ? filter.text : filter.kind;
+}
+
+/** What a page button carries: the filter and the page, nothing else (no amounts, no secrets). */
+export type PaymethodsView = { filter: MethodFilter; page: number };
+
+/** Enabled first, then by name, then by code, as people scan a list. */
+export function sortMethods(methods: PaymentMethod[]): PaymentMethod[] {
+  return [...methods].sort(
+    (a, b) =>
+      Number(b.enabled) - Number(a.enabled) ||
+      a.name.localeCompare(b.name, "en", { sensitivity: "base" }) ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+export function filterMethods(methods: PaymentMethod[], filter: MethodFilter): PaymentMethod[] {
+  switch (filter.kind) {
+    case "all":
+      return methods;
+    case "enabled":
+      return methods.filter((method) => method.enabled);
+    case "disabled":
+      return methods.filter((method) => !method.enabled);
+    case "text": {
+      const needle = filter.text.toLowerCase();
+      return methods.filter((method) =>
+        [method.code, method.name, method.currency].some((value) => value.toLowerCase().includes(needle)),
+      );
+    }
+  }
+}
+
+/** commission % + extra %: the sum; the service documents no other way they combine. */
+export function percentSum(method: PaymentMethod): string {
+  return addDecimals(method.commissionPercent, method.extraCommissionPercent);
+}
+
+const percent = (value: string) => `${formatDecimal(value)} %`;
+const isZero = (money: Money | null) => money === null || compareDecimals(money.value, "0") === 0;
+
+/** One line of mrkdwn per method, escaped, bounded in length whatever the service sends. */
+export function methodLine(method: PaymentMethod): string {
+  const title = `*${safeText(method.name, 80)}* ${inlineCode(truncate(method.code, 40))} · ${safeText(method.currency, 12)}`;
+  if (!method.enabled) return `:no_entry_sign: ${title} · _disabled_`;
+  const fixed = isZero(method.commission) ? "" : ` + ${escapeMrkdwn(formatMoney(method.commission))}`;
+  const extraFixed =
+    method.extraCommission && !isZero(method.extraCommission)
+      ? ` + ${escapeMrkdwn(formatMoney(method.extraCommission))}`
+      : "";
+  const parts = [
+    `commission ${percent(method.commissionPercent)}${fixed}`,
+    `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
+    `*sum ${percent(percentSum(method))}*${fixed}${extraFixed}`,
+    `min. status level ${method.minimalStatusLevel}`,
+  ];
+  if (method.limits?.min || method.limits?.max) {
+    const low = method.limits.min ? formatDecimal(method.limits.min.value) : "0";
+    const high = method.limits.max ? formatDecimal(method.limits.max.value) : "∞";
+    parts.push(`limits ${escapeMrkdwn(`${low} – ${high} ${method.currency}`)}`);
+  }
+  return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}`;
+}
+
+function describeFilter(filter: MethodFilter): string {
+  return filter.kind === "text"
+    ? ` matching “${truncate(filter.text, 40)}”`
+    : filter.kind === "all"
+      ? ""
+      : ` (${filter.kind} only)`;
+}
+
+export type PaymethodsMessageOptions = { fetchedAt: Date };
+
+/**
+ * The method list: counts in the header, one line per method, 20 per page with Previous / Next,
+ * and Refresh. Returns undefined when the filter matches nothing (the caller answers privately).
+ */
+export function buildPaymethodsMessage(
+  all: PaymentMethod[],
+  view: PaymethodsView,
+  options: PaymethodsMessageOptions,
+): SlackMessage | undefined {
+  const matching = sortMethods(filterMethods(all, view.filter));
+  if (matching.length === 0 && view.filter.kind === "text") return undefined;
+  const enabled = matching.filter((method) => method.enabled).length;
+  const disabled = matching.length - enabled;
+  const pages = Math.max(1, Math.ceil(matching.length / METHODS_PER_PAGE));
+  const page = Math.min(Math.max(1, Math.trunc(view.page)), pages);
+  const shown = matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
+
+  const title = `Payment methods${describeFilter(view.filter)}: ${enabled} enabled, ${disabled} disabled`;
+  const blocks: types.KnownBlock[] = [
+    { type: "header", text: { type: "plain_text", text: truncate(title, LIMITS.headerText) } },
+  ];
+  if (shown.length === 0) {
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: "_No payment methods to show._" } });
+  }
+  for (let start = 0; start < shown.length; start += METHODS_PER_SECTION) {
+    const lines = shown.slice(start, start + METHODS_PER_SECTION).map(methodLine);
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
+    });
+  }
+
+  const range =
+    shown.length === 0
+      ? ""
+      : `Methods ${(page - 1) * METHODS_PER_PAGE + 1}–${(page - 1) * METHODS_PER_PAGE + shown.length} of ${matching.length}, page ${page} of ${pages}. `;
+  blocks.push({
+    type: "context",
+    elements: [
+      {
+        type: "mrkdwn",
+        text: `${range}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.`,
+      },
+    ],
+  });
+
+  const value = (targetPage: number) => JSON.stringify({ f: filterText(view.filter), p: targetPage });
+  const buttons: types.Button[] = [];
+  if (page > 1) {
+    buttons.push({
+      type: "button",
+      action_id: PAYMETHODS_ACTIONS.previous,
+      text: { type: "plain_text", text: "◀ Previous" },
+      value: value(page - 1),
+    });
+  }
+  if (page < pages) {
+    buttons.push({
+      type: "button",
+      action_id: PAYMETHODS_ACTIONS.next,
+      text: { type: "plain_text", text: "Next ▶" },
+      value: value(page + 1),
+    });
+  }
+  buttons.push({
+    type: "button",
+    action_id: PAYMETHODS_ACTIONS.refresh,
+    text: { type: "plain_text", text: "Refresh" },
+    value: value(page),
+  });
+  blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
+
+  const listed = shown
+    .map((method) => `${method.code} ${method.enabled ? `${percentSum(method)} %` : "disabled"}`)
+    .join(", ");
+  const text = truncate(
+    `${title}${pages > 1 ? ` (page ${page} of ${pages})` : ""}${listed ? `: ${listed}` : ""}`,
+    LIMITS.fallbackText,
+  );
+  return { response_type: "in_channel", text: escapeMrkdwn(text), blocks };
+}
+
+export function paymethodsHelpMessage(): SlackMessage {
+  return ephemeral(
+    [
+      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level.",
+      "• `/paymethods`: all methods, enabled first",
+      "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
+      "• `/paymethods enabled` or `/paymethods disabled`",
+    ].join("\n"),
+    "/paymethods [filter] lists the payment methods and their commissions.",
+  );
+}
+
+export function paymethodsNoMatchMessage(filter: string): SlackMessage {
+  return ephemeral(
+    `:mag: No payment method matches ${inlineCode(filter)}. A filter is part of a method's code, name or currency (e.g. \`btc\`, \`card\`, \`RUB\`), or one of \`all\`, \`enabled\`, \`disabled\`.`,
+    `No payment method matches "${filter}".`,
+  );
+}
+
+export function paymethodsUsageMessage(reason: string, input: string): SlackMessage {
+  return ephemeral(
+    `:information_source: ${reason}: ${inlineCode(truncate(input, 60))}\nUsage: \`/paymethods [all | enabled | disabled | part of a code, name or currency]\``,
+    `${reason}. Usage: /paymethods [filter]`,
+  );
+}

@@ -1,0 +1,40 @@
+import type { App, BlockButtonAction } from "@slack/bolt";
+import { z } from "zod";
+import type { SlackMessage } from "../../blocks/message.js";
+import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
+import { answer } from "../answer.js";
+import { paymethodsReply } from "../commands/paymethods.js";
+import { parsePaymethodsText } from "../commands/paymethods-text.js";
+import type { ListenerDeps } from "../index.js";
+
+/** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
+const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) });
+
+/** Previous / Next / Refresh: re-render the list in place (replace_original through response_url). */
+export function registerPaymethodsActions(app: App, deps: ListenerDeps): void {
+  const pattern = new RegExp(`^(${Object.values(PAYMETHODS_ACTIONS).join("|")})$`);
+  app.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+    await ack();
+    // The workspace is the presser's own: a button can only ever show that workspace's methods.
+    const team = body.team?.id ?? body.user.team_id ?? "";
+    const context = { kind: "action", name: action.action_id, team, user: body.user.id } as const;
+    // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
+    const send = (message: SlackMessage) =>
+      respond({ ...message, replace_original: message.response_type !== "ephemeral" });
+    await answer(deps, context, send, async (outcome) => {
+      let value: z.infer<typeof buttonValueSchema>;
+      try {
+        value = buttonValueSchema.parse(JSON.parse(action.value ?? ""));
+      } catch {
+        throw new Error(`unreadable ${action.action_id} button value`);
+      }
+      const request = parsePaymethodsText(value.f);
+      if (request.kind !== "list") throw new Error(`button value holds no filter: ${value.f}`);
+      outcome.filter = value.f;
+      outcome.page = value.p;
+      return paymethodsReply(deps, team, { filter: request.filter, page: value.p }, outcome, {
+        fresh: action.action_id === PAYMETHODS_ACTIONS.refresh,
+      });
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import type { SlackMessage } from "../blocks/message.js";
+import { newReference } from "../logger.js";
+import { replyForFailure } from "./error-reply.js";
+import type { ListenerDeps } from "./index.js";
+
+/** Fields of the one log line written per handled command or action. */
+export type Outcome = Record<string, unknown>;
+
+export type AnswerContext = { kind: "command" | "action"; name: string; team: string; user: string };
+
+/**
+ * Runs one request after it was acknowledged: `produce` builds the reply (and notes what happened
+ * in `outcome`); any failure becomes the matching ephemeral reply; the reply is sent; one log line
+ * records team, user, outcome, upstream status and latency, and the reference id on failures.
+ */
+export async function answer(
+  deps: ListenerDeps,
+  context: AnswerContext,
+  send: (message: SlackMessage) => Promise<unknown>,
+  produce: (outcome: Outcome) => Promise<SlackMessage>,
+): Promise<void> {
+  const started = performance.now();
+  const outcome: Outcome = { outcome: "ok" };
+  let reply: SlackMessage;
+  try {
+    reply = await produce(outcome);
+  } catch (error) {
+    const failure = replyForFailure(error, {
+      teamId: context.team,
+      timeoutMs: deps.timeoutMs,
+      reference: newReference(),
+    });
+    reply = failure.message;
+    outcome.outcome = failure.outcome;
+    if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
+    if (failure.reference) {
+      outcome.reference = failure.reference;
+      outcome.err = error;
+    }
+  }
+  try {
+    await send(reply);
+  } catch (error) {
+    outcome.replyFailed = error instanceof Error ? error.message : String(error);
+  }
+  const failed = outcome.reference !== undefined || outcome.replyFailed !== undefined;
+  deps.logger[failed ? "error" : "info"](
+    {
+      [context.kind]: context.name,
+      team: context.team,
+      user: context.user,
+      ...outcome,
+      latencyMs: Math.round(performance.now() - started),
+    },
+    `${context.kind} handled`,
+  );
+}

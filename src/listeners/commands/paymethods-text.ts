@@ -1,0 +1,26 @@
+/** Which methods a `/paymethods` message shows. */
+export type MethodFilter =
+  | { kind: "all" }
+  | { kind: "enabled" }
+  | { kind: "disabled" }
+  | { kind: "text"; text: string };
+
+export type PaymethodsRequest =
+  | { kind: "help" }
+  | { kind: "list"; filter: MethodFilter }
+  | { kind: "invalid"; reason: string; input: string };
+
+export const FILTER_MAX_LENGTH = 40;
+
+/** `/paymethods [all|enabled|disabled|<part of a code, name or currency>|help]`. */
+export function parsePaymethodsText(text: string): PaymethodsRequest {
+  const trimmed = text.trim().replace(/\s+/g, " ");
+  if (/^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
+  if (trimmed === "" || /^all$/i.test(trimmed)) return { kind: "list", filter: { kind: "all" } };
+  if (/^enabled$/i.test(trimmed)) return { kind: "list", filter: { kind: "enabled" } };
+  if (/^disabled$/i.test(trimmed)) return { kind: "list", filter: { kind: "disabled" } };
+  if (trimmed.length > FILTER_MAX_LENGTH) {
+    return { kind: "invalid", reason: `A filter is at most ${FILTER_MAX_LENGTH} characters`, input: trimmed };
+  }
+  return { kind: "list", filter: { kind: "text", text: trimmed } };
+}
