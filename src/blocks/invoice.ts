@@ -33,14 +33,19 @@ const COMMISSION_LABELS: Record<CommissionKind, string> = {
   commissionAmount: "Commission",
 };
 
+/** Own keys only: a state named "constructor" or "__proto__" is unknown, not Object's. */
+function lookup<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** "Not paid" with its emoji, or the unknown state verbatim (escaped, in code). */
 export function stateText(state: string): string {
-  const look = INVOICE_STATES[state];
+  const look = lookup(INVOICE_STATES, state);
   return look ? `${look.emoji} ${look.label}` : `:grey_question: ${inlineCode(truncate(state, 100))}`;
 }
 
 function plainState(state: string): string {
-  return INVOICE_STATES[state]?.label ?? state;
+  return lookup(INVOICE_STATES, state)?.label ?? state;
 }
 
 /** An unpaid invoice past its expiry: the service keeps it `notpayed`, so we compare with now. */
@@ -79,7 +84,8 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     text: { type: "plain_text", text: truncate(`Invoice ${invoice.id}`, LIMITS.headerText), emoji: false },
   });
 
-  const type = INVOICE_TYPES[invoice.type] ?? (invoice.type ? inlineCode(truncate(invoice.type, 100)) : "—");
+  const type =
+    lookup(INVOICE_TYPES, invoice.type) ?? (invoice.type ? inlineCode(truncate(invoice.type, 100)) : "—");
   let stateLine = `*State:* ${stateText(invoice.state)}`;
   if (expired) stateLine += `  ·  :alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`;
   blocks.push({

@@ -12,6 +12,7 @@ export function escapeMrkdwn(text: string): string {
  */
 export function truncate(text: string, limit: number): string {
   if (text.length <= limit) return text;
+  if (limit < 1) return "";
   let cut = text.slice(0, limit - 1);
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);

@@ -20,7 +20,7 @@ export const EXAMPLE_INVOICE_ID = "715308958_rPwTzvsvCm";
 export function invoiceHelpMessage(): SlackMessage {
   return ephemeral(
     [
-      "*`/invoice <id>`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
+      "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
       `• \`/invoice ${EXAMPLE_INVOICE_ID}\`: by invoice id`,
       `• \`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\`: by payment page link`,
       "The card is posted in the channel; times appear in each reader's own timezone.",
@@ -52,7 +52,7 @@ export function notConnectedMessage(teamId: string): SlackMessage {
   return ephemeral(
     [
       ":electric_plug: This workspace has no cash register connected yet, so there is nothing to look up.",
-      `A workspace admin asks the Kassa operator to connect it: \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login <login> --secret -\`.`,
+      `A workspace admin asks the Kassa operator to connect it: \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login &lt;login&gt; --secret -\`.`,
     ].join("\n"),
     "This workspace has no cash register connected yet. Ask an admin to connect it.",
   );

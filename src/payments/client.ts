@@ -1,6 +1,7 @@
 import { FetchError, ofetch } from "ofetch";
 import type { z } from "zod";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
+import { parseJsonExact } from "./json.js";
 import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./model.js";
 import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
 import {
@@ -80,7 +81,7 @@ export class PaymentsClient {
     const text = await this.send(url, { auth_login: account.login, auth_secret: account.secret, ...fields });
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJsonExact(text);
     } catch {
       throw new UnexpectedResponseError("not-json", excerpt(text) || "empty body");
     }

@@ -1,4 +1,5 @@
 import Big from "big.js";
+import { JsonNumber } from "./json.js";
 
 // Plain notation for every exponent big.js can hold, so no amount is ever printed as 1e-7.
 Big.NE = -1_000_000;
@@ -7,15 +8,16 @@ Big.PE = 1_000_000;
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * The exact decimal text of an amount as the service wrote it: a JSON number (v2, which a PHP
- * backend may write as 4.0e-6) or a decimal string (v3). JSON.parse has already turned a number into
- * the nearest double; String() of that double is the shortest text that reads back to it, i.e. the
- * digits the service sent, so no binary-float artefact (0.30000000000000004) can appear here.
+ * The exact decimal text of an amount: a JSON number as the service wrote it (v2, which a PHP backend
+ * may write as 4.0e-6; parseJsonExact keeps its digits), a decimal string (v3), or a JS number
+ * (String() gives the shortest text that reads back to it, so no 0.30000000000000004 appears).
  * Returns undefined for anything that is not a finite decimal.
  */
 export function toDecimalString(value: unknown): string | undefined {
   let text: string;
-  if (typeof value === "number") {
+  if (value instanceof JsonNumber) {
+    text = value.text;
+  } else if (typeof value === "number") {
     if (!Number.isFinite(value)) return undefined;
     text = String(value);
   } else if (typeof value === "string") {
@@ -25,7 +27,8 @@ export function toDecimalString(value: unknown): string | undefined {
     return undefined;
   }
   try {
-    const result = new Big(text).toFixed();
+    // big.js reads no leading "+".
+    const result = new Big(text.replace(/^\+/, "")).toFixed();
     return result === "-0" ? "0" : result;
   } catch {
     return undefined;

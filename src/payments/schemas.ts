@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toDecimalString } from "./decimal.js";
+import { JsonNumber } from "./json.js";
 import { parseServiceTime, SERVICE_TIME_PATTERN } from "./time.js";
 
 /** Every answer: `error` and the service's messages. Unknown fields are allowed everywhere. */
@@ -8,8 +9,11 @@ export const envelopeSchema = z.object({
   errors: z.array(z.string()).nullish(),
 });
 
+/** A JSON number, kept as written (the client parses answers with parseJsonExact). */
+const jsonNumberSchema = z.instanceof(JsonNumber, { error: "expected a number" });
+
 /** An amount: a JSON number (v2) or a decimal string (v3); anything else is a wrong type. */
-export const decimalSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+export const decimalSchema = z.union([jsonNumberSchema, z.number(), z.string()]).transform((value, ctx) => {
   const decimal = toDecimalString(value);
   if (decimal === undefined) {
     ctx.addIssue({ code: "custom", message: "expected a decimal amount" });
@@ -77,7 +81,10 @@ export const invoiceV3Schema = z.object({
 export type InvoiceV3 = z.infer<typeof invoiceV3Schema>;
 
 /** Whole numbers that may come as JSON numbers or digit strings (v3 writes most values as strings). */
-export const integerSchema = z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).transform(Number);
+export const integerSchema = z
+  .union([jsonNumberSchema.transform((value) => value.text), z.number().int().transform(String), z.string()])
+  .pipe(z.string().regex(/^-?\d+$/, "expected a whole number"))
+  .transform(Number);
 
 /** v2/method/list/: `methods` maps an uppercase code to its settings (SPEC.md 2.3). */
 export const methodListV2Schema = z.object({

@@ -10,6 +10,8 @@ export type ServiceTime = {
 
 export const SERVICE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
+const DAY_MS = 86_400_000;
+
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Offset of `zone` from UTC, in milliseconds, at the instant `epochMs`. */
@@ -45,7 +47,7 @@ function zoneOffsetMs(epochMs: number, zone: string): number {
 
 /**
  * Reads `YYYY-MM-DD HH:MM:SS` as wall-clock time in `zone`. Returns undefined when the text is not
- * in that form or names no real date (2024-02-30). In a DST gap or overlap the earlier reading wins.
+ * in that form or names no real date (2024-02-30). In a DST overlap the earlier moment wins.
  */
 export function parseServiceTime(text: string, zone: string): ServiceTime | undefined {
   const match = SERVICE_TIME_PATTERN.exec(text);
@@ -70,8 +72,14 @@ export function parseServiceTime(text: string, zone: string): ServiceTime | unde
   ) {
     return undefined;
   }
-  // Two passes settle the offset even when the first guess lands on the other side of a DST change.
-  let epochMs = wallAsUtc - zoneOffsetMs(wallAsUtc, zone);
-  epochMs = wallAsUtc - zoneOffsetMs(epochMs, zone);
+  // The offsets a day either side cover both sides of any DST change. In an overlap (the clock
+  // goes back) both readings are real and the earlier wins; in a gap (it jumps forward) neither is,
+  // and the offset before the change is used.
+  const candidates = [
+    wallAsUtc - zoneOffsetMs(wallAsUtc - DAY_MS, zone),
+    wallAsUtc - zoneOffsetMs(wallAsUtc + DAY_MS, zone),
+  ];
+  const real = candidates.filter((candidate) => candidate + zoneOffsetMs(candidate, zone) === wallAsUtc);
+  const epochMs = real.length > 0 ? Math.min(...real) : (candidates[0] as number);
   return { text, zone, epochSeconds: Math.floor(epochMs / 1000) };
 }

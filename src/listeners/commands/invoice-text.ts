@@ -14,7 +14,8 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
 
-  const unwrapped = /^<([^|>]+)(\|[^>]*)?>$/.exec(trimmed)?.[1] ?? trimmed;
+  // Slack escapes & as &amp; in the text it sends.
+  const unwrapped = (/^<([^|>]+)(\|[^>]*)?>$/.exec(trimmed)?.[1] ?? trimmed).replace(/&amp;/g, "&");
   if (/^https?:\/\//i.test(unwrapped)) {
     let id: string | null = null;
     try {

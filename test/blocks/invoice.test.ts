@@ -1,0 +1,996 @@
+import type { types } from "@slack/bolt";
+import { describe, expect, it } from "vitest";
+import {
+  renderInvoiceV2,
+  renderInvoiceV3,
+  type SampleInvoice,
+  sampleInvoices,
+} from "../../sandbox/fake-payments.js";
+import { formatDecimal, formatMoney, slackDate } from "../../src/blocks/format.js";
+import {
+  buildInvoiceMessage,
+  INVOICE_STATES,
+  invoiceFallbackText,
+  isExpired,
+  linkUrl,
+  stateText,
+} from "../../src/blocks/invoice.js";
+import type { SlackMessage } from "../../src/blocks/message.js";
+import type { Invoice } from "../../src/payments/model.js";
+import { invoiceFromV2, invoiceFromV3 } from "../../src/payments/normalize.js";
+import { invoiceV2Schema, invoiceV3Schema } from "../../src/payments/schemas.js";
+import { blockKitProblems, expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+
+const ZONE = "Europe/Moscow";
+/** 15:00 in Moscow. Sample times are relative to it: created 13:00 MSK (10:00Z), expires tomorrow 13:00 MSK. */
+const NOW = new Date("2024-05-01T12:00:00Z");
+const SAMPLES = sampleInvoices(NOW);
+
+const CREATED = "<!date^1714557600^{date_short_pretty} {time}|2024-05-01 13:00:00 Europe/Moscow>";
+const EXPIRES = "<!date^1714644000^{date_short_pretty} {time}|2024-05-02 13:00:00 Europe/Moscow>";
+const FINAL = "<!date^1714561200^{date_short_pretty} {time}|2024-05-01 14:00:00 Europe/Moscow>";
+const EXPIRED_CREATED = "<!date^1714392000^{date_short_pretty} {time}|2024-04-29 15:00:00 Europe/Moscow>";
+const EXPIRED_AT = "<!date^1714478400^{date_short_pretty} {time}|2024-04-30 15:00:00 Europe/Moscow>";
+
+type Version = "v2" | "v3";
+const VERSIONS: Version[] = ["v2", "v3"];
+
+function sample(id: string): SampleInvoice {
+  const found = SAMPLES.find((invoice) => invoice.id === id);
+  if (!found) throw new Error(`no sample ${id}`);
+  return found;
+}
+
+function rawJson(version: Version, invoice: SampleInvoice): Record<string, unknown> {
+  const text = version === "v2" ? renderInvoiceV2(invoice) : renderInvoiceV3(invoice);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function toInvoice(version: Version, raw: Record<string, unknown>): Invoice {
+  return version === "v2"
+    ? invoiceFromV2(invoiceV2Schema.parse(raw), ZONE)
+    : invoiceFromV3(invoiceV3Schema.parse(raw), ZONE);
+}
+
+/** The sample as the service would send it in `version`, with raw JSON fields overridden by `patch`. */
+function invoiceOf(version: Version, invoice: SampleInvoice, patch: Record<string, unknown> = {}): Invoice {
+  return toInvoice(version, { ...rawJson(version, invoice), ...patch });
+}
+
+/** Every card a test builds goes through the Block Kit limits. */
+function card(invoice: Invoice, now: Date = NOW): SlackMessage {
+  const message = buildInvoiceMessage(invoice, { now });
+  expectWithinBlockKitLimits(message);
+  return message;
+}
+
+const mrkdwn = (text: string) => ({ type: "mrkdwn", text });
+
+function sections(message: SlackMessage): types.SectionBlock[] {
+  return message.blocks.filter((block): block is types.SectionBlock => block.type === "section");
+}
+
+/** "*Label*\nvalue" fields of every section, in order, as [label, value]. */
+function fields(message: SlackMessage): [string, string][] {
+  return sections(message).flatMap((block) =>
+    (block.fields ?? []).map((element): [string, string] => {
+      const match = /^\*([^*\n]+)\*\n([\s\S]*)$/.exec(element.text);
+      if (!match) throw new Error(`field without a label: ${element.text}`);
+      const [, label = "", value = ""] = match;
+      return [label, value];
+    }),
+  );
+}
+
+function fieldValue(message: SlackMessage, label: string): string | undefined {
+  return fields(message).find(([name]) => name === label)?.[1];
+}
+
+/** The text of the section that starts with `*prefix*`. */
+function sectionText(message: SlackMessage, prefix: string): string | undefined {
+  return sections(message)
+    .map((block) => block.text?.text)
+    .find((text) => text?.startsWith(prefix));
+}
+
+function headerText(message: SlackMessage): string {
+  const header = message.blocks[0];
+  if (header?.type !== "header") throw new Error("the first block is not a header");
+  return header.text.text;
+}
+
+function buttons(message: SlackMessage): types.Button[] {
+  return message.blocks
+    .filter((block): block is types.ActionsBlock => block.type === "actions")
+    .flatMap((block) =>
+      block.elements.filter((element): element is types.Button => element.type === "button"),
+    );
+}
+
+const MONEY_LABELS = new Set([
+  "Amount",
+  "Pay amount",
+  "Remaining amount",
+  "Balance amount",
+  "Amount in RUB",
+  "Service commission",
+  "Extra commission",
+  "Commission",
+]);
+
+function moneyFields(message: SlackMessage): [string, string][] {
+  return fields(message).filter(([label]) => MONEY_LABELS.has(label));
+}
+
+describe("buildInvoiceMessage: the whole card", () => {
+  it("v2 unpaid invoice, block by block", () => {
+    const message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm")));
+    expect(message).toEqual({
+      response_type: "in_channel",
+      text: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, remaining 1,500 RUB",
+      blocks: [
+        {
+          type: "header",
+          text: { type: "plain_text", text: "Invoice 715308958_rPwTzvsvCm", emoji: false },
+        },
+        { type: "section", text: mrkdwn("*State:* :hourglass_flowing_sand: Not paid\n*Type:* Purchase") },
+        {
+          type: "section",
+          fields: [
+            mrkdwn("*Amount*\n1,500 RUB"),
+            mrkdwn("*Pay amount*\n1,500 RUB"),
+            mrkdwn("*Remaining amount*\n1,500 RUB"),
+            mrkdwn("*Balance amount*\n1,500 RUB"),
+            mrkdwn("*Service commission*\n0 RUB"),
+            mrkdwn("*Extra commission*\n0 RUB"),
+          ],
+        },
+        {
+          type: "section",
+          fields: [
+            mrkdwn("*Method*\n_not chosen yet_"),
+            mrkdwn("*Required method*\nany"),
+            mrkdwn(`*Created*\n${CREATED}`),
+            mrkdwn(`*Expires*\n${EXPIRES}`),
+          ],
+        },
+        { type: "section", text: mrkdwn("*Description*\nOrder #1042") },
+        {
+          type: "actions",
+          block_id: "invoice_links",
+          elements: [
+            {
+              type: "button",
+              action_id: "open_payment_page",
+              text: { type: "plain_text", text: "Open payment page" },
+              url: "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm",
+            },
+          ],
+        },
+        {
+          type: "context",
+          elements: [
+            mrkdwn("Times are shown in your own timezone; the service's are Europe/Moscow. API v2."),
+          ],
+        },
+      ],
+    });
+  });
+
+  it("v3 paid invoice, block by block (final time, commission source, escaped description)", () => {
+    const message = card(invoiceOf("v3", sample("715308962_PaidInFull")));
+    expect(message).toEqual({
+      response_type: "in_channel",
+      text: "Invoice 715308962_PaidInFull: Paid, amount 12,345,678.9 RUB, remaining 0 RUB",
+      blocks: [
+        {
+          type: "header",
+          text: { type: "plain_text", text: "Invoice 715308962_PaidInFull", emoji: false },
+        },
+        { type: "section", text: mrkdwn("*State:* :white_check_mark: Paid\n*Type:* Purchase") },
+        {
+          type: "section",
+          fields: [
+            mrkdwn("*Amount*\n12,345,678.9 RUB"),
+            mrkdwn("*Pay amount*\n12,345,678.9 RUB"),
+            mrkdwn("*Remaining amount*\n0 RUB"),
+            mrkdwn("*Balance amount*\n12,098,765.32 RUB"),
+            mrkdwn("*Amount in RUB*\n12,345,678.9 RUB"),
+            mrkdwn("*Commission*\n246,913.58 RUB"),
+          ],
+        },
+        {
+          type: "section",
+          fields: [
+            mrkdwn("*Method*\n`CRYSTALPAY`"),
+            mrkdwn("*Required method*\nany"),
+            mrkdwn(`*Created*\n${CREATED}`),
+            mrkdwn(`*Expires*\n${EXPIRES}`),
+            mrkdwn(`*Final*\n${FINAL}`),
+            mrkdwn("*Commission taken from*\nbalance"),
+          ],
+        },
+        {
+          type: "section",
+          text: mrkdwn(
+            "*Description*\nAnnual plan &lt;!channel&gt; &amp; *bold* &lt;https://evil.example|click&gt;",
+          ),
+        },
+        { type: "section", text: mrkdwn("*Extra*\ncrm:42") },
+        {
+          type: "actions",
+          block_id: "invoice_links",
+          elements: [
+            {
+              type: "button",
+              action_id: "open_payment_page",
+              text: { type: "plain_text", text: "Open payment page" },
+              url: "https://pay.crystalpay.io/?i=715308962_PaidInFull",
+            },
+          ],
+        },
+        {
+          type: "context",
+          elements: [
+            mrkdwn("Times are shown in your own timezone; the service's are Europe/Moscow. API v3."),
+          ],
+        },
+      ],
+    });
+  });
+});
+
+type StateCase = {
+  id: string;
+  state: string;
+  type: string;
+  method: string;
+  requiredMethod: string;
+  /** The plain state in the fallback text. */
+  plain: string;
+};
+
+const STATE_CASES: StateCase[] = [
+  {
+    id: "715308958_rPwTzvsvCm",
+    state: ":hourglass_flowing_sand: Not paid",
+    type: "Purchase",
+    method: "_not chosen yet_",
+    requiredMethod: "any",
+    plain: "Not paid",
+  },
+  {
+    id: "715308959_ProcessingBtc",
+    state: ":arrows_counterclockwise: Payment processing",
+    type: "Purchase",
+    method: "`BITCOIN`",
+    requiredMethod: "any",
+    plain: "Payment processing",
+  },
+  {
+    id: "715308960_WrongAmount",
+    state: ":warning: Wrong amount paid (more payment needed)",
+    type: "Purchase",
+    method: "`CARDRUBP2P`",
+    requiredMethod: "any",
+    plain: "Wrong amount paid (more payment needed)",
+  },
+  {
+    id: "715308961_FailedPay",
+    state: ":x: Payment failed",
+    type: "Purchase",
+    method: "`CARDTRYP2P`",
+    requiredMethod: "any",
+    plain: "Payment failed",
+  },
+  {
+    id: "715308962_PaidInFull",
+    state: ":white_check_mark: Paid",
+    type: "Purchase",
+    method: "`CRYSTALPAY`",
+    requiredMethod: "any",
+    plain: "Paid",
+  },
+  {
+    id: "715308963_Unavailable",
+    state: ":no_entry: Payment method unavailable",
+    type: "Purchase",
+    method: "`TEST`",
+    requiredMethod: "`TEST`",
+    plain: "Payment method unavailable",
+  },
+  {
+    id: "715308965_FutureState",
+    state: ":grey_question: `refunded`",
+    type: "`subscription`",
+    method: "_not chosen yet_",
+    requiredMethod: "any",
+    plain: "refunded",
+  },
+];
+
+describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version) => {
+  it("covers every sample and every known state", () => {
+    const covered = new Set(STATE_CASES.map((c) => c.id));
+    covered.add("715308964_ExpiredUnpaid");
+    expect(SAMPLES.map((s) => s.id).filter((id) => !covered.has(id))).toEqual([]);
+    const states = new Set(SAMPLES.map((s) => s.state));
+    for (const known of Object.keys(INVOICE_STATES)) expect(states.has(known)).toBe(true);
+  });
+
+  it.each(STATE_CASES)("$id", (c) => {
+    const message = card(invoiceOf(version, sample(c.id)));
+    expect(headerText(message)).toBe(`Invoice ${c.id}`);
+    expect(sections(message)[0]?.text?.text).toBe(`*State:* ${c.state}\n*Type:* ${c.type}`);
+    expect(fieldValue(message, "Method")).toBe(c.method);
+    expect(fieldValue(message, "Required method")).toBe(c.requiredMethod);
+    expect(fieldValue(message, "Created")).toBe(CREATED);
+    expect(fieldValue(message, "Expires")).toBe(EXPIRES);
+    expect(fieldValue(message, "Expired")).toBeUndefined();
+    expect(message.text.startsWith(`Invoice ${c.id}: ${c.plain}, amount `)).toBe(true);
+    expect(message.text).not.toContain("expired");
+    expect(message.response_type).toBe("in_channel");
+    expect(buttons(message).map((button) => button.url)).toEqual([`https://pay.crystalpay.io/?i=${c.id}`]);
+    const context = message.blocks.at(-1);
+    expect(context?.type === "context" && context.elements[0]).toEqual(
+      mrkdwn(`Times are shown in your own timezone; the service's are Europe/Moscow. API ${version}.`),
+    );
+    // Final time and the commission's source exist in v3 only.
+    expect(fieldValue(message, "Final")).toBe(
+      version === "v3" && c.id === "715308962_PaidInFull" ? FINAL : undefined,
+    );
+    expect(fieldValue(message, "Commission taken from")).toBe(version === "v3" ? "balance" : undefined);
+  });
+
+  it("an expired unpaid top-up is marked expired in the state line, field and fallback", () => {
+    const message = card(invoiceOf(version, sample("715308964_ExpiredUnpaid")));
+    expect(sections(message)[0]?.text?.text).toBe(
+      `*State:* :hourglass_flowing_sand: Not paid  ·  :alarm_clock: *Expired* ${EXPIRED_AT}\n*Type:* Top-up`,
+    );
+    expect(fieldValue(message, "Created")).toBe(EXPIRED_CREATED);
+    expect(fieldValue(message, "Expired")).toBe(EXPIRED_AT);
+    expect(fieldValue(message, "Expires")).toBeUndefined();
+    expect(message.text).toBe(
+      "Invoice 715308964_ExpiredUnpaid: Not paid (expired), amount 0.1 RUB, remaining 0.1 RUB",
+    );
+  });
+});
+
+describe("buildInvoiceMessage: amounts, each with its own currency", () => {
+  /** Expected money fields per sample, in card order, for v2 (one `currency`) and v3 (several). */
+  const MONEY: Record<string, { v2: [string, string][]; v3: [string, string][] }> = {
+    "715308958_rPwTzvsvCm": {
+      v2: [
+        ["Amount", "1,500 RUB"],
+        ["Pay amount", "1,500 RUB"],
+        ["Remaining amount", "1,500 RUB"],
+        ["Balance amount", "1,500 RUB"],
+        ["Service commission", "0 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "1,500 RUB"],
+        ["Pay amount", "1,500 RUB"],
+        ["Remaining amount", "1,500 RUB"],
+        ["Balance amount", "1,500 RUB"],
+        ["Amount in RUB", "1,500 RUB"],
+        ["Commission", "0 RUB"],
+      ],
+    },
+    "715308960_WrongAmount": {
+      v2: [
+        ["Amount", "2,500.5 (original invoice currency)"],
+        ["Pay amount", "2,500.5 RUB"],
+        ["Remaining amount", "500.25 RUB"],
+        ["Balance amount", "1,950.13 RUB"],
+        ["Service commission", "50.12 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "2,500.5 RUB"],
+        ["Pay amount", "2,500.5 RUB"],
+        ["Remaining amount", "500.25 RUB"],
+        ["Balance amount", "1,950.13 RUB"],
+        ["Amount in RUB", "2,500.5 RUB"],
+        ["Commission", "50.12 RUB"],
+      ],
+    },
+    "715308961_FailedPay": {
+      v2: [
+        ["Amount", "990.99 (original invoice currency)"],
+        ["Pay amount", "990.99 RUB"],
+        ["Remaining amount", "990.99 RUB"],
+        ["Balance amount", "990.99 RUB"],
+        ["Service commission", "0 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "990.99 RUB"],
+        ["Pay amount", "990.99 RUB"],
+        ["Remaining amount", "990.99 RUB"],
+        ["Balance amount", "990.99 RUB"],
+        ["Amount in RUB", "990.99 RUB"],
+        ["Commission", "0 RUB"],
+      ],
+    },
+    "715308962_PaidInFull": {
+      v2: [
+        ["Amount", "12,345,678.9 (original invoice currency)"],
+        ["Pay amount", "12,345,678.9 RUB"],
+        ["Remaining amount", "0 RUB"],
+        ["Balance amount", "12,098,765.32 RUB"],
+        ["Service commission", "246,913.58 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "12,345,678.9 RUB"],
+        ["Pay amount", "12,345,678.9 RUB"],
+        ["Remaining amount", "0 RUB"],
+        ["Balance amount", "12,098,765.32 RUB"],
+        ["Amount in RUB", "12,345,678.9 RUB"],
+        ["Commission", "246,913.58 RUB"],
+      ],
+    },
+    "715308963_Unavailable": {
+      v2: [
+        ["Amount", "10 (original invoice currency)"],
+        ["Pay amount", "10 RUB"],
+        ["Remaining amount", "10 RUB"],
+        ["Balance amount", "10 RUB"],
+        ["Service commission", "0 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "10 RUB"],
+        ["Pay amount", "10 RUB"],
+        ["Remaining amount", "10 RUB"],
+        ["Balance amount", "10 RUB"],
+        ["Amount in RUB", "10 RUB"],
+        ["Commission", "0 RUB"],
+      ],
+    },
+    "715308964_ExpiredUnpaid": {
+      v2: [
+        ["Amount", "0.1 RUB"],
+        ["Pay amount", "0.1 RUB"],
+        ["Remaining amount", "0.1 RUB"],
+        ["Balance amount", "0.1 RUB"],
+        ["Service commission", "0 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "0.1 RUB"],
+        ["Pay amount", "0.1 RUB"],
+        ["Remaining amount", "0.1 RUB"],
+        ["Balance amount", "0.1 RUB"],
+        ["Amount in RUB", "0.1 RUB"],
+        ["Commission", "0 RUB"],
+      ],
+    },
+    "715308965_FutureState": {
+      v2: [
+        ["Amount", "42 RUB"],
+        ["Pay amount", "42 RUB"],
+        ["Remaining amount", "42 RUB"],
+        ["Balance amount", "42 RUB"],
+        ["Service commission", "0 RUB"],
+        ["Extra commission", "0 RUB"],
+      ],
+      v3: [
+        ["Amount", "42 RUB"],
+        ["Pay amount", "42 RUB"],
+        ["Remaining amount", "42 RUB"],
+        ["Balance amount", "42 RUB"],
+        ["Amount in RUB", "42 RUB"],
+        ["Commission", "0 RUB"],
+      ],
+    },
+  };
+
+  for (const version of VERSIONS) {
+    it.each(Object.keys(MONEY))(`${version} %s`, (id) => {
+      const message = card(invoiceOf(version, sample(id)));
+      expect(moneyFields(message)).toEqual(MONEY[id]?.[version]);
+    });
+  }
+
+  it("v2 crypto payment: pay, remaining, balance and commissions in BTC, 4.0e-6 as 0.000004", () => {
+    const raw = renderInvoiceV2(sample("715308959_ProcessingBtc"));
+    expect(raw).toContain('"extra_commission":4.0e-6');
+    const message = card(invoiceOf("v2", sample("715308959_ProcessingBtc")));
+    const money = moneyFields(message);
+    expect(money.map(([label]) => label)).toEqual([
+      "Amount",
+      "Pay amount",
+      "Remaining amount",
+      "Balance amount",
+      "Service commission",
+      "Extra commission",
+    ]);
+    // v2 names one currency (BTC here) while `amount` stays in the invoice's own, unnamed one.
+    expect(money).toEqual([
+      ["Amount", "1,500 (original invoice currency)"],
+      ["Pay amount", "0.00017384 BTC"],
+      ["Remaining amount", "0.00017384 BTC"],
+      ["Balance amount", "0.00016863 BTC"],
+      ["Service commission", "0.00000521 BTC"],
+      ["Extra commission", "0.000004 BTC"],
+    ]);
+    expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
+    expect(JSON.stringify(message)).not.toContain("1,500 BTC");
+    expect(message.text).toBe(
+      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 (original invoice currency), remaining 0.00017384 BTC",
+    );
+  });
+
+  it("v3 crypto payment: invoice currency for the amount, BTC for the rest, RUB for rub_amount", () => {
+    const message = card(invoiceOf("v3", sample("715308959_ProcessingBtc")));
+    expect(moneyFields(message)).toEqual([
+      ["Amount", "1,500 RUB"],
+      ["Pay amount", "0.00017384 BTC"],
+      ["Remaining amount", "0.00017384 BTC"],
+      ["Balance amount", "0.00016863 BTC"],
+      ["Amount in RUB", "1,500 RUB"],
+      ["Commission", "0.00000521 BTC"],
+    ]);
+    expect(message.text).toBe(
+      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 RUB, remaining 0.00017384 BTC",
+    );
+    expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
+  });
+
+  it.each(VERSIONS)(
+    "%s: every money field ends with a currency code (or says v2 did not name it)",
+    (version) => {
+      for (const invoice of SAMPLES) {
+        const money = moneyFields(card(invoiceOf(version, invoice)));
+        expect(money.length).toBe(6);
+        for (const [label, value] of money) {
+          const unnamed = version === "v2" && label === "Amount" && invoice.method != null;
+          expect(value).toMatch(
+            unnamed
+              ? /^\d{1,3}(,\d{3})*(\.\d+)? \(original invoice currency\)$/
+              : /^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]{3,4}$/,
+          );
+        }
+      }
+    },
+  );
+
+  it("v2 tiny amounts: JSON text 0.0000001, the number 1e-7 and 4.0e-6 print as plain decimals", () => {
+    const tiny = { ...sample("715308958_rPwTzvsvCm"), amount: "0.0000001", serviceCommission: "4.0e-6" };
+    const raw = renderInvoiceV2(tiny);
+    expect(raw).toContain('"amount":0.0000001');
+    let message = card(invoiceOf("v2", tiny));
+    expect(fieldValue(message, "Amount")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "Service commission")).toBe("0.000004 RUB");
+    expect(message.text).toBe(
+      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 0.0000001 RUB, remaining 0.0000001 RUB",
+    );
+
+    message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm"), { amount: 1e-7, balance_amount: 1e-7 }));
+    expect(fieldValue(message, "Amount")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "Balance amount")).toBe("0.0000001 RUB");
+    expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
+  });
+
+  it("v3 huge and long decimals keep every digit, grouped", () => {
+    const message = card(
+      invoiceOf("v3", sample("715308958_rPwTzvsvCm"), {
+        initial_amount: "123456789012345678901234567890.123456789",
+        amount: "1234567.0000001",
+        balance_amount: "-1234.50",
+        rub_amount: "100.00",
+        commission_amount: "0.0000001",
+      }),
+    );
+    expect(fieldValue(message, "Amount")).toBe("123,456,789,012,345,678,901,234,567,890.123456789 RUB");
+    expect(fieldValue(message, "Pay amount")).toBe("1,234,567.0000001 RUB");
+    expect(fieldValue(message, "Balance amount")).toBe("-1,234.5 RUB");
+    expect(fieldValue(message, "Amount in RUB")).toBe("100 RUB");
+    expect(fieldValue(message, "Commission")).toBe("0.0000001 RUB");
+  });
+
+  it("v3 leaves out the amounts the service did not send", () => {
+    const message = card(
+      invoiceOf("v3", sample("715308958_rPwTzvsvCm"), {
+        amount: null,
+        currency: null,
+        rub_amount: null,
+        remaining_amount: null,
+        balance_amount: null,
+        commission_amount: null,
+      }),
+    );
+    expect(moneyFields(message)).toEqual([["Amount", "1,500 RUB"]]);
+    expect(message.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB");
+  });
+});
+
+describe("buildInvoiceMessage: expiry", () => {
+  const unpaid = sample("715308958_rPwTzvsvCm");
+
+  it.each(VERSIONS)("%s: an unpaid invoice becomes expired once `now` passes its expiry", (version) => {
+    const invoice = invoiceOf(version, unpaid);
+    const expiry = invoice.expiredAt.epochSeconds * 1000;
+    expect(invoice.expiredAt.epochSeconds).toBe(1714644000);
+
+    for (const now of [NOW, new Date(expiry)]) {
+      const message = card(invoice, now);
+      expect(sections(message)[0]?.text?.text).not.toContain("Expired");
+      expect(fieldValue(message, "Expires")).toBe(EXPIRES);
+      expect(message.text).not.toContain("(expired)");
+    }
+
+    const later = card(invoice, new Date(expiry + 1000));
+    expect(sections(later)[0]?.text?.text).toBe(
+      `*State:* :hourglass_flowing_sand: Not paid  ·  :alarm_clock: *Expired* ${EXPIRES}\n*Type:* Purchase`,
+    );
+    expect(fieldValue(later, "Expired")).toBe(EXPIRES);
+    expect(fieldValue(later, "Expires")).toBeUndefined();
+    expect(later.text).toBe(
+      "Invoice 715308958_rPwTzvsvCm: Not paid (expired), amount 1,500 RUB, remaining 1,500 RUB",
+    );
+  });
+
+  it.each(VERSIONS)("%s: the expired sample is not expired when `now` is before its expiry", (version) => {
+    const message = card(
+      invoiceOf(version, sample("715308964_ExpiredUnpaid")),
+      new Date("2024-04-30T11:59:59Z"),
+    );
+    expect(sections(message)[0]?.text?.text).toBe(
+      "*State:* :hourglass_flowing_sand: Not paid\n*Type:* Top-up",
+    );
+    expect(fieldValue(message, "Expires")).toBe(EXPIRED_AT);
+  });
+
+  it.each(VERSIONS)("%s: no other state is ever marked expired", (version) => {
+    const farFuture = new Date("2030-01-01T00:00:00Z");
+    for (const invoice of SAMPLES.filter((s) => s.state !== "notpayed")) {
+      const model = invoiceOf(version, invoice);
+      expect(isExpired(model, farFuture)).toBe(false);
+      const message = card(model, farFuture);
+      expect(JSON.stringify(message)).not.toMatch(/expired/i);
+      expect(fieldValue(message, "Expires")).toBe(EXPIRES);
+    }
+  });
+
+  it("isExpired compares the expiry with now, to the second", () => {
+    const invoice = invoiceOf("v3", unpaid);
+    expect(isExpired(invoice, new Date("2024-05-02T09:59:59Z"))).toBe(false);
+    expect(isExpired(invoice, new Date("2024-05-02T10:00:00Z"))).toBe(false);
+    expect(isExpired(invoice, new Date("2024-05-02T10:00:01Z"))).toBe(true);
+    expect(isExpired({ ...invoice, state: "payed" }, new Date("2024-05-02T10:00:01Z"))).toBe(false);
+    expect(isExpired({ ...invoice, state: "refunded" }, new Date("2024-05-02T10:00:01Z"))).toBe(false);
+  });
+});
+
+describe("buildInvoiceMessage: dates", () => {
+  it("reads the service's times as Moscow time (UTC+3) and shows them as Slack date tokens", () => {
+    const message = card(
+      invoiceOf("v3", sample("715308962_PaidInFull"), {
+        created_at: "2024-01-01 00:00:00",
+        expired_at: "2024-12-31 23:59:59",
+        final_at: "2024-02-29 03:00:00",
+      }),
+    );
+    expect(fieldValue(message, "Created")).toBe(
+      "<!date^1704056400^{date_short_pretty} {time}|2024-01-01 00:00:00 Europe/Moscow>",
+    );
+    expect(fieldValue(message, "Expires")).toBe(
+      "<!date^1735678799^{date_short_pretty} {time}|2024-12-31 23:59:59 Europe/Moscow>",
+    );
+    expect(fieldValue(message, "Final")).toBe(
+      "<!date^1709164800^{date_short_pretty} {time}|2024-02-29 03:00:00 Europe/Moscow>",
+    );
+  });
+
+  it("slackDate formats both styles with the service's text and zone as fallback", () => {
+    const time = { text: "2024-05-01 13:00:00", zone: "Europe/Moscow", epochSeconds: 1714557600 };
+    expect(slackDate(time)).toBe(CREATED);
+    expect(slackDate(time, "date")).toBe(
+      "<!date^1714557600^{date_short_pretty}|2024-05-01 13:00:00 Europe/Moscow>",
+    );
+  });
+});
+
+describe("buildInvoiceMessage: text from the service is escaped", () => {
+  const HOSTILE = "Hi <!channel> and <@U123>, see <https://x|y> & pay";
+  const ESCAPED = "Hi &lt;!channel&gt; and &lt;@U123&gt;, see &lt;https://x|y&gt; &amp; pay";
+
+  it.each(VERSIONS)("%s: description and extra", (version) => {
+    const message = card(
+      invoiceOf(version, sample("715308958_rPwTzvsvCm"), { description: HOSTILE, extra: `${HOSTILE}!` }),
+    );
+    expect(sectionText(message, "*Description*")).toBe(`*Description*\n${ESCAPED}`);
+    expect(sectionText(message, "*Extra*")).toBe(`*Extra*\n${ESCAPED}!`);
+    const json = JSON.stringify(message);
+    for (const raw of ["<!channel>", "<@U123>", "<https://x|y>", "& pay"]) expect(json).not.toContain(raw);
+  });
+
+  it.each(VERSIONS)(
+    "%s: every outside text field at once (state, type, methods, description...)",
+    (version) => {
+      const patch: Record<string, unknown> = {
+        state: HOSTILE,
+        type: HOSTILE,
+        method: HOSTILE,
+        required_method: HOSTILE,
+        description: HOSTILE,
+        extra: HOSTILE,
+      };
+      if (version === "v3") patch.subtract_from = HOSTILE;
+      const message = card(invoiceOf(version, sample("715308958_rPwTzvsvCm"), patch));
+      const json = JSON.stringify(message);
+      expect(json).not.toContain("<!channel>");
+      expect(json).not.toContain("<@U123>");
+      expect(json).not.toContain("<https://x|y>");
+      expect(json).not.toMatch(/&(?!amp;|lt;|gt;)/);
+      expect(sections(message)[0]?.text?.text).toBe(
+        `*State:* :grey_question: \`${ESCAPED}\`\n*Type:* \`${ESCAPED}\``,
+      );
+      expect(fieldValue(message, "Method")).toBe(`\`${ESCAPED}\``);
+      expect(fieldValue(message, "Required method")).toBe(`\`${ESCAPED}\``);
+      if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(ESCAPED);
+      // The fallback is mrkdwn too (notifications): the unknown state is escaped there as well. In v2 a
+      // chosen method means the amount's currency is no longer named.
+      const amount = version === "v2" ? "1,500 (original invoice currency)" : "1,500 RUB";
+      expect(message.text).toBe(
+        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount ${amount}, remaining 1,500 RUB`,
+      );
+    },
+  );
+
+  it("a backtick cannot close the inline code early", () => {
+    const message = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { method: "A`<!here>`B" }));
+    expect(fieldValue(message, "Method")).toBe("`Aˋ&lt;!here&gt;ˋB`");
+  });
+
+  it("the paid sample's description (mentions, link and &) is escaped in v2 too", () => {
+    const message = card(invoiceOf("v2", sample("715308962_PaidInFull")));
+    expect(sectionText(message, "*Description*")).toBe(
+      "*Description*\nAnnual plan &lt;!channel&gt; &amp; *bold* &lt;https://evil.example|click&gt;",
+    );
+    expect(JSON.stringify(message)).not.toContain("<!channel>");
+  });
+});
+
+describe("buildInvoiceMessage: huge fields stay within Block Kit limits", () => {
+  const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it.each(VERSIONS)("%s: 10,000-char description, 500-char id, 5,000-char method and friends", (version) => {
+    const id = `715308958_${"x".repeat(490)}`;
+    const patch: Record<string, unknown> = {
+      id,
+      url: `https://pay.crystalpay.io/?i=${id}`,
+      description: "d".repeat(10_000),
+      extra: "e".repeat(10_000),
+      method: "M".repeat(5_000),
+      required_method: "R".repeat(5_000),
+      state: "s".repeat(5_000),
+      type: "t".repeat(5_000),
+    };
+    if (version === "v3") patch.subtract_from = "b".repeat(5_000);
+    const message = card(invoiceOf(version, sample("715308958_rPwTzvsvCm"), patch));
+
+    expect(headerText(message)).toBe(`Invoice ${id.slice(0, 141)}…`);
+    expect(headerText(message)).toHaveLength(150);
+    const description = sectionText(message, "*Description*");
+    expect(description).toBe(`*Description*\n${"d".repeat(2999 - "*Description*\n".length)}…`);
+    expect(description).toHaveLength(3000);
+    expect(sectionText(message, "*Extra*")).toHaveLength(3000);
+    expect(fieldValue(message, "Method")).toBe(`\`${"M".repeat(1999 - "*Method*\n`".length)}…`);
+    expect(fieldValue(message, "Required method")?.length).toBe(2000 - "*Required method*\n".length);
+    expect(sections(message)[0]?.text?.text).toBe(
+      `*State:* :grey_question: \`${"s".repeat(99)}…\`\n*Type:* \`${"t".repeat(99)}…\``,
+    );
+    if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`${"b".repeat(199)}…`);
+    expect(buttons(message).map((button) => button.url)).toEqual([`https://pay.crystalpay.io/?i=${id}`]);
+    expect(message.text).toBe(`Invoice ${id}: ${"s".repeat(2999 - `Invoice ${id}: `.length)}…`);
+  });
+
+  it("escaping that multiplies the length is cut after escaping, never inside an entity", () => {
+    for (const [input, entity] of [
+      ["&".repeat(10_000), "&amp;"],
+      ["<".repeat(10_000), "&lt;"],
+      [">".repeat(10_000), "&gt;"],
+    ] as const) {
+      const message = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { description: input }));
+      const text = sectionText(message, "*Description*") ?? "";
+      expect(text.length).toBeLessThanOrEqual(3000);
+      expect(text.endsWith("…")).toBe(true);
+      const body = text.slice("*Description*\n".length, -1);
+      expect(body.split(entity).join("")).toBe("");
+      const room = 2999 - "*Description*\n".length;
+      expect(body.length).toBe(Math.floor(room / entity.length) * entity.length);
+    }
+  });
+
+  it("emoji are never split into a lone surrogate", () => {
+    for (const padding of ["", "a"]) {
+      const message = card(
+        invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { description: padding + "😀".repeat(5_000) }),
+      );
+      const text = sectionText(message, "*Description*") ?? "";
+      expect(text.length).toBeLessThanOrEqual(3000);
+      expect(text.length).toBeGreaterThanOrEqual(2999);
+      expect(text).not.toMatch(LONE_SURROGATE);
+      expect(text.endsWith("😀…")).toBe(true);
+    }
+  });
+
+  it("a long currency and the largest amounts fit their fields", () => {
+    const big = "9".repeat(1_000);
+    const message = card(
+      invoiceOf("v3", sample("715308958_rPwTzvsvCm"), {
+        amount_currency: "ABCDEFGHIJKL",
+        currency: "ABCDEFGHIJKL",
+        initial_amount: `${big}.${big}`,
+        amount: big,
+      }),
+    );
+    expect(fieldValue(message, "Pay amount")).toBe(`${formatDecimal(big)} ABCDEFGHIJKL`);
+    expect(fieldValue(message, "Amount")?.length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("buildInvoiceMessage: the payment page button", () => {
+  const unpaid = sample("715308958_rPwTzvsvCm");
+
+  it.each([
+    ["https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm&m=BITCOIN", true],
+    ["http://pay.example/?i=1", true],
+    ["HTTPS://PAY.EXAMPLE/", true],
+    ["javascript:alert(1)", false],
+    ["JavaScript:alert(document.cookie)", false],
+    ["data:text/html,<script>alert(1)</script>", false],
+    ["ftp://pay.example/", false],
+    ["not a url", false],
+    ["//pay.crystalpay.io/?i=1", false],
+    ["", false],
+    [null, false],
+  ] as const)("url %j -> button %s", (url, shown) => {
+    for (const version of VERSIONS) {
+      const message = card(invoiceOf(version, unpaid, { url }));
+      expect(buttons(message).map((button) => button.url)).toEqual(shown ? [url] : []);
+      expect(message.blocks.some((block) => block.type === "actions")).toBe(shown);
+    }
+  });
+
+  it("linkUrl keeps http(s) links up to the 3000-char button limit", () => {
+    const base = "https://pay.crystalpay.io/?i=";
+    const exact = base + "a".repeat(3000 - base.length);
+    expect(linkUrl(exact)).toBe(exact);
+    expect(linkUrl(`${exact}a`)).toBeUndefined();
+    expect(linkUrl("https://pay.crystalpay.io/?i=1")).toBe("https://pay.crystalpay.io/?i=1");
+    expect(linkUrl("javascript:alert(1)")).toBeUndefined();
+    expect(linkUrl("mailto:a@b.c")).toBeUndefined();
+    expect(linkUrl("garbage")).toBeUndefined();
+    expect(linkUrl(null)).toBeUndefined();
+    expect(linkUrl("")).toBeUndefined();
+
+    const message = card(invoiceOf("v3", unpaid, { url: exact }));
+    expect(buttons(message).map((button) => button.url)).toEqual([exact]);
+    expect(card(invoiceOf("v3", unpaid, { url: `${exact}a` })).blocks.some((b) => b.type === "actions")).toBe(
+      false,
+    );
+  });
+});
+
+describe("stateText and invoiceFallbackText", () => {
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+    "treats %s as an unknown state",
+    (state) => {
+      expect(stateText(state)).toBe(`:grey_question: \`${state}\``);
+    },
+  );
+
+  it("names known states and shows unknown ones verbatim in code", () => {
+    expect(stateText("payed")).toBe(":white_check_mark: Paid");
+    expect(stateText("notpayed")).toBe(":hourglass_flowing_sand: Not paid");
+    expect(stateText("refunded")).toBe(":grey_question: `refunded`");
+    expect(stateText("PAYED")).toBe(":grey_question: `PAYED`");
+    expect(stateText("<!here>")).toBe(":grey_question: `&lt;!here&gt;`");
+  });
+
+  it("the fallback is plain: no emoji, no date tokens, no mrkdwn markup", () => {
+    for (const version of VERSIONS) {
+      for (const invoice of SAMPLES) {
+        const message = card(invoiceOf(version, invoice));
+        expect(message.text).toMatch(new RegExp(`^Invoice ${invoice.id}: `));
+        expect(message.text).not.toMatch(/:[a-z_]+:|<!date|[*`]/);
+      }
+    }
+    const invoice = invoiceOf("v3", sample("715308960_WrongAmount"));
+    expect(invoiceFallbackText(invoice, false)).toBe(
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed), amount 2,500.5 RUB, remaining 500.25 RUB",
+    );
+    expect(invoiceFallbackText(invoice, true)).toBe(
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed) (expired), amount 2,500.5 RUB, remaining 500.25 RUB",
+    );
+  });
+});
+
+describe("formatDecimal and formatMoney", () => {
+  it.each([
+    ["0", "0"],
+    ["0.0000001", "0.0000001"],
+    ["999", "999"],
+    ["1000", "1,000"],
+    ["1234567.0000001", "1,234,567.0000001"],
+    ["-1234567.5", "-1,234,567.5"],
+    ["123456789012345678901234567890.123456789", "123,456,789,012,345,678,901,234,567,890.123456789"],
+    ["0.1234567", "0.1234567"],
+  ])("%s -> %s", (value, shown) => {
+    expect(formatDecimal(value)).toBe(shown);
+  });
+
+  it("never shows an amount without its currency", () => {
+    expect(formatMoney({ value: "12345.678", currency: "BTC" })).toBe("12,345.678 BTC");
+  });
+});
+
+describe("expectWithinBlockKitLimits itself", () => {
+  const section = (text: string) => ({ type: "section", text: { type: "mrkdwn", text } });
+
+  it("accepts a small valid message and reports each broken limit", () => {
+    expect(blockKitProblems({ text: "hi", blocks: [section("hi")] })).toEqual([]);
+    expect(blockKitProblems({ text: "", blocks: [section("hi")] })).toHaveLength(1);
+    expect(
+      blockKitProblems({ text: "hi", blocks: Array.from({ length: 51 }, () => section("x")) }),
+    ).toHaveLength(1);
+    expect(blockKitProblems({ text: "hi", blocks: [section("x".repeat(3001))] })).toHaveLength(1);
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [{ type: "section", fields: Array.from({ length: 11 }, () => mrkdwn("x")) }],
+      }),
+    ).toHaveLength(1);
+    expect(
+      blockKitProblems({ text: "hi", blocks: [{ type: "section", fields: [mrkdwn("x".repeat(2001))] }] }),
+    ).toHaveLength(1);
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [{ type: "header", text: { type: "plain_text", text: "x".repeat(151) } }],
+      }),
+    ).toHaveLength(1);
+    expect(blockKitProblems({ text: "hi", blocks: [{ type: "header", text: mrkdwn("x") }] })).toHaveLength(1);
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [
+          { ...section("a"), block_id: "same" },
+          { ...section("b"), block_id: "same" },
+          { ...section("c"), block_id: "b".repeat(256) },
+        ],
+      }),
+    ).toHaveLength(2);
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [{ type: "context", elements: Array.from({ length: 11 }, () => mrkdwn("x")) }],
+      }),
+    ).toHaveLength(1);
+    const button = (text: string, url: string) => ({
+      type: "button",
+      text: { type: "plain_text", text },
+      url,
+    });
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [
+          { type: "actions", elements: Array.from({ length: 26 }, () => button("x", "https://a.b/")) },
+        ],
+      }),
+    ).toHaveLength(1);
+    expect(
+      blockKitProblems({
+        text: "hi",
+        blocks: [{ type: "actions", elements: [button("x".repeat(76), `https://a.b/${"x".repeat(3000)}`)] }],
+      }),
+    ).toHaveLength(2);
+    expect(blockKitProblems({ text: "hi", blocks: [{ type: "video" }] })).toHaveLength(1);
+  });
+});
