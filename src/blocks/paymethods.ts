@@ -114,7 +114,7 @@ export function buildPaymethodsMessage(
   const enabled = matching.filter((method) => method.enabled).length;
   const disabled = matching.length - enabled;
   const pages = Math.max(1, Math.ceil(matching.length / METHODS_PER_PAGE));
-  const page = Math.min(Math.max(1, Math.trunc(view.page)), pages);
+  const page = Number.isFinite(view.page) ? Math.min(Math.max(1, Math.trunc(view.page)), pages) : 1;
   const shown = matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
 
   const title = `Payment methods${describeFilter(view.filter)}: ${enabled} enabled, ${disabled} disabled`;
@@ -175,11 +175,12 @@ export function buildPaymethodsMessage(
   const listed = shown
     .map((method) => `${method.code} ${method.enabled ? `${percentSum(method)} %` : "disabled"}`)
     .join(", ");
-  const text = truncate(
+  // Escaped first, then cut: escaping lengthens text from the service.
+  const text = safeText(
     `${title}${pages > 1 ? ` (page ${page} of ${pages})` : ""}${listed ? `: ${listed}` : ""}`,
     LIMITS.fallbackText,
   );
-  return { response_type: "in_channel", text: escapeMrkdwn(text), blocks };
+  return { response_type: "in_channel", text, blocks };
 }
 
 export function paymethodsHelpMessage(): SlackMessage {
