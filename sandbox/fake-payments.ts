@@ -90,6 +90,8 @@ export type FakePayments = {
   methods: SampleMethod[];
   /** When set, method list calls misbehave this way. */
   methodsFault: MethodsFault | null;
+  /** When set, every invoice info call answers with a proxy's HTML 502. */
+  invoiceFault: "html502" | null;
   close(): Promise<void>;
 };
 
@@ -392,6 +394,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     invoices,
     methods: options.methods ?? sampleMethods(),
     methodsFault: null,
+    invoiceFault: null,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -432,6 +435,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       const id = body.id;
       if (typeof id !== "string" || id === "")
         return answer(res, 200, envelopeError("`id` field is required"));
+      if (fake.invoiceFault === "html502") return answer(res, 502, HTML_502, "text/html");
       switch (id) {
         case FAULT_IDS.slow:
           await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));

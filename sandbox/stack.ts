@@ -158,7 +158,14 @@ export class Stack {
   async action(
     actionId: string,
     value: string,
-    options: { teamId?: string; userId?: string; blockId?: string; message?: Record<string, unknown> } = {},
+    options: {
+      teamId?: string;
+      userId?: string;
+      blockId?: string;
+      message?: Record<string, unknown>;
+      /** The button sits on an ephemeral (private) message. */
+      ephemeral?: boolean;
+    } = {},
   ): Promise<Ack> {
     counter += 1;
     const responseId = `a${counter}-${Date.now().toString(36)}`;
@@ -173,7 +180,7 @@ export class Stack {
         type: "message",
         message_ts: "1700000000.000100",
         channel_id: "C0FINANCE",
-        is_ephemeral: false,
+        is_ephemeral: options.ephemeral ?? false,
       },
       channel: { id: "C0FINANCE", name: "finance" },
       message: options.message ?? { type: "message", ts: "1700000000.000100", text: "", blocks: [] },

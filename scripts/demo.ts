@@ -18,6 +18,8 @@ type Step = {
   version?: "v2" | "v3";
   /** Press this button of the reply afterwards. */
   press?: string;
+  /** Change the sandbox before the press (e.g. the invoice gets paid). */
+  beforePress?: (stack: Stack) => void;
 };
 
 const WRONG_TEAM = "T0WRONGKEY";
@@ -37,6 +39,15 @@ const steps: Step[] = [
   { title: "Unpaid and past its expiry", text: "715308964_ExpiredUnpaid" },
   { title: "A state Kassa does not know yet", text: "715308965_FutureState" },
   { title: "Same invoice through API v3", text: "715308959_ProcessingBtc", version: "v3" },
+  {
+    title: "An invoice that gets paid while people look at it: Refresh",
+    text: "715308961_FailedPay",
+    press: "invoice_refresh",
+    beforePress: (stack) => {
+      const invoice = stack.fake.invoices.get("715308961_FailedPay");
+      if (invoice) invoice.state = "payed";
+    },
+  },
   { title: "Unknown invoice id", text: "000000000_DoesNotExist" },
   { title: "Not an invoice id", text: "<script>alert(1)</script>" },
   { title: "Wrong credentials", text: "715308958_rPwTzvsvCm", teamId: WRONG_TEAM },
@@ -110,6 +121,7 @@ async function main(): Promise<number> {
         const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
         show(step.title, `${command} ${step.text}${where}   ${timing}`, reply.body);
         if (step.press) {
+          step.beforePress?.(stack);
           const pressed = await stack.press(step.press, buttonValue(reply.body, step.press));
           const how = pressed.reply.body.replace_original ? "replaced in place" : "answered";
           show(`${step.title}: ${step.press}`, `(button pressed: the message is ${how})`, pressed.reply.body);

@@ -53,6 +53,7 @@ export function createApp(deps: AppDeps): KassaApp {
     payments: deps.payments,
     logger,
     timeoutMs: config.payments.timeoutMs,
+    replyVisibility: config.replyVisibility,
     now: deps.now ?? (() => new Date()),
   });
 

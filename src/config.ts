@@ -68,6 +68,10 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
+  REPLY_VISIBILITY: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),
+  ),
   STORE_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -113,6 +117,8 @@ export type Config = {
   slack: { signingSecret: string; botToken: string; apiUrl: string };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
   store: { url: string; credentialsKey: Buffer | undefined };
+  /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
+  replyVisibility: "channel" | "private";
   /** How long a workspace's method list is reused (0: not cached). */
   paymethodsCacheTtlMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -160,6 +166,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       url: parsed.STORE_URL,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
     },
+    replyVisibility: parsed.REPLY_VISIBILITY,
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
     logLevel: parsed.LOG_LEVEL,
   };

@@ -34,6 +34,7 @@ describe("loadConfig", () => {
         timeZone: "Europe/Moscow",
       },
       store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
+      replyVisibility: "channel",
       paymethodsCacheTtlMs: 60_000,
       logLevel: "info",
     });
@@ -70,6 +71,7 @@ describe("loadConfig", () => {
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
+        REPLY_VISIBILITY: "private",
         LOG_LEVEL: "debug",
       }),
     ).toEqual({
@@ -86,6 +88,7 @@ describe("loadConfig", () => {
         timeZone: "UTC",
       },
       store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
+      replyVisibility: "private",
       paymethodsCacheTtlMs: 0,
       logLevel: "debug",
     });
@@ -102,11 +105,24 @@ describe("loadConfig", () => {
         "PAYMENTS_TIMEZONE",
         "PAYMETHODS_CACHE_TTL_MS",
         "PORT",
+        "REPLY_VISIBILITY",
         "SLACK_API_URL",
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
       ].sort(),
+    );
+  });
+
+  it("documents every variable in the README's configuration table", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    for (const name of CONFIG_VARIABLES) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
+  });
+
+  it("refuses a REPLY_VISIBILITY other than channel or private", () => {
+    expect(() => loadConfig({ ...SLACK, REPLY_VISIBILITY: "public" })).toThrow(
+      "Configuration error: REPLY_VISIBILITY must be channel or private",
     );
   });
 

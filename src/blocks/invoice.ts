@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { AmountKind, CommissionKind, Invoice, Money } from "../payments/model.js";
-import { formatMoney, slackDate } from "./format.js";
+import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
@@ -72,11 +72,40 @@ export function linkUrl(url: string | null): string | undefined {
   }
 }
 
-export type InvoiceCardOptions = { now: Date };
+export const INVOICE_ACTIONS = { refresh: "invoice_refresh", share: "invoice_share" } as const;
 
-/** The invoice card: posted in the channel for everyone to read. Pure: data in, Block Kit out. */
+export type ReplyVisibility = "channel" | "private";
+
+export type InvoiceCardOptions = {
+  now: Date;
+  /** Workspace the card belongs to; its buttons only work there. */
+  teamId: string;
+  /** channel: posted for everyone; private: only the asker sees it, with a Share button. */
+  visibility?: ReplyVisibility;
+  /** State when the card was first posted: a refreshed card says "was: …" when it changed. */
+  originalState?: string;
+  /** When a Refresh re-read the invoice. */
+  refreshedAt?: Date;
+  /** User who shared a private card to the channel. */
+  sharedBy?: string;
+};
+
+/**
+ * What the Refresh and Share buttons carry: the workspace, the invoice id, the state first shown and
+ * who shared it. No amounts, no secrets: everything else is read again from the service.
+ */
+export type InvoiceButtonValue = { t: string; id: string; s: string; by?: string };
+
+/** JSON for a button value, with <, > and & as \u escapes: text from the service stays inert anywhere. */
+function buttonValue(value: InvoiceButtonValue): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}
+
+/** The invoice card. Pure: data in, Block Kit out. */
 export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOptions): SlackMessage {
   const expired = isExpired(invoice, options.now);
+  const visibility = options.visibility ?? "channel";
+  const originalState = options.originalState ?? invoice.state;
   const blocks: types.KnownBlock[] = [];
 
   blocks.push({
@@ -87,6 +116,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   const type =
     lookup(INVOICE_TYPES, invoice.type) ?? (invoice.type ? inlineCode(truncate(invoice.type, 100)) : "—");
   let stateLine = `*State:* ${stateText(invoice.state)}`;
+  if (originalState !== invoice.state) stateLine += ` _(was: ${plainStateMrkdwn(originalState)})_`;
   if (expired) stateLine += `  ·  :alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`;
   blocks.push({
     type: "section",
@@ -129,33 +159,61 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     }
   }
 
+  const buttons: types.Button[] = [];
   const payUrl = linkUrl(invoice.url);
   if (payUrl) {
-    blocks.push({
-      type: "actions",
-      block_id: "invoice_links",
-      elements: [
-        {
-          type: "button",
-          action_id: "open_payment_page",
-          text: { type: "plain_text", text: "Open payment page" },
-          url: payUrl,
-        },
-      ],
+    buttons.push({
+      type: "button",
+      action_id: "open_payment_page",
+      text: { type: "plain_text", text: "Open payment page" },
+      url: payUrl,
     });
   }
+  const value: InvoiceButtonValue = {
+    t: options.teamId,
+    id: invoice.id,
+    s: truncate(originalState, 40),
+    ...(options.sharedBy ? { by: options.sharedBy } : {}),
+  };
+  buttons.push({
+    type: "button",
+    action_id: INVOICE_ACTIONS.refresh,
+    text: { type: "plain_text", text: "Refresh" },
+    value: buttonValue(value),
+  });
+  if (visibility === "private") {
+    buttons.push({
+      type: "button",
+      action_id: INVOICE_ACTIONS.share,
+      style: "primary",
+      text: { type: "plain_text", text: "Share in channel" },
+      value: buttonValue(value),
+    });
+  }
+  blocks.push({ type: "actions", block_id: "invoice_actions", elements: buttons });
 
+  const notes: string[] = [];
+  if (options.sharedBy) notes.push(`Shared by <@${options.sharedBy}>.`);
+  if (options.refreshedAt)
+    notes.push(`Updated ${slackDateFromEpoch(Math.floor(options.refreshedAt.getTime() / 1000))}.`);
+  if (visibility === "private" && !options.sharedBy) notes.push("Only you can see this card.");
+  notes.push(
+    `Times are shown in your own timezone; the service's are ${escapeMrkdwn(invoice.createdAt.zone)}. API ${invoice.apiVersion}.`,
+  );
   blocks.push({
     type: "context",
-    elements: [
-      {
-        type: "mrkdwn",
-        text: `Times are shown in your own timezone; the service's are ${escapeMrkdwn(invoice.createdAt.zone)}. API ${invoice.apiVersion}.`,
-      },
-    ],
+    elements: [{ type: "mrkdwn", text: truncate(notes.join(" "), LIMITS.sectionText) }],
   });
 
-  return { response_type: "in_channel", text: invoiceFallbackText(invoice, expired), blocks };
+  return {
+    response_type: visibility === "private" ? "ephemeral" : "in_channel",
+    text: invoiceFallbackText(invoice, expired),
+    blocks,
+  };
+}
+
+function plainStateMrkdwn(state: string): string {
+  return escapeMrkdwn(truncate(plainState(state), 60));
 }
 
 /** The notification and screen-reader text: state and the amounts that matter, plain. */

@@ -16,15 +16,17 @@ export type AnswerContext = { kind: "command" | "action"; name: string; team: st
 export async function answer(
   deps: ListenerDeps,
   context: AnswerContext,
-  send: (message: SlackMessage) => Promise<unknown>,
+  send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   produce: (outcome: Outcome) => Promise<SlackMessage>,
 ): Promise<void> {
   const started = performance.now();
   const outcome: Outcome = { outcome: "ok" };
   let reply: SlackMessage;
+  let failed = false;
   try {
     reply = await produce(outcome);
   } catch (error) {
+    failed = true;
     const failure = replyForFailure(error, {
       teamId: context.team,
       timeoutMs: deps.timeoutMs,
@@ -39,12 +41,12 @@ export async function answer(
     }
   }
   try {
-    await send(reply);
+    await send(reply, { failed });
   } catch (error) {
     outcome.replyFailed = error instanceof Error ? error.message : String(error);
   }
-  const failed = outcome.reference !== undefined || outcome.replyFailed !== undefined;
-  deps.logger[failed ? "error" : "info"](
+  const broken = outcome.reference !== undefined || outcome.replyFailed !== undefined;
+  deps.logger[broken ? "error" : "info"](
     {
       [context.kind]: context.name,
       team: context.team,

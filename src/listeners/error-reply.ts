@@ -13,6 +13,16 @@ import {
   UnreachableError,
 } from "../payments/errors.js";
 
+/** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
+export class RefusalError extends Error {
+  constructor(
+    readonly reply: SlackMessage,
+    readonly outcome: string,
+  ) {
+    super(outcome);
+  }
+}
+
 export type FailureReply = {
   message: SlackMessage;
   /** Short name for the log line's outcome field. */
@@ -27,6 +37,9 @@ export function replyForFailure(
   error: unknown,
   context: { teamId: string; timeoutMs: number; reference: string },
 ): FailureReply {
+  if (error instanceof RefusalError) {
+    return { message: error.reply, outcome: error.outcome };
+  }
   if (error instanceof ServiceError) {
     return { message: serviceErrorMessage(error.messages), outcome: "service_error" };
   }

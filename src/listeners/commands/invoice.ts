@@ -30,7 +30,11 @@ export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
       outcome.invoice = request.invoiceId;
       const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
       outcome.state = invoice.state;
-      return buildInvoiceMessage(invoice, { now: deps.now() });
+      return buildInvoiceMessage(invoice, {
+        now: deps.now(),
+        teamId: command.team_id,
+        visibility: deps.replyVisibility,
+      });
     });
   });
 }

@@ -1,0 +1,79 @@
+import type { App, BlockButtonAction } from "@slack/bolt";
+import { z } from "zod";
+import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { answer } from "../answer.js";
+import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
+import { RefusalError } from "../error-reply.js";
+import type { ListenerDeps } from "../index.js";
+
+/** The value buildInvoiceMessage put on the button; anything else is refused. */
+const buttonValueSchema = z.object({
+  t: z.string().min(1).max(32),
+  id: z.string().regex(INVOICE_ID_PATTERN),
+  s: z.string().max(100),
+  by: z
+    .string()
+    .regex(/^[UW][A-Z0-9]{2,20}$/)
+    .optional(),
+});
+
+/**
+ * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
+ * in the channel, "shared by", and remove the private copy. Errors go only to the presser and leave
+ * the card as it was.
+ */
+export function registerInvoiceActions(app: App, deps: ListenerDeps): void {
+  const pattern = new RegExp(`^(${Object.values(INVOICE_ACTIONS).join("|")})$`);
+  app.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+    await ack();
+    const team = body.team?.id ?? body.user.team_id ?? "";
+    const user = body.user.id;
+    const isPrivate = body.container?.is_ephemeral === true;
+    const context = { kind: "action", name: action.action_id, team, user } as const;
+    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
+      // An error or refusal is a new private note; the card stays as it was.
+      if (failed) return respond({ ...message, replace_original: false });
+      if (action.action_id === INVOICE_ACTIONS.share) {
+        await respond({ ...message, response_type: "in_channel", replace_original: false });
+        // The private copy has done its job; if it cannot be deleted it is at least stale-proof.
+        return respond({ delete_original: true });
+      }
+      return respond({ ...message, replace_original: true });
+    };
+
+    await answer(deps, context, send, async (outcome) => {
+      let value: z.infer<typeof buttonValueSchema>;
+      try {
+        value = buttonValueSchema.parse(JSON.parse(action.value ?? ""));
+      } catch {
+        throw new Error(`unreadable ${action.action_id} button value`);
+      }
+      outcome.invoice = value.id;
+      // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
+      // its buttons must never read this invoice with that workspace's credentials, or vice versa.
+      if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
+      const invoice = await deps.payments.invoice(team, value.id);
+      outcome.state = invoice.state;
+      if (value.s !== invoice.state) outcome.previousState = value.s;
+      const shared = action.action_id === INVOICE_ACTIONS.share;
+      const sharedBy = shared ? user : value.by;
+      return buildInvoiceMessage(invoice, {
+        now: deps.now(),
+        teamId: team,
+        visibility: isPrivate && !shared ? "private" : "channel",
+        originalState: value.s,
+        ...(shared ? {} : { refreshedAt: deps.now() }),
+        ...(sharedBy ? { sharedBy } : {}),
+      });
+    });
+  });
+}
+
+export function foreignCardMessage(): SlackMessage {
+  return ephemeral(
+    ":lock: This card belongs to another workspace's cash register, so it can only be refreshed or shared there.",
+    "This card belongs to another workspace.",
+  );
+}
