@@ -8,10 +8,29 @@ import type { AddressInfo, Socket } from "node:net";
 export type SlackApiCall = { method: string; body: Record<string, unknown>; at: number };
 export type SlackReply = { id: string; body: Record<string, unknown>; at: number };
 
+/** Roles users.info reports; a user not listed is an ordinary member. */
+export type SlackUserRoles = { is_admin?: boolean; is_owner?: boolean; is_primary_owner?: boolean };
+
+/** What the next OAuth install (oauth.v2.access) hands over. */
+export type SlackInstallGrant = {
+  teamId: string;
+  userId: string;
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
+};
+
 export type SlackStandIn = {
   /** For SLACK_API_URL (ends with a slash). */
   apiUrl: string;
   apiCalls: SlackApiCall[];
+  /** users.info answers with these roles; edit freely between calls. */
+  users: Record<string, SlackUserRoles>;
+  /** oauth.v2.access answers with this grant. */
+  nextInstall: SlackInstallGrant;
+  /** Make users.info fail (e.g. "missing_scope"), or succeed again with null. */
+  usersInfoError: string | null;
+  /** Calls of one Web API method, in order. */
+  callsOf(method: string): SlackApiCall[];
   replies: SlackReply[];
   /** A fresh response_url; whatever the app posts there is recorded under `id`. */
   responseUrl(id: string): string;
@@ -46,6 +65,12 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   const waiters: Array<() => void> = [];
   const sockets = new Set<Socket>();
   let replyFailure = 0;
+  const state = {
+    users: {} as Record<string, SlackUserRoles>,
+    nextInstall: { teamId: SANDBOX_TEAM.id, userId: "U0INSTALLER" } as SlackInstallGrant,
+    usersInfoError: null as string | null,
+  };
+  let viewCounter = 0;
 
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://slack").pathname;
@@ -58,6 +83,44 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     if (api?.[1]) {
       const method = api[1];
       apiCalls.push({ method, body, at: Date.now() });
+      if (method === "users.info") {
+        if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
+        const id = String(body.user ?? "");
+        const roles = state.users[id] ?? {};
+        return send(200, {
+          ok: true,
+          user: {
+            id,
+            team_id: SANDBOX_TEAM.id,
+            name: id.toLowerCase(),
+            is_admin: false,
+            is_owner: false,
+            is_primary_owner: false,
+            ...roles,
+          },
+        });
+      }
+      if (method === "views.open" || method === "views.update" || method === "views.publish") {
+        viewCounter += 1;
+        const view =
+          typeof body.view === "string" ? (JSON.parse(body.view) as Record<string, unknown>) : body.view;
+        return send(200, { ok: true, view: { id: `V0VIEW${viewCounter}`, ...(view as object) } });
+      }
+      if (method === "oauth.v2.access") {
+        const grant = state.nextInstall;
+        return send(200, {
+          ok: true,
+          app_id: "A0KASSA",
+          authed_user: { id: grant.userId },
+          scope: "commands,users:read",
+          token_type: "bot",
+          access_token: `xoxb-installed-${grant.teamId}-secret-token`,
+          bot_user_id: SANDBOX_BOT.userId,
+          team: grant.isEnterpriseInstall ? null : { id: grant.teamId, name: "Installed Team" },
+          enterprise: grant.enterpriseId ? { id: grant.enterpriseId, name: "Grid Org" } : null,
+          is_enterprise_install: grant.isEnterpriseInstall ?? false,
+        });
+      }
       if (method === "auth.test") {
         return send(200, {
           ok: true,
@@ -90,6 +153,25 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   return {
     apiUrl: `${base}/api/`,
     apiCalls,
+    get users() {
+      return state.users;
+    },
+    set users(value) {
+      state.users = value;
+    },
+    get nextInstall() {
+      return state.nextInstall;
+    },
+    set nextInstall(value) {
+      state.nextInstall = value;
+    },
+    get usersInfoError() {
+      return state.usersInfoError;
+    },
+    set usersInfoError(value) {
+      state.usersInfoError = value;
+    },
+    callsOf: (method) => apiCalls.filter((call) => call.method === method),
     replies,
     responseUrl: (id) => `${base}/response/${id}`,
     failReplies(status) {

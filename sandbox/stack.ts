@@ -23,7 +23,15 @@ export const SANDBOX_SIGNING_SECRET = "sandbox-signing-secret-0123456789abcdef";
 export const SANDBOX_BOT_TOKEN = "xoxb-sandbox-0000000000-kassa";
 export const SANDBOX_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString("base64");
 
+export const SANDBOX_OAUTH_ENV = {
+  SLACK_CLIENT_ID: "1111.2222",
+  SLACK_CLIENT_SECRET: "sandbox-client-secret-abcdef",
+  SLACK_STATE_SECRET: "sandbox-state-secret-0123456789",
+};
+
 export type StackOptions = {
+  /** single: SLACK_BOT_TOKEN (default); oauth: SLACK_CLIENT_ID/SECRET/STATE_SECRET, no token. */
+  slackMode?: "single" | "oauth";
   apiVersion?: "v2" | "v3";
   /** Connect the sandbox team's cash register before starting (default true). */
   connect?: boolean;
@@ -66,7 +74,7 @@ export class Stack {
     const env: Env = {
       PORT: "0",
       SLACK_SIGNING_SECRET: SANDBOX_SIGNING_SECRET,
-      SLACK_BOT_TOKEN: SANDBOX_BOT_TOKEN,
+      ...(options.slackMode === "oauth" ? SANDBOX_OAUTH_ENV : { SLACK_BOT_TOKEN: SANDBOX_BOT_TOKEN }),
       SLACK_API_URL: slack.apiUrl,
       PAYMENTS_API_URL: fake.url,
       PAYMENTS_API_VERSION: options.apiVersion ?? "v2",
@@ -219,6 +227,88 @@ export class Stack {
     const ack = await this.action(actionId, value, options);
     if (ack.status !== 200) throw new Error(`action was not acknowledged: HTTP ${ack.status} ${ack.body}`);
     return { ack, reply: await this.slack.waitForReply(ack.responseId) };
+  }
+
+  /** Posts a signed payload (block_actions, view_submission, ...) as Slack's interactivity does. */
+  async interaction(payload: Record<string, unknown>): Promise<{ status: number; body: string }> {
+    const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const response = await fetch(`${this.url}/slack/events`, {
+      method: "POST",
+      headers: signedHeaders(SANDBOX_SIGNING_SECRET, form),
+      body: form,
+    });
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** Submits a modal as Slack does; `values` maps block_id to the input's value. */
+  async submitView(options: {
+    view: Record<string, unknown>;
+    values: Record<string, { value?: string | null; selected?: string | null }>;
+    userId?: string;
+    teamId?: string;
+    viewId?: string;
+  }): Promise<{ status: number; body: string; json: Record<string, unknown> | null }> {
+    const teamId = options.teamId ?? SANDBOX_TEAM.id;
+    const state = Object.fromEntries(
+      Object.entries(options.values).map(([blockId, entry]) => [
+        blockId,
+        {
+          value:
+            entry.selected === undefined
+              ? { type: "plain_text_input", value: entry.value ?? null }
+              : {
+                  type: "static_select",
+                  selected_option:
+                    entry.selected === null
+                      ? null
+                      : { value: entry.selected, text: { type: "plain_text", text: entry.selected } },
+                },
+        },
+      ]),
+    );
+    const result = await this.interaction({
+      type: "view_submission",
+      team: { id: teamId, domain: SANDBOX_TEAM.domain },
+      user: { id: options.userId ?? "U0ADMIN", username: "admin", team_id: teamId },
+      api_app_id: "A0KASSA",
+      token: "deprecated-verification-token",
+      trigger_id: `${++counter}.trigger`,
+      view: {
+        ...options.view,
+        id: options.viewId ?? "V0VIEW1",
+        team_id: teamId,
+        state: { values: state },
+        hash: "1.hash",
+      },
+    });
+    let json: Record<string, unknown> | null = null;
+    try {
+      json = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : null;
+    } catch {}
+    return { ...result, json };
+  }
+
+  /** Posts a signed Events API callback (JSON) as Slack does. */
+  async event(
+    event: Record<string, unknown>,
+    options: { teamId?: string } = {},
+  ): Promise<{ status: number; body: string }> {
+    const teamId = options.teamId ?? SANDBOX_TEAM.id;
+    const text = JSON.stringify({
+      token: "deprecated-verification-token",
+      team_id: teamId,
+      api_app_id: "A0KASSA",
+      type: "event_callback",
+      event_id: `Ev${++counter}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [
+        { team_id: teamId, user_id: "U0KASSABOT", is_bot: true, is_enterprise_install: false },
+      ],
+      event,
+    });
+    const headers = { ...signedHeaders(SANDBOX_SIGNING_SECRET, text), "content-type": "application/json" };
+    const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
+    return { status: response.status, body: await response.text() };
   }
 
   /** Sends a command and waits for the app's answer on its response_url. */

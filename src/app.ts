@@ -1,18 +1,21 @@
 import type { AddressInfo } from "node:net";
-import { App } from "@slack/bolt";
+import { App, type AppOptions, type CustomRoute, SocketModeReceiver } from "@slack/bolt";
 import type { Config } from "./config.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
-import type { KeyvStore } from "./store/keyv.js";
+import type { Stores } from "./store/index.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
+
+/** Bot scopes requested at install: slash commands, and users.info to recognise workspace admins. */
+export const BOT_SCOPES = ["commands", "users:read"];
 
 export type AppDeps = {
   config: Config;
   logger: Logger;
-  store: KeyvStore;
+  stores: Stores;
   payments: WorkspacePayments;
-  /** Bot identity from auth.test, so Bolt does not call it again on its own. */
-  bot: { botId: string; botUserId: string };
+  /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
+  bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;
 };
 
@@ -23,45 +26,111 @@ export type KassaApp = {
   stop(): Promise<void>;
 };
 
-/** Builds the Bolt app (HTTP receiver on /slack/events, GET /healthz) from its dependencies. */
+function routes(deps: AppDeps): CustomRoute[] {
+  return [
+    {
+      path: "/healthz",
+      method: ["GET"],
+      handler: (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ status: "ok" }));
+      },
+    },
+    {
+      // Ready only when the store answers: a load balancer sends no traffic to a replica that cannot.
+      path: "/readyz",
+      method: ["GET"],
+      handler: (_req, res) => {
+        deps.stores.store.ping().then(
+          () => {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.end(JSON.stringify({ status: "ready" }));
+          },
+          () => {
+            res.writeHead(503, { "content-type": "application/json" });
+            res.end(JSON.stringify({ status: "store unavailable" }));
+          },
+        );
+      },
+    },
+  ];
+}
+
+/**
+ * Builds the Bolt app from its dependencies, in one of three ways: one workspace (bot token, HTTP),
+ * many workspaces (OAuth install pages, installations in the store, HTTP), or Socket Mode.
+ */
 export function createApp(deps: AppDeps): KassaApp {
   const { config, logger } = deps;
-  const app = new App({
-    token: config.slack.botToken,
-    botId: deps.bot.botId,
-    botUserId: deps.bot.botUserId,
-    signingSecret: config.slack.signingSecret,
+  const slack = config.slack;
+  const common: AppOptions = {
     logger: boltLogger(logger),
-    clientOptions: { slackApiUrl: config.slack.apiUrl },
+    clientOptions: { slackApiUrl: slack.apiUrl },
+    // Several replicas: no in-memory conversation state.
+    convoStore: false,
     // Long-running server: ack() answers Slack at once, the handler goes on afterwards.
     processBeforeResponse: false,
-    customRoutes: [
-      {
-        path: "/healthz",
-        method: ["GET"],
-        handler: (_req, res) => {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ status: "ok" }));
-        },
-      },
-    ],
-  });
+  };
+  let socketReceiver: SocketModeReceiver | undefined;
+  let app: App;
+  if (slack.auth.kind === "oauth") {
+    app = new App({
+      ...common,
+      signingSecret: slack.signingSecret ?? "",
+      clientId: slack.auth.clientId,
+      clientSecret: slack.auth.clientSecret,
+      stateSecret: slack.auth.stateSecret,
+      scopes: BOT_SCOPES,
+      installationStore: deps.stores.installations,
+      installerOptions: { directInstall: false, stateVerification: true },
+      customRoutes: routes(deps),
+    });
+  } else if (slack.appToken) {
+    socketReceiver = new SocketModeReceiver({
+      appToken: slack.appToken,
+      logger: boltLogger(logger),
+      customRoutes: routes(deps),
+      installerOptions: { port: config.port, clientOptions: { slackApiUrl: slack.apiUrl } },
+    });
+    app = new App({
+      ...common,
+      token: slack.auth.botToken,
+      ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
+      receiver: socketReceiver,
+    });
+  } else {
+    app = new App({
+      ...common,
+      token: slack.auth.botToken,
+      ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
+      signingSecret: slack.signingSecret ?? "",
+      customRoutes: routes(deps),
+    });
+  }
   app.error(async (error) => {
     logger.error({ err: error }, "unhandled error in a listener");
   });
   registerListeners(app, {
     payments: deps.payments,
+    stores: deps.stores,
     logger,
     timeoutMs: config.payments.timeoutMs,
     replyVisibility: config.replyVisibility,
+    adminUserIds: slack.adminUserIds,
+    defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
   });
 
   return {
     app,
     async start(port) {
-      const server = (await app.start(port)) as { address(): AddressInfo | string | null };
-      const address = server.address();
+      const started = (await app.start(port)) as { address?: () => AddressInfo | string | null } | undefined;
+      // HTTP: the server Bolt started. Socket Mode: the receiver's small HTTP server for /healthz.
+      const server = socketReceiver
+        ? (socketReceiver as unknown as { httpServer?: { address(): AddressInfo | string | null } })
+            .httpServer
+        : started;
+      const address = server?.address?.();
       return typeof address === "object" && address !== null ? address.port : port;
     },
     async stop() {

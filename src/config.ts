@@ -54,6 +54,32 @@ const variablesSchema = z.object({
     z.string().startsWith("xoxb-", { error: "must be a bot token starting with xoxb-" }).optional(),
   ),
   SLACK_API_URL: httpUrl("https://slack.com/api/"),
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, { error: "must be at least 16 characters (try: openssl rand -hex 16)" }).optional(),
+  ),
+  SLACK_APP_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().startsWith("xapp-", { error: "must be an app-level token starting with xapp-" }).optional(),
+  ),
+  ADMIN_USER_IDS: z.preprocess(
+    (value) =>
+      typeof value === "string"
+        ? value
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : value,
+    z
+      .array(
+        z.string().regex(/^[UW][A-Z0-9]{2,20}$/, {
+          error: "must be Slack user ids such as U0123ABCD, comma-separated",
+        }),
+      )
+      .default([]),
+  ),
   PAYMENTS_API_URL: httpUrl("https://api.crystalpay.io/"),
   PAYMENTS_API_VERSION: z.preprocess(
     emptyAsUndefined,
@@ -94,27 +120,62 @@ const variablesSchema = z.object({
   ),
 });
 
-/** In HTTP mode with a single workspace both Slack values are needed. */
+const OAUTH_VARIABLES = ["SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET"] as const;
+
+/**
+ * The server needs one way to authorise: SLACK_BOT_TOKEN (one workspace) or the three OAuth
+ * variables (many workspaces), never both; and the signing secret unless Socket Mode carries events.
+ */
 const serverEnvSchema = variablesSchema.superRefine((env, ctx) => {
-  if (!env.SLACK_SIGNING_SECRET) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["SLACK_SIGNING_SECRET"],
-      message: "is required (Slack app settings, Basic Information, Signing Secret)",
-    });
+  const problem = (variable: string, message: string) =>
+    ctx.addIssue({ code: "custom", path: [variable], message });
+  const oauthSet = OAUTH_VARIABLES.filter((name) => env[name] !== undefined);
+  if (env.SLACK_BOT_TOKEN && oauthSet.length > 0) {
+    problem(
+      "SLACK_BOT_TOKEN",
+      `cannot be combined with ${oauthSet.join(", ")}: set SLACK_BOT_TOKEN for one workspace, or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many`,
+    );
+  } else if (oauthSet.length > 0 && oauthSet.length < OAUTH_VARIABLES.length) {
+    for (const name of OAUTH_VARIABLES.filter((variable) => env[variable] === undefined)) {
+      problem(
+        name,
+        `is required with ${oauthSet.join(" and ")} (installing in many workspaces through OAuth)`,
+      );
+    }
+  } else if (!env.SLACK_BOT_TOKEN && oauthSet.length === 0) {
+    problem(
+      "SLACK_BOT_TOKEN",
+      "is required (Slack app settings, OAuth & Permissions, Bot User OAuth Token, xoxb-...), or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many workspaces",
+    );
   }
-  if (!env.SLACK_BOT_TOKEN) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["SLACK_BOT_TOKEN"],
-      message: "is required (Slack app settings, OAuth & Permissions, Bot User OAuth Token, xoxb-...)",
-    });
+  if (env.SLACK_APP_TOKEN && oauthSet.length > 0) {
+    problem(
+      "SLACK_APP_TOKEN",
+      "(Socket Mode) works with SLACK_BOT_TOKEN only; OAuth installs need the HTTP endpoints",
+    );
+  }
+  if (!env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {
+    problem("SLACK_SIGNING_SECRET", "is required (Slack app settings, Basic Information, Signing Secret)");
   }
 });
 
+/** How the app gets a token for a workspace. */
+export type SlackAuth =
+  | { kind: "single-workspace"; botToken: string }
+  | { kind: "oauth"; clientId: string; clientSecret: string; stateSecret: string };
+
 export type Config = {
   port: number;
-  slack: { signingSecret: string; botToken: string; apiUrl: string };
+  slack: {
+    auth: SlackAuth;
+    /** Verifies HTTP requests; unset only in Socket Mode. */
+    signingSecret: string | undefined;
+    /** Set: Socket Mode (no public URL); events arrive over a WebSocket. */
+    appToken: string | undefined;
+    apiUrl: string;
+    /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
+    adminUserIds: string[];
+  };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
   store: { url: string; credentialsKey: Buffer | undefined };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
@@ -152,9 +213,19 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
   return {
     port: parsed.PORT,
     slack: {
-      signingSecret: parsed.SLACK_SIGNING_SECRET ?? "",
-      botToken: parsed.SLACK_BOT_TOKEN ?? "",
+      auth:
+        parsed.SLACK_CLIENT_ID && parsed.SLACK_CLIENT_SECRET && parsed.SLACK_STATE_SECRET
+          ? {
+              kind: "oauth",
+              clientId: parsed.SLACK_CLIENT_ID,
+              clientSecret: parsed.SLACK_CLIENT_SECRET,
+              stateSecret: parsed.SLACK_STATE_SECRET,
+            }
+          : { kind: "single-workspace", botToken: parsed.SLACK_BOT_TOKEN ?? "" },
+      signingSecret: parsed.SLACK_SIGNING_SECRET,
+      appToken: parsed.SLACK_APP_TOKEN,
       apiUrl: parsed.SLACK_API_URL,
+      adminUserIds: parsed.ADMIN_USER_IDS,
     },
     payments: {
       apiUrl: parsed.PAYMENTS_API_URL,

@@ -27,23 +27,27 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel, options.logDestination);
 
-  const slack = new webApi.WebClient(config.slack.botToken, {
-    slackApiUrl: config.slack.apiUrl,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200 },
-    logLevel: webApi.LogLevel.ERROR,
-  });
-  let bot: { botId: string; botUserId: string };
-  try {
-    const auth = await slack.auth.test();
-    bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
-  } catch (error) {
-    const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-    throw new StartupError(
-      `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
-    );
+  // One workspace: check the token now, so a wrong one stops start-up instead of every command.
+  let bot: { botId: string; botUserId: string } | undefined;
+  if (config.slack.auth.kind === "single-workspace") {
+    const slack = new webApi.WebClient(config.slack.auth.botToken, {
+      slackApiUrl: config.slack.apiUrl,
+      retryConfig: { retries: 2, factor: 2, minTimeout: 200 },
+      logLevel: webApi.LogLevel.ERROR,
+    });
+    try {
+      const auth = await slack.auth.test();
+      bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
+    } catch (error) {
+      const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+      throw new StartupError(
+        `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
+      );
+    }
   }
 
-  const { store, credentials, cache } = await openStores(config, logger);
+  const stores = await openStores(config, logger);
+  const { store, credentials, cache } = stores;
   const client = new PaymentsClient({
     baseUrl: config.payments.apiUrl,
     defaultVersion: config.payments.apiVersion,
@@ -54,7 +58,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   const kassa = createApp({
     config,
     logger,
-    store,
+    stores,
     payments: new WorkspacePayments(credentials, client, cache, {
       defaultVersion: config.payments.apiVersion,
       methodsTtlMs: config.paymethodsCacheTtlMs,
@@ -72,11 +76,12 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   logger.info(
     {
       port,
+      mode: config.slack.appToken ? "socket-mode" : config.slack.auth.kind,
       store: store.location,
       paymentsApi: config.payments.apiUrl,
       paymentsApiVersion: config.payments.apiVersion,
     },
-    "Kassa is listening on /slack/events",
+    config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
 
   return {

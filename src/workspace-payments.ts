@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
-import type { ApiVersion, Invoice, PaymentMethod } from "./payments/model.js";
+import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./payments/model.js";
 import { SingleFlight } from "./single-flight.js";
 import type { Cache } from "./store/cache.js";
 import type { CredentialsStore } from "./store/credentials.js";
@@ -72,6 +72,16 @@ export class WorkspacePayments {
       );
       return { methods, fetchedAt: new Date(fetchedAt), fromCache: false };
     });
+  }
+
+  /** Tries credentials before they are saved: a method list call, uncached. */
+  async tryAccount(account: PaymentsAccount): Promise<PaymentMethod[]> {
+    return this.client.listMethods(account);
+  }
+
+  /** Drops what is cached for a workspace (after a disconnect or new credentials). */
+  async forgetCached(teamId: string): Promise<void> {
+    await this.cache.delete(`paymethods:${teamId}`);
   }
 
   private async connection(teamId: string) {

@@ -23,9 +23,11 @@ describe("loadConfig", () => {
     expect(loadConfig(SLACK)).toEqual({
       port: 3000,
       slack: {
+        auth: { kind: "single-workspace", botToken: "xoxb-1-2-abc" },
         signingSecret: "signing-secret-value",
-        botToken: "xoxb-1-2-abc",
+        appToken: undefined,
         apiUrl: "https://slack.com/api/",
+        adminUserIds: [],
       },
       payments: {
         apiUrl: "https://api.crystalpay.io/",
@@ -72,14 +74,17 @@ describe("loadConfig", () => {
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
         REPLY_VISIBILITY: "private",
+        ADMIN_USER_IDS: " U0ADMIN1, W0ADMIN2 ,",
         LOG_LEVEL: "debug",
       }),
     ).toEqual({
       port: 8080,
       slack: {
+        auth: { kind: "single-workspace", botToken: "xoxb-1-2-abc" },
         signingSecret: "signing-secret-value",
-        botToken: "xoxb-1-2-abc",
+        appToken: undefined,
         apiUrl: "http://127.0.0.1:4000/api/",
+        adminUserIds: ["U0ADMIN1", "W0ADMIN2"],
       },
       payments: {
         apiUrl: "http://127.0.0.1:4001/",
@@ -106,6 +111,11 @@ describe("loadConfig", () => {
         "PAYMETHODS_CACHE_TTL_MS",
         "PORT",
         "REPLY_VISIBILITY",
+        "ADMIN_USER_IDS",
+        "SLACK_APP_TOKEN",
+        "SLACK_CLIENT_ID",
+        "SLACK_CLIENT_SECRET",
+        "SLACK_STATE_SECRET",
         "SLACK_API_URL",
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
@@ -124,6 +134,66 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...SLACK, REPLY_VISIBILITY: "public" })).toThrow(
       "Configuration error: REPLY_VISIBILITY must be channel or private",
     );
+  });
+
+  describe("ways to run", () => {
+    const OAUTH = {
+      SLACK_SIGNING_SECRET: "signing-secret-value",
+      SLACK_CLIENT_ID: "123.456",
+      SLACK_CLIENT_SECRET: "client-secret-value",
+      SLACK_STATE_SECRET: "state-secret-0123456789",
+    };
+
+    it("runs for many workspaces with the three OAuth variables", () => {
+      expect(loadConfig(OAUTH).slack.auth).toEqual({
+        kind: "oauth",
+        clientId: "123.456",
+        clientSecret: "client-secret-value",
+        stateSecret: "state-secret-0123456789",
+      });
+    });
+
+    it("refuses a bot token together with OAuth variables, naming both ways", () => {
+      const error = configError({ ...OAUTH, SLACK_BOT_TOKEN: "xoxb-1" });
+      expect(error.message).toContain(
+        "SLACK_BOT_TOKEN cannot be combined with SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET",
+      );
+      expect(error.message).not.toContain("client-secret-value");
+    });
+
+    it("names each OAuth variable that is missing", () => {
+      const error = configError({ SLACK_SIGNING_SECRET: "s", SLACK_CLIENT_ID: "123.456" });
+      expect(error.message).toContain("SLACK_CLIENT_SECRET is required with SLACK_CLIENT_ID");
+      expect(error.message).toContain("SLACK_STATE_SECRET is required with SLACK_CLIENT_ID");
+      expect(error.message.split("\n")).toHaveLength(1);
+    });
+
+    it("wants a state secret of at least 16 characters", () => {
+      expect(configError({ ...OAUTH, SLACK_STATE_SECRET: "short" }).message).toContain(
+        "SLACK_STATE_SECRET must be at least 16 characters",
+      );
+    });
+
+    it("runs in Socket Mode with an app token and a bot token, without a signing secret", () => {
+      const config = loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1-A1-2-abc" });
+      expect(config.slack.appToken).toBe("xapp-1-A1-2-abc");
+      expect(config.slack.signingSecret).toBeUndefined();
+    });
+
+    it("refuses Socket Mode with OAuth, and an app token that is not xapp-", () => {
+      expect(configError({ ...OAUTH, SLACK_APP_TOKEN: "xapp-1" }).message).toContain(
+        "SLACK_APP_TOKEN (Socket Mode) works with SLACK_BOT_TOKEN only",
+      );
+      expect(configError({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xoxb-2" }).message).toContain(
+        "SLACK_APP_TOKEN must be an app-level token starting with xapp-",
+      );
+    });
+
+    it("refuses ADMIN_USER_IDS that are not user ids", () => {
+      expect(configError({ ...OAUTH, ADMIN_USER_IDS: "U0ADMIN1,alice" }).message).toContain(
+        "ADMIN_USER_IDS must be Slack user ids",
+      );
+    });
   });
 
   describe("Slack variables", () => {
@@ -159,7 +229,13 @@ describe("loadConfig", () => {
 
     it("skips the Slack variables with requireSlack: false", () => {
       const config = loadConfig({}, { requireSlack: false });
-      expect(config.slack).toEqual({ signingSecret: "", botToken: "", apiUrl: "https://slack.com/api/" });
+      expect(config.slack).toEqual({
+        auth: { kind: "single-workspace", botToken: "" },
+        signingSecret: undefined,
+        appToken: undefined,
+        apiUrl: "https://slack.com/api/",
+        adminUserIds: [],
+      });
       expect(config.port).toBe(3000);
     });
 

@@ -52,9 +52,10 @@ export function notConnectedMessage(teamId: string): SlackMessage {
   return ephemeral(
     [
       ":electric_plug: This workspace has no cash register connected yet, so there is nothing to look up.",
-      `A workspace admin asks the Kassa operator to connect it: \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login &lt;login&gt; --secret -\`.`,
+      "A workspace admin or owner connects it with `/invoice connect` (or from Kassa's App Home tab).",
+      `Operators can also run \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login &lt;login&gt; --secret -\`.`,
     ].join("\n"),
-    "This workspace has no cash register connected yet. Ask an admin to connect it.",
+    "This workspace has no cash register connected yet. A workspace admin can connect it with /invoice connect.",
   );
 }
 

@@ -17,11 +17,12 @@ export async function answer(
   deps: ListenerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
-  produce: (outcome: Outcome) => Promise<SlackMessage>,
+  /** Resolves to the reply, or to null when the answer is elsewhere (a modal was opened). */
+  produce: (outcome: Outcome) => Promise<SlackMessage | null>,
 ): Promise<void> {
   const started = performance.now();
   const outcome: Outcome = { outcome: "ok" };
-  let reply: SlackMessage;
+  let reply: SlackMessage | null;
   let failed = false;
   try {
     reply = await produce(outcome);
@@ -41,7 +42,7 @@ export async function answer(
     }
   }
   try {
-    await send(reply, { failed });
+    if (reply) await send(reply, { failed });
   } catch (error) {
     outcome.replyFailed = error instanceof Error ? error.message : String(error);
   }

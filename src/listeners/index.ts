@@ -1,23 +1,49 @@
 import type { App } from "@slack/bolt";
-import type { ReplyVisibility } from "../blocks/invoice.js";
+import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
+import { INVOICE_ACTIONS, type ReplyVisibility } from "../blocks/invoice.js";
+import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
+import type { ApiVersion } from "../payments/model.js";
+import type { Stores } from "../store/index.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
+import { registerAdminActions } from "./actions/admin.js";
 import { registerInvoiceActions } from "./actions/invoice.js";
 import { registerLinkActions } from "./actions/links.js";
 import { registerPaymethodsActions } from "./actions/paymethods.js";
-import { registerInvoiceCommand } from "./commands/invoice.js";
-import { registerPaymethodsCommand } from "./commands/paymethods.js";
+import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
+import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
+import { registerHomeEvents } from "./events/home.js";
+import { registerUninstallEvents } from "./events/uninstall.js";
+import { registerConnectView } from "./views/connect.js";
 
 /** What every listener may use; built once in app.ts. */
 export type ListenerDeps = {
   payments: WorkspacePayments;
+  stores: Pick<Stores, "credentials" | "settings" | "installations">;
   logger: Logger;
   /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */
   timeoutMs: number;
   now: () => Date;
-  /** REPLY_VISIBILITY: where /invoice cards go. */
+  /** REPLY_VISIBILITY: where /invoice cards go unless the workspace chose otherwise. */
   replyVisibility: ReplyVisibility;
+  /** ADMIN_USER_IDS. */
+  adminUserIds: string[];
+  /** PAYMENTS_API_VERSION, for workspaces that did not choose one. */
+  defaultApiVersion: ApiVersion;
 };
+
+/** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
+export const HANDLED = {
+  commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND],
+  events: ["app_home_opened", "app_uninstalled", "tokens_revoked"],
+  actions: [
+    "open_payment_page",
+    ...Object.values(INVOICE_ACTIONS),
+    ...Object.values(PAYMETHODS_ACTIONS),
+    ...Object.values(ADMIN_ACTIONS),
+  ],
+  views: [CONNECT_VIEW],
+} as const;
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerInvoiceCommand(app, deps);
@@ -25,4 +51,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerLinkActions(app);
   registerPaymethodsActions(app, deps);
   registerInvoiceActions(app, deps);
+  registerAdminActions(app, deps);
+  registerConnectView(app, deps);
+  registerHomeEvents(app, deps);
+  registerUninstallEvents(app, deps);
 }

@@ -3,10 +3,18 @@ import type { Logger } from "../logger.js";
 import { Cache } from "./cache.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
+import { KeyvInstallationStore } from "./installations.js";
 import { resolveCredentialsKey } from "./key-file.js";
 import { type KeyvStore, openStore } from "./keyv.js";
+import { SettingsStore } from "./settings.js";
 
-export type Stores = { store: KeyvStore; credentials: CredentialsStore; cache: Cache };
+export type Stores = {
+  store: KeyvStore;
+  credentials: CredentialsStore;
+  cache: Cache;
+  installations: KeyvInstallationStore;
+  settings: SettingsStore;
+};
 
 /** Opens STORE_URL and the credentials in it, with the key from CREDENTIALS_KEY or the key file. */
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
@@ -21,13 +29,40 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     } else if (key.source === "file-existing") {
       logger.info({ keyFile: key.path }, "credentials key read from the key file beside the database");
     }
+    const box = new SecretBox(key.key);
     return {
       store,
-      credentials: new CredentialsStore(store.namespace("credentials"), new SecretBox(key.key)),
+      credentials: new CredentialsStore(store.namespace("credentials"), box),
       cache: new Cache(store.namespace("cache")),
+      installations: new KeyvInstallationStore(store.namespace("installations"), box),
+      settings: new SettingsStore(store.namespace("settings")),
     };
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * Everything Kassa keeps about a workspace: on app_uninstalled / tokens_revoked nothing may stay
+ * behind (Bolt deletes nothing by itself).
+ */
+export async function forgetWorkspace(
+  stores: Pick<Stores, "credentials" | "installations" | "settings">,
+  forgetCached: (teamId: string) => Promise<void>,
+  query: { teamId?: string | undefined; enterpriseId?: string | undefined; isEnterpriseInstall: boolean },
+): Promise<void> {
+  await stores.installations.deleteInstallation({
+    teamId: query.teamId,
+    enterpriseId: query.enterpriseId,
+    isEnterpriseInstall: query.isEnterpriseInstall,
+  });
+  if (query.teamId) {
+    const teamId = query.teamId;
+    await Promise.all([
+      stores.credentials.remove(teamId),
+      stores.settings.remove(teamId),
+      forgetCached(teamId),
+    ]);
   }
 }

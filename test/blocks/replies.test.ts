@@ -131,8 +131,9 @@ describe("notConnectedMessage", () => {
       "`npm run cli -- credentials set --team T012AB3C4 --login &lt;login&gt; --secret -`",
     );
     expect(message.text).toBe(
-      "This workspace has no cash register connected yet. Ask an admin to connect it.",
+      "This workspace has no cash register connected yet. A workspace admin can connect it with /invoice connect.",
     );
+    expect(body(message)).toContain("`/invoice connect`");
   });
 
   it("escapes and cuts a strange team id", () => {

@@ -1,6 +1,9 @@
 /** What the text after `/invoice` asks for. */
+export type AdminAction = "connect" | "disconnect" | "status";
+
 export type InvoiceRequest =
   | { kind: "help" }
+  | { kind: "admin"; action: AdminAction }
   | { kind: "lookup"; invoiceId: string }
   | { kind: "invalid"; reason: string; input: string };
 
@@ -13,6 +16,8 @@ export const INVOICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
+  const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
+  if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
 
   // Slack escapes & as &amp; in the text it sends.
   const unwrapped = (/^<([^|>]+)(\|[^>]*)?>$/.exec(trimmed)?.[1] ?? trimmed).replace(/&amp;/g, "&");

@@ -3,12 +3,14 @@ import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
+import { visibilityFor } from "../manage.js";
+import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
 export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
-  app.command(INVOICE_COMMAND, async ({ command, ack, respond }) => {
+  app.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = {
@@ -27,13 +29,27 @@ export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
         outcome.outcome = "usage";
         return invoiceUsageMessage(request.reason, request.input);
       }
+      if (request.kind === "admin") {
+        return runAdminCommand(
+          deps,
+          client,
+          request.action,
+          {
+            teamId: command.team_id,
+            userId: command.user_id,
+            enterpriseId: command.enterprise_id,
+            triggerId: command.trigger_id,
+          },
+          outcome,
+        );
+      }
       outcome.invoice = request.invoiceId;
       const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
       outcome.state = invoice.state;
       return buildInvoiceMessage(invoice, {
         now: deps.now(),
         teamId: command.team_id,
-        visibility: deps.replyVisibility,
+        visibility: await visibilityFor(deps, command.team_id),
       });
     });
   });

@@ -1,0 +1,320 @@
+import type { types } from "@slack/bolt";
+import type { ApiVersion } from "../payments/model.js";
+import type { ConnectionInfo } from "../store/credentials.js";
+import type { ReplyVisibility } from "./invoice.js";
+import { LIMITS } from "./limits.js";
+import type { SlackMessage } from "./message.js";
+import { safeText, truncate } from "./mrkdwn.js";
+import { ephemeral } from "./replies.js";
+
+export const CONNECT_VIEW = "kassa_connect";
+export const ADMIN_ACTIONS = {
+  openConnect: "kassa_open_connect",
+  disconnect: "kassa_disconnect",
+  cancel: "kassa_disconnect_cancel",
+} as const;
+/** Block ids of the connect modal's inputs; response_action errors are keyed by them. */
+export const CONNECT_FIELDS = {
+  login: "login",
+  secret: "secret",
+  apiVersion: "api_version",
+  visibility: "visibility",
+} as const;
+const VALUE = "value";
+
+/** "sh***er": enough to recognise a login, not enough to reuse it. */
+export function maskLogin(login: string): string {
+  if (login.length <= 4) return `${login.slice(0, 1)}***`;
+  return `${login.slice(0, 2)}***${login.slice(-2)}`;
+}
+
+function isoToEpoch(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000);
+}
+
+/** One paragraph on who connected what and when, for status replies and App Home. */
+export function connectionSummary(info: ConnectionInfo | undefined, defaultVersion: ApiVersion): string {
+  if (!info) return ":electric_plug: *Not connected.* No cash register is connected to this workspace yet.";
+  const by =
+    info.connectedBy && /^[UW][A-Z0-9]+$/.test(info.connectedBy)
+      ? `<@${info.connectedBy}>`
+      : safeText(info.connectedBy ?? "an operator", 40);
+  const when = `<!date^${isoToEpoch(info.connectedAt)}^{date_short_pretty} {time}|${info.connectedAt}>`;
+  return [
+    `:white_check_mark: *Connected* to cash register \`${safeText(maskLogin(info.login), 40)}\``,
+    `by ${by}, ${when}; API ${info.apiVersion ?? `${defaultVersion} (default)`}.`,
+  ].join(" ");
+}
+
+export function statusMessage(
+  info: ConnectionInfo | undefined,
+  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean },
+): SlackMessage {
+  const lines = [
+    connectionSummary(info, options.defaultVersion),
+    `Invoice cards go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
+  ];
+  lines.push(
+    options.canManage
+      ? info
+        ? "Change it with `/invoice connect`, or remove it with `/invoice disconnect`."
+        : "Connect it with `/invoice connect`."
+      : "Workspace admins and owners can change this.",
+  );
+  return ephemeral(
+    lines.join("\n"),
+    info ? "This workspace is connected to a cash register." : "No cash register is connected.",
+  );
+}
+
+export function notAllowedMessage(what: string): SlackMessage {
+  return ephemeral(
+    `:lock: Only workspace admins and owners, the person who installed Kassa, and people the Kassa operator lists in \`ADMIN_USER_IDS\` can ${what}. Ask one of them.`,
+    `Only workspace admins and owners can ${what}.`,
+  );
+}
+
+export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): SlackMessage {
+  return {
+    response_type: "ephemeral",
+    text: "Disconnect the cash register?",
+    blocks: [
+      {
+        type: "section",
+        text: {
+          type: "mrkdwn",
+          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\` and \`/paymethods\` stop working until someone connects again.`,
+        },
+      },
+      {
+        type: "actions",
+        block_id: "disconnect",
+        elements: [
+          {
+            type: "button",
+            action_id: ADMIN_ACTIONS.disconnect,
+            style: "danger",
+            text: { type: "plain_text", text: "Disconnect" },
+            value: JSON.stringify({ t: teamId }),
+          },
+          {
+            type: "button",
+            action_id: ADMIN_ACTIONS.cancel,
+            text: { type: "plain_text", text: "Cancel" },
+            value: "cancel",
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function disconnectedMessage(userId: string): SlackMessage {
+  return ephemeral(
+    `:electric_plug: Disconnected by <@${userId}>: the credentials are deleted. \`/invoice connect\` connects a cash register again.`,
+    "The cash register was disconnected.",
+  );
+}
+
+export function nothingToDisconnectMessage(): SlackMessage {
+  return ephemeral(
+    "No cash register is connected, so there is nothing to disconnect.",
+    "Nothing to disconnect.",
+  );
+}
+
+type ConnectForm = {
+  login?: string | undefined;
+  hasSecret: boolean;
+  apiVersion: ApiVersion;
+  visibility: ReplyVisibility;
+  /** Shown under the secret when the check could only finish after the form was answered. */
+  error?: string | undefined;
+  privateMetadata: string;
+};
+
+const option = (text: string, value: string): types.PlainTextOption => ({
+  text: { type: "plain_text", text },
+  value,
+});
+
+/** The connect modal. The secret is never put back into it; blank keeps the stored one. */
+export function connectModal(form: ConnectForm): types.ModalView {
+  const versions = [option("v2", "v2"), option("v3", "v3")];
+  const visibilities = [
+    option("In the channel", "channel"),
+    option("Privately, with a Share button", "private"),
+  ];
+  const blocks: types.KnownBlock[] = [
+    {
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: "Connect this workspace to its CrystalPay cash register. The login and secret are checked with the payment service before anything is saved; the secret is stored encrypted and never shown again.",
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.login,
+      label: { type: "plain_text", text: "Cash register login" },
+      element: {
+        type: "plain_text_input",
+        action_id: VALUE,
+        max_length: 200,
+        ...(form.login ? { initial_value: truncate(form.login, 200) } : {}),
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.secret,
+      optional: form.hasSecret,
+      label: { type: "plain_text", text: "Secret (Secret 1)" },
+      hint: {
+        type: "plain_text",
+        text: form.hasSecret
+          ? "Leave blank to keep the stored secret."
+          : "From the cash register's settings in CrystalPay.",
+      },
+      element: { type: "plain_text_input", action_id: VALUE, max_length: 500 },
+    },
+  ];
+  if (form.error) {
+    blocks.push({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: `:warning: ${safeText(form.error, 1900)}` }],
+    });
+  }
+  blocks.push(
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.apiVersion,
+      label: { type: "plain_text", text: "API version" },
+      element: {
+        type: "static_select",
+        action_id: VALUE,
+        options: versions,
+        initial_option: versions.find((entry) => entry.value === form.apiVersion) ?? versions[0],
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.visibility,
+      label: { type: "plain_text", text: "Where /invoice cards go" },
+      element: {
+        type: "radio_buttons",
+        action_id: VALUE,
+        options: visibilities,
+        initial_option: visibilities.find((entry) => entry.value === form.visibility) ?? visibilities[0],
+      },
+    },
+  );
+  return {
+    type: "modal",
+    callback_id: CONNECT_VIEW,
+    title: { type: "plain_text", text: "Connect cash register" },
+    submit: { type: "plain_text", text: "Check and save" },
+    close: { type: "plain_text", text: "Cancel" },
+    private_metadata: truncate(form.privateMetadata, 3000),
+    blocks,
+  };
+}
+
+function noticeModal(title: string, mrkdwn: string): types.ModalView {
+  return {
+    type: "modal",
+    callback_id: `${CONNECT_VIEW}_notice`,
+    title: { type: "plain_text", text: truncate(title, 24) },
+    close: { type: "plain_text", text: "Close" },
+    blocks: [{ type: "section", text: { type: "mrkdwn", text: truncate(mrkdwn, LIMITS.sectionText) } }],
+  };
+}
+
+export function checkingModal(): types.ModalView {
+  return noticeModal(
+    "Checking…",
+    ":hourglass_flowing_sand: Checking the login and secret with the payment service. This takes a few seconds.",
+  );
+}
+
+export function connectedModal(
+  info: ConnectionInfo,
+  methodCount: number,
+  defaultVersion: ApiVersion,
+): types.ModalView {
+  return noticeModal(
+    "Connected",
+    `${connectionSummary(info, defaultVersion)}\nThe payment service accepted the credentials and lists ${methodCount} payment method${methodCount === 1 ? "" : "s"}. Try \`/invoice <id>\` or \`/paymethods\`.`.replace(
+      "<id>",
+      "&lt;id&gt;",
+    ),
+  );
+}
+
+/** App Home: status, how to use both commands, and for people who may, the buttons to manage it. */
+export function homeView(
+  info: ConnectionInfo | undefined,
+  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean },
+): types.HomeView {
+  const blocks: types.KnownBlock[] = [
+    { type: "header", text: { type: "plain_text", text: "Kassa" } },
+    { type: "section", text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion) } },
+  ];
+  if (options.canManage) {
+    const elements: types.Button[] = [
+      {
+        type: "button",
+        action_id: ADMIN_ACTIONS.openConnect,
+        text: { type: "plain_text", text: info ? "Update" : "Connect" },
+        value: "open",
+        ...(info ? {} : { style: "primary" as const }),
+      },
+    ];
+    if (info) {
+      elements.push({
+        type: "button",
+        action_id: ADMIN_ACTIONS.disconnect,
+        style: "danger",
+        text: { type: "plain_text", text: "Disconnect" },
+        value: "home",
+        confirm: {
+          title: { type: "plain_text", text: "Disconnect?" },
+          text: {
+            type: "mrkdwn",
+            text: "The stored credentials are deleted; the commands stop working until someone connects again.",
+          },
+          confirm: { type: "plain_text", text: "Disconnect" },
+          deny: { type: "plain_text", text: "Cancel" },
+          style: "danger",
+        },
+      });
+    }
+    blocks.push({ type: "actions", block_id: "manage", elements });
+  } else if (!info) {
+    blocks.push({
+      type: "context",
+      elements: [
+        {
+          type: "mrkdwn",
+          text: "A workspace admin or owner can connect it here or with `/invoice connect`.",
+        },
+      ],
+    });
+  }
+  blocks.push(
+    { type: "divider" },
+    {
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: [
+          "*How to use it*",
+          "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
+          "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          `• Invoice cards go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
+          "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
+        ].join("\n"),
+      },
+    },
+  );
+  return { type: "home", blocks };
+}

@@ -1,0 +1,79 @@
+import type { App, BlockButtonAction } from "@slack/bolt";
+import {
+  ADMIN_ACTIONS,
+  disconnectedMessage,
+  notAllowedMessage,
+  nothingToDisconnectMessage,
+} from "../../blocks/admin.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { answer } from "../answer.js";
+import { RefusalError } from "../error-reply.js";
+import type { ListenerDeps } from "../index.js";
+import { openConnectModal, publishHome } from "../manage.js";
+import { checkManager } from "../permissions.js";
+
+/**
+ * App Home's Connect / Update opens the modal; Disconnect (from the confirmation message or App Home)
+ * deletes the credentials after checking again that the presser may; Cancel closes the question.
+ */
+export function registerAdminActions(app: App, deps: ListenerDeps): void {
+  app.action<BlockButtonAction>(ADMIN_ACTIONS.openConnect, async ({ ack, body, client }) => {
+    await ack();
+    const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+    const context = {
+      kind: "action",
+      name: ADMIN_ACTIONS.openConnect,
+      team: teamId,
+      user: body.user.id,
+    } as const;
+    // App Home has no response_url: a refusal is shown by re-publishing the tab.
+    await answer(
+      deps,
+      context,
+      async () => publishHome(deps, client, who),
+      async (outcome) => {
+        const manager = await checkManager(deps, client, who);
+        if (!manager.allowed)
+          throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
+        await openConnectModal(deps, client, body.trigger_id, { from: "home", t: teamId });
+        outcome.outcome = "modal_opened";
+        return null;
+      },
+    );
+  });
+
+  app.action<BlockButtonAction>(ADMIN_ACTIONS.disconnect, async ({ ack, body, client, respond }) => {
+    await ack();
+    const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+    const fromHome = body.container?.type === "view";
+    const context = {
+      kind: "action",
+      name: ADMIN_ACTIONS.disconnect,
+      team: teamId,
+      user: body.user.id,
+    } as const;
+    const send = fromHome
+      ? async () => publishHome(deps, client, who)
+      : async (message: Parameters<typeof respond>[0] & object) =>
+          respond({ ...message, replace_original: true });
+    await answer(deps, context, send, async (outcome) => {
+      const manager = await checkManager(deps, client, who);
+      if (!manager.allowed)
+        throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
+      const removed = await deps.stores.credentials.remove(teamId);
+      await deps.payments.forgetCached(teamId);
+      outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
+      return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
+    });
+  });
+
+  app.action<BlockButtonAction>(ADMIN_ACTIONS.cancel, async ({ ack, respond }) => {
+    await ack();
+    await respond({
+      ...ephemeral("Nothing was changed.", "Nothing was changed."),
+      replace_original: true,
+    }).catch(() => undefined);
+  });
+}

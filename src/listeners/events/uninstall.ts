@@ -1,0 +1,38 @@
+import type { App } from "@slack/bolt";
+import { forgetWorkspace } from "../../store/index.js";
+import type { ListenerDeps } from "../index.js";
+
+/**
+ * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
+ * credentials, settings and cached data. Slack may deliver an event more than once; deleting is
+ * idempotent, so retries are harmless.
+ */
+export function registerUninstallEvents(app: App, deps: ListenerDeps): void {
+  const forget = async (
+    event: string,
+    body: { team_id?: string; enterprise_id?: string },
+    context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
+  ) => {
+    const query = {
+      teamId: context.teamId ?? body.team_id,
+      enterpriseId: context.enterpriseId ?? body.enterprise_id,
+      isEnterpriseInstall: context.isEnterpriseInstall ?? false,
+    };
+    try {
+      await forgetWorkspace(deps.stores, (teamId) => deps.payments.forgetCached(teamId), query);
+      deps.logger.info(
+        { event, team: query.teamId, enterprise: query.enterpriseId, outcome: "forgotten" },
+        "event handled",
+      );
+    } catch (error) {
+      deps.logger.error({ event, team: query.teamId, outcome: "error", err: error }, "event handled");
+      throw error;
+    }
+  };
+  app.event("app_uninstalled", async ({ body, context }) => forget("app_uninstalled", body, context));
+  app.event("tokens_revoked", async ({ event, body, context }) => {
+    // Only the bot token matters: Kassa keeps no user tokens.
+    if ((event.tokens.bot ?? []).length === 0) return;
+    await forget("tokens_revoked", body, context);
+  });
+}

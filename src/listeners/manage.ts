@@ -1,0 +1,54 @@
+import type { webApi } from "@slack/bolt";
+import { connectModal, homeView } from "../blocks/admin.js";
+import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { ListenerDeps } from "./index.js";
+import { checkManager } from "./permissions.js";
+
+/** Where a connect modal was opened from, kept in private_metadata (no secrets). */
+export type ModalOrigin = { from: "command" | "home"; t: string };
+
+/** The workspace's reply visibility: its own setting, else REPLY_VISIBILITY. */
+export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise<ReplyVisibility> {
+  return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
+}
+
+/** Opens the connect modal filled with what is stored (never the secret). */
+export async function openConnectModal(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  triggerId: string,
+  origin: ModalOrigin,
+): Promise<void> {
+  const [connection, visibility] = await Promise.all([
+    deps.stores.credentials.get(origin.t).catch(() => undefined),
+    visibilityFor(deps, origin.t),
+  ]);
+  await client.views.open({
+    trigger_id: triggerId,
+    view: connectModal({
+      login: connection?.login,
+      hasSecret: connection !== undefined,
+      apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
+      visibility,
+      privateMetadata: JSON.stringify(origin),
+    }),
+  });
+}
+
+/** Publishes the App Home tab for one user, with the manage buttons when that user may manage. */
+export async function publishHome(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+): Promise<void> {
+  const [connection, visibility, manager] = await Promise.all([
+    deps.stores.credentials.get(who.teamId),
+    visibilityFor(deps, who.teamId),
+    checkManager(deps, client, who),
+  ]);
+  const info = connection ? { ...connection, account: undefined } : undefined;
+  await client.views.publish({
+    user_id: who.userId,
+    view: homeView(info, { defaultVersion: deps.defaultApiVersion, visibility, canManage: manager.allowed }),
+  });
+}

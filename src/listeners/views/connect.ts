@@ -1,0 +1,163 @@
+import type { App, ViewSubmitAction } from "@slack/bolt";
+import { z } from "zod";
+import {
+  CONNECT_FIELDS,
+  CONNECT_VIEW,
+  checkingModal,
+  connectedModal,
+  connectModal,
+} from "../../blocks/admin.js";
+import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
+import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
+import type { ListenerDeps } from "../index.js";
+import { type ModalOrigin, publishHome } from "../manage.js";
+
+/** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
+const INLINE_CHECK_MS = 2000;
+
+const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string().min(1) });
+const textValue = z.object({ value: z.string().nullish() });
+const selectValue = z.object({ selected_option: z.object({ value: z.string() }).nullish() });
+/** The parts of view.state.values the modal defines; anything else in the payload is ignored. */
+const formSchema = z.object({
+  [CONNECT_FIELDS.login]: z.object({ value: textValue }),
+  [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
+  [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
+  [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
+});
+
+type Check = { ok: true; methods: number } | { ok: false; message: string };
+
+/** Why credentials failed, in words for the field; never the secret. */
+function checkFailure(error: unknown): string {
+  if (error instanceof ServiceError) return `The payment service refused them: ${error.messages.join("; ")}`;
+  if (error instanceof UnreachableError)
+    return `Could not check them: ${error.message}. Try again in a minute.`;
+  if (error instanceof UnexpectedResponseError)
+    return "Could not check them: the payment service sent an answer Kassa cannot read.";
+  return "Could not check them because of an error on Kassa's side.";
+}
+
+/**
+ * The connect modal's submit: validate, try the credentials with a method-list call, then save.
+ * Only the person the modal was opened for can submit it (Slack ties the view to them), and it was
+ * only opened for people allowed to manage the connection.
+ */
+export function registerConnectView(app: App, deps: ListenerDeps): void {
+  app.view<ViewSubmitAction>(CONNECT_VIEW, async ({ ack, body, view, client }) => {
+    const started = performance.now();
+    const userId = body.user.id;
+    const origin = originSchema.safeParse(
+      (() => {
+        try {
+          return JSON.parse(view.private_metadata);
+        } catch {
+          return undefined;
+        }
+      })(),
+    );
+    const form = formSchema.safeParse(view.state.values);
+    const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const log = (fields: Record<string, unknown>) =>
+      deps.logger.info(
+        {
+          view: CONNECT_VIEW,
+          team: teamId,
+          user: userId,
+          latencyMs: Math.round(performance.now() - started),
+          ...fields,
+        },
+        "view handled",
+      );
+    if (!origin.success || !form.success || origin.data.t !== teamId) {
+      await ack({
+        response_action: "errors",
+        errors: { [CONNECT_FIELDS.login]: "This form is out of date. Close it and open it again." },
+      });
+      log({ outcome: "bad_form" });
+      return;
+    }
+    const values = form.data;
+    const login = values[CONNECT_FIELDS.login].value.value?.trim() ?? "";
+    const typedSecret = values[CONNECT_FIELDS.secret].value.value ?? "";
+    const apiVersion = (
+      values[CONNECT_FIELDS.apiVersion].value.selected_option?.value === "v3" ? "v3" : "v2"
+    ) as ApiVersion;
+    const visibility =
+      values[CONNECT_FIELDS.visibility].value.selected_option?.value === "private" ? "private" : "channel";
+
+    const stored = await deps.stores.credentials.get(teamId).catch(() => undefined);
+    const secret = typedSecret.trim() === "" ? stored?.account.secret : typedSecret.trim();
+    if (login === "") {
+      await ack({
+        response_action: "errors",
+        errors: { [CONNECT_FIELDS.login]: "Enter the cash register's login." },
+      });
+      return log({ outcome: "invalid" });
+    }
+    if (!secret) {
+      await ack({
+        response_action: "errors",
+        errors: { [CONNECT_FIELDS.secret]: "Enter the cash register's secret." },
+      });
+      return log({ outcome: "invalid" });
+    }
+
+    const account: PaymentsAccount = { login, secret, apiVersion };
+    const check: Promise<Check> = deps.payments.tryAccount(account).then(
+      (methods) => ({ ok: true, methods: methods.length }),
+      (error: unknown) => ({ ok: false, message: checkFailure(error) }),
+    );
+    const save = async (methods: number) => {
+      const info = await deps.stores.credentials.set(teamId, {
+        login,
+        secret,
+        apiVersion,
+        connectedBy: userId,
+      });
+      await deps.stores.settings.update(teamId, { replyVisibility: visibility });
+      await deps.payments.forgetCached(teamId);
+      return connectedModal(info, methods, deps.defaultApiVersion);
+    };
+    const refreshHome = async (from: ModalOrigin["from"]) => {
+      if (from === "home") await publishHome(deps, client, { userId, teamId }).catch(() => undefined);
+    };
+    const quick = await Promise.race([
+      check,
+      new Promise<null>((resolve) => setTimeout(resolve, INLINE_CHECK_MS, null)),
+    ]);
+
+    if (quick) {
+      if (!quick.ok) {
+        await ack({
+          response_action: "errors",
+          errors: { [CONNECT_FIELDS.secret]: quick.message.slice(0, 300) },
+        });
+        return log({ outcome: "refused", apiVersion });
+      }
+      const done = await save(quick.methods);
+      await ack({ response_action: "update", view: done });
+      await refreshHome(origin.data.from);
+      return log({ outcome: "connected", apiVersion });
+    }
+
+    // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
+    await ack({ response_action: "update", view: checkingModal() });
+    const result = await check;
+    const next = result.ok
+      ? await save(result.methods)
+      : connectModal({
+          login,
+          hasSecret: stored !== undefined,
+          apiVersion,
+          visibility,
+          error: result.message,
+          privateMetadata: view.private_metadata,
+        });
+    await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
+      deps.logger.warn({ team: teamId, err: error }, "could not update the connect modal");
+    });
+    if (result.ok) await refreshHome(origin.data.from);
+    log({ outcome: result.ok ? "connected" : "refused", apiVersion, slow: true });
+  });
+}
