@@ -5,7 +5,13 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-export type SlackApiCall = { method: string; body: Record<string, unknown>; at: number };
+/** One Web API call: method, form or JSON body, and the token it was made with (Authorization header). */
+export type SlackApiCall = {
+  method: string;
+  body: Record<string, unknown>;
+  token: string | undefined;
+  at: number;
+};
 export type SlackReply = { id: string; body: Record<string, unknown>; at: number };
 
 /** Roles users.info reports; a user not listed is an ordinary member. */
@@ -82,7 +88,10 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     const api = /^\/api\/([\w.]+)$/.exec(path);
     if (api?.[1]) {
       const method = api[1];
-      apiCalls.push({ method, body, at: Date.now() });
+      const token =
+        /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ??
+        (typeof body.token === "string" ? body.token : undefined);
+      apiCalls.push({ method, body, token, at: Date.now() });
       if (method === "users.info") {
         if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
         const id = String(body.user ?? "");

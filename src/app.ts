@@ -1,5 +1,13 @@
 import type { AddressInfo } from "node:net";
-import { App, type AppOptions, type CustomRoute, SocketModeReceiver } from "@slack/bolt";
+import {
+  App,
+  type AppOptions,
+  type CodedError,
+  type CustomRoute,
+  ErrorCode,
+  SocketModeReceiver,
+} from "@slack/bolt";
+import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
@@ -25,6 +33,21 @@ export type KassaApp = {
   start(port: number): Promise<number>;
   stop(): Promise<void>;
 };
+
+async function tellNotInstalled(responseUrl: string, logger: Logger): Promise<void> {
+  try {
+    const response = await fetch(responseUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(notInstalledMessage()),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok)
+      logger.warn({ status: response.status }, "could not answer a workspace without an installation");
+  } catch (error) {
+    logger.warn({ err: error }, "could not answer a workspace without an installation");
+  }
+}
 
 function routes(deps: AppDeps): CustomRoute[] {
   return [
@@ -70,6 +93,8 @@ export function createApp(deps: AppDeps): KassaApp {
     convoStore: false,
     // Long-running server: ack() answers Slack at once, the handler goes on afterwards.
     processBeforeResponse: false,
+    // The error handler gets the request body too (to answer a workspace that is not installed).
+    extendedErrorHandler: true,
   };
   let socketReceiver: SocketModeReceiver | undefined;
   let app: App;
@@ -107,8 +132,17 @@ export function createApp(deps: AppDeps): KassaApp {
       customRoutes: routes(deps),
     });
   }
-  app.error(async (error) => {
-    logger.error({ err: error }, "unhandled error in a listener");
+  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
+    const payload = body as { team_id?: string; team?: { id?: string }; response_url?: string } | undefined;
+    const team = payload?.team_id ?? payload?.team?.id;
+    if (error.code === ErrorCode.AuthorizationError) {
+      // OAuth mode, no installation for this workspace (never installed, or uninstalled): Bolt has
+      // acknowledged and calls no listener; without this the user would get silence.
+      logger.warn({ team, outcome: "not_installed" }, "request from a workspace without an installation");
+      if (payload?.response_url) await tellNotInstalled(payload.response_url, logger);
+      return;
+    }
+    logger.error({ team, err: error }, "unhandled error in a listener");
   });
   registerListeners(app, {
     payments: deps.payments,

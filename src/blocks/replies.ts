@@ -59,6 +59,13 @@ export function notConnectedMessage(teamId: string): SlackMessage {
   );
 }
 
+export function notInstalledMessage(): SlackMessage {
+  return ephemeral(
+    ":electric_plug: Kassa is not installed in this workspace (or was uninstalled). A workspace admin can install it again from the link the Kassa operator provides.",
+    "Kassa is not installed in this workspace.",
+  );
+}
+
 export function unreachableMessage(error: UnreachableError, timeoutMs: number): SlackMessage {
   const what =
     error.reason === "http-status"

@@ -28,7 +28,11 @@ const installationSchema = z.looseObject({
   user: z.looseObject({ id: z.string() }),
 });
 
-type Query = Pick<InstallationQuery<boolean>, "teamId" | "enterpriseId" | "isEnterpriseInstall">;
+type Query = {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  isEnterpriseInstall: boolean;
+};
 
 /** Org-wide (Enterprise Grid) installs are keyed by enterprise id, all others by team id. */
 export function installationKey(query: Query): string | undefined {

@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { Stack } from "../../sandbox/stack.js";
+
+const INSTALLED_TEAM = "T0INSTALLED";
+const INSTALLER = "U0INSTALLER";
+const TOKEN = `xoxb-installed-${INSTALLED_TEAM}-secret-token`;
+
+describe("installing through OAuth (many workspaces)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ slackMode: "oauth", connect: false });
+    stack.slack.nextInstall = { teamId: INSTALLED_TEAM, userId: INSTALLER };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** GET /slack/install, then follow Slack's redirect back with the state and its cookie. */
+  async function install(): Promise<Response> {
+    const page = await fetch(`${stack.url}/slack/install`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const authorize = /href="(https:\/\/slack\.com\/oauth\/v2\/authorize\?[^"]+)"/
+      .exec(html)?.[1]
+      ?.replace(/&amp;/g, "&");
+    expect(authorize).toBeDefined();
+    const params = new URL(authorize ?? "").searchParams;
+    expect(params.get("client_id")).toBe("1111.2222");
+    expect(params.get("scope")).toBe("commands,users:read");
+    const state = params.get("state") ?? "";
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    return fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${encodeURIComponent(state)}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
+  }
+
+  it("tells a workspace that has not installed the app, and calls nothing", async () => {
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
+    expect((reply.body as { response_type?: string }).response_type).toBe("ephemeral");
+    expect(JSON.stringify(reply.body)).toContain("not installed in this workspace");
+    expect(stack.fake.requests).toHaveLength(0);
+  });
+
+  it("rejects a redirect whose state was not issued by this app", async () => {
+    const response = await fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=forged`);
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(stack.slack.callsOf("oauth.v2.access")).toHaveLength(0);
+  });
+
+  it("stores the installation, sealed, and then answers that workspace", async () => {
+    const response = await install();
+    expect(response.status).toBe(200);
+    expect(stack.slack.callsOf("oauth.v2.access")).toHaveLength(1);
+    // The bot token never sits in the database file in plaintext.
+    const file = (stack.env.STORE_URL ?? "").replace("sqlite://", "");
+    for (const path of [file, `${file}-wal`]) {
+      try {
+        expect(readFileSync(path).includes(TOKEN)).toBe(false);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
+    const { ack, reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
+    expect(ack.status).toBe(200);
+    expect(JSON.stringify(reply.body)).toContain("/invoice connect");
+  });
+
+  it("lets the installer connect the cash register, and Slack calls use the installed token", async () => {
+    const ack = await stack.command("connect", { teamId: INSTALLED_TEAM, userId: INSTALLER });
+    expect(ack.status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
+    const call = stack.slack.callsOf("views.open")[0];
+    expect(call?.token).toBe(TOKEN);
+    const view = typeof call?.body.view === "string" ? JSON.parse(call.body.view) : {};
+    const result = await stack.submitView({
+      view,
+      teamId: INSTALLED_TEAM,
+      userId: INSTALLER,
+      values: {
+        login: { value: SANDBOX_LOGIN },
+        secret: { value: SANDBOX_SECRET },
+        api_version: { selected: "v2" },
+        visibility: { selected: "channel" },
+      },
+    });
+    expect(result.json?.response_action).toBe("update");
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
+    expect((reply.body as { response_type?: string }).response_type).toBe("in_channel");
+  });
+
+  it("forgets the installation on app_uninstalled, so the workspace is refused again", async () => {
+    const result = await stack.event({ type: "app_uninstalled" }, { teamId: INSTALLED_TEAM });
+    expect(result.status).toBe(200);
+    await expect
+      .poll(async () => (await stack.cli(["credentials", "list"])).stdout.includes(INSTALLED_TEAM))
+      .toBe(false);
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
+    expect(JSON.stringify(reply.body)).toContain("not installed in this workspace");
+  });
+});

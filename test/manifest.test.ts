@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { BOT_SCOPES } from "../src/app.js";
+import { HANDLED } from "../src/listeners/index.js";
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
+/** Slack's JSON Schema for version 1 manifests (draft-07), copied from shared/schemas. */
+const schema = JSON.parse(read("./fixtures/slack-app-manifest.schema.1.0.0.json")) as Record<string, unknown>;
+const manifest = parse(read("../manifest.yml")) as {
+  display_information: { name: string };
+  features: {
+    slash_commands: Array<{ command: string; url: string; description: string; usage_hint?: string }>;
+    app_home: { home_tab_enabled: boolean };
+  };
+  oauth_config: { scopes: { bot: string[] }; redirect_urls: string[] };
+  settings: {
+    event_subscriptions: { request_url: string; bot_events: string[] };
+    interactivity: { is_enabled: boolean; request_url: string };
+  };
+};
+
+function validator() {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  // The schema names its own $schema; draft-07 is Ajv's default.
+  const { $schema: _ignored, ...body } = schema;
+  return ajv.compile(body);
+}
+
+describe("manifest.yml", () => {
+  it("is a valid Slack app manifest (version 1 JSON Schema)", () => {
+    const validate = validator();
+    const valid = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it("would be caught if it were not (the schema rejects unknown keys and bad values)", () => {
+    const validate = validator();
+    expect(validate({ ...manifest, display_information: { name: "" } })).toBe(false);
+    expect(validate({ ...manifest, features: { ...manifest.features, slash_commandz: [] } })).toBe(false);
+  });
+
+  it("declares exactly the slash commands the app handles", () => {
+    expect(manifest.features.slash_commands.map((command) => command.command).sort()).toEqual(
+      [...HANDLED.commands].sort(),
+    );
+    for (const command of manifest.features.slash_commands) {
+      expect(command.url).toBe("https://kassa.example.com/slack/events");
+      expect(command.description.length).toBeGreaterThan(0);
+      expect(command.usage_hint).toBeTruthy();
+    }
+  });
+
+  it("subscribes to exactly the events the app handles", () => {
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([...HANDLED.events].sort());
+    expect(manifest.settings.event_subscriptions.request_url).toBe("https://kassa.example.com/slack/events");
+  });
+
+  it("enables interactivity, which the app's buttons and modal need, and the App Home tab", () => {
+    expect(HANDLED.actions.length).toBeGreaterThan(0);
+    expect(HANDLED.views.length).toBeGreaterThan(0);
+    expect(manifest.settings.interactivity).toEqual({
+      is_enabled: true,
+      request_url: "https://kassa.example.com/slack/events",
+    });
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+  });
+
+  it("asks for the scopes the OAuth install asks for, and no more", () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
+    expect(manifest.oauth_config.scopes.bot).not.toContain("chat:write");
+    expect(manifest.oauth_config.redirect_urls).toEqual(["https://kassa.example.com/slack/oauth_redirect"]);
+  });
+});
