@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type WebSocket, WebSocketServer } from "ws";
 
 /** One Web API call: method, form or JSON body, and the token it was made with (Authorization header). */
 export type SlackApiCall = {
@@ -37,6 +38,17 @@ export type SlackStandIn = {
   usersInfoError: string | null;
   /** Calls of one Web API method, in order. */
   callsOf(method: string): SlackApiCall[];
+  /** Socket Mode: open WebSocket connections (apps.connections.open hands out their URL). */
+  socketConnections(): number;
+  /** Socket Mode: sends an envelope (slash_commands, interactive, events_api) to every connection. */
+  sendEnvelope(envelope: {
+    envelope_id: string;
+    type: string;
+    payload: unknown;
+    accepts_response_payload?: boolean;
+  }): void;
+  /** Socket Mode: resolves with the app's acknowledgement of an envelope. */
+  waitForSocketAck(envelopeId: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   replies: SlackReply[];
   /** A fresh response_url; whatever the app posts there is recorded under `id`. */
   responseUrl(id: string): string;
@@ -130,6 +142,12 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           is_enterprise_install: grant.isEnterpriseInstall ?? false,
         });
       }
+      if (method === "apps.connections.open") {
+        return send(200, {
+          ok: true,
+          url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/socket`,
+        });
+      }
       if (method === "auth.test") {
         return send(200, {
           ok: true,
@@ -156,6 +174,24 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // Socket Mode: a WebSocket endpoint that greets like Slack and records the app's acknowledgements.
+  const sockets_ = new Set<WebSocket>();
+  const socketAcks: Array<Record<string, unknown>> = [];
+  const ackWaiters: Array<() => void> = [];
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req, socket, head) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets_.add(ws);
+      ws.on("close", () => sockets_.delete(ws));
+      ws.on("message", (data) => {
+        try {
+          socketAcks.push(JSON.parse(String(data)) as Record<string, unknown>);
+          for (const wake of ackWaiters.splice(0)) wake();
+        } catch {}
+      });
+      ws.send(JSON.stringify({ type: "hello", num_connections: 1, connection_info: { app_id: "A0KASSA" } }));
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -181,6 +217,23 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       state.usersInfoError = value;
     },
     callsOf: (method) => apiCalls.filter((call) => call.method === method),
+    socketConnections: () => sockets_.size,
+    sendEnvelope(envelope) {
+      for (const ws of sockets_) ws.send(JSON.stringify(envelope));
+    },
+    waitForSocketAck(envelopeId, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ack for envelope ${envelopeId}`)), timeoutMs);
+        const check = () => {
+          const found = socketAcks.find((ack) => ack.envelope_id === envelopeId);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found);
+          } else ackWaiters.push(check);
+        };
+        check();
+      });
+    },
     replies,
     responseUrl: (id) => `${base}/response/${id}`,
     failReplies(status) {
@@ -209,6 +262,8 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const ws of sockets_) ws.terminate();
+        wss.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -1,4 +1,5 @@
-import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
 import {
   App,
   type AppOptions,
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): KassaApp {
     extendedErrorHandler: true,
   };
   let socketReceiver: SocketModeReceiver | undefined;
+  let probeServer: Server | undefined;
   let app: App;
   if (slack.auth.kind === "oauth") {
     app = new App({
@@ -114,8 +116,14 @@ export function createApp(deps: AppDeps): KassaApp {
     socketReceiver = new SocketModeReceiver({
       appToken: slack.appToken,
       logger: boltLogger(logger),
-      customRoutes: routes(deps),
-      installerOptions: { port: config.port, clientOptions: { slackApiUrl: slack.apiUrl } },
+      installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } },
+    });
+    // Nothing arrives over HTTP in Socket Mode, but operators still probe /healthz and /readyz.
+    const probes = routes(deps);
+    probeServer = createServer((req, res) => {
+      const route = probes.find((entry) => entry.path === new URL(req.url ?? "/", "http://probe").pathname);
+      if (route && req.method === "GET") return void route.handler(Object.assign(req, { params: {} }), res);
+      res.writeHead(404).end();
     });
     app = new App({
       ...common,
@@ -158,17 +166,16 @@ export function createApp(deps: AppDeps): KassaApp {
   return {
     app,
     async start(port) {
-      const started = (await app.start(port)) as { address?: () => AddressInfo | string | null } | undefined;
-      // HTTP: the server Bolt started. Socket Mode: the receiver's small HTTP server for /healthz.
-      const server = socketReceiver
-        ? (socketReceiver as unknown as { httpServer?: { address(): AddressInfo | string | null } })
-            .httpServer
-        : started;
-      const address = server?.address?.();
+      const started = await app.start(port);
+      const server = probeServer ?? (started as Server | undefined);
+      if (probeServer) probeServer.listen(port);
+      if (server && !server.listening) await once(server, "listening");
+      const address = server?.address();
       return typeof address === "object" && address !== null ? address.port : port;
     },
     async stop() {
       await app.stop();
+      if (probeServer?.listening) await new Promise((resolve) => probeServer?.close(resolve));
     },
   };
 }
