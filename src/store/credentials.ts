@@ -82,16 +82,17 @@ export class CredentialsStore {
   async list(): Promise<Array<ConnectionInfo | { teamId: string; problem: string }>> {
     const iterator = this.keyv.iterator;
     if (!iterator) throw new Error("this store cannot list its keys");
-    const result: Array<ConnectionInfo | { teamId: string; problem: string }> = [];
+    // Keyed by team: Redis' SCAN may return a key twice while its table grows.
+    const result = new Map<string, ConnectionInfo | { teamId: string; problem: string }>();
     for await (const [teamId, raw] of iterator(this.keyv.namespace)) {
       const key = String(teamId);
       try {
-        result.push(info(key, this.parse(key, raw)));
+        result.set(key, info(key, this.parse(key, raw)));
       } catch (error) {
-        result.push({ teamId: key, problem: (error as Error).message });
+        result.set(key, { teamId: key, problem: (error as Error).message });
       }
     }
-    return result.sort((a, b) => a.teamId.localeCompare(b.teamId));
+    return [...result.values()].sort((a, b) => a.teamId.localeCompare(b.teamId));
   }
 
   private parse(teamId: string, raw: unknown): StoredConnection {
