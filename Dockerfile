@@ -1,27 +1,54 @@
 # syntax=docker/dockerfile:1
-# Build stage: dev dependencies, TypeScript compile.
+#
+# Kassa, production image:
+#   docker build -t kassa .
+#   docker run -p 3000:3000 -v kassa-data:/data -e SLACK_SIGNING_SECRET -e SLACK_BOT_TOKEN -e CREDENTIALS_KEY kassa
+#
+# Base image: Node.js 22 LTS on Debian 12 "bookworm", slim variant, pinned by major version tag.
+# Not Node 20: it reached end of life on 2026-04-30 and gets no security fixes any more.
+# (node:24-bookworm-slim works as well.) Both stages use the same image, so the native sqlite3
+# module compiled in the first stage matches the Node ABI and glibc of the second.
+# test/docker.test.ts checks this file and runs its build steps and its final stage.
+
+# ---- Build stage: all dependencies, TypeScript compile, then only production dependencies kept.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# node-gyp's tools: sqlite3 compiles its native module when no prebuilt binary fits.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+# Package files before the source: this layer (and the minute-long sqlite3 build) is reused until
+# package.json or package-lock.json change.
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+# Compile, then drop the dev dependencies (TypeScript, Vitest, Biome, tsx, ...) from node_modules;
+# the sqlite3 module built above stays.
+RUN npm run build \
+  && npm prune --omit=dev --no-audit --no-fund
 
-# Final stage: production dependencies (with sqlite3 built for this image) and the compiled app.
+# ---- Final stage: the compiled app and its production dependencies, nothing else.
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
-    STORE_URL=sqlite:///data/kassa.sqlite \
-    PORT=3000
+    PORT=3000 \
+    STORE_URL=sqlite:///data/kassa.sqlite
 WORKDIR /app
+# Owned by root and read-only for the app's user; the app writes only to /data.
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Created and handed to "node" before VOLUME, so a new named volume starts out writable by it.
 RUN mkdir -p /data && chown node:node /data
 USER node
+# The SQLite database (and its key file when CREDENTIALS_KEY is not set).
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Slim images have no curl: Node's own fetch asks GET /healthz.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `docker stop` sends SIGTERM to PID 1. Node runs as PID 1 directly (exec form, no shell, no npm):
+# the app handles SIGTERM and SIGINT itself (stops taking requests, closes the database, exits 0)
+# and starts no child processes, so it needs no init (--init / tini) to forward signals or reap.
+STOPSIGNAL SIGTERM
 CMD ["node", "dist/index.js"]
