@@ -6,14 +6,20 @@ import {
   type CodedError,
   type CustomRoute,
   ErrorCode,
+  HTTPReceiver,
   SocketModeReceiver,
 } from "@slack/bolt";
 import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
+import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
 import type { Stores } from "./store/index.js";
+import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
+
+/** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Bot scopes requested at install: slash commands, and users.info to recognise workspace admins. */
 export const BOT_SCOPES = ["commands", "users:read"];
@@ -32,7 +38,8 @@ export type KassaApp = {
   app: App;
   /** Listens on `port` (0: any free port) and resolves to the port in use. */
   start(port: number): Promise<number>;
-  stop(): Promise<void>;
+  /** Stops accepting requests, then waits up to `graceMs` for replies still being worked on. */
+  stop(graceMs?: number): Promise<{ drained: boolean; pending: number }>;
 };
 
 async function tellNotInstalled(responseUrl: string, logger: Logger): Promise<void> {
@@ -101,16 +108,27 @@ export function createApp(deps: AppDeps): KassaApp {
   let probeServer: Server | undefined;
   let app: App;
   if (slack.auth.kind === "oauth") {
+    // The receiver carries the OAuth installer (install pages, state, installation store); Bolt
+    // authorises each request with the installation it finds there.
     app = new App({
       ...common,
-      signingSecret: slack.signingSecret ?? "",
-      clientId: slack.auth.clientId,
-      clientSecret: slack.auth.clientSecret,
-      stateSecret: slack.auth.stateSecret,
-      scopes: BOT_SCOPES,
-      installationStore: deps.stores.installations,
-      installerOptions: { directInstall: false, stateVerification: true },
-      customRoutes: routes(deps),
+      receiver: new HTTPReceiver({
+        signingSecret: slack.signingSecret ?? "",
+        clientId: slack.auth.clientId,
+        clientSecret: slack.auth.clientSecret,
+        stateSecret: slack.auth.stateSecret,
+        scopes: BOT_SCOPES,
+        installationStore: deps.stores.installations,
+        // The installer's own Web API client (oauth.v2.access) must use SLACK_API_URL too.
+        installerOptions: {
+          directInstall: false,
+          stateVerification: true,
+          clientOptions: { slackApiUrl: slack.apiUrl },
+        },
+        customRoutes: routes(deps),
+        logger: boltLogger(logger),
+        bodyLimit: BODY_LIMIT_BYTES,
+      }),
     });
   } else if (slack.appToken) {
     socketReceiver = new SocketModeReceiver({
@@ -136,8 +154,12 @@ export function createApp(deps: AppDeps): KassaApp {
       ...common,
       token: slack.auth.botToken,
       ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
-      signingSecret: slack.signingSecret ?? "",
-      customRoutes: routes(deps),
+      receiver: new HTTPReceiver({
+        signingSecret: slack.signingSecret ?? "",
+        customRoutes: routes(deps),
+        logger: boltLogger(logger),
+        bodyLimit: BODY_LIMIT_BYTES,
+      }),
     });
   }
   app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
@@ -152,7 +174,10 @@ export function createApp(deps: AppDeps): KassaApp {
     }
     logger.error({ team, err: error }, "unhandled error in a listener");
   });
+  const inFlight = new InFlight();
   registerListeners(app, {
+    rateLimiter: new RateLimiter(deps.stores.store.namespace("rate"), config.rateLimits),
+    inFlight,
     payments: deps.payments,
     stores: deps.stores,
     logger,
@@ -173,9 +198,12 @@ export function createApp(deps: AppDeps): KassaApp {
       const address = server?.address();
       return typeof address === "object" && address !== null ? address.port : port;
     },
-    async stop() {
+    async stop(graceMs = 10_000) {
+      // New requests are refused from here on; replies already acknowledged still go out.
       await app.stop();
+      const drained = await inFlight.drain(graceMs);
       if (probeServer?.listening) await new Promise((resolve) => probeServer?.close(resolve));
+      return { drained, pending: inFlight.size };
     },
   };
 }

@@ -21,6 +21,15 @@ export function decodeKey(text: string): Buffer | undefined {
   return undefined;
 }
 
+/**
+ * STORE_URL: an SQLite file (one process, or several on one host), or Redis / PostgreSQL, which
+ * several replicas behind a load balancer can share.
+ */
+function isStoreUrl(value: string): boolean {
+  if (/^sqlite:\/\/./.test(value)) return true;
+  return /^(rediss?|postgres(ql)?):\/\/./.test(value) && URL.canParse(value);
+}
+
 const emptyAsUndefined = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -94,6 +103,8 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
+  RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
+  RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),
@@ -102,7 +113,10 @@ const variablesSchema = z.object({
     emptyAsUndefined,
     z
       .string()
-      .regex(/^sqlite:\/\/.+/, { error: "must be a sqlite:// URL, e.g. sqlite://data/kassa.sqlite" })
+      .refine(isStoreUrl, {
+        error:
+          "must be a sqlite://, redis://, rediss://, postgres:// or postgresql:// URL, e.g. sqlite://data/kassa.sqlite",
+      })
       .default("sqlite://data/kassa.sqlite"),
   ),
   CREDENTIALS_KEY: z.preprocess(
@@ -180,6 +194,8 @@ export type Config = {
   store: { url: string; credentialsKey: Buffer | undefined };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
   replyVisibility: "channel" | "private";
+  /** Commands (and button presses) per minute, per user and per workspace; 0 disables a limit. */
+  rateLimits: { userPerMinute: number; teamPerMinute: number };
   /** How long a workspace's method list is reused (0: not cached). */
   paymethodsCacheTtlMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -196,12 +212,30 @@ export class ConfigError extends Error {
 export type Env = Record<string, string | undefined>;
 
 /**
+ * The key file fallback lives beside an SQLite database. A Redis or PostgreSQL store is shared by
+ * replicas that must all seal and open secrets with the same key, so it has to come from the
+ * environment. Applies to the server and the CLI alike.
+ */
+function requireKeyOffSqlite(env: z.output<typeof variablesSchema>, ctx: z.RefinementCtx): void {
+  // An invalid STORE_URL is reported on its own; naming the key as well would only confuse.
+  if (env.CREDENTIALS_KEY !== undefined || !isStoreUrl(env.STORE_URL)) return;
+  if (!env.STORE_URL.startsWith("sqlite://")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["CREDENTIALS_KEY"],
+      message:
+        "is required when STORE_URL is Redis or PostgreSQL (the key file fallback is for SQLite only; try: openssl rand -base64 32)",
+    });
+  }
+}
+
+/**
  * Parses the environment once. A bad value throws a ConfigError whose message is one line naming
  * the variable and what is expected, without echoing the value (it may be a secret).
  */
 export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): Config {
   const requireSlack = options.requireSlack ?? true;
-  const schema = requireSlack ? serverEnvSchema : variablesSchema;
+  const schema = (requireSlack ? serverEnvSchema : variablesSchema).superRefine(requireKeyOffSqlite);
   const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map(
@@ -238,6 +272,10 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
     },
     replyVisibility: parsed.REPLY_VISIBILITY,
+    rateLimits: {
+      userPerMinute: parsed.RATE_LIMIT_USER_PER_MIN,
+      teamPerMinute: parsed.RATE_LIMIT_TEAM_PER_MIN,
+    },
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
     logLevel: parsed.LOG_LEVEL,
   };

@@ -1,5 +1,6 @@
 import { ConfigError } from "./config.js";
 import { StartupError, startServer } from "./server.js";
+import { StoreUnavailableError } from "./store/keyv.js";
 
 /** `npm start`: the server, with one clear line and exit code 1 when it cannot start. */
 async function main(): Promise<void> {
@@ -7,7 +8,8 @@ async function main(): Promise<void> {
   try {
     server = await startServer(process.env);
   } catch (error) {
-    const known = error instanceof ConfigError || error instanceof StartupError;
+    const known =
+      error instanceof ConfigError || error instanceof StartupError || error instanceof StoreUnavailableError;
     process.stderr.write(`kassa: ${known ? error.message : `cannot start: ${(error as Error).message}`}\n`);
     process.exit(1);
   }
@@ -15,9 +17,12 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.logger.info({ signal }, "stopping");
+    server.logger.info({ signal }, "stopping: no new requests; finishing replies under way");
     server.stop().then(
-      () => process.exit(0),
+      () => {
+        server.logger.info({ signal }, "stopped");
+        process.exit(0);
+      },
       (error: unknown) => {
         server.logger.error({ err: error }, "error while stopping");
         process.exit(1);

@@ -7,12 +7,20 @@ import { PaymentsClient } from "./payments/client.js";
 import { openStores } from "./store/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
 
+/** How long a stopping server lets acknowledged commands finish and reply. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 /** A start-up failure whose message is one line an operator can act on. */
 export class StartupError extends Error {
   override readonly name = "StartupError";
 }
 
-export type RunningServer = { port: number; logger: Logger; stop(): Promise<void> };
+export type RunningServer = {
+  port: number;
+  logger: Logger;
+  /** Stops taking requests, lets replies under way finish (up to SHUTDOWN_GRACE_MS), closes the store. */
+  stop(): Promise<void>;
+};
 
 export type ServerOptions = {
   /** Where JSON log lines go (stdout by default). */
@@ -88,7 +96,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     port,
     logger,
     async stop() {
-      await kassa.stop();
+      const { drained, pending } = await kassa.stop(SHUTDOWN_GRACE_MS);
+      if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
       await store.close();
     },
   };

@@ -37,6 +37,7 @@ export type MethodList = { methods: PaymentMethod[]; fetchedAt: Date; fromCache:
  */
 export class WorkspacePayments {
   private readonly methodFetches = new SingleFlight<MethodList>();
+  private readonly invoiceFetches = new SingleFlight<Invoice>();
 
   constructor(
     private readonly credentials: CredentialsStore,
@@ -45,9 +46,12 @@ export class WorkspacePayments {
     private readonly options: { defaultVersion: ApiVersion; methodsTtlMs: number },
   ) {}
 
+  /** Identical lookups of one invoice in one workspace at the same time share one call. */
   async invoice(teamId: string, invoiceId: string): Promise<Invoice> {
     const connection = await this.connection(teamId);
-    return this.client.getInvoice(connection.account, invoiceId);
+    return this.invoiceFetches.run(`${teamId}:${invoiceId}`, () =>
+      this.client.getInvoice(connection.account, invoiceId),
+    );
   }
 
   /** `fresh`: skip the cache (the Refresh button), still sharing a call already under way. */

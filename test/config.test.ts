@@ -37,6 +37,7 @@ describe("loadConfig", () => {
       },
       store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
       replyVisibility: "channel",
+      rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
       logLevel: "info",
     });
@@ -74,6 +75,8 @@ describe("loadConfig", () => {
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
         REPLY_VISIBILITY: "private",
+        RATE_LIMIT_USER_PER_MIN: "0",
+        RATE_LIMIT_TEAM_PER_MIN: "1000",
         ADMIN_USER_IDS: " U0ADMIN1, W0ADMIN2 ,",
         LOG_LEVEL: "debug",
       }),
@@ -94,6 +97,7 @@ describe("loadConfig", () => {
       },
       store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
       replyVisibility: "private",
+      rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
       logLevel: "debug",
     });
@@ -111,6 +115,8 @@ describe("loadConfig", () => {
         "PAYMETHODS_CACHE_TTL_MS",
         "PORT",
         "REPLY_VISIBILITY",
+        "RATE_LIMIT_USER_PER_MIN",
+        "RATE_LIMIT_TEAM_PER_MIN",
         "ADMIN_USER_IDS",
         "SLACK_APP_TOKEN",
         "SLACK_CLIENT_ID",
@@ -350,9 +356,45 @@ describe("loadConfig", () => {
   });
 
   describe("STORE_URL", () => {
-    it.each(["postgres://db/kassa", "data/kassa.sqlite", "sqlite://"])("refuses %j", (url) => {
-      expect(configError({ ...SLACK, STORE_URL: url }).message).toBe(
-        "Configuration error: STORE_URL must be a sqlite:// URL, e.g. sqlite://data/kassa.sqlite",
+    const key = randomBytes(32).toString("base64");
+
+    it.each([
+      "mysql://db/kassa",
+      "data/kassa.sqlite",
+      "sqlite://",
+      "redis://",
+      "postgres://",
+      "postgres://db:port/kassa",
+      "REDIS://cache:6379",
+    ])("refuses %j", (url) => {
+      expect(configError({ ...SLACK, STORE_URL: url, CREDENTIALS_KEY: key }).message).toBe(
+        "Configuration error: STORE_URL must be a sqlite://, redis://, rediss://, postgres:// or postgresql:// URL, e.g. sqlite://data/kassa.sqlite",
+      );
+    });
+
+    it.each([
+      "sqlite://data/kassa.sqlite",
+      "redis://127.0.0.1:6379",
+      "rediss://:secret@cache.example:6380/2",
+      "postgres://kassa@db/kassa",
+      "postgresql://kassa:secret@db:5432/kassa?sslmode=require",
+    ])("accepts %j", (url) => {
+      expect(loadConfig({ ...SLACK, STORE_URL: url, CREDENTIALS_KEY: key }).store.url).toBe(url);
+    });
+
+    it.each(["redis://127.0.0.1:6379", "postgres://kassa@db/kassa"])(
+      "requires CREDENTIALS_KEY with %j (the key file is for SQLite only), for the CLI too",
+      (url) => {
+        const expected =
+          "Configuration error: CREDENTIALS_KEY is required when STORE_URL is Redis or PostgreSQL (the key file fallback is for SQLite only; try: openssl rand -base64 32)";
+        expect(configError({ ...SLACK, STORE_URL: url }).message).toBe(expected);
+        expect(configError({ STORE_URL: url }, { requireSlack: false }).message).toBe(expected);
+      },
+    );
+
+    it("leaves CREDENTIALS_KEY optional with SQLite (the key file fallback)", () => {
+      expect(loadConfig({ ...SLACK, STORE_URL: "sqlite://data/kassa.sqlite" }).store.credentialsKey).toBe(
+        undefined,
       );
     });
   });

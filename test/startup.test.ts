@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakePayments, startFakePayments } from "../sandbox/fake-payments.js";
+import {
+  FAULT_IDS,
+  type FakePayments,
+  SANDBOX_LOGIN,
+  SANDBOX_SECRET,
+  startFakePayments,
+} from "../sandbox/fake-payments.js";
+import { signedHeaders } from "../sandbox/sign.js";
 import { type SlackStandIn, startSlackStandIn } from "../sandbox/slack.js";
 
 /** Runs src/index.ts as `npm start` would run dist/index.js, with only the given environment. */
@@ -89,6 +96,73 @@ describe("start-up", () => {
       expect(await run.exit).toBe(0);
     });
 
+    it("on SIGTERM refuses new requests but finishes a reply already under way, then exits 0", async () => {
+      const slow = await startFakePayments({ slowMs: 1500 });
+      const signing = "signing-secret-for-shutdown";
+      const key = Buffer.alloc(32, 5).toString("base64");
+      const env = {
+        PORT: "0",
+        SLACK_SIGNING_SECRET: signing,
+        SLACK_BOT_TOKEN: "xoxb-test",
+        SLACK_API_URL: slack.apiUrl,
+        PAYMENTS_API_URL: slow.url,
+        STORE_URL: `sqlite://${join(dir, "shutdown.sqlite")}`,
+        CREDENTIALS_KEY: key,
+        LOG_LEVEL: "info",
+      };
+      try {
+        const { runCli } = await import("../src/cli.js");
+        const { PassThrough, Writable } = await import("node:stream");
+        const stdin = new PassThrough();
+        stdin.end(SANDBOX_SECRET);
+        const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+        const connected = await runCli(
+          ["credentials", "set", "--team", "T0SANDBOX", "--login", SANDBOX_LOGIN, "--secret", "-"],
+          {
+            env,
+            stdin,
+            stdout: sink,
+            stderr: sink,
+          },
+        );
+        expect(connected).toBe(0);
+        const run = startIndex(env);
+        await expect.poll(() => run.output().stdout, { timeout: 15_000 }).toContain("Kassa is listening");
+        const port = (
+          JSON.parse(
+            run
+              .output()
+              .stdout.split("\n")
+              .find((line) => line.includes("Kassa is listening")) ?? "{}",
+          ) as { port: number }
+        ).port;
+        const form = new URLSearchParams({
+          team_id: "T0SANDBOX",
+          user_id: "U0LATE",
+          command: "/invoice",
+          text: FAULT_IDS.slow,
+          response_url: slack.responseUrl("shutdown-1"),
+          trigger_id: "1.trigger",
+        }).toString();
+        const ack = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+          method: "POST",
+          headers: signedHeaders(signing, form),
+          body: form,
+        });
+        expect(ack.status).toBe(200);
+        run.child.kill("SIGTERM");
+        // The lookup (1.5 s) is still running; the reply must still arrive, and then the process ends.
+        await expect.poll(() => run.output().stdout).toContain("stopping: no new requests");
+        await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+        const reply = await slack.waitForReply("shutdown-1");
+        expect((reply.body as { response_type?: string }).response_type).toBe("in_channel");
+        expect(await run.exit).toBe(0);
+        expect(run.output().stdout).toContain('"msg":"stopped"');
+      } finally {
+        await slow.close();
+      }
+    });
+
     it("stops with one line when Slack refuses the bot token", async () => {
       const run = startIndex({
         PORT: "0",
@@ -99,6 +173,21 @@ describe("start-up", () => {
       });
       expect(await run.exit).toBe(1);
       expect(run.output().stderr).toMatch(/^kassa: could not verify SLACK_BOT_TOKEN with Slack/);
+    });
+
+    it("stops with one line, password left out, when the Redis store cannot be reached", async () => {
+      const run = startIndex({
+        PORT: "0",
+        SLACK_SIGNING_SECRET: "signing",
+        SLACK_BOT_TOKEN: "xoxb-test",
+        SLACK_API_URL: slack.apiUrl,
+        STORE_URL: "redis://:hunter2@127.0.0.1:1",
+        CREDENTIALS_KEY: Buffer.alloc(32, 3).toString("base64"),
+      });
+      expect(await run.exit).toBe(1);
+      expect(run.output().stderr).toBe(
+        "kassa: cannot reach the store at redis://127.0.0.1:1: ECONNREFUSED\n",
+      );
     });
   });
 });

@@ -59,6 +59,14 @@ export function notConnectedMessage(teamId: string): SlackMessage {
   );
 }
 
+export function slowDownMessage(scope: "user" | "team", retryAfterSeconds: number): SlackMessage {
+  const who = scope === "user" ? "you have" : "this workspace has";
+  return ephemeral(
+    `:snail: Slow down: ${who} sent more commands in the last minute than Kassa allows. Try again in ${retryAfterSeconds} s.`,
+    `Slow down: ${who} sent too many commands this minute. Try again in ${retryAfterSeconds} s.`,
+  );
+}
+
 export function notInstalledMessage(): SlackMessage {
   return ephemeral(
     ":electric_plug: Kassa is not installed in this workspace (or was uninstalled). A workspace admin can install it again from the link the Kassa operator provides.",

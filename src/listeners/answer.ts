@@ -1,4 +1,5 @@
 import type { SlackMessage } from "../blocks/message.js";
+import { slowDownMessage } from "../blocks/replies.js";
 import { newReference } from "../logger.js";
 import { replyForFailure } from "./error-reply.js";
 import type { ListenerDeps } from "./index.js";
@@ -20,12 +21,29 @@ export async function answer(
   /** Resolves to the reply, or to null when the answer is elsewhere (a modal was opened). */
   produce: (outcome: Outcome) => Promise<SlackMessage | null>,
 ): Promise<void> {
+  await deps.inFlight.track(answerNow(deps, context, send, produce));
+}
+
+async function answerNow(
+  deps: ListenerDeps,
+  context: AnswerContext,
+  send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
+  produce: (outcome: Outcome) => Promise<SlackMessage | null>,
+): Promise<void> {
   const started = performance.now();
   const outcome: Outcome = { outcome: "ok" };
   let reply: SlackMessage | null;
   let failed = false;
   try {
-    reply = await produce(outcome);
+    const verdict = await deps.rateLimiter.hit(context.team, context.user);
+    if (verdict.limited) {
+      outcome.outcome = "rate_limited";
+      outcome.limit = verdict.scope;
+      reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds);
+      failed = true;
+    } else {
+      reply = await produce(outcome);
+    }
   } catch (error) {
     failed = true;
     const failure = replyForFailure(error, {

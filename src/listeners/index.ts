@@ -5,6 +5,7 @@ import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { Stores } from "../store/index.js";
+import type { RateLimiter } from "../store/rate-limit.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 import { registerAdminActions } from "./actions/admin.js";
 import { registerInvoiceActions } from "./actions/invoice.js";
@@ -14,6 +15,7 @@ import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
 import { registerHomeEvents } from "./events/home.js";
 import { registerUninstallEvents } from "./events/uninstall.js";
+import type { InFlight } from "./in-flight.js";
 import { registerConnectView } from "./views/connect.js";
 
 /** What every listener may use; built once in app.ts. */
@@ -30,6 +32,10 @@ export type ListenerDeps = {
   adminUserIds: string[];
   /** PAYMENTS_API_VERSION, for workspaces that did not choose one. */
   defaultApiVersion: ApiVersion;
+  /** RATE_LIMIT_USER_PER_MIN / RATE_LIMIT_TEAM_PER_MIN, counted in the shared store. */
+  rateLimiter: RateLimiter;
+  /** Replies still being worked on; shutdown waits for them. */
+  inFlight: InFlight;
 };
 
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */

@@ -4,8 +4,8 @@ import { Cache } from "./cache.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
 import { KeyvInstallationStore } from "./installations.js";
-import { resolveCredentialsKey } from "./key-file.js";
-import { type KeyvStore, openStore } from "./keyv.js";
+import { type ResolvedKey, resolveCredentialsKey } from "./key-file.js";
+import { type KeyvStore, openStore, type StoreKind } from "./keyv.js";
 import { SettingsStore } from "./settings.js";
 
 export type Stores = {
@@ -16,11 +16,28 @@ export type Stores = {
   settings: SettingsStore;
 };
 
-/** Opens STORE_URL and the credentials in it, with the key from CREDENTIALS_KEY or the key file. */
+function keyFromEnvironment(configured: Buffer | undefined, kind: StoreKind): ResolvedKey {
+  if (!configured) {
+    throw new Error(
+      `CREDENTIALS_KEY is required with a ${kind} store (the key file fallback is for SQLite only)`,
+    );
+  }
+  return { key: configured, source: "env" };
+}
+
+/**
+ * Opens STORE_URL and the credentials in it, with the key from CREDENTIALS_KEY or, for SQLite only,
+ * the key file.
+ */
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
   const store = await openStore(config.store.url);
   try {
-    const key = resolveCredentialsKey(config.store.credentialsKey, store.location);
+    // The key file sits beside an SQLite database; a Redis or PostgreSQL store has no "beside",
+    // and every replica must seal and open with the same key, so it comes from the environment.
+    const key: ResolvedKey =
+      store.kind === "sqlite"
+        ? resolveCredentialsKey(config.store.credentialsKey, store.location)
+        : keyFromEnvironment(config.store.credentialsKey, store.kind);
     if (key.source === "file-created") {
       logger.warn(
         { keyFile: key.path },

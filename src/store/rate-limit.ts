@@ -1,0 +1,67 @@
+import type Keyv from "keyv";
+import { z } from "zod";
+
+export type RateLimits = { userPerMinute: number; teamPerMinute: number };
+export type RateVerdict =
+  | { limited: false }
+  | { limited: true; scope: "user" | "team"; retryAfterSeconds: number };
+
+const WINDOW_MS = 60_000;
+const countSchema = z.number().int().nonnegative();
+
+/**
+ * Commands per user and per workspace in fixed one-minute windows, counted in the store so replicas
+ * sharing Redis or PostgreSQL share the counts. Keyv has no atomic increment: within a process the
+ * read-and-write of one counter is serialised; across replicas two simultaneous requests may both
+ * pass, so the limit is approximate there (it protects the service, it is not billing).
+ */
+export class RateLimiter {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly keyv: Keyv,
+    private readonly limits: RateLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async hit(teamId: string, userId: string): Promise<RateVerdict> {
+    const { userPerMinute, teamPerMinute } = this.limits;
+    if (userPerMinute <= 0 && teamPerMinute <= 0) return { limited: false };
+    const at = this.now();
+    const window = Math.floor(at / WINDOW_MS);
+    const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - at) / 1000));
+    const teamKey = `team:${teamId}:${window}`;
+    const userKey = `user:${teamId}:${userId}:${window}`;
+    // Both counts are read before either is written: a refused request uses up no quota.
+    return this.serially(teamId, async () => {
+      const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
+      if (teamPerMinute > 0 && teamCount >= teamPerMinute)
+        return { limited: true, scope: "team", retryAfterSeconds };
+      if (userPerMinute > 0 && userCount >= userPerMinute)
+        return { limited: true, scope: "user", retryAfterSeconds };
+      await Promise.all([
+        teamPerMinute > 0 ? this.keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
+        userPerMinute > 0 ? this.keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
+      ]);
+      return { limited: false };
+    });
+  }
+
+  private async count(key: string): Promise<number> {
+    const parsed = countSchema.safeParse(await this.keyv.get(key));
+    return parsed.success ? parsed.data : 0;
+  }
+
+  private serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.queues.get(key) ?? Promise.resolve()).then(work);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return result;
+  }
+}
