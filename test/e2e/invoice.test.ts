@@ -203,6 +203,10 @@ describe("/invoice end to end (v2)", () => {
       });
       expect(typeof entry.latencyMs).toBe("number");
     }
+    expect(entries.find((entry) => entry.outcome === "ok")).toMatchObject({ upstreamStatus: 200 });
+    expect(entries.find((entry) => entry.outcome === "upstream_unreachable")).toMatchObject({
+      upstreamStatus: 502,
+    });
     const everything = stack.logs.join("\n");
     for (const secret of [
       SANDBOX_SECRET,

@@ -1,4 +1,5 @@
 import type { App, BlockButtonAction } from "@slack/bolt";
+import { z } from "zod";
 import {
   ADMIN_ACTIONS,
   disconnectedMessage,
@@ -7,10 +8,13 @@ import {
 } from "../../blocks/admin.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
+import { readButtonValue } from "../button-value.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
 import { openConnectModal, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
+
+const disconnectValueSchema = z.object({ t: z.string().min(1) });
 
 /**
  * App Home's Connect / Update opens the modal; Disconnect (from the confirmation message or App Home)
@@ -43,7 +47,7 @@ export function registerAdminActions(app: App, deps: ListenerDeps): void {
     );
   });
 
-  app.action<BlockButtonAction>(ADMIN_ACTIONS.disconnect, async ({ ack, body, client, respond }) => {
+  app.action<BlockButtonAction>(ADMIN_ACTIONS.disconnect, async ({ ack, body, action, client, respond }) => {
     await ack();
     const teamId = body.team?.id ?? body.user.team_id ?? "";
     const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
@@ -59,6 +63,13 @@ export function registerAdminActions(app: App, deps: ListenerDeps): void {
       : async (message: Parameters<typeof respond>[0] & object) =>
           respond({ ...message, replace_original: true });
     await answer(deps, context, send, async (outcome) => {
+      // The confirmation message names its workspace; App Home's button is always the viewer's own.
+      if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
+        throw new RefusalError(
+          notAllowedMessage("disconnect another workspace's cash register"),
+          "foreign_card",
+        );
+      }
       const manager = await checkManager(deps, client, who);
       if (!manager.allowed)
         throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");

@@ -4,6 +4,7 @@ import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
+import { readButtonValue } from "../button-value.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
@@ -44,17 +45,13 @@ export function registerInvoiceActions(app: App, deps: ListenerDeps): void {
     };
 
     await answer(deps, context, send, async (outcome) => {
-      let value: z.infer<typeof buttonValueSchema>;
-      try {
-        value = buttonValueSchema.parse(JSON.parse(action.value ?? ""));
-      } catch {
-        throw new Error(`unreadable ${action.action_id} button value`);
-      }
+      const value = readButtonValue(buttonValueSchema, action);
       outcome.invoice = value.id;
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
       const invoice = await deps.payments.invoice(team, value.id);
+      outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
       if (value.s !== invoice.state) outcome.previousState = value.s;
       const shared = action.action_id === INVOICE_ACTIONS.share;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { answer } from "../answer.js";
+import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../index.js";
@@ -22,12 +23,7 @@ export function registerPaymethodsActions(app: App, deps: ListenerDeps): void {
     const send = (message: SlackMessage) =>
       respond({ ...message, replace_original: message.response_type !== "ephemeral" });
     await answer(deps, context, send, async (outcome) => {
-      let value: z.infer<typeof buttonValueSchema>;
-      try {
-        value = buttonValueSchema.parse(JSON.parse(action.value ?? ""));
-      } catch {
-        throw new Error(`unreadable ${action.action_id} button value`);
-      }
+      const value = readButtonValue(buttonValueSchema, action);
       const request = parsePaymethodsText(value.f);
       if (request.kind !== "list") throw new Error(`button value holds no filter: ${value.f}`);
       outcome.filter = value.f;

@@ -45,6 +45,8 @@ export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
       }
       outcome.invoice = request.invoiceId;
       const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
+      // The service answers every processed request with 200; anything else was an error above.
+      outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
       return buildInvoiceMessage(invoice, {
         now: deps.now(),

@@ -24,6 +24,7 @@ export async function paymethodsReply(
 ): Promise<SlackMessage> {
   const list = await deps.payments.methods(teamId, options);
   outcome.cached = list.fromCache;
+  if (!list.fromCache) outcome.upstreamStatus = 200;
   outcome.methods = list.methods.length;
   const message = buildPaymethodsMessage(list.methods, view, { fetchedAt: list.fetchedAt });
   if (!message) {
