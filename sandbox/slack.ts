@@ -24,6 +24,8 @@ export type SlackInstallGrant = {
   userId: string;
   enterpriseId?: string;
   isEnterpriseInstall?: boolean;
+  /** Token rotation on: the bot token expires after this many seconds and comes with a refresh token. */
+  expiresIn?: number;
 };
 
 export type SlackStandIn = {
@@ -89,6 +91,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     usersInfoError: null as string | null,
   };
   let viewCounter = 0;
+  let rotations = 0;
 
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://slack").pathname;
@@ -127,6 +130,16 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           typeof body.view === "string" ? (JSON.parse(body.view) as Record<string, unknown>) : body.view;
         return send(200, { ok: true, view: { id: `V0VIEW${viewCounter}`, ...(view as object) } });
       }
+      if (method === "oauth.v2.access" && body.grant_type === "refresh_token") {
+        rotations += 1;
+        return send(200, {
+          ok: true,
+          token_type: "bot",
+          access_token: `xoxe.xoxb-rotated-${rotations}`,
+          refresh_token: `xoxe-1-refresh-${rotations}`,
+          expires_in: 43_200,
+        });
+      }
       if (method === "oauth.v2.access") {
         const grant = state.nextInstall;
         return send(200, {
@@ -140,6 +153,9 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           team: grant.isEnterpriseInstall ? null : { id: grant.teamId, name: "Installed Team" },
           enterprise: grant.enterpriseId ? { id: grant.enterpriseId, name: "Grid Org" } : null,
           is_enterprise_install: grant.isEnterpriseInstall ?? false,
+          ...(grant.expiresIn === undefined
+            ? {}
+            : { refresh_token: "xoxe-1-refresh-0", expires_in: grant.expiresIn }),
         });
       }
       if (method === "apps.connections.open") {

@@ -101,3 +101,46 @@ describe("installing through OAuth (many workspaces)", () => {
     expect(JSON.stringify(reply.body)).toContain("not installed in this workspace");
   });
 });
+
+describe("token rotation (OAuth installs with expiring bot tokens)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ slackMode: "oauth", connect: false });
+    // Expires within Bolt's two-hour margin: the next request refreshes it.
+    stack.slack.nextInstall = { teamId: "T0ROTATING", userId: "U0ROTATOR", expiresIn: 600 };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("refreshes an expiring bot token, stores the new one sealed, and uses it", async () => {
+    const page = await fetch(`${stack.url}/slack/install`);
+    const state = /state=([^&"]+)/.exec(await page.text())?.[1] ?? "";
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const installed = await fetch(`${stack.url}/slack/oauth_redirect?code=c&state=${state}`, {
+      headers: { cookie },
+    });
+    expect(installed.status).toBe(200);
+
+    await stack.command("connect", { teamId: "T0ROTATING", userId: "U0ROTATOR" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
+    expect(stack.slack.callsOf("views.open")[0]?.token).toBe("xoxe.xoxb-rotated-1");
+    const refreshes = () =>
+      stack.slack.callsOf("oauth.v2.access").filter((call) => call.body.grant_type === "refresh_token");
+    expect(refreshes()).toHaveLength(1);
+
+    // The refreshed token was stored: the next request uses it without refreshing again.
+    await stack.command("connect", { teamId: "T0ROTATING", userId: "U0ROTATOR" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(2);
+    expect(stack.slack.callsOf("views.open")[1]?.token).toBe("xoxe.xoxb-rotated-1");
+    expect(refreshes()).toHaveLength(1);
+    const file = (stack.env.STORE_URL ?? "").replace("sqlite://", "");
+    for (const path of [file, `${file}-wal`]) {
+      try {
+        expect(readFileSync(path).includes("xoxe.xoxb-rotated-1")).toBe(false);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
+  });
+});
