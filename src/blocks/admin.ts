@@ -243,10 +243,7 @@ export function connectedModal(
 ): types.ModalView {
   return noticeModal(
     "Connected",
-    `${connectionSummary(info, defaultVersion)}\nThe payment service accepted the credentials and lists ${methodCount} payment method${methodCount === 1 ? "" : "s"}. Try \`/invoice <id>\` or \`/paymethods\`.`.replace(
-      "<id>",
-      "&lt;id&gt;",
-    ),
+    `${connectionSummary(info, defaultVersion)}\nThe payment service accepted the credentials and lists ${methodCount} payment method${methodCount === 1 ? "" : "s"}. Try \`/invoice &lt;id&gt;\` or \`/paymethods\`.`,
   );
 }
 

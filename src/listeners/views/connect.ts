@@ -28,6 +28,14 @@ const formSchema = z.object({
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
 
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why credentials failed, in words for the field; never the secret. */
 function checkFailure(error: unknown): string {
   if (error instanceof ServiceError) return `The payment service refused them: ${error.messages.join("; ")}`;
@@ -47,15 +55,7 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
   app.view<ViewSubmitAction>(CONNECT_VIEW, async ({ ack, body, view, client }) => {
     const started = performance.now();
     const userId = body.user.id;
-    const origin = originSchema.safeParse(
-      (() => {
-        try {
-          return JSON.parse(view.private_metadata);
-        } catch {
-          return undefined;
-        }
-      })(),
-    );
+    const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const form = formSchema.safeParse(view.state.values);
     const teamId = body.team?.id ?? body.user.team_id ?? "";
     const log = (fields: Record<string, unknown>) =>
