@@ -39,6 +39,8 @@ export type StackOptions = {
   env?: Env;
   fake?: FakePaymentsOptions;
   now?: () => Date;
+  /** How long the server reuses credentials and settings in memory (0: tests that change them with the CLI). */
+  storeMemoMs?: number;
   /**
    * Runs the app under test elsewhere (e.g. in a child process, for `npm run bench`) instead of in
    * this process; given the environment the in-process app would get. Default: startServer here.
@@ -104,6 +106,7 @@ export class Stack {
         : await startServer(env, {
             logDestination: { write: (line: string) => void stack.logs.push(line) },
             paymentsRetryDelayMs: 20,
+            ...(options.storeMemoMs === undefined ? {} : { storeMemoMs: options.storeMemoMs }),
             ...(options.now ? { now: options.now } : {}),
           });
     } catch (error) {

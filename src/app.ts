@@ -176,7 +176,10 @@ export function createApp(deps: AppDeps): KassaApp {
   });
   const inFlight = new InFlight();
   registerListeners(app, {
-    rateLimiter: new RateLimiter(deps.stores.store.namespace("rate"), config.rateLimits),
+    rateLimiter: new RateLimiter(
+      deps.stores.store.kind === "sqlite" ? undefined : deps.stores.store.namespace("rate"),
+      config.rateLimits,
+    ),
     inFlight,
     payments: deps.payments,
     stores: deps.stores,

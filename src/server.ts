@@ -7,6 +7,12 @@ import { PaymentsClient } from "./payments/client.js";
 import { openStores } from "./store/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
 
+/**
+ * Credentials and settings are read on every command; a few seconds in memory saves most of those
+ * round trips. Changes made here apply at once; those made by another replica or the CLI within this.
+ */
+export const STORE_MEMO_MS = 10_000;
+
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -25,6 +31,8 @@ export type RunningServer = {
 export type ServerOptions = {
   /** Where JSON log lines go (stdout by default). */
   logDestination?: pino.DestinationStream;
+  /** How long credentials and settings are reused in memory (default STORE_MEMO_MS). */
+  storeMemoMs?: number;
   /** Delay before each payments retry; tests shorten it. */
   paymentsRetryDelayMs?: number;
   now?: () => Date;
@@ -54,7 +62,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     }
   }
 
-  const stores = await openStores(config, logger);
+  const stores = await openStores(config, logger, { memoMs: options.storeMemoMs ?? STORE_MEMO_MS });
   const { store, credentials, cache } = stores;
   const client = new PaymentsClient({
     baseUrl: config.payments.apiUrl,

@@ -5,6 +5,7 @@ import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./paym
 import { SingleFlight } from "./single-flight.js";
 import type { Cache } from "./store/cache.js";
 import type { CredentialsStore } from "./store/credentials.js";
+import { Memo } from "./store/memo.js";
 
 const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
 
@@ -29,6 +30,11 @@ const cachedMethodsSchema = z.object({
   ),
 });
 
+type CachedMethods = z.infer<typeof cachedMethodsSchema>;
+
+/** How long a method list read from the store is reused in memory. */
+const METHODS_MEMO_MS = 5000;
+
 export type MethodList = { methods: PaymentMethod[]; fetchedAt: Date; fromCache: boolean };
 
 /**
@@ -38,6 +44,8 @@ export type MethodList = { methods: PaymentMethod[]; fetchedAt: Date; fromCache:
 export class WorkspacePayments {
   private readonly methodFetches = new SingleFlight<MethodList>();
   private readonly invoiceFetches = new SingleFlight<Invoice>();
+  /** The store's cached list, a few seconds in memory (it is read on every /paymethods). */
+  private readonly methodsMemo = new Memo<CachedMethods>(METHODS_MEMO_MS);
 
   constructor(
     private readonly credentials: CredentialsStore,
@@ -60,21 +68,19 @@ export class WorkspacePayments {
     const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
     const key = `paymethods:${teamId}`;
     if (!options.fresh) {
-      const cached = await this.cache.get(key, cachedMethodsSchema);
+      const cached = this.methodsMemo.get(key, undefined) ?? (await this.cache.get(key, cachedMethodsSchema));
       // Reconnecting with another login or version makes the old list someone else's.
       if (cached && cached.login === connection.login && cached.apiVersion === apiVersion) {
+        this.remember(key, cached);
         return { methods: cached.methods, fetchedAt: new Date(cached.fetchedAt), fromCache: true };
       }
     }
     return this.methodFetches.run(teamId, async () => {
       const methods = await this.client.listMethods(connection.account);
-      const fetchedAt = Date.now();
-      await this.cache.set(
-        key,
-        { login: connection.login, apiVersion, fetchedAt, methods },
-        this.options.methodsTtlMs,
-      );
-      return { methods, fetchedAt: new Date(fetchedAt), fromCache: false };
+      const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), methods };
+      await this.cache.set(key, entry, this.options.methodsTtlMs);
+      this.remember(key, entry);
+      return { methods, fetchedAt: new Date(entry.fetchedAt), fromCache: false };
     });
   }
 
@@ -85,7 +91,14 @@ export class WorkspacePayments {
 
   /** Drops what is cached for a workspace (after a disconnect or new credentials). */
   async forgetCached(teamId: string): Promise<void> {
+    this.methodsMemo.delete(`paymethods:${teamId}`);
     await this.cache.delete(`paymethods:${teamId}`);
+  }
+
+  /** In memory no longer than the store keeps it. */
+  private remember(key: string, entry: CachedMethods): void {
+    const left = entry.fetchedAt + this.options.methodsTtlMs - Date.now();
+    this.methodsMemo.set(key, entry, Math.min(METHODS_MEMO_MS, left));
   }
 
   private async connection(teamId: string) {

@@ -32,12 +32,15 @@ export function filterText(filter: MethodFilter): string {
 /** What a page button carries: the filter and the page, nothing else (no amounts, no secrets). */
 export type PaymethodsView = { filter: MethodFilter; page: number };
 
+/** One collator for all comparisons: localeCompare with options builds a new one each call. */
+const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base" });
+
 /** Enabled first, then by name, then by code, as people scan a list. */
 export function sortMethods(methods: PaymentMethod[]): PaymentMethod[] {
   return [...methods].sort(
     (a, b) =>
       Number(b.enabled) - Number(a.enabled) ||
-      a.name.localeCompare(b.name, "en", { sensitivity: "base" }) ||
+      NAME_ORDER.compare(a.name, b.name) ||
       a.code.localeCompare(b.code),
   );
 }

@@ -2,6 +2,9 @@ import type Keyv from "keyv";
 import { z } from "zod";
 import type { ApiVersion, PaymentsAccount } from "../payments/model.js";
 import { type SecretBox, sealedSchema } from "./crypto.js";
+import { Memo } from "./memo.js";
+
+const MISSING = Symbol("missing");
 
 /** What the store keeps per workspace. The secret is sealed; everything else is plain. */
 const storedConnectionSchema = z.object({
@@ -32,12 +35,26 @@ export class StoreValueError extends Error {
 
 /** Cash register credentials per Slack workspace (team id; enterprise id for org-wide installs). */
 export class CredentialsStore {
+  private readonly memo: Memo<Connection | undefined>;
+
+  /** `memoMs`: how long a read is reused in memory (0: every read goes to the store). */
   constructor(
     private readonly keyv: Keyv,
     private readonly box: SecretBox,
-  ) {}
+    memoMs = 0,
+  ) {
+    this.memo = new Memo(memoMs);
+  }
 
   async get(teamId: string): Promise<Connection | undefined> {
+    const remembered = this.memo.get(teamId, MISSING);
+    if (remembered !== MISSING) return remembered;
+    const connection = await this.read(teamId);
+    this.memo.set(teamId, connection);
+    return connection;
+  }
+
+  private async read(teamId: string): Promise<Connection | undefined> {
     const raw: unknown = await this.keyv.get(teamId);
     if (raw === undefined) return undefined;
     const stored = this.parse(teamId, raw);
@@ -71,10 +88,12 @@ export class CredentialsStore {
       connectedAt: new Date().toISOString(),
     };
     await this.keyv.set(teamId, stored);
+    this.memo.delete(teamId);
     return info(teamId, stored);
   }
 
   async remove(teamId: string): Promise<boolean> {
+    this.memo.delete(teamId);
     return this.keyv.delete(teamId);
   }
 

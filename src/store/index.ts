@@ -29,7 +29,12 @@ function keyFromEnvironment(configured: Buffer | undefined, kind: StoreKind): Re
  * Opens STORE_URL and the credentials in it, with the key from CREDENTIALS_KEY or, for SQLite only,
  * the key file.
  */
-export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+export async function openStores(
+  config: Config,
+  logger: Logger,
+  /** memoMs: how long the server reuses credentials and settings in memory (the CLI: never). */
+  options: { memoMs?: number } = {},
+): Promise<Stores> {
   const store = await openStore(config.store.url);
   try {
     // The key file sits beside an SQLite database; a Redis or PostgreSQL store has no "beside",
@@ -49,10 +54,10 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     const box = new SecretBox(key.key);
     return {
       store,
-      credentials: new CredentialsStore(store.namespace("credentials"), box),
+      credentials: new CredentialsStore(store.namespace("credentials"), box, options.memoMs),
       cache: new Cache(store.namespace("cache")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
-      settings: new SettingsStore(store.namespace("settings")),
+      settings: new SettingsStore(store.namespace("settings"), options.memoMs),
     };
   } catch (error) {
     await store.close();

@@ -10,16 +10,22 @@ const WINDOW_MS = 60_000;
 const countSchema = z.number().int().nonnegative();
 
 /**
- * Commands per user and per workspace in fixed one-minute windows, counted in the store so replicas
- * sharing Redis or PostgreSQL share the counts. Keyv has no atomic increment: within a process the
- * read-and-write of one counter is serialised; across replicas two simultaneous requests may both
- * pass, so the limit is approximate there (it protects the service, it is not billing).
+ * Commands per user and per workspace in fixed one-minute windows. With a shared store (Redis,
+ * PostgreSQL) the counts live there so replicas share them; Keyv has no atomic increment, so within
+ * a process the read-and-write of a workspace's counters is serialised and across replicas two
+ * simultaneous requests may both pass (it protects the service, it is not billing). With SQLite
+ * (one host) the counts stay in memory: four database round trips per command cost more than the
+ * limit is worth there.
  */
 export class RateLimiter {
   private readonly queues = new Map<string, Promise<unknown>>();
 
+  private readonly memory = new Map<string, number>();
+  private memoryWindow = -1;
+
   constructor(
-    private readonly keyv: Keyv,
+    /** undefined: count in memory. */
+    private readonly keyv: Keyv | undefined,
     private readonly limits: RateLimits,
     private readonly now: () => number = Date.now,
   ) {}
@@ -33,6 +39,8 @@ export class RateLimiter {
     const teamKey = `team:${teamId}:${window}`;
     const userKey = `user:${teamId}:${userId}:${window}`;
     // Both counts are read before either is written: a refused request uses up no quota.
+    if (!this.keyv) return this.hitInMemory(window, teamKey, userKey, retryAfterSeconds);
+    const keyv = this.keyv;
     return this.serially(teamId, async () => {
       const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
       if (teamPerMinute > 0 && teamCount >= teamPerMinute)
@@ -40,15 +48,37 @@ export class RateLimiter {
       if (userPerMinute > 0 && userCount >= userPerMinute)
         return { limited: true, scope: "user", retryAfterSeconds };
       await Promise.all([
-        teamPerMinute > 0 ? this.keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
-        userPerMinute > 0 ? this.keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
+        teamPerMinute > 0 ? keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
+        userPerMinute > 0 ? keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
       ]);
       return { limited: false };
     });
   }
 
+  private hitInMemory(
+    window: number,
+    teamKey: string,
+    userKey: string,
+    retryAfterSeconds: number,
+  ): RateVerdict {
+    if (window !== this.memoryWindow) {
+      this.memory.clear();
+      this.memoryWindow = window;
+    }
+    const { userPerMinute, teamPerMinute } = this.limits;
+    const teamCount = this.memory.get(teamKey) ?? 0;
+    const userCount = this.memory.get(userKey) ?? 0;
+    if (teamPerMinute > 0 && teamCount >= teamPerMinute)
+      return { limited: true, scope: "team", retryAfterSeconds };
+    if (userPerMinute > 0 && userCount >= userPerMinute)
+      return { limited: true, scope: "user", retryAfterSeconds };
+    this.memory.set(teamKey, teamCount + 1);
+    this.memory.set(userKey, userCount + 1);
+    return { limited: false };
+  }
+
   private async count(key: string): Promise<number> {
-    const parsed = countSchema.safeParse(await this.keyv.get(key));
+    const parsed = countSchema.safeParse(await this.keyv?.get(key));
     return parsed.success ? parsed.data : 0;
   }
 

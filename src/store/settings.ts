@@ -1,6 +1,7 @@
 import type Keyv from "keyv";
 import { z } from "zod";
 import { StoreValueError } from "./credentials.js";
+import { Memo } from "./memo.js";
 
 /** What a workspace admin may choose for the whole workspace (App Home, connect modal). */
 const settingsSchema = z.object({
@@ -9,23 +10,34 @@ const settingsSchema = z.object({
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
 
 export class SettingsStore {
-  constructor(private readonly keyv: Keyv) {}
+  private readonly memo: Memo<WorkspaceSettings>;
+
+  constructor(
+    private readonly keyv: Keyv,
+    memoMs = 0,
+  ) {
+    this.memo = new Memo(memoMs);
+  }
 
   async get(teamId: string): Promise<WorkspaceSettings> {
+    const remembered = this.memo.get(teamId, undefined);
+    if (remembered) return remembered;
     const raw: unknown = await this.keyv.get(teamId);
-    if (raw === undefined) return {};
-    const parsed = settingsSchema.safeParse(raw);
+    const parsed = settingsSchema.safeParse(raw ?? {});
     if (!parsed.success) throw new StoreValueError(`settings of ${teamId} are not in the expected form`);
+    this.memo.set(teamId, parsed.data);
     return parsed.data;
   }
 
   async update(teamId: string, changes: WorkspaceSettings): Promise<WorkspaceSettings> {
     const next = { ...(await this.get(teamId)), ...changes };
     await this.keyv.set(teamId, next);
+    this.memo.delete(teamId);
     return next;
   }
 
   async remove(teamId: string): Promise<void> {
+    this.memo.delete(teamId);
     await this.keyv.delete(teamId);
   }
 }

@@ -20,7 +20,8 @@ const methodRequests = (stack: Stack) =>
 describe("/paymethods end to end (v2)", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ env: { PAYMETHODS_CACHE_TTL_MS: "60000" } });
+    // These tests reconnect workspaces with the CLI (another process): no memory in front of the store.
+    stack = await Stack.start({ env: { PAYMETHODS_CACHE_TTL_MS: "60000" }, storeMemoMs: 0 });
   });
   afterAll(async () => {
     await stack?.stop();
