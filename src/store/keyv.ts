@@ -1,22 +1,18 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import KeyvPostgres from "@keyv/postgres";
-import KeyvRedis, { createClient, type RedisClientConnectionType } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
-import pg from "pg";
-import { z } from "zod";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** One attempt to open a TCP connection to Redis or PostgreSQL. */
-const CONNECT_TIMEOUT_MS = 5000;
+export const CONNECT_TIMEOUT_MS = 5000;
 /** Start-up gives up after this: a server that accepts the connection but never answers must not hang it. */
 const OPEN_DEADLINE_MS = 10_000;
 /** How long close() waits for Redis to answer in-flight commands before dropping the connection. */
-const CLOSE_GRACE_MS = 2000;
+export const CLOSE_GRACE_MS = 2000;
 /** Rows per query when listing a namespace in PostgreSQL. */
-const POSTGRES_PAGE_SIZE = 100;
+export const POSTGRES_PAGE_SIZE = 100;
 
 /** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
 export const POSTGRES_TABLE = "kassa";
@@ -77,9 +73,9 @@ export async function openStore(storeUrl: string): Promise<KeyvStore> {
     case "sqlite":
       return openSqlite(storeUrl);
     case "redis":
-      return openRedis(storeUrl);
+      return (await import("./redis.js")).openRedis(storeUrl);
     case "postgres":
-      return openPostgres(storeUrl);
+      return (await import("./postgres.js")).openPostgres(storeUrl);
     default:
       // Only the scheme is named: the rest may hold a password.
       throw new StoreUnavailableError(
@@ -93,7 +89,7 @@ export async function openStore(storeUrl: string): Promise<KeyvStore> {
  * empty. The "error" events are dropped because the same failures reach the callers as rejections;
  * without a listener, an emitted "error" would crash the process.
  */
-function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = true): Keyv {
+export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = true): Keyv {
   const keyv = new Keyv({ store: adapter, namespace: name, throwOnErrors: true, useKeyPrefix });
   keyv.on("error", () => {});
   return keyv;
@@ -134,167 +130,11 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
   };
 }
 
-async function openRedis(storeUrl: string): Promise<KeyvStore> {
-  const location = redactedUrl(storeUrl);
-  let connected = false;
-  const client = createClient({
-    url: storeUrl,
-    // While the connection is down, commands fail at once instead of waiting in a queue: a Slack
-    // handler has 3 seconds, and an error reply beats no reply.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      // At start-up, give up at the first failure (one clear error); once connected, reconnect
-      // with backoff so a replica survives a Redis restart.
-      reconnectStrategy: (retries) => (connected ? Math.min(100 * 2 ** retries, 2000) : false),
-    },
-  });
-  // node-redis emits "error" on every failed reconnect; unheard, that would crash the process.
-  // Commands reject meanwhile, so the callers still see the failure.
-  client.on("error", () => {});
-  // Each namespace's adapter subscribes to the shared client's events.
-  client.setMaxListeners(0);
-
-  await connectOrExplain(
-    location,
-    async () => {
-      await client.connect();
-      await client.ping();
-    },
-    async () => {
-      if (client.isOpen) client.destroy();
-    },
-  );
-  connected = true;
-
-  /** Namespaces share the one connection; the store, not an adapter, opens and closes it. */
-  class SharedClientRedis extends KeyvRedis<unknown> {
-    // Upstream reconnects a client that is not open on every call; after close() that would
-    // quietly open a new connection, so the adapter always uses the store's client as it is.
-    override async getClient(): Promise<RedisClientConnectionType> {
-      return client;
-    }
-  }
-
-  const instances = new Map<string, Keyv>();
-  let closed = false;
-  return {
-    location,
-    kind: "redis",
-    namespace(name) {
-      let keyv = instances.get(name);
-      if (!keyv) {
-        // The adapter prefixes keys with "<namespace>::" itself (and lists a namespace by that
-        // prefix), so Keyv must not add its own "<namespace>:" as well.
-        const adapter = new SharedClientRedis(client, { throwOnErrors: true, throwOnConnectError: true });
-        keyv = keyvFor(adapter, name, false);
-        instances.set(name, keyv);
-      }
-      return keyv;
-    },
-    async ping() {
-      await client.ping();
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (!client.isOpen) return;
-      const closing = client.close();
-      if ((await settlesWithin(closing, CLOSE_GRACE_MS)) !== "settled" && client.isOpen) client.destroy();
-    },
-  };
-}
-
-/** What PostgreSQL rows look like to the namespace listing. */
-const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
-
-async function openPostgres(storeUrl: string): Promise<KeyvStore> {
-  const location = redactedUrl(storeUrl);
-  // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter
-  // ends it for all of them (and for a second store on the same URL).
-  const pool = new pg.Pool({ connectionString: storeUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  // An idle connection that breaks (server restart) is reported on the pool; unheard, that would
-  // crash the process. The pool replaces it, and the next query reports any lasting failure.
-  pool.on("error", () => {});
-
-  await connectOrExplain(
-    location,
-    async () => {
-      // Created only when missing: a database user without CREATE rights can use a table made for it.
-      const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
-        `public.${POSTGRES_TABLE}`,
-      ]);
-      if (found.rows[0]?.found) return;
-      try {
-        await pool.query(
-          `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
-        );
-      } catch (error) {
-        // Another replica created it at the same moment (a race on the catalog's unique index).
-        if ((error as { code?: string }).code !== "23505") throw error;
-      }
-    },
-    () => pool.end(),
-  );
-
-  /** Namespaces share the store's pool; the store, not an adapter, ends it. */
-  class SharedPoolPostgres extends KeyvPostgres {
-    override async connect() {
-      return async (sql: string, values?: unknown[]) => (await pool.query(sql, values)).rows;
-    }
-
-    override async disconnect(): Promise<void> {}
-
-    // Upstream's iterator reports a failed query as an event and stops, so a broken store would
-    // list as empty; this one lets the error reach the caller.
-    override async *iterator(namespace?: string): AsyncGenerator<string[], void, unknown> {
-      const prefix = namespace ? `${namespace}:` : "";
-      let after = "";
-      for (;;) {
-        const rows = postgresRowsSchema.parse(
-          await this.query(
-            `SELECT key, value FROM public.${POSTGRES_TABLE} WHERE starts_with(key, $1) AND key > $2 ORDER BY key LIMIT $3`,
-            [prefix, after, POSTGRES_PAGE_SIZE],
-          ),
-        );
-        for (const row of rows) yield [row.key, row.value];
-        const last = rows.at(-1);
-        if (!last || rows.length < POSTGRES_PAGE_SIZE) return;
-        after = last.key;
-      }
-    }
-  }
-
-  const instances = new Map<string, Keyv>();
-  let closed = false;
-  return {
-    location,
-    kind: "postgres",
-    namespace(name) {
-      let keyv = instances.get(name);
-      if (!keyv) {
-        // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name);
-        instances.set(name, keyv);
-      }
-      return keyv;
-    },
-    async ping() {
-      await pool.query("SELECT 1");
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await pool.end();
-    },
-  };
-}
-
 /**
  * Runs a network store's first round trip under a deadline. Any failure closes what was opened and
  * becomes one line for the operator: "cannot reach the store at <url without password>: <reason>".
  */
-async function connectOrExplain(
+export async function connectOrExplain(
   location: string,
   connect: () => Promise<void>,
   abandon: () => Promise<void>,
@@ -317,7 +157,7 @@ async function connectOrExplain(
 }
 
 /** "settled" when the promise resolves in time, "timed-out" otherwise; rejects when it rejects in time. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<"settled" | "timed-out"> {
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<"settled" | "timed-out"> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"timed-out">((resolveDeadline) => {
     timer = setTimeout(() => resolveDeadline("timed-out"), ms);

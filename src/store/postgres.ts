@@ -1,0 +1,100 @@
+import KeyvPostgres from "@keyv/postgres";
+import type Keyv from "keyv";
+import pg from "pg";
+import { z } from "zod";
+import {
+  CONNECT_TIMEOUT_MS,
+  connectOrExplain,
+  type KeyvStore,
+  keyvFor,
+  POSTGRES_PAGE_SIZE,
+  POSTGRES_TABLE,
+  redactedUrl,
+} from "./keyv.js";
+
+// Loaded only when STORE_URL is postgres:// (openStore imports it on demand).
+
+/** What PostgreSQL rows look like to the namespace listing. */
+const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
+
+export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
+  const location = redactedUrl(storeUrl);
+  // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter
+  // ends it for all of them (and for a second store on the same URL).
+  const pool = new pg.Pool({ connectionString: storeUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // An idle connection that breaks (server restart) is reported on the pool; unheard, that would
+  // crash the process. The pool replaces it, and the next query reports any lasting failure.
+  pool.on("error", () => {});
+
+  await connectOrExplain(
+    location,
+    async () => {
+      // Created only when missing: a database user without CREATE rights can use a table made for it.
+      const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
+        `public.${POSTGRES_TABLE}`,
+      ]);
+      if (found.rows[0]?.found) return;
+      try {
+        await pool.query(
+          `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
+        );
+      } catch (error) {
+        // Another replica created it at the same moment (a race on the catalog's unique index).
+        if ((error as { code?: string }).code !== "23505") throw error;
+      }
+    },
+    () => pool.end(),
+  );
+
+  /** Namespaces share the store's pool; the store, not an adapter, ends it. */
+  class SharedPoolPostgres extends KeyvPostgres {
+    override async connect() {
+      return async (sql: string, values?: unknown[]) => (await pool.query(sql, values)).rows;
+    }
+
+    override async disconnect(): Promise<void> {}
+
+    // Upstream's iterator reports a failed query as an event and stops, so a broken store would
+    // list as empty; this one lets the error reach the caller.
+    override async *iterator(namespace?: string): AsyncGenerator<string[], void, unknown> {
+      const prefix = namespace ? `${namespace}:` : "";
+      let after = "";
+      for (;;) {
+        const rows = postgresRowsSchema.parse(
+          await this.query(
+            `SELECT key, value FROM public.${POSTGRES_TABLE} WHERE starts_with(key, $1) AND key > $2 ORDER BY key LIMIT $3`,
+            [prefix, after, POSTGRES_PAGE_SIZE],
+          ),
+        );
+        for (const row of rows) yield [row.key, row.value];
+        const last = rows.at(-1);
+        if (!last || rows.length < POSTGRES_PAGE_SIZE) return;
+        after = last.key;
+      }
+    }
+  }
+
+  const instances = new Map<string, Keyv>();
+  let closed = false;
+  return {
+    location,
+    kind: "postgres",
+    namespace(name) {
+      let keyv = instances.get(name);
+      if (!keyv) {
+        // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
+        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name);
+        instances.set(name, keyv);
+      }
+      return keyv;
+    },
+    async ping() {
+      await pool.query("SELECT 1");
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
