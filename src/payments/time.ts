@@ -14,8 +14,22 @@ const DAY_MS = 86_400_000;
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Offset of `zone` from UTC, in milliseconds, at the instant `epochMs`. */
+/** Offsets change only at whole quarter hours in every zone in use, so one reading serves 15 minutes. */
+const OFFSET_BUCKET_MS = 15 * 60_000;
+const knownOffsets = new Map<string, number>();
+
+/** Offset of `zone` from UTC, in milliseconds, at the instant `epochMs` (formatToParts is slow: remembered). */
 function zoneOffsetMs(epochMs: number, zone: string): number {
+  const key = `${zone}|${Math.floor(epochMs / OFFSET_BUCKET_MS)}`;
+  const known = knownOffsets.get(key);
+  if (known !== undefined) return known;
+  const offset = readZoneOffsetMs(Math.floor(epochMs / OFFSET_BUCKET_MS) * OFFSET_BUCKET_MS, zone);
+  if (knownOffsets.size >= 50_000) knownOffsets.clear();
+  knownOffsets.set(key, offset);
+  return offset;
+}
+
+function readZoneOffsetMs(epochMs: number, zone: string): number {
   let formatter = offsetFormatters.get(zone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat("en-US", {
