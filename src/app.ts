@@ -7,6 +7,7 @@ import {
   type CustomRoute,
   ErrorCode,
   HTTPReceiver,
+  type HTTPReceiverOptions,
   SocketModeReceiver,
 } from "@slack/bolt";
 import { notInstalledMessage } from "./blocks/replies.js";
@@ -104,6 +105,15 @@ export function createApp(deps: AppDeps): KassaApp {
     // The error handler gets the request body too (to answer a workspace that is not installed).
     extendedErrorHandler: true,
   };
+  /** The HTTP receiver both HTTP ways share: signature check, probes, body limit. */
+  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) =>
+    new HTTPReceiver({
+      signingSecret: slack.signingSecret ?? "",
+      customRoutes: routes(deps),
+      logger: boltLogger(logger),
+      bodyLimit: BODY_LIMIT_BYTES,
+      ...extra,
+    });
   let socketReceiver: SocketModeReceiver | undefined;
   let probeServer: Server | undefined;
   let app: App;
@@ -112,8 +122,7 @@ export function createApp(deps: AppDeps): KassaApp {
     // authorises each request with the installation it finds there.
     app = new App({
       ...common,
-      receiver: new HTTPReceiver({
-        signingSecret: slack.signingSecret ?? "",
+      receiver: httpReceiver({
         clientId: slack.auth.clientId,
         clientSecret: slack.auth.clientSecret,
         stateSecret: slack.auth.stateSecret,
@@ -125,9 +134,6 @@ export function createApp(deps: AppDeps): KassaApp {
           stateVerification: true,
           clientOptions: { slackApiUrl: slack.apiUrl },
         },
-        customRoutes: routes(deps),
-        logger: boltLogger(logger),
-        bodyLimit: BODY_LIMIT_BYTES,
       }),
     });
   } else if (slack.appToken) {
@@ -154,12 +160,7 @@ export function createApp(deps: AppDeps): KassaApp {
       ...common,
       token: slack.auth.botToken,
       ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
-      receiver: new HTTPReceiver({
-        signingSecret: slack.signingSecret ?? "",
-        customRoutes: routes(deps),
-        logger: boltLogger(logger),
-        bodyLimit: BODY_LIMIT_BYTES,
-      }),
+      receiver: httpReceiver({}),
     });
   }
   app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -9,6 +9,7 @@ import type { Env } from "../src/config.js";
 import { CredentialsStore } from "../src/store/credentials.js";
 import { SecretBox } from "../src/store/crypto.js";
 import { openStore } from "../src/store/keyv.js";
+import { databaseBytes } from "./support/database-bytes.js";
 
 const SECRET = "cli-secret-3e7a91c4-NEVER-PRINT";
 const TEAM = "T123ABC";
@@ -83,9 +84,7 @@ describe("kassa credentials", () => {
     const connection = await stored(TEAM);
     expect(connection?.account).toEqual({ login: "shop", secret: SECRET, apiVersion: undefined });
     expect(connection?.connectedBy).toBe("cli");
-    const bytes = Buffer.concat(
-      [dbPath, `${dbPath}-wal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)),
-    );
+    const bytes = databaseBytes(dbPath);
     expect(bytes.includes(SECRET)).toBe(false);
   });
 

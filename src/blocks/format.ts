@@ -14,15 +14,12 @@ export function formatMoney(money: Money): string {
   return `${formatDecimal(money.value)} ${money.currency ?? "(original invoice currency)"}`;
 }
 
-export type DateStyle = "date-time" | "date";
-
 /**
  * A Slack date token: every reader sees the moment in their own timezone. The fallback (old clients,
  * notifications) is the service's own text with the zone it was read in.
  */
-export function slackDate(time: ServiceTime, style: DateStyle = "date-time"): string {
-  const format = style === "date" ? "{date_short_pretty}" : "{date_short_pretty} {time}";
-  return `<!date^${time.epochSeconds}^${format}|${time.text} ${time.zone}>`;
+export function slackDate(time: ServiceTime): string {
+  return `<!date^${time.epochSeconds}^{date_short_pretty} {time}|${time.text} ${time.zone}>`;
 }
 
 /** Same token for a moment we measured ourselves (e.g. "updated"), with a UTC fallback. */

@@ -700,12 +700,9 @@ describe("buildInvoiceMessage: dates", () => {
     );
   });
 
-  it("slackDate formats both styles with the service's text and zone as fallback", () => {
+  it("slackDate keeps the service's text and zone as fallback", () => {
     const time = { text: "2024-05-01 13:00:00", zone: "Europe/Moscow", epochSeconds: 1714557600 };
     expect(slackDate(time)).toBe(CREATED);
-    expect(slackDate(time, "date")).toBe(
-      "<!date^1714557600^{date_short_pretty}|2024-05-01 13:00:00 Europe/Moscow>",
-    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Installation } from "@slack/bolt";
@@ -8,6 +8,7 @@ import { StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { installationKey, KeyvInstallationStore } from "../../src/store/installations.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { databaseBytes } from "../support/database-bytes.js";
 
 const KEY = Buffer.alloc(32, 9);
 const WORKSPACE_TOKEN = "xoxb-workspace-token-do-not-leak-1";
@@ -135,17 +136,7 @@ describe("KeyvInstallationStore", () => {
   it("never writes a token to the database file in plaintext", async () => {
     await installations.storeInstallation(workspaceInstall);
     await installations.storeInstallation(orgInstall);
-    const file = join(dir, "kassa.sqlite");
-    const bytes = Buffer.concat([
-      readFileSync(file),
-      ...[`${file}-wal`].map((path) => {
-        try {
-          return readFileSync(path);
-        } catch {
-          return Buffer.alloc(0);
-        }
-      }),
-    ]);
+    const bytes = databaseBytes(join(dir, "kassa.sqlite"));
     expect(bytes.length).toBeGreaterThan(0);
     for (const secret of [WORKSPACE_TOKEN, ORG_TOKEN, REFRESH]) expect(bytes.includes(secret)).toBe(false);
     expect(bytes.includes("U0INSTALLER")).toBe(true);
