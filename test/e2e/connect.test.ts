@@ -102,6 +102,24 @@ describe("connecting the cash register from Slack", () => {
     expect(message(reply.body).text).toContain("no cash register connected");
   });
 
+  it("refuses a submission whose form metadata was tampered with or names another workspace", async () => {
+    const view = await openModal(ADMIN);
+    for (const metadata of ["not json", JSON.stringify({ from: "command", t: "T0SOMEONEELSE" })]) {
+      const result = await stack.submitView({
+        view: { ...view, private_metadata: metadata },
+        values: form(SANDBOX_LOGIN, SANDBOX_SECRET),
+        userId: ADMIN,
+        teamId: NEW_TEAM,
+      });
+      expect(result.json).toEqual({
+        response_action: "errors",
+        errors: { login: "This form is out of date. Close it and open it again." },
+      });
+    }
+    const { reply } = await stack.ask("status", { teamId: NEW_TEAM });
+    expect(message(reply.body).text).toBe("No cash register is connected.");
+  });
+
   it("asks for a login and a secret when they are missing", async () => {
     const view = await openModal(ADMIN);
     const noLogin = await stack.submitView({

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CredentialsStore } from "../../src/store/credentials.js";
+import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { Memo } from "../../src/store/memo.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
+import { SettingsStore } from "../../src/store/settings.js";
 
 describe("Memo", () => {
   it("remembers for its time, then forgets; delete and ttl 0 work", () => {
@@ -70,6 +71,24 @@ describe("RateLimiter", () => {
     const limiter = new RateLimiter(store.namespace("rate"), { userPerMinute: 5, teamPerMinute: 0 });
     const verdicts = await Promise.all(Array.from({ length: 8 }, () => limiter.hit("T1", "U1")));
     expect(verdicts.filter((verdict) => !verdict.limited)).toHaveLength(5);
+  });
+});
+
+describe("SettingsStore", () => {
+  it("reads a damaged value as an error, never as defaults, and forgets on update", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kassa-settings-"));
+    const store = await openStore(`sqlite://${join(dir, "kassa.sqlite")}`);
+    try {
+      const settings = new SettingsStore(store.namespace("settings"), 60_000);
+      expect(await settings.get("T1")).toEqual({});
+      await settings.update("T1", { replyVisibility: "private" });
+      expect(await settings.get("T1")).toEqual({ replyVisibility: "private" });
+      await store.namespace("settings").set("T2", { replyVisibility: "everywhere" });
+      await expect(settings.get("T2")).rejects.toThrow(StoreValueError);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
