@@ -10,6 +10,7 @@ import {
   type HTTPReceiverOptions,
   SocketModeReceiver,
 } from "@slack/bolt";
+import { PaymethodsPages } from "./blocks/paymethods.js";
 import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
@@ -183,6 +184,7 @@ export function createApp(deps: AppDeps): KassaApp {
     ),
     inFlight,
     payments: deps.payments,
+    paymethodsPages: new PaymethodsPages(),
     stores: deps.stores,
     logger,
     timeoutMs: config.payments.timeoutMs,

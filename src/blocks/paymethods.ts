@@ -36,7 +36,7 @@ export type PaymethodsView = { filter: MethodFilter; page: number };
 const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base" });
 
 /** Enabled first, then by name, then by code, as people scan a list. */
-export function sortMethods(methods: PaymentMethod[]): PaymentMethod[] {
+export function sortMethods(methods: readonly PaymentMethod[]): PaymentMethod[] {
   return [...methods].sort(
     (a, b) =>
       Number(b.enabled) - Number(a.enabled) ||
@@ -45,7 +45,10 @@ export function sortMethods(methods: PaymentMethod[]): PaymentMethod[] {
   );
 }
 
-export function filterMethods(methods: PaymentMethod[], filter: MethodFilter): PaymentMethod[] {
+export function filterMethods(
+  methods: readonly PaymentMethod[],
+  filter: MethodFilter,
+): readonly PaymentMethod[] {
   switch (filter.kind) {
     case "all":
       return methods;
@@ -108,7 +111,7 @@ export type PaymethodsMessageOptions = { fetchedAt: Date };
  * and Refresh. Returns undefined when the filter matches nothing (the caller answers privately).
  */
 export function buildPaymethodsMessage(
-  all: PaymentMethod[],
+  all: readonly PaymentMethod[],
   view: PaymethodsView,
   options: PaymethodsMessageOptions,
 ): SlackMessage | undefined {
@@ -184,6 +187,44 @@ export function buildPaymethodsMessage(
     LIMITS.fallbackText,
   );
   return { response_type: "in_channel", text, blocks };
+}
+
+/**
+ * buildPaymethodsMessage, remembered per method list. A cached list is shown again and again (every
+ * `/paymethods`, every page button) until it is refreshed, and building its page is most of the
+ * work of a cached `/paymethods`. Keyed by the list object itself: a refreshed or re-read list is a
+ * new object and starts empty, and the old list's pages are dropped with it. Messages handed out are
+ * frozen, since the same object goes to many replies.
+ */
+export class PaymethodsPages {
+  private readonly byList = new WeakMap<readonly PaymentMethod[], Map<string, SlackMessage | null>>();
+
+  /** `maxViewsPerList` bounds what free-text filters can pile up for one list. */
+  constructor(private readonly maxViewsPerList = 64) {}
+
+  message(
+    all: readonly PaymentMethod[],
+    view: PaymethodsView,
+    options: PaymethodsMessageOptions,
+  ): SlackMessage | undefined {
+    let pages = this.byList.get(all);
+    if (!pages) {
+      pages = new Map();
+      this.byList.set(all, pages);
+    }
+    const key = JSON.stringify([
+      view.filter.kind,
+      filterText(view.filter),
+      view.page,
+      options.fetchedAt.getTime(),
+    ]);
+    const known = pages.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const built = buildPaymethodsMessage(all, view, options);
+    if (pages.size >= this.maxViewsPerList) pages.clear();
+    pages.set(key, built ? Object.freeze(built) : null);
+    return built;
+  }
 }
 
 export function paymethodsHelpMessage(): SlackMessage {

@@ -1,7 +1,7 @@
 import type { App } from "@slack/bolt";
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
 import { INVOICE_ACTIONS, type ReplyVisibility } from "../blocks/invoice.js";
-import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
+import { PAYMETHODS_ACTIONS, type PaymethodsPages } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { Stores } from "../store/index.js";
@@ -21,6 +21,8 @@ import { registerConnectView } from "./views/connect.js";
 /** What every listener may use; built once in app.ts. */
 export type ListenerDeps = {
   payments: WorkspacePayments;
+  /** The method list's pages, built once per list and view. */
+  paymethodsPages: PaymethodsPages;
   stores: Pick<Stores, "credentials" | "settings" | "installations">;
   logger: Logger;
   /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */

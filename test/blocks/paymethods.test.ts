@@ -15,6 +15,7 @@ import {
   type MethodFilter,
   methodLine,
   PAYMETHODS_ACTIONS,
+  PaymethodsPages,
   paymethodsHelpMessage,
   paymethodsNoMatchMessage,
   paymethodsUsageMessage,
@@ -738,5 +739,65 @@ describe("paymethods replies", () => {
     const long = paymethodsUsageMessage(reason, "<".repeat(5000));
     expectWithinBlockKitLimits(long);
     expect(sectionTexts(long)[0]).toContain(`: \`${"&lt;".repeat(59)}…\`\n`);
+  });
+});
+
+describe("PaymethodsPages: each page built once per list", () => {
+  const options = { fetchedAt: FETCHED_AT };
+
+  it("gives the same message as buildPaymethodsMessage, and the same object again for the same view", () => {
+    const pages = new PaymethodsPages();
+    const methods = methodsOf("v2", manyMethods(60));
+    for (const view of [
+      { filter: ALL, page: 1 },
+      { filter: ALL, page: 2 },
+      { filter: ENABLED, page: 1 },
+      { filter: text("btc"), page: 1 },
+    ]) {
+      const first = pages.message(methods, view, options);
+      expect(first).toEqual(buildPaymethodsMessage(methods, view, options));
+      expect(pages.message(methods, view, options)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+    }
+  });
+
+  it("tells a keyword from the same word as a text filter, and remembers that nothing matched", () => {
+    const pages = new PaymethodsPages();
+    const methods = methodsOf("v2", [sample("ON", "Enabled coin"), sample("OFF", "Off", { enabled: false })]);
+    const keyword = pages.message(methods, { filter: ENABLED, page: 1 }, options);
+    const word = pages.message(methods, { filter: text("enabled"), page: 1 }, options);
+    expect(keyword && header(keyword)).toBe("Payment methods (enabled only): 1 enabled, 0 disabled");
+    expect(word && header(word)).toBe("Payment methods matching “enabled”: 1 enabled, 0 disabled");
+    expect(pages.message(methods, { filter: text("paypal"), page: 1 }, options)).toBeUndefined();
+    expect(pages.message(methods, { filter: text("paypal"), page: 1 }, options)).toBeUndefined();
+  });
+
+  it("builds again for another list object or another read time", () => {
+    const pages = new PaymethodsPages();
+    const before = methodsOf("v2", [sample("BTC", "Bitcoin")]);
+    const after = methodsOf("v2", [sample("BTC", "Bitcoin"), sample("LTC", "Litecoin")]);
+    const view = { filter: ALL, page: 1 };
+    const old = pages.message(before, view, options);
+    expect(old && header(old)).toBe("Payment methods: 1 enabled, 0 disabled");
+    const fresh = pages.message(after, view, options);
+    expect(fresh && header(fresh)).toBe("Payment methods: 2 enabled, 0 disabled");
+    const later = pages.message(before, view, { fetchedAt: new Date(FETCHED_AT.getTime() + 60_000) });
+    expect(later).not.toBe(old);
+    expect(later && contextText(later)).not.toBe(old && contextText(old));
+  });
+
+  it("keeps at most maxViewsPerList views of one list", () => {
+    const pages = new PaymethodsPages(3);
+    const methods = methodsOf("v2", [sample("BTC", "Bitcoin")]);
+    const first = pages.message(methods, { filter: text("bit"), page: 1 }, options);
+    pages.message(methods, { filter: text("coin"), page: 1 }, options);
+    pages.message(methods, { filter: text("btc"), page: 1 }, options);
+    expect(first).toBeDefined();
+    expect(pages.message(methods, { filter: text("bit"), page: 1 }, options)).toBe(first);
+    pages.message(methods, { filter: text("bitcoin"), page: 1 }, options);
+    // The fourth view cleared the list's pages: the first is built anew (equal, not the same object).
+    const again = pages.message(methods, { filter: text("bit"), page: 1 }, options);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
   });
 });

@@ -1,7 +1,6 @@
 import type { App } from "@slack/bolt";
 import type { SlackMessage } from "../../blocks/message.js";
 import {
-  buildPaymethodsMessage,
   filterText,
   type PaymethodsView,
   paymethodsHelpMessage,
@@ -26,7 +25,7 @@ export async function paymethodsReply(
   outcome.cached = list.fromCache;
   if (!list.fromCache) outcome.upstreamStatus = 200;
   outcome.methods = list.methods.length;
-  const message = buildPaymethodsMessage(list.methods, view, { fetchedAt: list.fetchedAt });
+  const message = deps.paymethodsPages.message(list.methods, view, { fetchedAt: list.fetchedAt });
   if (!message) {
     outcome.outcome = "no_match";
     return paymethodsNoMatchMessage(filterText(view.filter));
