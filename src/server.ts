@@ -86,6 +86,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   try {
     port = await kassa.start(config.port);
   } catch (error) {
+    client.close();
     await store.close();
     throw new StartupError(`cannot listen on PORT ${config.port}: ${(error as Error).message}`);
   }
@@ -106,6 +107,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     async stop() {
       const { drained, pending } = await kassa.stop(SHUTDOWN_GRACE_MS);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
+      client.close();
       await store.close();
     },
   };

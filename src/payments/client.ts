@@ -1,6 +1,7 @@
-import { FetchError, ofetch } from "ofetch";
+import { type $Fetch, createFetch, FetchError } from "ofetch";
 import type { z } from "zod";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
+import { createHttpFetch, type HttpFetch, RedirectError, ResponseTooLargeError } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
 import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./model.js";
 import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
@@ -24,6 +25,8 @@ export type PaymentsClientOptions = {
   retries?: number;
   /** First backoff delay; doubles on each retry. */
   retryDelayMs?: number;
+  /** The transport under ofetch; node:http with keep-alive unless given (see http-fetch.ts). */
+  fetch?: HttpFetch;
 };
 
 /** 408/429 and the 5xx a proxy in front of the service produces. */
@@ -39,10 +42,19 @@ const DETAIL_LIMIT = 200;
 export class PaymentsClient {
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  private readonly transport: HttpFetch;
+  private readonly ofetch: $Fetch;
 
   constructor(private readonly options: PaymentsClientOptions) {
     this.retries = options.retries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? 300;
+    this.transport = options.fetch ?? createHttpFetch();
+    this.ofetch = createFetch({ fetch: this.transport });
+  }
+
+  /** Closes idle connections to the service (at shutdown). */
+  close(): void {
+    this.transport.close();
   }
 
   async getInvoice(account: PaymentsAccount, id: string): Promise<Invoice> {
@@ -106,7 +118,7 @@ export class PaymentsClient {
   private async send(url: string, body: Record<string, string>): Promise<string> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await ofetch(url, {
+        return await this.ofetch(url, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           body,
@@ -152,6 +164,9 @@ function transportError(error: unknown): Error {
     const causeName = typeof cause?.name === "string" ? cause.name : "";
     const detail = causeName ? `${causeName}: ${String(cause?.message ?? "")}` : error.message;
     // The FetchError itself is not kept: it holds the request options, secret included.
+    if (cause instanceof RedirectError) return new UnreachableError("http-status", cause.status, detail);
+    if (cause instanceof ResponseTooLargeError)
+      return new UnexpectedResponseError("too-large", cause.message);
     if (causeName === "TimeoutError" || causeName === "AbortError")
       return new UnreachableError("timeout", undefined, detail);
     return new UnreachableError("network", undefined, detail);

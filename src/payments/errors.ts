@@ -35,12 +35,12 @@ export class UnreachableError extends PaymentsError {
   }
 }
 
-/** An answer arrived but is not what the interface promises: not JSON, or JSON of another shape. */
+/** An answer arrived but is not what the interface promises: not JSON, JSON of another shape, or far too large. */
 export class UnexpectedResponseError extends PaymentsError {
   readonly kind = "unexpected";
   override readonly name = "UnexpectedResponseError";
   constructor(
-    readonly reason: "not-json" | "wrong-shape",
+    readonly reason: "not-json" | "wrong-shape" | "too-large",
     readonly detail: string,
   ) {
     super(`unexpected response from the payment service (${reason}): ${detail}`);

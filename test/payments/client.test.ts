@@ -11,6 +11,7 @@ import {
 } from "../../sandbox/fake-payments.js";
 import { PaymentsClient, type PaymentsClientOptions } from "../../src/payments/client.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
+import { createHttpFetch } from "../../src/payments/http-fetch.js";
 import type { PaymentsAccount, ServiceTime } from "../../src/payments/model.js";
 
 const LOGIN = "shop_register";
@@ -104,7 +105,7 @@ type Captured = {
 };
 
 /** A local server answering every request with `reply`, recording what it was sent. */
-async function startCapture(reply: { status: number; body: string }) {
+async function startCapture(reply: { status: number; body: string; headers?: Record<string, string> }) {
   const captured: Captured[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -116,7 +117,7 @@ async function startCapture(reply: { status: number; body: string }) {
         headers: req.headers,
         body: Buffer.concat(chunks).toString("utf8"),
       });
-      res.writeHead(reply.status, { "content-type": "application/json" });
+      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
       res.end(reply.body);
     });
   });
@@ -463,6 +464,44 @@ describe("PaymentsClient.getInvoice: failures", () => {
       );
       expect(error.reason).toBe("wrong-shape");
     } finally {
+      await capture.close();
+    }
+  });
+
+  it("a redirect -> UnreachableError http-status 301 with its target in the detail, not retried", async () => {
+    const capture = await startCapture({
+      status: 301,
+      body: "",
+      headers: { location: "https://api.crystalpay.io/v2/invoice/info/" },
+    });
+    try {
+      const error = await expectFailure(
+        client({ baseUrl: capture.url }).getInvoice(ACCOUNT, PAID_ID),
+        UnreachableError,
+      );
+      expect(error.reason).toBe("http-status");
+      expect(error.status).toBe(301);
+      expect(error.detail).toContain("redirecting to https://api.crystalpay.io/v2/invoice/info/");
+      expect(capture.captured).toHaveLength(1);
+    } finally {
+      await capture.close();
+    }
+  });
+
+  it("an answer larger than the transport reads -> UnexpectedResponseError too-large", async () => {
+    const huge = JSON.stringify({ error: false, errors: [], id: PAID_ID, padding: "x".repeat(8000) });
+    const capture = await startCapture({ status: 200, body: huge });
+    const transport = createHttpFetch({ maxResponseBytes: 4096 });
+    try {
+      const error = await expectFailure(
+        client({ baseUrl: capture.url, fetch: transport }).getInvoice(ACCOUNT, PAID_ID),
+        UnexpectedResponseError,
+      );
+      expect(error.reason).toBe("too-large");
+      expect(error.detail).toBe("the answer is larger than 4096 bytes");
+      expect(capture.captured).toHaveLength(1);
+    } finally {
+      transport.close();
       await capture.close();
     }
   });

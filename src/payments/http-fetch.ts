@@ -1,0 +1,198 @@
+import http from "node:http";
+import https from "node:https";
+import zlib from "node:zlib";
+
+/**
+ * The `fetch` that ofetch uses for the payment service: node:http and node:https with keep-alive
+ * agents, the whole answer read into memory.
+ *
+ * Why not the built-in fetch: on Node 20 (undici) a call costs about 230 µs of CPU on our machines,
+ * six times a node:http request, and every `/invoice` makes one; under load that was the largest
+ * part of Kassa's own work (see "Load benchmark" in the README). ofetch takes a custom fetch for
+ * exactly this (`createFetch({ fetch })`), so the client keeps ofetch's body and error handling.
+ *
+ * It does what the payments client needs, no more: a method, headers, a string body, and an
+ * AbortSignal that covers the headers and the body. Redirects are refused, not followed: the API
+ * never redirects, so one means a wrong PAYMENTS_API_URL (http for https, a missing path). An answer
+ * is capped in size, compressed or not.
+ */
+export type HttpFetch = typeof fetch & {
+  /** Closes the idle connections (at shutdown). */
+  close(): void;
+};
+
+export type HttpFetchOptions = {
+  /** Connections per host at most; more requests wait for one. */
+  maxSockets?: number;
+  /** An idle connection is closed after this long (under the 5 s most servers allow). */
+  idleTimeoutMs?: number;
+  /** Longest answer read, after decompression. */
+  maxResponseBytes?: number;
+  /** Extra certificate authorities for https (tests with a self-signed certificate). */
+  ca?: string;
+};
+
+/** The service's answers are a few kilobytes; a long method list, tens. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** The answer was larger than maxResponseBytes; it was not read further. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = "ResponseTooLargeError";
+}
+
+/** The service answered with a redirect (3xx), which the API never does. */
+export class RedirectError extends Error {
+  override readonly name = "RedirectError";
+  constructor(
+    readonly status: number,
+    readonly location: string | undefined,
+  ) {
+    super(`answered HTTP ${status}${location ? ` redirecting to ${location}` : ""}`);
+  }
+}
+
+const NO_BODY_STATUSES = new Set([204, 205, 304]);
+
+export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 64,
+    // Applies to idle sockets only: the agent closes a free socket on timeout; a request in flight
+    // is bounded by its AbortSignal, not by this.
+    timeout: options.idleTimeoutMs ?? 4000,
+  };
+  const agents = {
+    http: new http.Agent(agentOptions),
+    https: new https.Agent({ ...agentOptions, ...(options.ca ? { ca: options.ca } : {}) }),
+  };
+
+  const httpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        reject(new TypeError(`cannot fetch ${url.protocol} URLs`));
+        return;
+      }
+      if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
+        reject(new TypeError("only string bodies are sent"));
+        return;
+      }
+      const signal = init.signal;
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
+      new Headers(init.headers).forEach((value, name) => {
+        headers[name] = value;
+      });
+      const body = init.body ?? undefined;
+      if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+
+      let settled = false;
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        request.destroy();
+        reject(error);
+      };
+      const succeed = (response: Response) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        resolve(response);
+      };
+      // As the built-in fetch does: reject with the signal's reason (a TimeoutError for a time-out).
+      const onAbort = () => fail(signal?.reason);
+
+      const secure = url.protocol === "https:";
+      const request = (secure ? https : http).request(
+        url,
+        { method: init.method ?? "GET", headers, agent: secure ? agents.https : agents.http },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 300 && status < 400) {
+            response.resume();
+            fail(new RedirectError(status, response.headers.location));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxResponseBytes) {
+              fail(new ResponseTooLargeError(`the answer is larger than ${maxResponseBytes} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on("error", fail);
+          response.on("close", () => {
+            if (!response.complete) fail(new Error("the connection closed before the whole answer arrived"));
+          });
+          response.on("end", () => {
+            try {
+              const raw = Buffer.concat(chunks, size);
+              const content = decode(raw, response.headers["content-encoding"], maxResponseBytes);
+              const answerHeaders = new Headers();
+              for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
+                answerHeaders.append(
+                  response.rawHeaders[index] as string,
+                  response.rawHeaders[index + 1] as string,
+                );
+              }
+              succeed(
+                new Response(NO_BODY_STATUSES.has(status) ? null : content, {
+                  status,
+                  statusText: response.statusMessage ?? "",
+                  headers: answerHeaders,
+                }),
+              );
+            } catch (error) {
+              fail(error);
+            }
+          });
+        },
+      );
+      request.on("error", fail);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      request.end(body);
+    });
+
+  return Object.assign(httpFetch as typeof fetch, {
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  });
+}
+
+/** Undoes a Content-Encoding, never producing more than `limit` bytes. */
+function decode(raw: Buffer, encoding: string | undefined, limit: number): Buffer {
+  const name = encoding?.trim().toLowerCase() ?? "identity";
+  const options = { maxOutputLength: limit };
+  try {
+    switch (name) {
+      case "":
+      case "identity":
+        return raw;
+      case "gzip":
+      case "x-gzip":
+        return zlib.gunzipSync(raw, options);
+      case "deflate":
+        // Meant to be zlib-wrapped; some servers send it raw, and fetch reads both.
+        return raw[0] !== undefined && (raw[0] & 0x0f) === 8
+          ? zlib.inflateSync(raw, options)
+          : zlib.inflateRawSync(raw, options);
+      case "br":
+        return zlib.brotliDecompressSync(raw, options);
+    }
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new ResponseTooLargeError(`the answer is larger than ${limit} bytes once decompressed`);
+    throw error;
+  }
+  throw new TypeError(`the answer is encoded as ${name}, which Kassa cannot read`);
+}
