@@ -65,7 +65,10 @@ async function answerNow(
     outcome.replyFailed = error instanceof Error ? error.message : String(error);
   }
   const broken = outcome.reference !== undefined || outcome.replyFailed !== undefined;
-  deps.logger[broken ? "error" : "info"](
+  const level = broken ? "error" : "info";
+  // The record is built only when it will be written (LOG_LEVEL=warn skips the info lines).
+  if (!deps.logger.isLevelEnabled(level)) return;
+  deps.logger[level](
     {
       [context.kind]: context.name,
       team: context.team,

@@ -16,6 +16,7 @@ import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymet
 import { registerHomeEvents } from "./events/home.js";
 import { registerUninstallEvents } from "./events/uninstall.js";
 import type { InFlight } from "./in-flight.js";
+import { ListenerRouter } from "./router.js";
 import { registerConnectView } from "./views/connect.js";
 
 /** What every listener may use; built once in app.ts. */
@@ -53,14 +54,17 @@ export const HANDLED = {
   views: [CONNECT_VIEW],
 } as const;
 
+/** Five Bolt listeners: the two commands, the connect modal, and one each for buttons and events. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerInvoiceCommand(app, deps);
   registerPaymethodsCommand(app, deps);
-  registerLinkActions(app);
-  registerPaymethodsActions(app, deps);
-  registerInvoiceActions(app, deps);
-  registerAdminActions(app, deps);
   registerConnectView(app, deps);
-  registerHomeEvents(app, deps);
-  registerUninstallEvents(app, deps);
+  const router = new ListenerRouter();
+  registerLinkActions(router);
+  registerPaymethodsActions(router, deps);
+  registerInvoiceActions(router, deps);
+  registerAdminActions(router, deps);
+  registerHomeEvents(router, deps);
+  registerUninstallEvents(router, deps);
+  router.mount(app);
 }

@@ -1,4 +1,4 @@
-import type { App, BlockButtonAction } from "@slack/bolt";
+import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import {
   ADMIN_ACTIONS,
@@ -13,6 +13,7 @@ import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
 import { openConnectModal, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
+import type { ListenerRouter } from "../router.js";
 
 const disconnectValueSchema = z.object({ t: z.string().min(1) });
 
@@ -20,8 +21,8 @@ const disconnectValueSchema = z.object({ t: z.string().min(1) });
  * App Home's Connect / Update opens the modal; Disconnect (from the confirmation message or App Home)
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
-export function registerAdminActions(app: App, deps: ListenerDeps): void {
-  app.action<BlockButtonAction>(ADMIN_ACTIONS.openConnect, async ({ ack, body, client }) => {
+export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockButtonAction>(ADMIN_ACTIONS.openConnect, async ({ ack, body, client }) => {
     await ack();
     const teamId = body.team?.id ?? body.user.team_id ?? "";
     const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
@@ -47,40 +48,43 @@ export function registerAdminActions(app: App, deps: ListenerDeps): void {
     );
   });
 
-  app.action<BlockButtonAction>(ADMIN_ACTIONS.disconnect, async ({ ack, body, action, client, respond }) => {
-    await ack();
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
-    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-    const fromHome = body.container?.type === "view";
-    const context = {
-      kind: "action",
-      name: ADMIN_ACTIONS.disconnect,
-      team: teamId,
-      user: body.user.id,
-    } as const;
-    const send = fromHome
-      ? async () => publishHome(deps, client, who)
-      : async (message: Parameters<typeof respond>[0] & object) =>
-          respond({ ...message, replace_original: true });
-    await answer(deps, context, send, async (outcome) => {
-      // The confirmation message names its workspace; App Home's button is always the viewer's own.
-      if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
-        throw new RefusalError(
-          notAllowedMessage("disconnect another workspace's cash register"),
-          "foreign_card",
-        );
-      }
-      const manager = await checkManager(deps, client, who);
-      if (!manager.allowed)
-        throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
-      const removed = await deps.stores.credentials.remove(teamId);
-      await deps.payments.forgetCached(teamId);
-      outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
-      return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
-    });
-  });
+  router.action<BlockButtonAction>(
+    ADMIN_ACTIONS.disconnect,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const teamId = body.team?.id ?? body.user.team_id ?? "";
+      const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+      const fromHome = body.container?.type === "view";
+      const context = {
+        kind: "action",
+        name: ADMIN_ACTIONS.disconnect,
+        team: teamId,
+        user: body.user.id,
+      } as const;
+      const send = fromHome
+        ? async () => publishHome(deps, client, who)
+        : async (message: Parameters<typeof respond>[0] & object) =>
+            respond({ ...message, replace_original: true });
+      await answer(deps, context, send, async (outcome) => {
+        // The confirmation message names its workspace; App Home's button is always the viewer's own.
+        if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
+          throw new RefusalError(
+            notAllowedMessage("disconnect another workspace's cash register"),
+            "foreign_card",
+          );
+        }
+        const manager = await checkManager(deps, client, who);
+        if (!manager.allowed)
+          throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
+        const removed = await deps.stores.credentials.remove(teamId);
+        await deps.payments.forgetCached(teamId);
+        outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
+        return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
+      });
+    },
+  );
 
-  app.action<BlockButtonAction>(ADMIN_ACTIONS.cancel, async ({ ack, respond }) => {
+  router.action<BlockButtonAction>(ADMIN_ACTIONS.cancel, async ({ ack, respond }) => {
     await ack();
     await respond({
       ...ephemeral("Nothing was changed.", "Nothing was changed."),

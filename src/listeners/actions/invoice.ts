@@ -1,4 +1,4 @@
-import type { App, BlockButtonAction } from "@slack/bolt";
+import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
@@ -8,6 +8,7 @@ import { readButtonValue } from "../button-value.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
+import type { ListenerRouter } from "../router.js";
 
 /** The value buildInvoiceMessage put on the button; anything else is refused. */
 const buttonValueSchema = z.object({
@@ -25,9 +26,9 @@ const buttonValueSchema = z.object({
  * in the channel, "shared by", and remove the private copy. Errors go only to the presser and leave
  * the card as it was.
  */
-export function registerInvoiceActions(app: App, deps: ListenerDeps): void {
+export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDeps): void {
   const pattern = new RegExp(`^(${Object.values(INVOICE_ACTIONS).join("|")})$`);
-  app.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;

@@ -1,8 +1,8 @@
-import type { App } from "@slack/bolt";
+import type { ListenerRouter } from "../router.js";
 
 /** Link buttons open their URL in the browser, but Slack still posts the click: acknowledge it. */
-export function registerLinkActions(app: App): void {
-  app.action("open_payment_page", async ({ ack }) => {
+export function registerLinkActions(router: ListenerRouter): void {
+  router.action("open_payment_page", async ({ ack }) => {
     await ack();
   });
 }

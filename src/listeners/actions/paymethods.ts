@@ -1,4 +1,4 @@
-import type { App, BlockButtonAction } from "@slack/bolt";
+import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
@@ -7,14 +7,15 @@ import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../index.js";
+import type { ListenerRouter } from "../router.js";
 
 /** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
 const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) });
 
 /** Previous / Next / Refresh: re-render the list in place (replace_original through response_url). */
-export function registerPaymethodsActions(app: App, deps: ListenerDeps): void {
+export function registerPaymethodsActions(router: ListenerRouter, deps: ListenerDeps): void {
   const pattern = new RegExp(`^(${Object.values(PAYMETHODS_ACTIONS).join("|")})$`);
-  app.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.
     const team = body.team?.id ?? body.user.team_id ?? "";

@@ -1,9 +1,9 @@
-import type { App } from "@slack/bolt";
 import type { ListenerDeps } from "../index.js";
 import { publishHome } from "../manage.js";
+import type { ListenerRouter } from "../router.js";
 
-export function registerHomeEvents(app: App, deps: ListenerDeps): void {
-  app.event("app_home_opened", async ({ event, body, client, context }) => {
+export function registerHomeEvents(router: ListenerRouter, deps: ListenerDeps): void {
+  router.event("app_home_opened", async ({ event, body, client, context }) => {
     if (event.tab !== "home") return;
     const teamId = context.teamId ?? body.team_id ?? "";
     const started = performance.now();

@@ -1,13 +1,13 @@
-import type { App } from "@slack/bolt";
 import { forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../index.js";
+import type { ListenerRouter } from "../router.js";
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
  * credentials, settings and cached data. Slack may deliver an event more than once; deleting is
  * idempotent, so retries are harmless.
  */
-export function registerUninstallEvents(app: App, deps: ListenerDeps): void {
+export function registerUninstallEvents(router: ListenerRouter, deps: ListenerDeps): void {
   const forget = async (
     event: string,
     body: { team_id?: string; enterprise_id?: string },
@@ -29,8 +29,8 @@ export function registerUninstallEvents(app: App, deps: ListenerDeps): void {
       throw error;
     }
   };
-  app.event("app_uninstalled", async ({ body, context }) => forget("app_uninstalled", body, context));
-  app.event("tokens_revoked", async ({ event, body, context }) => {
+  router.event("app_uninstalled", async ({ body, context }) => forget("app_uninstalled", body, context));
+  router.event("tokens_revoked", async ({ event, body, context }) => {
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;
     await forget("tokens_revoked", body, context);

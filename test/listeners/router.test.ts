@@ -1,0 +1,85 @@
+import type { App } from "@slack/bolt";
+import { describe, expect, it } from "vitest";
+import { ListenerRouter } from "../../src/listeners/router.js";
+
+type Registered = { constraint: unknown; listener: (args: unknown) => Promise<void> };
+
+/** Records what the router registers on Bolt's App (only the two methods it uses). */
+function recordingApp() {
+  const actions: Registered[] = [];
+  const events: Registered[] = [];
+  const app = {
+    action: (constraint: unknown, listener: Registered["listener"]) => actions.push({ constraint, listener }),
+    event: (constraint: unknown, listener: Registered["listener"]) => events.push({ constraint, listener }),
+  };
+  return { app: app as unknown as App, actions, events };
+}
+
+describe("ListenerRouter", () => {
+  it("registers one Bolt listener per kind, matching exactly the routed ids and names", () => {
+    const router = new ListenerRouter();
+    router.action("open_payment_page", async () => {});
+    router.action(/^(invoice_refresh|invoice_share)$/, async () => {});
+    router.action("kassa.connect+open", async () => {});
+    router.event("app_home_opened", async () => {});
+    router.event("tokens_revoked", async () => {});
+    const { app, actions, events } = recordingApp();
+    router.mount(app);
+
+    expect(actions).toHaveLength(1);
+    expect(events).toHaveLength(1);
+    const actionPattern = actions[0]?.constraint as RegExp;
+    for (const id of ["open_payment_page", "invoice_refresh", "invoice_share", "kassa.connect+open"])
+      expect(actionPattern.test(id), id).toBe(true);
+    for (const id of [
+      "open_payment_page_2",
+      "xopen_payment_page",
+      "invoice_delete",
+      "kassaXconnect+open",
+      "",
+    ])
+      expect(actionPattern.test(id), id).toBe(false);
+    const eventPattern = events[0]?.constraint as RegExp;
+    expect(eventPattern.test("app_home_opened")).toBe(true);
+    expect(eventPattern.test("tokens_revoked")).toBe(true);
+    expect(eventPattern.test("app_uninstalled")).toBe(false);
+    expect(eventPattern.test("app_home_opened_x")).toBe(false);
+  });
+
+  it("hands each action to its own handler (the first that matches), with Bolt's arguments", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    router.action("invoice_share", async ({ action }) => void calls.push(`exact ${action.action_id}`));
+    router.action(/^invoice_/, async ({ action }) => void calls.push(`pattern ${action.action_id}`));
+    const { app, actions } = recordingApp();
+    router.mount(app);
+    const listener = actions[0]?.listener;
+    await listener?.({ action: { action_id: "invoice_share" } });
+    await listener?.({ action: { action_id: "invoice_refresh" } });
+    expect(calls).toEqual(["exact invoice_share", "pattern invoice_refresh"]);
+  });
+
+  it("hands each event to the handler for its type", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    router.event("app_uninstalled", async ({ event }) => void calls.push(event.type));
+    router.event("app_home_opened", async ({ event }) => void calls.push(`${event.type} ${event.tab}`));
+    const { app, events } = recordingApp();
+    router.mount(app);
+    await events[0]?.listener({ event: { type: "app_home_opened", tab: "home" } });
+    await events[0]?.listener({ event: { type: "app_uninstalled" } });
+    expect(calls).toEqual(["app_home_opened home", "app_uninstalled"]);
+  });
+
+  it("refuses an event routed twice, and registers nothing for a kind with no routes", () => {
+    const router = new ListenerRouter();
+    router.event("app_uninstalled", async () => {});
+    expect(() => router.event("app_uninstalled", async () => {})).toThrow(
+      "event app_uninstalled is routed twice",
+    );
+    const { app, actions, events } = recordingApp();
+    router.mount(app);
+    expect(actions).toHaveLength(0);
+    expect(events).toHaveLength(1);
+  });
+});
