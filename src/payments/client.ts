@@ -1,7 +1,13 @@
 import { type $Fetch, createFetch, FetchError } from "ofetch";
 import type { z } from "zod";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
-import { createHttpFetch, type HttpFetch, RedirectError, ResponseTooLargeError } from "./http-fetch.js";
+import {
+  createHttpFetch,
+  type HttpFetch,
+  type HttpFetchOptions,
+  RedirectError,
+  ResponseTooLargeError,
+} from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
 import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./model.js";
 import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
@@ -25,8 +31,8 @@ export type PaymentsClientOptions = {
   retries?: number;
   /** First backoff delay; doubles on each retry. */
   retryDelayMs?: number;
-  /** The transport under ofetch; node:http with keep-alive unless given (see http-fetch.ts). */
-  fetch?: HttpFetch;
+  /** Settings of the transport under ofetch (see http-fetch.ts); its time-out is timeoutMs. */
+  transport?: Omit<HttpFetchOptions, "timeoutMs">;
 };
 
 /** 408/429 and the 5xx a proxy in front of the service produces. */
@@ -48,7 +54,7 @@ export class PaymentsClient {
   constructor(private readonly options: PaymentsClientOptions) {
     this.retries = options.retries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? 300;
-    this.transport = options.fetch ?? createHttpFetch();
+    this.transport = createHttpFetch({ ...options.transport, timeoutMs: options.timeoutMs });
     this.ofetch = createFetch({ fetch: this.transport });
   }
 
@@ -111,9 +117,9 @@ export class PaymentsClient {
   }
 
   /**
-   * One request with its own retries: each attempt gets a fresh time-out covering the whole answer
-   * (headers and body). ofetch's built-in retry reuses the first attempt's abort signal, so a retry
-   * after a time-out would fail at once and one after a 5xx would have no time-out at all.
+   * One request with its own retries: each attempt is a call of the transport, with a fresh time-out
+   * covering the whole answer (headers and body). ofetch's built-in retry reuses the first attempt's
+   * abort signal, so a retry after a time-out would fail at once.
    */
   private async send(url: string, body: Record<string, string>): Promise<string> {
     for (let attempt = 0; ; attempt += 1) {
@@ -124,7 +130,6 @@ export class PaymentsClient {
           body,
           responseType: "text",
           retry: false,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
         });
       } catch (error) {
         const failure = transportError(error);

@@ -11,7 +11,6 @@ import {
 } from "../../sandbox/fake-payments.js";
 import { PaymentsClient, type PaymentsClientOptions } from "../../src/payments/client.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
-import { createHttpFetch } from "../../src/payments/http-fetch.js";
 import type { PaymentsAccount, ServiceTime } from "../../src/payments/model.js";
 
 const LOGIN = "shop_register";
@@ -491,17 +490,14 @@ describe("PaymentsClient.getInvoice: failures", () => {
   it("an answer larger than the transport reads -> UnexpectedResponseError too-large", async () => {
     const huge = JSON.stringify({ error: false, errors: [], id: PAID_ID, padding: "x".repeat(8000) });
     const capture = await startCapture({ status: 200, body: huge });
-    const transport = createHttpFetch({ maxResponseBytes: 4096 });
+    const small = client({ baseUrl: capture.url, transport: { maxResponseBytes: 4096 } });
     try {
-      const error = await expectFailure(
-        client({ baseUrl: capture.url, fetch: transport }).getInvoice(ACCOUNT, PAID_ID),
-        UnexpectedResponseError,
-      );
+      const error = await expectFailure(small.getInvoice(ACCOUNT, PAID_ID), UnexpectedResponseError);
       expect(error.reason).toBe("too-large");
       expect(error.detail).toBe("the answer is larger than 4096 bytes");
       expect(capture.captured).toHaveLength(1);
     } finally {
-      transport.close();
+      small.close();
       await capture.close();
     }
   });

@@ -252,6 +252,34 @@ describe("createHttpFetch: time-outs and broken connections", () => {
     expect(error.name).toBe("TimeoutError");
   });
 
+  it("rejects with a TimeoutError after its own timeoutMs, headers not yet come or body stalled", async () => {
+    const { url } = await serve((req, _body, res) => {
+      if (req.url === "/stall-body") {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        res.write('{"error":false,');
+      }
+    });
+    const fetch = transport({ timeoutMs: 150 });
+    for (const path of ["no-headers", "stall-body"]) {
+      const started = performance.now();
+      const error = await rejection(fetch(`${url}${path}`));
+      expect(error.name, path).toBe("TimeoutError");
+      expect(error.message).toBe("The operation was aborted due to timeout");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
+  it("gives each call its own timeoutMs", async () => {
+    const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 100));
+    const fetch = transport({ timeoutMs: 250 });
+    // Three calls one after the other take longer than one time-out in all, each within its own.
+    for (let index = 0; index < 3; index += 1) {
+      const response = await fetch(url);
+      expect(await response.json()).toEqual({ ok: true });
+    }
+  });
+
   it("rejects at once when the signal is already aborted, without a request", async () => {
     const { url, seen } = await serve((_req, _body, res) => json(res, 200, "{}"));
     const controller = new AbortController();
