@@ -6,7 +6,11 @@ export class JsonNumber {
   constructor(readonly text: string) {}
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/**
+ * A whole string literal (escapes included), or a number. Strings are matched so that digits inside
+ * them are skipped; anything else (structure, true/false/null, garbage) is left to JSON.parse.
+ */
+const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** Key of the stand-in object a number becomes before JSON.parse; no JSON the service sends has it. */
 const MARKER = "\u0000number";
 
@@ -16,30 +20,34 @@ const MARKER = "\u0000number";
  * Throws SyntaxError on invalid JSON, as JSON.parse does.
  */
 export function parseJsonExact(text: string): unknown {
-  let out = "";
-  let index = 0;
-  while (index < text.length) {
-    const char = text[index] as string;
-    if (char === '"') {
-      // Copy a whole string literal, escapes included.
-      let end = index + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      out += text.slice(index, end + 1);
-      index = end + 1;
-    } else if (char === "-" || (char >= "0" && char <= "9")) {
-      NUMBER.lastIndex = index;
-      const match = NUMBER.exec(text);
-      if (!match) throw new SyntaxError(`Unexpected token in JSON at position ${index}`);
-      out += `{"\\u0000number":"${match[0]}"}`;
-      index += match[0].length;
-    } else {
-      out += char;
-      index += 1;
-    }
-  }
-  return JSON.parse(out, (_key, value: unknown) =>
-    value !== null && typeof value === "object" && MARKER in value
-      ? new JsonNumber(String((value as Record<string, unknown>)[MARKER]))
-      : value,
+  const marked = text.replace(TOKEN, (token) =>
+    token.charCodeAt(0) === 0x22 ? token : `{"\\u0000number":"${token}"}`,
   );
+  // A walk after parsing rather than a reviver: V8 calls a reviver for every value, at twice the cost.
+  return revive(JSON.parse(marked));
+}
+
+function revive(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) value[index] = revive(value[index]);
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  const number = record[MARKER];
+  if (typeof number === "string") return new JsonNumber(number);
+  for (const key of Object.keys(record)) {
+    const revived = revive(record[key]);
+    if (revived === record[key]) continue;
+    // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.
+    if (key === "__proto__")
+      Object.defineProperty(record, key, {
+        value: revived,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    else record[key] = revived;
+  }
+  return value;
 }

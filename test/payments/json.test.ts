@@ -40,3 +40,34 @@ describe("parseJsonExact", () => {
     expect(result.error?.issues.map((issue) => issue.path.join("."))).toEqual(["state"]);
   });
 });
+
+describe("parseJsonExact: awkward input", () => {
+  it("keeps a __proto__ key as data, its numbers exact, without touching the prototype", () => {
+    const parsed = parseJsonExact('{"__proto__": {"polluted": 1.10}, "n": 2}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.hasOwn(parsed, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(parsed, "__proto__")?.value).toEqual({
+      polluted: new JsonNumber("1.10"),
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const direct = parseJsonExact('{"__proto__": 3.0}') as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(direct, "__proto__")?.value).toEqual(new JsonNumber("3.0"));
+  });
+
+  it("copies strings with escaped backslashes and quotes before digits, and a very long string", () => {
+    expect(parseJsonExact(String.raw`["a\\", 1, "b\"2", "\\\"3"]`)).toEqual([
+      "a\\",
+      new JsonNumber("1"),
+      'b"2',
+      '\\"3',
+    ]);
+    const long = "x9".repeat(1_500_000);
+    expect(parseJsonExact(`{"s":"${long}","n":-0.5e+2}`)).toEqual({ s: long, n: new JsonNumber("-0.5e+2") });
+  });
+
+  it("still throws SyntaxError for an unterminated string with digits after it", () => {
+    expect(() => parseJsonExact('{"a":"12, "b": 3')).toThrow(SyntaxError);
+    expect(() => parseJsonExact('{"a": 1.}')).toThrow(SyntaxError);
+    expect(() => parseJsonExact('{"a": -}')).toThrow(SyntaxError);
+  });
+});
