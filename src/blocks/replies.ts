@@ -82,7 +82,9 @@ export function unreachableMessage(error: UnreachableError, timeoutMs: number): 
         ? `the payment service did not answer within ${Math.round(timeoutMs / 1000)} s`
         : "the payment service could not be reached";
   return ephemeral(
-    `:hourglass: Could not get an answer: ${what}, even after retrying. Nothing was changed; try again in a minute.`,
+    error.retryable
+      ? `:hourglass: Could not get an answer: ${what}, even after retrying. Nothing was changed; try again in a minute.`
+      : `:warning: Could not get an answer: ${what}. Nothing was changed, and trying again will not help: ask the Kassa operator to check the payment service's address (PAYMENTS_API_URL).`,
     `Could not get an answer: ${what}.`,
   );
 }

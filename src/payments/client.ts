@@ -35,9 +35,6 @@ export type PaymentsClientOptions = {
   transport?: Omit<HttpFetchOptions, "timeoutMs">;
 };
 
-/** 408/429 and the 5xx a proxy in front of the service produces. */
-const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
-
 /** Longest excerpt of a bad answer kept for the log. */
 const DETAIL_LIMIT = 200;
 
@@ -133,9 +130,7 @@ export class PaymentsClient {
         });
       } catch (error) {
         const failure = transportError(error);
-        const retryable =
-          failure instanceof UnreachableError &&
-          (failure.reason !== "http-status" || RETRY_STATUS_CODES.includes(failure.status ?? 0));
+        const retryable = failure instanceof UnreachableError && failure.retryable;
         if (!retryable || attempt >= this.retries) throw failure;
         await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** attempt));
       }

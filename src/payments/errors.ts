@@ -15,6 +15,9 @@ export class ServiceError extends PaymentsError {
   }
 }
 
+/** Statuses worth another try: 408/429 and the 5xx a proxy in front of the service produces. */
+const RETRIED_STATUS_CODES = new Set([408, 429, 500, 502, 503, 504]);
+
 /** No usable answer arrived: timeout, refused connection, or a non-200 status (e.g. a proxy's HTML 502). */
 export class UnreachableError extends PaymentsError {
   readonly kind = "unreachable";
@@ -32,6 +35,11 @@ export class UnreachableError extends PaymentsError {
           ? "payment service did not answer in time"
           : "payment service could not be reached",
     );
+  }
+
+  /** Whether the client tries again after this (a redirect or a 404 would only repeat itself). */
+  get retryable(): boolean {
+    return this.reason !== "http-status" || RETRIED_STATUS_CODES.has(this.status ?? 0);
   }
 }
 

@@ -152,6 +152,21 @@ describe("unreachableMessage", () => {
     expect(message.text).toBe("Could not get an answer: the payment service answered HTTP 502.");
   });
 
+  it("says a status that is not retried (a redirect, a 404) needs the operator, not another try", () => {
+    for (const status of [301, 404]) {
+      const message = reply(unreachableMessage(new UnreachableError("http-status", status), 8000));
+      expect(body(message)).toBe(
+        `:warning: Could not get an answer: the payment service answered HTTP ${status}. Nothing was changed, and trying again will not help: ask the Kassa operator to check the payment service's address (PAYMENTS_API_URL).`,
+      );
+      expect(message.text).toBe(`Could not get an answer: the payment service answered HTTP ${status}.`);
+    }
+    for (const status of [408, 429, 500, 503, 504]) {
+      expect(body(reply(unreachableMessage(new UnreachableError("http-status", status), 8000)))).toContain(
+        "even after retrying",
+      );
+    }
+  });
+
   it("names the timeout in seconds", () => {
     const message = reply(unreachableMessage(new UnreachableError("timeout"), 8000));
     expect(body(message)).toContain("the payment service did not answer within 8 s, even after retrying");
