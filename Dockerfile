@@ -30,10 +30,12 @@ RUN npm run build \
 
 # ---- Final stage: the compiled app and its production dependencies, nothing else.
 FROM node:22-bookworm-slim
-# The heap cap keeps V8 from growing its heap far past what the app uses (about 60 MiB under load),
-# holding peak RSS under 200 MB; override NODE_OPTIONS to change it.
+# Heap sizes (override NODE_OPTIONS to change them): the old-space cap keeps V8 from growing the
+# heap far past what the app uses (about 40 MiB under load); a young generation of 2 x 32 MiB instead
+# of Node's 2 x 16 lets a command's short-lived objects die young, which took about 15% off Kassa's
+# CPU per command under load (npm run bench) for about 30 MiB more RSS, still under 200 MB.
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-old-space-size=128 \
+    NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=32" \
     PORT=3000 \
     STORE_URL=sqlite:///data/kassa.sqlite
 WORKDIR /app

@@ -6,19 +6,22 @@
  * transpiled to plain JavaScript first, as `npm start` runs built code), started through the sandbox
  * Stack with the environment a Stack gives the in-process app; the fake payment service, the Slack
  * stand-in and the load generator stay in this process. Everything listens on 127.0.0.1 only.
- * Per target and round: a warm-up that is not counted, then N signed slash commands (`/invoice <id>`
+ * Per target and round: a warm-up that is not counted (1000 commands, so that both are measured
+ * with their hot code optimised, as a long-running server is), then N signed slash commands (`/invoice <id>`
  * and `/paymethods [filter]` alternating, from many users) with C in flight (closed loop: each
  * worker waits for its reply on the response_url before sending the next). Rounds alternate the
  * targets (kassa, minimal, kassa, ...); the figures pool all rounds.
  *
- * Flags (defaults): --n 2000 --concurrency 50 --rounds 3 --warmup 100 --users 50
+ * Flags (defaults): --n 2000 --concurrency 50 --rounds 5 --warmup 1000 --users 50
  *   --invoice-ids 8        distinct invoices asked for (8: the fake's samples, one per state)
  *   --max-seconds 20       stop sending after this long per measured phase
  *   --reply-timeout-ms 10000  a reply later than this counts as missing
  *   --log-level warn       LOG_LEVEL of the targets
  *   --targets kassa,minimal   which, in which order
  *   --env NAME=VALUE       more environment for the targets (repeatable; see DEFAULT_ENV)
- *   --node-option=--FLAG   a Node.js option for the target processes (repeatable; experiments)
+ *   --node-option=--FLAG   a Node.js option for the target processes (repeatable), after the
+ *                          Docker image's NODE_OPTIONS (heap sizes), which both targets get
+ *   --no-image-options     without the image's NODE_OPTIONS (Node's own heap sizing)
  *   --tsx                  run the targets under the tsx loader instead (+~35 MB RSS)
  *   --store-stats          count the SQLite round trips of each command (a small overhead)
  *   --cpu-prof-dir DIR     CPU profiles of the targets while measuring, written there and summarized
@@ -104,15 +107,28 @@ type Options = {
 
 class UsageError extends Error {}
 
+/**
+ * The NODE_OPTIONS the Docker image runs Kassa with (its heap sizes), read from the Dockerfile so
+ * that `npm run bench` measures what operators deploy. Both targets get them.
+ */
+function imageNodeOptions(): string[] {
+  const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+  const match = /\bNODE_OPTIONS=(?:"([^"]*)"|(\S+))/.exec(dockerfile);
+  const value = match?.[1] ?? match?.[2];
+  if (value === undefined)
+    throw new UsageError("the Dockerfile sets no NODE_OPTIONS (use --no-image-options)");
+  return value.split(/\s+/).filter((option) => option !== "");
+}
+
 function readOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: {
       n: { type: "string", default: "2000" },
-      rounds: { type: "string", default: "3" },
+      rounds: { type: "string", default: "5" },
       concurrency: { type: "string", default: "50" },
-      warmup: { type: "string", default: "100" },
+      warmup: { type: "string", default: "1000" },
       users: { type: "string", default: "50" },
       "invoice-ids": { type: "string", default: String(sampleInvoices().length) },
       "max-seconds": { type: "string", default: "20" },
@@ -120,6 +136,7 @@ function readOptions(argv: string[]): Options {
       "log-level": { type: "string", default: "warn" },
       env: { type: "string", multiple: true, default: [] },
       "node-option": { type: "string", multiple: true, default: [] },
+      "no-image-options": { type: "boolean", default: false },
       targets: { type: "string", default: "kassa,minimal" },
       json: { type: "boolean", default: false },
       tsx: { type: "boolean", default: false },
@@ -162,11 +179,14 @@ function readOptions(argv: string[]): Options {
     replyTimeoutMs: integer("reply-timeout-ms", values["reply-timeout-ms"], 100, 60_000),
     logLevel: values["log-level"],
     env,
-    nodeOptions: values["node-option"].map((option) => {
-      if (!option.startsWith("--"))
-        throw new UsageError(`--node-option takes a Node.js flag (got ${option})`);
-      return option;
-    }),
+    nodeOptions: [
+      ...(values["no-image-options"] ? [] : imageNodeOptions()),
+      ...values["node-option"].map((option) => {
+        if (!option.startsWith("--"))
+          throw new UsageError(`--node-option takes a Node.js flag (got ${option})`);
+        return option;
+      }),
+    ],
     targets: [...new Set(targets as BenchTarget[])],
     json: values.json,
     tsx: values.tsx,

@@ -112,11 +112,19 @@ function parseCommand(text: string): Command {
   return { exec: false, argv: ["/bin/sh", "-c", trimmed] };
 }
 
-/** Words separated by blanks, with "…" and '…' quoting (ENV values, COPY sources). */
+/**
+ * Words separated by blanks, as Docker splits ENV and COPY arguments: a word may mix plain text and
+ * "…" or '…' quoted parts (KEY="a b"), and the quotes are removed.
+ */
 function words(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/g))
-    found.push(match[1] ?? match[2] ?? match[3] ?? "");
+  for (const match of text.matchAll(/(?:[^\s"']|"(?:[^"\\]|\\.)*"|'[^']*')+/g)) {
+    found.push(
+      match[0].replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_quoted, double?: string, single?: string) =>
+        double !== undefined ? double.replace(/\\(.)/g, "$1") : (single ?? ""),
+      ),
+    );
+  }
   return found;
 }
 
@@ -130,7 +138,7 @@ function envOf(stage: Stage): Record<string, string> {
     }
     for (const part of parts) {
       const at = part.indexOf("=");
-      env[part.slice(0, at)] = part.slice(at + 1).replace(/^"(.*)"$/s, "$1");
+      env[part.slice(0, at)] = part.slice(at + 1);
     }
   }
   return env;
@@ -249,8 +257,21 @@ describe("Dockerfile", () => {
     ).toBe(false);
   });
 
+  it("reads ENV words as Docker does: quoted parts with blanks, quotes removed", () => {
+    expect(words(`A="x y" B=z C='q r'd E="say \\"hi\\""`)).toEqual(["A=x y", "B=z", "C=q rd", 'E=say "hi"']);
+  });
+
   it("final stage: only the build's output, production environment, no package installs", () => {
     expect(IMAGE_ENV.NODE_ENV).toBe("production");
+    // Heap sizes for the app (the bench reads the same line); the replay below starts with them.
+    const nodeOptions = (IMAGE_ENV.NODE_OPTIONS ?? "").split(" ");
+    expect(nodeOptions.every((option) => /^--[a-z-]+=\d+$/.test(option))).toBe(true);
+    expect(nodeOptions).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^--max-old-space-size=/),
+        expect.stringMatching(/^--max-semi-space-size=/),
+      ]),
+    );
     const copies = all(FINAL, "COPY").map((copy) => splitFlags(copy.args));
     for (const copy of copies) expect(copy.flags.get("from"), `COPY ${copy.rest}`).toBe(BUILD_NAME);
     const sources = copies.flatMap((copy) =>
