@@ -54,12 +54,12 @@ export const HANDLED = {
   views: [CONNECT_VIEW],
 } as const;
 
-/** Five Bolt listeners: the two commands, the connect modal, and one each for buttons and events. */
+/** Four Bolt listeners: one each for the commands, the buttons, the connect modal and the events. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  registerInvoiceCommand(app, deps);
-  registerPaymethodsCommand(app, deps);
   registerConnectView(app, deps);
   const router = new ListenerRouter();
+  registerInvoiceCommand(router, deps);
+  registerPaymethodsCommand(router, deps);
   registerLinkActions(router);
   registerPaymethodsActions(router, deps);
   registerInvoiceActions(router, deps);

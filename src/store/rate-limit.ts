@@ -20,7 +20,8 @@ const countSchema = z.number().int().nonnegative();
 export class RateLimiter {
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  private readonly memory = new Map<string, number>();
+  /** In-memory counts of the current window: per workspace, its total and its users' counts. */
+  private readonly memory = new Map<string, { count: number; users: Map<string, number> }>();
   private memoryWindow = -1;
 
   constructor(
@@ -36,11 +37,11 @@ export class RateLimiter {
     const at = this.now();
     const window = Math.floor(at / WINDOW_MS);
     const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - at) / 1000));
+    // Both counts are read before either is written: a refused request uses up no quota.
+    if (!this.keyv) return this.hitInMemory(window, teamId, userId, retryAfterSeconds);
+    const keyv = this.keyv;
     const teamKey = `team:${teamId}:${window}`;
     const userKey = `user:${teamId}:${userId}:${window}`;
-    // Both counts are read before either is written: a refused request uses up no quota.
-    if (!this.keyv) return this.hitInMemory(window, teamKey, userKey, retryAfterSeconds);
-    const keyv = this.keyv;
     return this.serially(teamId, async () => {
       const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
       if (teamPerMinute > 0 && teamCount >= teamPerMinute)
@@ -55,10 +56,11 @@ export class RateLimiter {
     });
   }
 
+  /** Same rule as in the store, with counts held per workspace (no key strings to build and hash). */
   private hitInMemory(
     window: number,
-    teamKey: string,
-    userKey: string,
+    teamId: string,
+    userId: string,
     retryAfterSeconds: number,
   ): RateVerdict {
     if (window !== this.memoryWindow) {
@@ -66,14 +68,18 @@ export class RateLimiter {
       this.memoryWindow = window;
     }
     const { userPerMinute, teamPerMinute } = this.limits;
-    const teamCount = this.memory.get(teamKey) ?? 0;
-    const userCount = this.memory.get(userKey) ?? 0;
-    if (teamPerMinute > 0 && teamCount >= teamPerMinute)
+    let team = this.memory.get(teamId);
+    if (!team) {
+      team = { count: 0, users: new Map() };
+      this.memory.set(teamId, team);
+    }
+    const userCount = team.users.get(userId) ?? 0;
+    if (teamPerMinute > 0 && team.count >= teamPerMinute)
       return { limited: true, scope: "team", retryAfterSeconds };
     if (userPerMinute > 0 && userCount >= userPerMinute)
       return { limited: true, scope: "user", retryAfterSeconds };
-    this.memory.set(teamKey, teamCount + 1);
-    this.memory.set(userKey, userCount + 1);
+    team.count += 1;
+    team.users.set(userId, userCount + 1);
     return { limited: false };
   }
 

@@ -6,13 +6,16 @@ type Registered = { constraint: unknown; listener: (args: unknown) => Promise<vo
 
 /** Records what the router registers on Bolt's App (only the two methods it uses). */
 function recordingApp() {
+  const commands: Registered[] = [];
   const actions: Registered[] = [];
   const events: Registered[] = [];
   const app = {
+    command: (constraint: unknown, listener: Registered["listener"]) =>
+      commands.push({ constraint, listener }),
     action: (constraint: unknown, listener: Registered["listener"]) => actions.push({ constraint, listener }),
     event: (constraint: unknown, listener: Registered["listener"]) => events.push({ constraint, listener }),
   };
-  return { app: app as unknown as App, actions, events };
+  return { app: app as unknown as App, commands, actions, events };
 }
 
 describe("ListenerRouter", () => {
@@ -59,6 +62,23 @@ describe("ListenerRouter", () => {
     expect(calls).toEqual(["exact invoice_share", "pattern invoice_refresh"]);
   });
 
+  it("routes slash commands through one listener that matches exactly their names", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    router.command("/invoice", async ({ command }) => void calls.push(`invoice ${command.text}`));
+    router.command("/paymethods", async ({ command }) => void calls.push(`paymethods ${command.text}`));
+    expect(() => router.command("/invoice", async () => {})).toThrow("command /invoice is routed twice");
+    const { app, commands } = recordingApp();
+    router.mount(app);
+    expect(commands).toHaveLength(1);
+    const pattern = commands[0]?.constraint as RegExp;
+    expect(["/invoice", "/paymethods"].every((name) => pattern.test(name))).toBe(true);
+    expect(["/invoices", "/invoice2", "invoice", "/pay"].some((name) => pattern.test(name))).toBe(false);
+    await commands[0]?.listener({ command: { command: "/paymethods", text: "btc" } });
+    await commands[0]?.listener({ command: { command: "/invoice", text: "42" } });
+    expect(calls).toEqual(["paymethods btc", "invoice 42"]);
+  });
+
   it("hands each event to the handler for its type", async () => {
     const router = new ListenerRouter();
     const calls: string[] = [];
@@ -77,8 +97,9 @@ describe("ListenerRouter", () => {
     expect(() => router.event("app_uninstalled", async () => {})).toThrow(
       "event app_uninstalled is routed twice",
     );
-    const { app, actions, events } = recordingApp();
+    const { app, commands, actions, events } = recordingApp();
     router.mount(app);
+    expect(commands).toHaveLength(0);
     expect(actions).toHaveLength(0);
     expect(events).toHaveLength(1);
   });

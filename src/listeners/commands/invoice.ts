@@ -1,16 +1,16 @@
-import type { App } from "@slack/bolt";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
 import { visibilityFor } from "../manage.js";
+import type { ListenerRouter } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
-export function registerInvoiceCommand(app: App, deps: ListenerDeps): void {
-  app.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
+export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDeps): void {
+  router.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = {

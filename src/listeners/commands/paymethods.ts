@@ -1,4 +1,3 @@
-import type { App } from "@slack/bolt";
 import type { SlackMessage } from "../../blocks/message.js";
 import {
   filterText,
@@ -9,6 +8,7 @@ import {
 } from "../../blocks/paymethods.js";
 import { answer, type Outcome } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
+import type { ListenerRouter } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
@@ -33,8 +33,8 @@ export async function paymethodsReply(
   return message;
 }
 
-export function registerPaymethodsCommand(app: App, deps: ListenerDeps): void {
-  app.command(PAYMETHODS_COMMAND, async ({ command, ack, respond }) => {
+export function registerPaymethodsCommand(router: ListenerRouter, deps: ListenerDeps): void {
+  router.command(PAYMETHODS_COMMAND, async ({ command, ack, respond }) => {
     await ack();
     const context = {
       kind: "command",
