@@ -6,13 +6,13 @@
  * transpiled to plain JavaScript first, as `npm start` runs built code), started through the sandbox
  * Stack with the environment a Stack gives the in-process app; the fake payment service, the Slack
  * stand-in and the load generator stay in this process. Everything listens on 127.0.0.1 only.
- * Per target and round: a warm-up that is not counted (1000 commands, so that both are measured
+ * Per target and round: a warm-up that is not counted (5000 commands, so that both are measured
  * with their hot code optimised, as a long-running server is), then N signed slash commands (`/invoice <id>`
  * and `/paymethods [filter]` alternating, from many users) with C in flight (closed loop: each
  * worker waits for its reply on the response_url before sending the next). Rounds alternate the
  * targets (kassa, minimal, kassa, ...); the figures pool all rounds.
  *
- * Flags (defaults): --n 2000 --concurrency 50 --rounds 5 --warmup 1000 --users 50
+ * Flags (defaults): --n 2000 --concurrency 50 --rounds 5 --warmup 5000 --users 50
  *   --invoice-ids 8        distinct invoices asked for (8: the fake's samples, one per state)
  *   --max-seconds 20       stop sending after this long per measured phase
  *   --reply-timeout-ms 10000  a reply later than this counts as missing
@@ -62,11 +62,12 @@ import { Stack } from "../sandbox/stack.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The issue's targets: Kassa relative to the minimal Bolt app, and absolute. */
-const TARGETS = { ackP99Ratio: 1.3, replyP99Ratio: 1.5, throughputRatio: 0.7, rssMiB: 200 };
+/** The issue's targets: Kassa relative to the minimal Bolt app, and RSS in MB (10^6 bytes). */
+const TARGETS = { ackP99Ratio: 1.3, replyP99Ratio: 1.5, throughputRatio: 0.7, rssMB: 200 };
+const MB_PER_MIB = 1.048576;
 
 /** Longest a warm-up may take; start-up and shutdown of one target get at most STARTUP_MAX_MS. */
-const WARMUP_MAX_MS = 10_000;
+const WARMUP_MAX_MS = 30_000;
 const STARTUP_MAX_MS = 40_000;
 
 /**
@@ -128,7 +129,7 @@ function readOptions(argv: string[]): Options {
       n: { type: "string", default: "2000" },
       rounds: { type: "string", default: "5" },
       concurrency: { type: "string", default: "50" },
-      warmup: { type: "string", default: "1000" },
+      warmup: { type: "string", default: "5000" },
       users: { type: "string", default: "50" },
       "invoice-ids": { type: "string", default: String(sampleInvoices().length) },
       "max-seconds": { type: "string", default: "20" },
@@ -867,10 +868,10 @@ function verdicts(kassa: TargetResult, minimal: TargetResult | undefined): Verdi
   list.push(
     { name: "failed or missing replies", value: bad, target: "0", pass: bad === 0 },
     {
-      name: "peak RSS (MiB)",
-      value: kassa.rssMiB.peak,
-      target: `< ${TARGETS.rssMiB}`,
-      pass: kassa.rssMiB.peak < TARGETS.rssMiB,
+      name: "peak RSS (MB)",
+      value: kassa.rssMiB.peak * MB_PER_MIB,
+      target: `< ${TARGETS.rssMB}`,
+      pass: kassa.rssMiB.peak * MB_PER_MIB < TARGETS.rssMB,
     },
   );
   return list;
