@@ -14,9 +14,9 @@ import zlib from "node:zlib";
  *
  * It does what the payments client needs, no more: a method, headers, a string body, and a time-out
  * per call that covers the headers and the body (timeoutMs; an AbortSignal in `init` is honoured
- * too, but creating one costs ~20 µs on Node 20, so the client does not). Redirects are refused, not followed: the API
- * never redirects, so one means a wrong PAYMENTS_API_URL (http for https, a missing path). An answer
- * is capped in size, compressed or not.
+ * too, but creating one costs ~20 µs on Node 20, so the client does not). Redirects are refused, not
+ * followed: the API never redirects, so one means a wrong PAYMENTS_API_URL (http for https, a
+ * missing path). An answer is capped in size, compressed or not.
  */
 export type HttpFetch = typeof fetch & {
   /** Closes the idle connections (at shutdown). */
@@ -65,8 +65,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSockets ?? 64,
-    // Applies to idle sockets only: the agent closes a free socket on timeout; a request in flight
-    // is bounded by its AbortSignal, not by this.
+    // Acts on idle sockets only: the agent closes a free socket on timeout; a request in flight is
+    // bounded by timeoutMs (or its signal), not by this.
     timeout: options.idleTimeoutMs ?? 4000,
   };
   const agents = {
