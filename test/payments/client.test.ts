@@ -12,6 +12,7 @@ import {
 import { PaymentsClient, type PaymentsClientOptions } from "../../src/payments/client.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
 import type { PaymentsAccount, ServiceTime } from "../../src/payments/model.js";
+import { closedPort } from "../support/ports.js";
 
 const LOGIN = "shop_register";
 const SECRET = "Sekr3t-9d41f0c7-do-not-leak";
@@ -85,15 +86,6 @@ async function expectFailure<T extends Error>(
   const error = caught as T;
   expectNoSecret(error);
   return error;
-}
-
-/** A port on which nothing listens: bound once by us, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 type Captured = {
@@ -272,12 +264,7 @@ describe("PaymentsClient.getInvoice: the request", () => {
     const invoice = sampleInvoices(NOW).find((sample) => sample.id === PAID_ID) as SampleInvoice;
     const capture = await startCapture({ status: 200, body: renderInvoiceV2(invoice) });
     try {
-      await new PaymentsClient({
-        baseUrl: capture.url,
-        defaultVersion: "v2",
-        timeoutMs: 2000,
-        timeZone: "Europe/Moscow",
-      }).getInvoice(ACCOUNT, PAID_ID);
+      await client({ baseUrl: capture.url }).getInvoice(ACCOUNT, PAID_ID);
       expect(capture.captured).toHaveLength(1);
       const request = capture.captured[0];
       expect(request?.method).toBe("POST");
@@ -319,12 +306,7 @@ describe("PaymentsClient.getInvoice: failures", () => {
     });
     try {
       const error = await expectFailure(
-        new PaymentsClient({
-          baseUrl: capture.url,
-          defaultVersion: "v2",
-          timeoutMs: 2000,
-          timeZone: "Europe/Moscow",
-        }).getInvoice(ACCOUNT, PAID_ID),
+        client({ baseUrl: capture.url }).getInvoice(ACCOUNT, PAID_ID),
         ServiceError,
       );
       expect(error.messages).toEqual(["The payment service reported an error without a message."]);
@@ -453,12 +435,7 @@ describe("PaymentsClient.getInvoice: failures", () => {
     const capture = await startCapture({ status: 200, body: JSON.stringify({ id: PAID_ID }) });
     try {
       const error = await expectFailure(
-        new PaymentsClient({
-          baseUrl: capture.url,
-          defaultVersion: "v2",
-          timeoutMs: 2000,
-          timeZone: "Europe/Moscow",
-        }).getInvoice(ACCOUNT, PAID_ID),
+        client({ baseUrl: capture.url }).getInvoice(ACCOUNT, PAID_ID),
         UnexpectedResponseError,
       );
       expect(error.reason).toBe("wrong-shape");

@@ -13,6 +13,7 @@ import {
   RedirectError,
   ResponseTooLargeError,
 } from "../../src/payments/http-fetch.js";
+import { closedPort } from "../support/ports.js";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -300,11 +301,7 @@ describe("createHttpFetch: time-outs and broken connections", () => {
   });
 
   it("rejects with the network error when nothing listens", async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    const error = await rejection(transport()(`http://127.0.0.1:${port}/`));
+    const error = await rejection(transport()(`http://127.0.0.1:${await closedPort()}/`));
     expect((error as NodeJS.ErrnoException).code).toBe("ECONNREFUSED");
   });
 });
