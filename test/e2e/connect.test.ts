@@ -120,6 +120,22 @@ describe("connecting the cash register from Slack", () => {
     expect(message(reply.body).text).toBe("No cash register is connected.");
   });
 
+  it("checks the submitter again: a member's signed submission saves nothing and tries nothing", async () => {
+    const view = await openModal(ADMIN);
+    const requestsBefore = stack.fake.requests.length;
+    const result = await stack.submitView({
+      view,
+      values: form(SANDBOX_LOGIN, SANDBOX_SECRET),
+      userId: MEMBER,
+      teamId: NEW_TEAM,
+    });
+    expect(result.json).toMatchObject({ response_action: "errors", errors: { login: expect.any(String) } });
+    expect(JSON.stringify(result.json)).toContain("Nothing was saved");
+    expect(stack.fake.requests.length).toBe(requestsBefore);
+    const { reply } = await stack.ask("status", { teamId: NEW_TEAM });
+    expect(message(reply.body).text).toBe("No cash register is connected.");
+  });
+
   it("asks for a login and a secret when they are missing", async () => {
     const view = await openModal(ADMIN);
     const noLogin = await stack.submitView({
