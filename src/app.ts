@@ -16,9 +16,13 @@ import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
+import { guardSlackEndpoint } from "./request-guard.js";
 import type { Stores } from "./store/index.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
+
+/** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
+export const SLACK_EVENTS_PATH = "/slack/events";
 
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -107,14 +111,17 @@ export function createApp(deps: AppDeps): KassaApp {
     extendedErrorHandler: true,
   };
   /** The HTTP receiver both HTTP ways share: signature check, probes, body limit. */
-  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) =>
-    new HTTPReceiver({
+  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) => {
+    const receiver = new HTTPReceiver({
       signingSecret: slack.signingSecret ?? "",
       customRoutes: routes(deps),
       logger: boltLogger(logger),
       bodyLimit: BODY_LIMIT_BYTES,
       ...extra,
     });
+    guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger });
+    return receiver;
+  };
   let socketReceiver: SocketModeReceiver | undefined;
   let probeServer: Server | undefined;
   let app: App;
