@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
@@ -95,9 +95,22 @@ export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = 
   return keyv;
 }
 
+/**
+ * The database holds sealed secrets and installations: only its owner may read it. SQLite gives
+ * its -wal and -shm files the mode of the database file, so creating that file 0600 before SQLite
+ * opens it covers all three; files left by an older version are tightened too.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
 async function openSqlite(storeUrl: string): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ownerOnly(path);
   const adapters: KeyvSqlite[] = [];
   const newAdapter = () => {
     const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });

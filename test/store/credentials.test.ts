@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
@@ -288,6 +297,29 @@ describe("CredentialsStore over SQLite", () => {
       expect((error as Error).message).toMatch(/SQLITE_MISUSE/);
     }
     store = undefined;
+  });
+});
+
+describe("the SQLite files' modes", () => {
+  it("creates the database and its -wal and -shm files readable by their owner only", async () => {
+    const path = join(dir, "modes", "kassa.sqlite");
+    const opened = await openStore(`sqlite://${path}`);
+    await opened.namespace("probe").set("k", "v");
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+    await opened.close();
+  });
+
+  it("tightens files an older version left readable by others", async () => {
+    const path = join(dir, "loose", "kassa.sqlite");
+    mkdirSync(join(dir, "loose"));
+    writeFileSync(path, "");
+    chmodSync(path, 0o644);
+    const opened = await openStore(`sqlite://${path}`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await opened.close();
   });
 });
 
