@@ -199,6 +199,7 @@ export function createApp(deps: AppDeps): KassaApp {
     adminUserIds: slack.adminUserIds,
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
+    claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   });
 
   return {

@@ -16,6 +16,15 @@ export const POSTGRES_PAGE_SIZE = 100;
 
 /** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
 export const POSTGRES_TABLE = "kassa";
+/** SQL table of claimOnce on SQLite and PostgreSQL: key, and when the claim lapses. */
+export const CLAIMS_TABLE = "kassa_claims";
+/** Lapsed claims are deleted on about one claim in this many. */
+const CLAIMS_SWEEP_EVERY = 200;
+
+/** Runs the lapsed-claims sweep now and then, so the table holds only claims still in force. */
+export function sometimes(): boolean {
+  return Math.random() * CLAIMS_SWEEP_EVERY < 1;
+}
 
 export type StoreKind = "sqlite" | "redis" | "postgres";
 
@@ -30,6 +39,13 @@ export type KeyvStore = {
   namespace(name: string): Keyv;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
+  /**
+   * True for exactly one caller per `key` until `ttlMs` has passed, across every process sharing
+   * the store: one atomic statement of the engine (SET NX, INSERT … ON CONFLICT), never a read
+   * followed by a write. For work that must happen once: an event Slack delivers again, an OAuth
+   * state, a journal entry another replica might also pick up.
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -120,6 +136,9 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
   const control = newAdapter();
   // WAL lets readers go on while one writer writes; it is a property of the file, set once here.
   await control.query("PRAGMA journal_mode = WAL");
+  await control.query(
+    `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+  );
   const instances = new Map<string, Keyv>();
 
   return {
@@ -136,6 +155,20 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
     },
     async ping() {
       await control.query("SELECT 1");
+    },
+    async claimOnce(key, ttlMs) {
+      const now = Date.now();
+      if (sometimes()) await control.query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`, now);
+      // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
+      const rows: unknown[] = await control.query(
+        `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
+         ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
+         RETURNING key`,
+        key,
+        now + ttlMs,
+        now,
+      );
+      return rows.length === 1;
     },
     async close() {
       await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));

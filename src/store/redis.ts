@@ -74,6 +74,14 @@ export async function openRedis(storeUrl: string): Promise<KeyvStore> {
     async ping() {
       await client.ping();
     },
+    async claimOnce(key, ttlMs) {
+      // SET NX PX: Redis sets the key for one caller only, and expires it by itself.
+      const set = await client.set(`kassa-claims::${key}`, "1", {
+        condition: "NX",
+        expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
+      });
+      return set === "OK";
+    },
     async close() {
       if (closed) return;
       closed = true;

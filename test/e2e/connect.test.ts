@@ -286,6 +286,21 @@ describe("connecting the cash register from Slack", () => {
     expect(memberHome).not.toContain("kassa_disconnect");
   });
 
+  it("handles an event Slack delivers again (same event_id) once", async () => {
+    const user = "U0HOMEAGAIN";
+    const event = { type: "app_home_opened", user, channel: "D0HOME3", tab: "home" };
+    const publishes = () => stack.slack.callsOf("views.publish").filter((call) => call.body.user_id === user);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT" })).status).toBe(200);
+    await expect.poll(() => publishes().length).toBe(1);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT", retryNum: 1 })).status).toBe(200);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT", retryNum: 2 })).status).toBe(200);
+    // A new event of the same kind is handled: only redeliveries are dropped.
+    await stack.event(event, { eventId: "Ev0NEXTEVENT" });
+    await expect.poll(() => publishes().length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(publishes()).toHaveLength(2);
+  });
+
   it("App Home's Update button opens the same modal", async () => {
     const before = stack.slack.callsOf("views.open").length;
     const ack = await stack.action("kassa_open_connect", "open", { userId: ADMIN });
