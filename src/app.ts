@@ -18,6 +18,7 @@ import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
 import { guardSlackEndpoint } from "./request-guard.js";
 import type { Stores } from "./store/index.js";
+import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
 
@@ -140,6 +141,9 @@ export function createApp(deps: AppDeps): KassaApp {
         installerOptions: {
           directInstall: false,
           stateVerification: true,
+          stateStore: new SingleUseStateStore(slack.auth.stateSecret, (key, ttlMs) =>
+            deps.stores.store.claimOnce(key, ttlMs),
+          ),
           clientOptions: { slackApiUrl: slack.apiUrl },
         },
       }),
