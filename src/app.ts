@@ -17,6 +17,7 @@ import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
 import { guardSlackEndpoint } from "./request-guard.js";
+import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
 import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
@@ -24,6 +25,9 @@ import type { WorkspacePayments } from "./workspace-payments.js";
 
 /** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
 export const SLACK_EVENTS_PATH = "/slack/events";
+
+/** /readyz answers within this even when the store stalls (load balancers wait about 2 s). */
+export const READY_TIMEOUT_MS = 1500;
 
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -79,7 +83,7 @@ function routes(deps: AppDeps): CustomRoute[] {
       path: "/readyz",
       method: ["GET"],
       handler: (_req, res) => {
-        deps.stores.store.ping().then(
+        withStoreDeadline(deps.stores.store.ping(), READY_TIMEOUT_MS, "ping").then(
           () => {
             res.writeHead(200, { "content-type": "application/json" });
             res.end(JSON.stringify({ status: "ready" }));

@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
+import { adapterWithDeadline, DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -84,14 +85,28 @@ export function redactedUrl(storeUrl: string): string {
   return url.toString();
 }
 
-export async function openStore(storeUrl: string): Promise<KeyvStore> {
+/**
+ * Opens STORE_URL. Every call on the result (reads, writes, ping, claimOnce) fails with
+ * StoreCallError after `timeoutMs` (STORE_TIMEOUT_MS) instead of waiting on a stalled engine.
+ */
+export async function openStore(storeUrl: string, options: { timeoutMs?: number } = {}): Promise<KeyvStore> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const store = await openEngine(storeUrl, timeoutMs);
+  return {
+    ...store,
+    ping: () => withStoreDeadline(store.ping(), timeoutMs, "ping"),
+    claimOnce: (key, ttlMs) => withStoreDeadline(store.claimOnce(key, ttlMs), timeoutMs, "claimOnce"),
+  };
+}
+
+async function openEngine(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   switch (storeKind(storeUrl)) {
     case "sqlite":
-      return openSqlite(storeUrl);
+      return openSqlite(storeUrl, timeoutMs);
     case "redis":
-      return (await import("./redis.js")).openRedis(storeUrl);
+      return (await import("./redis.js")).openRedis(storeUrl, timeoutMs);
     case "postgres":
-      return (await import("./postgres.js")).openPostgres(storeUrl);
+      return (await import("./postgres.js")).openPostgres(storeUrl, timeoutMs);
     default:
       // Only the scheme is named: the rest may hold a password.
       throw new StoreUnavailableError(
@@ -105,8 +120,18 @@ export async function openStore(storeUrl: string): Promise<KeyvStore> {
  * empty. The "error" events are dropped because the same failures reach the callers as rejections;
  * without a listener, an emitted "error" would crash the process.
  */
-export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = true): Keyv {
-  const keyv = new Keyv({ store: adapter, namespace: name, throwOnErrors: true, useKeyPrefix });
+export function keyvFor(
+  adapter: KeyvStoreAdapter,
+  name: string,
+  timeoutMs: number,
+  useKeyPrefix = true,
+): Keyv {
+  const keyv = new Keyv({
+    store: adapterWithDeadline(adapter, timeoutMs),
+    namespace: name,
+    throwOnErrors: true,
+    useKeyPrefix,
+  });
   keyv.on("error", () => {});
   return keyv;
 }
@@ -123,7 +148,7 @@ function ownerOnly(path: string): void {
   }
 }
 
-async function openSqlite(storeUrl: string): Promise<KeyvStore> {
+async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   ownerOnly(path);
@@ -148,7 +173,7 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(newAdapter(), name);
+        keyv = keyvFor(newAdapter(), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;

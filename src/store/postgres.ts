@@ -19,7 +19,7 @@ import {
 /** What PostgreSQL rows look like to the namespace listing. */
 const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
 
-export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
+export async function openPostgres(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
   // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter
   // ends it for all of them (and for a second store on the same URL).
@@ -94,7 +94,7 @@ export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name);
+        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;

@@ -17,6 +17,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { keyId, SecretBox } from "../../src/store/crypto.js";
+import { StoreCallError } from "../../src/store/deadline.js";
 import { openStores } from "../../src/store/index.js";
 import { resolveCredentialsKey } from "../../src/store/key-file.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
@@ -294,7 +295,9 @@ describe("CredentialsStore over SQLite", () => {
     ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(/SQLITE_MISUSE/);
+      // Reads and writes say it was the store (StoreCallError), with SQLite's own error as the cause.
+      const cause = error instanceof StoreCallError ? error.cause : error;
+      expect((cause as Error).message).toMatch(/SQLITE_MISUSE/);
     }
     store = undefined;
   });
