@@ -568,11 +568,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       case "brokenJson":
         return answer(res, 200, '{"error":false,"errors":[],"methods":{"BITCOIN":{"name":"Bitc');
       case "wrongTypes":
-        return answer(
-          res,
-          200,
-          JSON.stringify({ error: false, errors: [], methods: "lots", items: "lots" }),
-        );
+        return answer(res, 200, JSON.stringify({ error: false, errors: [], methods: "lots", items: "lots" }));
       case "oddEntry": {
         const good = JSON.parse(
           version === "v3" ? renderMethodsV3(fake.methods) : renderMethodsV2(fake.methods),
