@@ -442,6 +442,20 @@ describe("the service's documented examples, each amount with the currency the a
     expect(invoice.commissions).toEqual({ commissionAmount: money("0", null) });
   });
 
+  it("v3 accepts fields it does not know, at any depth, and reads the rest as usual", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "notpayed",
+      method: null,
+      currency: "USD",
+      amount: "100",
+      rub_amount: "8146",
+      payer: { email: "a@b.example", tags: [1, 2] },
+      new_amount_kind: "12",
+    });
+    expect(invoice.amounts).toEqual({ amount: money("100", "USD"), rubAmount: money("8146", "RUB") });
+  });
+
   it("v3 requires a currency under one of its names, and an amount under one of its names", () => {
     const base = { ...v3, state: "notpayed", method: null, amount: "100", initial_amount: "100" };
     expect(rejected(invoiceV3Schema.safeParse(base))).toEqual(["currency"]);
