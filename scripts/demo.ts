@@ -15,7 +15,12 @@ type Step = {
   text: string;
   command?: string;
   teamId?: string;
+  /** Who types it (default: a finance team member who is not an admin). */
+  userId?: string;
   version?: "v2" | "v3";
+  /** Change the sandbox before the command, and back after it. */
+  before?: (stack: Stack) => void;
+  after?: (stack: Stack) => void;
   /** Press this button of the reply afterwards. */
   press?: string;
   /** Change the sandbox before the press (e.g. the invoice gets paid). */
@@ -24,6 +29,8 @@ type Step = {
 
 const WRONG_TEAM = "T0WRONGKEY";
 const UNCONNECTED_TEAM = "T0NOTCONNECTED";
+/** A workspace admin (users.info says so in the Slack stand-in). */
+const DEMO_ADMIN = "U0ADMIN";
 
 const steps: Step[] = [
   { title: "Help", text: "help" },
@@ -73,6 +80,30 @@ const steps: Step[] = [
     version: "v3",
     press: "paymethods_refresh",
   },
+  {
+    title: "Balances when the exchange rates cannot be read: the total is left out (not cached)",
+    text: "",
+    command: "/balance",
+    userId: DEMO_ADMIN,
+    before: (stack) => {
+      stack.fake.tickerFault = "html502";
+    },
+    after: (stack) => {
+      stack.fake.tickerFault = null;
+    },
+  },
+  {
+    title: "Balances, asked by a workspace admin (only they see it)",
+    text: "",
+    command: "/balance",
+    userId: DEMO_ADMIN,
+  },
+  { title: "Balances through API v3", text: "", command: "/balance", userId: DEMO_ADMIN, version: "v3" },
+  {
+    title: "Balances, asked by a member (admins only unless an admin lets everyone)",
+    text: "",
+    command: "/balance",
+  },
 ];
 
 /** The value of the button with this action_id in a message. */
@@ -91,6 +122,7 @@ async function main(): Promise<number> {
     v2: await Stack.start({ apiVersion: "v2", fake: { slowMs: 3500 } }),
     v3: await Stack.start({ apiVersion: "v3" }),
   };
+  for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };
   let missing = 0;
   try {
     const setup = await stacks.v2.cli(
@@ -122,10 +154,14 @@ async function main(): Promise<number> {
       const stack = stacks[step.version ?? "v2"];
       const command = step.command ?? "/invoice";
       try {
-        const { ack, reply } = await stack.ask(step.text, {
-          command,
-          ...(step.teamId ? { teamId: step.teamId } : {}),
-        });
+        step.before?.(stack);
+        const { ack, reply } = await stack
+          .ask(step.text, {
+            command,
+            ...(step.teamId ? { teamId: step.teamId } : {}),
+            ...(step.userId ? { userId: step.userId } : {}),
+          })
+          .finally(() => step.after?.(stack));
         const where = step.teamId ? `   (workspace ${step.teamId})` : "";
         const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
         show(step.title, `${command} ${step.text}${where}   ${timing}`, reply.body);

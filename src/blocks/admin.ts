@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
+import type { BalanceVisibility } from "./balance.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -19,6 +20,7 @@ export const CONNECT_FIELDS = {
   secret: "secret",
   apiVersion: "api_version",
   visibility: "visibility",
+  balanceVisibility: "balance_visibility",
 } as const;
 const VALUE = "value";
 
@@ -128,6 +130,8 @@ type ConnectForm = {
   hasSecret: boolean;
   apiVersion: ApiVersion;
   visibility: ReplyVisibility;
+  /** Who may see /balance; admins when not given. */
+  balanceVisibility?: BalanceVisibility | undefined;
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
@@ -145,6 +149,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     option("In the channel", "channel"),
     option("Privately, with a Share button", "private"),
   ];
+  const balanceViewers = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
   const blocks: types.KnownBlock[] = [
     {
       type: "section",
@@ -205,6 +210,22 @@ export function connectModal(form: ConnectForm): types.ModalView {
         action_id: VALUE,
         options: visibilities,
         initial_option: visibilities.find((entry) => entry.value === form.visibility) ?? visibilities[0],
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.balanceVisibility,
+      label: { type: "plain_text", text: "Who may see the balance (/balance)" },
+      hint: {
+        type: "plain_text",
+        text: "Admins: workspace admins and owners, the installer and the operator's list. The reply is always visible only to the asker.",
+      },
+      element: {
+        type: "radio_buttons",
+        action_id: VALUE,
+        options: balanceViewers,
+        initial_option:
+          balanceViewers.find((entry) => entry.value === form.balanceVisibility) ?? balanceViewers[0],
       },
     },
   );
@@ -307,8 +328,9 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
           `• Invoice cards go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
-          "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
+          "• `/invoice status` shows the connection; `/invoice help`, `/paymethods help` and `/balance help` explain the rest.",
         ].join("\n"),
       },
     },

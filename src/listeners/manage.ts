@@ -1,5 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { connectModal, homeView } from "../blocks/admin.js";
+import type { BalanceVisibility } from "../blocks/balance.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { ListenerDeps } from "./index.js";
 import { checkManager } from "./permissions.js";
@@ -12,6 +13,11 @@ export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise
   return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
 }
 
+/** Who may see `/balance` in the workspace: admins only until an admin chooses everyone. */
+export async function balanceVisibilityFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
+  return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
+}
+
 /** Opens the connect modal filled with what is stored (never the secret). */
 export async function openConnectModal(
   deps: ListenerDeps,
@@ -19,9 +25,10 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility] = await Promise.all([
+  const [connection, visibility, balanceVisibility] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
+    balanceVisibilityFor(deps, origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -30,6 +37,7 @@ export async function openConnectModal(
       hasSecret: connection !== undefined,
       apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
       visibility,
+      balanceVisibility,
       privateMetadata: JSON.stringify(origin),
     }),
   });
