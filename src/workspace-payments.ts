@@ -17,12 +17,13 @@ import type { CredentialsStore } from "./store/credentials.js";
 import { Memo } from "./store/memo.js";
 
 const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
+const unreadableSchema = z.array(z.object({ code: z.string(), reason: z.string() }));
+/** Whose answer a cache entry holds, and when it was read: another login or version is a miss. */
+const cacheEntryFields = { login: z.string(), apiVersion: z.enum(["v2", "v3"]), fetchedAt: z.number() };
 
 /** A cached method list, checked when read back from the store. */
 const cachedMethodsSchema = z.object({
-  login: z.string(),
-  apiVersion: z.enum(["v2", "v3"]),
-  fetchedAt: z.number(),
+  ...cacheEntryFields,
   methods: z.array(
     z.object({
       code: z.string(),
@@ -39,16 +40,14 @@ const cachedMethodsSchema = z.object({
   ),
   // Entries stored before these were kept read as none left out.
   payoutOnly: z.array(z.string()).default([]),
-  unreadable: z.array(z.object({ code: z.string(), reason: z.string() })).default([]),
+  unreadable: unreadableSchema.default([]),
 });
 
 type CachedMethods = z.infer<typeof cachedMethodsSchema>;
 
 /** Cached balances, with the rouble prices read for them (null until a rates call succeeded). */
 const cachedBalancesSchema = z.object({
-  login: z.string(),
-  apiVersion: z.enum(["v2", "v3"]),
-  fetchedAt: z.number(),
+  ...cacheEntryFields,
   balances: z.array(
     z.object({
       code: z.string(),
@@ -56,7 +55,7 @@ const cachedBalancesSchema = z.object({
       amount: z.object({ value: z.string(), currency: z.string() }),
     }),
   ),
-  unreadable: z.array(z.object({ code: z.string(), reason: z.string() })),
+  unreadable: unreadableSchema,
   rates: z.object({ prices: z.record(z.string(), z.string()), fetchedAt: z.number() }).nullable(),
 });
 type CachedBalances = z.infer<typeof cachedBalancesSchema>;
