@@ -38,11 +38,20 @@ function lookup<T>(table: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** "Not paid" with its emoji, or the unknown state verbatim (escaped, in code). */
+export function isKnownState(state: string): boolean {
+  return lookup(INVOICE_STATES, state) !== undefined;
+}
+
+/** "Not paid" with its emoji, or "Unknown state `refunded`" (escaped, in code). */
 export function stateText(state: string): string {
   const look = lookup(INVOICE_STATES, state);
-  return look ? `${look.emoji} ${look.label}` : `:grey_question: ${inlineCode(truncate(state, 100))}`;
+  return look
+    ? `${look.emoji} ${look.label}`
+    : `:grey_question: Unknown state ${inlineCode(truncate(state, 100))}`;
 }
+
+/** Said under an unknown state, so nobody reads more into it than the service told us. */
+export const UNKNOWN_STATE_HINT = "_The payment service reported a state Kassa does not know yet._";
 
 function plainState(state: string): string {
   return lookup(INVOICE_STATES, state)?.label ?? state;
@@ -118,6 +127,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   let stateLine = `*State:* ${stateText(invoice.state)}`;
   if (originalState !== invoice.state) stateLine += ` _(was: ${plainStateMrkdwn(originalState)})_`;
   if (expired) stateLine += `  ·  :alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`;
+  if (!isKnownState(invoice.state)) stateLine += `\n${UNKNOWN_STATE_HINT}`;
   blocks.push({
     type: "section",
     text: { type: "mrkdwn", text: truncate(`${stateLine}\n*Type:* ${type}`, LIMITS.sectionText) },

@@ -2,10 +2,11 @@ import type { types } from "@slack/bolt";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { ephemeral } from "./replies.js";
+import { ephemeral, type HelpFacts, workspaceLines } from "./replies.js";
 
 /** Methods per page, and per section within a page: 20 per page keeps a message well under every limit. */
 export const METHODS_PER_PAGE = 20;
@@ -15,6 +16,7 @@ export const PAYMETHODS_ACTIONS = {
   previous: "paymethods_previous",
   next: "paymethods_next",
   refresh: "paymethods_refresh",
+  share: "paymethods_share",
 } as const;
 
 /** Which methods a `/paymethods` message shows. */
@@ -86,8 +88,9 @@ export function methodLine(method: PaymentMethod): string {
     `commission ${percent(method.commissionPercent)}${fixed}`,
     `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
     `*sum ${percent(percentSum(method))}*${fixed}${extraFixed}`,
-    `min. status level ${method.minimalStatusLevel}`,
   ];
+  // Level 0 is everyone: worth a word only when a method asks for more.
+  if (method.minimalStatusLevel > 0) parts.push(`min. status level ${method.minimalStatusLevel}`);
   if (method.limits?.min || method.limits?.max) {
     const low = method.limits.min ? formatDecimal(method.limits.min.value) : "0";
     const high = method.limits.max ? formatDecimal(method.limits.max.value) : "∞";
@@ -104,7 +107,11 @@ function describeFilter(filter: MethodFilter): string {
       : ` (${filter.kind} only)`;
 }
 
-export type PaymethodsMessageOptions = { fetchedAt: Date };
+export type PaymethodsMessageOptions = {
+  fetchedAt: Date;
+  /** channel: posted for everyone; private: only the asker sees it, with a Share in channel button. */
+  visibility?: ReplyVisibility;
+};
 
 /**
  * The method list: counts in the header, one line per method, 20 per page with Previous / Next,
@@ -115,6 +122,7 @@ export function buildPaymethodsMessage(
   view: PaymethodsView,
   options: PaymethodsMessageOptions,
 ): SlackMessage | undefined {
+  const visibility = options.visibility ?? "channel";
   const matching = sortMethods(filterMethods(all, view.filter));
   if (matching.length === 0 && view.filter.kind === "text") return undefined;
   const enabled = matching.filter((method) => method.enabled).length;
@@ -147,7 +155,7 @@ export function buildPaymethodsMessage(
     elements: [
       {
         type: "mrkdwn",
-        text: `${range}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.`,
+        text: `${range}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.${visibility === "private" ? " Only you can see this list." : ""}`,
       },
     ],
   });
@@ -176,6 +184,15 @@ export function buildPaymethodsMessage(
     text: { type: "plain_text", text: "Refresh" },
     value: value(page),
   });
+  if (visibility === "private") {
+    buttons.push({
+      type: "button",
+      action_id: PAYMETHODS_ACTIONS.share,
+      style: "primary",
+      text: { type: "plain_text", text: "Share in channel" },
+      value: value(page),
+    });
+  }
   blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
 
   const listed = shown
@@ -186,7 +203,7 @@ export function buildPaymethodsMessage(
     `${title}${pages > 1 ? ` (page ${page} of ${pages})` : ""}${listed ? `: ${listed}` : ""}`,
     LIMITS.fallbackText,
   );
-  return { response_type: "in_channel", text, blocks };
+  return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
 }
 
 /**
@@ -217,6 +234,7 @@ export class PaymethodsPages {
       filterText(view.filter),
       view.page,
       options.fetchedAt.getTime(),
+      options.visibility ?? "channel",
     ]);
     const known = pages.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -227,13 +245,14 @@ export class PaymethodsPages {
   }
 }
 
-export function paymethodsHelpMessage(): SlackMessage {
+export function paymethodsHelpMessage(facts: HelpFacts): SlackMessage {
   return ephemeral(
     [
-      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level.",
+      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level where a method needs one.",
       "• `/paymethods`: all methods, enabled first",
       "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
       "• `/paymethods enabled` or `/paymethods disabled`",
+      ...workspaceLines(facts, "method lists"),
     ].join("\n"),
     "/paymethods [filter] lists the payment methods and their commissions.",
   );

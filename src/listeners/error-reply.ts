@@ -1,7 +1,7 @@
+import { credentialsRefusedMessage, notConnectedMessage } from "../blocks/admin.js";
 import type { SlackMessage } from "../blocks/message.js";
 import {
   internalErrorMessage,
-  notConnectedMessage,
   serviceErrorMessage,
   unexpectedResponseMessage,
   unreachableMessage,
@@ -32,24 +32,44 @@ export type FailureReply = {
   upstreamStatus?: number;
 };
 
-/** Turns any failure of a lookup into the ephemeral reply the user sees. */
+/** The service's words for a refused login or secret (matched verbatim by public clients too). */
+function isCredentialsRefused(error: ServiceError): boolean {
+  return error.messages.some((message) => /invalid auth credentials/i.test(message));
+}
+
+/** Failures whose reply offers a Connect button to people who may connect. */
+export function offersConnect(error: unknown): boolean {
+  return error instanceof NotConnectedError || (error instanceof ServiceError && isCredentialsRefused(error));
+}
+
+/**
+ * Turns any failure of a lookup into the ephemeral reply the user sees. `canManage`: whether this
+ * user may connect the cash register (asked only when offersConnect).
+ */
 export function replyForFailure(
   error: unknown,
-  context: { teamId: string; timeoutMs: number; reference: string },
+  context: { timeoutMs: number; reference: string; canManage: boolean },
 ): FailureReply {
   if (error instanceof RefusalError) {
     return { message: error.reply, outcome: error.outcome };
   }
   if (error instanceof ServiceError) {
+    if (isCredentialsRefused(error)) {
+      return {
+        message: credentialsRefusedMessage(error.messages, context.canManage),
+        outcome: "credentials_refused",
+      };
+    }
     return { message: serviceErrorMessage(error.messages), outcome: "service_error" };
   }
   if (error instanceof NotConnectedError) {
-    return { message: notConnectedMessage(context.teamId), outcome: "not_connected" };
+    return { message: notConnectedMessage(context.canManage), outcome: "not_connected" };
   }
   if (error instanceof UnreachableError) {
     return {
-      message: unreachableMessage(error, context.timeoutMs),
+      message: unreachableMessage(error, context.timeoutMs, context.reference),
       outcome: "upstream_unreachable",
+      reference: context.reference,
       ...(error.status === undefined ? {} : { upstreamStatus: error.status }),
     };
   }
