@@ -5,7 +5,7 @@ import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { safeText, truncate } from "./mrkdwn.js";
-import { ephemeral, quoteServiceMessages } from "./replies.js";
+import { ephemeral, serviceWords } from "./replies.js";
 
 export const CONNECT_VIEW = "kassa_connect";
 export const ADMIN_ACTIONS = {
@@ -86,7 +86,10 @@ function withConnectButton(message: SlackMessage, label: string, canManage: bool
   if (!canManage) return message;
   return {
     ...message,
-    blocks: [...message.blocks, { type: "actions", block_id: "connect", elements: [connectButton(label, "reply")] }],
+    blocks: [
+      ...message.blocks,
+      { type: "actions", block_id: "connect", elements: [connectButton(label, "reply")] },
+    ],
   };
 }
 
@@ -115,8 +118,7 @@ export function credentialsRefusedMessage(messages: string[], canManage: boolean
   return withConnectButton(
     ephemeral(
       [
-        quoteServiceMessages(messages),
-        ":lock: The payment service refused this workspace's cash register login or secret, so nothing can be looked up.",
+        `:lock: The payment service answered “${serviceWords(messages)}”: it refused this workspace's cash register login or secret, so nothing can be looked up.`,
         canManage
           ? "You can reconnect it with the current login and secret now, or with `/invoice connect`."
           : "A workspace admin can reconnect it with `/invoice connect`.",
@@ -318,7 +320,9 @@ export function homeView(
     { type: "section", text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion) } },
   ];
   if (options.canManage) {
-    const elements: types.Button[] = [info ? connectButton("Update", "home", false) : connectButton("Connect", "home")];
+    const elements: types.Button[] = [
+      info ? connectButton("Update", "home", false) : connectButton("Connect", "home"),
+    ];
     if (info) {
       elements.push({
         type: "button",

@@ -58,14 +58,15 @@ export function invoiceUsageMessage(reason: string, input: string): SlackMessage
   );
 }
 
-/** The service's own messages as a mrkdwn quote, one line each, escaped and bounded. */
-export function quoteServiceMessages(messages: string[]): string {
-  return messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
+/** The service's own messages on one line, for quoting inside a sentence: escaped and bounded. */
+export function serviceWords(messages: string[]): string {
+  return messages.map((message) => safeText(message.replace(/\s+/g, " "), 200)).join("; ");
 }
 
 export function serviceErrorMessage(messages: string[]): SlackMessage {
+  const quoted = messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
   return ephemeral(
-    `:warning: The payment service refused the request:\n${quoteServiceMessages(messages)}`,
+    `:warning: The payment service refused the request:\n${quoted}`,
     `The payment service refused the request: ${messages.join("; ")}`,
   );
 }
@@ -81,7 +82,7 @@ export function invoiceNotFoundMessage(invoiceId: string, messages: string[]): S
       ].join("\n"),
       `No invoice ${invoiceId} was found. Check the id, or paste the payment link instead.`,
     ),
-    `The payment service said: ${messages.map((message) => safeText(message.replace(/\s+/g, " "), 200)).join("; ")}`,
+    `The payment service said: ${serviceWords(messages)}`,
   );
 }
 

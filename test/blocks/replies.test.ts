@@ -185,8 +185,7 @@ describe("credentialsRefusedMessage", () => {
     const message = reply(credentialsRefusedMessage(["Invalid auth credentials"], false));
     expect(body(message)).toBe(
       [
-        "> Invalid auth credentials",
-        ":lock: The payment service refused this workspace's cash register login or secret, so nothing can be looked up.",
+        ":lock: The payment service answered “Invalid auth credentials”: it refused this workspace's cash register login or secret, so nothing can be looked up.",
         "A workspace admin can reconnect it with `/invoice connect`.",
       ].join("\n"),
     );

@@ -210,7 +210,9 @@ describe("/paymethods end to end (v2)", () => {
 
   it("tells a workspace without credentials how to connect", async () => {
     const { reply } = await stack.ask("", { command: "/paymethods", teamId: "T0NOBODY" });
-    expect(message(reply.body).text).toContain("Kassa is not connected to this workspace's cash register yet");
+    expect(message(reply.body).text).toContain(
+      "Kassa is not connected to this workspace's cash register yet",
+    );
   });
 });
 

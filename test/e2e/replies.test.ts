@@ -73,8 +73,9 @@ describe("replies a finance person can act on (channel replies)", () => {
     );
     const { reply } = await stack.ask(UNPAID, { teamId: team, userId: MEMBER });
     const text = allText(reply.body);
-    expect(text).toContain("> Invalid auth credentials");
-    expect(text).toContain("refused this workspace's cash register login or secret");
+    expect(text).toContain(
+      "The payment service answered “Invalid auth credentials”: it refused this workspace's cash register login or secret",
+    );
     expect(text).toContain("A workspace admin can reconnect it with `/invoice connect`.");
     expect(buttonsOf(reply.body)).toEqual([]);
     const admin = await stack.ask(UNPAID, { teamId: team, userId: ADMIN });
