@@ -52,7 +52,7 @@ export function statusMessage(
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
-    `Invoice cards go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
+    `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
   lines.push(
     options.canManage
@@ -262,7 +262,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     {
       type: "input",
       block_id: CONNECT_FIELDS.visibility,
-      label: { type: "plain_text", text: "Where /invoice cards go" },
+      label: { type: "plain_text", text: "Where invoice cards and method lists go" },
       element: {
         type: "radio_buttons",
         action_id: VALUE,
@@ -364,7 +364,7 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
-          `• Invoice cards go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
+          `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
           "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
         ].join("\n"),
       },
