@@ -155,6 +155,17 @@ export function unexpectedResponseMessage(_error: UnexpectedResponseError, refer
   );
 }
 
+/** Kassa's own store (credentials, settings) did not answer: not the payment service, not the user. */
+export function storageUnavailableMessage(reference: string): SlackMessage {
+  return withDetails(
+    ephemeral(
+      ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
+      "Kassa's storage is not answering right now. Try again in a minute.",
+    ),
+    `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
+  );
+}
+
 export function internalErrorMessage(reference: string): SlackMessage {
   return withDetails(
     ephemeral(
