@@ -63,6 +63,7 @@ async function answerNow(
     reply = failure.message;
     outcome.outcome = failure.outcome;
     if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
+    if (failure.operatorHint !== undefined) outcome.hint = failure.operatorHint;
     if (failure.reference) {
       outcome.reference = failure.reference;
       outcome.err = error;

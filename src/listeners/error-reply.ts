@@ -32,6 +32,8 @@ export type FailureReply = {
   /** Set when the user is given a reference to quote; the same id goes into the log line. */
   reference?: string;
   upstreamStatus?: number;
+  /** For the operators' log line only: what to do, commands included (never shown in Slack). */
+  operatorHint?: string;
 };
 
 /** The service's words for a refused login or secret (matched verbatim by public clients too). */
@@ -65,7 +67,11 @@ export function replyForFailure(
     return { message: serviceErrorMessage(error.messages), outcome: "service_error" };
   }
   if (error instanceof NotConnectedError) {
-    return { message: notConnectedMessage(context.canManage), outcome: "not_connected" };
+    return {
+      message: notConnectedMessage(context.canManage),
+      outcome: "not_connected",
+      operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
+    };
   }
   if (error instanceof UnreachableError) {
     return {

@@ -37,6 +37,14 @@ describe("replies a finance person can act on (channel replies)", () => {
     );
     expect(allText(reply.body)).not.toMatch(/npm|credentials set|--team|--secret/);
     expect(buttonsOf(reply.body)).toEqual([]);
+    // The command line is for operators: in the log line, never in Slack.
+    await expect
+      .poll(() =>
+        stack.logEntries().find((entry) => entry.team === "T0NOTYET" && entry.outcome === "not_connected"),
+      )
+      .toMatchObject({
+        hint: "an admin connects it with /invoice connect; or: npm run cli -- credentials set --team T0NOTYET --login <login> --secret -",
+      });
   });
 
   it("not connected: gives an admin a Connect button that opens the modal", async () => {
