@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
-import type { SlackMessage } from "./message.js";
+import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 
 type StateLook = { emoji: string; label: string };
@@ -211,15 +211,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     text: { type: "plain_text", text: "Refresh" },
     value: buttonValue(value),
   });
-  if (visibility === "private") {
-    buttons.push({
-      type: "button",
-      action_id: INVOICE_ACTIONS.share,
-      style: "primary",
-      text: { type: "plain_text", text: "Share in channel" },
-      value: buttonValue(value),
-    });
-  }
+  if (visibility === "private") buttons.push(shareButton(INVOICE_ACTIONS.share, buttonValue(value)));
   blocks.push({ type: "actions", block_id: "invoice_actions", elements: buttons });
 
   const notes: string[] = [];

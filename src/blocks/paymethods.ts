@@ -4,7 +4,7 @@ import type { Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
-import type { SlackMessage } from "./message.js";
+import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral, type HelpFacts, workspaceLines } from "./replies.js";
 
@@ -217,15 +217,7 @@ export function buildPaymethodsMessage(
     text: { type: "plain_text", text: "Refresh" },
     value: value(page),
   });
-  if (visibility === "private") {
-    buttons.push({
-      type: "button",
-      action_id: PAYMETHODS_ACTIONS.share,
-      style: "primary",
-      text: { type: "plain_text", text: "Share in channel" },
-      value: value(page),
-    });
-  }
+  if (visibility === "private") buttons.push(shareButton(PAYMETHODS_ACTIONS.share, value(page)));
   blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
 
   const listed = shown
