@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { connectModal, homeView } from "../blocks/admin.js";
 import type { BalanceVisibility } from "../blocks/balance.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { HelpFacts } from "../blocks/replies.js";
 import type { ListenerDeps } from "./index.js";
 import { checkManager } from "./permissions.js";
 
@@ -16,6 +17,11 @@ export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise
 /** Who may see `/balance` in the workspace: admins only until an admin chooses everyone. */
 export async function balanceVisibilityFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
   return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
+}
+
+/** What this workspace does, for `/invoice help` and `/paymethods help`. */
+export async function helpFactsFor(deps: ListenerDeps, teamId: string): Promise<HelpFacts> {
+  return { visibility: await visibilityFor(deps, teamId) };
 }
 
 /** Opens the connect modal filled with what is stored (never the secret). */
