@@ -50,12 +50,22 @@ export function connectionSummary(info: ConnectionInfo | undefined, defaultVersi
 
 export function statusMessage(
   info: ConnectionInfo | undefined,
-  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean },
+  options: {
+    defaultVersion: ApiVersion;
+    visibility: ReplyVisibility;
+    canManage: boolean;
+    balanceVisibility?: BalanceVisibility | undefined;
+  },
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
     `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
+  if (options.balanceVisibility) {
+    lines.push(
+      `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
+    );
+  }
   lines.push(
     options.canManage
       ? info
@@ -148,7 +158,7 @@ export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): 
         type: "section",
         text: {
           type: "mrkdwn",
-          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\` and \`/paymethods\` stop working until someone connects again.`,
+          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\`, \`/paymethods\` and \`/balance\` stop working until someone connects again.`,
         },
       },
       {

@@ -138,11 +138,15 @@ describe("/balance end to end (v2)", () => {
       expect(text(reply.body)).toContain("*12,345.67 RUB*");
       const help = await stack.ask("help", { command: "/balance", userId: MEMBER });
       expect(text(help.reply.body)).toContain("Everyone in this workspace may use it");
+      const status = await stack.ask("status", { userId: ADMIN });
+      expect(text(status.reply.body)).toContain("`/balance` is shown to everyone in the workspace");
     } finally {
       await chooseBalanceViewers(stack, "admins");
     }
     const { reply } = await stack.ask("", { command: "/balance", userId: MEMBER });
     expect(message(reply.body).text).toContain("Only workspace admins");
+    const status = await stack.ask("status", { userId: ADMIN });
+    expect(text(status.reply.body)).toContain("`/balance` is shown to admins only");
   });
 
   it("offers the setting in the connect modal, admins by default", async () => {
