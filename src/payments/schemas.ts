@@ -186,7 +186,7 @@ export type BalanceInfoV2 = z.infer<typeof balanceInfoV2Schema>;
 /**
  * v3/balance/list/: `items` maps a method code to `{name, amount, currency, amount_accuracy}`
  * (decimal strings). PHP writes an empty map as `[]`: the service sends `items: []` when every
- * balance is 0 (and hide_empty is set), so an empty array reads as an empty map.
+ * balance is 0, so an empty array reads as an empty map.
  */
 export const balanceListV3Schema = z.object({
   items: mapOrEmptyList.pipe(
@@ -203,10 +203,12 @@ export const balanceListV3Schema = z.object({
 export type BalanceListV3 = z.infer<typeof balanceListV3Schema>;
 
 /**
- * ticker/get/: prices of the asked currencies in roubles. No public example of the answer could be
- * confirmed; this accepts the documented forms seen in clients: `currencies` mapping a code to
- * `{price}` or to the price itself, with an optional `base_currency` (RUB when absent). Prices may be
- * JSON numbers (v2) or decimal strings (v3). A base other than RUB is refused in ratesFrom.
+ * ticker/get/: prices of the asked currencies in roubles. The docs list the method, but no public
+ * example of its answer could be confirmed, so this accepts the plausible forms rather than one
+ * guess: `currencies` mapping a code to `{price}` or to the price itself, an optional
+ * `base_currency` (RUB when absent), prices as JSON numbers (v2) or decimal strings (v3). A base
+ * other than RUB is refused in ratesFrom; an entry that fits none of these leaves its currency
+ * unpriced (then /balance shows no total), never the balances unread.
  */
 const priceSchema = z.union([
   z.object({ price: decimalSchema }).transform((entry) => entry.price),
