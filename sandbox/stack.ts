@@ -305,14 +305,15 @@ export class Stack {
   async event(
     event: Record<string, unknown>,
     options: { teamId?: string } = {},
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<{ status: number; body: string; eventId: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
+    const eventId = `Ev${++counter}`;
     const text = JSON.stringify({
       token: "deprecated-verification-token",
       team_id: teamId,
       api_app_id: "A0KASSA",
       type: "event_callback",
-      event_id: `Ev${++counter}`,
+      event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
       authorizations: [
         { team_id: teamId, user_id: "U0KASSABOT", is_bot: true, is_enterprise_install: false },
@@ -321,7 +322,39 @@ export class Stack {
     });
     const headers = { ...signedHeaders(SANDBOX_SIGNING_SECRET, text), "content-type": "application/json" };
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
-    return { status: response.status, body: await response.text() };
+    return { status: response.status, body: await response.text(), eventId };
+  }
+
+  /**
+   * Posts a signed link_shared event, as Slack does when someone posts a message with links of the
+   * app's unfurl domains (`composer`: still being written, known only by its unfurl id).
+   */
+  async shareLinks(
+    urls: string[],
+    options: {
+      teamId?: string;
+      userId?: string;
+      channel?: string;
+      source?: "composer" | "conversations_history";
+    } = {},
+  ): Promise<{ status: number; body: string; eventId: string; messageTs: string }> {
+    const messageTs = `${Math.floor(Date.now() / 1000)}.${String(++counter).padStart(6, "0")}`;
+    const source = options.source ?? "conversations_history";
+    const result = await this.event(
+      {
+        type: "link_shared",
+        channel: source === "composer" ? "COMPOSER" : (options.channel ?? "C0FINANCE"),
+        is_bot_user_member: true,
+        user: options.userId ?? "U0FINANCE1",
+        message_ts: messageTs,
+        unfurl_id: `U_${counter}_${Date.now().toString(36)}`,
+        source,
+        links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
+        event_ts: messageTs,
+      },
+      options.teamId === undefined ? {} : { teamId: options.teamId },
+    );
+    return { ...result, messageTs };
   }
 
   /** Sends a command and waits for the app's answer on its response_url. */
