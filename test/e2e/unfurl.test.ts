@@ -28,7 +28,7 @@ type LogLine = Record<string, unknown>;
 /** The one log line of an event, once it is written (the handler's last step). */
 async function handled(stack: Stack, eventId: string): Promise<LogLine> {
   const lines = () => stack.logEntries().filter((entry) => entry.eventId === eventId);
-  await expect.poll(() => lines().length).toBe(1);
+  await expect.poll(() => lines().length, { timeout: 10_000 }).toBe(1);
   const [line] = lines();
   expect(line).toMatchObject({ event: "link_shared", msg: "event handled" });
   return line ?? {};
@@ -52,7 +52,7 @@ function expectNothingPosted(stack: Stack): void {
 describe("payment links unfurl (connected workspace)", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ apiVersion: "v2" });
+    stack = await Stack.start({ apiVersion: "v2", fake: { slowMs: 300 } });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -95,6 +95,19 @@ describe("payment links unfurl (connected workspace)", () => {
     // The paid sample's description holds <!channel>; the unfurl does not show descriptions at all.
     expect(paid).not.toContain("channel");
     expectNothingPosted(stack);
+  });
+
+  it("acknowledges before reading: a slow payment service delays the unfurl, not the ack", async () => {
+    const before = stack.slack.callsOf("chat.unfurl").length;
+    const result = await stack.shareLinks([link(FAULT_IDS.slow)]);
+    expect(result.status).toBe(200);
+    // Slack has its 200 while the service is still answering: nothing handled or unfurled yet.
+    expect(stack.logEntries().filter((entry) => entry.eventId === result.eventId)).toEqual([]);
+    expect(stack.slack.callsOf("chat.unfurl").length).toBe(before);
+    expect(await handled(stack, result.eventId)).toMatchObject({ outcome: "ok", unfurled: 1 });
+    expect(Object.keys(unfurlsOf(stack.slack.callsOf("chat.unfurl")[before]))).toEqual([
+      link(FAULT_IDS.slow),
+    ]);
   });
 
   it("unfurls a message still in the composer by its unfurl id", async () => {
