@@ -162,6 +162,16 @@ describe("payment links unfurl (connected workspace)", () => {
     expect(stack.slack.callsOf("chat.unfurl").length).toBe(before);
   });
 
+  it("an event without the fields it needs: nothing read, a warning naming what is missing", async () => {
+    const reads = invoiceReads(stack).length;
+    const result = await stack.event({ type: "link_shared", channel: "C0FINANCE", user: "U0FINANCE1" });
+    expect(result.status).toBe(200);
+    const line = await handled(stack, result.eventId);
+    expect(line).toMatchObject({ outcome: "bad_event", level: "warn" });
+    expect(String(line.problem)).toContain("links");
+    expect(invoiceReads(stack).length).toBe(reads);
+  });
+
   it("an unknown invoice: no unfurl, no message, a log line saying so", async () => {
     const before = stack.slack.callsOf("chat.unfurl").length;
     const result = await stack.shareLinks([link(UNKNOWN)]);
