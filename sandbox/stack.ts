@@ -304,10 +304,11 @@ export class Stack {
   /** Posts a signed Events API callback (JSON) as Slack does. */
   async event(
     event: Record<string, unknown>,
-    options: { teamId?: string } = {},
+    /** eventId and retryNum: to deliver the same event again, as Slack does when it missed the ack. */
+    options: { teamId?: string; eventId?: string; retryNum?: number } = {},
   ): Promise<{ status: number; body: string; eventId: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
-    const eventId = `Ev${++counter}`;
+    const eventId = options.eventId ?? `Ev${++counter}`;
     const text = JSON.stringify({
       token: "deprecated-verification-token",
       team_id: teamId,
@@ -320,7 +321,14 @@ export class Stack {
       ],
       event,
     });
-    const headers = { ...signedHeaders(SANDBOX_SIGNING_SECRET, text), "content-type": "application/json" };
+    const headers: Record<string, string> = {
+      ...signedHeaders(SANDBOX_SIGNING_SECRET, text),
+      "content-type": "application/json",
+    };
+    if (options.retryNum !== undefined) {
+      headers["x-slack-retry-num"] = String(options.retryNum);
+      headers["x-slack-retry-reason"] = "http_timeout";
+    }
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
     return { status: response.status, body: await response.text(), eventId };
   }

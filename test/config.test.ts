@@ -35,7 +35,7 @@ describe("loadConfig", () => {
         timeoutMs: 8000,
         timeZone: "Europe/Moscow",
       },
-      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
+      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined, timeoutMs: 3000 },
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
@@ -95,7 +95,7 @@ describe("loadConfig", () => {
         timeoutMs: 1500,
         timeZone: "UTC",
       },
-      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
+      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key, timeoutMs: 3000 },
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
@@ -126,6 +126,7 @@ describe("loadConfig", () => {
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
+        "STORE_TIMEOUT_MS",
       ].sort(),
     );
   });

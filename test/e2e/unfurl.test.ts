@@ -136,6 +136,32 @@ describe("payment links unfurl (connected workspace)", () => {
     expect(Object.keys(unfurlsOf(call))).toEqual([link(UNPAID)]);
   });
 
+  it("handles a link_shared event Slack delivers again (a missed ack) once", async () => {
+    const reads = invoiceReads(stack).length;
+    const before = stack.slack.callsOf("chat.unfurl").length;
+    const event = {
+      type: "link_shared",
+      channel: "C0FINANCE",
+      is_bot_user_member: true,
+      user: "U0FINANCE1",
+      message_ts: "1700000000.000300",
+      unfurl_id: "U_RETRIED",
+      source: "conversations_history",
+      links: [{ domain: "pay.crystalpay.io", url: link(PAID) }],
+      event_ts: "1700000000.000300",
+    };
+    const first = await stack.event(event);
+    await handled(stack, first.eventId);
+    const again = await stack.event(event, { eventId: first.eventId, retryNum: 1 });
+    expect(again.status).toBe(200);
+    // A later, different event is handled: once it is, the retry has had its chance too.
+    const next = await stack.shareLinks([link(UNKNOWN)]);
+    await handled(stack, next.eventId);
+    expect(stack.logEntries().filter((entry) => entry.eventId === first.eventId)).toHaveLength(1);
+    expect(stack.slack.callsOf("chat.unfurl").length - before).toBe(1);
+    expect(invoiceReads(stack).length - reads).toBe(2);
+  });
+
   it("reads and unfurls only the first 5 payment links of a message", async () => {
     const urls = SAMPLE_IDS.map(link);
     const reads = invoiceReads(stack).length;

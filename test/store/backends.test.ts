@@ -323,6 +323,20 @@ for (const backend of BACKENDS) {
       expect(methodListCalls().length - before).toBe(2);
     });
 
+    it("claimOnce: of 20 simultaneous claims from two replicas exactly one wins, until it lapses", async () => {
+      const [first, second] = [await open(), await open()];
+      const claim = `${RUN}-event-Ev123`;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).claimOnce(claim, 300)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await first.claimOnce(`${RUN}-another`, 300)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      // Lapsed: the key can be claimed again, once.
+      const again = await Promise.all([first.claimOnce(claim, 60_000), second.claimOnce(claim, 60_000)]);
+      expect(again.filter(Boolean)).toHaveLength(1);
+    });
+
     it("throws, never reads as empty, once closed", async () => {
       const opened = await open();
       const credentials = new CredentialsStore(opened.namespace(ns("closed")), new SecretBox(key));
