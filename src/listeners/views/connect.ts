@@ -122,7 +122,7 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
 
     const account: PaymentsAccount = { login, secret, apiVersion };
     const check: Promise<Check> = deps.payments.tryAccount(account).then(
-      (methods) => ({ ok: true, methods: methods.length }),
+      (catalog) => ({ ok: true, methods: catalog.methods.length }),
       (error: unknown) => ({ ok: false, message: checkFailure(error) }),
     );
     const save = async (methods: number) => {
