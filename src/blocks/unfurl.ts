@@ -4,7 +4,7 @@ import type { Invoice, Money } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { invoiceFallbackText, isExpired, paymentPageButton, stateText } from "./invoice.js";
 import { LIMITS } from "./limits.js";
-import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
+import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 
 /**
  * One entry of `chat.unfurl`'s `unfurls` map (a message attachment): blocks, and the plain text
@@ -55,6 +55,12 @@ export function buildInvoiceUnfurl(invoice: Invoice, options: InvoiceUnfurlOptio
   const remaining = remainingWorthShowing(invoice);
   if (remaining) figures.push(`*Remaining:* ${moneyText(remaining)}`);
   if (figures.length > 0) lines.push(figures.join("  ·  "));
+  if (invoice.currencyConflict) {
+    const { amountCurrency, currency } = invoice.currencyConflict;
+    lines.push(
+      `:warning: The payment service names two currencies for this invoice, ${safeText(amountCurrency, 12)} and ${safeText(currency, 12)}, without saying which the amount is in.`,
+    );
+  }
   lines.push(
     expired
       ? `:alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`

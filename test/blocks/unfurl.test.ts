@@ -139,6 +139,18 @@ describe("buildInvoiceUnfurl", () => {
     expect(text(unfurl(invoice))).toContain("&lt;!here&gt;");
   });
 
+  it("says so when the answer names two currencies and ties the amount to neither", () => {
+    const invoice: Invoice = {
+      ...invoiceOf("v3", "715308958_rPwTzvsvCm"),
+      currencyConflict: { amountCurrency: "USD", currency: "<EUR>" },
+      amounts: { amount: { value: "100", currency: null } },
+    };
+    const shown = text(unfurl(invoice));
+    expect(shown).toContain(`*Amount:* ${formatMoney({ value: "100", currency: null })}`);
+    expect(shown).not.toMatch(/100 (USD|EUR)/);
+    expect(shown).toContain("names two currencies for this invoice, USD and &lt;EUR&gt;");
+  });
+
   it("opens the pasted link when the service's own is missing or not a web link", () => {
     const pasted = "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm&m=BITCOIN";
     for (const url of [null, "javascript:alert(1)", "not a url"]) {
