@@ -364,6 +364,7 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
           `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
           "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
         ].join("\n"),
