@@ -1,5 +1,6 @@
 import type { SlackMessage } from "../blocks/message.js";
 import {
+  busyMessage,
   internalErrorMessage,
   notConnectedMessage,
   serviceErrorMessage,
@@ -7,6 +8,7 @@ import {
   unreachableMessage,
 } from "../blocks/replies.js";
 import {
+  BusyError,
   NotConnectedError,
   ServiceError,
   UnexpectedResponseError,
@@ -45,6 +47,9 @@ export function replyForFailure(
   }
   if (error instanceof NotConnectedError) {
     return { message: notConnectedMessage(context.teamId), outcome: "not_connected" };
+  }
+  if (error instanceof BusyError) {
+    return { message: busyMessage(), outcome: "upstream_busy" };
   }
   if (error instanceof UnreachableError) {
     return {

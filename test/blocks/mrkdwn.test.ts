@@ -119,7 +119,8 @@ describe("inlineCode", () => {
 });
 
 describe("control and direction characters from outside", () => {
-  const hostile = "Order\u202E#1042\u2066x\u2069\u202A\u202B\u202C\u202D\u200E\u200F\u0000\u0007\t\u001B[31m\u007F end\nnext";
+  const hostile =
+    "Order\u202E#1042\u2066x\u2069\u202A\u202B\u202C\u202D\u200E\u200F\u0000\u0007\t\u001B[31m\u007F end\nnext";
 
   it("are removed by escaping and by cutting, newlines kept", () => {
     expect(escapeMrkdwn(hostile)).toBe("Order#1042x[31m end\nnext");

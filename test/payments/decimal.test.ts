@@ -130,7 +130,15 @@ describe("compareDecimals", () => {
 
 describe("amounts past a sane size", () => {
   it("are refused: more than 40 significant digits or a magnitude past 10^±40", () => {
-    for (const text of ["1e99999", "1e41", "1e-41", "1".repeat(41), `1${"0".repeat(41)}`, "1e-99999999999", "-2E+000000000000000000041"])
+    for (const text of [
+      "1e99999",
+      "1e41",
+      "1e-41",
+      "1".repeat(41),
+      `1${"0".repeat(41)}`,
+      "1e-99999999999",
+      "-2E+000000000000000000041",
+    ])
       expect(toDecimalString(new JsonNumber(text)), text).toBeUndefined();
     expect(toDecimalString(`0.${"0".repeat(40)}1`)).toBeUndefined();
     expect(toDecimalString(1e300)).toBeUndefined();
