@@ -4,6 +4,7 @@
  * ("‮gpj.exe" shows as "exe.jpg") or hide parts of it. One home: every escape and every cut
  * removes them, so mrkdwn and plain_text alike never carry them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
 const INVISIBLE_CONTROLS = /[\u0000-\u0009\u000B-\u001F\u007F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 export function stripControls(text: string): string {
