@@ -122,6 +122,7 @@ const variablesSchema = z.object({
       })
       .default("sqlite://data/kassa.sqlite"),
   ),
+  STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -201,7 +202,8 @@ export type Config = {
     /** Per cash register: requests started per second, at once, and the longest wait for a turn (0: no limit). */
     perRegister: { ratePerSecond: number; concurrency: number; maxWaitMs: number };
   };
-  store: { url: string; credentialsKey: Buffer | undefined };
+  /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
+  store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
   replyVisibility: "channel" | "private";
   /** Commands (and button presses) per minute, per user and per workspace; 0 disables a limit. */
@@ -285,6 +287,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     store: {
       url: parsed.STORE_URL,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
+      timeoutMs: parsed.STORE_TIMEOUT_MS,
     },
     replyVisibility: parsed.REPLY_VISIBILITY,
     rateLimits: {

@@ -36,7 +36,7 @@ describe("loadConfig", () => {
         timeZone: "Europe/Moscow",
         perRegister: { ratePerSecond: 5, concurrency: 10, maxWaitMs: 10_000 },
       },
-      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
+      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined, timeoutMs: 3000 },
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
@@ -100,7 +100,7 @@ describe("loadConfig", () => {
         timeZone: "UTC",
         perRegister: { ratePerSecond: 0, concurrency: 20, maxWaitMs: 2500 },
       },
-      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
+      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key, timeoutMs: 3000 },
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
@@ -134,6 +134,7 @@ describe("loadConfig", () => {
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
+        "STORE_TIMEOUT_MS",
       ].sort(),
     );
   });
