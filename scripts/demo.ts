@@ -203,13 +203,36 @@ async function main(): Promise<number> {
         console.error(`${step.title}: ${(error as Error).message}`);
       }
     }
+    // A message with payment links (and one other link of the domain) posted in #finance.
+    const pasted = [
+      "https://pay.crystalpay.io/?i=715308960_WrongAmount",
+      "https://pay.crystalpay.io/?i=715308959_ProcessingBtc&m=BITCOIN",
+      "https://pay.crystalpay.io/faq",
+    ];
+    try {
+      const before = stacks.v2.slack.callsOf("chat.unfurl").length;
+      await stacks.v2.shareLinks(pasted);
+      const [call] = (await stacks.v2.slack.waitForCalls("chat.unfurl", { count: before + 1 })).slice(before);
+      const unfurls = JSON.parse(String(call?.body.unfurls)) as Record<string, Record<string, unknown>>;
+      for (const [url, unfurl] of Object.entries(unfurls)) {
+        show("A payment link pasted in #finance unfurls", `${url}   (link_shared -> chat.unfurl)`, {
+          ...unfurl,
+          response_type: "unfurl",
+        });
+      }
+    } catch (error) {
+      missing += 1;
+      console.error(`unfurl: ${(error as Error).message}`);
+    }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {
     await Promise.all([stacks.v2.stop(), stacks.v3.stop()]);
   }
   if (!json)
     console.log(
-      missing === 0 ? `All ${steps.length} commands answered.` : `${missing} command(s) got no answer.`,
+      missing === 0
+        ? `All ${steps.length} commands answered, and the pasted links unfurled.`
+        : `${missing} command(s) or unfurl(s) got no answer.`,
     );
   return missing === 0 ? 0 : 1;
 }

@@ -396,6 +396,7 @@ export function homeView(
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
           "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
+          "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
           `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
           "• `/invoice status` shows the connection; `/invoice help`, `/paymethods help` and `/balance help` explain the rest.",
         ].join("\n"),

@@ -145,6 +145,14 @@ export function unreachableMessage(
   );
 }
 
+/** Kassa held the lookup back: the cash register's request budget is spent for now (BusyError). */
+export function busyMessage(): SlackMessage {
+  return ephemeral(
+    ":hourglass: The payment service is busy: many lookups for this cash register are waiting their turn, so yours was not sent. Nothing was changed; try again in a minute.",
+    "The payment service is busy: your lookup was not sent. Try again in a minute.",
+  );
+}
+
 export function unexpectedResponseMessage(_error: UnexpectedResponseError, reference: string): SlackMessage {
   return withDetails(
     ephemeral(
