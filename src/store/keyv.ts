@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
@@ -98,6 +98,7 @@ export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = 
 async function openSqlite(storeUrl: string): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
   mkdirSync(dirname(path), { recursive: true });
+  ownerOnly(path);
   const adapters: KeyvSqlite[] = [];
   const newAdapter = () => {
     const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
@@ -128,6 +129,18 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
       await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));
     },
   };
+}
+
+/**
+ * The database holds sealed secrets and who connected what: readable by its owner only. The file is
+ * created here, empty and 0600, before SQLite opens it; SQLite gives its -wal and -shm files the
+ * database file's mode. Files left by an older version are tightened too.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
 }
 
 /**
