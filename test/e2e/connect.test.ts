@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { NOT_ALLOWED_TO_CONNECT } from "../../src/listeners/views/connect.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { databaseBytes } from "../support/database-bytes.js";
 
@@ -100,6 +101,38 @@ describe("connecting the cash register from Slack", () => {
     });
     const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: NEW_TEAM });
     expect(message(reply.body).text).toContain("no cash register connected");
+  });
+
+  it("checks the submitter again on submit: a member's forged submission changes nothing", async () => {
+    const view = await openModal(ADMIN);
+    const result = await stack.submitView({
+      view,
+      values: form(SANDBOX_LOGIN, SANDBOX_SECRET),
+      userId: MEMBER,
+      teamId: NEW_TEAM,
+    });
+    expect(result.status).toBe(200);
+    expect(result.json).toEqual({ response_action: "errors", errors: { login: NOT_ALLOWED_TO_CONNECT } });
+    expect(NOT_ALLOWED_TO_CONNECT).toContain("Nothing was changed.");
+    expect(stack.slack.callsOf("users.info").at(-1)?.body.user).toBe(MEMBER);
+    const { reply } = await stack.ask("status", { teamId: NEW_TEAM });
+    expect(message(reply.body).text).toBe("No cash register is connected.");
+  });
+
+  it("refuses an admin's submission once the admin role is gone", async () => {
+    const view = await openModal(ADMIN);
+    stack.slack.users[ADMIN] = {};
+    try {
+      const result = await stack.submitView({
+        view,
+        values: form(SANDBOX_LOGIN, SANDBOX_SECRET),
+        userId: ADMIN,
+        teamId: NEW_TEAM,
+      });
+      expect(result.json).toEqual({ response_action: "errors", errors: { login: NOT_ALLOWED_TO_CONNECT } });
+    } finally {
+      stack.slack.users[ADMIN] = { is_admin: true };
+    }
   });
 
   it("refuses a submission whose form metadata was tampered with or names another workspace", async () => {

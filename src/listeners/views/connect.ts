@@ -11,6 +11,7 @@ import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../p
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../index.js";
 import { type ModalOrigin, publishHome } from "../manage.js";
+import { checkManager } from "../permissions.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
@@ -46,10 +47,15 @@ function checkFailure(error: unknown): string {
   return "Could not check them because of an error on Kassa's side.";
 }
 
+/** Shown on the form when the submitter may not manage the connection (any more). */
+export const NOT_ALLOWED_TO_CONNECT =
+  "Only workspace admins and owners, the person who installed Kassa, and people the operator lists in ADMIN_USER_IDS can connect the cash register. Ask one of them. Nothing was changed.";
+
 /**
- * The connect modal's submit: validate, try the credentials with a method-list call, then save.
- * Only the person the modal was opened for can submit it (Slack ties the view to them), and it was
- * only opened for people allowed to manage the connection.
+ * The connect modal's submit: check the submitter may manage the connection, validate, try the
+ * credentials with a method-list call, then save. The permission is checked again here, not only
+ * when the modal opened: a submission is a signed request anyone in the workspace can forge, and an
+ * admin may have lost the role since.
  */
 export function registerConnectView(app: App, deps: ListenerDeps): void {
   app.view<ViewSubmitAction>(CONNECT_VIEW, async ({ ack, body, view, client }) => {
@@ -76,6 +82,15 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
       });
       log({ outcome: "bad_form" });
       return;
+    }
+    const manager = await checkManager(deps, client, {
+      userId,
+      teamId,
+      enterpriseId: body.enterprise?.id ?? undefined,
+    });
+    if (!manager.allowed) {
+      await ack({ response_action: "errors", errors: { [CONNECT_FIELDS.login]: NOT_ALLOWED_TO_CONNECT } });
+      return log({ outcome: "not_allowed", manager: manager.why });
     }
     const values = form.data;
     const login = values[CONNECT_FIELDS.login].value.value?.trim() ?? "";
@@ -124,7 +139,9 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
     };
     const quick = await Promise.race([
       check,
-      new Promise<null>((resolve) => setTimeout(resolve, INLINE_CHECK_MS, null)),
+      new Promise<null>((resolve) =>
+        setTimeout(resolve, Math.max(0, INLINE_CHECK_MS - (performance.now() - started)), null),
+      ),
     ]);
 
     if (quick) {
