@@ -16,6 +16,7 @@ import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
+import { guardReceiver } from "./request-guard.js";
 import type { Stores } from "./store/index.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
@@ -107,14 +108,21 @@ export function createApp(deps: AppDeps): KassaApp {
     extendedErrorHandler: true,
   };
   /** The HTTP receiver both HTTP ways share: signature check, probes, body limit. */
-  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) =>
-    new HTTPReceiver({
+  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) => {
+    const receiver = new HTTPReceiver({
       signingSecret: slack.signingSecret ?? "",
       customRoutes: routes(deps),
       logger: boltLogger(logger),
       bodyLimit: BODY_LIMIT_BYTES,
       ...extra,
     });
+    guardReceiver(receiver, {
+      signingSecret: slack.signingSecret ?? "",
+      bodyLimit: BODY_LIMIT_BYTES,
+      logger,
+    });
+    return receiver;
+  };
   let socketReceiver: SocketModeReceiver | undefined;
   let probeServer: Server | undefined;
   let app: App;
