@@ -103,6 +103,7 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
+  STORE_TIMEOUT_MS: integer(1500, 100, 60_000),
   RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
   RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
   REPLY_VISIBILITY: z.preprocess(
@@ -191,7 +192,8 @@ export type Config = {
     adminUserIds: string[];
   };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
-  store: { url: string; credentialsKey: Buffer | undefined };
+  /** timeoutMs: STORE_TIMEOUT_MS, the longest wait for one store call. */
+  store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
   replyVisibility: "channel" | "private";
   /** Commands (and button presses) per minute, per user and per workspace; 0 disables a limit. */
@@ -269,6 +271,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     },
     store: {
       url: parsed.STORE_URL,
+      timeoutMs: parsed.STORE_TIMEOUT_MS,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
     },
     replyVisibility: parsed.REPLY_VISIBILITY,

@@ -35,7 +35,7 @@ describe("loadConfig", () => {
         timeoutMs: 8000,
         timeZone: "Europe/Moscow",
       },
-      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined },
+      store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined, timeoutMs: 1500 },
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
@@ -54,6 +54,7 @@ describe("loadConfig", () => {
       PAYMENTS_API_URL: "",
       SLACK_API_URL: "  ",
       STORE_URL: "",
+      STORE_TIMEOUT_MS: "",
       CREDENTIALS_KEY: "",
       LOG_LEVEL: "",
     });
@@ -72,6 +73,7 @@ describe("loadConfig", () => {
         PAYMENTS_TIMEOUT_MS: "1500",
         PAYMENTS_TIMEZONE: "UTC",
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
+        STORE_TIMEOUT_MS: "800",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
         REPLY_VISIBILITY: "private",
@@ -95,7 +97,7 @@ describe("loadConfig", () => {
         timeoutMs: 1500,
         timeZone: "UTC",
       },
-      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key },
+      store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key, timeoutMs: 800 },
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
@@ -126,6 +128,7 @@ describe("loadConfig", () => {
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
+        "STORE_TIMEOUT_MS",
       ].sort(),
     );
   });

@@ -96,6 +96,23 @@ export function unexpectedResponseMessage(_error: UnexpectedResponseError, refer
   );
 }
 
+export function storageNotAnsweringMessage(reference: string): SlackMessage {
+  return {
+    response_type: "ephemeral",
+    text: `Kassa's storage is not answering. Try again in a minute. (reference ${reference})`,
+    blocks: [
+      {
+        type: "section",
+        text: { type: "mrkdwn", text: ":hourglass: Kassa's storage is not answering. Try again in a minute." },
+      },
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: `Reference \`${reference}\`: the operator finds it in the log.` }],
+      },
+    ],
+  };
+}
+
 export function internalErrorMessage(reference: string): SlackMessage {
   return ephemeral(
     `:boom: Something went wrong on Kassa's side. Reference \`${reference}\`: the operator finds it in the log.`,

@@ -3,6 +3,7 @@ import {
   internalErrorMessage,
   notConnectedMessage,
   serviceErrorMessage,
+  storageNotAnsweringMessage,
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../blocks/replies.js";
@@ -12,6 +13,7 @@ import {
   UnexpectedResponseError,
   UnreachableError,
 } from "../payments/errors.js";
+import { StoreCallError } from "../store/keyv.js";
 
 /** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
 export class RefusalError extends Error {
@@ -57,6 +59,13 @@ export function replyForFailure(
     return {
       message: unexpectedResponseMessage(error, context.reference),
       outcome: "upstream_unexpected",
+      reference: context.reference,
+    };
+  }
+  if (error instanceof StoreCallError) {
+    return {
+      message: storageNotAnsweringMessage(context.reference),
+      outcome: error.timedOut ? "store_timeout" : "store_failed",
       reference: context.reference,
     };
   }

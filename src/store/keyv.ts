@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
+import { type AtomicKeys, memoryAtomicKeys } from "./atomic.js";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -13,6 +14,11 @@ const OPEN_DEADLINE_MS = 10_000;
 export const CLOSE_GRACE_MS = 2000;
 /** Rows per query when listing a namespace in PostgreSQL. */
 export const POSTGRES_PAGE_SIZE = 100;
+
+/** Default STORE_TIMEOUT_MS: one store call that takes longer fails, so a stalled store costs a reply no more. */
+export const STORE_TIMEOUT_MS = 1500;
+/** /readyz must answer within 2 s: its ping gives up sooner than that. */
+export const PING_TIMEOUT_MS = 1500;
 
 /** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
 export const POSTGRES_TABLE = "kassa";
@@ -28,6 +34,8 @@ export type KeyvStore = {
   readonly location: string;
   readonly kind: StoreKind;
   namespace(name: string): Keyv;
+  /** Keys only one caller wins, shared by every replica on this store (see atomic.ts). */
+  atomic(name: string): AtomicKeys;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -37,6 +45,91 @@ export type KeyvStore = {
 export class StoreUnavailableError extends Error {
   override readonly name = "StoreUnavailableError";
 }
+
+/**
+ * A store call failed or did not answer within STORE_TIMEOUT_MS while serving: the user is told the
+ * storage is not answering, not that something went wrong.
+ */
+export class StoreCallError extends Error {
+  override readonly name = "StoreCallError";
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+    options?: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The promise's outcome, or a StoreCallError once `ms` has passed; the engine's own errors wrapped too. */
+export async function withinStoreTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreCallError(`the store did not answer ${what} within ${ms} ms`, true)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } catch (error) {
+    if (error instanceof StoreCallError) {
+      // The abandoned call may still fail later; that is expected now.
+      promise.catch(() => {});
+      throw error;
+    }
+    throw new StoreCallError(`the store failed ${what}: ${reason(error)}`, false, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Keyv's calls that go to the engine; each gets the store's time-out. */
+const KEYV_CALLS = new Set([
+  "get",
+  "getMany",
+  "getRaw",
+  "getManyRaw",
+  "set",
+  "setMany",
+  "delete",
+  "deleteMany",
+  "clear",
+  "has",
+  "hasMany",
+]);
+
+/** The same Keyv, with every call to the engine under `timeoutMs`. */
+export function withStoreTimeouts(keyv: Keyv, timeoutMs: number): Keyv {
+  return new Proxy(keyv, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== "string" || !KEYV_CALLS.has(property) || typeof value !== "function")
+        return value;
+      return (...args: unknown[]) =>
+        withinStoreTimeout(
+          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)),
+          timeoutMs,
+          `(${property} in ${target.namespace ?? "?"})`,
+        );
+    },
+  });
+}
+
+/** The same atomic keys, every call under `timeoutMs`. */
+export function atomicWithTimeouts(keys: AtomicKeys, timeoutMs: number, name: string): AtomicKeys {
+  return {
+    claim: (key, ttlMs) => withinStoreTimeout(keys.claim(key, ttlMs), timeoutMs, `(claim in ${name})`),
+    put: (key, value, ttlMs) =>
+      withinStoreTimeout(keys.put(key, value, ttlMs), timeoutMs, `(put in ${name})`),
+    take: (key) => withinStoreTimeout(keys.take(key), timeoutMs, `(take in ${name})`),
+  };
+}
+
+export type StoreOptions = {
+  /** STORE_TIMEOUT_MS: longest wait for one store call while serving. */
+  timeoutMs?: number;
+};
 
 /** Which backend a STORE_URL names, from its scheme. */
 export function storeKind(storeUrl: string): StoreKind | undefined {
@@ -68,14 +161,15 @@ export function redactedUrl(storeUrl: string): string {
   return url.toString();
 }
 
-export async function openStore(storeUrl: string): Promise<KeyvStore> {
+export async function openStore(storeUrl: string, options: StoreOptions = {}): Promise<KeyvStore> {
+  const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
   switch (storeKind(storeUrl)) {
     case "sqlite":
-      return openSqlite(storeUrl);
+      return openSqlite(storeUrl, timeoutMs);
     case "redis":
-      return (await import("./redis.js")).openRedis(storeUrl);
+      return (await import("./redis.js")).openRedis(storeUrl, timeoutMs);
     case "postgres":
-      return (await import("./postgres.js")).openPostgres(storeUrl);
+      return (await import("./postgres.js")).openPostgres(storeUrl, timeoutMs);
     default:
       // Only the scheme is named: the rest may hold a password.
       throw new StoreUnavailableError(
@@ -89,13 +183,34 @@ export async function openStore(storeUrl: string): Promise<KeyvStore> {
  * empty. The "error" events are dropped because the same failures reach the callers as rejections;
  * without a listener, an emitted "error" would crash the process.
  */
-export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = true): Keyv {
+export function keyvFor(
+  adapter: KeyvStoreAdapter,
+  name: string,
+  timeoutMs: number,
+  useKeyPrefix = true,
+): Keyv {
   const keyv = new Keyv({ store: adapter, namespace: name, throwOnErrors: true, useKeyPrefix });
   keyv.on("error", () => {});
-  return keyv;
+  return withStoreTimeouts(keyv, timeoutMs);
 }
 
-async function openSqlite(storeUrl: string): Promise<KeyvStore> {
+/** One AtomicKeys per name, made once and put under the store's time-out. */
+export function atomicNamespaces(
+  make: (name: string) => AtomicKeys,
+  timeoutMs: number,
+): (name: string) => AtomicKeys {
+  const made = new Map<string, AtomicKeys>();
+  return (name) => {
+    let keys = made.get(name);
+    if (!keys) {
+      keys = atomicWithTimeouts(make(name), timeoutMs, name);
+      made.set(name, keys);
+    }
+    return keys;
+  };
+}
+
+async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
   mkdirSync(dirname(path), { recursive: true });
   ownerOnly(path);
@@ -117,13 +232,14 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(newAdapter(), name);
+        keyv = keyvFor(newAdapter(), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;
     },
+    atomic: atomicNamespaces(() => memoryAtomicKeys(), timeoutMs),
     async ping() {
-      await control.query("SELECT 1");
+      await withinStoreTimeout(control.query("SELECT 1"), Math.min(timeoutMs, PING_TIMEOUT_MS), "(ping)");
     },
     async close() {
       await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));

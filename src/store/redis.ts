@@ -1,19 +1,22 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from "@keyv/redis";
 import type Keyv from "keyv";
 import {
+  atomicNamespaces,
   CLOSE_GRACE_MS,
   CONNECT_TIMEOUT_MS,
   connectOrExplain,
   type KeyvStore,
   keyvFor,
+  PING_TIMEOUT_MS,
   redactedUrl,
   settlesWithin,
+  withinStoreTimeout,
 } from "./keyv.js";
 
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
 // does not carry the Redis client in memory.
 
-export async function openRedis(storeUrl: string): Promise<KeyvStore> {
+export async function openRedis(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
   let connected = false;
   const client = createClient({
@@ -66,13 +69,28 @@ export async function openRedis(storeUrl: string): Promise<KeyvStore> {
         // The adapter prefixes keys with "<namespace>::" itself (and lists a namespace by that
         // prefix), so Keyv must not add its own "<namespace>:" as well.
         const adapter = new SharedClientRedis(client, { throwOnErrors: true, throwOnConnectError: true });
-        keyv = keyvFor(adapter, name, false);
+        keyv = keyvFor(adapter, name, timeoutMs, false);
         instances.set(name, keyv);
       }
       return keyv;
     },
+    atomic: atomicNamespaces((name) => {
+      const key = (k: string) => `atomic:${name}::${k}`;
+      return {
+        async claim(k, ttlMs) {
+          return (await client.set(key(k), "1", { NX: true, PX: ttlMs })) === "OK";
+        },
+        async put(k, value, ttlMs) {
+          await client.set(key(k), value, { PX: ttlMs });
+        },
+        async take(k) {
+          const value = await client.getDel(key(k));
+          return typeof value === "string" ? value : undefined;
+        },
+      };
+    }, timeoutMs),
     async ping() {
-      await client.ping();
+      await withinStoreTimeout(client.ping(), Math.min(timeoutMs, PING_TIMEOUT_MS), "(ping)");
     },
     async close() {
       if (closed) return;
