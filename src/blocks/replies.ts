@@ -103,7 +103,10 @@ export function storageNotAnsweringMessage(reference: string): SlackMessage {
     blocks: [
       {
         type: "section",
-        text: { type: "mrkdwn", text: ":hourglass: Kassa's storage is not answering. Try again in a minute." },
+        text: {
+          type: "mrkdwn",
+          text: ":hourglass: Kassa's storage is not answering. Try again in a minute.",
+        },
       },
       {
         type: "context",
