@@ -15,9 +15,11 @@ import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
+import { oncePerEvent } from "./listeners/once-per-event.js";
 import { boltLogger, type Logger } from "./logger.js";
 import { guardReceiver } from "./request-guard.js";
 import type { Stores } from "./store/index.js";
+import { StoredStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
 
@@ -141,6 +143,8 @@ export function createApp(deps: AppDeps): KassaApp {
         installerOptions: {
           directInstall: false,
           stateVerification: true,
+          // States live in the store and are consumed atomically: one use each, on any replica.
+          stateStore: new StoredStateStore(deps.stores.store.atomic("oauth-state")),
           clientOptions: { slackApiUrl: slack.apiUrl },
         },
       }),
@@ -184,6 +188,7 @@ export function createApp(deps: AppDeps): KassaApp {
     }
     logger.error({ team, err: error }, "unhandled error in a listener");
   });
+  app.use(oncePerEvent(deps.stores.store.atomic("slack-events"), logger));
   const inFlight = new InFlight();
   registerListeners(app, {
     rateLimiter: new RateLimiter(

@@ -58,6 +58,36 @@ describe("hostile but signed requests", () => {
   });
 });
 
+describe("Slack's event retries", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("handles an event once, however often Slack retries it", async () => {
+    const opened = { type: "app_home_opened", user: "U0FINANCE1", tab: "home", channel: "D0HOME" };
+    const before = stack.slack.callsOf("views.publish").length;
+    expect((await stack.event(opened, { eventId: "Ev0RETRIED" })).status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.publish").length).toBe(before + 1);
+    for (const retryNum of [1, 2, 3]) {
+      expect((await stack.event(opened, { eventId: "Ev0RETRIED", retryNum })).status).toBe(200);
+    }
+    await expect
+      .poll(
+        () =>
+          stack.logEntries().filter((entry) => entry.msg === "event already handled; retry ignored").length,
+      )
+      .toBe(3);
+    expect(stack.slack.callsOf("views.publish").length).toBe(before + 1);
+    // Another event is handled as usual.
+    expect((await stack.event(opened, { eventId: "Ev0OTHER" })).status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.publish").length).toBe(before + 2);
+  });
+});
+
 describe("stray errors outside any handler", () => {
   it("are logged with a reference instead of ending the process", () => {
     const lines: Array<Record<string, unknown>> = [];

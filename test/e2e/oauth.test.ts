@@ -17,6 +17,8 @@ describe("installing through OAuth (many workspaces)", () => {
     await stack?.stop();
   });
 
+  let lastRedirect: { state: string; cookie: string } | undefined;
+
   /** GET /slack/install, then follow Slack's redirect back with the state and its cookie. */
   async function install(): Promise<Response> {
     const page = await fetch(`${stack.url}/slack/install`);
@@ -31,6 +33,7 @@ describe("installing through OAuth (many workspaces)", () => {
     expect(params.get("scope")).toBe("commands,users:read");
     const state = params.get("state") ?? "";
     const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    lastRedirect = { state, cookie };
     return fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${encodeURIComponent(state)}`, {
       headers: { cookie },
       redirect: "manual",
@@ -59,6 +62,18 @@ describe("installing through OAuth (many workspaces)", () => {
     const { ack, reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
     expect(ack.status).toBe(200);
     expect(JSON.stringify(reply.body)).toContain("/invoice connect");
+  });
+
+  it("refuses a second redirect with the same state, cookie and all", async () => {
+    const used = lastRedirect;
+    expect(used?.state).toMatch(/^[\w-]{32}$/);
+    const exchanges = stack.slack.callsOf("oauth.v2.access").length;
+    const replay = await fetch(
+      `${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${encodeURIComponent(used?.state ?? "")}`,
+      { headers: { cookie: used?.cookie ?? "" }, redirect: "manual" },
+    );
+    expect(replay.status).toBeGreaterThanOrEqual(400);
+    expect(stack.slack.callsOf("oauth.v2.access")).toHaveLength(exchanges);
   });
 
   it("lets the installer connect the cash register, and Slack calls use the installed token", async () => {
