@@ -39,6 +39,7 @@ describe("loadConfig", () => {
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
+      journalGraceMs: 60_000,
       logLevel: "info",
     });
   });
@@ -55,6 +56,7 @@ describe("loadConfig", () => {
       SLACK_API_URL: "  ",
       STORE_URL: "",
       STORE_TIMEOUT_MS: "",
+      JOURNAL_GRACE_MS: "",
       CREDENTIALS_KEY: "",
       LOG_LEVEL: "",
     });
@@ -74,6 +76,7 @@ describe("loadConfig", () => {
         PAYMENTS_TIMEZONE: "UTC",
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         STORE_TIMEOUT_MS: "800",
+        JOURNAL_GRACE_MS: "5000",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
         REPLY_VISIBILITY: "private",
@@ -101,6 +104,7 @@ describe("loadConfig", () => {
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
+      journalGraceMs: 5000,
       logLevel: "debug",
     });
   });
@@ -129,6 +133,7 @@ describe("loadConfig", () => {
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
         "STORE_TIMEOUT_MS",
+        "JOURNAL_GRACE_MS",
       ].sort(),
     );
   });
