@@ -304,7 +304,7 @@ export class Stack {
   /** Posts a signed Events API callback (JSON) as Slack does. */
   async event(
     event: Record<string, unknown>,
-    /** eventId: to resend one event as Slack's retries do (with retryNum as X-Slack-Retry-Num). */
+    /** eventId and retryNum: to deliver the same event again, as Slack does when it missed the ack. */
     options: { teamId?: string; eventId?: string; retryNum?: number } = {},
   ): Promise<{ status: number; body: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;

@@ -15,15 +15,21 @@ import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
-import { oncePerEvent } from "./listeners/once-per-event.js";
 import { boltLogger, type Logger } from "./logger.js";
 import { journalCommands, type Recovery, startRecovery } from "./recovery.js";
-import { guardReceiver } from "./request-guard.js";
+import { guardSlackEndpoint } from "./request-guard.js";
+import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
 import { CommandJournal } from "./store/journal.js";
-import { StoredStateStore } from "./store/oauth-state.js";
+import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
+
+/** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
+export const SLACK_EVENTS_PATH = "/slack/events";
+
+/** /readyz answers within this even when the store stalls (load balancers wait about 2 s). */
+export const READY_TIMEOUT_MS = 1500;
 
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -79,7 +85,7 @@ function routes(deps: AppDeps): CustomRoute[] {
       path: "/readyz",
       method: ["GET"],
       handler: (_req, res) => {
-        deps.stores.store.ping().then(
+        withStoreDeadline(deps.stores.store.ping(), READY_TIMEOUT_MS, "ping").then(
           () => {
             res.writeHead(200, { "content-type": "application/json" });
             res.end(JSON.stringify({ status: "ready" }));
@@ -120,11 +126,7 @@ export function createApp(deps: AppDeps): KassaApp {
       bodyLimit: BODY_LIMIT_BYTES,
       ...extra,
     });
-    guardReceiver(receiver, {
-      signingSecret: slack.signingSecret ?? "",
-      bodyLimit: BODY_LIMIT_BYTES,
-      logger,
-    });
+    guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger });
     return receiver;
   };
   let socketReceiver: SocketModeReceiver | undefined;
@@ -145,8 +147,9 @@ export function createApp(deps: AppDeps): KassaApp {
         installerOptions: {
           directInstall: false,
           stateVerification: true,
-          // States live in the store and are consumed atomically: one use each, on any replica.
-          stateStore: new StoredStateStore(deps.stores.store.atomic("oauth-state")),
+          stateStore: new SingleUseStateStore(slack.auth.stateSecret, (key, ttlMs) =>
+            deps.stores.store.claimOnce(key, ttlMs),
+          ),
           clientOptions: { slackApiUrl: slack.apiUrl },
         },
       }),
@@ -190,12 +193,10 @@ export function createApp(deps: AppDeps): KassaApp {
     }
     logger.error({ team, err: error }, "unhandled error in a listener");
   });
-  app.use(oncePerEvent(deps.stores.store.atomic("slack-events"), logger));
-  const journal = new CommandJournal(
-    deps.stores.store.namespace("journal", { durability: "process" }),
-    deps.stores.store.atomic("journal-claims"),
-  );
   const inFlight = new InFlight();
+  const journal = new CommandJournal(deps.stores.store.namespace("journal"), (key, ttlMs) =>
+    deps.stores.store.claimOnce(key, ttlMs),
+  );
   app.use(journalCommands(journal, logger, inFlight));
   let recovery: Recovery | undefined;
   registerListeners(app, {
@@ -213,6 +214,7 @@ export function createApp(deps: AppDeps): KassaApp {
     adminUserIds: slack.adminUserIds,
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
+    claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   });
 
   return {

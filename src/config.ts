@@ -103,8 +103,6 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
-  STORE_TIMEOUT_MS: integer(1500, 100, 60_000),
-  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
   RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
   RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
   REPLY_VISIBILITY: z.preprocess(
@@ -121,6 +119,8 @@ const variablesSchema = z.object({
       })
       .default("sqlite://data/kassa.sqlite"),
   ),
+  STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
+  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -193,7 +193,7 @@ export type Config = {
     adminUserIds: string[];
   };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
-  /** timeoutMs: STORE_TIMEOUT_MS, the longest wait for one store call. */
+  /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
   store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
   replyVisibility: "channel" | "private";
@@ -274,8 +274,8 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     },
     store: {
       url: parsed.STORE_URL,
-      timeoutMs: parsed.STORE_TIMEOUT_MS,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
+      timeoutMs: parsed.STORE_TIMEOUT_MS,
     },
     replyVisibility: parsed.REPLY_VISIBILITY,
     rateLimits: {

@@ -1,5 +1,6 @@
 import { ConfigError } from "./config.js";
-import { keepServingOnStrayErrors, StartupError, startServer } from "./server.js";
+import { installCrashGuards } from "./crash-guard.js";
+import { StartupError, startServer } from "./server.js";
 import { StoreUnavailableError } from "./store/keyv.js";
 
 /** `npm start`: the server, with one clear line and exit code 1 when it cannot start. */
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     process.stderr.write(`kassa: ${known ? error.message : `cannot start: ${(error as Error).message}`}\n`);
     process.exit(1);
   }
-  keepServingOnStrayErrors(server.logger);
+  installCrashGuards(server.logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

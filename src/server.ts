@@ -2,7 +2,7 @@ import { webApi } from "@slack/bolt";
 import type pino from "pino";
 import { createApp } from "./app.js";
 import { type Env, loadConfig } from "./config.js";
-import { createLogger, type Logger, newReference } from "./logger.js";
+import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
 import { openStores } from "./store/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
@@ -37,25 +37,6 @@ export type ServerOptions = {
   paymentsRetryDelayMs?: number;
   now?: () => Date;
 };
-
-/**
- * A stray rejection or exception (a library throwing outside any handler) must not end the process
- * and every reply in progress with it: it is logged with a reference, and Kassa keeps serving.
- * Installed once per process by `npm start`; returns the handler for tests.
- */
-export function keepServingOnStrayErrors(
-  logger: Logger,
-  target: NodeJS.Process = process,
-): (error: unknown) => void {
-  const report = (kind: string) => (error: unknown) => {
-    const reference = newReference();
-    logger.error({ err: error, reference, kind }, "stray error outside any handler; still serving");
-  };
-  const onRejection = report("unhandledRejection");
-  target.on("unhandledRejection", onRejection);
-  target.on("uncaughtException", report("uncaughtException"));
-  return onRejection;
-}
 
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
 export async function startServer(env: Env, options: ServerOptions = {}): Promise<RunningServer> {

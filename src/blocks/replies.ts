@@ -96,21 +96,24 @@ export function unexpectedResponseMessage(_error: UnexpectedResponseError, refer
   );
 }
 
-export function storageNotAnsweringMessage(reference: string): SlackMessage {
+/** Kassa's own store (credentials, settings) did not answer: not the payment service, not the user. */
+export function storageUnavailableMessage(reference: string): SlackMessage {
+  const message = ephemeral(
+    ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
+    "Kassa's storage is not answering right now. Try again in a minute.",
+  );
   return {
-    response_type: "ephemeral",
-    text: `Kassa's storage is not answering. Try again in a minute. (reference ${reference})`,
+    ...message,
     blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: ":hourglass: Kassa's storage is not answering. Try again in a minute.",
-        },
-      },
+      ...(message.blocks ?? []),
       {
         type: "context",
-        elements: [{ type: "mrkdwn", text: `Reference \`${reference}\`: the operator finds it in the log.` }],
+        elements: [
+          {
+            type: "mrkdwn",
+            text: `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
+          },
+        ],
       },
     ],
   };

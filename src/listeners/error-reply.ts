@@ -3,7 +3,7 @@ import {
   internalErrorMessage,
   notConnectedMessage,
   serviceErrorMessage,
-  storageNotAnsweringMessage,
+  storageUnavailableMessage,
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../blocks/replies.js";
@@ -13,7 +13,7 @@ import {
   UnexpectedResponseError,
   UnreachableError,
 } from "../payments/errors.js";
-import { StoreCallError } from "../store/keyv.js";
+import { StoreCallError } from "../store/deadline.js";
 
 /** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
 export class RefusalError extends Error {
@@ -55,17 +55,17 @@ export function replyForFailure(
       ...(error.status === undefined ? {} : { upstreamStatus: error.status }),
     };
   }
+  if (error instanceof StoreCallError) {
+    return {
+      message: storageUnavailableMessage(context.reference),
+      outcome: "store_unavailable",
+      reference: context.reference,
+    };
+  }
   if (error instanceof UnexpectedResponseError) {
     return {
       message: unexpectedResponseMessage(error, context.reference),
       outcome: "upstream_unexpected",
-      reference: context.reference,
-    };
-  }
-  if (error instanceof StoreCallError) {
-    return {
-      message: storageNotAnsweringMessage(context.reference),
-      outcome: error.timedOut ? "store_timeout" : "store_failed",
       reference: context.reference,
     };
   }

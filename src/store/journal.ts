@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type Keyv from "keyv";
 import { z } from "zod";
-import type { AtomicKeys } from "./atomic.js";
 
 /** Slack accepts replies on a response_url for 30 minutes; entries are dropped before that. */
 export const JOURNAL_MAX_AGE_MS = 25 * 60 * 1000;
@@ -50,7 +49,8 @@ export function journalCommand(body: Record<string, unknown>): JournalCommand | 
 export class CommandJournal {
   constructor(
     private readonly keyv: Keyv,
-    private readonly claims: AtomicKeys,
+    /** The store's claimOnce: one atomic statement of the engine, shared by every replica. */
+    private readonly claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
   ) {}
 
   /** The entry's id: a digest of the response_url (unique per command), so the URL is not a key. */
@@ -85,7 +85,7 @@ export class CommandJournal {
         continue;
       }
       if (now - entry.data.at < graceMs) continue;
-      if (!(await this.claims.claim(id, CLAIM_TTL_MS))) continue;
+      if (!(await this.claimOnce(`journal:${id}`, CLAIM_TTL_MS))) continue;
       claimed.push({ id, command: entry.data.command });
     }
     return claimed;

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
-import { type AtomicKeys, memoryAtomicKeys } from "./atomic.js";
+import { adapterWithDeadline, DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -15,13 +15,17 @@ export const CLOSE_GRACE_MS = 2000;
 /** Rows per query when listing a namespace in PostgreSQL. */
 export const POSTGRES_PAGE_SIZE = 100;
 
-/** Default STORE_TIMEOUT_MS: one store call that takes longer fails, so a stalled store costs a reply no more. */
-export const STORE_TIMEOUT_MS = 1500;
-/** /readyz must answer within 2 s: its ping gives up sooner than that. */
-export const PING_TIMEOUT_MS = 1500;
-
 /** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
 export const POSTGRES_TABLE = "kassa";
+/** SQL table of claimOnce on SQLite and PostgreSQL: key, and when the claim lapses. */
+export const CLAIMS_TABLE = "kassa_claims";
+/** Lapsed claims are deleted on about one claim in this many. */
+const CLAIMS_SWEEP_EVERY = 200;
+
+/** Runs the lapsed-claims sweep now and then, so the table holds only claims still in force. */
+export function sometimes(): boolean {
+  return Math.random() * CLAIMS_SWEEP_EVERY < 1;
+}
 
 export type StoreKind = "sqlite" | "redis" | "postgres";
 
@@ -33,15 +37,16 @@ export type KeyvStore = {
    */
   readonly location: string;
   readonly kind: StoreKind;
-  /**
-   * durability "process": the data must outlive the process, not a power cut (SQLite: commits are
-   * not synced to disk one by one, which makes a write much cheaper). Other stores ignore it.
-   */
-  namespace(name: string, options?: { durability?: "full" | "process" }): Keyv;
-  /** Keys only one caller wins, shared by every replica on this store (see atomic.ts). */
-  atomic(name: string): AtomicKeys;
+  namespace(name: string): Keyv;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
+  /**
+   * True for exactly one caller per `key` until `ttlMs` has passed, across every process sharing
+   * the store: one atomic statement of the engine (SET NX, INSERT … ON CONFLICT), never a read
+   * followed by a write. For work that must happen once: an event Slack delivers again, an OAuth
+   * state, a journal entry another replica might also pick up.
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -49,91 +54,6 @@ export type KeyvStore = {
 export class StoreUnavailableError extends Error {
   override readonly name = "StoreUnavailableError";
 }
-
-/**
- * A store call failed or did not answer within STORE_TIMEOUT_MS while serving: the user is told the
- * storage is not answering, not that something went wrong.
- */
-export class StoreCallError extends Error {
-  override readonly name = "StoreCallError";
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-    options?: { cause: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** The promise's outcome, or a StoreCallError once `ms` has passed; the engine's own errors wrapped too. */
-export async function withinStoreTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreCallError(`the store did not answer ${what} within ${ms} ms`, true)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } catch (error) {
-    if (error instanceof StoreCallError) {
-      // The abandoned call may still fail later; that is expected now.
-      promise.catch(() => {});
-      throw error;
-    }
-    throw new StoreCallError(`the store failed ${what}: ${reason(error)}`, false, { cause: error });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Keyv's calls that go to the engine; each gets the store's time-out. */
-const KEYV_CALLS = new Set([
-  "get",
-  "getMany",
-  "getRaw",
-  "getManyRaw",
-  "set",
-  "setMany",
-  "delete",
-  "deleteMany",
-  "clear",
-  "has",
-  "hasMany",
-]);
-
-/** The same Keyv, with every call to the engine under `timeoutMs`. */
-export function withStoreTimeouts(keyv: Keyv, timeoutMs: number): Keyv {
-  return new Proxy(keyv, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof property !== "string" || !KEYV_CALLS.has(property) || typeof value !== "function")
-        return value;
-      return (...args: unknown[]) =>
-        withinStoreTimeout(
-          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)),
-          timeoutMs,
-          `(${property} in ${target.namespace ?? "?"})`,
-        );
-    },
-  });
-}
-
-/** The same atomic keys, every call under `timeoutMs`. */
-export function atomicWithTimeouts(keys: AtomicKeys, timeoutMs: number, name: string): AtomicKeys {
-  return {
-    claim: (key, ttlMs) => withinStoreTimeout(keys.claim(key, ttlMs), timeoutMs, `(claim in ${name})`),
-    put: (key, value, ttlMs) =>
-      withinStoreTimeout(keys.put(key, value, ttlMs), timeoutMs, `(put in ${name})`),
-    take: (key) => withinStoreTimeout(keys.take(key), timeoutMs, `(take in ${name})`),
-  };
-}
-
-export type StoreOptions = {
-  /** STORE_TIMEOUT_MS: longest wait for one store call while serving. */
-  timeoutMs?: number;
-};
 
 /** Which backend a STORE_URL names, from its scheme. */
 export function storeKind(storeUrl: string): StoreKind | undefined {
@@ -165,8 +85,21 @@ export function redactedUrl(storeUrl: string): string {
   return url.toString();
 }
 
-export async function openStore(storeUrl: string, options: StoreOptions = {}): Promise<KeyvStore> {
-  const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
+/**
+ * Opens STORE_URL. Every call on the result (reads, writes, ping, claimOnce) fails with
+ * StoreCallError after `timeoutMs` (STORE_TIMEOUT_MS) instead of waiting on a stalled engine.
+ */
+export async function openStore(storeUrl: string, options: { timeoutMs?: number } = {}): Promise<KeyvStore> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const store = await openEngine(storeUrl, timeoutMs);
+  return {
+    ...store,
+    ping: () => withStoreDeadline(store.ping(), timeoutMs, "ping"),
+    claimOnce: (key, ttlMs) => withStoreDeadline(store.claimOnce(key, ttlMs), timeoutMs, "claimOnce"),
+  };
+}
+
+async function openEngine(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   switch (storeKind(storeUrl)) {
     case "sqlite":
       return openSqlite(storeUrl, timeoutMs);
@@ -193,30 +126,31 @@ export function keyvFor(
   timeoutMs: number,
   useKeyPrefix = true,
 ): Keyv {
-  const keyv = new Keyv({ store: adapter, namespace: name, throwOnErrors: true, useKeyPrefix });
+  const keyv = new Keyv({
+    store: adapterWithDeadline(adapter, timeoutMs),
+    namespace: name,
+    throwOnErrors: true,
+    useKeyPrefix,
+  });
   keyv.on("error", () => {});
-  return withStoreTimeouts(keyv, timeoutMs);
+  return keyv;
 }
 
-/** One AtomicKeys per name, made once and put under the store's time-out. */
-export function atomicNamespaces(
-  make: (name: string) => AtomicKeys,
-  timeoutMs: number,
-): (name: string) => AtomicKeys {
-  const made = new Map<string, AtomicKeys>();
-  return (name) => {
-    let keys = made.get(name);
-    if (!keys) {
-      keys = atomicWithTimeouts(make(name), timeoutMs, name);
-      made.set(name, keys);
-    }
-    return keys;
-  };
+/**
+ * The database holds sealed secrets and installations: only its owner may read it. SQLite gives
+ * its -wal and -shm files the mode of the database file, so creating that file 0600 before SQLite
+ * opens it covers all three; files left by an older version are tightened too.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
 }
 
 async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   ownerOnly(path);
   const adapters: KeyvSqlite[] = [];
   const newAdapter = () => {
@@ -227,44 +161,44 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
   const control = newAdapter();
   // WAL lets readers go on while one writer writes; it is a property of the file, set once here.
   await control.query("PRAGMA journal_mode = WAL");
+  await control.query(
+    `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+  );
   const instances = new Map<string, Keyv>();
 
   return {
     location: path,
     kind: "sqlite",
-    namespace(name, options = {}) {
+    namespace(name) {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        const adapter = newAdapter();
-        // In WAL mode, NORMAL still survives the process dying; only a power cut may lose the last commits.
-        if (options.durability === "process")
-          void adapter.query("PRAGMA synchronous = NORMAL").catch(() => {});
-        keyv = keyvFor(adapter, name, timeoutMs);
+        keyv = keyvFor(newAdapter(), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;
     },
-    atomic: atomicNamespaces(() => memoryAtomicKeys(), timeoutMs),
     async ping() {
-      await withinStoreTimeout(control.query("SELECT 1"), Math.min(timeoutMs, PING_TIMEOUT_MS), "(ping)");
+      await control.query("SELECT 1");
+    },
+    async claimOnce(key, ttlMs) {
+      const now = Date.now();
+      if (sometimes()) await control.query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`, now);
+      // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
+      const rows: unknown[] = await control.query(
+        `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
+         ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
+         RETURNING key`,
+        key,
+        now + ttlMs,
+        now,
+      );
+      return rows.length === 1;
     },
     async close() {
       await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));
     },
   };
-}
-
-/**
- * The database holds sealed secrets and who connected what: readable by its owner only. The file is
- * created here, empty and 0600, before SQLite opens it; SQLite gives its -wal and -shm files the
- * database file's mode. Files left by an older version are tightened too.
- */
-function ownerOnly(path: string): void {
-  closeSync(openSync(path, "a", 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    if (existsSync(file)) chmodSync(file, 0o600);
-  }
 }
 
 /**

@@ -1,40 +1,38 @@
-import { randomBytes } from "node:crypto";
-import type { InstallURLOptions } from "@slack/bolt";
-import { z } from "zod";
-import type { AtomicKeys } from "./atomic.js";
+import { createHash } from "node:crypto";
+import oauth, { type InstallURLOptions, type StateStore } from "@slack/oauth";
 
-/** How long an install link's state stays usable (Bolt's own default). */
-export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+// @slack/oauth is CommonJS whose re-exports Node's ESM loader cannot name; take them off the default.
+const { ClearStateStore, InvalidStateError } = oauth;
 
-const installOptionsSchema = z.looseObject({ scopes: z.union([z.string(), z.array(z.string())]) });
-
-/** A state the redirect cannot use: unknown, expired, or already used once. */
-export class OAuthStateError extends Error {
-  override readonly name = "InvalidStateError";
-  readonly code = "slack_oauth_invalid_state";
-}
+/** How long an install link's state is good for (Bolt's own default for the state cookie). */
+export const OAUTH_STATE_SECONDS = 600;
 
 /**
- * Bolt's OAuth state kept in the store: a random id handed to Slack, the install options behind it,
- * and a consume that only one redirect wins (the engine's atomic take), on every replica. A second
- * redirect with the same state is refused, as is one after OAUTH_STATE_TTL_MS.
+ * OAuth states that work once. Bolt's default store signs the state and checks its age, but a
+ * signed state redeemed within its ten minutes could be redeemed again. Here the first redirect
+ * claims it in the shared store (claimOnce: one atomic statement, so two replicas cannot both
+ * accept it) and any later one is refused.
  */
-export class StoredStateStore {
-  constructor(private readonly keys: AtomicKeys) {}
+export class SingleUseStateStore implements StateStore {
+  private readonly signed: InstanceType<typeof ClearStateStore>;
 
-  async generateStateParam(installOptions: InstallURLOptions, _now: Date): Promise<string> {
-    const state = randomBytes(24).toString("base64url");
-    await this.keys.put(state, JSON.stringify(installOptions), OAUTH_STATE_TTL_MS);
-    return state;
+  constructor(
+    stateSecret: string,
+    private readonly claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
+  ) {
+    this.signed = new ClearStateStore(stateSecret, OAUTH_STATE_SECONDS);
   }
 
-  async verifyStateParam(_now: Date, state: string): Promise<InstallURLOptions> {
-    if (!/^[\w-]{16,64}$/.test(state)) throw new OAuthStateError("the OAuth state is not one Kassa issued");
-    const stored = await this.keys.take(state);
-    if (stored === undefined)
-      throw new OAuthStateError("the OAuth state is unknown, expired or already used");
-    const parsed = installOptionsSchema.safeParse(JSON.parse(stored));
-    if (!parsed.success) throw new OAuthStateError("the stored OAuth state is not in the expected form");
-    return parsed.data as InstallURLOptions;
+  generateStateParam(installOptions: InstallURLOptions, now: Date): Promise<string> {
+    return this.signed.generateStateParam(installOptions, now);
+  }
+
+  async verifyStateParam(now: Date, state: string): Promise<InstallURLOptions> {
+    // Forged or expired states are refused here, before anything is written.
+    const installOptions = await this.signed.verifyStateParam(now, state);
+    const key = `oauth-state:${createHash("sha256").update(state).digest("hex")}`;
+    if (!(await this.claimOnce(key, OAUTH_STATE_SECONDS * 1000)))
+      throw new InvalidStateError("The state parameter was already used");
+    return installOptions;
   }
 }

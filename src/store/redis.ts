@@ -1,16 +1,13 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from "@keyv/redis";
 import type Keyv from "keyv";
 import {
-  atomicNamespaces,
   CLOSE_GRACE_MS,
   CONNECT_TIMEOUT_MS,
   connectOrExplain,
   type KeyvStore,
   keyvFor,
-  PING_TIMEOUT_MS,
   redactedUrl,
   settlesWithin,
-  withinStoreTimeout,
 } from "./keyv.js";
 
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
@@ -74,23 +71,16 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
       }
       return keyv;
     },
-    atomic: atomicNamespaces((name) => {
-      const key = (k: string) => `atomic:${name}::${k}`;
-      return {
-        async claim(k, ttlMs) {
-          return (await client.set(key(k), "1", { NX: true, PX: ttlMs })) === "OK";
-        },
-        async put(k, value, ttlMs) {
-          await client.set(key(k), value, { PX: ttlMs });
-        },
-        async take(k) {
-          const value = await client.getDel(key(k));
-          return typeof value === "string" ? value : undefined;
-        },
-      };
-    }, timeoutMs),
     async ping() {
-      await withinStoreTimeout(client.ping(), Math.min(timeoutMs, PING_TIMEOUT_MS), "(ping)");
+      await client.ping();
+    },
+    async claimOnce(key, ttlMs) {
+      // SET NX PX: Redis sets the key for one caller only, and expires it by itself.
+      const set = await client.set(`kassa-claims::${key}`, "1", {
+        condition: "NX",
+        expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
+      });
+      return set === "OK";
     },
     async close() {
       if (closed) return;

@@ -1,50 +1,50 @@
-import type { AddressInfo } from "node:net";
-import { connect, createServer, type Socket } from "node:net";
-
-export type StallProxy = {
-  /** The proxy's URL for the same scheme, user and path as the target's. */
-  url: string;
-  /** From now on nothing passes either way: the store looks alive (connected) but never answers. */
-  stall(): void;
-  close(): Promise<void>;
-};
+import { once } from "node:events";
+import { createConnection, createServer, type Socket } from "node:net";
 
 /**
- * A TCP proxy in front of a real Redis or PostgreSQL that can be stalled, as a SIGSTOPped server is:
- * connections stay open, bytes sent are held, nothing comes back.
+ * A TCP proxy in front of a real Redis or PostgreSQL that can stop passing bytes, the way a
+ * SIGSTOPped server looks from outside: connections stay open, nothing is answered.
  */
-export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
-  const target = new URL(targetUrl);
-  const sockets = new Set<Socket>();
+export type StallProxy = { port: number; stall(): void; resume(): void; close(): Promise<void> };
+
+export async function startStallProxy(target: { host: string; port: number }): Promise<StallProxy> {
   let stalled = false;
+  const pairs = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => {});
-      socket.on("close", () => sockets.delete(socket));
-    }
-    client.on("data", (chunk) => {
-      if (!stalled) upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => {
-      if (!stalled) client.write(chunk);
-    });
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    const upstream = createConnection(target);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    if (stalled) for (const socket of pair) socket.pause();
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = new URL(targetUrl);
-  url.hostname = "127.0.0.1";
-  url.port = String((server.address() as AddressInfo).port);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("stall proxy has no port");
   return {
-    url: url.toString(),
+    port: address.port,
     stall() {
       stalled = true;
+      for (const pair of pairs) for (const socket of pair) socket.pause();
+    },
+    resume() {
+      stalled = false;
+      for (const pair of pairs) for (const socket of pair) socket.resume();
     },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

@@ -5,6 +5,7 @@ import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
@@ -64,6 +65,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
         originalState: value.s,
         ...(shared ? {} : { refreshedAt: deps.now() }),
         ...(sharedBy ? { sharedBy } : {}),
+        method: await chosenMethod(deps, team, invoice),
       });
     });
   });
