@@ -194,8 +194,9 @@ export function createApp(deps: AppDeps): KassaApp {
     logger.error({ team, err: error }, "unhandled error in a listener");
   });
   const inFlight = new InFlight();
-  const journal = new CommandJournal(deps.stores.store.namespace("journal"), (key, ttlMs) =>
-    deps.stores.store.claimOnce(key, ttlMs),
+  const journal = new CommandJournal(
+    deps.stores.store.namespace("journal", { durability: "process" }),
+    (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
   app.use(journalCommands(journal, logger, inFlight));
   let recovery: Recovery | undefined;
