@@ -94,6 +94,12 @@ export const FAULT_IDS = {
   empty: "fault_empty",
   flaky: "fault_flaky",
   otherInvoice: "fault_other_invoice",
+  /** An amount of `1e99999`: 8 bytes of JSON that would be 100,000 digits. */
+  hugeExponent: "fault_huge_exponent",
+  /** Headers and the start of a body, then nothing, the connection left open. */
+  neverEnding: "fault_never_ending",
+  /** `Content-Encoding: gzip` over bytes that are not gzip. */
+  badGzip: "fault_bad_gzip",
 } as const;
 
 export type FakePaymentsOptions = {
@@ -557,6 +563,25 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
           );
         case FAULT_IDS.otherInvoice:
           return answer(res, 200, renderInvoiceV2(sampleInvoices()[0] as SampleInvoice));
+        case FAULT_IDS.hugeExponent:
+          return answer(
+            res,
+            200,
+            renderInvoiceV2({ ...(sampleInvoices()[0] as SampleInvoice), id, amount: "1e99999" }),
+          );
+        case FAULT_IDS.neverEnding:
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write('{"error":false,"errors":[],"id":"fault_never_ending",');
+          return;
+        case FAULT_IDS.badGzip: {
+          const garbage = "this is not gzip data at all";
+          res.writeHead(200, {
+            "content-type": "application/json",
+            "content-encoding": "gzip",
+            "content-length": Buffer.byteLength(garbage),
+          });
+          return res.end(garbage);
+        }
       }
       const invoice = invoices.get(id);
       if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));

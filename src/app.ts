@@ -34,8 +34,11 @@ export const READY_TIMEOUT_MS = 1500;
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Bot scopes requested at install: slash commands, and users.info to recognise workspace admins. */
-export const BOT_SCOPES = ["commands", "users:read"];
+/**
+ * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
+ * link_shared / chat.unfurl to unfurl payment links.
+ */
+export const BOT_SCOPES = ["commands", "users:read", "links:read", "links:write"];
 
 export type AppDeps = {
   config: Config;

@@ -95,6 +95,9 @@ const variablesSchema = z.object({
     z.enum(["v2", "v3"], { error: "must be v2 or v3" }).default("v2"),
   ),
   PAYMENTS_TIMEOUT_MS: integer(8000, 100, 120_000),
+  PAYMENTS_RATE_PER_SECOND: integer(5, 0, 100_000),
+  PAYMENTS_MAX_CONCURRENT: integer(10, 0, 1000),
+  PAYMENTS_MAX_QUEUE_MS: integer(10_000, 0, 600_000),
   PAYMENTS_TIMEZONE: z.preprocess(
     emptyAsUndefined,
     z
@@ -192,7 +195,14 @@ export type Config = {
     /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
     adminUserIds: string[];
   };
-  payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
+  payments: {
+    apiUrl: string;
+    apiVersion: "v2" | "v3";
+    timeoutMs: number;
+    timeZone: string;
+    /** Per cash register: requests started per second, at once, and the longest wait for a turn (0: no limit). */
+    perRegister: { ratePerSecond: number; concurrency: number; maxWaitMs: number };
+  };
   /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
   store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
@@ -271,6 +281,11 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       apiVersion: parsed.PAYMENTS_API_VERSION,
       timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
       timeZone: parsed.PAYMENTS_TIMEZONE,
+      perRegister: {
+        ratePerSecond: parsed.PAYMENTS_RATE_PER_SECOND,
+        concurrency: parsed.PAYMENTS_MAX_CONCURRENT,
+        maxWaitMs: parsed.PAYMENTS_MAX_QUEUE_MS,
+      },
     },
     store: {
       url: parsed.STORE_URL,

@@ -69,6 +69,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     defaultVersion: config.payments.apiVersion,
     timeoutMs: config.payments.timeoutMs,
     timeZone: config.payments.timeZone,
+    queue: config.payments.perRegister,
     ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
   });
   const kassa = createApp({

@@ -34,6 +34,7 @@ describe("loadConfig", () => {
         apiVersion: "v2",
         timeoutMs: 8000,
         timeZone: "Europe/Moscow",
+        perRegister: { ratePerSecond: 5, concurrency: 10, maxWaitMs: 10_000 },
       },
       store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined, timeoutMs: 3000 },
       replyVisibility: "channel",
@@ -72,6 +73,9 @@ describe("loadConfig", () => {
         PAYMENTS_API_URL: "http://127.0.0.1:4001/",
         PAYMENTS_API_VERSION: "v3",
         PAYMENTS_TIMEOUT_MS: "1500",
+        PAYMENTS_RATE_PER_SECOND: "0",
+        PAYMENTS_MAX_CONCURRENT: "20",
+        PAYMENTS_MAX_QUEUE_MS: "2500",
         PAYMENTS_TIMEZONE: "UTC",
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         CREDENTIALS_KEY: key.toString("hex"),
@@ -97,6 +101,7 @@ describe("loadConfig", () => {
         apiVersion: "v3",
         timeoutMs: 1500,
         timeZone: "UTC",
+        perRegister: { ratePerSecond: 0, concurrency: 20, maxWaitMs: 2500 },
       },
       store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key, timeoutMs: 3000 },
       replyVisibility: "private",
@@ -115,6 +120,9 @@ describe("loadConfig", () => {
         "PAYMENTS_API_URL",
         "PAYMENTS_API_VERSION",
         "PAYMENTS_TIMEOUT_MS",
+        "PAYMENTS_RATE_PER_SECOND",
+        "PAYMENTS_MAX_CONCURRENT",
+        "PAYMENTS_MAX_QUEUE_MS",
         "PAYMENTS_TIMEZONE",
         "PAYMETHODS_CACHE_TTL_MS",
         "PORT",
@@ -140,6 +148,28 @@ describe("loadConfig", () => {
     const { readFileSync } = await import("node:fs");
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     for (const name of CONFIG_VARIABLES) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
+  });
+
+  it("states in the README the range config enforces, for every numeric variable", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
+    numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
+    numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
+    for (const name of numeric) {
+      const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
+      const range = /(\d+) to (\d+)/.exec(row);
+      expect(range, `${name}: no "<min> to <max>" in its row`).not.toBeNull();
+      const [min, max] = [Number(range?.[1]), Number(range?.[2])];
+      expect(() => loadConfig({ ...SLACK, [name]: String(min) })).not.toThrow();
+      expect(() => loadConfig({ ...SLACK, [name]: String(max) })).not.toThrow();
+      expect(configError({ ...SLACK, [name]: String(min - 1) }).message).toContain(
+        `${name} must be at least ${min}`,
+      );
+      expect(configError({ ...SLACK, [name]: String(max + 1) }).message).toContain(
+        `${name} must be at most ${max}`,
+      );
+    }
   });
 
   it("refuses a REPLY_VISIBILITY other than channel or private", () => {
@@ -281,6 +311,17 @@ describe("loadConfig", () => {
       expect(configError({ ...SLACK, PAYMENTS_TIMEOUT_MS: value }).message).toBe(
         `Configuration error: ${message}`,
       );
+    });
+  });
+
+  describe("per cash register limits", () => {
+    it.each([
+      ["PAYMENTS_RATE_PER_SECOND", "-1", "PAYMENTS_RATE_PER_SECOND must be at least 0"],
+      ["PAYMENTS_RATE_PER_SECOND", "2.5", "PAYMENTS_RATE_PER_SECOND must be a whole number"],
+      ["PAYMENTS_MAX_CONCURRENT", "1001", "PAYMENTS_MAX_CONCURRENT must be at most 1000"],
+      ["PAYMENTS_MAX_QUEUE_MS", "a minute", "PAYMENTS_MAX_QUEUE_MS must be a whole number"],
+    ])("%s refuses %j", (name, value, message) => {
+      expect(configError({ ...SLACK, [name]: value }).message).toBe(`Configuration error: ${message}`);
     });
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BOT_SCOPES } from "../src/app.js";
 import { HANDLED } from "../src/listeners/index.js";
+import { PAYMENT_PAGE_HOST } from "../src/payments/payment-link.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 /** Slack's JSON Schema for version 1 manifests (draft-07), copied from shared/schemas. */
@@ -13,6 +14,7 @@ const manifest = parse(read("../manifest.yml")) as {
   features: {
     slash_commands: Array<{ command: string; url: string; description: string; usage_hint?: string }>;
     app_home: { home_tab_enabled: boolean };
+    unfurl_domains?: string[];
   };
   oauth_config: { scopes: { bot: string[] }; redirect_urls: string[] };
   settings: {
@@ -21,8 +23,21 @@ const manifest = parse(read("../manifest.yml")) as {
   };
 };
 
+/** RFC 3986 absolute URI: a scheme and something after it, as URL parses it. */
+function isAbsoluteUri(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function validator() {
   const ajv = new Ajv({ allErrors: true, strict: false });
+  // The schema's only format. ajv-formats would bring dozens for this one: an absolute URL is enough.
+  ajv.addFormat("uri", isAbsoluteUri);
   // The schema names its own $schema; draft-07 is Ajv's default.
   const { $schema: _ignored, ...body } = schema;
   return ajv.compile(body);
@@ -34,6 +49,20 @@ describe("manifest.yml", () => {
     const valid = validate(manifest);
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
+  });
+
+  it("knows the schema's uri format: checks it, and compiles without a warning", () => {
+    const warnings: unknown[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const validate = validator();
+      expect(validate({ ...manifest, $schema: "https://example.com/schema.json" })).toBe(true);
+      expect(validate({ ...manifest, $schema: "not a uri" })).toBe(false);
+    } finally {
+      console.warn = original;
+    }
+    expect(warnings).toEqual([]);
   });
 
   it("would be caught if it were not (the schema rejects unknown keys and bad values)", () => {
@@ -66,6 +95,12 @@ describe("manifest.yml", () => {
       request_url: "https://kassa.example.com/slack/events",
     });
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+  });
+
+  it("unfurls links of the payment page host, with the scopes and event that takes", () => {
+    expect(manifest.features.unfurl_domains).toEqual([PAYMENT_PAGE_HOST]);
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(["links:read", "links:write"]));
+    expect(manifest.settings.event_subscriptions.bot_events).toContain("link_shared");
   });
 
   it("asks for the scopes the OAuth install asks for, and no more", () => {

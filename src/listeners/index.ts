@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
-import { INVOICE_ACTIONS, type ReplyVisibility } from "../blocks/invoice.js";
+import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, type ReplyVisibility } from "../blocks/invoice.js";
 import { PAYMETHODS_ACTIONS, type PaymethodsPages } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
@@ -14,6 +14,7 @@ import { registerPaymethodsActions } from "./actions/paymethods.js";
 import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
 import { registerHomeEvents } from "./events/home.js";
+import { registerLinkSharedEvents } from "./events/link-shared.js";
 import { registerUninstallEvents } from "./events/uninstall.js";
 import type { InFlight } from "./in-flight.js";
 import { ListenerRouter } from "./router.js";
@@ -49,9 +50,9 @@ export const EVENT_DELIVERY_MEMORY_MS = 60 * 60 * 1000;
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
 export const HANDLED = {
   commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND],
-  events: ["app_home_opened", "app_uninstalled", "tokens_revoked"],
+  events: ["app_home_opened", "app_uninstalled", "tokens_revoked", "link_shared"],
   actions: [
-    "open_payment_page",
+    OPEN_PAYMENT_PAGE_ACTION,
     ...Object.values(INVOICE_ACTIONS),
     ...Object.values(PAYMETHODS_ACTIONS),
     ...Object.values(ADMIN_ACTIONS),
@@ -80,5 +81,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerAdminActions(router, deps);
   registerHomeEvents(router, deps);
   registerUninstallEvents(router, deps);
+  registerLinkSharedEvents(router, deps);
   router.mount(app);
 }
