@@ -123,6 +123,7 @@ const variablesSchema = z.object({
       .default("sqlite://data/kassa.sqlite"),
   ),
   STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
+  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -210,6 +211,8 @@ export type Config = {
   rateLimits: { userPerMinute: number; teamPerMinute: number };
   /** How long a workspace's method list is reused (0: not cached). */
   paymethodsCacheTtlMs: number;
+  /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
+  journalGraceMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
@@ -295,6 +298,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       teamPerMinute: parsed.RATE_LIMIT_TEAM_PER_MIN,
     },
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
+    journalGraceMs: parsed.JOURNAL_GRACE_MS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

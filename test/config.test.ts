@@ -40,6 +40,7 @@ describe("loadConfig", () => {
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
+      journalGraceMs: 60_000,
       logLevel: "info",
     });
   });
@@ -52,6 +53,7 @@ describe("loadConfig", () => {
       PAYMENTS_TIMEOUT_MS: "",
       PAYMENTS_TIMEZONE: "",
       PAYMETHODS_CACHE_TTL_MS: "",
+      JOURNAL_GRACE_MS: "",
       PAYMENTS_API_URL: "",
       SLACK_API_URL: "  ",
       STORE_URL: "",
@@ -78,6 +80,7 @@ describe("loadConfig", () => {
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
+        JOURNAL_GRACE_MS: "5000",
         REPLY_VISIBILITY: "private",
         RATE_LIMIT_USER_PER_MIN: "0",
         RATE_LIMIT_TEAM_PER_MIN: "1000",
@@ -104,6 +107,7 @@ describe("loadConfig", () => {
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
+      journalGraceMs: 5000,
       logLevel: "debug",
     });
   });
@@ -135,6 +139,7 @@ describe("loadConfig", () => {
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
         "STORE_TIMEOUT_MS",
+        "JOURNAL_GRACE_MS",
       ].sort(),
     );
   });
