@@ -124,6 +124,7 @@ const variablesSchema = z.object({
       .default("sqlite://data/kassa.sqlite"),
   ),
   STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
+  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -213,6 +214,8 @@ export type Config = {
   paymethodsCacheTtlMs: number;
   /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
   balanceCacheTtlMs: number;
+  /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
+  journalGraceMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
@@ -299,6 +302,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     },
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
     balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
+    journalGraceMs: parsed.JOURNAL_GRACE_MS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

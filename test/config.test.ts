@@ -41,6 +41,7 @@ describe("loadConfig", () => {
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
       balanceCacheTtlMs: 15_000,
+      journalGraceMs: 60_000,
       logLevel: "info",
     });
   });
@@ -53,6 +54,7 @@ describe("loadConfig", () => {
       PAYMENTS_TIMEOUT_MS: "",
       PAYMENTS_TIMEZONE: "",
       PAYMETHODS_CACHE_TTL_MS: "",
+      JOURNAL_GRACE_MS: "",
       PAYMENTS_API_URL: "",
       SLACK_API_URL: "  ",
       STORE_URL: "",
@@ -80,6 +82,7 @@ describe("loadConfig", () => {
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
         BALANCE_CACHE_TTL_MS: "5000",
+        JOURNAL_GRACE_MS: "5000",
         REPLY_VISIBILITY: "private",
         RATE_LIMIT_USER_PER_MIN: "0",
         RATE_LIMIT_TEAM_PER_MIN: "1000",
@@ -107,6 +110,7 @@ describe("loadConfig", () => {
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
       balanceCacheTtlMs: 5000,
+      journalGraceMs: 5000,
       logLevel: "debug",
     });
   });
@@ -139,6 +143,7 @@ describe("loadConfig", () => {
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
         "STORE_TIMEOUT_MS",
+        "JOURNAL_GRACE_MS",
       ].sort(),
     );
   });

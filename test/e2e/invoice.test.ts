@@ -305,7 +305,7 @@ describe("/invoice end to end: a busy payment service", () => {
     expect(cards.length + busy.length).toBe(ids.length);
     expect(cards.length).toBeGreaterThan(0);
     expect(busy.length).toBeGreaterThan(0);
-    expect(allText(busy[0] as Record<string, unknown>)).toContain("try again in a minute");
+    expect(allText(busy[0] as Record<string, unknown>)).toContain("Try again in a minute");
     // Only the lookups that got their turn reached the service.
     expect(stack.fake.requests.filter((request) => request.path.includes("invoice"))).toHaveLength(
       cards.length,
