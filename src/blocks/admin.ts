@@ -21,6 +21,7 @@ export const CONNECT_FIELDS = {
   apiVersion: "api_version",
   visibility: "visibility",
   balanceVisibility: "balance_visibility",
+  invoiceCreators: "invoice_creators",
 } as const;
 const VALUE = "value";
 
@@ -205,6 +206,8 @@ type ConnectForm = {
   visibility: ReplyVisibility;
   /** Who may see /balance; admins when not given. */
   balanceVisibility?: BalanceVisibility | undefined;
+  /** Who may create invoices with /invoice new; admins when not given. */
+  invoiceCreators?: BalanceVisibility | undefined;
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
@@ -223,6 +226,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     option("Privately, with a Share button", "private"),
   ];
   const balanceViewers = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
+  const creators = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
   const blocks: types.KnownBlock[] = [
     {
       type: "section",
@@ -299,6 +303,21 @@ export function connectModal(form: ConnectForm): types.ModalView {
         options: balanceViewers,
         initial_option:
           balanceViewers.find((entry) => entry.value === form.balanceVisibility) ?? balanceViewers[0],
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.invoiceCreators,
+      label: { type: "plain_text", text: "Who may create invoices (/invoice new)" },
+      hint: {
+        type: "plain_text",
+        text: "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+      },
+      element: {
+        type: "radio_buttons",
+        action_id: VALUE,
+        options: creators,
+        initial_option: creators.find((entry) => entry.value === form.invoiceCreators) ?? creators[0],
       },
     },
   );

@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, type ReplyVisibility } from "../blocks/invoice.js";
+import { CREATE_INVOICE_VIEW } from "../blocks/invoice-create.js";
 import { PAYMETHODS_ACTIONS, type PaymethodsPages } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
@@ -20,6 +21,7 @@ import { registerUninstallEvents } from "./events/uninstall.js";
 import type { InFlight } from "./in-flight.js";
 import { ListenerRouter } from "./router.js";
 import { registerConnectView } from "./views/connect.js";
+import { registerCreateInvoiceView } from "./views/create-invoice.js";
 
 /** What every listener may use; built once in app.ts. */
 export type ListenerDeps = {
@@ -58,12 +60,13 @@ export const HANDLED = {
     ...Object.values(PAYMETHODS_ACTIONS),
     ...Object.values(ADMIN_ACTIONS),
   ],
-  views: [CONNECT_VIEW],
+  views: [CONNECT_VIEW, CREATE_INVOICE_VIEW],
 } as const;
 
-/** Four Bolt listeners: one each for the commands, the buttons, the connect modal and the events. */
+/** Five Bolt listeners: one each for the commands, the buttons, the two modals and the events. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerConnectView(app, deps);
+  registerCreateInvoiceView(app, deps);
   const router = new ListenerRouter(async (eventId) => {
     try {
       return await deps.claimOnce(`event:${eventId}`, EVENT_DELIVERY_MEMORY_MS);

@@ -19,6 +19,11 @@ export async function balanceVisibilityFor(deps: ListenerDeps, teamId: string): 
   return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
 }
 
+/** Who may create invoices (`/invoice new`): admins only until an admin chooses everyone. */
+export async function invoiceCreatorsFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
+  return (await deps.stores.settings.get(teamId)).invoiceCreators ?? "admins";
+}
+
 /** What this workspace does, for `/invoice help` and `/paymethods help`. */
 export async function helpFactsFor(deps: ListenerDeps, teamId: string): Promise<HelpFacts> {
   return { visibility: await visibilityFor(deps, teamId) };
@@ -31,10 +36,11 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility, balanceVisibility] = await Promise.all([
+  const [connection, visibility, balanceVisibility, invoiceCreators] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
     balanceVisibilityFor(deps, origin.t),
+    invoiceCreatorsFor(deps, origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -44,6 +50,7 @@ export async function openConnectModal(
       apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
       visibility,
       balanceVisibility,
+      invoiceCreators,
       privateMetadata: JSON.stringify(origin),
     }),
   });

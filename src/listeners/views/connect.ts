@@ -11,7 +11,7 @@ import type { BalanceVisibility } from "../../blocks/balance.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../index.js";
-import { balanceVisibilityFor, type ModalOrigin, publishHome } from "../manage.js";
+import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
@@ -28,6 +28,7 @@ const formSchema = z.object({
   [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
   // Absent from forms opened before the setting existed: the stored choice is kept.
   [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
+  [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
 });
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
@@ -108,6 +109,9 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
     const balanceChoice = values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value;
     const balanceVisibility: BalanceVisibility | undefined =
       balanceChoice === "everyone" ? "everyone" : balanceChoice === "admins" ? "admins" : undefined;
+    const creatorsChoice = values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value;
+    const invoiceCreators: BalanceVisibility | undefined =
+      creatorsChoice === "everyone" ? "everyone" : creatorsChoice === "admins" ? "admins" : undefined;
 
     const stored = await deps.stores.credentials.get(teamId).catch(() => undefined);
     const secret = typedSecret.trim() === "" ? stored?.account.secret : typedSecret.trim();
@@ -141,6 +145,7 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
       await deps.stores.settings.update(teamId, {
         replyVisibility: visibility,
         ...(balanceVisibility ? { balanceVisibility } : {}),
+        ...(invoiceCreators ? { invoiceCreators } : {}),
       });
       await deps.payments.forgetCached(teamId);
       return connectedModal(info, methods, deps.defaultApiVersion);
@@ -181,6 +186,8 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
           visibility,
           balanceVisibility:
             balanceVisibility ?? (await balanceVisibilityFor(deps, teamId).catch(() => "admins" as const)),
+          invoiceCreators:
+            invoiceCreators ?? (await invoiceCreatorsFor(deps, teamId).catch(() => "admins" as const)),
           error: result.message,
           privateMetadata: view.private_metadata,
         });

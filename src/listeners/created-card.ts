@@ -1,0 +1,57 @@
+import type { webApi } from "@slack/bolt";
+import type { SlackMessage } from "../blocks/message.js";
+import type { Invoice } from "../payments/model.js";
+import type { Outcome } from "./answer.js";
+import type { ListenerDeps } from "./index.js";
+
+/** Who created the invoice and where the command was typed. */
+export type Creator = { teamId: string; userId: string; channelId: string };
+
+/**
+ * Posts the card of a newly created invoice in the channel the command was typed in, the one path
+ * every created invoice's card takes. Where the bot cannot post there, the creator gets the card
+ * privately (chat.postEphemeral, else a DM), so the payment link is never lost.
+ */
+export async function postCreatedCard(
+  _deps: ListenerDeps,
+  client: webApi.WebClient,
+  creator: Creator,
+  _invoice: Invoice,
+  card: SlackMessage,
+  outcome: Outcome,
+): Promise<void> {
+  try {
+    await client.chat.postMessage({ channel: creator.channelId, text: card.text, blocks: card.blocks });
+    outcome.posted = "chat.postMessage";
+    return;
+  } catch (error) {
+    outcome.postError = slackErrorCode(error);
+  }
+  await tellCreator(client, creator, card, outcome);
+}
+
+/** A private message to the creator: ephemeral in the channel, or a DM where that fails. */
+export async function tellCreator(
+  client: webApi.WebClient,
+  creator: Creator,
+  message: SlackMessage,
+  outcome: Outcome,
+): Promise<void> {
+  try {
+    await client.chat.postEphemeral({
+      channel: creator.channelId,
+      user: creator.userId,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    outcome.told = "chat.postEphemeral";
+  } catch (error) {
+    outcome.ephemeralError = slackErrorCode(error);
+    await client.chat.postMessage({ channel: creator.userId, text: message.text, blocks: message.blocks });
+    outcome.told = "dm";
+  }
+}
+
+function slackErrorCode(error: unknown): string {
+  return (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+}
