@@ -10,7 +10,8 @@ import type { PaymentMethod } from "../../src/payments/model.js";
 
 type Block = { block_id?: string; optional?: boolean; element?: Record<string, unknown> };
 const blocksOf = (view: { blocks: unknown[] }) => view.blocks as Block[];
-const field = (view: { blocks: unknown[] }, id: string) => blocksOf(view).find((block) => block.block_id === id);
+const field = (view: { blocks: unknown[] }, id: string) =>
+  blocksOf(view).find((block) => block.block_id === id);
 
 const method = (code: string, name: string, currency: string): PaymentMethod =>
   ({ code, name, currency, enabled: true }) as PaymentMethod;
