@@ -10,8 +10,8 @@ import {
 import { ephemeral } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import type { ListenerDeps } from "../index.js";
 import { openConnectModal, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";

@@ -6,7 +6,7 @@ import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
 

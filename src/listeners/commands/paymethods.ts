@@ -8,7 +8,7 @@ import {
   paymethodsUsageMessage,
 } from "../../blocks/paymethods.js";
 import { answer, type Outcome } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";

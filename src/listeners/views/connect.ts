@@ -9,7 +9,7 @@ import {
 } from "../../blocks/admin.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 
