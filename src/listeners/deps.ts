@@ -1,7 +1,7 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
-import type { PaymethodsPages } from "../blocks/paymethods.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
+import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
 import type { WorkspacePayments } from "../workspace-payments.js";

@@ -12,7 +12,6 @@ import {
   buildPaymethodsMessage,
   methodLine,
   PAYMETHODS_ACTIONS,
-  PaymethodsPages,
   paymethodsHelpMessage,
   paymethodsNoMatchMessage,
   paymethodsUsageMessage,
@@ -24,6 +23,7 @@ import { filterMethods, filterText, type MethodFilter } from "../../src/payments
 import type { PaymentMethod } from "../../src/payments/model.js";
 import { methodsFromV2, methodsFromV3 } from "../../src/payments/normalize.js";
 import { methodListV2Schema, methodListV3Schema } from "../../src/payments/schemas.js";
+import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 type Version = "v2" | "v3";
