@@ -7,14 +7,14 @@ import zlib from "node:zlib";
  * The `fetch` that ofetch uses for the payment service: node:http and node:https with keep-alive
  * agents, the whole answer read into memory.
  *
- * Why not the built-in fetch: on Node 20 (undici) a call costs about 230 µs of CPU on our machines,
- * six times a node:http request, and every `/invoice` makes one; under load that was the largest
- * part of Kassa's own work (see "Load benchmark" in the README). ofetch takes a custom fetch for
+ * Why not the built-in fetch: on Node 20 (undici) a call costs several times the CPU of a node:http
+ * request, and every `/invoice` makes one; under load that was the largest part of Kassa's own work
+ * (figures under "Load benchmark" in the README). ofetch takes a custom fetch for
  * exactly this (`createFetch({ fetch })`), so the client keeps ofetch's body and error handling.
  *
  * It does what the payments client needs, no more: a method, headers, a string body, and a time-out
  * per call that covers the headers and the body (timeoutMs; an AbortSignal in `init` is honoured
- * too, but creating one costs ~20 µs on Node 20, so the client does not). Redirects are refused, not
+ * too, but creating one per call is measurable CPU, so the client does not). Redirects are refused, not
  * followed: the API never redirects, so one means a wrong PAYMENTS_API_URL (http for https, a
  * missing path). An answer is capped in size, compressed or not.
  */
