@@ -106,6 +106,7 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
+  BALANCE_CACHE_TTL_MS: integer(15_000, 0, 300_000),
   RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
   RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
   REPLY_VISIBILITY: z.preprocess(
@@ -211,6 +212,8 @@ export type Config = {
   rateLimits: { userPerMinute: number; teamPerMinute: number };
   /** How long a workspace's method list is reused (0: not cached). */
   paymethodsCacheTtlMs: number;
+  /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
+  balanceCacheTtlMs: number;
   /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
   journalGraceMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -298,6 +301,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       teamPerMinute: parsed.RATE_LIMIT_TEAM_PER_MIN,
     },
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
+    balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     logLevel: parsed.LOG_LEVEL,
   };

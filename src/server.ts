@@ -79,6 +79,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     payments: new WorkspacePayments(credentials, client, cache, {
       defaultVersion: config.payments.apiVersion,
       methodsTtlMs: config.paymethodsCacheTtlMs,
+      balanceTtlMs: config.balanceCacheTtlMs,
     }),
     bot,
     ...(options.now ? { now: options.now } : {}),

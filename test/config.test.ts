@@ -40,6 +40,7 @@ describe("loadConfig", () => {
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
+      balanceCacheTtlMs: 15_000,
       journalGraceMs: 60_000,
       logLevel: "info",
     });
@@ -80,6 +81,7 @@ describe("loadConfig", () => {
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
+        BALANCE_CACHE_TTL_MS: "5000",
         JOURNAL_GRACE_MS: "5000",
         REPLY_VISIBILITY: "private",
         RATE_LIMIT_USER_PER_MIN: "0",
@@ -107,6 +109,7 @@ describe("loadConfig", () => {
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
+      balanceCacheTtlMs: 5000,
       journalGraceMs: 5000,
       logLevel: "debug",
     });
@@ -125,6 +128,7 @@ describe("loadConfig", () => {
         "PAYMENTS_MAX_QUEUE_MS",
         "PAYMENTS_TIMEZONE",
         "PAYMETHODS_CACHE_TTL_MS",
+        "BALANCE_CACHE_TTL_MS",
         "PORT",
         "REPLY_VISIBILITY",
         "RATE_LIMIT_USER_PER_MIN",
@@ -332,6 +336,21 @@ describe("loadConfig", () => {
       ["1m", "PAYMETHODS_CACHE_TTL_MS must be a whole number"],
     ])("refuses %j", (value, message) => {
       expect(configError({ ...SLACK, PAYMETHODS_CACHE_TTL_MS: value }).message).toBe(
+        `Configuration error: ${message}`,
+      );
+    });
+  });
+
+  describe("BALANCE_CACHE_TTL_MS", () => {
+    it("defaults to 15 s", () => {
+      expect(loadConfig(SLACK).balanceCacheTtlMs).toBe(15_000);
+    });
+    it.each([
+      ["-1", "BALANCE_CACHE_TTL_MS must be at least 0"],
+      ["300001", "BALANCE_CACHE_TTL_MS must be at most 300000"],
+      ["15s", "BALANCE_CACHE_TTL_MS must be a whole number"],
+    ])("refuses %j", (value, message) => {
+      expect(configError({ ...SLACK, BALANCE_CACHE_TTL_MS: value }).message).toBe(
         `Configuration error: ${message}`,
       );
     });

@@ -6,6 +6,7 @@ import { registerAdminActions } from "./actions/admin.js";
 import { registerInvoiceActions } from "./actions/invoice.js";
 import { registerLinkActions } from "./actions/links.js";
 import { registerPaymethodsActions } from "./actions/paymethods.js";
+import { BALANCE_COMMAND, registerBalanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
 import type { ListenerDeps } from "./deps.js";
@@ -23,7 +24,7 @@ export const EVENT_DELIVERY_MEMORY_MS = 60 * 60 * 1000;
 
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
 export const HANDLED = {
-  commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND],
+  commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND, BALANCE_COMMAND],
   events: ["app_home_opened", "app_uninstalled", "tokens_revoked", "link_shared"],
   actions: [
     OPEN_PAYMENT_PAGE_ACTION,
@@ -49,6 +50,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
   registerInvoiceCommand(router, deps);
   registerPaymethodsCommand(router, deps);
+  registerBalanceCommand(router, deps);
   registerLinkActions(router);
   registerPaymethodsActions(router, deps);
   registerInvoiceActions(router, deps);

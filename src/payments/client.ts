@@ -10,17 +10,31 @@ import {
   UnreadableBodyError,
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
-import type { ApiVersion, Invoice, MethodCatalog, PaymentsAccount } from "./model.js";
-import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
+import type { ApiVersion, BalanceSheet, Invoice, MethodCatalog, PaymentsAccount, RubRates } from "./model.js";
+import {
+  balancesFromV2,
+  balancesFromV3,
+  invoiceFromV2,
+  invoiceFromV3,
+  methodsFromV2,
+  methodsFromV3,
+  ratesFrom,
+} from "./normalize.js";
 import { RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
 import { RetryBudget } from "./retry-budget.js";
 import {
+  balanceInfoV2Schema,
+  balanceListV3Schema,
   envelopeSchema,
   invoiceV2Schema,
   invoiceV3Schema,
   methodListV2Schema,
   methodListV3Schema,
+  tickerSchema,
 } from "./schemas.js";
+
+/** What a request body may carry besides the credentials. */
+type RequestFields = Record<string, string | boolean | string[]>;
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -96,6 +110,26 @@ export class PaymentsClient {
       : methodsFromV2(parseShape(methodListV2Schema, body));
   }
 
+  /** The cash register's balances, one per method, zero ones included (v2 balance/info, v3 balance/list). */
+  async getBalances(account: PaymentsAccount): Promise<BalanceSheet> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    if (version === "v3") {
+      return balancesFromV3(
+        parseShape(balanceListV3Schema, await this.post(version, "balance/list/", account, {})),
+      );
+    }
+    return balancesFromV2(
+      parseShape(balanceInfoV2Schema, await this.post(version, "balance/info/", account, {})),
+    );
+  }
+
+  /** Prices of `currencies` in roubles (ticker/get); a currency the service does not price is absent. */
+  async getRubRates(account: PaymentsAccount, currencies: string[]): Promise<RubRates> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    const body = await this.post(version, "ticker/get/", account, { tickers: currencies });
+    return ratesFrom(parseShape(tickerSchema, body));
+  }
+
   /**
    * POSTs one request and returns the JSON body of a successful answer (error=false). The secret
    * goes only into the request body; no error built here quotes the request.
@@ -104,7 +138,7 @@ export class PaymentsClient {
     version: ApiVersion,
     path: string,
     account: PaymentsAccount,
-    fields: Record<string, string>,
+    fields: RequestFields,
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
     const text = await this.send(account.login, url, {
@@ -139,7 +173,7 @@ export class PaymentsClient {
    * attempt that queued longer than a time-out (the register is overloaded: another call would only
    * add to it); a retry refused by the queue ends with the failure that called for it.
    */
-  private async send(register: string, url: string, body: Record<string, string>): Promise<string> {
+  private async send(register: string, url: string, body: RequestFields): Promise<string> {
     this.retryBudget.attempt();
     let previous: Error | undefined;
     for (let attempt = 0; ; attempt += 1) {
