@@ -10,12 +10,12 @@ import {
   type HTTPReceiverOptions,
   SocketModeReceiver,
 } from "@slack/bolt";
-import { PaymethodsPages } from "./blocks/paymethods.js";
 import { notInstalledMessage } from "./blocks/replies.js";
 import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
+import { PaymethodsPages } from "./paymethods/pages.js";
 import { journalCommands, type Recovery, startRecovery } from "./recovery.js";
 import { guardSlackEndpoint } from "./request-guard.js";
 import { withStoreDeadline } from "./store/deadline.js";

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
+import { filterMethods, filterText, type MethodFilter } from "../payments/method-filter.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import type { ReplyVisibility } from "./invoice.js";
@@ -19,18 +20,6 @@ export const PAYMETHODS_ACTIONS = {
   share: "paymethods_share",
 } as const;
 
-/** Which methods a `/paymethods` message shows. */
-export type MethodFilter =
-  | { kind: "all" }
-  | { kind: "enabled" }
-  | { kind: "disabled" }
-  | { kind: "text"; text: string };
-
-/** The filter as the user would type it again (kept in button values). */
-export function filterText(filter: MethodFilter): string {
-  return filter.kind === "text" ? filter.text : filter.kind;
-}
-
 /** What a page button carries: the filter and the page, nothing else (no amounts, no secrets). */
 export type PaymethodsView = { filter: MethodFilter; page: number };
 
@@ -45,26 +34,6 @@ export function sortMethods(methods: readonly PaymentMethod[]): PaymentMethod[] 
       NAME_ORDER.compare(a.name, b.name) ||
       a.code.localeCompare(b.code),
   );
-}
-
-export function filterMethods(
-  methods: readonly PaymentMethod[],
-  filter: MethodFilter,
-): readonly PaymentMethod[] {
-  switch (filter.kind) {
-    case "all":
-      return methods;
-    case "enabled":
-      return methods.filter((method) => method.enabled);
-    case "disabled":
-      return methods.filter((method) => !method.enabled);
-    case "text": {
-      const needle = filter.text.toLowerCase();
-      return methods.filter((method) =>
-        [method.code, method.name, method.currency].some((value) => value.toLowerCase().includes(needle)),
-      );
-    }
-  }
 }
 
 /** commission % + extra %: the sum; the service documents no other way they combine. */
@@ -229,45 +198,6 @@ export function buildPaymethodsMessage(
     LIMITS.fallbackText,
   );
   return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
-}
-
-/**
- * buildPaymethodsMessage, remembered per method list. A cached list is shown again and again (every
- * `/paymethods`, every page button) until it is refreshed, and building its page is most of the
- * work of a cached `/paymethods`. Keyed by the list object itself: a refreshed or re-read list is a
- * new object and starts empty, and the old list's pages are dropped with it. Messages handed out are
- * frozen, since the same object goes to many replies.
- */
-export class PaymethodsPages {
-  private readonly byList = new WeakMap<readonly PaymentMethod[], Map<string, SlackMessage | null>>();
-
-  /** `maxViewsPerList` bounds what free-text filters can pile up for one list. */
-  constructor(private readonly maxViewsPerList = 64) {}
-
-  message(
-    all: readonly PaymentMethod[],
-    view: PaymethodsView,
-    options: PaymethodsMessageOptions,
-  ): SlackMessage | undefined {
-    let pages = this.byList.get(all);
-    if (!pages) {
-      pages = new Map();
-      this.byList.set(all, pages);
-    }
-    const key = JSON.stringify([
-      view.filter.kind,
-      filterText(view.filter),
-      view.page,
-      options.fetchedAt.getTime(),
-      options.visibility ?? "channel",
-    ]);
-    const known = pages.get(key);
-    if (known !== undefined) return known ?? undefined;
-    const built = buildPaymethodsMessage(all, view, options);
-    if (pages.size >= this.maxViewsPerList) pages.clear();
-    pages.set(key, built ? Object.freeze(built) : null);
-    return built;
-  }
 }
 
 export function paymethodsHelpMessage(facts: HelpFacts): SlackMessage {

@@ -1,8 +1,8 @@
 import type { SlackMessage } from "../blocks/message.js";
 import { slowDownMessage } from "../blocks/replies.js";
 import { newReference } from "../logger.js";
+import type { ListenerDeps } from "./deps.js";
 import { offersConnect, replyForFailure } from "./error-reply.js";
-import type { ListenerDeps } from "./index.js";
 
 /** Fields of the one log line written per handled command or action. */
 export type Outcome = Record<string, unknown>;

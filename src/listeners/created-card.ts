@@ -2,7 +2,7 @@ import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
 import type { Invoice } from "../payments/model.js";
 import type { Outcome } from "./answer.js";
-import type { ListenerDeps } from "./index.js";
+import type { ListenerDeps } from "./deps.js";
 
 /** Who created the invoice and where the command was typed. */
 export type Creator = { teamId: string; userId: string; channelId: string };

@@ -3,8 +3,8 @@ import { invoiceNotFoundMessage } from "../blocks/replies.js";
 import type { Logger } from "../logger.js";
 import { ServiceError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
+import type { ListenerDeps } from "./deps.js";
 import { RefusalError } from "./error-reply.js";
-import type { ListenerDeps } from "./index.js";
 
 /** States this process has already logged as unknown: one warning per state, not one per lookup. */
 const reportedStates = new Set<string>();

@@ -3,7 +3,7 @@ import { connectModal, homeView } from "../blocks/admin.js";
 import type { BalanceVisibility } from "../blocks/balance.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
-import type { ListenerDeps } from "./index.js";
+import type { ListenerDeps } from "./deps.js";
 import { checkManager } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */

@@ -1,5 +1,5 @@
 import type { webApi } from "@slack/bolt";
-import type { ListenerDeps } from "./index.js";
+import type { ListenerDeps } from "./deps.js";
 
 export type Manager = { allowed: boolean; why: string };
 

@@ -7,14 +7,14 @@ import zlib from "node:zlib";
  * The `fetch` that ofetch uses for the payment service: node:http and node:https with keep-alive
  * agents, the whole answer read into memory.
  *
- * Why not the built-in fetch: on Node 20 (undici) a call costs about 230 µs of CPU on our machines,
- * six times a node:http request, and every `/invoice` makes one; under load that was the largest
- * part of Kassa's own work (see "Load benchmark" in the README). ofetch takes a custom fetch for
+ * Why not the built-in fetch: on Node 20 (undici) a call costs several times the CPU of a node:http
+ * request, and every `/invoice` makes one; under load that was the largest part of Kassa's own work
+ * (figures under "Load benchmark" in the README). ofetch takes a custom fetch for
  * exactly this (`createFetch({ fetch })`), so the client keeps ofetch's body and error handling.
  *
  * It does what the payments client needs, no more: a method, headers, a string body, and a time-out
  * per call that covers the headers and the body (timeoutMs; an AbortSignal in `init` is honoured
- * too, but creating one costs ~20 µs on Node 20, so the client does not). Redirects are refused, not
+ * too, but creating one per call is measurable CPU, so the client does not). Redirects are refused, not
  * followed: the API never redirects, so one means a wrong PAYMENTS_API_URL (http for https, a
  * missing path). An answer is capped in size, compressed or not.
  */
@@ -66,7 +66,46 @@ export class RedirectError extends Error {
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
 export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
-  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const transport: Transport = {
+    agents: keepAliveAgents(options),
+    maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    timeoutMs: options.timeoutMs ?? 0,
+  };
+  const targetOf = parsedOnce();
+
+  const httpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+    // A step that throws rejects the call: the executor turns the throw into a rejection.
+    new Promise<Response>((resolve, reject) => {
+      const target = fetchable(
+        targetOf(typeof input === "string" ? input : input instanceof URL ? input.href : input.url),
+      );
+      const body = stringBody(init.body);
+      if (init.signal?.aborted) {
+        reject(init.signal.reason);
+        return;
+      }
+      exchange(transport, target, init, body, resolve, reject);
+    });
+
+  return Object.assign(httpFetch as typeof fetch, {
+    close() {
+      transport.agents.http.destroy();
+      transport.agents.https.destroy();
+    },
+  });
+}
+
+type Target = ReturnType<typeof urlToHttpOptions>;
+
+/** What every call of one HttpFetch shares. */
+type Transport = {
+  agents: { http: http.Agent; https: https.Agent };
+  maxResponseBytes: number;
+  /** 0: no time-out of its own. */
+  timeoutMs: number;
+};
+
+function keepAliveAgents(options: HttpFetchOptions): Transport["agents"] {
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSockets ?? 64,
@@ -74,14 +113,16 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
     // bounded by timeoutMs (or its signal), not by this.
     timeout: options.idleTimeoutMs ?? 4000,
   };
-  const agents = {
+  return {
     http: new http.Agent(agentOptions),
     https: new https.Agent({ ...agentOptions, ...(options.ca ? { ca: options.ca } : {}) }),
   };
+}
 
-  // The client calls a handful of URLs over and over: each is parsed once (new URL costs ~4 µs).
-  const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
-  const targetOf = (href: string) => {
+/** The client calls a handful of URLs over and over: each is parsed once, not on every call. */
+function parsedOnce(): (href: string) => Target {
+  const targets = new Map<string, Target>();
+  return (href) => {
     let target = targets.get(href);
     if (!target) {
       target = urlToHttpOptions(new URL(href));
@@ -90,123 +131,138 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
     }
     return target;
   };
+}
 
-  const httpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
-    new Promise<Response>((resolve, reject) => {
-      const target = targetOf(
-        typeof input === "string" ? input : input instanceof URL ? input.href : input.url,
-      );
-      if (target.protocol !== "http:" && target.protocol !== "https:") {
-        reject(new TypeError(`cannot fetch ${target.protocol} URLs`));
-        return;
-      }
-      if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
-        reject(new TypeError("only string bodies are sent"));
-        return;
-      }
-      const signal = init.signal;
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
-      // ofetch passes a Headers object already; anything else is read through one.
-      (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => {
-        headers[name] = value;
-      });
-      const body = init.body ?? undefined;
-      if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+function fetchable(target: Target): Target {
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    throw new TypeError(`cannot fetch ${target.protocol} URLs`);
+  return target;
+}
 
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const finish = () => {
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const fail = (error: unknown) => {
-        if (settled) return;
-        finish();
-        request.destroy();
-        reject(error);
-      };
-      const succeed = (response: Response) => {
-        if (settled) return;
-        finish();
-        resolve(response);
-      };
-      // As the built-in fetch does: reject with the signal's reason (a TimeoutError for a time-out).
-      const onAbort = () => fail(signal?.reason);
+function stringBody(body: RequestInit["body"]): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body !== "string") throw new TypeError("only string bodies are sent");
+  return body;
+}
 
-      const secure = target.protocol === "https:";
-      const request = (secure ? https : http).request(
-        { ...target, method: init.method ?? "GET", headers, agent: secure ? agents.https : agents.http },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          if (status >= 300 && status < 400) {
-            response.resume();
-            fail(new RedirectError(status, response.headers.location));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on("data", (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxResponseBytes) {
-              fail(new ResponseTooLargeError(`the answer is larger than ${maxResponseBytes} bytes`));
-              return;
-            }
-            chunks.push(chunk);
-          });
-          response.on("error", fail);
-          response.on("close", () => {
-            if (!response.complete) fail(new Error("the connection closed before the whole answer arrived"));
-          });
-          response.on("end", () => {
-            try {
-              const raw = Buffer.concat(chunks, size);
-              const content = decode(raw, response.headers["content-encoding"], maxResponseBytes);
-              const answerHeaders = new Headers();
-              for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
-                answerHeaders.append(
-                  response.rawHeaders[index] as string,
-                  response.rawHeaders[index + 1] as string,
-                );
-              }
-              succeed(
-                new Response(NO_BODY_STATUSES.has(status) ? null : content, {
-                  status,
-                  statusText: response.statusMessage ?? "",
-                  headers: answerHeaders,
-                }),
-              );
-            } catch (error) {
-              fail(error);
-            }
-          });
-        },
-      );
-      request.on("error", fail);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      // Counted from when the request has a connection (new or reused), not while it waits for one
-      // behind maxSockets: the time-out measures the service, not our own queue. It covers connecting,
-      // the headers and the whole body, so an answer that never finishes is cut here.
-      if (options.timeoutMs)
-        request.once("socket", () => {
-          if (settled) return;
-          timer = setTimeout(
-            () => fail(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
-            options.timeoutMs,
-          );
-        });
-      request.end(body);
-    });
+function requestHeaders(init: RequestInit, body: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
+  // ofetch passes a Headers object already; anything else is read through one.
+  (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+  return headers;
+}
 
-  return Object.assign(httpFetch as typeof fetch, {
-    close() {
-      agents.http.destroy();
-      agents.https.destroy();
+/** Sends one request and settles the call exactly once: with the answer, or with the first failure. */
+function exchange(
+  transport: Transport,
+  target: Target,
+  init: RequestInit,
+  body: string | undefined,
+  resolve: (response: Response) => void,
+  reject: (reason: unknown) => void,
+): void {
+  const signal = init.signal;
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const finish = () => {
+    settled = true;
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  };
+  const fail = (error: unknown) => {
+    if (settled) return;
+    finish();
+    request.destroy();
+    reject(error);
+  };
+  const succeed = (response: Response) => {
+    if (settled) return;
+    finish();
+    resolve(response);
+  };
+  // As the built-in fetch does: reject with the signal's reason (a TimeoutError for a time-out).
+  const onAbort = () => fail(signal?.reason);
+
+  const secure = target.protocol === "https:";
+  const request = (secure ? https : http).request(
+    {
+      ...target,
+      method: init.method ?? "GET",
+      headers: requestHeaders(init, body),
+      agent: secure ? transport.agents.https : transport.agents.http,
     },
+    (response) => readAnswer(response, transport.maxResponseBytes, succeed, fail),
+  );
+  request.on("error", fail);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  // Counted from when the request has a connection (new or reused), not while it waits for one
+  // behind maxSockets: the time-out measures the service, not our own queue. It covers connecting,
+  // the headers and the whole body, so an answer that never finishes is cut here.
+  const timeoutMs = transport.timeoutMs;
+  if (timeoutMs)
+    request.once("socket", () => {
+      if (settled) return;
+      timer = setTimeout(
+        () => fail(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+        timeoutMs,
+      );
+    });
+  request.end(body);
+}
+
+/** Reads the whole answer, at most maxResponseBytes, refusing redirects. */
+function readAnswer(
+  response: http.IncomingMessage,
+  maxResponseBytes: number,
+  succeed: (response: Response) => void,
+  fail: (error: unknown) => void,
+): void {
+  const status = response.statusCode ?? 0;
+  if (status >= 300 && status < 400) {
+    response.resume();
+    fail(new RedirectError(status, response.headers.location));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  response.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxResponseBytes) {
+      fail(new ResponseTooLargeError(`the answer is larger than ${maxResponseBytes} bytes`));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  response.on("error", fail);
+  response.on("close", () => {
+    if (!response.complete) fail(new Error("the connection closed before the whole answer arrived"));
+  });
+  response.on("end", () => {
+    try {
+      const content = decode(
+        Buffer.concat(chunks, size),
+        response.headers["content-encoding"],
+        maxResponseBytes,
+      );
+      succeed(fetchResponse(response, status, content));
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+function fetchResponse(response: http.IncomingMessage, status: number, content: Buffer): Response {
+  const headers = new Headers();
+  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
+    headers.append(response.rawHeaders[index] as string, response.rawHeaders[index + 1] as string);
+  }
+  return new Response(NO_BODY_STATUSES.has(status) ? null : content, {
+    status,
+    statusText: response.statusMessage ?? "",
+    headers,
   });
 }
 

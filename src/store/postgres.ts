@@ -12,7 +12,7 @@ import {
   POSTGRES_TABLE,
   redactedUrl,
   sometimes,
-} from "./keyv.js";
+} from "./connection.js";
 
 // Loaded only when STORE_URL is postgres:// (openStore imports it on demand).
 

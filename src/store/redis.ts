@@ -8,7 +8,7 @@ import {
   keyvFor,
   redactedUrl,
   settlesWithin,
-} from "./keyv.js";
+} from "./connection.js";
 
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
 // does not carry the Redis client in memory.

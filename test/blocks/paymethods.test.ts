@@ -10,12 +10,8 @@ import {
 import type { SlackMessage } from "../../src/blocks/message.js";
 import {
   buildPaymethodsMessage,
-  filterMethods,
-  filterText,
-  type MethodFilter,
   methodLine,
   PAYMETHODS_ACTIONS,
-  PaymethodsPages,
   paymethodsHelpMessage,
   paymethodsNoMatchMessage,
   paymethodsUsageMessage,
@@ -23,9 +19,11 @@ import {
   sortMethods,
 } from "../../src/blocks/paymethods.js";
 import { parsePaymethodsText } from "../../src/listeners/commands/paymethods-text.js";
+import { filterMethods, filterText, type MethodFilter } from "../../src/payments/method-filter.js";
 import type { PaymentMethod } from "../../src/payments/model.js";
 import { methodsFromV2, methodsFromV3 } from "../../src/payments/normalize.js";
 import { methodListV2Schema, methodListV3Schema } from "../../src/payments/schemas.js";
+import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 type Version = "v2" | "v3";

@@ -23,15 +23,10 @@ import {
 } from "../../sandbox/fake-payments.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { Cache } from "../../src/store/cache.js";
+import { POSTGRES_TABLE, redactedUrl } from "../../src/store/connection.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
-import {
-  type KeyvStore,
-  openStore,
-  POSTGRES_TABLE,
-  redactedUrl,
-  StoreUnavailableError,
-} from "../../src/store/keyv.js";
+import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
 import { WorkspacePayments } from "../../src/workspace-payments.js";
 
 /** Namespaces of this run: several CI runs may share one Redis or PostgreSQL server. */

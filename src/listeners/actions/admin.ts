@@ -10,11 +10,12 @@ import {
 import { ephemeral } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import type { ListenerDeps } from "../index.js";
 import { openConnectModal, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
+import { teamIdOf } from "../team.js";
 
 const disconnectValueSchema = z.object({ t: z.string().min(1) });
 
@@ -27,7 +28,7 @@ export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps)
     ADMIN_ACTIONS.openConnect,
     async ({ ack, body, action, client, respond }) => {
       await ack();
-      const teamId = body.team?.id ?? body.user.team_id ?? "";
+      const teamId = teamIdOf(body);
       const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
       const context = {
         kind: "action",
@@ -62,7 +63,7 @@ export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps)
     ADMIN_ACTIONS.disconnect,
     async ({ ack, body, action, client, respond }) => {
       await ack();
-      const teamId = body.team?.id ?? body.user.team_id ?? "";
+      const teamId = teamIdOf(body);
       const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
       const fromHome = body.container?.type === "view";
       const context = {

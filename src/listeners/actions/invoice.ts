@@ -7,11 +7,12 @@ import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
+import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import type { ListenerDeps } from "../index.js";
 import { lookupInvoice } from "../invoice-lookup.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
+import { teamIdOf } from "../team.js";
 
 /** The value buildInvoiceMessage put on the button; anything else is refused. */
 const buttonValueSchema = z.object({
@@ -33,7 +34,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
   const pattern = new RegExp(`^(${Object.values(INVOICE_ACTIONS).join("|")})$`);
   router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
     await ack();
-    const team = body.team?.id ?? body.user.team_id ?? "";
+    const team = teamIdOf(body);
     const user = body.user.id;
     const isPrivate = body.container?.is_ephemeral === true;
     const context = {

@@ -6,9 +6,10 @@ import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
+import { teamIdOf } from "../team.js";
 
 /** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
 const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) });
@@ -23,7 +24,7 @@ export function registerPaymethodsActions(router: ListenerRouter, deps: Listener
   router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.
-    const team = body.team?.id ?? body.user.team_id ?? "";
+    const team = teamIdOf(body);
     const shared = action.action_id === PAYMETHODS_ACTIONS.share;
     const isPrivate = body.container?.is_ephemeral === true;
     const context = {

@@ -6,7 +6,7 @@ import {
 } from "../../blocks/balance.js";
 import { PaymentsError } from "../../payments/errors.js";
 import { answer } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";

@@ -8,7 +8,7 @@ import {
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Outcome } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, openConnectModal, visibilityFor } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { AdminAction } from "./invoice-text.js";

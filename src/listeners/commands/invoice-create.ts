@@ -4,7 +4,7 @@ import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import type { Outcome } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { invoiceCreatorsFor } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { CreatePrefill } from "./invoice-text.js";

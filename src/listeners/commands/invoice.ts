@@ -2,7 +2,7 @@ import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Invoice } from "../../payments/model.js";
 import { answer } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { lookupInvoice } from "../invoice-lookup.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";

@@ -1,9 +1,4 @@
-/** Which methods a `/paymethods` message shows. */
-export type MethodFilter =
-  | { kind: "all" }
-  | { kind: "enabled" }
-  | { kind: "disabled" }
-  | { kind: "text"; text: string };
+import type { MethodFilter } from "../../payments/method-filter.js";
 
 export type PaymethodsRequest =
   | { kind: "help" }

@@ -1,14 +1,14 @@
 import type { ReplyVisibility } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import {
-  filterText,
   type PaymethodsView,
   paymethodsHelpMessage,
   paymethodsNoMatchMessage,
   paymethodsUsageMessage,
 } from "../../blocks/paymethods.js";
+import { filterText } from "../../payments/method-filter.js";
 import { answer, type Outcome } from "../answer.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";

@@ -1,4 +1,4 @@
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { publishHome } from "../manage.js";
 import type { ListenerRouter } from "../router.js";
 

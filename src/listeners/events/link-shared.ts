@@ -3,8 +3,8 @@ import { z } from "zod";
 import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
 import { newReference } from "../../logger.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
+import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
-import type { ListenerDeps } from "../index.js";
 import type { ListenerRouter } from "../router.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */

@@ -1,5 +1,5 @@
 import { forgetWorkspace } from "../../store/index.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import type { ListenerRouter } from "../router.js";
 
 /**

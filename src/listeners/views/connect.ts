@@ -10,9 +10,10 @@ import {
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
+import { teamIdOf } from "../team.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
@@ -63,7 +64,7 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
     const userId = body.user.id;
     const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
     const form = formSchema.safeParse(view.state.values);
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const teamId = teamIdOf(body);
     const log = (fields: Record<string, unknown>) =>
       deps.logger.info(
         {

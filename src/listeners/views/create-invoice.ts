@@ -19,7 +19,8 @@ import { PaymentsError, ServiceError } from "../../payments/errors.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
-import type { ListenerDeps } from "../index.js";
+import type { ListenerDeps } from "../deps.js";
+import { teamIdOf } from "../team.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -61,7 +62,7 @@ export function registerCreateInvoiceView(app: App, deps: ListenerDeps): void {
   app.view<ViewSubmitAction>(CREATE_INVOICE_VIEW, async ({ ack, body, view, client }) => {
     const started = performance.now();
     const userId = body.user.id;
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
+    const teamId = teamIdOf(body);
     const fields: Record<string, unknown> = {};
     const log = (level: "info" | "error", extra: Record<string, unknown>) =>
       deps.logger[level](

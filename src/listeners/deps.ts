@@ -1,0 +1,32 @@
+import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { Logger } from "../logger.js";
+import type { ApiVersion } from "../payments/model.js";
+import type { PaymethodsPages } from "../paymethods/pages.js";
+import type { Stores } from "../store/index.js";
+import type { RateLimiter } from "../store/rate-limit.js";
+import type { WorkspacePayments } from "../workspace-payments.js";
+import type { InFlight } from "./in-flight.js";
+
+/** What every listener may use; built once in app.ts. */
+export type ListenerDeps = {
+  payments: WorkspacePayments;
+  /** The method list's pages, built once per list and view. */
+  paymethodsPages: PaymethodsPages;
+  stores: Pick<Stores, "credentials" | "settings" | "installations">;
+  logger: Logger;
+  /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */
+  timeoutMs: number;
+  now: () => Date;
+  /** REPLY_VISIBILITY: where /invoice cards go unless the workspace chose otherwise. */
+  replyVisibility: ReplyVisibility;
+  /** ADMIN_USER_IDS. */
+  adminUserIds: string[];
+  /** PAYMENTS_API_VERSION, for workspaces that did not choose one. */
+  defaultApiVersion: ApiVersion;
+  /** RATE_LIMIT_USER_PER_MIN / RATE_LIMIT_TEAM_PER_MIN, counted in the shared store. */
+  rateLimiter: RateLimiter;
+  /** Replies still being worked on; shutdown waits for them. */
+  inFlight: InFlight;
+  /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
+  claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+};
