@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import Big from "big.js";
+import type { InvoiceDraft } from "../payments/client.js";
 import type { PaymentMethod } from "../payments/model.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -155,19 +156,10 @@ export type CreateInput = {
   requiredMethod?: string | null | undefined;
 };
 
-export type ValidDraft = {
-  amount: string;
-  currency: string;
-  lifetimeMinutes: number;
-  description?: string | undefined;
-  extra?: string | undefined;
-  requiredMethod?: string | undefined;
-};
-
 /** Checks the submitted fields: the draft, or an error per block id (shown next to each field). */
 export function validateCreateInput(
   input: CreateInput,
-): { ok: true; draft: ValidDraft } | { ok: false; errors: Record<string, string> } {
+): { ok: true; draft: InvoiceDraft } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const amountText = (input.amount ?? "").trim().replace(/\s/g, "");
   let amount = "";

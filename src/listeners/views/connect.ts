@@ -14,13 +14,12 @@ import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import { teamIdOf } from "../team.js";
+import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
 
 const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string().min(1) });
-const textValue = z.object({ value: z.string().nullish() });
-const selectValue = z.object({ selected_option: z.object({ value: z.string() }).nullish() });
 /** The parts of view.state.values the modal defines; anything else in the payload is ignored. */
 const formSchema = z.object({
   [CONNECT_FIELDS.login]: z.object({ value: textValue }),
@@ -33,14 +32,6 @@ const formSchema = z.object({
 });
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
-
-function parseJsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why credentials failed, in words for the field; never the secret. */
 function checkFailure(error: unknown): string {

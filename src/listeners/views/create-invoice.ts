@@ -9,18 +9,18 @@ import {
   createFailedMessage,
   createRefusedMessage,
   refusalText,
-  type ValidDraft,
   validateCreateInput,
   withCreatedBy,
 } from "../../blocks/invoice-create.js";
 import { newReference } from "../../logger.js";
-import type { CreatedInvoice } from "../../payments/client.js";
+import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { PaymentsError, ServiceError } from "../../payments/errors.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
 import type { ListenerDeps } from "../deps.js";
 import { teamIdOf } from "../team.js";
+import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -31,8 +31,6 @@ export const INLINE_CREATE_MS = 2500;
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
 
 const originSchema = z.object({ t: z.string().min(1), c: z.string().regex(/^[CGDU][A-Z0-9]+$/) });
-const textValue = z.object({ value: z.string().nullish() });
-const selectValue = z.object({ selected_option: z.object({ value: z.string() }).nullish() });
 /** The parts of view.state.values the modal defines; anything else is ignored. */
 const formSchema = z.object({
   [CREATE_FIELDS.amount]: z.object({ value: textValue }),
@@ -42,14 +40,6 @@ const formSchema = z.object({
   [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
   [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
 });
-
-function parseJsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unknown };
 
@@ -208,7 +198,7 @@ function auditCreated(
   deps: ListenerDeps,
   creator: Creator,
   created: CreatedInvoice,
-  draft: ValidDraft,
+  draft: InvoiceDraft,
 ): void {
   deps.logger.info(
     {
