@@ -197,20 +197,6 @@ export function refusalText(messages: string[]): string {
   return truncate(`The payment service refused it: ${messages.join("; ")}`, 300);
 }
 
-/** The line under a created invoice's card. */
-export function createdByBlock(userId: string): types.ContextBlock {
-  return {
-    type: "context",
-    block_id: "created_by",
-    elements: [{ type: "mrkdwn", text: `:heavy_plus_sign: Created by <@${userId}>` }],
-  };
-}
-
-/** A card with who created the invoice appended (kept within Slack's block count). */
-export function withCreatedBy(card: SlackMessage, userId: string): SlackMessage {
-  return { ...card, blocks: [...card.blocks, createdByBlock(userId)].slice(0, LIMITS.blocksPerMessage) };
-}
-
 export function createNotAllowedMessage(): SlackMessage {
   return ephemeral(
     `:lock: In this workspace only ${WHO_MAY_MANAGE} can create invoices. Ask one of them, or ask an admin to let everyone create them (connection settings, \`/invoice connect\`).`,
@@ -263,7 +249,7 @@ export function createdWithoutCardMessage(id: string, url: string, userId: strin
           ),
         },
       },
-      createdByBlock(userId),
+      { type: "context", elements: [{ type: "mrkdwn", text: `Created by <@${userId}>.` }] },
     ],
   };
 }

@@ -4,7 +4,6 @@ import {
   CREATE_INVOICE_VIEW,
   createInvoiceModal,
   validateCreateInput,
-  withCreatedBy,
 } from "../../src/blocks/invoice-create.js";
 import type { PaymentMethod } from "../../src/payments/model.js";
 
@@ -104,12 +103,5 @@ describe("validateCreateInput", () => {
     const result = validateCreateInput({ ...good, currency: "XYZ" });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(Object.keys(result.errors)).toEqual([CREATE_FIELDS.currency]);
-  });
-});
-
-describe("withCreatedBy", () => {
-  it("adds the creator under the card", () => {
-    const card = withCreatedBy({ text: "Invoice", blocks: [] }, "U0ADMIN");
-    expect(JSON.stringify(card.blocks)).toContain("Created by <@U0ADMIN>");
   });
 });

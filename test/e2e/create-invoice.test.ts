@@ -112,6 +112,15 @@ describe("/invoice new: creating an invoice from Slack", () => {
     const { reply } = await stack.ask(id);
     expect(JSON.stringify(reply.body)).toContain(id);
     expect(JSON.stringify(reply.body)).toContain("Not paid");
+
+    // Refresh on the posted card keeps who created it.
+    const refresh = (
+      blocksOf(post) as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>
+    )
+      .flatMap((block) => block.elements ?? [])
+      .find((element) => element.action_id === "invoice_refresh");
+    const refreshed = await stack.press("invoice_refresh", refresh?.value ?? "");
+    expect(JSON.stringify(refreshed.reply.body)).toContain("Created by <@U0ADMIN>");
   });
 
   it("creates one invoice when the same submission arrives twice (a retry or a double click)", async () => {

@@ -10,7 +10,6 @@ import {
   createRefusedMessage,
   refusalText,
   validateCreateInput,
-  withCreatedBy,
 } from "../../blocks/invoice-create.js";
 import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
@@ -242,6 +241,8 @@ async function postCard(
     teamId: creator.teamId,
     visibility: "channel",
     method: await chosenMethod(deps, creator.teamId, invoice),
+    // Carried in the Refresh button's value, so a refreshed card still says who created it.
+    createdBy: creator.userId,
   });
-  await postCreatedCard(deps, client, creator, invoice, withCreatedBy(card, creator.userId), outcome);
+  await postCreatedCard(deps, client, creator, invoice, card, outcome);
 }
