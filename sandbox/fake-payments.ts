@@ -152,9 +152,10 @@ export type FakePayments = {
   tickerFault: BalanceFault | null;
   /**
    * When set, invoice/create misbehaves: `refuse` answers with `createRefusal` (an envelope error),
-   * `slow` answers (and creates) after slowMs, `html502` is a proxy's 502 (nothing created).
+   * `slow` answers (and creates) after slowMs, `slowRefuse` refuses after slowMs, `html502` is a
+   * proxy's 502 (nothing created).
    */
-  createFault: "refuse" | "slow" | "html502" | null;
+  createFault: "refuse" | "slow" | "slowRefuse" | "html502" | null;
   /** The envelope errors of the `refuse` fault. */
   createRefusal: string[];
   /** Ids of the invoices invoice/create made, in order. */
@@ -770,7 +771,10 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
    */
   const createInvoice = async (res: ServerResponse, body: Record<string, unknown>, version: "v2" | "v3") => {
     if (fake.createFault === "html502") return answer(res, 502, HTML_502, "text/html");
-    if (fake.createFault === "refuse") return answer(res, 200, envelopeError(...fake.createRefusal));
+    if (fake.createFault === "slowRefuse" || fake.createFault === "slow")
+      await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
+    if (fake.createFault === "refuse" || fake.createFault === "slowRefuse")
+      return answer(res, 200, envelopeError(...fake.createRefusal));
     const amountText = typeof body.amount === "number" ? String(body.amount) : body.amount;
     if (typeof amountText !== "string" || !/^\d+(\.\d+)?$/.test(amountText) || new Big(amountText).lte(0))
       return answer(res, 200, envelopeError("`amount` field is invalid"));
@@ -785,8 +789,6 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (typeof currency !== "string" || rate === undefined)
       return answer(res, 200, envelopeError(`Unsupported currency ${String(currency)}`));
     const text = (field: string) => (typeof body[field] === "string" ? (body[field] as string) : undefined);
-    if (fake.createFault === "slow")
-      await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
     const now = new Date();
     const id = `${700000000 + requests.length}_${Math.random().toString(36).slice(2, 12)}`;
     const rubAmount = new Big(amountText).times(rate).round(2).toFixed();

@@ -56,6 +56,7 @@ export function statusMessage(
     visibility: ReplyVisibility;
     canManage: boolean;
     balanceVisibility?: BalanceVisibility | undefined;
+    invoiceCreators?: BalanceVisibility | undefined;
   },
 ): SlackMessage {
   const lines = [
@@ -65,6 +66,11 @@ export function statusMessage(
   if (options.balanceVisibility) {
     lines.push(
       `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
+    );
+  }
+  if (options.invoiceCreators) {
+    lines.push(
+      `\`/invoice new\` (creating invoices) is open to ${options.invoiceCreators === "everyone" ? "everyone in the workspace" : "admins only"}.`,
     );
   }
   lines.push(
@@ -414,6 +420,7 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form; its card is posted in the channel. Admins only unless an admin lets everyone (connection settings).",
           "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
           "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
           `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,

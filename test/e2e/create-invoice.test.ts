@@ -208,6 +208,28 @@ describe("/invoice new: creating an invoice from Slack", () => {
     );
   });
 
+  it("tells the creator privately when the refusal comes after the form closed, and posts nothing", async () => {
+    const view = await openModal("new");
+    const posts = stack.slack.callsOf("chat.postMessage").length;
+    const ephemerals = stack.slack.callsOf("chat.postEphemeral").length;
+    stack.fake.createFault = "slowRefuse";
+    try {
+      const result = await submit(view, form("3"));
+      expect(result.json?.response_action).toBeUndefined();
+      await expect
+        .poll(() => stack.slack.callsOf("chat.postEphemeral").length, { timeout: 8000 })
+        .toBe(ephemerals + 1);
+    } finally {
+      stack.fake.createFault = null;
+    }
+    const told = stack.slack.callsOf("chat.postEphemeral").at(-1)?.body ?? {};
+    expect(told).toMatchObject({ user: ADMIN, channel: "C0FINANCE" });
+    expect(JSON.stringify(blocksOf(told))).toContain(
+      "Amount is less than the minimum for this cash register",
+    );
+    expect(stack.slack.callsOf("chat.postMessage").length).toBe(posts);
+  });
+
   it("refuses a member while creating is for admins, on the command and on submit; everyone may after the setting", async () => {
     const opened = stack.slack.callsOf("views.open").length;
     const { reply } = await stack.ask("new 10", { userId: MEMBER });
@@ -237,6 +259,10 @@ describe("/invoice new: creating an invoice from Slack", () => {
       userId: ADMIN,
     });
     expect(saved.json).toMatchObject({ response_action: "update" });
+    const status = await stack.ask("status", { userId: MEMBER });
+    expect(JSON.stringify(status.reply.body)).toContain(
+      "(creating invoices) is open to everyone in the workspace",
+    );
     const memberView = await openModal("new 10", MEMBER);
     const created = await submit(memberView, form("10"), { userId: MEMBER });
     expect(created.json?.response_action).toBeUndefined();
