@@ -92,6 +92,10 @@ export type FakePayments = {
   methodsFault: MethodsFault | null;
   /** When set, every invoice info call answers with a proxy's HTML 502. */
   invoiceFault: "html502" | null;
+  /** The customer pays the invoice in full now (as the service then reports it). */
+  pay(id: string): void;
+  /** ... or after `delayMs` (a live card's invoice that gets paid while it is watched). */
+  payAfter(id: string, delayMs: number): void;
   close(): Promise<void>;
 };
 
@@ -387,6 +391,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
   const invoices = new Map((options.invoices ?? sampleInvoices()).map((invoice) => [invoice.id, invoice]));
   const requests: RecordedRequest[] = [];
   const flakyFailed = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<import("node:net").Socket>();
   const fake: FakePayments = {
     url: "",
@@ -395,8 +400,21 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     methods: options.methods ?? sampleMethods(),
     methodsFault: null,
     invoiceFault: null,
+    pay(id) {
+      const invoice = invoices.get(id);
+      if (!invoice) throw new Error(`the fake has no invoice ${id}`);
+      invoice.state = "payed";
+      invoice.remainingAmount = "0";
+      invoice.method ??= "CRYSTALPAY";
+      invoice.finalAt = moscowTime(new Date());
+    },
+    payAfter(id, delayMs) {
+      const timer = setTimeout(() => fake.pay(id), delayMs);
+      timers.add(timer);
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -18,19 +18,25 @@ import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
 import type { Stores } from "./store/index.js";
 import { RateLimiter } from "./store/rate-limit.js";
+import type { WatchRegistry } from "./watch/watcher.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
 
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Bot scopes requested at install: slash commands, and users.info to recognise workspace admins. */
-export const BOT_SCOPES = ["commands", "users:read"];
+/**
+ * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
+ * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards.
+ */
+export const BOT_SCOPES = ["commands", "users:read", "chat:write", "chat:write.public"];
 
 export type AppDeps = {
   config: Config;
   logger: Logger;
   stores: Stores;
   payments: WorkspacePayments;
+  /** Live cards: where commands register the cards to keep current. */
+  watches: WatchRegistry;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;
@@ -192,6 +198,7 @@ export function createApp(deps: AppDeps): KassaApp {
     adminUserIds: slack.adminUserIds,
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
+    watches: deps.watches,
   });
 
   return {

@@ -39,6 +39,7 @@ describe("loadConfig", () => {
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
+      watch: { intervalMs: 30_000, maxHours: 24, maxPerWorkspace: 200, maxReadsPerSecond: 2 },
       logLevel: "info",
     });
   });
@@ -78,6 +79,10 @@ describe("loadConfig", () => {
         RATE_LIMIT_USER_PER_MIN: "0",
         RATE_LIMIT_TEAM_PER_MIN: "1000",
         ADMIN_USER_IDS: " U0ADMIN1, W0ADMIN2 ,",
+        WATCH_INTERVAL_MS: "5000",
+        WATCH_MAX_HOURS: "2",
+        WATCH_MAX_PER_WORKSPACE: "0",
+        WATCH_MAX_RPS: "3",
         LOG_LEVEL: "debug",
       }),
     ).toEqual({
@@ -99,6 +104,7 @@ describe("loadConfig", () => {
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
+      watch: { intervalMs: 5000, maxHours: 2, maxPerWorkspace: 0, maxReadsPerSecond: 3 },
       logLevel: "debug",
     });
   });
@@ -126,6 +132,10 @@ describe("loadConfig", () => {
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
         "STORE_URL",
+        "WATCH_INTERVAL_MS",
+        "WATCH_MAX_HOURS",
+        "WATCH_MAX_PER_WORKSPACE",
+        "WATCH_MAX_RPS",
       ].sort(),
     );
   });

@@ -48,12 +48,15 @@ export function connectionSummary(info: ConnectionInfo | undefined, defaultVersi
 
 export function statusMessage(
   info: ConnectionInfo | undefined,
-  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean },
+  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean; watched?: number },
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
     `Invoice cards go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
+  if (options.watched !== undefined) {
+    lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
+  }
   lines.push(
     options.canManage
       ? info

@@ -2,15 +2,18 @@ import type { App } from "@slack/bolt";
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
 import { INVOICE_ACTIONS, type ReplyVisibility } from "../blocks/invoice.js";
 import { PAYMETHODS_ACTIONS, type PaymethodsPages } from "../blocks/paymethods.js";
+import { WATCH_ACTIONS } from "../blocks/watch.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
+import type { WatchRegistry } from "../watch/watcher.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 import { registerAdminActions } from "./actions/admin.js";
 import { registerInvoiceActions } from "./actions/invoice.js";
 import { registerLinkActions } from "./actions/links.js";
 import { registerPaymethodsActions } from "./actions/paymethods.js";
+import { registerWatchActions } from "./actions/watch.js";
 import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
 import { registerHomeEvents } from "./events/home.js";
@@ -39,6 +42,8 @@ export type ListenerDeps = {
   rateLimiter: RateLimiter;
   /** Replies still being worked on; shutdown waits for them. */
   inFlight: InFlight;
+  /** Live cards: starts and stops watches (the watcher itself runs apart from the listeners). */
+  watches: WatchRegistry;
 };
 
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
@@ -48,6 +53,7 @@ export const HANDLED = {
   actions: [
     "open_payment_page",
     ...Object.values(INVOICE_ACTIONS),
+    ...Object.values(WATCH_ACTIONS),
     ...Object.values(PAYMETHODS_ACTIONS),
     ...Object.values(ADMIN_ACTIONS),
   ],
@@ -63,6 +69,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerLinkActions(router);
   registerPaymethodsActions(router, deps);
   registerInvoiceActions(router, deps);
+  registerWatchActions(router, deps);
   registerAdminActions(router, deps);
   registerHomeEvents(router, deps);
   registerUninstallEvents(router, deps);

@@ -1,7 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import type { RedisClientConnectionType } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
+import type pg from "pg";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -19,6 +21,14 @@ export const POSTGRES_TABLE = "kassa";
 
 export type StoreKind = "sqlite" | "redis" | "postgres";
 
+/**
+ * The engine's own connection, for the few modules that need its atomic primitives (the watcher's
+ * claim and "tell once"); everything else goes through Keyv. Never a second connection.
+ */
+export type NativeClient =
+  | { kind: "redis"; client: RedisClientConnectionType }
+  | { kind: "postgres"; pool: pg.Pool };
+
 /** The store behind STORE_URL: one Keyv per namespace (credentials, cache, ...) over the same database. */
 export type KeyvStore = {
   /**
@@ -28,6 +38,8 @@ export type KeyvStore = {
   readonly location: string;
   readonly kind: StoreKind;
   namespace(name: string): Keyv;
+  /** Redis and PostgreSQL: the store's own client (SQLite: none; one process keeps such state in memory). */
+  readonly native?: NativeClient;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -79,6 +79,7 @@ export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
   return {
     location,
     kind: "postgres",
+    native: { kind: "postgres", pool },
     namespace(name) {
       let keyv = instances.get(name);
       if (!keyv) {

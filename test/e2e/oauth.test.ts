@@ -28,7 +28,7 @@ describe("installing through OAuth (many workspaces)", () => {
     expect(authorize).toBeDefined();
     const params = new URL(authorize ?? "").searchParams;
     expect(params.get("client_id")).toBe("1111.2222");
-    expect(params.get("scope")).toBe("commands,users:read");
+    expect(params.get("scope")).toBe("commands,users:read,chat:write,chat:write.public");
     const state = params.get("state") ?? "";
     const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     return fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${encodeURIComponent(state)}`, {

@@ -2,6 +2,7 @@ import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
+import { deliverInvoiceCard } from "../live-card.js";
 import { visibilityFor } from "../manage.js";
 import type { ListenerRouter } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
@@ -48,11 +49,17 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
       // The service answers every processed request with 200; anything else was an error above.
       outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
-      return buildInvoiceMessage(invoice, {
-        now: deps.now(),
-        teamId: command.team_id,
-        visibility: await visibilityFor(deps, command.team_id),
-      });
+      const visibility = await visibilityFor(deps, command.team_id);
+      const card = buildInvoiceMessage(invoice, { now: deps.now(), teamId: command.team_id, visibility });
+      return deliverInvoiceCard(
+        deps,
+        client,
+        { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id },
+        invoice,
+        card,
+        visibility,
+        outcome,
+      );
     });
   });
 }
