@@ -13,11 +13,14 @@ export type SampleInvoice = {
   type?: string;
   method?: string | null;
   requiredMethod?: string;
-  /** The invoice's own currency (v2 `currency` before a crypto pick, v3 `amount_currency`). */
+  /** The invoice's own currency (v3 `amount_currency` / `currency`; v2 converts it to RUB). */
   currency: string;
-  /** Set when the payer picked a method with another currency (v2 `currency`, v3 `currency`). */
+  /** v2 only: set when the payer picked a method with another currency (v2 `currency` becomes it). */
   payCurrency?: string;
+  /** In `currency`. v2 shows it as `rubAmount` (or itself when the currency is RUB). */
   amount: string;
+  /** Which v3 revision answers: both names (newest, default), `amount_currency` only, `currency` only. */
+  v3Revision?: "newer" | "older" | "currency-only";
   payAmount?: string;
   remainingAmount?: string;
   balanceAmount?: string;
@@ -49,10 +52,33 @@ export type SampleMethod = {
   accuracy: number;
   /** v3: disabled by the service itself although the merchant enabled it. */
   serviceDisabled?: boolean;
+  /** v3: a payout-only method, sent without `in` (v2's list, of payment methods, leaves it out). */
+  payoutOnly?: boolean;
+  /** v3 `in.limits`, in the method's currency; "0" means no limit. Default: by currency. */
+  limits?: { min: string; max: string };
 };
 
-/** Faults the method list can be told to show (`fake.methodsFault = ...`). */
-export type MethodsFault = "html502" | "brokenJson" | "wrongTypes" | "slow" | "invalidAuth";
+/** A payout-only method as v3 lists it (no `in`), for tests and the demo. */
+export function payoutOnlyMethod(code = "CARDRUBPAYOUT", name = "Card RUB payout"): SampleMethod {
+  return {
+    code,
+    name,
+    currency: "RUB",
+    enabled: false,
+    commissionPercent: "0",
+    commission: "0",
+    extraCommissionPercent: "0",
+    minimalStatusLevel: 0,
+    accuracy: 2,
+    payoutOnly: true,
+  };
+}
+
+/**
+ * Faults the method list can be told to show (`fake.methodsFault = ...`). `wrongTypes`: the list
+ * itself is not a map; `oddEntry`: one entry among the good ones has wrong types.
+ */
+export type MethodsFault = "html502" | "brokenJson" | "wrongTypes" | "oddEntry" | "slow" | "invalidAuth";
 
 export type RecordedRequest = { path: string; body: Record<string, unknown> | null; at: number };
 
@@ -172,16 +198,51 @@ export function sampleInvoices(now: Date = new Date()): SampleInvoice[] {
       expiredAt: hours(-24),
     },
     { ...base, id: "715308965_FutureState", state: "refunded", type: "subscription", amount: "42" },
+    // The v2 payment callback example: paid by BITCOIN, amount in RUB, the rest in BTC.
+    {
+      ...base,
+      id: "715308966_PaidBitcoin",
+      state: "payed",
+      method: "BITCOIN",
+      amount: "100",
+      payCurrency: "BTC",
+      payAmount: "0.1",
+      remainingAmount: "0.1",
+      balanceAmount: "0.1",
+      finalAt: hours(-1),
+    },
+    // The v3 invoice/info example's figures, from a revision that sends `currency` only.
+    {
+      ...base,
+      id: "715308967_UsdCurrencyOnly",
+      state: "notpayed",
+      currency: "USD",
+      amount: "100",
+      rubAmount: "8146",
+      v3Revision: "currency-only",
+    },
+    // The same from an older revision that sends `amount_currency` only (and no `amount`).
+    {
+      ...base,
+      id: "715308968_UsdOlderRevision",
+      state: "notpayed",
+      currency: "USD",
+      amount: "100",
+      rubAmount: "8146",
+      v3Revision: "older",
+    },
   ];
 }
 
+/** v2 converts every invoice to roubles: `amount` is RUB, and `currency` is RUB until a method's. */
 function withDefaults(invoice: SampleInvoice) {
-  const payCurrency = invoice.payCurrency ?? invoice.currency;
+  const rubAmount = invoice.currency === "RUB" ? invoice.amount : (invoice.rubAmount ?? invoice.amount);
   return {
-    payCurrency,
-    payAmount: invoice.payAmount ?? invoice.amount,
-    remainingAmount: invoice.remainingAmount ?? (invoice.state === "payed" ? "0" : invoice.amount),
-    balanceAmount: invoice.balanceAmount ?? invoice.amount,
+    rubAmount,
+    payCurrency: invoice.payCurrency ?? "RUB",
+    payAmount: invoice.payAmount ?? rubAmount,
+    remainingAmount: invoice.remainingAmount ?? (invoice.state === "payed" ? "0" : rubAmount),
+    balanceAmount: invoice.balanceAmount ?? rubAmount,
     serviceCommission: invoice.serviceCommission ?? "0",
     extraCommission: invoice.extraCommission ?? "0",
     url: invoice.url ?? `https://pay.crystalpay.io/?i=${invoice.id}`,
@@ -208,7 +269,7 @@ export function renderInvoiceV2(invoice: SampleInvoice): string {
     currency: d.payCurrency,
     service_commission: RAW(d.serviceCommission),
     extra_commission: RAW(d.extraCommission),
-    amount: RAW(invoice.amount),
+    amount: RAW(d.rubAmount),
     pay_amount: RAW(d.payAmount),
     remaining_amount: RAW(d.remainingAmount),
     balance_amount: RAW(d.balanceAmount),
@@ -221,8 +282,20 @@ export function renderInvoiceV2(invoice: SampleInvoice): string {
   });
 }
 
+/**
+ * v3: every amount in the invoice currency (`currency`, formerly `amount_currency`), plus
+ * `rub_amount`. No public example shows a v3 invoice after a crypto pick, so a sample's v2-only
+ * pay-currency amounts are not carried over: the invoice-currency figures stand in for them.
+ */
 export function renderInvoiceV3(invoice: SampleInvoice): string {
   const d = withDefaults(invoice);
+  const inInvoiceCurrency = invoice.payCurrency === undefined;
+  const remaining =
+    (inInvoiceCurrency ? invoice.remainingAmount : undefined) ??
+    (invoice.state === "payed" ? "0" : invoice.amount);
+  const balance = (inInvoiceCurrency ? invoice.balanceAmount : undefined) ?? invoice.amount;
+  const commission = inInvoiceCurrency ? d.serviceCommission : "0";
+  const revision = invoice.v3Revision ?? "newer";
   // v3 writes decimal strings with the currency's precision, never exponents.
   const decimal = (text: string) => (/e/i.test(text) ? Number(text).toFixed(8) : text);
   return toJson({
@@ -234,14 +307,13 @@ export function renderInvoiceV3(invoice: SampleInvoice): string {
     type: invoice.type ?? "purchase",
     method: invoice.method ?? null,
     required_method: invoice.requiredMethod ?? null,
-    amount_currency: invoice.currency,
-    currency: d.payCurrency,
-    amount: decimal(d.payAmount),
+    ...(revision !== "currency-only" ? { amount_currency: invoice.currency } : {}),
+    ...(revision !== "older" ? { currency: invoice.currency, amount: decimal(invoice.amount) } : {}),
     initial_amount: decimal(invoice.amount),
-    rub_amount: decimal(invoice.rubAmount ?? invoice.amount),
-    remaining_amount: decimal(d.remainingAmount),
-    balance_amount: decimal(d.balanceAmount),
-    commission_amount: decimal(d.serviceCommission),
+    rub_amount: decimal(d.rubAmount),
+    remaining_amount: decimal(remaining),
+    balance_amount: decimal(balance),
+    commission_amount: decimal(commission),
     subtract_from: "balance",
     description: invoice.description ?? null,
     redirect_url: invoice.redirectUrl ?? null,
@@ -320,18 +392,20 @@ export function renderMethodsV2(methods: SampleMethod[]): string {
     error: false,
     errors: [],
     methods: Object.fromEntries(
-      methods.map((m) => [
-        m.code,
-        {
-          name: m.name,
-          enabled: m.enabled,
-          extra_commission_percent: RAW(m.extraCommissionPercent),
-          minimal_status_level: m.minimalStatusLevel,
-          currency: m.currency,
-          commission_percent: RAW(m.commissionPercent),
-          commission: RAW(m.commission),
-        },
-      ]),
+      methods
+        .filter((m) => !m.payoutOnly)
+        .map((m) => [
+          m.code,
+          {
+            name: m.name,
+            enabled: m.enabled,
+            extra_commission_percent: RAW(m.extraCommissionPercent),
+            minimal_status_level: m.minimalStatusLevel,
+            currency: m.currency,
+            commission_percent: RAW(m.commissionPercent),
+            commission: RAW(m.commission),
+          },
+        ]),
     ),
   });
 }
@@ -349,18 +423,29 @@ export function renderMethodsV3(methods: SampleMethod[]): string {
           amount_accuracy: String(m.accuracy),
           minimal_status_level: String(m.minimalStatusLevel),
           settings: {
-            in: { enabled: m.enabled, extra_commissions: { percent: m.extraCommissionPercent, amount: "0" } },
-            out: { enabled: false, extra_commissions: { percent: "0", amount: "0" } },
+            ...(m.payoutOnly
+              ? {}
+              : {
+                  in: {
+                    enabled: m.enabled,
+                    extra_commissions: { percent: m.extraCommissionPercent, amount: "0" },
+                  },
+                }),
+            out: { enabled: Boolean(m.payoutOnly), extra_commissions: { percent: "0", amount: "0" } },
           },
-          in: {
-            enabled: !m.serviceDisabled,
-            commissions: { percent: m.commissionPercent, amount: m.commission },
-            limits: {
-              min: m.currency === "RUB" ? "10" : "0.0001",
-              max: m.currency === "RUB" ? "300000" : "100",
-            },
-            fee: "0",
-          },
+          ...(m.payoutOnly
+            ? {}
+            : {
+                in: {
+                  enabled: !m.serviceDisabled,
+                  commissions: { percent: m.commissionPercent, amount: m.commission },
+                  limits: m.limits ?? {
+                    min: m.currency === "RUB" ? "10" : "0.0001",
+                    max: m.currency === "RUB" ? "300000" : "100",
+                  },
+                  fee: "0",
+                },
+              }),
           out: {
             enabled: false,
             commissions: { percent: "0", amount: "0" },
@@ -501,11 +586,15 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       case "brokenJson":
         return answer(res, 200, '{"error":false,"errors":[],"methods":{"BITCOIN":{"name":"Bitc');
       case "wrongTypes":
-        return answer(
-          res,
-          200,
-          JSON.stringify({ error: false, errors: [], methods: { BITCOIN: { name: 5, enabled: "yes" } } }),
-        );
+        return answer(res, 200, JSON.stringify({ error: false, errors: [], methods: "lots", items: "lots" }));
+      case "oddEntry": {
+        const good = JSON.parse(
+          version === "v3" ? renderMethodsV3(fake.methods) : renderMethodsV2(fake.methods),
+        ) as Record<string, Record<string, unknown>>;
+        const list = good[version === "v3" ? "items" : "methods"] ?? {};
+        list.ODDMETHOD = { name: 5, enabled: "yes", currency: null };
+        return answer(res, 200, JSON.stringify(good));
+      }
       case "invalidAuth":
         return answer(res, 200, envelopeError("Invalid auth credentials"));
       case "slow":

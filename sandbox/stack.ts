@@ -317,7 +317,8 @@ export class Stack {
   /** Posts a signed Events API callback (JSON) as Slack does. */
   async event(
     event: Record<string, unknown>,
-    options: { teamId?: string } = {},
+    /** eventId and retryNum: to deliver the same event again, as Slack does when it missed the ack. */
+    options: { teamId?: string; eventId?: string; retryNum?: number } = {},
   ): Promise<{ status: number; body: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
     const text = JSON.stringify({
@@ -325,14 +326,21 @@ export class Stack {
       team_id: teamId,
       api_app_id: "A0KASSA",
       type: "event_callback",
-      event_id: `Ev${++counter}`,
+      event_id: options.eventId ?? `Ev${++counter}`,
       event_time: Math.floor(Date.now() / 1000),
       authorizations: [
         { team_id: teamId, user_id: "U0KASSABOT", is_bot: true, is_enterprise_install: false },
       ],
       event,
     });
-    const headers = { ...signedHeaders(SANDBOX_SIGNING_SECRET, text), "content-type": "application/json" };
+    const headers: Record<string, string> = {
+      ...signedHeaders(SANDBOX_SIGNING_SECRET, text),
+      "content-type": "application/json",
+    };
+    if (options.retryNum !== undefined) {
+      headers["x-slack-retry-num"] = String(options.retryNum);
+      headers["x-slack-retry-reason"] = "http_timeout";
+    }
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
     return { status: response.status, body: await response.text() };
   }

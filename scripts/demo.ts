@@ -38,7 +38,16 @@ const steps: Step[] = [
   { title: "Method unavailable", text: "715308963_Unavailable" },
   { title: "Unpaid and past its expiry", text: "715308964_ExpiredUnpaid" },
   { title: "A state Kassa does not know yet", text: "715308965_FutureState" },
+  {
+    title: "Paid by Bitcoin (the v2 callback example): invoice amount in RUB, the rest in BTC",
+    text: "715308966_PaidBitcoin",
+  },
   { title: "Same invoice through API v3", text: "715308959_ProcessingBtc", version: "v3" },
+  {
+    title: "A USD invoice through API v3 (`currency` only)",
+    text: "715308967_UsdCurrencyOnly",
+    version: "v3",
+  },
   {
     title: "An invoice that gets paid while people look at it: Refresh",
     text: "715308961_FailedPay",

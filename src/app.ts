@@ -16,10 +16,19 @@ import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
+import { guardSlackEndpoint } from "./request-guard.js";
+import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
+import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WatchRegistry } from "./watch/watcher.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
+
+/** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
+export const SLACK_EVENTS_PATH = "/slack/events";
+
+/** /readyz answers within this even when the store stalls (load balancers wait about 2 s). */
+export const READY_TIMEOUT_MS = 1500;
 
 /** Larger bodies are refused (413): Slack's own payloads, a modal included, stay far below this. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -80,7 +89,7 @@ function routes(deps: AppDeps): CustomRoute[] {
       path: "/readyz",
       method: ["GET"],
       handler: (_req, res) => {
-        deps.stores.store.ping().then(
+        withStoreDeadline(deps.stores.store.ping(), READY_TIMEOUT_MS, "ping").then(
           () => {
             res.writeHead(200, { "content-type": "application/json" });
             res.end(JSON.stringify({ status: "ready" }));
@@ -113,14 +122,17 @@ export function createApp(deps: AppDeps): KassaApp {
     extendedErrorHandler: true,
   };
   /** The HTTP receiver both HTTP ways share: signature check, probes, body limit. */
-  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) =>
-    new HTTPReceiver({
+  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) => {
+    const receiver = new HTTPReceiver({
       signingSecret: slack.signingSecret ?? "",
       customRoutes: routes(deps),
       logger: boltLogger(logger),
       bodyLimit: BODY_LIMIT_BYTES,
       ...extra,
     });
+    guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger });
+    return receiver;
+  };
   let socketReceiver: SocketModeReceiver | undefined;
   let probeServer: Server | undefined;
   let app: App;
@@ -139,6 +151,9 @@ export function createApp(deps: AppDeps): KassaApp {
         installerOptions: {
           directInstall: false,
           stateVerification: true,
+          stateStore: new SingleUseStateStore(slack.auth.stateSecret, (key, ttlMs) =>
+            deps.stores.store.claimOnce(key, ttlMs),
+          ),
           clientOptions: { slackApiUrl: slack.apiUrl },
         },
       }),
@@ -199,6 +214,7 @@ export function createApp(deps: AppDeps): KassaApp {
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
     watches: deps.watches,
+    claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   });
 
   return {

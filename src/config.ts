@@ -123,6 +123,7 @@ const variablesSchema = z.object({
       })
       .default("sqlite://data/kassa.sqlite"),
   ),
+  STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -195,7 +196,8 @@ export type Config = {
     adminUserIds: string[];
   };
   payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
-  store: { url: string; credentialsKey: Buffer | undefined };
+  /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
+  store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
   replyVisibility: "channel" | "private";
   /** Commands (and button presses) per minute, per user and per workspace; 0 disables a limit. */
@@ -276,6 +278,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     store: {
       url: parsed.STORE_URL,
       credentialsKey: parsed.CREDENTIALS_KEY === undefined ? undefined : decodeKey(parsed.CREDENTIALS_KEY),
+      timeoutMs: parsed.STORE_TIMEOUT_MS,
     },
     replyVisibility: parsed.REPLY_VISIBILITY,
     rateLimits: {

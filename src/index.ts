@@ -1,4 +1,5 @@
 import { ConfigError } from "./config.js";
+import { installCrashGuards } from "./crash-guard.js";
 import { StartupError, startServer } from "./server.js";
 import { StoreUnavailableError } from "./store/keyv.js";
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     process.stderr.write(`kassa: ${known ? error.message : `cannot start: ${(error as Error).message}`}\n`);
     process.exit(1);
   }
+  installCrashGuards(server.logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
-import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./payments/model.js";
+import type { ApiVersion, Invoice, MethodCatalog, PaymentMethod, PaymentsAccount } from "./payments/model.js";
 import { SingleFlight } from "./single-flight.js";
 import type { Cache } from "./store/cache.js";
 import type { CredentialsStore } from "./store/credentials.js";
@@ -24,10 +24,13 @@ const cachedMethodsSchema = z.object({
       commission: moneySchema,
       extraCommissionPercent: z.string(),
       extraCommission: moneySchema.nullable(),
-      minimalStatusLevel: z.number(),
+      minimalStatusLevel: z.number().nullable(),
       limits: z.object({ min: moneySchema.nullable(), max: moneySchema.nullable() }).nullable(),
     }),
   ),
+  // Entries stored before these were kept read as none left out.
+  payoutOnly: z.array(z.string()).default([]),
+  unreadable: z.array(z.object({ code: z.string(), reason: z.string() })).default([]),
 });
 
 type CachedMethods = z.infer<typeof cachedMethodsSchema>;
@@ -35,7 +38,13 @@ type CachedMethods = z.infer<typeof cachedMethodsSchema>;
 /** How long a method list read from the store is reused in memory. */
 const METHODS_MEMO_MS = 5000;
 
-export type MethodList = { methods: PaymentMethod[]; fetchedAt: Date; fromCache: boolean };
+export type MethodList = MethodCatalog & { fetchedAt: Date; fromCache: boolean };
+
+/**
+ * How long an invoice card waits for a method list that is not cached (to name the chosen method):
+ * the card goes out through response_url after the ack, and a person is waiting for it.
+ */
+export const METHOD_LOOKUP_BUDGET_MS = 1500;
 
 /**
  * The payment service as one workspace sees it: its own stored credentials, then the client;
@@ -72,20 +81,43 @@ export class WorkspacePayments {
       // Reconnecting with another login or version makes the old list someone else's.
       if (cached && cached.login === connection.login && cached.apiVersion === apiVersion) {
         this.remember(key, cached);
-        return { methods: cached.methods, fetchedAt: new Date(cached.fetchedAt), fromCache: true };
+        return listFrom(cached, true);
       }
     }
     return this.methodFetches.run(teamId, async () => {
-      const methods = await this.client.listMethods(connection.account);
-      const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), methods };
+      const catalog = await this.client.listMethods(connection.account);
+      const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), ...catalog };
       await this.cache.set(key, entry, this.options.methodsTtlMs);
       this.remember(key, entry);
-      return { methods, fetchedAt: new Date(entry.fetchedAt), fromCache: false };
+      return listFrom(entry, false);
     });
   }
 
+  /**
+   * The method an invoice names, from the workspace's list: cached, or read within `budgetMs`.
+   * Never fails and never waits longer: an invoice card does not depend on the method list. A read
+   * that outlasts the budget goes on in the background and fills the cache for the next card.
+   */
+  async methodFor(
+    teamId: string,
+    code: string,
+    budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
+  ): Promise<PaymentMethod | undefined> {
+    const list = this.methods(teamId).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), budgetMs);
+    });
+    try {
+      const read = await Promise.race([list, timeout]);
+      return read?.methods.find((method) => method.code === code);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Tries credentials before they are saved: a method list call, uncached. */
-  async tryAccount(account: PaymentsAccount): Promise<PaymentMethod[]> {
+  async tryAccount(account: PaymentsAccount): Promise<MethodCatalog> {
     return this.client.listMethods(account);
   }
 
@@ -106,4 +138,9 @@ export class WorkspacePayments {
     if (!connection) throw new NotConnectedError(teamId);
     return connection;
   }
+}
+
+function listFrom(entry: CachedMethods, fromCache: boolean): MethodList {
+  const { methods, payoutOnly, unreadable } = entry;
+  return { methods, payoutOnly, unreadable, fetchedAt: new Date(entry.fetchedAt), fromCache };
 }

@@ -9,9 +9,12 @@ export function formatDecimal(value: string): string {
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
-/** An amount is never shown without its currency, or without saying the service did not name it. */
+/**
+ * An amount is never shown without its currency, or without saying the service's answer does not
+ * tie it to one (a v3 answer naming two different invoice currencies; the card says which two).
+ */
 export function formatMoney(money: Money): string {
-  return `${formatDecimal(money.value)} ${money.currency ?? "(original invoice currency)"}`;
+  return `${formatDecimal(money.value)} ${money.currency ?? "(currency unclear)"}`;
 }
 
 /**

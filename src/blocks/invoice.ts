@@ -1,5 +1,5 @@
 import type { types } from "@slack/bolt";
-import type { AmountKind, CommissionKind, Invoice, Money } from "../payments/model.js";
+import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -19,12 +19,17 @@ export const INVOICE_STATES: Record<string, StateLook> = {
 
 const INVOICE_TYPES: Record<string, string> = { purchase: "Purchase", topup: "Top-up" };
 
+/**
+ * What each amount is. v2: the invoice amount is in RUB, the rest in the pay currency (the chosen
+ * method's once there is one). v3: all in the invoice currency, plus its rouble equivalent.
+ */
 const AMOUNT_LABELS: Record<AmountKind, string> = {
-  amount: "Amount",
+  amount: "Invoice amount",
+  rubAmount: "Amount in RUB",
+  initialAmount: "Initial amount",
   payAmount: "Pay amount",
   remainingAmount: "Remaining amount",
-  balanceAmount: "Balance amount",
-  rubAmount: "Amount in RUB",
+  balanceAmount: "Credited to balance",
 };
 
 const COMMISSION_LABELS: Record<CommissionKind, string> = {
@@ -88,6 +93,8 @@ export type InvoiceCardOptions = {
   refreshedAt?: Date;
   /** User who shared a private card to the channel. */
   sharedBy?: string;
+  /** The chosen method as the workspace's method list describes it, when it could be read in time. */
+  method?: PaymentMethod | undefined;
 };
 
 /**
@@ -135,9 +142,22 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   if (moneyFields.length > 0) {
     blocks.push({ type: "section", fields: moneyFields.slice(0, LIMITS.sectionFields) });
   }
+  if (invoice.currencyConflict) {
+    const { amountCurrency, currency } = invoice.currencyConflict;
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: truncate(
+          `:warning: The payment service names two currencies for this invoice, ${safeText(amountCurrency, 12)} (amount currency) and ${safeText(currency, 12)} (currency), without saying which the amounts are in, so they are shown without one. Check the invoice in the service before relying on them.`,
+          LIMITS.sectionText,
+        ),
+      },
+    });
+  }
 
   const detailFields: types.MrkdwnElement[] = [
-    field("Method", invoice.method ? inlineCode(invoice.method) : "_not chosen yet_"),
+    field("Method", methodText(invoice, options.method)),
     field("Required method", invoice.requiredMethod ? inlineCode(invoice.requiredMethod) : "any"),
     field("Created", slackDate(invoice.createdAt)),
     field(expired ? "Expired" : "Expires", slackDate(invoice.expiredAt)),
@@ -210,6 +230,14 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     text: invoiceFallbackText(invoice, expired),
     blocks,
   };
+}
+
+/** The chosen method's code, with its name and currency when the method list named them. */
+function methodText(invoice: Invoice, method: PaymentMethod | undefined): string {
+  if (!invoice.method) return "_not chosen yet_";
+  const code = inlineCode(invoice.method);
+  if (!method || method.code !== invoice.method) return code;
+  return `${safeText(method.name, 80)} ${code} · ${safeText(method.currency, 12)}`;
 }
 
 function plainStateMrkdwn(state: string): string {

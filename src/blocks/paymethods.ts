@@ -73,6 +73,16 @@ export function percentSum(method: PaymentMethod): string {
 const percent = (value: string) => `${formatDecimal(value)} %`;
 const isZero = (money: Money | null) => money === null || compareDecimals(money.value, "0") === 0;
 
+/** A limit of 0 is no limit (the service's own example has min "0", max "0" on an enabled method). */
+function limitsText(method: PaymentMethod): string | undefined {
+  const min = isZero(method.limits?.min ?? null) ? undefined : method.limits?.min;
+  const max = isZero(method.limits?.max ?? null) ? undefined : method.limits?.max;
+  if (min && max) return `${formatDecimal(min.value)} – ${formatDecimal(max.value)} ${method.currency}`;
+  if (min) return `from ${formatDecimal(min.value)} ${method.currency}`;
+  if (max) return `up to ${formatDecimal(max.value)} ${method.currency}`;
+  return undefined;
+}
+
 /** One line of mrkdwn per method, escaped, bounded in length whatever the service sends. */
 export function methodLine(method: PaymentMethod): string {
   const title = `*${safeText(method.name, 80)}* ${inlineCode(truncate(method.code, 40))} · ${safeText(method.currency, 12)}`;
@@ -86,13 +96,10 @@ export function methodLine(method: PaymentMethod): string {
     `commission ${percent(method.commissionPercent)}${fixed}`,
     `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
     `*sum ${percent(percentSum(method))}*${fixed}${extraFixed}`,
-    `min. status level ${method.minimalStatusLevel}`,
   ];
-  if (method.limits?.min || method.limits?.max) {
-    const low = method.limits.min ? formatDecimal(method.limits.min.value) : "0";
-    const high = method.limits.max ? formatDecimal(method.limits.max.value) : "∞";
-    parts.push(`limits ${escapeMrkdwn(`${low} – ${high} ${method.currency}`)}`);
-  }
+  if (method.minimalStatusLevel !== null) parts.push(`min. status level ${method.minimalStatusLevel}`);
+  const limits = limitsText(method);
+  if (limits) parts.push(`limits ${escapeMrkdwn(limits)}`);
   return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}`;
 }
 
@@ -104,7 +111,31 @@ function describeFilter(filter: MethodFilter): string {
       : ` (${filter.kind} only)`;
 }
 
-export type PaymethodsMessageOptions = { fetchedAt: Date };
+export type PaymethodsMessageOptions = {
+  fetchedAt: Date;
+  /** Entries of the list not shown: payout-only methods (by code) and entries we could not read. */
+  leftOut?: { payoutOnly: readonly string[]; unreadable: number };
+};
+
+/** "Not listed: 2 payout-only methods (not available for payments): `A`, `B`. 1 method could not be read …" */
+function leftOutText(leftOut: PaymethodsMessageOptions["leftOut"]): string {
+  if (!leftOut) return "";
+  const notes: string[] = [];
+  const payout = leftOut.payoutOnly;
+  if (payout.length > 0) {
+    const codes = payout.slice(0, 10).map((code) => inlineCode(truncate(code, 40)));
+    const more = payout.length > codes.length ? `, and ${payout.length - codes.length} more` : "";
+    notes.push(
+      `Not listed: ${payout.length} payout-only method${payout.length === 1 ? "" : "s"} (not available for payments): ${codes.join(", ")}${more}.`,
+    );
+  }
+  if (leftOut.unreadable > 0) {
+    notes.push(
+      `${leftOut.unreadable} method${leftOut.unreadable === 1 ? "" : "s"} could not be read from the payment service's answer and ${leftOut.unreadable === 1 ? "is" : "are"} not shown.`,
+    );
+  }
+  return notes.length > 0 ? `${notes.join(" ")} ` : "";
+}
 
 /**
  * The method list: counts in the header, one line per method, 20 per page with Previous / Next,
@@ -147,7 +178,10 @@ export function buildPaymethodsMessage(
     elements: [
       {
         type: "mrkdwn",
-        text: `${range}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.`,
+        text: truncate(
+          `${range}${leftOutText(options.leftOut)}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.`,
+          LIMITS.sectionText,
+        ),
       },
     ],
   });

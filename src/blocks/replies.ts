@@ -96,6 +96,29 @@ export function unexpectedResponseMessage(_error: UnexpectedResponseError, refer
   );
 }
 
+/** Kassa's own store (credentials, settings) did not answer: not the payment service, not the user. */
+export function storageUnavailableMessage(reference: string): SlackMessage {
+  const message = ephemeral(
+    ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
+    "Kassa's storage is not answering right now. Try again in a minute.",
+  );
+  return {
+    ...message,
+    blocks: [
+      ...(message.blocks ?? []),
+      {
+        type: "context",
+        elements: [
+          {
+            type: "mrkdwn",
+            text: `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
+          },
+        ],
+      },
+    ],
+  };
+}
+
 export function internalErrorMessage(reference: string): SlackMessage {
   return ephemeral(
     `:boom: Something went wrong on Kassa's side. Reference \`${reference}\`: the operator finds it in the log.`,

@@ -166,6 +166,7 @@ export function changeNotice(
 function noticeAmount(invoice: Invoice, previous: Invoice | undefined) {
   const amount = invoice.amounts.amount;
   const before = previous?.amounts.amount;
+  if (invoice.apiVersion !== "v2" || invoice.currencyConflict) return amount;
   if (amount && amount.currency === null && before?.currency && before.value === amount.value) return before;
   return amount;
 }

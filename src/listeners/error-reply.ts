@@ -3,6 +3,7 @@ import {
   internalErrorMessage,
   notConnectedMessage,
   serviceErrorMessage,
+  storageUnavailableMessage,
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../blocks/replies.js";
@@ -12,6 +13,7 @@ import {
   UnexpectedResponseError,
   UnreachableError,
 } from "../payments/errors.js";
+import { StoreCallError } from "../store/deadline.js";
 
 /** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
 export class RefusalError extends Error {
@@ -51,6 +53,13 @@ export function replyForFailure(
       message: unreachableMessage(error, context.timeoutMs),
       outcome: "upstream_unreachable",
       ...(error.status === undefined ? {} : { upstreamStatus: error.status }),
+    };
+  }
+  if (error instanceof StoreCallError) {
+    return {
+      message: storageUnavailableMessage(context.reference),
+      outcome: "store_unavailable",
+      reference: context.reference,
     };
   }
   if (error instanceof UnexpectedResponseError) {

@@ -44,7 +44,12 @@ export type ListenerDeps = {
   inFlight: InFlight;
   /** Live cards: starts and stops watches (the watcher itself runs apart from the listeners). */
   watches: WatchRegistry;
+  /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
+  claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
 };
+
+/** Slack redelivers an event for up to about 5 minutes after the first try; remember it for an hour. */
+export const EVENT_DELIVERY_MEMORY_MS = 60 * 60 * 1000;
 
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
 export const HANDLED = {
@@ -63,7 +68,16 @@ export const HANDLED = {
 /** Four Bolt listeners: one each for the commands, the buttons, the connect modal and the events. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerConnectView(app, deps);
-  const router = new ListenerRouter();
+  const router = new ListenerRouter(async (eventId) => {
+    try {
+      return await deps.claimOnce(`event:${eventId}`, EVENT_DELIVERY_MEMORY_MS);
+    } catch (error) {
+      // A store that cannot say: handling an event twice (idempotent clean-ups, a Home refresh)
+      // beats dropping it.
+      deps.logger.warn({ eventId, err: error }, "could not check an event for redelivery; handling it");
+      return true;
+    }
+  });
   registerInvoiceCommand(router, deps);
   registerPaymethodsCommand(router, deps);
   registerLinkActions(router);

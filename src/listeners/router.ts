@@ -20,6 +20,12 @@ type EventHandler<E extends string> = Middleware<SlackEventMiddlewareArgs<E>>;
  * `app.command` / `app.action` / `app.event`, with the same typed arguments.
  */
 export class ListenerRouter {
+  /**
+   * @param firstDelivery says whether an Events API delivery is the first of its `event_id`; Slack
+   *   delivers an event again when it missed the ack, and each must be handled once.
+   */
+  constructor(private readonly firstDelivery: (eventId: string) => Promise<boolean> = async () => true) {}
+
   private readonly commands = new Map<string, CommandHandler>();
   private readonly actions: Array<{ id: string | RegExp; handler: ActionHandler<BlockAction> }> = [];
   private readonly events = new Map<string, EventHandler<string>>();
@@ -64,6 +70,8 @@ export class ListenerRouter {
     if (this.events.size > 0) {
       const names = [...this.events.keys()].map(escapeRegExp);
       app.event(new RegExp(`^(?:${names.join("|")})$`), async (args) => {
+        const eventId = (args.body as { event_id?: unknown } | undefined)?.event_id;
+        if (typeof eventId === "string" && !(await this.firstDelivery(eventId))) return;
         await this.events.get(args.event.type)?.(args);
       });
     }

@@ -9,7 +9,7 @@ import {
   ResponseTooLargeError,
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
-import type { ApiVersion, Invoice, PaymentMethod, PaymentsAccount } from "./model.js";
+import type { ApiVersion, Invoice, MethodCatalog, PaymentsAccount } from "./model.js";
 import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
 import {
   envelopeSchema,
@@ -73,8 +73,11 @@ export class PaymentsClient {
     return invoice;
   }
 
-  /** The cash register's payment methods, in the service's order. */
-  async listMethods(account: PaymentsAccount): Promise<PaymentMethod[]> {
+  /**
+   * The cash register's payment methods, in the service's order. Entries that are payout-only or
+   * unreadable are left out and named in the catalog rather than failing the whole list.
+   */
+  async listMethods(account: PaymentsAccount): Promise<MethodCatalog> {
     const version = account.apiVersion ?? this.options.defaultVersion;
     const body = await this.post(version, "method/list/", account, {});
     return version === "v3"

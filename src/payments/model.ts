@@ -6,12 +6,19 @@ export type ApiVersion = "v2" | "v3";
 
 /**
  * An exact amount: `value` is a plain decimal string ("0.0000001"), never a float. `currency` is
- * null only where the service does not say which currency the amount is in (see invoiceFromV2).
+ * null only where the service's answer does not tie the amount to one currency (see invoiceFromV3).
  */
 export type Money = { value: string; currency: string | null };
 
 /** The amounts an invoice can carry, in the order a card shows them. v2 and v3 fill different ones. */
-export const AMOUNT_KINDS = ["amount", "payAmount", "remainingAmount", "balanceAmount", "rubAmount"] as const;
+export const AMOUNT_KINDS = [
+  "amount",
+  "rubAmount",
+  "initialAmount",
+  "payAmount",
+  "remainingAmount",
+  "balanceAmount",
+] as const;
 export type AmountKind = (typeof AMOUNT_KINDS)[number];
 
 export const COMMISSION_KINDS = ["serviceCommission", "extraCommission", "commissionAmount"] as const;
@@ -28,7 +35,13 @@ export type Invoice = {
   method: string | null;
   /** null when the invoice may be paid with any method. */
   requiredMethod: string | null;
+  /**
+   * The currency the answer names for the invoice (v2 `currency`, the pay currency; v3
+   * `amount_currency ?? currency`). When a v3 answer names two different ones, both are kept in
+   * `currencyConflict` and the amounts carry no currency.
+   */
   currency: string;
+  currencyConflict: { amountCurrency: string; currency: string } | null;
   amounts: Partial<Record<AmountKind, Money>>;
   commissions: Partial<Record<CommissionKind, Money>>;
   /** v3: whether the commission comes out of the amount or the balance. */
@@ -63,7 +76,21 @@ export type PaymentMethod = {
   extraCommissionPercent: string;
   /** v3 only: the merchant's extra fixed fee, in the method's currency. */
   extraCommission: Money | null;
-  minimalStatusLevel: number;
-  /** v3 only: payment limits, in the method's currency. */
+  /** null when the service sent none we could read. */
+  minimalStatusLevel: number | null;
+  /** v3 only: payment limits, in the method's currency; "0" (no limit) is null. */
   limits: { min: Money | null; max: Money | null } | null;
+};
+
+/**
+ * A cash register's method list: the methods a payer can use, plus the entries left out and why
+ * (payout-only methods have no `in` in v3; unreadable ones did not fit the schema), so a card can
+ * say how many it does not show.
+ */
+export type MethodCatalog = {
+  methods: PaymentMethod[];
+  /** Codes of v3 methods without `in`: payouts only, not available for payments. */
+  payoutOnly: string[];
+  /** Codes of entries we could not read, with the first reason (for the log). */
+  unreadable: { code: string; reason: string }[];
 };

@@ -1,4 +1,5 @@
-import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "./model.js";
+import { compareDecimals } from "./decimal.js";
+import type { AmountKind, CommissionKind, Invoice, MethodCatalog, Money } from "./model.js";
 import type { InvoiceV2, InvoiceV3, MethodListV2, MethodListV3 } from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
 
@@ -20,25 +21,19 @@ function moneyMap<K extends string>(
 }
 
 /**
- * v2 gives one `currency`. Once a payer has picked a method it becomes the method's currency (BTC,
- * TRY, ...) for the pay, remaining and balance amounts, while `amount` stays in the invoice's
- * original currency, which the response no longer names. So `amount` carries `currency` only while
- * no method is chosen; after that its currency is null (shown as "original invoice currency")
- * rather than a guess: a 1500 RUB invoice must never read as 1500 BTC.
+ * v2 `invoice/create` converts the invoice amount to roubles, so `amount` is in RUB, always (public
+ * clients: "automatically converted into rubles"). `currency` is the currency of the pay, remaining
+ * and balance amounts and of both commissions; once a payer picks a method it becomes the method's
+ * currency (the v2 callback example: method BITCOIN, currency BTC, amount 100, pay_amount 0.1).
  */
 export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
   const currency = raw.currency;
-  const amountCurrency = raw.method ? null : currency;
   return {
-    id: raw.id,
-    url: raw.url,
-    state: raw.state,
-    type: raw.type,
-    method: raw.method,
-    requiredMethod: raw.required_method ?? null,
+    ...invoiceFields(raw, zone),
     currency,
+    currencyConflict: null,
     amounts: moneyMap<AmountKind>([
-      ["amount", raw.amount, amountCurrency],
+      ["amount", raw.amount, "RUB"],
       ["payAmount", raw.pay_amount, currency],
       ["remainingAmount", raw.remaining_amount, currency],
       ["balanceAmount", raw.balance_amount, currency],
@@ -48,26 +43,57 @@ export function invoiceFromV2(raw: InvoiceV2, zone: string): Invoice {
       ["extraCommission", raw.extra_commission, currency],
     ]),
     subtractFrom: null,
-    description: raw.description ?? null,
-    extra: raw.extra ?? null,
-    redirectUrl: raw.redirect_url ?? null,
-    callbackUrl: raw.callback_url ?? null,
-    createdAt: serviceTime(raw.created_at, zone),
-    expiredAt: serviceTime(raw.expired_at, zone),
     finalAt: null,
     apiVersion: "v2",
   };
 }
 
+const sameDecimal = (a: string | null | undefined, b: string | null | undefined) =>
+  a != null && b != null && compareDecimals(a, b) === 0;
+
 /**
- * v3 names the invoice's own currency `amount_currency` (for `initial_amount`, shown as the amount)
- * and, in newer revisions, the payment currency `currency` (for `amount`, shown as the pay amount).
- * `rub_amount` is in roubles. The other amounts follow the payment currency when the response has
- * one, as in v2.
+ * v3 docs: "`currency` (ранее `amount_currency`) — Валюта инвойса", so both name the invoice
+ * currency and an answer may carry either or both. `amount` is the invoice amount in it (older
+ * revisions have only `initial_amount`), `rub_amount` its rouble equivalent, and every other
+ * `*_amount` is in the invoice currency too (as in v3 payoff/info). When the two names disagree the
+ * answer does not say which is right: the amounts then carry no currency and the card shows both.
+ * A figure is shown once: `initial_amount` only when it differs from `amount`, `rub_amount` only
+ * when it is not the same roubles again.
  */
 export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
-  const invoiceCurrency = raw.amount_currency;
-  const paymentCurrency = raw.currency ?? invoiceCurrency;
+  const amountCurrency = raw.amount_currency ?? null;
+  const newCurrency = raw.currency ?? null;
+  const conflict =
+    amountCurrency && newCurrency && amountCurrency.toUpperCase() !== newCurrency.toUpperCase()
+      ? { amountCurrency, currency: newCurrency }
+      : null;
+  // The schema requires one of the two.
+  const invoiceCurrency = amountCurrency ?? newCurrency ?? "";
+  const currency = conflict ? null : invoiceCurrency;
+  const amount = raw.amount ?? raw.initial_amount;
+  const initial = sameDecimal(raw.initial_amount, amount) ? null : raw.initial_amount;
+  const rub =
+    currency?.toUpperCase() === "RUB" && sameDecimal(raw.rub_amount, amount) ? null : raw.rub_amount;
+  return {
+    ...invoiceFields(raw, zone),
+    currency: invoiceCurrency,
+    currencyConflict: conflict,
+    amounts: moneyMap<AmountKind>([
+      ["amount", amount, currency],
+      ["rubAmount", rub, "RUB"],
+      ["initialAmount", initial, currency],
+      ["remainingAmount", raw.remaining_amount, currency],
+      ["balanceAmount", raw.balance_amount, currency],
+    ]),
+    commissions: moneyMap<CommissionKind>([["commissionAmount", raw.commission_amount, currency]]),
+    subtractFrom: raw.subtract_from ?? null,
+    finalAt: raw.final_at ? serviceTime(raw.final_at, zone) : null,
+    apiVersion: "v3",
+  };
+}
+
+/** The fields both versions share. */
+function invoiceFields(raw: InvoiceV2 | InvoiceV3, zone: string) {
   return {
     id: raw.id,
     url: raw.url,
@@ -75,29 +101,17 @@ export function invoiceFromV3(raw: InvoiceV3, zone: string): Invoice {
     type: raw.type,
     method: raw.method,
     requiredMethod: raw.required_method ?? null,
-    currency: paymentCurrency,
-    amounts: moneyMap<AmountKind>([
-      ["amount", raw.initial_amount, invoiceCurrency],
-      ["payAmount", raw.amount, paymentCurrency],
-      ["remainingAmount", raw.remaining_amount, paymentCurrency],
-      ["balanceAmount", raw.balance_amount, paymentCurrency],
-      ["rubAmount", raw.rub_amount, "RUB"],
-    ]),
-    commissions: moneyMap<CommissionKind>([["commissionAmount", raw.commission_amount, paymentCurrency]]),
-    subtractFrom: raw.subtract_from ?? null,
     description: raw.description ?? null,
     extra: raw.extra ?? null,
     redirectUrl: raw.redirect_url ?? null,
     callbackUrl: raw.callback_url ?? null,
     createdAt: serviceTime(raw.created_at, zone),
     expiredAt: serviceTime(raw.expired_at, zone),
-    finalAt: raw.final_at ? serviceTime(raw.final_at, zone) : null,
-    apiVersion: "v3",
   };
 }
 
-export function methodsFromV2(raw: MethodListV2): PaymentMethod[] {
-  return Object.entries(raw.methods).map(([code, method]) => ({
+export function methodsFromV2(raw: MethodListV2): MethodCatalog {
+  const methods = raw.methods.methods.map(([code, method]) => ({
     code,
     name: method.name,
     enabled: method.enabled,
@@ -106,28 +120,51 @@ export function methodsFromV2(raw: MethodListV2): PaymentMethod[] {
     commission: { value: method.commission, currency: method.currency },
     extraCommissionPercent: method.extra_commission_percent,
     extraCommission: null,
-    minimalStatusLevel: method.minimal_status_level,
+    minimalStatusLevel: method.minimal_status_level ?? null,
     limits: null,
   }));
+  return { methods, payoutOnly: [], unreadable: raw.methods.unreadable };
 }
 
-/** Mapping from the notes: commission = in.commissions, extra = settings.in.extra_commissions. */
-export function methodsFromV3(raw: MethodListV3): PaymentMethod[] {
-  return Object.entries(raw.items).map(([code, method]) => {
-    const money = (value: string | null | undefined): Money | null =>
-      value === null || value === undefined ? null : { value, currency: method.currency };
-    const limits = method.in.limits;
-    return {
+/** A limit of "0" means no limit (the docs' own example: an enabled method with min "0", max "0"). */
+const limit = (value: string | null | undefined): string | null =>
+  value == null || compareDecimals(value, "0") === 0 ? null : value;
+
+/**
+ * Mapping from the notes: commission = in.commissions, extra = settings.in.extra_commissions,
+ * enabled = settings.in.enabled && in.enabled. An entry without `in` takes no payments (payout-only)
+ * and is listed by code only; one with `in` but no `settings.in` has no known extra commission, so
+ * it is set aside as unreadable rather than shown with a made-up one.
+ */
+export function methodsFromV3(raw: MethodListV3): MethodCatalog {
+  const catalog: MethodCatalog = { methods: [], payoutOnly: [], unreadable: [...raw.items.unreadable] };
+  for (const [code, method] of raw.items.methods) {
+    const incoming = method.in;
+    const settings = method.settings?.in;
+    if (!incoming) {
+      catalog.payoutOnly.push(code);
+      continue;
+    }
+    if (!settings) {
+      catalog.unreadable.push({ code, reason: "settings.in: missing" });
+      continue;
+    }
+    const money = (value: string | null): Money | null =>
+      value === null ? null : { value, currency: method.currency };
+    const min = limit(incoming.limits?.min);
+    const max = limit(incoming.limits?.max);
+    catalog.methods.push({
       code,
       name: method.name,
-      enabled: method.settings.in.enabled && method.in.enabled,
+      enabled: settings.enabled && incoming.enabled,
       currency: method.currency,
-      commissionPercent: method.in.commissions.percent,
-      commission: { value: method.in.commissions.amount, currency: method.currency },
-      extraCommissionPercent: method.settings.in.extra_commissions.percent,
-      extraCommission: money(method.settings.in.extra_commissions.amount),
-      minimalStatusLevel: method.minimal_status_level,
-      limits: limits ? { min: money(limits.min), max: money(limits.max) } : null,
-    };
-  });
+      commissionPercent: incoming.commissions.percent,
+      commission: { value: incoming.commissions.amount, currency: method.currency },
+      extraCommissionPercent: settings.extra_commissions.percent,
+      extraCommission: money(settings.extra_commissions.amount),
+      minimalStatusLevel: method.minimal_status_level ?? null,
+      limits: min || max ? { min: money(min), max: money(max) } : null,
+    });
+  }
+  return catalog;
 }

@@ -64,20 +64,33 @@ export const invoiceV2Schema = z.object({
 });
 export type InvoiceV2 = z.infer<typeof invoiceV2Schema>;
 
-/** v3/invoice/info/: decimal strings, null for unset, other field names (notes/payments-api.md). */
-export const invoiceV3Schema = z.object({
-  ...invoiceCommon,
-  amount_currency: currencySchema,
-  currency: currencySchema.nullish(),
-  amount: decimalSchema.nullish(),
-  initial_amount: decimalSchema,
-  rub_amount: decimalSchema.nullish(),
-  remaining_amount: decimalSchema.nullish(),
-  balance_amount: decimalSchema.nullish(),
-  commission_amount: decimalSchema.nullish(),
-  subtract_from: optionalTextSchema.optional(),
-  final_at: serviceTimeSchema.nullish(),
-});
+/**
+ * v3/invoice/info/: decimal strings, null for unset, other field names (notes/payments-api.md).
+ * `currency` is the newer name of `amount_currency` (the invoice currency): an answer may carry
+ * either or both, but at least one. Fields the card only shows are read leniently below.
+ */
+export const invoiceV3Schema = z
+  .object({
+    ...invoiceCommon,
+    amount_currency: currencySchema.nullish(),
+    currency: currencySchema.nullish(),
+    amount: decimalSchema.nullish(),
+    initial_amount: decimalSchema.nullish(),
+    rub_amount: decimalSchema.nullish(),
+    remaining_amount: decimalSchema.nullish(),
+    balance_amount: decimalSchema.nullish(),
+    commission_amount: decimalSchema.nullish(),
+    subtract_from: optionalTextSchema.optional(),
+    final_at: serviceTimeSchema.nullish(),
+  })
+  .refine((raw) => raw.amount_currency || raw.currency, {
+    message: "expected currency or amount_currency",
+    path: ["currency"],
+  })
+  .refine((raw) => raw.amount != null || raw.initial_amount != null, {
+    message: "expected amount or initial_amount",
+    path: ["amount"],
+  });
 export type InvoiceV3 = z.infer<typeof invoiceV3Schema>;
 
 /** Whole numbers that may come as JSON numbers or digit strings (v3 writes most values as strings). */
@@ -86,15 +99,38 @@ export const integerSchema = z
   .pipe(z.string().regex(/^-?\d+$/, "expected a whole number"))
   .transform(Number);
 
+/**
+ * A map of methods read one entry at a time: an entry that does not fit `entry` is set aside with
+ * the reason (and counted on the card), so one odd method never makes the whole list unreadable.
+ */
+function methodMap<T extends z.ZodType>(entry: T) {
+  return z.record(z.string().min(1), z.unknown()).transform((items) => {
+    const methods: [string, z.output<T>][] = [];
+    const unreadable: { code: string; reason: string }[] = [];
+    for (const [code, value] of Object.entries(items)) {
+      const parsed = entry.safeParse(value);
+      if (parsed.success) methods.push([code, parsed.data]);
+      else {
+        const issue = parsed.error.issues[0];
+        unreadable.push({
+          code,
+          reason: `${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"}`,
+        });
+      }
+    }
+    return { methods, unreadable };
+  });
+}
+
 /** v2/method/list/: `methods` maps an uppercase code to its settings (SPEC.md 2.3). */
 export const methodListV2Schema = z.object({
-  methods: z.record(
-    z.string().min(1),
+  methods: methodMap(
     z.object({
       name: z.string(),
       enabled: z.boolean(),
       extra_commission_percent: decimalSchema,
-      minimal_status_level: integerSchema,
+      // Shown, never computed with: a value we cannot read is left out rather than failing the method.
+      minimal_status_level: integerSchema.nullish().catch(null),
       currency: currencySchema,
       commission_percent: decimalSchema,
       commission: decimalSchema,
@@ -105,24 +141,31 @@ export type MethodListV2 = z.infer<typeof methodListV2Schema>;
 
 const v3Commissions = z.object({ percent: decimalSchema, amount: decimalSchema });
 
-/** v3/method/list/: `items`, nested, decimal strings (notes/payments-api.md). */
+/**
+ * v3/method/list/: `items`, nested, decimal strings (notes/payments-api.md). An entry without `in`
+ * is a payout-only method; a limit of "0" means no limit (both handled in methodsFromV3).
+ */
 export const methodListV3Schema = z.object({
-  items: z.record(
-    z.string().min(1),
+  items: methodMap(
     z.object({
       name: z.string(),
       currency: currencySchema,
-      amount_accuracy: integerSchema.nullish(),
-      minimal_status_level: integerSchema,
-      settings: z.object({
-        in: z.object({ enabled: z.boolean(), extra_commissions: v3Commissions }),
-      }),
-      in: z.object({
-        enabled: z.boolean(),
-        commissions: v3Commissions,
-        limits: z.object({ min: decimalSchema.nullish(), max: decimalSchema.nullish() }).nullish(),
-        fee: decimalSchema.nullish(),
-      }),
+      amount_accuracy: integerSchema.nullish().catch(null),
+      minimal_status_level: integerSchema.nullish().catch(null),
+      settings: z
+        .object({ in: z.object({ enabled: z.boolean(), extra_commissions: v3Commissions }).nullish() })
+        .nullish(),
+      in: z
+        .object({
+          enabled: z.boolean(),
+          commissions: v3Commissions,
+          limits: z
+            .object({ min: decimalSchema.nullish().catch(null), max: decimalSchema.nullish().catch(null) })
+            .nullish()
+            .catch(null),
+          fee: decimalSchema.nullish().catch(null),
+        })
+        .nullish(),
     }),
   ),
 });

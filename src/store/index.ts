@@ -35,7 +35,7 @@ export async function openStores(
   /** memoMs: how long the server reuses credentials and settings in memory (the CLI: never). */
   options: { memoMs?: number } = {},
 ): Promise<Stores> {
-  const store = await openStore(config.store.url);
+  const store = await openStore(config.store.url, { timeoutMs: config.store.timeoutMs });
   try {
     // The key file sits beside an SQLite database; a Redis or PostgreSQL store has no "beside",
     // and every replica must seal and open with the same key, so it comes from the environment.

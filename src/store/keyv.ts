@@ -1,9 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { RedisClientConnectionType } from "@keyv/redis";
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import type pg from "pg";
+import { adapterWithDeadline, DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -18,6 +19,15 @@ export const POSTGRES_PAGE_SIZE = 100;
 
 /** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
 export const POSTGRES_TABLE = "kassa";
+/** SQL table of claimOnce on SQLite and PostgreSQL: key, and when the claim lapses. */
+export const CLAIMS_TABLE = "kassa_claims";
+/** Lapsed claims are deleted on about one claim in this many. */
+const CLAIMS_SWEEP_EVERY = 200;
+
+/** Runs the lapsed-claims sweep now and then, so the table holds only claims still in force. */
+export function sometimes(): boolean {
+  return Math.random() * CLAIMS_SWEEP_EVERY < 1;
+}
 
 export type StoreKind = "sqlite" | "redis" | "postgres";
 
@@ -42,6 +52,13 @@ export type KeyvStore = {
   readonly native?: NativeClient;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
+  /**
+   * True for exactly one caller per `key` until `ttlMs` has passed, across every process sharing
+   * the store: one atomic statement of the engine (SET NX, INSERT … ON CONFLICT), never a read
+   * followed by a write. For work that must happen once: an event Slack delivers again, an OAuth
+   * state, a journal entry another replica might also pick up.
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -80,14 +97,28 @@ export function redactedUrl(storeUrl: string): string {
   return url.toString();
 }
 
-export async function openStore(storeUrl: string): Promise<KeyvStore> {
+/**
+ * Opens STORE_URL. Every call on the result (reads, writes, ping, claimOnce) fails with
+ * StoreCallError after `timeoutMs` (STORE_TIMEOUT_MS) instead of waiting on a stalled engine.
+ */
+export async function openStore(storeUrl: string, options: { timeoutMs?: number } = {}): Promise<KeyvStore> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const store = await openEngine(storeUrl, timeoutMs);
+  return {
+    ...store,
+    ping: () => withStoreDeadline(store.ping(), timeoutMs, "ping"),
+    claimOnce: (key, ttlMs) => withStoreDeadline(store.claimOnce(key, ttlMs), timeoutMs, "claimOnce"),
+  };
+}
+
+async function openEngine(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   switch (storeKind(storeUrl)) {
     case "sqlite":
-      return openSqlite(storeUrl);
+      return openSqlite(storeUrl, timeoutMs);
     case "redis":
-      return (await import("./redis.js")).openRedis(storeUrl);
+      return (await import("./redis.js")).openRedis(storeUrl, timeoutMs);
     case "postgres":
-      return (await import("./postgres.js")).openPostgres(storeUrl);
+      return (await import("./postgres.js")).openPostgres(storeUrl, timeoutMs);
     default:
       // Only the scheme is named: the rest may hold a password.
       throw new StoreUnavailableError(
@@ -101,15 +132,38 @@ export async function openStore(storeUrl: string): Promise<KeyvStore> {
  * empty. The "error" events are dropped because the same failures reach the callers as rejections;
  * without a listener, an emitted "error" would crash the process.
  */
-export function keyvFor(adapter: KeyvStoreAdapter, name: string, useKeyPrefix = true): Keyv {
-  const keyv = new Keyv({ store: adapter, namespace: name, throwOnErrors: true, useKeyPrefix });
+export function keyvFor(
+  adapter: KeyvStoreAdapter,
+  name: string,
+  timeoutMs: number,
+  useKeyPrefix = true,
+): Keyv {
+  const keyv = new Keyv({
+    store: adapterWithDeadline(adapter, timeoutMs),
+    namespace: name,
+    throwOnErrors: true,
+    useKeyPrefix,
+  });
   keyv.on("error", () => {});
   return keyv;
 }
 
-async function openSqlite(storeUrl: string): Promise<KeyvStore> {
+/**
+ * The database holds sealed secrets and installations: only its owner may read it. SQLite gives
+ * its -wal and -shm files the mode of the database file, so creating that file 0600 before SQLite
+ * opens it covers all three; files left by an older version are tightened too.
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
+async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const path = sqlitePath(storeUrl);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ownerOnly(path);
   const adapters: KeyvSqlite[] = [];
   const newAdapter = () => {
     const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
@@ -119,6 +173,9 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
   const control = newAdapter();
   // WAL lets readers go on while one writer writes; it is a property of the file, set once here.
   await control.query("PRAGMA journal_mode = WAL");
+  await control.query(
+    `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+  );
   const instances = new Map<string, Keyv>();
 
   return {
@@ -128,13 +185,27 @@ async function openSqlite(storeUrl: string): Promise<KeyvStore> {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(newAdapter(), name);
+        keyv = keyvFor(newAdapter(), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;
     },
     async ping() {
       await control.query("SELECT 1");
+    },
+    async claimOnce(key, ttlMs) {
+      const now = Date.now();
+      if (sometimes()) await control.query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`, now);
+      // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
+      const rows: unknown[] = await control.query(
+        `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
+         ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
+         RETURNING key`,
+        key,
+        now + ttlMs,
+        now,
+      );
+      return rows.length === 1;
     },
     async close() {
       await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));

@@ -3,6 +3,7 @@ import type Keyv from "keyv";
 import pg from "pg";
 import { z } from "zod";
 import {
+  CLAIMS_TABLE,
   CONNECT_TIMEOUT_MS,
   connectOrExplain,
   type KeyvStore,
@@ -10,6 +11,7 @@ import {
   POSTGRES_PAGE_SIZE,
   POSTGRES_TABLE,
   redactedUrl,
+  sometimes,
 } from "./keyv.js";
 
 // Loaded only when STORE_URL is postgres:// (openStore imports it on demand).
@@ -17,7 +19,7 @@ import {
 /** What PostgreSQL rows look like to the namespace listing. */
 const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
 
-export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
+export async function openPostgres(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
   // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter
   // ends it for all of them (and for a second store on the same URL).
@@ -26,22 +28,31 @@ export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
   // crash the process. The pool replaces it, and the next query reports any lasting failure.
   pool.on("error", () => {});
 
+  const createTableIfMissing = async (table: string, create: string) => {
+    const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
+      `public.${table}`,
+    ]);
+    if (found.rows[0]?.found) return;
+    try {
+      await pool.query(create);
+    } catch (error) {
+      // Another replica created it at the same moment (a race on the catalog's unique index).
+      if ((error as { code?: string }).code !== "23505") throw error;
+    }
+  };
+
   await connectOrExplain(
     location,
     async () => {
       // Created only when missing: a database user without CREATE rights can use a table made for it.
-      const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
-        `public.${POSTGRES_TABLE}`,
-      ]);
-      if (found.rows[0]?.found) return;
-      try {
-        await pool.query(
-          `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
-        );
-      } catch (error) {
-        // Another replica created it at the same moment (a race on the catalog's unique index).
-        if ((error as { code?: string }).code !== "23505") throw error;
-      }
+      await createTableIfMissing(
+        POSTGRES_TABLE,
+        `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
+      );
+      await createTableIfMissing(
+        CLAIMS_TABLE,
+        `CREATE TABLE IF NOT EXISTS public.${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires TIMESTAMPTZ NOT NULL)`,
+      );
     },
     () => pool.end(),
   );
@@ -84,13 +95,24 @@ export async function openPostgres(storeUrl: string): Promise<KeyvStore> {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name);
+        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;
     },
     async ping() {
       await pool.query("SELECT 1");
+    },
+    async claimOnce(key, ttlMs) {
+      if (sometimes()) await pool.query(`DELETE FROM public.${CLAIMS_TABLE} WHERE expires <= now()`);
+      // One statement: the row is inserted, or a lapsed claim taken over, for one caller only.
+      const result = await pool.query(
+        `INSERT INTO public.${CLAIMS_TABLE} (key, expires) VALUES ($1, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= now()
+         RETURNING key`,
+        [key, Math.round(ttlMs)],
+      );
+      return result.rowCount === 1;
     },
     async close() {
       if (closed) return;

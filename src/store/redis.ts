@@ -13,7 +13,7 @@ import {
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
 // does not carry the Redis client in memory.
 
-export async function openRedis(storeUrl: string): Promise<KeyvStore> {
+export async function openRedis(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
   let connected = false;
   const client = createClient({
@@ -67,13 +67,21 @@ export async function openRedis(storeUrl: string): Promise<KeyvStore> {
         // The adapter prefixes keys with "<namespace>::" itself (and lists a namespace by that
         // prefix), so Keyv must not add its own "<namespace>:" as well.
         const adapter = new SharedClientRedis(client, { throwOnErrors: true, throwOnConnectError: true });
-        keyv = keyvFor(adapter, name, false);
+        keyv = keyvFor(adapter, name, timeoutMs, false);
         instances.set(name, keyv);
       }
       return keyv;
     },
     async ping() {
       await client.ping();
+    },
+    async claimOnce(key, ttlMs) {
+      // SET NX PX: Redis sets the key for one caller only, and expires it by itself.
+      const set = await client.set(`kassa-claims::${key}`, "1", {
+        condition: "NX",
+        expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
+      });
+      return set === "OK";
     },
     async close() {
       if (closed) return;

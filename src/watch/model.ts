@@ -13,6 +13,10 @@ export const invoiceSnapshotSchema: z.ZodType<Invoice> = z.object({
   method: z.string().nullable(),
   requiredMethod: z.string().nullable(),
   currency: z.string(),
+  currencyConflict: z
+    .object({ amountCurrency: z.string(), currency: z.string() })
+    .nullish()
+    .transform((value) => value ?? null),
   amounts: z.partialRecord(
     z.enum(["amount", "payAmount", "remainingAmount", "balanceAmount", "rubAmount"]),
     moneySchema,

@@ -3,7 +3,7 @@ import { buildInvoiceMessage, isExpired } from "../blocks/invoice.js";
 import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Logger } from "../logger.js";
 import { NotConnectedError, ServiceError } from "../payments/errors.js";
-import type { Invoice } from "../payments/model.js";
+import type { Invoice, PaymentMethod } from "../payments/model.js";
 import {
   type AddCardResult,
   amountsFingerprint,
@@ -17,7 +17,11 @@ import {
 } from "./model.js";
 
 /** How the watcher reads invoices: the workspace's own credentials (WorkspacePayments). */
-export type InvoiceReader = { invoice(teamId: string, invoiceId: string): Promise<Invoice> };
+export type InvoiceReader = {
+  invoice(teamId: string, invoiceId: string): Promise<Invoice>;
+  /** The chosen method as the workspace's method list describes it (cached; undefined when unknown). */
+  methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
+};
 
 /** A Web API client with the workspace's bot token, or undefined when Kassa has none any more. */
 export type SlackClients = (teamId: string) => Promise<webApi.WebClient | undefined>;
@@ -311,12 +315,16 @@ export class Watcher implements WatchRegistry {
       return;
     }
     const now = this.now();
+    const method = invoice.method
+      ? await this.reader.methodFor(watch.team, invoice.method).catch(() => undefined)
+      : undefined;
     for (const card of watch.cards) {
       const base = buildInvoiceMessage(invoice, {
         now,
         teamId: watch.team,
         visibility: "channel",
         originalState: card.postedState,
+        method,
       });
       try {
         if (card.kind === "channel") {

@@ -65,6 +65,7 @@ function card(invoice: Invoice, now: Date = NOW): SlackMessage {
 }
 
 const mrkdwn = (text: string) => ({ type: "mrkdwn", text });
+const money = (value: string, currency: string | null) => ({ value, currency });
 
 function sections(message: SlackMessage): types.SectionBlock[] {
   return message.blocks.filter((block): block is types.SectionBlock => block.type === "section");
@@ -111,11 +112,12 @@ function buttons(message: SlackMessage): types.Button[] {
 }
 
 const MONEY_LABELS = new Set([
-  "Amount",
+  "Invoice amount",
+  "Amount in RUB",
+  "Initial amount",
   "Pay amount",
   "Remaining amount",
-  "Balance amount",
-  "Amount in RUB",
+  "Credited to balance",
   "Service commission",
   "Extra commission",
   "Commission",
@@ -140,10 +142,10 @@ describe("buildInvoiceMessage: the whole card", () => {
         {
           type: "section",
           fields: [
-            mrkdwn("*Amount*\n1,500 RUB"),
+            mrkdwn("*Invoice amount*\n1,500 RUB"),
             mrkdwn("*Pay amount*\n1,500 RUB"),
             mrkdwn("*Remaining amount*\n1,500 RUB"),
-            mrkdwn("*Balance amount*\n1,500 RUB"),
+            mrkdwn("*Credited to balance*\n1,500 RUB"),
             mrkdwn("*Service commission*\n0 RUB"),
             mrkdwn("*Extra commission*\n0 RUB"),
           ],
@@ -200,11 +202,10 @@ describe("buildInvoiceMessage: the whole card", () => {
         {
           type: "section",
           fields: [
-            mrkdwn("*Amount*\n12,345,678.9 RUB"),
-            mrkdwn("*Pay amount*\n12,345,678.9 RUB"),
+            // amount, initial_amount and rub_amount are the same RUB figure: shown once.
+            mrkdwn("*Invoice amount*\n12,345,678.9 RUB"),
             mrkdwn("*Remaining amount*\n0 RUB"),
-            mrkdwn("*Balance amount*\n12,098,765.32 RUB"),
-            mrkdwn("*Amount in RUB*\n12,345,678.9 RUB"),
+            mrkdwn("*Credited to balance*\n12,098,765.32 RUB"),
             mrkdwn("*Commission*\n246,913.58 RUB"),
           ],
         },
@@ -328,6 +329,10 @@ describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version
   it("covers every sample and every known state", () => {
     const covered = new Set(STATE_CASES.map((c) => c.id));
     covered.add("715308964_ExpiredUnpaid");
+    // The documented examples: their money is pinned in "amounts, each with its own currency".
+    for (const id of ["715308966_PaidBitcoin", "715308967_UsdCurrencyOnly", "715308968_UsdOlderRevision"]) {
+      covered.add(id);
+    }
     expect(SAMPLES.map((s) => s.id).filter((id) => !covered.has(id))).toEqual([]);
     const states = new Set(SAMPLES.map((s) => s.state));
     for (const known of Object.keys(INVOICE_STATES)) expect(states.has(known)).toBe(true);
@@ -372,131 +377,121 @@ describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version
 });
 
 describe("buildInvoiceMessage: amounts, each with its own currency", () => {
-  /** Expected money fields per sample, in card order, for v2 (one `currency`) and v3 (several). */
+  /**
+   * Expected money fields per sample, in card order. v2: the invoice amount in RUB, the rest in its one
+   * `currency`. v3: each figure once (initial_amount and rub_amount equal to a RUB amount are not
+   * repeated), all in the invoice currency.
+   */
   const MONEY: Record<string, { v2: [string, string][]; v3: [string, string][] }> = {
     "715308958_rPwTzvsvCm": {
       v2: [
-        ["Amount", "1,500 RUB"],
+        ["Invoice amount", "1,500 RUB"],
         ["Pay amount", "1,500 RUB"],
         ["Remaining amount", "1,500 RUB"],
-        ["Balance amount", "1,500 RUB"],
+        ["Credited to balance", "1,500 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "1,500 RUB"],
-        ["Pay amount", "1,500 RUB"],
+        ["Invoice amount", "1,500 RUB"],
         ["Remaining amount", "1,500 RUB"],
-        ["Balance amount", "1,500 RUB"],
-        ["Amount in RUB", "1,500 RUB"],
+        ["Credited to balance", "1,500 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308960_WrongAmount": {
       v2: [
-        ["Amount", "2,500.5 (original invoice currency)"],
+        ["Invoice amount", "2,500.5 RUB"],
         ["Pay amount", "2,500.5 RUB"],
         ["Remaining amount", "500.25 RUB"],
-        ["Balance amount", "1,950.13 RUB"],
+        ["Credited to balance", "1,950.13 RUB"],
         ["Service commission", "50.12 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "2,500.5 RUB"],
-        ["Pay amount", "2,500.5 RUB"],
+        ["Invoice amount", "2,500.5 RUB"],
         ["Remaining amount", "500.25 RUB"],
-        ["Balance amount", "1,950.13 RUB"],
-        ["Amount in RUB", "2,500.5 RUB"],
+        ["Credited to balance", "1,950.13 RUB"],
         ["Commission", "50.12 RUB"],
       ],
     },
     "715308961_FailedPay": {
       v2: [
-        ["Amount", "990.99 (original invoice currency)"],
+        ["Invoice amount", "990.99 RUB"],
         ["Pay amount", "990.99 RUB"],
         ["Remaining amount", "990.99 RUB"],
-        ["Balance amount", "990.99 RUB"],
+        ["Credited to balance", "990.99 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "990.99 RUB"],
-        ["Pay amount", "990.99 RUB"],
+        ["Invoice amount", "990.99 RUB"],
         ["Remaining amount", "990.99 RUB"],
-        ["Balance amount", "990.99 RUB"],
-        ["Amount in RUB", "990.99 RUB"],
+        ["Credited to balance", "990.99 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308962_PaidInFull": {
       v2: [
-        ["Amount", "12,345,678.9 (original invoice currency)"],
+        ["Invoice amount", "12,345,678.9 RUB"],
         ["Pay amount", "12,345,678.9 RUB"],
         ["Remaining amount", "0 RUB"],
-        ["Balance amount", "12,098,765.32 RUB"],
+        ["Credited to balance", "12,098,765.32 RUB"],
         ["Service commission", "246,913.58 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "12,345,678.9 RUB"],
-        ["Pay amount", "12,345,678.9 RUB"],
+        ["Invoice amount", "12,345,678.9 RUB"],
         ["Remaining amount", "0 RUB"],
-        ["Balance amount", "12,098,765.32 RUB"],
-        ["Amount in RUB", "12,345,678.9 RUB"],
+        ["Credited to balance", "12,098,765.32 RUB"],
         ["Commission", "246,913.58 RUB"],
       ],
     },
     "715308963_Unavailable": {
       v2: [
-        ["Amount", "10 (original invoice currency)"],
+        ["Invoice amount", "10 RUB"],
         ["Pay amount", "10 RUB"],
         ["Remaining amount", "10 RUB"],
-        ["Balance amount", "10 RUB"],
+        ["Credited to balance", "10 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "10 RUB"],
-        ["Pay amount", "10 RUB"],
+        ["Invoice amount", "10 RUB"],
         ["Remaining amount", "10 RUB"],
-        ["Balance amount", "10 RUB"],
-        ["Amount in RUB", "10 RUB"],
+        ["Credited to balance", "10 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308964_ExpiredUnpaid": {
       v2: [
-        ["Amount", "0.1 RUB"],
+        ["Invoice amount", "0.1 RUB"],
         ["Pay amount", "0.1 RUB"],
         ["Remaining amount", "0.1 RUB"],
-        ["Balance amount", "0.1 RUB"],
+        ["Credited to balance", "0.1 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "0.1 RUB"],
-        ["Pay amount", "0.1 RUB"],
+        ["Invoice amount", "0.1 RUB"],
         ["Remaining amount", "0.1 RUB"],
-        ["Balance amount", "0.1 RUB"],
-        ["Amount in RUB", "0.1 RUB"],
+        ["Credited to balance", "0.1 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308965_FutureState": {
       v2: [
-        ["Amount", "42 RUB"],
+        ["Invoice amount", "42 RUB"],
         ["Pay amount", "42 RUB"],
         ["Remaining amount", "42 RUB"],
-        ["Balance amount", "42 RUB"],
+        ["Credited to balance", "42 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
-        ["Amount", "42 RUB"],
-        ["Pay amount", "42 RUB"],
+        ["Invoice amount", "42 RUB"],
         ["Remaining amount", "42 RUB"],
-        ["Balance amount", "42 RUB"],
-        ["Amount in RUB", "42 RUB"],
+        ["Credited to balance", "42 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
@@ -509,83 +504,120 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     });
   }
 
-  it("v2 crypto payment: pay, remaining, balance and commissions in BTC, 4.0e-6 as 0.000004", () => {
+  it("v2 crypto payment: invoice amount in RUB; pay, remaining, balance and commissions in BTC", () => {
     const raw = renderInvoiceV2(sample("715308959_ProcessingBtc"));
     expect(raw).toContain('"extra_commission":4.0e-6');
     const message = card(invoiceOf("v2", sample("715308959_ProcessingBtc")));
-    const money = moneyFields(message);
-    expect(money.map(([label]) => label)).toEqual([
-      "Amount",
-      "Pay amount",
-      "Remaining amount",
-      "Balance amount",
-      "Service commission",
-      "Extra commission",
-    ]);
-    // v2 names one currency (BTC here) while `amount` stays in the invoice's own, unnamed one.
-    expect(money).toEqual([
-      ["Amount", "1,500 (original invoice currency)"],
+    // v2 converts the invoice to RUB; `currency` (BTC here) is the pay currency of the rest.
+    expect(moneyFields(message)).toEqual([
+      ["Invoice amount", "1,500 RUB"],
       ["Pay amount", "0.00017384 BTC"],
       ["Remaining amount", "0.00017384 BTC"],
-      ["Balance amount", "0.00016863 BTC"],
+      ["Credited to balance", "0.00016863 BTC"],
       ["Service commission", "0.00000521 BTC"],
       ["Extra commission", "0.000004 BTC"],
     ]);
     expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
     expect(JSON.stringify(message)).not.toContain("1,500 BTC");
-    expect(message.text).toBe(
-      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 (original invoice currency), remaining 0.00017384 BTC",
-    );
-  });
-
-  it("v3 crypto payment: invoice currency for the amount, BTC for the rest, RUB for rub_amount", () => {
-    const message = card(invoiceOf("v3", sample("715308959_ProcessingBtc")));
-    expect(moneyFields(message)).toEqual([
-      ["Amount", "1,500 RUB"],
-      ["Pay amount", "0.00017384 BTC"],
-      ["Remaining amount", "0.00017384 BTC"],
-      ["Balance amount", "0.00016863 BTC"],
-      ["Amount in RUB", "1,500 RUB"],
-      ["Commission", "0.00000521 BTC"],
-    ]);
+    expect(JSON.stringify(message)).not.toContain("original invoice currency");
     expect(message.text).toBe(
       "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 RUB, remaining 0.00017384 BTC",
     );
-    expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
   });
 
-  it.each(VERSIONS)(
-    "%s: every money field ends with a currency code (or says v2 did not name it)",
-    (version) => {
-      for (const invoice of SAMPLES) {
-        const money = moneyFields(card(invoiceOf(version, invoice)));
-        expect(money.length).toBe(6);
-        for (const [label, value] of money) {
-          const unnamed = version === "v2" && label === "Amount" && invoice.method != null;
-          expect(value).toMatch(
-            unnamed
-              ? /^\d{1,3}(,\d{3})*(\.\d+)? \(original invoice currency\)$/
-              : /^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]{3,4}$/,
-          );
-        }
-      }
-    },
-  );
+  it("v2 paid by BITCOIN (the callback example): 100 RUB, then 0.1 BTC each", () => {
+    const message = card(invoiceOf("v2", sample("715308966_PaidBitcoin")));
+    expect(moneyFields(message)).toEqual([
+      ["Invoice amount", "100 RUB"],
+      ["Pay amount", "0.1 BTC"],
+      ["Remaining amount", "0.1 BTC"],
+      ["Credited to balance", "0.1 BTC"],
+      ["Service commission", "0 BTC"],
+      ["Extra commission", "0 BTC"],
+    ]);
+    expect(fieldValue(message, "Method")).toBe("`BITCOIN`");
+  });
+
+  it("names the chosen method and its currency when the method list gave them", () => {
+    const invoice = invoiceOf("v2", sample("715308966_PaidBitcoin"));
+    const bitcoin = {
+      code: "BITCOIN",
+      name: "Bitcoin <b>",
+      enabled: true,
+      currency: "BTC",
+      commissionPercent: "1.5",
+      commission: money("0.000004", "BTC"),
+      extraCommissionPercent: "0",
+      extraCommission: null,
+      minimalStatusLevel: 0,
+      limits: null,
+    };
+    const named = buildInvoiceMessage(invoice, { now: NOW, teamId: "T0SANDBOX", method: bitcoin });
+    expectWithinBlockKitLimits(named);
+    expect(fieldValue(named, "Method")).toBe("Bitcoin &lt;b&gt; `BITCOIN` · BTC");
+    // A method the list describes under another code is not this invoice's: the code alone.
+    const other = buildInvoiceMessage(invoice, {
+      now: NOW,
+      teamId: "T0SANDBOX",
+      method: { ...bitcoin, code: "DOGECOIN" },
+    });
+    expect(fieldValue(other, "Method")).toBe("`BITCOIN`");
+  });
+
+  it("v3 in USD (`currency` only, the newer example's figures): USD amounts, RUB equivalent", () => {
+    const message = card(invoiceOf("v3", sample("715308967_UsdCurrencyOnly")));
+    expect(moneyFields(message)).toEqual([
+      ["Invoice amount", "100 USD"],
+      ["Amount in RUB", "8,146 RUB"],
+      ["Remaining amount", "100 USD"],
+      ["Credited to balance", "100 USD"],
+      ["Commission", "0 USD"],
+    ]);
+    expect(message.text).toBe(
+      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100 USD, remaining 100 USD",
+    );
+    const older = card(invoiceOf("v3", sample("715308968_UsdOlderRevision")));
+    expect(moneyFields(older)).toEqual(moneyFields(message));
+  });
+
+  it("v3 with two different currencies named: both shown, amounts without one, RUB kept", () => {
+    const message = card(
+      invoiceOf("v3", sample("715308967_UsdCurrencyOnly"), { amount_currency: "USD", currency: "BTC" }),
+    );
+    expect(moneyFields(message)).toEqual([
+      ["Invoice amount", "100 (currency unclear)"],
+      ["Amount in RUB", "8,146 RUB"],
+      ["Remaining amount", "100 (currency unclear)"],
+      ["Credited to balance", "100 (currency unclear)"],
+      ["Commission", "0 (currency unclear)"],
+    ]);
+    const warning = sections(message).find((block) => block.text?.text.startsWith(":warning:"));
+    expect(warning?.text?.text).toContain("USD (amount currency) and BTC (currency)");
+    expect(JSON.stringify(message)).not.toMatch(/100 (USD|BTC)/);
+  });
+
+  it.each(VERSIONS)("%s: every money field ends with a currency code", (version) => {
+    for (const invoice of SAMPLES) {
+      const money = moneyFields(card(invoiceOf(version, invoice)));
+      expect(money.length).toBeGreaterThanOrEqual(4);
+      for (const [, value] of money) expect(value).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]{3,4}$/);
+    }
+  });
 
   it("v2 tiny amounts: JSON text 0.0000001, the number 1e-7 and 4.0e-6 print as plain decimals", () => {
     const tiny = { ...sample("715308958_rPwTzvsvCm"), amount: "0.0000001", serviceCommission: "4.0e-6" };
     const raw = renderInvoiceV2(tiny);
     expect(raw).toContain('"amount":0.0000001');
     let message = card(invoiceOf("v2", tiny));
-    expect(fieldValue(message, "Amount")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "Invoice amount")).toBe("0.0000001 RUB");
     expect(fieldValue(message, "Service commission")).toBe("0.000004 RUB");
     expect(message.text).toBe(
       "Invoice 715308958_rPwTzvsvCm: Not paid, amount 0.0000001 RUB, remaining 0.0000001 RUB",
     );
 
     message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm"), { amount: 1e-7, balance_amount: 1e-7 }));
-    expect(fieldValue(message, "Amount")).toBe("0.0000001 RUB");
-    expect(fieldValue(message, "Balance amount")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "Invoice amount")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "Credited to balance")).toBe("0.0000001 RUB");
     expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
   });
 
@@ -599,9 +631,11 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
         commission_amount: "0.0000001",
       }),
     );
-    expect(fieldValue(message, "Amount")).toBe("123,456,789,012,345,678,901,234,567,890.123456789 RUB");
-    expect(fieldValue(message, "Pay amount")).toBe("1,234,567.0000001 RUB");
-    expect(fieldValue(message, "Balance amount")).toBe("-1,234.5 RUB");
+    expect(fieldValue(message, "Invoice amount")).toBe("1,234,567.0000001 RUB");
+    expect(fieldValue(message, "Initial amount")).toBe(
+      "123,456,789,012,345,678,901,234,567,890.123456789 RUB",
+    );
+    expect(fieldValue(message, "Credited to balance")).toBe("-1,234.5 RUB");
     expect(fieldValue(message, "Amount in RUB")).toBe("100 RUB");
     expect(fieldValue(message, "Commission")).toBe("0.0000001 RUB");
   });
@@ -617,7 +651,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
         commission_amount: null,
       }),
     );
-    expect(moneyFields(message)).toEqual([["Amount", "1,500 RUB"]]);
+    expect(moneyFields(message)).toEqual([["Invoice amount", "1,500 RUB"]]);
     expect(message.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB");
   });
 });
@@ -744,11 +778,9 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
       expect(fieldValue(message, "Method")).toBe(`\`${ESCAPED}\``);
       expect(fieldValue(message, "Required method")).toBe(`\`${ESCAPED}\``);
       if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(ESCAPED);
-      // The fallback is mrkdwn too (notifications): the unknown state is escaped there as well. In v2 a
-      // chosen method means the amount's currency is no longer named.
-      const amount = version === "v2" ? "1,500 (original invoice currency)" : "1,500 RUB";
+      // The fallback is mrkdwn too (notifications): the unknown state is escaped there as well.
       expect(message.text).toBe(
-        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount ${amount}, remaining 1,500 RUB`,
+        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount 1,500 RUB, remaining 1,500 RUB`,
       );
     },
   );
@@ -841,8 +873,8 @@ describe("buildInvoiceMessage: huge fields stay within Block Kit limits", () => 
         amount: big,
       }),
     );
-    expect(fieldValue(message, "Pay amount")).toBe(`${formatDecimal(big)} ABCDEFGHIJKL`);
-    expect(fieldValue(message, "Amount")?.length).toBeLessThanOrEqual(2000);
+    expect(fieldValue(message, "Invoice amount")).toBe(`${formatDecimal(big)} ABCDEFGHIJKL`);
+    expect(fieldValue(message, "Initial amount")?.length).toBeLessThanOrEqual(2000);
   });
 });
 

@@ -90,8 +90,8 @@ function rawAnswer(version: Version, samples: SampleMethod[]): Record<string, un
 
 function normalise(version: Version, raw: unknown): PaymentMethod[] {
   return version === "v2"
-    ? methodsFromV2(methodListV2Schema.parse(raw))
-    : methodsFromV3(methodListV3Schema.parse(raw));
+    ? methodsFromV2(methodListV2Schema.parse(raw)).methods
+    : methodsFromV3(methodListV3Schema.parse(raw)).methods;
 }
 
 /** The methods as the service would send them in `version`, parsed and normalised like the client does. */
@@ -349,18 +349,31 @@ describe("methodLine", () => {
     expect(methodLine(byCode(v3, "CARDRUBP2P"))).toBe(`${LINES.CARDRUBP2P}  ·  limits 10 – 300,000 RUB`);
   });
 
-  it("writes an open v3 limit as 0 or ∞, and none when both are missing", () => {
+  it('writes an open v3 limit as "up to" or "from", and none when both are missing or "0"', () => {
     const bitcoin = sampleMethods().find((one) => one.code === "BITCOIN");
     if (!bitcoin) throw new Error("no BITCOIN");
     const setLimits = (limits: { min: string | null; max: string | null } | null) => (entry: V3Entry) => {
       entry.in.limits = limits;
     };
     expect(methodLine(v3Method(bitcoin, setLimits({ min: null, max: "100" })))).toBe(
-      `${LINES.BITCOIN}  ·  limits 0 – 100 BTC`,
+      `${LINES.BITCOIN}  ·  limits up to 100 BTC`,
     );
     expect(methodLine(v3Method(bitcoin, setLimits({ min: "0.0001", max: null })))).toBe(
-      `${LINES.BITCOIN}  ·  limits 0.0001 – ∞ BTC`,
+      `${LINES.BITCOIN}  ·  limits from 0.0001 BTC`,
     );
+    expect(methodLine(v3Method(bitcoin, setLimits({ min: "0.0001", max: "0" })))).toBe(
+      `${LINES.BITCOIN}  ·  limits from 0.0001 BTC`,
+    );
+    // The docs' own example: an enabled method with min "0" and max "0" has no limit, not "0 – 0".
+    expect(methodLine(v3Method(bitcoin, setLimits({ min: "0", max: "0" })))).toBe(LINES.BITCOIN);
+    // A list cached before "0" was read as no limit still shows none.
+    const cachedZero = { ...bitcoin, code: "BITCOIN" };
+    expect(
+      methodLine({
+        ...v3Method(cachedZero, setLimits(null)),
+        limits: { min: { value: "0", currency: "BTC" }, max: { value: "0", currency: "BTC" } },
+      }),
+    ).toBe(LINES.BITCOIN);
     expect(methodLine(v3Method(bitcoin, setLimits({ min: null, max: null })))).toBe(LINES.BITCOIN);
     expect(methodLine(v3Method(bitcoin, setLimits(null)))).toBe(LINES.BITCOIN);
   });
@@ -521,6 +534,42 @@ describe("buildPaymethodsMessage: nothing to show", () => {
     expect(build(methodsOf("v2", sampleMethods()), text("paypal"))).toBeUndefined();
     expect(build(methodsOf("v3", sampleMethods()), text("paypal"))).toBeUndefined();
     expect(build([], text("btc"))).toBeUndefined();
+  });
+});
+
+describe("buildPaymethodsMessage: entries left out", () => {
+  it("names payout-only methods as not available for payments and counts unreadable entries", () => {
+    const methods = methodsOf("v3", sampleMethods().slice(0, 3));
+    const message = buildPaymethodsMessage(
+      methods,
+      { filter: ALL, page: 1 },
+      { fetchedAt: FETCHED_AT, leftOut: { payoutOnly: ["CARDRUBPAYOUT", "USDT_*OUT*"], unreadable: 1 } },
+    );
+    if (!message) throw new Error("no message");
+    expectWithinBlockKitLimits(message);
+    expect(header(message)).toBe("Payment methods: 3 enabled, 0 disabled");
+    expect(contextText(message)).toBe(
+      `Methods 1–3 of 3, page 1 of 1. Not listed: 2 payout-only methods (not available for payments): \`CARDRUBPAYOUT\`, \`USDT_*OUT*\`. 1 method could not be read from the payment service's answer and is not shown. ${CONTEXT_TAIL}`,
+    );
+  });
+
+  it("stays within limits with hundreds of payout-only codes", () => {
+    const payoutOnly = Array.from({ length: 300 }, (_, index) => `PAYOUT${"X".repeat(60)}${index}`);
+    const message = buildPaymethodsMessage(
+      [],
+      { filter: ALL, page: 1 },
+      { fetchedAt: FETCHED_AT, leftOut: { payoutOnly, unreadable: 12 } },
+    );
+    if (!message) throw new Error("no message");
+    expectWithinBlockKitLimits(message);
+    expect(contextText(message)).toContain("Not listed: 300 payout-only methods");
+    expect(contextText(message)).toContain(", and 290 more.");
+  });
+
+  it("leaves out a minimal status level the service did not send", () => {
+    const [method] = methodsOf("v3", sampleMethods().slice(0, 1));
+    if (!method) throw new Error("no method");
+    expect(methodLine({ ...method, minimalStatusLevel: null })).not.toContain("status level");
   });
 });
 

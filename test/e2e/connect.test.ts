@@ -120,6 +120,22 @@ describe("connecting the cash register from Slack", () => {
     expect(message(reply.body).text).toBe("No cash register is connected.");
   });
 
+  it("checks the submitter again: a member's signed submission saves nothing and tries nothing", async () => {
+    const view = await openModal(ADMIN);
+    const requestsBefore = stack.fake.requests.length;
+    const result = await stack.submitView({
+      view,
+      values: form(SANDBOX_LOGIN, SANDBOX_SECRET),
+      userId: MEMBER,
+      teamId: NEW_TEAM,
+    });
+    expect(result.json).toMatchObject({ response_action: "errors", errors: { login: expect.any(String) } });
+    expect(JSON.stringify(result.json)).toContain("Nothing was saved");
+    expect(stack.fake.requests.length).toBe(requestsBefore);
+    const { reply } = await stack.ask("status", { teamId: NEW_TEAM });
+    expect(message(reply.body).text).toBe("No cash register is connected.");
+  });
+
   it("asks for a login and a secret when they are missing", async () => {
     const view = await openModal(ADMIN);
     const noLogin = await stack.submitView({
@@ -268,6 +284,21 @@ describe("connecting the cash register from Slack", () => {
     );
     expect(memberHome).not.toContain("kassa_open_connect");
     expect(memberHome).not.toContain("kassa_disconnect");
+  });
+
+  it("handles an event Slack delivers again (same event_id) once", async () => {
+    const user = "U0HOMEAGAIN";
+    const event = { type: "app_home_opened", user, channel: "D0HOME3", tab: "home" };
+    const publishes = () => stack.slack.callsOf("views.publish").filter((call) => call.body.user_id === user);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT" })).status).toBe(200);
+    await expect.poll(() => publishes().length).toBe(1);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT", retryNum: 1 })).status).toBe(200);
+    expect((await stack.event(event, { eventId: "Ev0SAMEEVENT", retryNum: 2 })).status).toBe(200);
+    // A new event of the same kind is handled: only redeliveries are dropped.
+    await stack.event(event, { eventId: "Ev0NEXTEVENT" });
+    await expect.poll(() => publishes().length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(publishes()).toHaveLength(2);
   });
 
   it("App Home's Update button opens the same modal", async () => {

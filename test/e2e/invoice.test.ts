@@ -2,6 +2,7 @@ import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { signedHeaders } from "../../sandbox/sign.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import {
   SANDBOX_BOT_TOKEN,
@@ -65,6 +66,31 @@ describe("/invoice end to end (v2)", () => {
       timestamp: Math.floor(Date.now() / 1000) - 6 * 60,
     });
     expect(ack.status).toBe(401);
+  });
+
+  it("rejects a timestamp more than 5 minutes in the future with 401", async () => {
+    const ack = await stack.command("715308958_rPwTzvsvCm", {
+      timestamp: Math.floor(Date.now() / 1000) + 6 * 60,
+    });
+    expect(ack.status).toBe(401);
+    await expect(stack.slack.waitForReply(ack.responseId, { timeoutMs: 300 })).rejects.toThrow(/no reply/);
+  });
+
+  it("refuses a signed body of null (JSON or payload=null) with 400 and keeps serving", async () => {
+    const post = async (body: string, contentType: string) => {
+      const headers = { ...signedHeaders(SANDBOX_SIGNING_SECRET, body), "content-type": contentType };
+      return fetch(`${stack.url}/slack/events`, { method: "POST", headers, body });
+    };
+    for (const [body, type] of [
+      ["null", "application/json"],
+      ["payload=null", "application/x-www-form-urlencoded"],
+      ["[1]", "application/json"],
+    ] as const) {
+      expect((await post(body, type)).status).toBe(400);
+    }
+    // Before the screen, the first of these ended the process; now the next command is answered.
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm");
+    expect(message(reply.body).text).toContain("Invoice 715308958_rPwTzvsvCm");
   });
 
   it("acks before a service slower than Slack's 3 s, then answers", async () => {
@@ -230,13 +256,13 @@ describe("/invoice end to end (v3)", () => {
     await stack?.stop();
   });
 
-  it("reads the v3 shape: decimal strings, separate invoice and payment currencies", async () => {
-    const { reply } = await stack.ask("715308959_ProcessingBtc");
+  it("reads the v3 shape: decimal strings, every amount in the invoice currency", async () => {
+    const { reply } = await stack.ask("715308962_PaidInFull");
     const text = allText(reply.body);
-    expect(stack.fake.requests.at(-1)?.path).toBe("/v3/invoice/info/");
+    expect(stack.fake.requests.some((request) => request.path === "/v3/invoice/info/")).toBe(true);
     expect(message(reply.body).response_type).toBe("in_channel");
-    expect(text).toContain("1,500 RUB");
-    expect(text).toContain("0.00017384 BTC");
+    expect(text).toContain("12,345,678.9 RUB");
+    expect(text).toContain("246,913.58 RUB");
     expect(text).not.toMatch(/\de-\d/);
   });
 });

@@ -250,7 +250,9 @@ describe("live invoice cards (SQLite)", () => {
     await postCard(stack, "live_uninstall", "C0UNINST");
     const result = await stack.event({ type: "app_uninstalled" });
     expect(result.status).toBe(200);
-    await expect.poll(() => stack.logEntries().some((entry) => entry.outcome === "forgotten")).toBe(true);
+    await expect
+      .poll(() => stack.logEntries().some((entry) => entry.outcome === "forgotten"), { timeout: 10_000 })
+      .toBe(true);
     // A read already under way when the event arrived may still finish.
     await passes(1);
     const reads = readsOf(stack, "live_uninstall");

@@ -129,4 +129,22 @@ describe("token rotation (OAuth installs with expiring bot tokens)", () => {
     expect(refreshes()).toHaveLength(1);
     expect(databaseBytes(stack.env.STORE_URL ?? "").includes("xoxe.xoxb-rotated-1")).toBe(false);
   });
+
+  it("accepts an install link's state once: the same redirect again is refused", async () => {
+    const page = await fetch(`${stack.url}/slack/install`);
+    const state = /state=([^&"]+)/.exec(await page.text())?.[1] ?? "";
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const redirect = () =>
+      fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${state}`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
+    const before = stack.slack.callsOf("oauth.v2.access").length;
+    stack.slack.nextInstall = { teamId: "T0ONCE", userId: INSTALLER };
+    expect((await redirect()).status).toBe(200);
+    expect(stack.slack.callsOf("oauth.v2.access").length).toBe(before + 1);
+    expect((await redirect()).status).toBeGreaterThanOrEqual(400);
+    expect(stack.slack.callsOf("oauth.v2.access").length).toBe(before + 1);
+    stack.slack.nextInstall = { teamId: INSTALLED_TEAM, userId: INSTALLER };
+  });
 });

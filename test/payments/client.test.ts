@@ -148,9 +148,10 @@ describe("PaymentsClient.getInvoice: successful answers", () => {
       method: "CRYSTALPAY",
       requiredMethod: null,
       currency: "RUB",
+      currencyConflict: null,
       amounts: {
-        // A method is chosen: v2 no longer names the invoice's own currency, so none is guessed.
-        amount: { value: "12345678.9", currency: null },
+        // v2 converts every invoice to RUB: `amount` is roubles whether or not a method is chosen.
+        amount: { value: "12345678.9", currency: "RUB" },
         payAmount: { value: "12345678.9", currency: "RUB" },
         remainingAmount: { value: "0", currency: "RUB" },
         balanceAmount: { value: "12098765.32", currency: "RUB" },
@@ -178,8 +179,8 @@ describe("PaymentsClient.getInvoice: successful answers", () => {
     expect(invoice.method).toBe("BITCOIN");
     expect(invoice.currency).toBe("BTC");
     expect(invoice.apiVersion).toBe("v2");
-    // 1500 is in the invoice's original currency (RUB), which v2 no longer names: never "1500 BTC".
-    expect(invoice.amounts.amount).toEqual({ value: "1500", currency: null });
+    // `amount` is the invoice amount in RUB (v2 converts it), never "1500 BTC".
+    expect(invoice.amounts.amount).toEqual({ value: "1500", currency: "RUB" });
     expect(invoice.amounts.payAmount).toEqual({ value: "0.00017384", currency: "BTC" });
     expect(invoice.amounts.remainingAmount).toEqual({ value: "0.00017384", currency: "BTC" });
     expect(invoice.amounts.balanceAmount).toEqual({ value: "0.00016863", currency: "BTC" });
@@ -204,24 +205,25 @@ describe("PaymentsClient.getInvoice: successful answers", () => {
     });
   });
 
-  it("reads the v3 crypto sample: invoice currency and payment currency kept apart", async () => {
-    const invoice = await client({ defaultVersion: "v3" }).getInvoice(ACCOUNT, BTC_ID);
+  it("reads a v3 invoice that names its currency only as `currency`", async () => {
+    const id = "715308967_UsdCurrencyOnly";
+    const invoice = await client({ defaultVersion: "v3" }).getInvoice(ACCOUNT, id);
     expect(invoice).toEqual({
-      id: BTC_ID,
-      url: `https://pay.crystalpay.io/?i=${BTC_ID}`,
-      state: "processing",
+      id,
+      url: `https://pay.crystalpay.io/?i=${id}`,
+      state: "notpayed",
       type: "purchase",
-      method: "BITCOIN",
+      method: null,
       requiredMethod: null,
-      currency: "BTC",
+      currency: "USD",
+      currencyConflict: null,
       amounts: {
-        amount: { value: "1500", currency: "RUB" },
-        payAmount: { value: "0.00017384", currency: "BTC" },
-        remainingAmount: { value: "0.00017384", currency: "BTC" },
-        balanceAmount: { value: "0.00016863", currency: "BTC" },
-        rubAmount: { value: "1500", currency: "RUB" },
+        amount: { value: "100", currency: "USD" },
+        rubAmount: { value: "8146", currency: "RUB" },
+        remainingAmount: { value: "100", currency: "USD" },
+        balanceAmount: { value: "100", currency: "USD" },
       },
-      commissions: { commissionAmount: { value: "0.00000521", currency: "BTC" } },
+      commissions: { commissionAmount: { value: "0", currency: "USD" } },
       subtractFrom: "balance",
       description: null,
       extra: null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   manyMethods,
+  payoutOnlyMethod,
   renderMethodsV2,
   renderMethodsV3,
   type SampleMethod,
@@ -77,11 +78,11 @@ function v3Entry(overrides: { settingsEnabled?: boolean; inEnabled?: boolean } =
 const v3Answer = (items: Record<string, unknown>) => ({ error: false, errors: [], items });
 
 function fromV2(samples: SampleMethod[]): PaymentMethod[] {
-  return methodsFromV2(methodListV2Schema.parse(JSON.parse(renderMethodsV2(samples))));
+  return methodsFromV2(methodListV2Schema.parse(JSON.parse(renderMethodsV2(samples)))).methods;
 }
 
 function fromV3(samples: SampleMethod[]): PaymentMethod[] {
-  return methodsFromV3(methodListV3Schema.parse(JSON.parse(renderMethodsV3(samples))));
+  return methodsFromV3(methodListV3Schema.parse(JSON.parse(renderMethodsV3(samples)))).methods;
 }
 
 /** A fresh, deeply copied v2 answer to break one field of. */
@@ -94,7 +95,7 @@ function v2Raw(): { methods: Record<string, Record<string, unknown>> } & Record<
 
 describe("methodsFromV2", () => {
   it("maps every field and keeps tiny amounts as plain decimal strings", () => {
-    expect(methodsFromV2(methodListV2Schema.parse(JSON.parse(V2_TEXT)))).toEqual([
+    expect(methodsFromV2(methodListV2Schema.parse(JSON.parse(V2_TEXT))).methods).toEqual([
       {
         code: "BITCOIN",
         name: "Bitcoin",
@@ -160,7 +161,7 @@ describe("methodsFromV2", () => {
       extra_commission_percent: 0.2,
       commission: 1234567.0000001,
     });
-    const [method] = methodsFromV2(methodListV2Schema.parse(raw));
+    const [method] = methodsFromV2(methodListV2Schema.parse(raw)).methods;
     expect(method?.commissionPercent).toBe("0.1");
     expect(method?.extraCommissionPercent).toBe("0.2");
     expect(method?.commission.value).toBe("1234567.0000001");
@@ -169,18 +170,22 @@ describe("methodsFromV2", () => {
   it("accepts the minimal status level as a digit string", () => {
     const raw = v2Raw();
     Object.assign(raw.methods.ETHCRYPTOBOT ?? {}, { minimal_status_level: "-1" });
-    expect(methodsFromV2(methodListV2Schema.parse(raw))[2]?.minimalStatusLevel).toBe(-1);
+    expect(methodsFromV2(methodListV2Schema.parse(raw)).methods[2]?.minimalStatusLevel).toBe(-1);
   });
 
   it("reads an empty method list", () => {
-    expect(methodsFromV2(methodListV2Schema.parse({ error: false, errors: [], methods: {} }))).toEqual([]);
+    expect(methodsFromV2(methodListV2Schema.parse({ error: false, errors: [], methods: {} }))).toEqual({
+      methods: [],
+      payoutOnly: [],
+      unreadable: [],
+    });
   });
 });
 
 describe("methodsFromV3", () => {
   it("maps the nested fields as the notes say", () => {
     const raw = methodListV3Schema.parse(v3Answer({ BITCOIN: v3Entry() }));
-    expect(methodsFromV3(raw)).toEqual([
+    expect(methodsFromV3(raw).methods).toEqual([
       {
         code: "BITCOIN",
         name: "Bitcoin",
@@ -205,14 +210,14 @@ describe("methodsFromV3", () => {
     [false, false, false],
   ])("settings.in.enabled %s and in.enabled %s -> enabled %s", (settingsEnabled, inEnabled, enabled) => {
     const raw = methodListV3Schema.parse(v3Answer({ BITCOIN: v3Entry({ settingsEnabled, inEnabled }) }));
-    expect(methodsFromV3(raw)[0]?.enabled).toBe(enabled);
+    expect(methodsFromV3(raw).methods[0]?.enabled).toBe(enabled);
   });
 
   it("keeps missing limits as null", () => {
     const entry = v3Entry();
     const onlyMax = { ...entry, in: { ...entry.in, limits: { min: null, max: "100" } } };
     const none = { ...entry, in: { ...entry.in, limits: null } };
-    const methods = methodsFromV3(methodListV3Schema.parse(v3Answer({ MAXONLY: onlyMax, NONE: none })));
+    const { methods } = methodsFromV3(methodListV3Schema.parse(v3Answer({ MAXONLY: onlyMax, NONE: none })));
     expect(methods.map((method) => [method.code, method.limits])).toEqual([
       ["MAXONLY", { min: null, max: { value: "100", currency: "BTC" } }],
       ["NONE", null],
@@ -226,7 +231,7 @@ describe("methodsFromV3", () => {
       minimal_status_level: 2,
       in: { ...entry.in, commissions: { percent: 1.5, amount: 1e-7 } },
     };
-    const [method] = methodsFromV3(methodListV3Schema.parse(v3Answer({ BITCOIN: numeric })));
+    const [method] = methodsFromV3(methodListV3Schema.parse(v3Answer({ BITCOIN: numeric }))).methods;
     expect(method?.minimalStatusLevel).toBe(2);
     expect(method?.commissionPercent).toBe("1.5");
     expect(method?.commission).toEqual({ value: "0.0000001", currency: "BTC" });
@@ -271,11 +276,14 @@ describe("methodsFromV3", () => {
   });
 });
 
-describe("method list schemas", () => {
-  const rejects = (mutate: (raw: ReturnType<typeof v2Raw>) => void) => {
+describe("method list schemas: strict about the list, lenient about one entry", () => {
+  /** Whether BITCOIN is set aside (the rest of the list still read), naming the field at fault. */
+  const setAside = (mutate: (raw: ReturnType<typeof v2Raw>) => void) => {
     const raw = v2Raw();
     mutate(raw);
-    return methodListV2Schema.safeParse(raw).success === false;
+    const catalog = methodsFromV2(methodListV2Schema.parse(raw));
+    expect(catalog.methods.map((method) => method.code)).toEqual(["BTCCRYPTOBOT", "ETHCRYPTOBOT"]);
+    return catalog.unreadable;
   };
 
   it("accepts the sample answers of both versions", () => {
@@ -283,52 +291,130 @@ describe("method list schemas", () => {
     expect(methodListV3Schema.safeParse(v3Answer({ BITCOIN: v3Entry() })).success).toBe(true);
   });
 
-  it("v2: rejects enabled as a string", () => {
-    expect(rejects((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { enabled: "yes" }))).toBe(true);
+  it("v2: sets aside one method with enabled as a string, reading the others", () => {
+    expect(setAside((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { enabled: "yes" }))).toEqual([
+      { code: "BITCOIN", reason: "enabled: Invalid input: expected boolean, received string" },
+    ]);
   });
 
-  it("v2: rejects a numeric name", () => {
-    expect(rejects((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { name: 5 }))).toBe(true);
+  it("v2: sets aside a method with a numeric name", () => {
+    expect(setAside((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { name: 5 }))).toHaveLength(1);
   });
 
-  it("v2: rejects an answer without `methods`", () => {
-    expect(rejects((raw) => delete (raw as Record<string, unknown>).methods)).toBe(true);
+  it("v2: rejects an answer without `methods` (the list itself is required)", () => {
+    const raw = v2Raw();
+    delete (raw as Record<string, unknown>).methods;
+    expect(methodListV2Schema.safeParse(raw).success).toBe(false);
     expect(methodListV2Schema.safeParse({ error: false, errors: [] }).success).toBe(false);
+    expect(methodListV2Schema.safeParse({ error: false, errors: [], methods: [1] }).success).toBe(false);
   });
 
-  it.each(["abc", "", "1,5", "NaN", "0x10", true, null])("v2: rejects commission %j", (commission) => {
-    expect(rejects((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { commission }))).toBe(true);
+  it.each(["abc", "", "1,5", "NaN", "0x10", true, null])(
+    "v2: sets aside a method with commission %j",
+    (commission) => {
+      expect(setAside((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { commission }))).toEqual([
+        { code: "BITCOIN", reason: expect.stringMatching(/^commission: /) },
+      ]);
+    },
+  );
+
+  it("v2: sets aside a method missing a commission or with a bad currency", () => {
+    expect(setAside((raw) => delete raw.methods.BITCOIN?.commission_percent)).toHaveLength(1);
+    expect(setAside((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { currency: "B" }))).toHaveLength(1);
   });
 
-  it("v2: rejects a missing field, a bad currency and a fractional status level", () => {
-    expect(rejects((raw) => delete raw.methods.BITCOIN?.commission_percent)).toBe(true);
-    expect(rejects((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { currency: "B" }))).toBe(true);
-    expect(rejects((raw) => Object.assign(raw.methods.BITCOIN ?? {}, { minimal_status_level: 1.5 }))).toBe(
-      true,
-    );
+  it("v2: a status level it cannot read is left out, the method kept", () => {
+    const raw = v2Raw();
+    Object.assign(raw.methods.BITCOIN ?? {}, { minimal_status_level: 1.5, surprise: { nested: true } });
+    const catalog = methodsFromV2(methodListV2Schema.parse(raw));
+    expect(catalog.unreadable).toEqual([]);
+    expect(catalog.methods[0]).toMatchObject({ code: "BITCOIN", minimalStatusLevel: null });
   });
 
   it("v2: rejects a v3 answer", () => {
     expect(methodListV2Schema.safeParse(v3Answer({ BITCOIN: v3Entry() })).success).toBe(false);
   });
 
-  it("v3: rejects an entry without settings", () => {
+  it("v3: an entry with `in` but no settings has no known extra commission: set aside", () => {
     const { settings: _settings, ...withoutSettings } = v3Entry();
-    expect(methodListV3Schema.safeParse(v3Answer({ BITCOIN: withoutSettings })).success).toBe(false);
+    const catalog = methodsFromV3(
+      methodListV3Schema.parse(v3Answer({ BITCOIN: withoutSettings, OK: v3Entry() })),
+    );
+    expect(catalog.methods.map((method) => method.code)).toEqual(["OK"]);
+    expect(catalog.unreadable).toEqual([{ code: "BITCOIN", reason: "settings.in: missing" }]);
   });
 
-  it("v3: rejects a wrong type in the nested fields", () => {
+  it("v3: sets aside one entry with a wrong type in the nested fields", () => {
     const entry = v3Entry();
     const badEnabled = { ...entry, in: { ...entry.in, enabled: "true" } };
     const badPercent = {
       ...entry,
       settings: { in: { enabled: true, extra_commissions: { percent: "abc", amount: "0" } } },
     };
-    expect(methodListV3Schema.safeParse(v3Answer({ BITCOIN: badEnabled })).success).toBe(false);
-    expect(methodListV3Schema.safeParse(v3Answer({ BITCOIN: badPercent })).success).toBe(false);
+    const catalog = methodsFromV3(
+      methodListV3Schema.parse(v3Answer({ BAD1: badEnabled, BAD2: badPercent, GOOD: v3Entry() })),
+    );
+    expect(catalog.methods.map((method) => method.code)).toEqual(["GOOD"]);
+    expect(catalog.unreadable.map((entry) => entry.code)).toEqual(["BAD1", "BAD2"]);
+    expect(catalog.unreadable[0]?.reason).toMatch(/^in\.enabled: /);
+  });
+
+  it("v3: an odd limit, fee or accuracy is left out, the method kept", () => {
+    const entry = v3Entry();
+    const odd = {
+      ...entry,
+      amount_accuracy: "eight",
+      unknown_field: [1, 2],
+      in: { ...entry.in, limits: { min: "n/a", max: "100" }, fee: {} },
+    };
+    const { methods, unreadable } = methodsFromV3(methodListV3Schema.parse(v3Answer({ BITCOIN: odd })));
+    expect(unreadable).toEqual([]);
+    expect(methods[0]?.limits).toEqual({ min: null, max: { value: "100", currency: "BTC" } });
   });
 
   it("v3: rejects a v2 answer", () => {
     expect(methodListV3Schema.safeParse(JSON.parse(V2_TEXT)).success).toBe(false);
+  });
+});
+
+describe("methodsFromV3: payout-only methods and limits of 0", () => {
+  it("a method without `in` is payout-only: left out of the list and named, the rest read", () => {
+    const { in: _in, settings: _settings, ...payout } = v3Entry();
+    const raw = methodListV3Schema.parse(
+      v3Answer({ BITCOIN: v3Entry(), CARDRUBPAYOUT: { ...payout, settings: { out: { enabled: true } } } }),
+    );
+    const catalog = methodsFromV3(raw);
+    expect(catalog.methods.map((method) => method.code)).toEqual(["BITCOIN"]);
+    expect(catalog.payoutOnly).toEqual(["CARDRUBPAYOUT"]);
+    expect(catalog.unreadable).toEqual([]);
+  });
+
+  it("a method with `in` is a payment method, as in the docs", () => {
+    const catalog = methodsFromV3(methodListV3Schema.parse(v3Answer({ BITCOIN: v3Entry() })));
+    expect(catalog.payoutOnly).toEqual([]);
+    expect(catalog.methods[0]?.enabled).toBe(true);
+  });
+
+  it('limits of "0" mean no limit (the docs\' example: an enabled method with min "0", max "0")', () => {
+    const entry = v3Entry();
+    const zero = { ...entry, in: { ...entry.in, limits: { min: "0", max: "0" } } };
+    const maxOnly = { ...entry, in: { ...entry.in, limits: { min: "0.00", max: "5" } } };
+    const minOnly = { ...entry, in: { ...entry.in, limits: { min: "10", max: "0" } } };
+    const { methods } = methodsFromV3(
+      methodListV3Schema.parse(v3Answer({ ZERO: zero, MAXONLY: maxOnly, MINONLY: minOnly })),
+    );
+    expect(methods.map((method) => [method.code, method.enabled, method.limits])).toEqual([
+      ["ZERO", true, null],
+      ["MAXONLY", true, { min: null, max: { value: "5", currency: "BTC" } }],
+      ["MINONLY", true, { min: { value: "10", currency: "BTC" }, max: null }],
+    ]);
+  });
+
+  it("the sandbox renders payout-only methods without `in` (v3) and leaves them out of v2", () => {
+    const samples = [...sampleMethods().slice(0, 2), payoutOnlyMethod()];
+    const v3 = methodsFromV3(methodListV3Schema.parse(JSON.parse(renderMethodsV3(samples))));
+    expect(v3.payoutOnly).toEqual(["CARDRUBPAYOUT"]);
+    expect(v3.methods).toHaveLength(2);
+    expect(fromV2(samples)).toHaveLength(2);
   });
 });

@@ -51,6 +51,7 @@ describe("invoiceFromV2", () => {
       method: null,
       requiredMethod: null,
       currency: "RUB",
+      currencyConflict: null,
       amounts: {
         amount: money("1500", "RUB"),
         payAmount: money("1500", "RUB"),
@@ -73,12 +74,12 @@ describe("invoiceFromV2", () => {
     } satisfies Invoice);
   });
 
-  it("after a crypto pick: pay/remaining/balance/commissions in BTC, amount's currency unnamed", () => {
+  it("after a crypto pick: pay/remaining/balance/commissions in BTC, the amount still in RUB", () => {
     const invoice = fromV2(rawV2(sample("715308959_ProcessingBtc")));
     expect(invoice.currency).toBe("BTC");
     expect(invoice.method).toBe("BITCOIN");
     expect(invoice.amounts).toEqual({
-      amount: money("1500", null),
+      amount: money("1500", "RUB"),
       payAmount: money("0.00017384", "BTC"),
       remainingAmount: money("0.00017384", "BTC"),
       balanceAmount: money("0.00016863", "BTC"),
@@ -90,12 +91,16 @@ describe("invoiceFromV2", () => {
     });
   });
 
-  it("names the amount's currency only while no method is chosen", () => {
+  it("shows `amount` in RUB whether or not a method is chosen (v2 converts every invoice to RUB)", () => {
     const base = rawV2(sample("715308958_rPwTzvsvCm"));
     expect(fromV2({ ...base, method: null }).amounts.amount).toEqual(money("1500", "RUB"));
     expect(fromV2({ ...base, method: "" }).amounts.amount).toEqual(money("1500", "RUB"));
-    expect(fromV2({ ...base, method: "CARDRUBP2P" }).amounts.amount).toEqual(money("1500", null));
-    expect(fromV2({ ...base, method: "CARDRUBP2P" }).amounts.payAmount).toEqual(money("1500", "RUB"));
+    expect(fromV2({ ...base, method: "CARDTRYP2P", currency: "TRY" }).amounts).toEqual({
+      amount: money("1500", "RUB"),
+      payAmount: money("1500", "TRY"),
+      remainingAmount: money("1500", "TRY"),
+      balanceAmount: money("1500", "TRY"),
+    });
   });
 
   it("reads the paid sample (text fields kept verbatim, no final time in v2)", () => {
@@ -156,10 +161,16 @@ describe("invoiceFromV2", () => {
 });
 
 describe("invoiceFromV3", () => {
-  it("reads an unpaid invoice: initial_amount as the amount, null as null", () => {
+  it("reads an unpaid RUB invoice (newer revision): each figure once, null as null", () => {
     const raw = rawV3(sample("715308958_rPwTzvsvCm"));
     expect(raw.required_method).toBeNull();
     expect(raw.extra).toBeNull();
+    expect(raw).toMatchObject({
+      amount_currency: "RUB",
+      currency: "RUB",
+      amount: "1500",
+      initial_amount: "1500",
+    });
     expect(fromV3(raw)).toEqual({
       id: "715308958_rPwTzvsvCm",
       url: "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm",
@@ -168,12 +179,12 @@ describe("invoiceFromV3", () => {
       method: null,
       requiredMethod: null,
       currency: "RUB",
+      currencyConflict: null,
+      // initial_amount and rub_amount equal the amount in RUB: not repeated under other labels.
       amounts: {
         amount: money("1500", "RUB"),
-        payAmount: money("1500", "RUB"),
         remainingAmount: money("1500", "RUB"),
         balanceAmount: money("1500", "RUB"),
-        rubAmount: money("1500", "RUB"),
       },
       commissions: { commissionAmount: money("0", "RUB") },
       subtractFrom: "balance",
@@ -188,20 +199,16 @@ describe("invoiceFromV3", () => {
     } satisfies Invoice);
   });
 
-  it("after a crypto pick: amount in the invoice currency, the rest in BTC, rub_amount in RUB", () => {
-    const invoice = fromV3(rawV3(sample("715308959_ProcessingBtc")));
-    expect(invoice.currency).toBe("BTC");
-    expect(invoice.amounts).toEqual({
-      amount: money("1500", "RUB"),
-      payAmount: money("0.00017384", "BTC"),
-      remainingAmount: money("0.00017384", "BTC"),
-      balanceAmount: money("0.00016863", "BTC"),
-      rubAmount: money("1500", "RUB"),
-    });
-    expect(invoice.commissions).toEqual({ commissionAmount: money("0.00000521", "BTC") });
+  it("keeps initial_amount under its own name when it differs from the amount", () => {
+    const invoice = fromV3(
+      rawV3(sample("715308960_WrongAmount"), { amount: "2600", initial_amount: "2500.5" }),
+    );
+    expect(invoice.amounts.amount).toEqual(money("2600", "RUB"));
+    expect(invoice.amounts.initialAmount).toEqual(money("2500.5", "RUB"));
+    expect(invoice.amounts.rubAmount).toEqual(money("2500.5", "RUB"));
   });
 
-  it("older revisions without `currency` or `amount` use amount_currency", () => {
+  it("older revisions without `currency` or `amount` use amount_currency and initial_amount", () => {
     const raw = rawV3(sample("715308960_WrongAmount"), { amount_currency: "USDT" });
     delete raw.currency;
     delete raw.amount;
@@ -209,9 +216,9 @@ describe("invoiceFromV3", () => {
     expect(invoice.currency).toBe("USDT");
     expect(invoice.amounts).toEqual({
       amount: money("2500.5", "USDT"),
+      rubAmount: money("2500.5", "RUB"),
       remainingAmount: money("500.25", "USDT"),
       balanceAmount: money("1950.13", "USDT"),
-      rubAmount: money("2500.5", "RUB"),
     });
     expect(invoice.commissions).toEqual({ commissionAmount: money("50.12", "USDT") });
   });
@@ -285,11 +292,176 @@ describe("invoiceFromV3", () => {
       }),
     );
     expect(invoice.amounts).toMatchObject({
-      amount: money("100", "RUB"),
-      payAmount: money("0.00012345", "RUB"),
+      amount: money("0.00012345", "RUB"),
+      initialAmount: money("100", "RUB"),
       balanceAmount: money("7.5", "RUB"),
       rubAmount: money("123456789012345678901234567890.123456789", "RUB"),
     });
+  });
+});
+
+describe("the service's documented examples, each amount with the currency the answer ties it to", () => {
+  const common = {
+    error: false,
+    errors: [],
+    id: "715308958_rPwTzvsvCm",
+    url: "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm",
+    type: "purchase",
+    created_at: "2024-05-01 13:00:00",
+    expired_at: "2024-05-02 13:00:00",
+  };
+  const v2 = {
+    ...common,
+    required_method: "",
+    description: "",
+    redirect_url: "",
+    callback_url: "",
+    extra: "",
+    service_commission: 0,
+    extra_commission: 0,
+  };
+  const v3 = { ...common, required_method: null, subtract_from: "balance", final_at: null };
+
+  it("v2 unpaid: every amount in RUB", () => {
+    const invoice = fromV2({
+      ...v2,
+      state: "notpayed",
+      method: null,
+      currency: "RUB",
+      amount: 100,
+      pay_amount: 100,
+      remaining_amount: 100,
+      balance_amount: 100,
+    });
+    expect(Object.values(invoice.amounts).map((each) => each.currency)).toEqual(["RUB", "RUB", "RUB", "RUB"]);
+  });
+
+  it("v2 paid by BITCOIN (the callback example): amount 100 RUB, pay/remaining/balance 0.1 BTC", () => {
+    const invoice = fromV2(
+      JSON.parse(
+        JSON.stringify({
+          ...v2,
+          state: "payed",
+          method: "BITCOIN",
+          currency: "BTC",
+          amount: 100,
+          pay_amount: 0.1,
+          remaining_amount: 0.1,
+          balance_amount: 0.1,
+        }),
+      ),
+    );
+    expect(invoice.amounts).toEqual({
+      amount: money("100", "RUB"),
+      payAmount: money("0.1", "BTC"),
+      remainingAmount: money("0.1", "BTC"),
+      balanceAmount: money("0.1", "BTC"),
+    });
+    expect(invoice.commissions).toEqual({
+      serviceCommission: money("0", "BTC"),
+      extraCommission: money("0", "BTC"),
+    });
+  });
+
+  it("v3 newer revision (the invoice/info example): amount in USD once, rub_amount in RUB", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "notpayed",
+      method: null,
+      currency: "USD",
+      amount_currency: "USD",
+      amount: "100",
+      initial_amount: "100",
+      rub_amount: "8146",
+      remaining_amount: "100",
+      balance_amount: "0",
+      commission_amount: "0",
+    });
+    expect(invoice.currency).toBe("USD");
+    expect(invoice.currencyConflict).toBeNull();
+    expect(invoice.amounts).toEqual({
+      amount: money("100", "USD"),
+      rubAmount: money("8146", "RUB"),
+      remainingAmount: money("100", "USD"),
+      balanceAmount: money("0", "USD"),
+    });
+    expect(invoice.commissions).toEqual({ commissionAmount: money("0", "USD") });
+  });
+
+  it("v3 older revision (amount_currency, initial_amount only)", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "notpayed",
+      method: null,
+      amount_currency: "USD",
+      initial_amount: "100",
+      rub_amount: "8146",
+    });
+    expect(invoice.currency).toBe("USD");
+    expect(invoice.amounts).toEqual({ amount: money("100", "USD"), rubAmount: money("8146", "RUB") });
+  });
+
+  it("v3 with `currency` and no amount_currency (its new name)", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "notpayed",
+      method: null,
+      currency: "USD",
+      amount: "100",
+      initial_amount: "100",
+      rub_amount: "8146",
+      remaining_amount: "100",
+    });
+    expect(invoice.currency).toBe("USD");
+    expect(invoice.amounts).toEqual({
+      amount: money("100", "USD"),
+      rubAmount: money("8146", "RUB"),
+      remainingAmount: money("100", "USD"),
+    });
+  });
+
+  it("v3 naming two different currencies: amounts carry none, both names are kept, RUB stays RUB", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "processing",
+      method: "BITCOIN",
+      amount_currency: "USD",
+      currency: "BTC",
+      amount: "100",
+      initial_amount: "100",
+      rub_amount: "8146",
+      remaining_amount: "0.0012",
+      commission_amount: "0",
+    });
+    expect(invoice.currencyConflict).toEqual({ amountCurrency: "USD", currency: "BTC" });
+    expect(invoice.amounts).toEqual({
+      amount: money("100", null),
+      rubAmount: money("8146", "RUB"),
+      remainingAmount: money("0.0012", null),
+    });
+    expect(invoice.commissions).toEqual({ commissionAmount: money("0", null) });
+  });
+
+  it("v3 accepts fields it does not know, at any depth, and reads the rest as usual", () => {
+    const invoice = fromV3({
+      ...v3,
+      state: "notpayed",
+      method: null,
+      currency: "USD",
+      amount: "100",
+      rub_amount: "8146",
+      payer: { email: "a@b.example", tags: [1, 2] },
+      new_amount_kind: "12",
+    });
+    expect(invoice.amounts).toEqual({ amount: money("100", "USD"), rubAmount: money("8146", "RUB") });
+  });
+
+  it("v3 requires a currency under one of its names, and an amount under one of its names", () => {
+    const base = { ...v3, state: "notpayed", method: null, amount: "100", initial_amount: "100" };
+    expect(rejected(invoiceV3Schema.safeParse(base))).toEqual(["currency"]);
+    expect(
+      rejected(invoiceV3Schema.safeParse({ ...base, currency: "USD", amount: null, initial_amount: null })),
+    ).toEqual(["amount"]);
   });
 });
 
@@ -349,7 +521,6 @@ describe("schemas reject wrong types", () => {
 
   it.each([
     [{ initial_amount: "lots" }, "initial_amount"],
-    [{ initial_amount: null }, "initial_amount"],
     [{ amount: "lots" }, "amount"],
     [{ rub_amount: "1e" }, "rub_amount"],
     [{ state: 7 }, "state"],

@@ -295,6 +295,33 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it("an invoice card's method lookup waits no longer than its budget, and fills the cache", async () => {
+      const names = { credentials: ns("lookup-credentials"), cache: ns("lookup-cache") };
+      const workspace = payments(store, names);
+      await new CredentialsStore(store.namespace(names.credentials), new SecretBox(key)).set("T0LOOKUP", {
+        login: SANDBOX_LOGIN,
+        secret: SANDBOX_SECRET,
+      });
+      fake.methodsFault = "slow";
+      try {
+        // The list takes 300 ms; the card gives it 20: no method, no error.
+        expect(await workspace.methodFor("T0LOOKUP", "BITCOIN", 20)).toBeUndefined();
+      } finally {
+        fake.methodsFault = null;
+      }
+      // The read went on in the background; once it lands, the next card names the method at once.
+      await workspace.methods("T0LOOKUP");
+      const before = methodListCalls().length;
+      expect(await workspace.methodFor("T0LOOKUP", "BITCOIN", 20)).toMatchObject({
+        name: "Bitcoin",
+        currency: "BTC",
+      });
+      expect(await workspace.methodFor("T0LOOKUP", "NOSUCH", 20)).toBeUndefined();
+      expect(methodListCalls().length).toBe(before);
+      // A workspace without credentials: undefined, never a thrown error.
+      expect(await workspace.methodFor("T0NOBODY", "BITCOIN", 20)).toBeUndefined();
+    });
+
     it("two replicas share it: one fills the cache, the other serves from it without a request", async () => {
       const names = { credentials: ns("replica-credentials"), cache: ns("replica-cache") };
       // Each replica opens the store itself, as two processes behind a load balancer would.
@@ -321,6 +348,20 @@ for (const backend of BACKENDS) {
       await second.forgetCached("T0SHARED");
       expect((await second.methods("T0SHARED")).fromCache).toBe(false);
       expect(methodListCalls().length - before).toBe(2);
+    });
+
+    it("claimOnce: of 20 simultaneous claims from two replicas exactly one wins, until it lapses", async () => {
+      const [first, second] = [await open(), await open()];
+      const claim = `${RUN}-event-Ev123`;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).claimOnce(claim, 300)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await first.claimOnce(`${RUN}-another`, 300)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      // Lapsed: the key can be claimed again, once.
+      const again = await Promise.all([first.claimOnce(claim, 60_000), second.claimOnce(claim, 60_000)]);
+      expect(again.filter(Boolean)).toHaveLength(1);
     });
 
     it("throws, never reads as empty, once closed", async () => {

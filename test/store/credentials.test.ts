@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import KeyvSqlite from "@keyv/sqlite";
@@ -8,6 +17,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { keyId, SecretBox } from "../../src/store/crypto.js";
+import { StoreCallError } from "../../src/store/deadline.js";
 import { openStores } from "../../src/store/index.js";
 import { resolveCredentialsKey } from "../../src/store/key-file.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
@@ -285,9 +295,34 @@ describe("CredentialsStore over SQLite", () => {
     ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(/SQLITE_MISUSE/);
+      // Reads and writes say it was the store (StoreCallError), with SQLite's own error as the cause.
+      const cause = error instanceof StoreCallError ? error.cause : error;
+      expect((cause as Error).message).toMatch(/SQLITE_MISUSE/);
     }
     store = undefined;
+  });
+});
+
+describe("the SQLite files' modes", () => {
+  it("creates the database and its -wal and -shm files readable by their owner only", async () => {
+    const path = join(dir, "modes", "kassa.sqlite");
+    const opened = await openStore(`sqlite://${path}`);
+    await opened.namespace("probe").set("k", "v");
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+    await opened.close();
+  });
+
+  it("tightens files an older version left readable by others", async () => {
+    const path = join(dir, "loose", "kassa.sqlite");
+    mkdirSync(join(dir, "loose"));
+    writeFileSync(path, "");
+    chmodSync(path, 0o644);
+    const opened = await openStore(`sqlite://${path}`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await opened.close();
   });
 });
 

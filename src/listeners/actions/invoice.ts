@@ -6,6 +6,7 @@ import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
 import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
@@ -65,6 +66,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
         originalState: value.s,
         ...(shared ? {} : { refreshedAt: deps.now() }),
         ...(sharedBy ? { sharedBy } : {}),
+        method: await chosenMethod(deps, team, invoice),
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
       return shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);

@@ -1,5 +1,6 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
+import type { Invoice } from "../../payments/model.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
 import { deliverInvoiceCard } from "../live-card.js";
@@ -9,6 +10,14 @@ import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
+
+/**
+ * The invoice's chosen method from the workspace's method list (its name and currency for the
+ * card): cached, or read within a short budget; undefined otherwise, never an error.
+ */
+export function chosenMethod(deps: ListenerDeps, teamId: string, invoice: Invoice) {
+  return invoice.method ? deps.payments.methodFor(teamId, invoice.method) : Promise.resolve(undefined);
+}
 
 export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDeps): void {
   router.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
@@ -50,7 +59,12 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
       outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
       const visibility = await visibilityFor(deps, command.team_id);
-      const card = buildInvoiceMessage(invoice, { now: deps.now(), teamId: command.team_id, visibility });
+      const card = buildInvoiceMessage(invoice, {
+        now: deps.now(),
+        teamId: command.team_id,
+        visibility,
+        method: await chosenMethod(deps, command.team_id, invoice),
+      });
       return deliverInvoiceCard(
         deps,
         client,

@@ -25,7 +25,17 @@ export async function paymethodsReply(
   outcome.cached = list.fromCache;
   if (!list.fromCache) outcome.upstreamStatus = 200;
   outcome.methods = list.methods.length;
-  const message = deps.paymethodsPages.message(list.methods, view, { fetchedAt: list.fetchedAt });
+  if (!list.fromCache && list.unreadable.length > 0) {
+    // Codes and schema paths only: what an operator needs to see which entries the service changed.
+    deps.logger.warn(
+      { team: teamId, unreadable: list.unreadable.slice(0, 20) },
+      "method list entries left out",
+    );
+  }
+  const message = deps.paymethodsPages.message(list.methods, view, {
+    fetchedAt: list.fetchedAt,
+    leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
+  });
   if (!message) {
     outcome.outcome = "no_match";
     return paymethodsNoMatchMessage(filterText(view.filter));

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Stack } from "../../sandbox/stack.js";
+import { StoreCallError } from "../../src/store/deadline.js";
+import { openStore } from "../../src/store/keyv.js";
+import { type StallProxy, startStallProxy } from "../support/stall-proxy.js";
+
+const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
+const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+if (!redisUrl) console.log("store stall: skipping Redis (TEST_REDIS_URL not set)");
+if (!postgresUrl) console.log("store stall: skipping PostgreSQL (TEST_POSTGRES_URL not set)");
+
+/** The same URL, through the proxy: host and port replaced. */
+function throughProxy(url: string, port: number): string {
+  const proxied = new URL(url);
+  proxied.hostname = "127.0.0.1";
+  proxied.port = String(port);
+  return proxied.toString();
+}
+
+function targetOf(url: string, defaultPort: number): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || defaultPort) };
+}
+
+describe.skipIf(!redisUrl)("a Redis store that stalls while Kassa runs", () => {
+  let proxy: StallProxy;
+  let stack: Stack;
+  beforeAll(async () => {
+    proxy = await startStallProxy(targetOf(redisUrl ?? "", 6379));
+    // A database of its own, so the sandbox team's keys do not meet other tests' on a shared server.
+    const url = new URL(throughProxy(redisUrl ?? "", proxy.port));
+    url.pathname = "/13";
+    stack = await Stack.start({
+      env: { STORE_URL: url.toString(), STORE_TIMEOUT_MS: "400", RATE_LIMIT_USER_PER_MIN: "1000" },
+      storeMemoMs: 0,
+    });
+  });
+  afterAll(async () => {
+    proxy?.resume();
+    await stack?.stop();
+    await proxy?.close();
+  });
+
+  it("answers 'storage is not answering' within the store time-out, and /readyz 503 within 2 s", async () => {
+    proxy.stall();
+    const started = Date.now();
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm");
+    expect(Date.now() - started).toBeLessThan(3000);
+    const text = JSON.stringify(reply.body);
+    expect(text).toContain("Kassa's storage is not answering right now. Try again in a minute.");
+    expect(text).not.toContain("Something went wrong");
+    await expect
+      .poll(() => stack.logEntries().some((entry) => entry.outcome === "store_unavailable"))
+      .toBe(true);
+
+    const ready = Date.now();
+    const response = await fetch(`${stack.url}/readyz`);
+    expect(response.status).toBe(503);
+    expect(Date.now() - ready).toBeLessThan(2000);
+
+    proxy.resume();
+    await expect.poll(async () => (await fetch(`${stack.url}/readyz`)).status, { timeout: 5000 }).toBe(200);
+    const after = await stack.ask("715308958_rPwTzvsvCm");
+    expect(JSON.stringify(after.reply.body)).toContain("Invoice 715308958_rPwTzvsvCm");
+  });
+});
+
+describe.skipIf(!postgresUrl)("a PostgreSQL store that stalls", () => {
+  it("fails a read with StoreCallError after the time-out instead of waiting", async () => {
+    const proxy = await startStallProxy(targetOf(postgresUrl ?? "", 5432));
+    const store = await openStore(throughProxy(postgresUrl ?? "", proxy.port), { timeoutMs: 300 });
+    try {
+      const keyv = store.namespace(`stall-${process.pid}`);
+      await keyv.set("k", "v");
+      proxy.stall();
+      const error = await keyv.get("k").then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(StoreCallError);
+      expect((error as StoreCallError).reason).toBe("timeout");
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreCallError);
+      proxy.resume();
+      await expect.poll(() => keyv.get("k"), { timeout: 5000 }).toBe("v");
+      await keyv.clear();
+    } finally {
+      proxy.resume();
+      await store.close();
+      await proxy.close();
+    }
+  });
+});
