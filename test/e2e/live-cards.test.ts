@@ -291,3 +291,59 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
     ).toHaveLength(1);
   });
 });
+
+describe("live cards: limits", () => {
+  let stack: Stack;
+  /** The app's clock runs with the real one, shifted by this (to pass WATCH_MAX_HOURS). */
+  let shift = 0;
+  beforeAll(async () => {
+    stack = await Stack.start({
+      env: {
+        WATCH_INTERVAL_MS: String(INTERVAL_MS),
+        WATCH_MAX_RPS: "1",
+        WATCH_MAX_HOURS: "1",
+        WATCH_MAX_PER_WORKSPACE: "6",
+      },
+      now: () => new Date(Date.now() + shift),
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("keeps all watch reads of one cash register within WATCH_MAX_RPS", async () => {
+    const ids = Array.from({ length: 5 }, (_, index) => `live_budget_${index}`);
+    for (const [index, id] of ids.entries()) {
+      stack.fake.invoices.set(id, unpaid(id));
+      await postCard(stack, id, `C0BUDGET${index}`);
+    }
+    const start = Date.now();
+    const watchReads = () =>
+      stack.fake.requests.filter((request) => request.at >= start && ids.includes(String(request.body?.id)))
+        .length;
+    await expect.poll(watchReads, { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
+    const seconds = (Date.now() - start) / 1000;
+    // Five watches due every 100 ms would make about 50 reads a second without the budget.
+    expect(watchReads()).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  });
+
+  it("says when a workspace has reached WATCH_MAX_PER_WORKSPACE", async () => {
+    stack.fake.invoices.set("live_over", unpaid("live_over"));
+    stack.fake.invoices.set("live_over2", unpaid("live_over2"));
+    await postCard(stack, "live_over", "C0OVER1");
+    const card = await postCard(stack, "live_over2", "C0OVER2");
+    // Posted live, then found the workspace full: the card is corrected at once.
+    await stack.slack.waitForMessages(() => card.updates === 1);
+    expect(text(card)).toContain("already has 6 invoices being watched");
+    expect(buttonIds(card.blocks)).not.toContain("invoice_stop_watch");
+  });
+
+  it("stops after WATCH_MAX_HOURS, saying so on the card", async () => {
+    const card = stack.slack.messages.get(
+      [...stack.slack.messages.keys()].find((key) => key.startsWith("C0BUDGET0:")) ?? "",
+    );
+    shift += 3_600_000 + 60_000;
+    await stack.slack.waitForMessages(() => text(card).includes("stopped watching this invoice after 1 h"));
+    expect(stack.slack.threadOf("C0BUDGET0", card?.ts ?? "")).toHaveLength(0);
+  });
+});
