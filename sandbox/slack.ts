@@ -23,8 +23,9 @@ export type PostedMessage = {
   blocks: Array<Record<string, unknown>>;
   /** Set for a reply in a thread: the ts of the thread's parent. */
   threadTs?: string;
-  /** How many times chat.update replaced it. */
+  /** How many times chat.update replaced it, and when it last did. */
   updates: number;
+  updatedAt?: number;
   at: number;
 };
 
@@ -165,6 +166,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           found.text = text;
           found.blocks = blocks;
           found.updates += 1;
+          found.updatedAt = Date.now();
           posted = found;
         } else {
           tsCounter += 1;

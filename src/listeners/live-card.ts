@@ -19,6 +19,12 @@ function notWatched(result: "workspace_full" | "invoice_full", deps: ListenerDep
   };
 }
 
+/** The card is shown anyway; only its live updates are lost, and the log says why. */
+function watchFailed(error: unknown, outcome: Outcome): "store_failed" {
+  outcome.watchError = error instanceof Error ? error.message : String(error);
+  return "store_failed";
+}
+
 /**
  * Delivers an invoice card. Channel cards are posted with chat.postMessage (Kassa then has the
  * message's ts and can keep it current); where the bot cannot post, the card goes through
@@ -40,12 +46,11 @@ export async function deliverInvoiceCard(
 
   if (visibility === "private") {
     if (!register) return card;
-    const result = await deps.watches.watch(asker.teamId, register, invoice, {
-      kind: "dm",
-      user: asker.userId,
-      postedState: invoice.state,
-    });
+    const result = await deps.watches
+      .watch(asker.teamId, register, invoice, { kind: "dm", user: asker.userId, postedState: invoice.state })
+      .catch((error: unknown) => watchFailed(error, outcome));
     outcome.watch = result;
+    if (result === "store_failed") return card;
     const status: WatchStatus =
       result === "watching"
         ? { kind: "watching", lastCheckedAt: deps.now(), private: true }
@@ -78,17 +83,20 @@ export async function deliverInvoiceCard(
   }
   outcome.posted = "chat.postMessage";
   if (!register) return null;
-  const result = await deps.watches.watch(asker.teamId, register, invoice, {
-    kind: "channel",
-    channel: asker.channelId,
-    ts,
-    user: asker.userId,
-    postedState: invoice.state,
-  });
+  const result = await deps.watches
+    .watch(asker.teamId, register, invoice, {
+      kind: "channel",
+      channel: asker.channelId,
+      ts,
+      user: asker.userId,
+      postedState: invoice.state,
+    })
+    .catch((error: unknown) => watchFailed(error, outcome));
   outcome.watch = result;
   if (result !== "watching") {
-    // Rare (the workspace filled up meanwhile): the card says so instead of promising updates.
-    const honest = withWatchStatus(card, notWatched(result, deps), stopValue);
+    // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
+    const honest =
+      result === "store_failed" ? card : withWatchStatus(card, notWatched(result, deps), stopValue);
     await client.chat.update({ channel: asker.channelId, ts, text: honest.text, blocks: honest.blocks });
   }
   return null;

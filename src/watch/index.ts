@@ -76,7 +76,7 @@ export async function startWatcher(
     queue,
     reader,
     slackClients(config, stores),
-    { ...config.watch, leaseMs: leaseMs(config) },
+    { ...config.watch, leaseMs: leaseMs(config), storeTimeoutMs: config.store.timeoutMs },
     logger,
     options.now,
   );

@@ -4,6 +4,7 @@ import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch
 import type { Logger } from "../logger.js";
 import { NotConnectedError, ServiceError } from "../payments/errors.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { withStoreDeadline } from "../store/deadline.js";
 import {
   type AddCardResult,
   amountsFingerprint,
@@ -33,6 +34,8 @@ export type WatcherOptions = {
   maxReadsPerSecond: number;
   /** A claimed watch is not given to another replica for this long (longer than one read can take). */
   leaseMs: number;
+  /** STORE_TIMEOUT_MS: what a command waits for the store when it starts or stops a watch. */
+  storeTimeoutMs: number;
 };
 
 /** Each read without a change waits this much longer than the last, up to MAX_INTERVAL_MS. */
@@ -112,7 +115,7 @@ export class Watcher implements WatchRegistry {
   }
 
   async watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {
-    const result = await this.queue.addCard(
+    const adding = this.queue.addCard(
       {
         team,
         invoiceId: invoice.id,
@@ -128,7 +131,12 @@ export class Watcher implements WatchRegistry {
         now: this.now().getTime(),
       },
     );
-    return result;
+    return this.timed(adding, "watch.add");
+  }
+
+  /** A person is waiting: the store's answer within STORE_TIMEOUT_MS, or a StoreCallError. */
+  private timed<T>(work: Promise<T>, operation: string): Promise<T> {
+    return withStoreDeadline(work, this.options.storeTimeoutMs, operation);
   }
 
   async stop(
@@ -136,15 +144,15 @@ export class Watcher implements WatchRegistry {
     invoiceId: string,
     card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string },
   ): Promise<void> {
-    await this.queue.removeCard(team, invoiceId, cardId(card));
+    await this.timed(this.queue.removeCard(team, invoiceId, cardId(card)), "watch.stop");
   }
 
   async forgetTeam(team: string): Promise<void> {
-    await this.queue.removeTeam(team);
+    await this.timed(this.queue.removeTeam(team), "watch.forgetTeam");
   }
 
   count(team: string): Promise<number> {
-    return this.queue.count(team);
+    return this.timed(this.queue.count(team), "watch.count");
   }
 
   /** Starts the passes: one right away, then every `tickMs`. */
