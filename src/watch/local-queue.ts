@@ -1,9 +1,13 @@
 import type Keyv from "keyv";
 import { z } from "zod";
 import {
+  type AddCardLimits,
   type AddCardResult,
   cardId,
   MAX_CARDS_PER_WATCH,
+  type RescheduleFields,
+  type ToldFrom,
+  type ToldTo,
   type Watch,
   type WatchCard,
   type WatchQueue,
@@ -77,11 +81,7 @@ export class LocalWatchQueue implements WatchQueue {
     else await this.keyv.delete(key);
   }
 
-  async addCard(
-    seed: WatchSeed,
-    card: WatchCard,
-    limits: { maxPerWorkspace: number; firstDueInMs: number; now: number },
-  ): Promise<AddCardResult> {
+  async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
     const key = watchKey(seed.team, seed.invoiceId);
     const entry = this.entries.get(key);
     if (entry) {
@@ -146,24 +146,14 @@ export class LocalWatchQueue implements WatchQueue {
     });
   }
 
-  async reschedule(
-    team: string,
-    invoiceId: string,
-    dueAt: number,
-    patch: Pick<Watch, "intervalMs" | "lastCheckedAt"> & Partial<Pick<Watch, "cardsUpdatedAt">>,
-  ): Promise<void> {
+  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
     const entry = this.entries.get(watchKey(team, invoiceId));
     if (!entry) return;
     entry.dueAt = dueAt;
     Object.assign(entry.watch, patch);
   }
 
-  async tell(
-    team: string,
-    invoiceId: string,
-    from: Pick<Watch, "state" | "amounts">,
-    to: Pick<Watch, "state" | "amounts" | "invoice">,
-  ): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
     const key = watchKey(team, invoiceId);
     const entry = this.entries.get(key);
     if (!entry || entry.watch.state !== from.state || entry.watch.amounts !== from.amounts) return false;

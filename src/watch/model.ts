@@ -110,17 +110,24 @@ export const MAX_INTERVAL_MS = 10 * 60_000;
 /** States after which the invoice does not change any more. */
 export const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
 
+/** What addCard is told: the workspace's cap, when a new watch is first due, and the time now. */
+export type AddCardLimits = { maxPerWorkspace: number; firstDueInMs: number; now: number };
+
+/** What a read changes besides the due time. */
+export type RescheduleFields = Pick<Watch, "intervalMs" | "lastCheckedAt"> &
+  Partial<Pick<Watch, "cardsUpdatedAt">>;
+
+/** What tell() moves on from, and to. */
+export type ToldFrom = Pick<Watch, "state" | "amounts">;
+export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice">;
+
 /**
  * The schedule and the atomic steps of watching, one implementation per store engine. Every step
  * that two replicas could race on is a single atomic operation of the engine.
  */
 export interface WatchQueue {
   /** Adds a card to the invoice's watch, creating it (due after `firstDueInMs`) when there is none. */
-  addCard(
-    seed: WatchSeed,
-    card: WatchCard,
-    limits: { maxPerWorkspace: number; firstDueInMs: number; now: number },
-  ): Promise<AddCardResult>;
+  addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult>;
   /** Drops one card; the watch goes when its last card does. */
   removeCard(team: string, invoiceId: string, id: string): Promise<void>;
   remove(team: string, invoiceId: string): Promise<void>;
@@ -133,22 +140,12 @@ export interface WatchQueue {
    */
   claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]>;
   /** After a read: when the watch is next due, and what was seen. */
-  reschedule(
-    team: string,
-    invoiceId: string,
-    dueAt: number,
-    patch: Pick<Watch, "intervalMs" | "lastCheckedAt"> & Partial<Pick<Watch, "cardsUpdatedAt">>,
-  ): Promise<void>;
+  reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void>;
   /**
    * Compare-and-set of what was last told: true for exactly one caller per change (state `from` to
    * `to`, amounts to `amounts`); false when another replica (or an earlier run) already told it.
    */
-  tell(
-    team: string,
-    invoiceId: string,
-    from: Pick<Watch, "state" | "amounts">,
-    to: Pick<Watch, "state" | "amounts" | "invoice">,
-  ): Promise<boolean>;
+  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean>;
   /** One read of a cash register in the current second; false when its WATCH_MAX_RPS is spent. */
   takeRead(register: string, perSecond: number, now: number): Promise<boolean>;
   close(): Promise<void>;

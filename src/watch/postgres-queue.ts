@@ -2,10 +2,14 @@ import type pg from "pg";
 import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
 import {
+  type AddCardLimits,
   type AddCardResult,
   cardId,
   invoiceSnapshotSchema,
   MAX_CARDS_PER_WATCH,
+  type RescheduleFields,
+  type ToldFrom,
+  type ToldTo,
   type Watch,
   type WatchCard,
   type WatchQueue,
@@ -86,11 +90,7 @@ export class PostgresWatchQueue implements WatchQueue {
     }
   }
 
-  async addCard(
-    seed: WatchSeed,
-    card: WatchCard,
-    limits: { maxPerWorkspace: number; firstDueInMs: number; now: number },
-  ): Promise<AddCardResult> {
+  async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
     const key = watchKey(seed.team, seed.invoiceId);
     const client = await this.pool.connect();
     try {
@@ -217,12 +217,7 @@ export class PostgresWatchQueue implements WatchQueue {
     return watches;
   }
 
-  async reschedule(
-    team: string,
-    invoiceId: string,
-    dueAt: number,
-    patch: Pick<Watch, "intervalMs" | "lastCheckedAt"> & Partial<Pick<Watch, "cardsUpdatedAt">>,
-  ): Promise<void> {
+  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
     await this.pool.query(
       `UPDATE ${this.watches} SET due_at = $2, interval_ms = $3, last_checked_at = $4,
          cards_updated_at = COALESCE($5, cards_updated_at) WHERE key = $1`,
@@ -230,12 +225,7 @@ export class PostgresWatchQueue implements WatchQueue {
     );
   }
 
-  async tell(
-    team: string,
-    invoiceId: string,
-    from: Pick<Watch, "state" | "amounts">,
-    to: Pick<Watch, "state" | "amounts" | "invoice">,
-  ): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE ${this.watches} SET state = $4, amounts = $5, invoice = $6
          WHERE key = $1 AND state = $2 AND amounts = $3`,

@@ -2,10 +2,14 @@ import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
 import {
+  type AddCardLimits,
   type AddCardResult,
   cardId,
   invoiceSnapshotSchema,
   MAX_CARDS_PER_WATCH,
+  type RescheduleFields,
+  type ToldFrom,
+  type ToldTo,
   type Watch,
   type WatchCard,
   type WatchQueue,
@@ -142,11 +146,7 @@ export class RedisWatchQueue implements WatchQueue {
     return this.client.eval(script, { keys, arguments: args.map(String) });
   }
 
-  async addCard(
-    seed: WatchSeed,
-    card: WatchCard,
-    limits: { maxPerWorkspace: number; firstDueInMs: number; now: number },
-  ): Promise<AddCardResult> {
+  async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
     const fields = pairs({
       team: seed.team,
       invoiceId: seed.invoiceId,
@@ -213,21 +213,11 @@ export class RedisWatchQueue implements WatchQueue {
     return watches;
   }
 
-  async reschedule(
-    team: string,
-    invoiceId: string,
-    dueAt: number,
-    patch: Pick<Watch, "intervalMs" | "lastCheckedAt"> & Partial<Pick<Watch, "cardsUpdatedAt">>,
-  ): Promise<void> {
+  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
     await this.run(RESCHEDULE, [this.prefix, watchKey(team, invoiceId), dueAt, pairs(patch)]);
   }
 
-  async tell(
-    team: string,
-    invoiceId: string,
-    from: Pick<Watch, "state" | "amounts">,
-    to: Pick<Watch, "state" | "amounts" | "invoice">,
-  ): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
     const won = await this.run(TELL, [
       this.prefix,
       watchKey(team, invoiceId),
