@@ -2,19 +2,39 @@
  * `npm run demo`: the real app (real receiver, real SQLite store in a temporary folder) against the
  * sandbox payment service and a local Slack stand-in. Sends signed slash commands and prints what a
  * Slack user would see. `--json` prints the raw messages. No network, no Slack account needed.
+ * `--tz <IANA zone>` shows Slack's date tokens as a reader in that zone sees them (default: this
+ * machine's zone), as Slack shows each reader their own time.
  */
 import { FAULT_IDS, SANDBOX_LOGIN } from "../sandbox/fake-payments.js";
-import { bold, dim, renderMessage } from "../sandbox/render.js";
+import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 
 const json = process.argv.includes("--json");
+
+/** `--tz Europe/Berlin` or `--tz=Europe/Berlin`; the machine's zone when not given. */
+function readerTimeZone(argv: string[]): string {
+  const at = argv.findIndex((arg) => arg === "--tz" || arg.startsWith("--tz="));
+  if (at === -1) return machineTimeZone();
+  const zone = argv[at]?.startsWith("--tz=") ? argv[at]?.slice(5) : argv[at + 1];
+  try {
+    if (!zone) throw new Error("missing");
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone;
+  } catch {
+    console.error(`demo: --tz needs an IANA time zone such as Europe/Berlin (got ${zone ?? "nothing"})`);
+    process.exit(2);
+  }
+}
+
+const reader: Reader = { timeZone: readerTimeZone(process.argv.slice(2)) };
 
 type Step = {
   title: string;
   text: string;
   command?: string;
   teamId?: string;
+  userId?: string;
   version?: "v2" | "v3";
   /** Press this button of the reply afterwards. */
   press?: string;
@@ -24,6 +44,7 @@ type Step = {
 
 const WRONG_TEAM = "T0WRONGKEY";
 const UNCONNECTED_TEAM = "T0NOTCONNECTED";
+const DEMO_ADMIN = "U0ADMIN";
 
 const steps: Step[] = [
   { title: "Help", text: "help" },
@@ -61,6 +82,12 @@ const steps: Step[] = [
   { title: "Not an invoice id", text: "<script>alert(1)</script>" },
   { title: "Wrong credentials", text: "715308958_rPwTzvsvCm", teamId: WRONG_TEAM },
   { title: "Workspace not connected", text: "715308958_rPwTzvsvCm", teamId: UNCONNECTED_TEAM },
+  {
+    title: "Workspace not connected, asked by a workspace admin (Connect button)",
+    text: "715308958_rPwTzvsvCm",
+    teamId: UNCONNECTED_TEAM,
+    userId: DEMO_ADMIN,
+  },
   { title: "Payment service behind a failing proxy (HTML 502, retried twice)", text: FAULT_IDS.html502 },
   { title: "Payment service slower than Slack's 3 s (ack first, answer later)", text: FAULT_IDS.slow },
   { title: "Payment methods and what each costs", text: "", command: "/paymethods" },
@@ -98,6 +125,7 @@ async function main(): Promise<number> {
       "not-the-secret",
     );
     if (setup.code !== 0) throw new Error(`could not connect the demo team: ${setup.stderr}`);
+    stacks.v2.slack.users[DEMO_ADMIN] = { is_admin: true };
     if (!json) {
       console.log(bold("Kassa demo"));
       console.log(
@@ -105,7 +133,8 @@ async function main(): Promise<number> {
           `app ${stacks.v2.url}, sandbox payment service ${stacks.v2.fake.url}, workspace ${SANDBOX_TEAM.id}`,
         ),
       );
-      console.log(dim(`store: ${stacks.v2.env.STORE_URL} (temporary)\n`));
+      console.log(dim(`store: ${stacks.v2.env.STORE_URL} (temporary)`));
+      console.log(dim(`times as a reader in ${reader.timeZone} sees them (--tz <zone> to change)\n`));
     }
     const results: unknown[] = [];
     const show = (title: string, shown: string, reply: Record<string, unknown>) => {
@@ -115,7 +144,7 @@ async function main(): Promise<number> {
       }
       console.log(bold(`── ${title}`));
       console.log(dim(`> ${shown}`));
-      console.log(renderMessage(reply));
+      console.log(renderMessage(reply, reader));
       console.log("");
     };
     for (const step of steps) {
@@ -125,8 +154,10 @@ async function main(): Promise<number> {
         const { ack, reply } = await stack.ask(step.text, {
           command,
           ...(step.teamId ? { teamId: step.teamId } : {}),
+          ...(step.userId ? { userId: step.userId } : {}),
         });
-        const where = step.teamId ? `   (workspace ${step.teamId})` : "";
+        const who = step.userId ? `, user ${step.userId}` : "";
+        const where = step.teamId ? `   (workspace ${step.teamId}${who})` : "";
         const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
         show(step.title, `${command} ${step.text}${where}   ${timing}`, reply.body);
         if (step.press) {

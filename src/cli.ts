@@ -1,10 +1,11 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, type Env, loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { openStores } from "./store/index.js";
+import { sqlitePath } from "./store/keyv.js";
 
 export const USAGE = `Usage: npm run cli -- <command>
 
@@ -111,6 +112,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (action === "list") {
+      // Listing only reads: a SQLite file (or key file) that is not there is not created for it.
+      if (config.store.url.startsWith("sqlite://")) {
+        const path = sqlitePath(config.store.url);
+        if (!existsSync(path)) {
+          say(`No store at ${path}, so no workspace is connected.`);
+          return 0;
+        }
+      }
       const { store, credentials } = await openStores(config, logger);
       try {
         const entries = await credentials.list();

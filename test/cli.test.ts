@@ -143,7 +143,24 @@ describe("kassa credentials", () => {
     expect(lines[1]).toMatch(/^T123ABC\tshop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/);
   });
 
-  it("list says so when nothing is connected", async () => {
+  it("list only reads: with no store it says so, exits 0, and creates no database or key file", async () => {
+    const nested = join(dir, "not-yet", "kassa.sqlite");
+    for (const runEnv of [env, { STORE_URL: `sqlite://${nested}` }]) {
+      const path = (runEnv.STORE_URL ?? "").slice("sqlite://".length);
+      expect(await cli(["credentials", "list"], "", runEnv)).toEqual({
+        code: 0,
+        stdout: `No store at ${path}, so no workspace is connected.\n`,
+        stderr: "",
+      });
+      expect(existsSync(path)).toBe(false);
+      expect(existsSync(`${path}.key`)).toBe(false);
+    }
+    expect(existsSync(join(dir, "not-yet"))).toBe(false);
+  });
+
+  it("list says so when the store exists and nothing is connected", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    await cli(["credentials", "remove", "--team", TEAM]);
     expect(await cli(["credentials", "list"])).toEqual({
       code: 0,
       stdout: "No workspace is connected.\n",

@@ -147,6 +147,27 @@ describe("loadConfig", () => {
     for (const name of CONFIG_VARIABLES) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
   });
 
+  it("states in the README the range config enforces, for every numeric variable", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
+    numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
+    for (const name of numeric) {
+      const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
+      const range = /(\d+) to (\d+)/.exec(row);
+      expect(range, `${name}: no "<min> to <max>" in its row`).not.toBeNull();
+      const [min, max] = [Number(range?.[1]), Number(range?.[2])];
+      expect(() => loadConfig({ ...SLACK, [name]: String(min) })).not.toThrow();
+      expect(() => loadConfig({ ...SLACK, [name]: String(max) })).not.toThrow();
+      expect(configError({ ...SLACK, [name]: String(min - 1) }).message).toContain(
+        `${name} must be at least ${min}`,
+      );
+      expect(configError({ ...SLACK, [name]: String(max + 1) }).message).toContain(
+        `${name} must be at most ${max}`,
+      );
+    }
+  });
+
   it("refuses a REPLY_VISIBILITY other than channel or private", () => {
     expect(() => loadConfig({ ...SLACK, REPLY_VISIBILITY: "public" })).toThrow(
       "Configuration error: REPLY_VISIBILITY must be channel or private",

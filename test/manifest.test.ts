@@ -21,8 +21,21 @@ const manifest = parse(read("../manifest.yml")) as {
   };
 };
 
+/** RFC 3986 absolute URI: a scheme and something after it, as URL parses it. */
+function isAbsoluteUri(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function validator() {
   const ajv = new Ajv({ allErrors: true, strict: false });
+  // The schema's only format. ajv-formats would bring dozens for this one: an absolute URL is enough.
+  ajv.addFormat("uri", isAbsoluteUri);
   // The schema names its own $schema; draft-07 is Ajv's default.
   const { $schema: _ignored, ...body } = schema;
   return ajv.compile(body);
@@ -34,6 +47,20 @@ describe("manifest.yml", () => {
     const valid = validate(manifest);
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
+  });
+
+  it("knows the schema's uri format: checks it, and compiles without a warning", () => {
+    const warnings: unknown[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const validate = validator();
+      expect(validate({ ...manifest, $schema: "https://example.com/schema.json" })).toBe(true);
+      expect(validate({ ...manifest, $schema: "not a uri" })).toBe(false);
+    } finally {
+      console.warn = original;
+    }
+    expect(warnings).toEqual([]);
   });
 
   it("would be caught if it were not (the schema rejects unknown keys and bad values)", () => {

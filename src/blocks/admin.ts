@@ -5,7 +5,7 @@ import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { safeText, truncate } from "./mrkdwn.js";
-import { ephemeral } from "./replies.js";
+import { ephemeral, serviceWords } from "./replies.js";
 
 export const CONNECT_VIEW = "kassa_connect";
 export const ADMIN_ACTIONS = {
@@ -52,7 +52,7 @@ export function statusMessage(
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
-    `Invoice cards go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
+    `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
   if (options.watched !== undefined) {
     lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
@@ -67,6 +67,69 @@ export function statusMessage(
   return ephemeral(
     lines.join("\n"),
     info ? "This workspace is connected to a cash register." : "No cash register is connected.",
+  );
+}
+
+/** What the Connect button carries: where it was pressed, so a refusal is answered there. */
+export const CONNECT_FROM = { home: "open", reply: "reply" } as const;
+
+/** The button that opens the connect modal (App Home, and replies to people who may connect). */
+function connectButton(label: string, from: keyof typeof CONNECT_FROM, primary = true): types.Button {
+  return {
+    type: "button",
+    action_id: ADMIN_ACTIONS.openConnect,
+    text: { type: "plain_text", text: label },
+    value: CONNECT_FROM[from],
+    ...(primary ? { style: "primary" as const } : {}),
+  };
+}
+
+/** Appends a Connect button for people who may connect; everyone else gets the text only. */
+function withConnectButton(message: SlackMessage, label: string, canManage: boolean): SlackMessage {
+  if (!canManage) return message;
+  return {
+    ...message,
+    blocks: [
+      ...message.blocks,
+      { type: "actions", block_id: "connect", elements: [connectButton(label, "reply")] },
+    ],
+  };
+}
+
+/**
+ * A lookup in a workspace with no cash register connected. Said to finance staff: who connects it and
+ * how, in Slack; the operators' CLI belongs in the README and the log, never here.
+ */
+export function notConnectedMessage(canManage: boolean): SlackMessage {
+  return withConnectButton(
+    ephemeral(
+      [
+        ":electric_plug: Kassa is not connected to this workspace's cash register yet, so there is nothing to look up.",
+        canManage
+          ? "You can connect it now, or with `/invoice connect`."
+          : "A workspace admin connects it with `/invoice connect`.",
+      ].join("\n"),
+      "Kassa is not connected to this workspace's cash register yet. A workspace admin connects it with /invoice connect.",
+    ),
+    "Connect",
+    canManage,
+  );
+}
+
+/** The service refused the stored login or secret (`Invalid auth credentials`). */
+export function credentialsRefusedMessage(messages: string[], canManage: boolean): SlackMessage {
+  return withConnectButton(
+    ephemeral(
+      [
+        `:lock: The payment service answered “${serviceWords(messages)}”: it refused this workspace's cash register login or secret, so nothing can be looked up.`,
+        canManage
+          ? "You can reconnect it with the current login and secret now, or with `/invoice connect`."
+          : "A workspace admin can reconnect it with `/invoice connect`.",
+      ].join("\n"),
+      `The payment service refused the cash register's login or secret (${messages.join("; ")}). A workspace admin can reconnect it with /invoice connect.`,
+    ),
+    "Reconnect",
+    canManage,
   );
 }
 
@@ -202,7 +265,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     {
       type: "input",
       block_id: CONNECT_FIELDS.visibility,
-      label: { type: "plain_text", text: "Where /invoice cards go" },
+      label: { type: "plain_text", text: "Where invoice cards and method lists go" },
       element: {
         type: "radio_buttons",
         action_id: VALUE,
@@ -261,13 +324,7 @@ export function homeView(
   ];
   if (options.canManage) {
     const elements: types.Button[] = [
-      {
-        type: "button",
-        action_id: ADMIN_ACTIONS.openConnect,
-        text: { type: "plain_text", text: info ? "Update" : "Connect" },
-        value: "open",
-        ...(info ? {} : { style: "primary" as const }),
-      },
+      info ? connectButton("Update", "home", false) : connectButton("Connect", "home"),
     ];
     if (info) {
       elements.push({
@@ -310,7 +367,7 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
-          `• Invoice cards go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
+          `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
           "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
         ].join("\n"),
       },

@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
-import type { SlackMessage } from "./message.js";
+import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 
 type StateLook = { emoji: string; label: string };
@@ -43,11 +43,20 @@ function lookup<T>(table: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** "Not paid" with its emoji, or the unknown state verbatim (escaped, in code). */
+export function isKnownState(state: string): boolean {
+  return lookup(INVOICE_STATES, state) !== undefined;
+}
+
+/** "Not paid" with its emoji, or "Unknown state `refunded`" (escaped, in code). */
 export function stateText(state: string): string {
   const look = lookup(INVOICE_STATES, state);
-  return look ? `${look.emoji} ${look.label}` : `:grey_question: ${inlineCode(truncate(state, 100))}`;
+  return look
+    ? `${look.emoji} ${look.label}`
+    : `:grey_question: Unknown state ${inlineCode(truncate(state, 100))}`;
 }
+
+/** Said under an unknown state, so nobody reads more into it than the service told us. */
+export const UNKNOWN_STATE_HINT = "_The payment service reported a state Kassa does not know yet._";
 
 function plainState(state: string): string {
   return lookup(INVOICE_STATES, state)?.label ?? state;
@@ -125,6 +134,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   let stateLine = `*State:* ${stateText(invoice.state)}`;
   if (originalState !== invoice.state) stateLine += ` _(was: ${plainStateMrkdwn(originalState)})_`;
   if (expired) stateLine += `  ·  :alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`;
+  if (!isKnownState(invoice.state)) stateLine += `\n${UNKNOWN_STATE_HINT}`;
   blocks.push({
     type: "section",
     text: { type: "mrkdwn", text: truncate(`${stateLine}\n*Type:* ${type}`, LIMITS.sectionText) },
@@ -201,15 +211,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     text: { type: "plain_text", text: "Refresh" },
     value: buttonValue(value),
   });
-  if (visibility === "private") {
-    buttons.push({
-      type: "button",
-      action_id: INVOICE_ACTIONS.share,
-      style: "primary",
-      text: { type: "plain_text", text: "Share in channel" },
-      value: buttonValue(value),
-    });
-  }
+  if (visibility === "private") buttons.push(shareButton(INVOICE_ACTIONS.share, buttonValue(value)));
   blocks.push({ type: "actions", block_id: "invoice_actions", elements: buttons });
 
   const notes: string[] = [];

@@ -8,3 +8,14 @@ export type SlackMessage = {
   text: string;
   blocks: types.KnownBlock[];
 };
+
+/** On a private reply: the button that posts it for everyone (invoice cards, method lists). */
+export function shareButton(actionId: string, value: string): types.Button {
+  return {
+    type: "button",
+    action_id: actionId,
+    style: "primary",
+    text: { type: "plain_text", text: "Share in channel" },
+    value,
+  };
+}

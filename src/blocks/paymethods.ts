@@ -2,10 +2,11 @@ import type { types } from "@slack/bolt";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
-import type { SlackMessage } from "./message.js";
+import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { ephemeral } from "./replies.js";
+import { ephemeral, type HelpFacts, workspaceLines } from "./replies.js";
 
 /** Methods per page, and per section within a page: 20 per page keeps a message well under every limit. */
 export const METHODS_PER_PAGE = 20;
@@ -15,6 +16,7 @@ export const PAYMETHODS_ACTIONS = {
   previous: "paymethods_previous",
   next: "paymethods_next",
   refresh: "paymethods_refresh",
+  share: "paymethods_share",
 } as const;
 
 /** Which methods a `/paymethods` message shows. */
@@ -97,7 +99,9 @@ export function methodLine(method: PaymentMethod): string {
     `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
     `*sum ${percent(percentSum(method))}*${fixed}${extraFixed}`,
   ];
-  if (method.minimalStatusLevel !== null) parts.push(`min. status level ${method.minimalStatusLevel}`);
+  // Level 0 is everyone: worth a word only when a method asks for more.
+  if (method.minimalStatusLevel !== null && method.minimalStatusLevel > 0)
+    parts.push(`min. status level ${method.minimalStatusLevel}`);
   const limits = limitsText(method);
   if (limits) parts.push(`limits ${escapeMrkdwn(limits)}`);
   return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}`;
@@ -115,6 +119,8 @@ export type PaymethodsMessageOptions = {
   fetchedAt: Date;
   /** Entries of the list not shown: payout-only methods (by code) and entries we could not read. */
   leftOut?: { payoutOnly: readonly string[]; unreadable: number };
+  /** channel: posted for everyone; private: only the asker sees it, with a Share in channel button. */
+  visibility?: ReplyVisibility;
 };
 
 /** "Not listed: 2 payout-only methods (not available for payments): `A`, `B`. 1 method could not be read …" */
@@ -146,6 +152,7 @@ export function buildPaymethodsMessage(
   view: PaymethodsView,
   options: PaymethodsMessageOptions,
 ): SlackMessage | undefined {
+  const visibility = options.visibility ?? "channel";
   const matching = sortMethods(filterMethods(all, view.filter));
   if (matching.length === 0 && view.filter.kind === "text") return undefined;
   const enabled = matching.filter((method) => method.enabled).length;
@@ -179,7 +186,7 @@ export function buildPaymethodsMessage(
       {
         type: "mrkdwn",
         text: truncate(
-          `${range}${leftOutText(options.leftOut)}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.`,
+          `${range}${leftOutText(options.leftOut)}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.${visibility === "private" ? " Only you can see this list." : ""}`,
           LIMITS.sectionText,
         ),
       },
@@ -210,6 +217,7 @@ export function buildPaymethodsMessage(
     text: { type: "plain_text", text: "Refresh" },
     value: value(page),
   });
+  if (visibility === "private") buttons.push(shareButton(PAYMETHODS_ACTIONS.share, value(page)));
   blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
 
   const listed = shown
@@ -220,7 +228,7 @@ export function buildPaymethodsMessage(
     `${title}${pages > 1 ? ` (page ${page} of ${pages})` : ""}${listed ? `: ${listed}` : ""}`,
     LIMITS.fallbackText,
   );
-  return { response_type: "in_channel", text, blocks };
+  return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
 }
 
 /**
@@ -251,6 +259,7 @@ export class PaymethodsPages {
       filterText(view.filter),
       view.page,
       options.fetchedAt.getTime(),
+      options.visibility ?? "channel",
     ]);
     const known = pages.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -261,13 +270,14 @@ export class PaymethodsPages {
   }
 }
 
-export function paymethodsHelpMessage(): SlackMessage {
+export function paymethodsHelpMessage(facts: HelpFacts): SlackMessage {
   return ephemeral(
     [
-      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level.",
+      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level where a method needs one.",
       "• `/paymethods`: all methods, enabled first",
       "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
       "• `/paymethods enabled` or `/paymethods disabled`",
+      ...workspaceLines(facts, "method lists"),
     ].join("\n"),
     "/paymethods [filter] lists the payment methods and their commissions.",
   );

@@ -1,4 +1,5 @@
 import type { UnexpectedResponseError, UnreachableError } from "../payments/errors.js";
+import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
@@ -17,13 +18,41 @@ export function ephemeral(mrkdwn: string, fallback: string): SlackMessage {
 
 export const EXAMPLE_INVOICE_ID = "715308958_rPwTzvsvCm";
 
-export function invoiceHelpMessage(): SlackMessage {
+/**
+ * What this workspace actually does, for the help texts. One place: a new capability (live cards)
+ * adds its field here and its line in workspaceLines, and both help texts say it.
+ */
+export type HelpFacts = {
+  visibility: ReplyVisibility;
+  /** Live cards: unfinished invoices' cards update themselves (WATCH_MAX_PER_WORKSPACE above 0). */
+  liveCards?: boolean;
+};
+
+/** The lines both help texts share: where this workspace's replies go. */
+export function workspaceLines(facts: HelpFacts, what: string): string[] {
+  return [
+    facts.visibility === "private"
+      ? `In this workspace ${what} are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.`
+      : `In this workspace ${what} are posted in the channel for everyone.`,
+    ...(facts.liveCards
+      ? [
+          facts.visibility === "private"
+            ? "When an invoice you looked up changes (paid, expired…), Kassa tells you in a direct message."
+            : "Invoice cards of unfinished invoices update themselves and tell each change in their thread; *Stop updating* ends it.",
+        ]
+      : []),
+  ];
+}
+
+export function invoiceHelpMessage(facts: HelpFacts): SlackMessage {
   return ephemeral(
     [
       "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
       `• \`/invoice ${EXAMPLE_INVOICE_ID}\`: by invoice id`,
       `• \`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\`: by payment page link`,
-      "The card is posted in the channel; times appear in each reader's own timezone.",
+      "• `/invoice status`: whether a cash register is connected, and by whom",
+      ...workspaceLines(facts, "invoice cards"),
+      "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
     ].join("\n"),
     "/invoice <id> shows an invoice's state, amounts, commissions and times.",
   );
@@ -40,6 +69,11 @@ export function invoiceUsageMessage(reason: string, input: string): SlackMessage
   );
 }
 
+/** The service's own messages on one line, for quoting inside a sentence: escaped and bounded. */
+export function serviceWords(messages: string[]): string {
+  return messages.map((message) => safeText(message.replace(/\s+/g, " "), 200)).join("; ");
+}
+
 export function serviceErrorMessage(messages: string[]): SlackMessage {
   const quoted = messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
   return ephemeral(
@@ -48,14 +82,18 @@ export function serviceErrorMessage(messages: string[]): SlackMessage {
   );
 }
 
-export function notConnectedMessage(teamId: string): SlackMessage {
-  return ephemeral(
-    [
-      ":electric_plug: This workspace has no cash register connected yet, so there is nothing to look up.",
-      "A workspace admin or owner connects it with `/invoice connect` (or from Kassa's App Home tab).",
-      `Operators can also run \`npm run cli -- credentials set --team ${safeText(teamId, 40)} --login &lt;login&gt; --secret -\`.`,
-    ].join("\n"),
-    "This workspace has no cash register connected yet. A workspace admin can connect it with /invoice connect.",
+/** `/invoice <id>` for an id the cash register does not know: the id quoted, and what to try instead. */
+export function invoiceNotFoundMessage(invoiceId: string, messages: string[]): SlackMessage {
+  const id = inlineCode(truncate(invoiceId, 100));
+  return withDetails(
+    ephemeral(
+      [
+        `:mag: The payment service has no invoice ${id} for this workspace's cash register.`,
+        "Check the id, or paste the invoice's payment link instead: `/invoice https://pay.crystalpay.io/?i=…`.",
+      ].join("\n"),
+      `No invoice ${invoiceId} was found. Check the id, or paste the payment link instead.`,
+    ),
+    `The payment service said: ${serviceWords(messages)}`,
   );
 }
 
@@ -74,54 +112,77 @@ export function notInstalledMessage(): SlackMessage {
   );
 }
 
-export function unreachableMessage(error: UnreachableError, timeoutMs: number): SlackMessage {
+/** Adds a context line (details: statuses, references) under a reply's one clear sentence. */
+export function withDetails(message: SlackMessage, details: string): SlackMessage {
+  return {
+    ...message,
+    blocks: [
+      ...message.blocks,
+      { type: "context", elements: [{ type: "mrkdwn", text: truncate(details, LIMITS.sectionText) }] },
+    ],
+  };
+}
+
+/**
+ * No usable answer from the payment service. Plain words first; the HTTP status or what failed, and
+ * the reference in the log, in a context line. Lookups change nothing, so nothing is said about changes.
+ */
+export function unreachableMessage(
+  error: UnreachableError,
+  timeoutMs: number,
+  reference: string,
+): SlackMessage {
   const what =
     error.reason === "http-status"
-      ? `the payment service answered HTTP ${error.status}`
+      ? `HTTP ${error.status}`
       : error.reason === "timeout"
-        ? `the payment service did not answer within ${Math.round(timeoutMs / 1000)} s`
-        : "the payment service could not be reached";
-  return ephemeral(
-    error.retryable
-      ? `:hourglass: Could not get an answer: ${what}, even after retrying. Nothing was changed; try again in a minute.`
-      : `:warning: Could not get an answer: ${what}. Nothing was changed, and trying again will not help: ask the Kassa operator to check the payment service's address (PAYMENTS_API_URL).`,
-    `Could not get an answer: ${what}.`,
+        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
+        : "connection failed";
+  if (error.retryable) {
+    return withDetails(
+      ephemeral(
+        ":hourglass: The payment service is not answering right now. Try again in a minute.",
+        "The payment service is not answering right now. Try again in a minute.",
+      ),
+      `Payment service: ${what}, even after retrying · reference \`${reference}\``,
+    );
+  }
+  return withDetails(
+    ephemeral(
+      ":warning: Kassa cannot reach the payment service at the address it is set up with, so trying again will not help. Ask the Kassa operator to check it.",
+      "Kassa cannot reach the payment service at its configured address. Ask the Kassa operator.",
+    ),
+    `Payment service: ${what} (operator: check PAYMENTS_API_URL) · reference \`${reference}\``,
   );
 }
 
 export function unexpectedResponseMessage(_error: UnexpectedResponseError, reference: string): SlackMessage {
-  return ephemeral(
-    `:warning: The payment service sent an answer Kassa cannot read, so nothing is shown rather than something wrong. Reference \`${reference}\` (the operator finds the details in the log).`,
-    `The payment service sent an answer Kassa cannot read (reference ${reference}).`,
+  return withDetails(
+    ephemeral(
+      ":warning: The payment service sent an answer Kassa cannot read, so nothing is shown rather than something wrong.",
+      `The payment service sent an answer Kassa cannot read (reference ${reference}).`,
+    ),
+    `Reference \`${reference}\`: the operator finds the details in the log.`,
   );
 }
 
 /** Kassa's own store (credentials, settings) did not answer: not the payment service, not the user. */
 export function storageUnavailableMessage(reference: string): SlackMessage {
-  const message = ephemeral(
-    ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
-    "Kassa's storage is not answering right now. Try again in a minute.",
+  return withDetails(
+    ephemeral(
+      ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
+      "Kassa's storage is not answering right now. Try again in a minute.",
+    ),
+    `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
   );
-  return {
-    ...message,
-    blocks: [
-      ...(message.blocks ?? []),
-      {
-        type: "context",
-        elements: [
-          {
-            type: "mrkdwn",
-            text: `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
-          },
-        ],
-      },
-    ],
-  };
 }
 
 export function internalErrorMessage(reference: string): SlackMessage {
-  return ephemeral(
-    `:boom: Something went wrong on Kassa's side. Reference \`${reference}\`: the operator finds it in the log.`,
-    `Something went wrong on Kassa's side (reference ${reference}).`,
+  return withDetails(
+    ephemeral(
+      ":boom: Something went wrong on Kassa's side. Try again; if it keeps happening, tell the Kassa operator.",
+      `Something went wrong on Kassa's side (reference ${reference}).`,
+    ),
+    `Reference \`${reference}\`: the operator finds it in the log.`,
   );
 }

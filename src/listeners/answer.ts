@@ -1,13 +1,20 @@
 import type { SlackMessage } from "../blocks/message.js";
 import { slowDownMessage } from "../blocks/replies.js";
 import { newReference } from "../logger.js";
-import { replyForFailure } from "./error-reply.js";
+import { offersConnect, replyForFailure } from "./error-reply.js";
 import type { ListenerDeps } from "./index.js";
 
 /** Fields of the one log line written per handled command or action. */
 export type Outcome = Record<string, unknown>;
 
-export type AnswerContext = { kind: "command" | "action"; name: string; team: string; user: string };
+export type AnswerContext = {
+  kind: "command" | "action";
+  name: string;
+  team: string;
+  user: string;
+  /** Whether this user may connect the cash register; asked only for replies that offer it. */
+  canManage?: () => Promise<boolean>;
+};
 
 /**
  * Runs one request after it was acknowledged: `produce` builds the reply (and notes what happened
@@ -46,14 +53,17 @@ async function answerNow(
     }
   } catch (error) {
     failed = true;
+    const canManage =
+      offersConnect(error) && context.canManage ? await context.canManage().catch(() => false) : false;
     const failure = replyForFailure(error, {
-      teamId: context.team,
       timeoutMs: deps.timeoutMs,
       reference: newReference(),
+      canManage,
     });
     reply = failure.message;
     outcome.outcome = failure.outcome;
     if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
+    if (failure.operatorHint !== undefined) outcome.hint = failure.operatorHint;
     if (failure.reference) {
       outcome.reference = failure.reference;
       outcome.err = error;

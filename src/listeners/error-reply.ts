@@ -1,7 +1,7 @@
+import { credentialsRefusedMessage, notConnectedMessage } from "../blocks/admin.js";
 import type { SlackMessage } from "../blocks/message.js";
 import {
   internalErrorMessage,
-  notConnectedMessage,
   serviceErrorMessage,
   storageUnavailableMessage,
   unexpectedResponseMessage,
@@ -32,26 +32,52 @@ export type FailureReply = {
   /** Set when the user is given a reference to quote; the same id goes into the log line. */
   reference?: string;
   upstreamStatus?: number;
+  /** For the operators' log line only: what to do, commands included (never shown in Slack). */
+  operatorHint?: string;
 };
 
-/** Turns any failure of a lookup into the ephemeral reply the user sees. */
+/** The service's words for a refused login or secret (matched verbatim by public clients too). */
+function isCredentialsRefused(error: ServiceError): boolean {
+  return error.messages.some((message) => /invalid auth credentials/i.test(message));
+}
+
+/** Failures whose reply offers a Connect button to people who may connect. */
+export function offersConnect(error: unknown): boolean {
+  return error instanceof NotConnectedError || (error instanceof ServiceError && isCredentialsRefused(error));
+}
+
+/**
+ * Turns any failure of a lookup into the ephemeral reply the user sees. `canManage`: whether this
+ * user may connect the cash register (asked only when offersConnect).
+ */
 export function replyForFailure(
   error: unknown,
-  context: { teamId: string; timeoutMs: number; reference: string },
+  context: { timeoutMs: number; reference: string; canManage: boolean },
 ): FailureReply {
   if (error instanceof RefusalError) {
     return { message: error.reply, outcome: error.outcome };
   }
   if (error instanceof ServiceError) {
+    if (isCredentialsRefused(error)) {
+      return {
+        message: credentialsRefusedMessage(error.messages, context.canManage),
+        outcome: "credentials_refused",
+      };
+    }
     return { message: serviceErrorMessage(error.messages), outcome: "service_error" };
   }
   if (error instanceof NotConnectedError) {
-    return { message: notConnectedMessage(context.teamId), outcome: "not_connected" };
+    return {
+      message: notConnectedMessage(context.canManage),
+      outcome: "not_connected",
+      operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
+    };
   }
   if (error instanceof UnreachableError) {
     return {
-      message: unreachableMessage(error, context.timeoutMs),
+      message: unreachableMessage(error, context.timeoutMs, context.reference),
       outcome: "upstream_unreachable",
+      reference: context.reference,
       ...(error.status === undefined ? {} : { upstreamStatus: error.status }),
     };
   }

@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { connectModal, homeView } from "../blocks/admin.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { HelpFacts } from "../blocks/replies.js";
 import type { ListenerDeps } from "./index.js";
 import { checkManager } from "./permissions.js";
 
@@ -10,6 +11,11 @@ export type ModalOrigin = { from: "command" | "home"; t: string };
 /** The workspace's reply visibility: its own setting, else REPLY_VISIBILITY. */
 export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise<ReplyVisibility> {
   return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
+}
+
+/** What this workspace does, for `/invoice help` and `/paymethods help`. */
+export async function helpFactsFor(deps: ListenerDeps, teamId: string): Promise<HelpFacts> {
+  return { visibility: await visibilityFor(deps, teamId), liveCards: deps.watches.maxPerWorkspace > 0 };
 }
 
 /** Opens the connect modal filled with what is stored (never the secret). */

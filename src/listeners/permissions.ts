@@ -34,3 +34,12 @@ export async function checkManager(
     return { allowed: false, why: "users.info failed" };
   }
 }
+
+/** A lazy "may this user connect?" for answer(): asked only when a reply offers a Connect button. */
+export function canManageCheck(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+): () => Promise<boolean> {
+  return async () => (await checkManager(deps, client, who)).allowed;
+}

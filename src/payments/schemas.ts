@@ -51,7 +51,7 @@ const invoiceCommon = {
   expired_at: serviceTimeSchema,
 };
 
-/** v2/invoice/info/: numbers for amounts, "" for unset text (SPEC.md 2.2). */
+/** v2/invoice/info/: numbers for amounts, "" for unset text (the interface spec, 2.2). */
 export const invoiceV2Schema = z.object({
   ...invoiceCommon,
   currency: currencySchema,

@@ -111,6 +111,8 @@ export class Watcher implements WatchRegistry {
   }
 
   shouldWatch(invoice: Invoice, now: Date): boolean {
+    // WATCH_MAX_PER_WORKSPACE=0 turns live cards off: cards are posted as they are, without a line.
+    if (this.options.maxPerWorkspace === 0) return false;
     return !FINAL_STATES.has(invoice.state) && !isExpired(invoice, now);
   }
 

@@ -14,6 +14,7 @@ import {
   isExpired,
   linkUrl,
   stateText,
+  UNKNOWN_STATE_HINT,
 } from "../../src/blocks/invoice.js";
 import type { SlackMessage } from "../../src/blocks/message.js";
 import type { Invoice } from "../../src/payments/model.js";
@@ -317,7 +318,8 @@ const STATE_CASES: StateCase[] = [
   },
   {
     id: "715308965_FutureState",
-    state: ":grey_question: `refunded`",
+    state:
+      ":grey_question: Unknown state `refunded`\n_The payment service reported a state Kassa does not know yet._",
     type: "`subscription`",
     method: "_not chosen yet_",
     requiredMethod: "any",
@@ -773,7 +775,7 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
       expect(json).not.toContain("<https://x|y>");
       expect(json).not.toMatch(/&(?!amp;|lt;|gt;)/);
       expect(sections(message)[0]?.text?.text).toBe(
-        `*State:* :grey_question: \`${ESCAPED}\`\n*Type:* \`${ESCAPED}\``,
+        `*State:* :grey_question: Unknown state \`${ESCAPED}\`\n${UNKNOWN_STATE_HINT}\n*Type:* \`${ESCAPED}\``,
       );
       expect(fieldValue(message, "Method")).toBe(`\`${ESCAPED}\``);
       expect(fieldValue(message, "Required method")).toBe(`\`${ESCAPED}\``);
@@ -826,7 +828,7 @@ describe("buildInvoiceMessage: huge fields stay within Block Kit limits", () => 
     expect(fieldValue(message, "Method")).toBe(`\`${"M".repeat(1999 - "*Method*\n`".length)}…`);
     expect(fieldValue(message, "Required method")?.length).toBe(2000 - "*Required method*\n".length);
     expect(sections(message)[0]?.text?.text).toBe(
-      `*State:* :grey_question: \`${"s".repeat(99)}…\`\n*Type:* \`${"t".repeat(99)}…\``,
+      `*State:* :grey_question: Unknown state \`${"s".repeat(99)}…\`\n${UNKNOWN_STATE_HINT}\n*Type:* \`${"t".repeat(99)}…\``,
     );
     if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`${"b".repeat(199)}…`);
     expect(buttons(message).map((button) => button.url)).toEqual([`https://pay.crystalpay.io/?i=${id}`]);
@@ -923,16 +925,16 @@ describe("stateText and invoiceFallbackText", () => {
   it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
     "treats %s as an unknown state",
     (state) => {
-      expect(stateText(state)).toBe(`:grey_question: \`${state}\``);
+      expect(stateText(state)).toBe(`:grey_question: Unknown state \`${state}\``);
     },
   );
 
   it("names known states and shows unknown ones verbatim in code", () => {
     expect(stateText("payed")).toBe(":white_check_mark: Paid");
     expect(stateText("notpayed")).toBe(":hourglass_flowing_sand: Not paid");
-    expect(stateText("refunded")).toBe(":grey_question: `refunded`");
-    expect(stateText("PAYED")).toBe(":grey_question: `PAYED`");
-    expect(stateText("<!here>")).toBe(":grey_question: `&lt;!here&gt;`");
+    expect(stateText("refunded")).toBe(":grey_question: Unknown state `refunded`");
+    expect(stateText("PAYED")).toBe(":grey_question: Unknown state `PAYED`");
+    expect(stateText("<!here>")).toBe(":grey_question: Unknown state `&lt;!here&gt;`");
   });
 
   it("the fallback is plain: no emoji, no date tokens, no mrkdwn markup", () => {

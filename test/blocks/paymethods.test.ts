@@ -202,16 +202,16 @@ const refresh = (f: string, p: number): ButtonSummary => ({
 
 const LINES = {
   BITCOIN:
-    ":white_check_mark: *Bitcoin* `BITCOIN` · BTC\n      commission 1.5 % + 0.000004 BTC  ·  extra 0.5 %  ·  *sum 2 %* + 0.000004 BTC  ·  min. status level 0",
+    ":white_check_mark: *Bitcoin* `BITCOIN` · BTC\n      commission 1.5 % + 0.000004 BTC  ·  extra 0.5 %  ·  *sum 2 %* + 0.000004 BTC",
   BTCCRYPTOBOT:
     ":white_check_mark: *BTC (CryptoBot)* `BTCCRYPTOBOT` · BTC\n      commission 3 % + 0.0000001 BTC  ·  extra 0 %  ·  *sum 3 %* + 0.0000001 BTC  ·  min. status level 2",
   CARDRUBP2P:
-    ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 %  ·  *sum 7 %*  ·  min. status level 0",
+    ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 %  ·  *sum 7 %*",
   CARDTRYP2P:
     ":white_check_mark: *Card TRY P2P* `CARDTRYP2P` · TRY\n      commission 7 %  ·  extra 0 %  ·  *sum 7 %*  ·  min. status level 1",
   USDTTRC:
-    ":white_check_mark: *USDT TRC-20* `USDTTRC` · USDT\n      commission 2 % + 1 USDT  ·  extra 0.2 %  ·  *sum 2.2 %* + 1 USDT  ·  min. status level 0",
-  TRON: ":white_check_mark: *Tron* `TRON` · TRX\n      commission 1.5 % + 2 TRX  ·  extra 0 %  ·  *sum 1.5 %* + 2 TRX  ·  min. status level 0",
+    ":white_check_mark: *USDT TRC-20* `USDTTRC` · USDT\n      commission 2 % + 1 USDT  ·  extra 0.2 %  ·  *sum 2.2 %* + 1 USDT",
+  TRON: ":white_check_mark: *Tron* `TRON` · TRX\n      commission 1.5 % + 2 TRX  ·  extra 0 %  ·  *sum 1.5 %* + 2 TRX",
   ETHCRYPTOBOT: ":no_entry_sign: *ETH (CryptoBot)* `ETHCRYPTOBOT` · ETH · _disabled_",
   TEST: ":no_entry_sign: *Test method* `TEST` · RUB · _disabled_",
 } as const;
@@ -313,15 +313,15 @@ describe("methodLine", () => {
     ]);
     if (!method) throw new Error("no method");
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Float trap* `X` · RUB\n      commission 0.1 %  ·  extra 0.2 %  ·  *sum 0.3 %*  ·  min. status level 0",
+      ":white_check_mark: *Float trap* `X` · RUB\n      commission 0.1 %  ·  extra 0.2 %  ·  *sum 0.3 %*",
     );
   });
 
-  it("shows a minimal status level of -1", () => {
+  it("hides a minimal status level of -1 (nobody needs one)", () => {
     const [method] = methodsOf("v2", [sample("ANYONE", "Anyone", { minimalStatusLevel: -1 })]);
     if (!method) throw new Error("no method");
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Anyone* `ANYONE` · RUB\n      commission 1 %  ·  extra 0 %  ·  *sum 1 %*  ·  min. status level -1",
+      ":white_check_mark: *Anyone* `ANYONE` · RUB\n      commission 1 %  ·  extra 0 %  ·  *sum 1 %*",
     );
   });
 
@@ -329,7 +329,7 @@ describe("methodLine", () => {
     const [method] = methodsOf("v2", [sample("BIG", "Big", { commission: "1234567.0000001" })]);
     if (!method) throw new Error("no method");
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Big* `BIG` · RUB\n      commission 1 % + 1,234,567.0000001 RUB  ·  extra 0 %  ·  *sum 1 %* + 1,234,567.0000001 RUB  ·  min. status level 0",
+      ":white_check_mark: *Big* `BIG` · RUB\n      commission 1 % + 1,234,567.0000001 RUB  ·  extra 0 %  ·  *sum 1 %* + 1,234,567.0000001 RUB",
     );
   });
 
@@ -385,7 +385,7 @@ describe("methodLine", () => {
       entry.settings.in.extra_commissions.amount = "25.5";
     });
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.5 RUB  ·  *sum 7 %* + 25.5 RUB  ·  min. status level 0  ·  limits 10 – 300,000 RUB",
+      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.5 RUB  ·  *sum 7 %* + 25.5 RUB  ·  limits 10 – 300,000 RUB",
     );
   });
 
@@ -688,7 +688,7 @@ describe("buildPaymethodsMessage: what the service sends is text, never markup",
     ]);
     const message = page(methods, ALL);
     expect(methodLines(message)).toEqual([
-      ":white_check_mark: *Evil &lt;!channel&gt; &amp; &lt;@U1&gt;* `P&amp;L&lt;!here&gt;` · RUB\n      commission 1 %  ·  extra 0 %  ·  *sum 1 %*  ·  min. status level 0",
+      ":white_check_mark: *Evil &lt;!channel&gt; &amp; &lt;@U1&gt;* `P&amp;L&lt;!here&gt;` · RUB\n      commission 1 %  ·  extra 0 %  ·  *sum 1 %*",
       ":no_entry_sign: *Safe &lt;https://evil.example|click&gt;* `SAFE` · RUB · _disabled_",
     ]);
     expect(message.text).toBe(
@@ -747,13 +747,18 @@ describe("buildPaymethodsMessage: what the service sends is text, never markup",
 
 describe("paymethods replies", () => {
   it("help is private, within limits, and names the filters", () => {
-    const message = paymethodsHelpMessage();
+    const message = paymethodsHelpMessage({ visibility: "channel" });
     expectWithinBlockKitLimits(message);
     expect(message.response_type).toBe("ephemeral");
     expect(message.text).toBe("/paymethods [filter] lists the payment methods and their commissions.");
     const [section] = sectionTexts(message);
     expect(section).toContain("• `/paymethods btc`");
     expect(section).toContain("• `/paymethods enabled` or `/paymethods disabled`");
+    expect(section).toContain("In this workspace method lists are posted in the channel for everyone.");
+    const [privately] = sectionTexts(paymethodsHelpMessage({ visibility: "private" }));
+    expect(privately).toContain(
+      "method lists are shown only to whoever asks, with a *Share in channel* button",
+    );
   });
 
   it("no match is private, within limits, and escapes the user's filter", () => {
@@ -848,5 +853,42 @@ describe("PaymethodsPages: each page built once per list", () => {
     const again = pages.message(methods, { filter: text("bit"), page: 1 }, options);
     expect(again).toEqual(first);
     expect(again).not.toBe(first);
+  });
+});
+
+describe("buildPaymethodsMessage: the workspace's reply choice", () => {
+  const methods = methodsOf("v2", manyMethods(30));
+  const actionIds = (message: SlackMessage) =>
+    message.blocks.flatMap((block) =>
+      block.type === "actions"
+        ? block.elements.map((element) => ("action_id" in element ? element.action_id : undefined))
+        : [],
+    );
+
+  it("posts in the channel by default, without a Share button", () => {
+    const message = page(methods, ALL);
+    expect(message.response_type).toBe("in_channel");
+    expect(actionIds(message)).not.toContain(PAYMETHODS_ACTIONS.share);
+    expect(JSON.stringify(message)).not.toContain("Only you can see");
+  });
+
+  it("with private replies, shows the list to the asker with a Share in channel button", () => {
+    const options = { fetchedAt: FETCHED_AT, visibility: "private" as const };
+    const message = buildPaymethodsMessage(methods, { filter: ALL, page: 2 }, options);
+    if (!message) throw new Error("expected a message");
+    expectWithinBlockKitLimits(message);
+    expect(message.response_type).toBe("ephemeral");
+    expect(actionIds(message)).toEqual([
+      PAYMETHODS_ACTIONS.previous,
+      PAYMETHODS_ACTIONS.refresh,
+      PAYMETHODS_ACTIONS.share,
+    ]);
+    expect(JSON.stringify(message)).toContain("Only you can see this list.");
+    // PaymethodsPages keeps the two apart.
+    const pages = new PaymethodsPages();
+    expect(pages.message(methods, { filter: ALL, page: 2 }, options)?.response_type).toBe("ephemeral");
+    expect(pages.message(methods, { filter: ALL, page: 2 }, { fetchedAt: FETCHED_AT })?.response_type).toBe(
+      "in_channel",
+    );
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { credentialsRefusedMessage, notConnectedMessage } from "../../src/blocks/admin.js";
 import type { SlackMessage } from "../../src/blocks/message.js";
 import {
   EXAMPLE_INVOICE_ID,
   ephemeral,
   internalErrorMessage,
   invoiceHelpMessage,
+  invoiceNotFoundMessage,
   invoiceUsageMessage,
-  notConnectedMessage,
   serviceErrorMessage,
   unexpectedResponseMessage,
   unreachableMessage,
@@ -21,6 +22,27 @@ function body(message: SlackMessage): string {
   if (block?.type !== "section" || !block.text) throw new Error("not a section with text");
   expect(block.text.type).toBe("mrkdwn");
   return block.text.text;
+}
+
+/** The reply's section, then its context line (details), as mrkdwn. */
+function sectionAndDetails(message: SlackMessage): [string, string] {
+  expect(message.response_type).toBe("ephemeral");
+  expectWithinBlockKitLimits(message);
+  const [section, context] = message.blocks;
+  if (section?.type !== "section" || !section.text) throw new Error("no section first");
+  if (context?.type !== "context") throw new Error("no context line second");
+  const [element] = context.elements;
+  if (element?.type !== "mrkdwn") throw new Error("context is not mrkdwn");
+  return [section.text.text, element.text];
+}
+
+/** The action ids of a reply's buttons. */
+function buttonIds(message: SlackMessage): string[] {
+  return message.blocks.flatMap((block) =>
+    block.type === "actions"
+      ? block.elements.map((element) => ("action_id" in element ? (element.action_id ?? "") : ""))
+      : [],
+  );
 }
 
 /** Every reply: ephemeral, within Block Kit limits, one section. */
@@ -50,13 +72,25 @@ describe("ephemeral", () => {
 
 describe("invoiceHelpMessage", () => {
   it("explains both ways to name an invoice", () => {
-    const message = reply(invoiceHelpMessage());
+    const message = reply(invoiceHelpMessage({ visibility: "channel" }));
     const text = body(message);
     expect(text).toContain(`\`/invoice ${EXAMPLE_INVOICE_ID}\``);
     expect(text).toContain(`\`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\``);
     expect(message.text).toMatch(
       /^\/invoice \S+ shows an invoice's state, amounts, commissions and times\.$/,
     );
+  });
+
+  it("says where this workspace's cards go", () => {
+    expect(body(reply(invoiceHelpMessage({ visibility: "channel" })))).toContain(
+      "In this workspace invoice cards are posted in the channel for everyone.",
+    );
+    const privately = body(reply(invoiceHelpMessage({ visibility: "private" })));
+    expect(privately).toContain(
+      "In this workspace invoice cards are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.",
+    );
+    expect(privately).not.toContain("posted in the channel");
+    expect(privately).not.toMatch(/live|update automatically/i);
   });
 });
 
@@ -125,69 +159,115 @@ describe("serviceErrorMessage", () => {
 });
 
 describe("notConnectedMessage", () => {
-  it("names the team in the operator's command", () => {
-    const message = reply(notConnectedMessage("T012AB3C4"));
-    expect(body(message)).toContain(
-      "`npm run cli -- credentials set --team T012AB3C4 --login &lt;login&gt; --secret -`",
+  it("tells finance staff who connects it and how, with no CLI", () => {
+    const message = reply(notConnectedMessage(false));
+    expect(body(message)).toBe(
+      ":electric_plug: Kassa is not connected to this workspace's cash register yet, so there is nothing to look up.\nA workspace admin connects it with `/invoice connect`.",
     );
     expect(message.text).toBe(
-      "This workspace has no cash register connected yet. A workspace admin can connect it with /invoice connect.",
+      "Kassa is not connected to this workspace's cash register yet. A workspace admin connects it with /invoice connect.",
     );
-    expect(body(message)).toContain("`/invoice connect`");
+    expect(JSON.stringify(message)).not.toMatch(/npm|cli|--team|credentials set/);
   });
 
-  it("escapes and cuts a strange team id", () => {
-    const message = reply(notConnectedMessage(`<!here>${"T".repeat(100)}`));
-    expect(body(message)).toContain(`--team &lt;!here&gt;${"T".repeat(26)}… --login`);
-    expect(JSON.stringify(message)).not.toContain("<!here>");
+  it("gives people who may connect a Connect button that opens the modal", () => {
+    const message = notConnectedMessage(true);
+    expectWithinBlockKitLimits(message);
+    expect(message.response_type).toBe("ephemeral");
+    expect(buttonIds(message)).toEqual(["kassa_open_connect"]);
+    expect(JSON.stringify(message)).toContain("You can connect it now, or with `/invoice connect`.");
+    expect(JSON.stringify(message)).not.toMatch(/npm|--team/);
+  });
+});
+
+describe("credentialsRefusedMessage", () => {
+  it("quotes the service, then says the login or secret was refused and who can reconnect", () => {
+    const message = reply(credentialsRefusedMessage(["Invalid auth credentials"], false));
+    expect(body(message)).toBe(
+      [
+        ":lock: The payment service answered “Invalid auth credentials”: it refused this workspace's cash register login or secret, so nothing can be looked up.",
+        "A workspace admin can reconnect it with `/invoice connect`.",
+      ].join("\n"),
+    );
+    expect(message.text).toContain("refused the cash register's login or secret (Invalid auth credentials)");
+  });
+
+  it("offers people who may connect a Reconnect button", () => {
+    const message = credentialsRefusedMessage(["Invalid auth credentials"], true);
+    expectWithinBlockKitLimits(message);
+    expect(buttonIds(message)).toEqual(["kassa_open_connect"]);
+    expect(JSON.stringify(message)).toContain('"text":"Reconnect"');
+  });
+});
+
+describe("invoiceNotFoundMessage", () => {
+  it("quotes the id and suggests checking it or pasting the payment link", () => {
+    const [section, details] = sectionAndDetails(invoiceNotFoundMessage("123_Nope", ["Invoice not found"]));
+    expect(section).toBe(
+      ":mag: The payment service has no invoice `123_Nope` for this workspace's cash register.\nCheck the id, or paste the invoice's payment link instead: `/invoice https://pay.crystalpay.io/?i=…`.",
+    );
+    expect(details).toBe("The payment service said: Invoice not found");
   });
 });
 
 describe("unreachableMessage", () => {
-  it("names the HTTP status", () => {
-    const message = reply(unreachableMessage(new UnreachableError("http-status", 502, "bad gateway"), 8000));
-    expect(body(message)).toBe(
-      ":hourglass: Could not get an answer: the payment service answered HTTP 502, even after retrying. Nothing was changed; try again in a minute.",
+  it("says in plain words the service is not answering; status and reference in the context line", () => {
+    const message = unreachableMessage(
+      new UnreachableError("http-status", 502, "bad gateway"),
+      8000,
+      "ab12cd34",
     );
-    expect(message.text).toBe("Could not get an answer: the payment service answered HTTP 502.");
+    const [section, details] = sectionAndDetails(message);
+    expect(section).toBe(
+      ":hourglass: The payment service is not answering right now. Try again in a minute.",
+    );
+    expect(details).toBe("Payment service: HTTP 502, even after retrying · reference `ab12cd34`");
+    expect(message.text).toBe("The payment service is not answering right now. Try again in a minute.");
+    expect(JSON.stringify(message)).not.toContain("Nothing was changed");
   });
 
   it("says a status that is not retried (a redirect, a 404) needs the operator, not another try", () => {
     for (const status of [301, 404]) {
-      const message = reply(unreachableMessage(new UnreachableError("http-status", status), 8000));
-      expect(body(message)).toBe(
-        `:warning: Could not get an answer: the payment service answered HTTP ${status}. Nothing was changed, and trying again will not help: ask the Kassa operator to check the payment service's address (PAYMENTS_API_URL).`,
+      const [section, details] = sectionAndDetails(
+        unreachableMessage(new UnreachableError("http-status", status), 8000, "ref"),
       );
-      expect(message.text).toBe(`Could not get an answer: the payment service answered HTTP ${status}.`);
+      expect(section).toBe(
+        ":warning: Kassa cannot reach the payment service at the address it is set up with, so trying again will not help. Ask the Kassa operator to check it.",
+      );
+      expect(details).toBe(
+        `Payment service: HTTP ${status} (operator: check PAYMENTS_API_URL) · reference \`ref\``,
+      );
     }
     for (const status of [408, 429, 500, 503, 504]) {
-      expect(body(reply(unreachableMessage(new UnreachableError("http-status", status), 8000)))).toContain(
-        "even after retrying",
+      const [section] = sectionAndDetails(
+        unreachableMessage(new UnreachableError("http-status", status), 8000, "r"),
       );
+      expect(section).toContain("not answering right now");
     }
   });
 
-  it("names the timeout in seconds", () => {
-    const message = reply(unreachableMessage(new UnreachableError("timeout"), 8000));
-    expect(body(message)).toContain("the payment service did not answer within 8 s, even after retrying");
-    expect(message.text).toBe("Could not get an answer: the payment service did not answer within 8 s.");
-    expect(body(reply(unreachableMessage(new UnreachableError("timeout"), 15_000)))).toContain("within 15 s");
+  it("names the timeout in seconds in the details", () => {
+    const [, details] = sectionAndDetails(unreachableMessage(new UnreachableError("timeout"), 8000, "r"));
+    expect(details).toContain("no answer within 8 s, even after retrying");
+    const [, longer] = sectionAndDetails(unreachableMessage(new UnreachableError("timeout"), 15_000, "r"));
+    expect(longer).toContain("within 15 s");
   });
 
-  it("says the service could not be reached on a network error", () => {
-    const message = reply(
-      unreachableMessage(new UnreachableError("network", undefined, "ECONNREFUSED"), 8000),
-    );
-    expect(message.text).toBe("Could not get an answer: the payment service could not be reached.");
-    expect(body(message)).not.toContain("ECONNREFUSED");
+  it("says the connection failed on a network error, without the transport's detail", () => {
+    const message = unreachableMessage(new UnreachableError("network", undefined, "ECONNREFUSED"), 8000, "r");
+    const [section, details] = sectionAndDetails(message);
+    expect(section).toContain("not answering right now");
+    expect(details).toContain("connection failed");
+    expect(JSON.stringify(message)).not.toContain("ECONNREFUSED");
   });
 });
 
 describe("unexpectedResponseMessage", () => {
   it("carries the reference and none of the response's detail", () => {
     const error = new UnexpectedResponseError("wrong-shape", "amount: expected a decimal <!here>");
-    const message = reply(unexpectedResponseMessage(error, "ref-7f3a9c"));
-    expect(body(message)).toContain("Reference `ref-7f3a9c`");
+    const message = unexpectedResponseMessage(error, "ref-7f3a9c");
+    const [, details] = sectionAndDetails(message);
+    expect(details).toContain("Reference `ref-7f3a9c`");
     expect(message.text).toBe("The payment service sent an answer Kassa cannot read (reference ref-7f3a9c).");
     expect(JSON.stringify(message)).not.toContain("expected a decimal");
     expect(JSON.stringify(message)).not.toContain("<!here>");
@@ -195,11 +275,13 @@ describe("unexpectedResponseMessage", () => {
 });
 
 describe("internalErrorMessage", () => {
-  it("carries the reference id", () => {
-    const message = reply(internalErrorMessage("01HXYZABCD"));
-    expect(body(message)).toBe(
-      ":boom: Something went wrong on Kassa's side. Reference `01HXYZABCD`: the operator finds it in the log.",
+  it("says what happened first, the reference after", () => {
+    const message = internalErrorMessage("01HXYZABCD");
+    const [section, details] = sectionAndDetails(message);
+    expect(section).toBe(
+      ":boom: Something went wrong on Kassa's side. Try again; if it keeps happening, tell the Kassa operator.",
     );
+    expect(details).toBe("Reference `01HXYZABCD`: the operator finds it in the log.");
     expect(message.text).toBe("Something went wrong on Kassa's side (reference 01HXYZABCD).");
   });
 });

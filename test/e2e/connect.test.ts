@@ -99,7 +99,9 @@ describe("connecting the cash register from Slack", () => {
       errors: { secret: "The payment service refused them: Invalid auth credentials" },
     });
     const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: NEW_TEAM });
-    expect(message(reply.body).text).toContain("no cash register connected");
+    expect(message(reply.body).text).toContain(
+      "Kassa is not connected to this workspace's cash register yet",
+    );
   });
 
   it("refuses a submission whose form metadata was tampered with or names another workspace", async () => {

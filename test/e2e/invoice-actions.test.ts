@@ -92,7 +92,8 @@ describe("invoice card buttons, channel replies", () => {
     const body = message(reply.body);
     expect(body.response_type).toBe("ephemeral");
     expect(body.replace_original).toBe(false);
-    expect(body.text).toContain("HTTP 502");
+    expect(body.text).toBe("The payment service is not answering right now. Try again in a minute.");
+    expect(JSON.stringify(reply.body)).toContain("HTTP 502");
   });
 
   it("refuses a button pressed from another workspace, without calling the service", async () => {

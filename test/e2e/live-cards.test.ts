@@ -209,6 +209,11 @@ describe("live invoice cards (SQLite)", () => {
     expect(stack.slack.threadOf("C0DEL", card.ts)).toHaveLength(0);
   });
 
+  it("/invoice help says cards update themselves", async () => {
+    const { reply } = await stack.ask("help");
+    expect(JSON.stringify(reply.body)).toContain("update themselves and tell each change in their thread");
+  });
+
   it("/invoice status counts the invoices being watched", async () => {
     stack.fake.invoices.set("live_count", unpaid("live_count"));
     await postCard(stack, "live_count", "C0COUNT");

@@ -153,7 +153,10 @@ describe("/paymethods end to end (v2)", () => {
     stack.fake.methodsFault = "html502";
     const failed = await stack.ask("", { command: "/paymethods", teamId: team });
     expect(message(failed.reply.body).response_type).toBe("ephemeral");
-    expect(message(failed.reply.body).text).toContain("HTTP 502");
+    expect(message(failed.reply.body).text).toBe(
+      "The payment service is not answering right now. Try again in a minute.",
+    );
+    expect(JSON.stringify(failed.reply.body)).toContain("HTTP 502");
     stack.fake.methodsFault = null;
     const ok = await stack.ask("", { command: "/paymethods", teamId: team });
     expect(message(ok.reply.body).response_type).toBe("in_channel");
@@ -162,7 +165,7 @@ describe("/paymethods end to end (v2)", () => {
   it.each([
     ["brokenJson", /cannot read \(reference [0-9a-f]{8}\)/],
     ["wrongTypes", /cannot read \(reference [0-9a-f]{8}\)/],
-    ["invalidAuth", /refused the request: Invalid auth credentials/],
+    ["invalidAuth", /refused the cash register's login or secret \(Invalid auth credentials\)/],
   ] as const)("explains a %s answer privately", async (fault, expected) => {
     stack.fake.methodsFault = fault;
     const { reply } = await stack.press("paymethods_refresh", JSON.stringify({ f: "all", p: 1 }));
@@ -207,7 +210,9 @@ describe("/paymethods end to end (v2)", () => {
 
   it("tells a workspace without credentials how to connect", async () => {
     const { reply } = await stack.ask("", { command: "/paymethods", teamId: "T0NOBODY" });
-    expect(message(reply.body).text).toContain("no cash register connected");
+    expect(message(reply.body).text).toContain(
+      "Kassa is not connected to this workspace's cash register yet",
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import {
   ADMIN_ACTIONS,
+  CONNECT_FROM,
   disconnectedMessage,
   notAllowedMessage,
   nothingToDisconnectMessage,
@@ -22,31 +23,40 @@ const disconnectValueSchema = z.object({ t: z.string().min(1) });
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
 export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps): void {
-  router.action<BlockButtonAction>(ADMIN_ACTIONS.openConnect, async ({ ack, body, client }) => {
-    await ack();
-    const teamId = body.team?.id ?? body.user.team_id ?? "";
-    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-    const context = {
-      kind: "action",
-      name: ADMIN_ACTIONS.openConnect,
-      team: teamId,
-      user: body.user.id,
-    } as const;
-    // App Home has no response_url: a refusal is shown by re-publishing the tab.
-    await answer(
-      deps,
-      context,
-      async () => publishHome(deps, client, who),
-      async (outcome) => {
-        const manager = await checkManager(deps, client, who);
-        if (!manager.allowed)
-          throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
-        await openConnectModal(deps, client, body.trigger_id, { from: "home", t: teamId });
-        outcome.outcome = "modal_opened";
-        return null;
-      },
-    );
-  });
+  router.action<BlockButtonAction>(
+    ADMIN_ACTIONS.openConnect,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const teamId = body.team?.id ?? body.user.team_id ?? "";
+      const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+      const context = {
+        kind: "action",
+        name: ADMIN_ACTIONS.openConnect,
+        team: teamId,
+        user: body.user.id,
+      } as const;
+      // From a reply (not connected, credentials refused) a refusal is a new private note; App Home has
+      // no response_url, so there it is shown by re-publishing the tab.
+      const fromMessage = action.value === CONNECT_FROM.reply;
+      await answer(
+        deps,
+        context,
+        async (message) =>
+          fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
+        async (outcome) => {
+          const manager = await checkManager(deps, client, who);
+          if (!manager.allowed)
+            throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
+          await openConnectModal(deps, client, body.trigger_id, {
+            from: fromMessage ? "command" : "home",
+            t: teamId,
+          });
+          outcome.outcome = "modal_opened";
+          return null;
+        },
+      );
+    },
+  );
 
   router.action<BlockButtonAction>(
     ADMIN_ACTIONS.disconnect,

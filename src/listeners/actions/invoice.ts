@@ -10,6 +10,8 @@ import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import { RefusalError } from "../error-reply.js";
 import type { ListenerDeps } from "../index.js";
+import { lookupInvoice } from "../invoice-lookup.js";
+import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
 
 /** The value buildInvoiceMessage put on the button; anything else is refused. */
@@ -30,12 +32,22 @@ const buttonValueSchema = z.object({
  */
 export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDeps): void {
   const pattern = new RegExp(`^(${Object.values(INVOICE_ACTIONS).join("|")})$`);
-  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;
     const isPrivate = body.container?.is_ephemeral === true;
-    const context = { kind: "action", name: action.action_id, team, user } as const;
+    const context = {
+      kind: "action",
+      name: action.action_id,
+      team,
+      user,
+      canManage: canManageCheck(deps, client, {
+        userId: user,
+        teamId: team,
+        enterpriseId: body.enterprise?.id,
+      }),
+    } as const;
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
       // An error or refusal is a new private note; the card stays as it was.
       if (failed) return respond({ ...message, replace_original: false });
@@ -53,7 +65,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
-      const invoice = await deps.payments.invoice(team, value.id);
+      const invoice = await lookupInvoice(deps, team, value.id);
       outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
       if (value.s !== invoice.state) outcome.previousState = value.s;

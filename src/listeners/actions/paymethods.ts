@@ -7,22 +7,45 @@ import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../index.js";
+import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
 
 /** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
 const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) });
 
-/** Previous / Next / Refresh: re-render the list in place (replace_original through response_url). */
+/**
+ * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),
+ * private lists staying private. Share in channel (private lists): post the page for everyone and
+ * remove the private copy.
+ */
 export function registerPaymethodsActions(router: ListenerRouter, deps: ListenerDeps): void {
   const pattern = new RegExp(`^(${Object.values(PAYMETHODS_ACTIONS).join("|")})$`);
-  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond }) => {
+  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.
     const team = body.team?.id ?? body.user.team_id ?? "";
-    const context = { kind: "action", name: action.action_id, team, user: body.user.id } as const;
+    const shared = action.action_id === PAYMETHODS_ACTIONS.share;
+    const isPrivate = body.container?.is_ephemeral === true;
+    const context = {
+      kind: "action",
+      name: action.action_id,
+      team,
+      user: body.user.id,
+      canManage: canManageCheck(deps, client, {
+        userId: body.user.id,
+        teamId: team,
+        enterpriseId: body.enterprise?.id,
+      }),
+    } as const;
     // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
-    const send = (message: SlackMessage) =>
-      respond({ ...message, replace_original: message.response_type !== "ephemeral" });
+    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
+      if (failed) return respond({ ...message, replace_original: false });
+      if (shared) {
+        await respond({ ...message, response_type: "in_channel", replace_original: false });
+        return respond({ delete_original: true });
+      }
+      return respond({ ...message, replace_original: true });
+    };
     await answer(deps, context, send, async (outcome) => {
       const value = readButtonValue(buttonValueSchema, action);
       const request = parsePaymethodsText(value.f);
@@ -31,6 +54,7 @@ export function registerPaymethodsActions(router: ListenerRouter, deps: Listener
       outcome.page = value.p;
       return paymethodsReply(deps, team, { filter: request.filter, page: value.p }, outcome, {
         fresh: action.action_id === PAYMETHODS_ACTIONS.refresh,
+        visibility: isPrivate && !shared ? "private" : "channel",
       });
     });
   });

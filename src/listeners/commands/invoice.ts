@@ -3,8 +3,10 @@ import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js
 import type { Invoice } from "../../payments/model.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
+import { lookupInvoice } from "../invoice-lookup.js";
 import { deliverInvoiceCard } from "../live-card.js";
-import { visibilityFor } from "../manage.js";
+import { helpFactsFor, visibilityFor } from "../manage.js";
+import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
@@ -28,12 +30,17 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
       name: INVOICE_COMMAND,
       team: command.team_id,
       user: command.user_id,
+      canManage: canManageCheck(deps, client, {
+        userId: command.user_id,
+        teamId: command.team_id,
+        enterpriseId: command.enterprise_id,
+      }),
     } as const;
     await answer(deps, context, respond, async (outcome) => {
       const request = parseInvoiceText(command.text);
       if (request.kind === "help") {
         outcome.outcome = "help";
-        return invoiceHelpMessage();
+        return invoiceHelpMessage(await helpFactsFor(deps, command.team_id));
       }
       if (request.kind === "invalid") {
         outcome.outcome = "usage";
@@ -54,7 +61,7 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
         );
       }
       outcome.invoice = request.invoiceId;
-      const invoice = await deps.payments.invoice(command.team_id, request.invoiceId);
+      const invoice = await lookupInvoice(deps, command.team_id, request.invoiceId);
       // The service answers every processed request with 200; anything else was an error above.
       outcome.upstreamStatus = 200;
       outcome.state = invoice.state;

@@ -1,3 +1,4 @@
+import type { ReplyVisibility } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import {
   filterText,
@@ -8,20 +9,28 @@ import {
 } from "../../blocks/paymethods.js";
 import { answer, type Outcome } from "../answer.js";
 import type { ListenerDeps } from "../index.js";
+import { helpFactsFor, visibilityFor } from "../manage.js";
+import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
-/** Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for. */
+/**
+ * Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for, for
+ * the channel or privately for the asker (the workspace's reply choice, unless `visibility` says).
+ */
 export async function paymethodsReply(
   deps: ListenerDeps,
   teamId: string,
   view: PaymethodsView,
   outcome: Outcome,
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; visibility?: ReplyVisibility } = {},
 ): Promise<SlackMessage> {
-  const list = await deps.payments.methods(teamId, options);
+  const [list, visibility] = await Promise.all([
+    deps.payments.methods(teamId, { fresh: options.fresh ?? false }),
+    options.visibility ?? visibilityFor(deps, teamId),
+  ]);
   outcome.cached = list.fromCache;
   if (!list.fromCache) outcome.upstreamStatus = 200;
   outcome.methods = list.methods.length;
@@ -35,6 +44,7 @@ export async function paymethodsReply(
   const message = deps.paymethodsPages.message(list.methods, view, {
     fetchedAt: list.fetchedAt,
     leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
+    visibility,
   });
   if (!message) {
     outcome.outcome = "no_match";
@@ -44,19 +54,24 @@ export async function paymethodsReply(
 }
 
 export function registerPaymethodsCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(PAYMETHODS_COMMAND, async ({ command, ack, respond }) => {
+  router.command(PAYMETHODS_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
     const context = {
       kind: "command",
       name: PAYMETHODS_COMMAND,
       team: command.team_id,
       user: command.user_id,
+      canManage: canManageCheck(deps, client, {
+        userId: command.user_id,
+        teamId: command.team_id,
+        enterpriseId: command.enterprise_id,
+      }),
     } as const;
     await answer(deps, context, respond, async (outcome) => {
       const request = parsePaymethodsText(command.text);
       if (request.kind === "help") {
         outcome.outcome = "help";
-        return paymethodsHelpMessage();
+        return paymethodsHelpMessage(await helpFactsFor(deps, command.team_id));
       }
       if (request.kind === "invalid") {
         outcome.outcome = "usage";

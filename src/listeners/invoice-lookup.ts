@@ -1,0 +1,34 @@
+import { isKnownState } from "../blocks/invoice.js";
+import { invoiceNotFoundMessage } from "../blocks/replies.js";
+import type { Logger } from "../logger.js";
+import { ServiceError } from "../payments/errors.js";
+import type { Invoice } from "../payments/model.js";
+import { RefusalError } from "./error-reply.js";
+import type { ListenerDeps } from "./index.js";
+
+/** States this process has already logged as unknown: one warning per state, not one per lookup. */
+const reportedStates = new Set<string>();
+
+/** The first sight of a state Kassa has no label for goes to the log, so it can be added. */
+export function noteUnknownState(logger: Logger, state: string, team: string): void {
+  if (isKnownState(state) || reportedStates.has(state)) return;
+  reportedStates.add(state);
+  logger.warn({ team, state: state.slice(0, 100) }, "payment service reported an unknown invoice state");
+}
+
+/**
+ * Reads one invoice for `/invoice` and its Refresh button. "Not found" from the service becomes a
+ * reply that quotes the id and suggests the payment link; other failures go on to answer().
+ */
+export async function lookupInvoice(deps: ListenerDeps, teamId: string, invoiceId: string): Promise<Invoice> {
+  try {
+    const invoice = await deps.payments.invoice(teamId, invoiceId);
+    noteUnknownState(deps.logger, invoice.state, teamId);
+    return invoice;
+  } catch (error) {
+    if (error instanceof ServiceError && error.messages.some((message) => /not found/i.test(message))) {
+      throw new RefusalError(invoiceNotFoundMessage(invoiceId, error.messages), "invoice_not_found");
+    }
+    throw error;
+  }
+}
