@@ -297,6 +297,41 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
   });
 });
 
+describe("live private cards: Stop updating", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({
+      env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), REPLY_VISIBILITY: "private" },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("stops the direct messages and leaves the private card as it is", async () => {
+    stack.fake.invoices.set("live_dm_stop", unpaid("live_dm_stop"));
+    const { reply } = await stack.ask("live_dm_stop", { userId: "U0QUIET" });
+    const stopValue = (reply.body.blocks as Array<Record<string, unknown>>)
+      .filter((block) => block.type === "actions")
+      .flatMap((block) => block.elements as Array<{ action_id: string; value?: string }>)
+      .find((element) => element.action_id === "invoice_stop_watch")?.value;
+    const pressed = await stack.action("invoice_stop_watch", stopValue ?? "", {
+      userId: "U0QUIET",
+      ephemeral: true,
+    });
+    const note = await stack.slack.waitForReply(pressed.responseId);
+    expect(note.body.replace_original).toBe(false);
+    expect(JSON.stringify(note.body)).toContain("no longer tells you");
+    const reads = readsOf(stack, "live_dm_stop");
+    stack.fake.pay("live_dm_stop");
+    await passes(3);
+    expect(readsOf(stack, "live_dm_stop")).toBe(reads);
+    expect(
+      [...stack.slack.messages.values()].filter((message) => message.channel === "U0QUIET"),
+    ).toHaveLength(0);
+  });
+});
+
 describe("live cards: limits", () => {
   let stack: Stack;
   /** The app's clock runs with the real one, shifted by this (to pass WATCH_MAX_HOURS). */

@@ -1,5 +1,6 @@
 import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
+import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard, WATCH_ACTIONS } from "../../blocks/watch.js";
 import { answer } from "../answer.js";
@@ -22,8 +23,10 @@ export function registerWatchActions(router: ListenerRouter, deps: ListenerDeps)
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;
     const context = { kind: "action", name: action.action_id, team, user } as const;
-    const send = async (message: Parameters<typeof respond>[0] & object, { failed }: { failed: boolean }) =>
-      respond({ ...message, replace_original: !failed });
+    // The card is redrawn without its Stop button; a private card Slack did not send back is left
+    // as it is, with a note beside it.
+    const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
+      respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
     await answer(deps, context, send, async (outcome) => {
       const value = readButtonValue(stopValueSchema, action);
       outcome.invoice = value.id;
@@ -35,7 +38,7 @@ export function registerWatchActions(router: ListenerRouter, deps: ListenerDeps)
       else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
       outcome.outcome = "watch_stopped";
       const blocks = body.message?.blocks as unknown[] | undefined;
-      if (!blocks) {
+      if (isPrivate || !blocks || blocks.length === 0) {
         return ephemeral("Kassa no longer tells you about changes to this invoice.", "Live updates stopped.");
       }
       return { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
