@@ -58,9 +58,17 @@ export async function deliverInvoiceCard(
     return withWatchStatus(card, status, stopValue);
   }
 
-  const live = register
-    ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)
-    : card;
+  // The room is checked first, so the card is posted with the right line (not posted, then corrected).
+  const room = register
+    ? await deps.watches.room(asker.teamId, invoice.id).catch((error: unknown) => watchFailed(error, outcome))
+    : "store_failed";
+  if (room === "workspace_full" || room === "invoice_full") outcome.watch = room;
+  const live =
+    room === "watching"
+      ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)
+      : room === "store_failed"
+        ? card
+        : withWatchStatus(card, notWatched(room, deps), stopValue);
   let ts: string;
   try {
     const posted = await client.chat.postMessage({
@@ -82,7 +90,7 @@ export async function deliverInvoiceCard(
     );
   }
   outcome.posted = "chat.postMessage";
-  if (!register) return null;
+  if (!register || room !== "watching") return null;
   const result = await deps.watches
     .watch(asker.teamId, register, invoice, {
       kind: "channel",

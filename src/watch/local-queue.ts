@@ -107,6 +107,12 @@ export class LocalWatchQueue implements WatchQueue {
     return "watching";
   }
 
+  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+    const entry = this.entries.get(watchKey(team, invoiceId));
+    if (entry) return entry.watch.cards.length >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
+    return (this.perTeam.get(team) ?? 0) >= maxPerWorkspace ? "workspace_full" : "watching";
+  }
+
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {
     const key = watchKey(team, invoiceId);
     const entry = this.entries.get(key);

@@ -128,6 +128,11 @@ export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice">;
 export interface WatchQueue {
   /** Adds a card to the invoice's watch, creating it (due after `firstDueInMs`) when there is none. */
   addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult>;
+  /**
+   * What addCard would answer now (without adding): lets a card be posted with the right line the
+   * first time. A race with another addCard is settled by addCard itself.
+   */
+  room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult>;
   /** Drops one card; the watch goes when its last card does. */
   removeCard(team: string, invoiceId: string, id: string): Promise<void>;
   remove(team: string, invoiceId: string): Promise<void>;

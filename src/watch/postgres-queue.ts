@@ -148,6 +148,18 @@ export class PostgresWatchQueue implements WatchQueue {
     }
   }
 
+  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+    const result = await this.pool.query<{ cards: string | null; watches: string }>(
+      `SELECT (SELECT count(*) FROM ${this.cards} WHERE watch_key = $1) AS cards,
+              (SELECT count(*) FROM ${this.watches} WHERE team = $2) AS watches,
+              EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1) AS found`,
+      [watchKey(team, invoiceId), team],
+    );
+    const row = result.rows[0] as { cards: string; watches: string; found: boolean } | undefined;
+    if (row?.found) return Number(row.cards) >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
+    return Number(row?.watches ?? 0) >= maxPerWorkspace ? "workspace_full" : "watching";
+  }
+
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {
     const key = watchKey(team, invoiceId);
     await this.pool.query(`DELETE FROM ${this.cards} WHERE watch_key = $1 AND card_id = $2`, [key, id]);

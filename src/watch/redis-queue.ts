@@ -40,6 +40,15 @@ redis.call('SADD', t, key)
 redis.call('ZADD', p..':due', ARGV[8], key)
 return 'watching'`;
 
+const ROOM = `
+local p, key, team = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', p..':w:'..key) == 1 then
+  if redis.call('HLEN', p..':c:'..key) >= tonumber(ARGV[5]) then return 'invoice_full' end
+  return 'watching'
+end
+if redis.call('SCARD', p..':team:'..team) >= tonumber(ARGV[4]) then return 'workspace_full' end
+return 'watching'`;
+
 const REMOVE = `
 local p, key, team = ARGV[1], ARGV[2], ARGV[3]
 redis.call('DEL', p..':w:'..key, p..':c:'..key)
@@ -169,6 +178,17 @@ export class RedisWatchQueue implements WatchQueue {
       MAX_CARDS_PER_WATCH,
       limits.now + limits.firstDueInMs,
       fields,
+    ]);
+    return z.enum(["watching", "workspace_full", "invoice_full"]).parse(result);
+  }
+
+  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+    const result = await this.run(ROOM, [
+      this.prefix,
+      watchKey(team, invoiceId),
+      team,
+      maxPerWorkspace,
+      MAX_CARDS_PER_WATCH,
     ]);
     return z.enum(["watching", "workspace_full", "invoice_full"]).parse(result);
   }

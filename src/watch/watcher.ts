@@ -71,6 +71,8 @@ function slackError(error: unknown): string {
 export type WatchRegistry = {
   /** Whether a card of this invoice would be watched (not final, not expired). */
   shouldWatch(invoice: Invoice, now: Date): boolean;
+  /** Whether a new card of this invoice would be watched now (posted with the right line first time). */
+  room(team: string, invoiceId: string): Promise<AddCardResult>;
   /** Starts (or joins) the invoice's watch with this card. */
   watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult>;
   /** The card stops being updated (Stop updating). */
@@ -114,6 +116,10 @@ export class Watcher implements WatchRegistry {
     // WATCH_MAX_PER_WORKSPACE=0 turns live cards off: cards are posted as they are, without a line.
     if (this.options.maxPerWorkspace === 0) return false;
     return !FINAL_STATES.has(invoice.state) && !isExpired(invoice, now);
+  }
+
+  room(team: string, invoiceId: string): Promise<AddCardResult> {
+    return this.timed(this.queue.room(team, invoiceId, this.options.maxPerWorkspace), "watch.room");
   }
 
   async watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {

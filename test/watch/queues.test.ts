@@ -144,6 +144,9 @@ for (const engine of ENGINES) {
         await queue.addCard(seed(t, "inv1"), card(`C${index}`), limits());
       }
       expect(await queue.addCard(seed(t, "inv1"), card("C99"), limits())).toBe("invoice_full");
+      expect(await other.room(t, "inv1", 10)).toBe("invoice_full");
+      expect(await other.room(t, "inv2", 10)).toBe("watching");
+      expect(await other.room(t, "inv2", 1)).toBe("workspace_full");
       const [claimed] = await queue.claimDue(NOW + 1000, 10, 60_000);
       expect(claimed?.cards).toHaveLength(MAX_CARDS_PER_WATCH);
       expect(claimed?.invoice.amounts.amount).toEqual({ value: "1500", currency: "RUB" });
