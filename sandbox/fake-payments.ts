@@ -80,6 +80,21 @@ export function payoutOnlyMethod(code = "CARDRUBPAYOUT", name = "Card RUB payout
  */
 export type MethodsFault = "html502" | "brokenJson" | "wrongTypes" | "oddEntry" | "slow" | "invalidAuth";
 
+/** One balance of the sandbox register (amount as decimal text, in the method's currency). */
+export type SampleBalance = {
+  code: string;
+  name: string;
+  currency: string;
+  amount: string;
+  accuracy: number;
+};
+
+/**
+ * Faults the balance calls (`fake.balanceFault`) and the rates call (`fake.tickerFault`) can show.
+ * `wrongTypes`: the map itself is not a map; `oddEntry`: one entry has wrong types.
+ */
+export type BalanceFault = MethodsFault;
+
 export type RecordedRequest = { path: string; body: Record<string, unknown> | null; at: number };
 
 /**
@@ -94,6 +109,12 @@ export const FAULT_IDS = {
   empty: "fault_empty",
   flaky: "fault_flaky",
   otherInvoice: "fault_other_invoice",
+  /** An amount of `1e99999`: 8 bytes of JSON that would be 100,000 digits. */
+  hugeExponent: "fault_huge_exponent",
+  /** Headers and the start of a body, then nothing, the connection left open. */
+  neverEnding: "fault_never_ending",
+  /** `Content-Encoding: gzip` over bytes that are not gzip. */
+  badGzip: "fault_bad_gzip",
 } as const;
 
 export type FakePaymentsOptions = {
@@ -105,6 +126,8 @@ export type FakePaymentsOptions = {
   /** Added to every answer (ms). */
   latencyMs?: number;
   methods?: SampleMethod[];
+  balances?: SampleBalance[];
+  rates?: Record<string, string>;
 };
 
 export type FakePayments = {
@@ -122,6 +145,14 @@ export type FakePayments = {
   pay(id: string): void;
   /** ... or after `delayMs` (a live card's invoice that gets paid while it is watched). */
   payAfter(id: string, delayMs: number): void;
+  /** The register's balances; tests may replace or edit them between calls. */
+  balances: SampleBalance[];
+  /** Rouble prices ticker/get answers with, by currency; a currency not listed is left out. */
+  rates: Record<string, string>;
+  /** When set, balance/info (v2) and balance/list (v3) misbehave this way. */
+  balanceFault: BalanceFault | null;
+  /** When set, ticker/get misbehaves this way. */
+  tickerFault: BalanceFault | null;
   close(): Promise<void>;
 };
 
@@ -458,6 +489,80 @@ export function renderMethodsV3(methods: SampleMethod[]): string {
   });
 }
 
+/** A register with money on a few methods and none on the rest. */
+export function sampleBalances(): SampleBalance[] {
+  const balance = (code: string, name: string, currency: string, amount: string, accuracy = 2) => ({
+    code,
+    name,
+    currency,
+    amount,
+    accuracy,
+  });
+  return [
+    balance("CARDRUBP2P", "Card RUB P2P", "RUB", "12345.67"),
+    balance("LZTMARKET", "LZT Market", "RUB", "100"),
+    balance("BITCOIN", "Bitcoin", "BTC", "0.00005", 8),
+    balance("BITCOINCASH", "Bitcoin Cash", "BCH", "0", 8),
+    balance("BTCCRYPTOBOT", "BTC (CryptoBot)", "BTC", "0.0000001", 8),
+    balance("USDTTRC", "USDT TRC-20", "USDT", "150.25", 6),
+    balance("TRON", "Tron", "TRX", "0", 6),
+    balance("CRYSTALPAY", "CrystalPAY P2P", "RUB", "0"),
+  ];
+}
+
+/** Rouble prices of the sample currencies (made-up but plausible). */
+export function sampleRates(): Record<string, string> {
+  return { BTC: "8123456.78", BCH: "41234.5", USDT: "95.2328", TRX: "23.1", ETH: "301234.56" };
+}
+
+/** v2 balance/info: JSON numbers; PHP writes an empty map as `[]`. */
+export function renderBalancesV2(balances: SampleBalance[], hideEmpty = false): string {
+  const shown = balances.filter((b) => !hideEmpty || Number(b.amount) !== 0);
+  return toJson({
+    error: false,
+    errors: [],
+    balances:
+      shown.length === 0
+        ? []
+        : Object.fromEntries(shown.map((b) => [b.code, { amount: RAW(b.amount), currency: b.currency }])),
+  });
+}
+
+/** v3 balance/list: decimal strings; `items` is `[]` when every balance is 0. */
+export function renderBalancesV3(balances: SampleBalance[], hideEmpty = false): string {
+  const allZero = balances.every((b) => Number(b.amount) === 0);
+  const shown = balances.filter((b) => !hideEmpty || Number(b.amount) !== 0);
+  return toJson({
+    error: false,
+    errors: [],
+    items:
+      allZero || shown.length === 0
+        ? []
+        : Object.fromEntries(
+            shown.map((b) => [
+              b.code,
+              { name: b.name, amount: b.amount, currency: b.currency, amount_accuracy: b.accuracy },
+            ]),
+          ),
+  });
+}
+
+/** ticker/get: the asked currencies' prices in roubles (v2 numbers, v3 strings); unknown ones left out. */
+export function renderTicker(rates: Record<string, string>, tickers: string[], version: "v2" | "v3"): string {
+  const priced = tickers.filter((code) => rates[code] !== undefined);
+  return toJson({
+    error: false,
+    errors: [],
+    base_currency: "RUB",
+    currencies: Object.fromEntries(
+      priced.map((code) => {
+        const price = rates[code] ?? "0";
+        return [code, { price: version === "v3" ? price : RAW(price) }];
+      }),
+    ),
+  });
+}
+
 const HTML_502 =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n";
 
@@ -497,6 +602,10 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       const timer = setTimeout(() => fake.pay(id), delayMs);
       timers.add(timer);
     },
+    balances: options.balances ?? sampleBalances(),
+    rates: options.rates ?? sampleRates(),
+    balanceFault: null,
+    tickerFault: null,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -522,8 +631,14 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     requests.push({ path, body, at: Date.now() });
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
 
-    const match = /^\/(v2|v3)\/(invoice\/info|method\/list)\/?$/.exec(path);
-    if (req.method !== "POST" || !match)
+    const match = /^\/(v2|v3)\/(invoice\/info|method\/list|balance\/info|balance\/list|ticker\/get)\/?$/.exec(
+      path,
+    );
+    // balance/info is v2's name, balance/list v3's.
+    const wrongVersion =
+      (match?.[2] === "balance/info" && match[1] !== "v2") ||
+      (match?.[2] === "balance/list" && match[1] !== "v3");
+    if (req.method !== "POST" || !match || wrongVersion)
       return answer(res, 404, "<html><body>404 Not Found</body></html>", "text/html");
     const version = match[1] as "v2" | "v3";
     if (!body) return answer(res, 200, envelopeError("Invalid JSON body"));
@@ -575,10 +690,49 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
           );
         case FAULT_IDS.otherInvoice:
           return answer(res, 200, renderInvoiceV2(sampleInvoices()[0] as SampleInvoice));
+        case FAULT_IDS.hugeExponent:
+          return answer(
+            res,
+            200,
+            renderInvoiceV2({ ...(sampleInvoices()[0] as SampleInvoice), id, amount: "1e99999" }),
+          );
+        case FAULT_IDS.neverEnding:
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write('{"error":false,"errors":[],"id":"fault_never_ending",');
+          return;
+        case FAULT_IDS.badGzip: {
+          const garbage = "this is not gzip data at all";
+          res.writeHead(200, {
+            "content-type": "application/json",
+            "content-encoding": "gzip",
+            "content-length": Buffer.byteLength(garbage),
+          });
+          return res.end(garbage);
+        }
       }
       const invoice = invoices.get(id);
       if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
+    }
+    if (match[2] === "balance/info" || match[2] === "balance/list") {
+      const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");
+      if (fault) return;
+      const hideEmpty = body.hide_empty === true;
+      return answer(
+        res,
+        200,
+        version === "v3"
+          ? renderBalancesV3(fake.balances, hideEmpty)
+          : renderBalancesV2(fake.balances, hideEmpty),
+      );
+    }
+    if (match[2] === "ticker/get") {
+      const tickers = body.tickers;
+      if (!Array.isArray(tickers) || tickers.length === 0 || !tickers.every((t) => typeof t === "string"))
+        return answer(res, 200, envelopeError("`tickers` field is required"));
+      const fault = await misbehave(res, fake.tickerFault, "currencies");
+      if (fault) return;
+      return answer(res, 200, renderTicker(fake.rates, tickers as string[], version));
     }
     switch (fake.methodsFault) {
       case "html502":
@@ -602,6 +756,43 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
         break;
     }
     return answer(res, 200, version === "v3" ? renderMethodsV3(fake.methods) : renderMethodsV2(fake.methods));
+  };
+
+  /** Answers with `fault` (true) or, for none or `slow` after the wait, leaves the answer to the caller. */
+  const misbehave = async (res: ServerResponse, fault: BalanceFault | null, mapKey: string) => {
+    switch (fault) {
+      case "html502":
+        answer(res, 502, HTML_502, "text/html");
+        return true;
+      case "brokenJson":
+        answer(res, 200, `{"error":false,"errors":[],"${mapKey}":{"BITCOIN":{"amount":0.000`);
+        return true;
+      case "wrongTypes":
+        answer(res, 200, JSON.stringify({ error: false, errors: [], [mapKey]: "lots" }));
+        return true;
+      case "oddEntry":
+        answer(
+          res,
+          200,
+          JSON.stringify({
+            error: false,
+            errors: [],
+            [mapKey]: {
+              LZTMARKET: { amount: "100", currency: "RUB", price: "1" },
+              ODD: { amount: "lots", currency: 5 },
+            },
+          }),
+        );
+        return true;
+      case "invalidAuth":
+        answer(res, 200, envelopeError("Invalid auth credentials"));
+        return true;
+      case "slow":
+        await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
+        return false;
+      default:
+        return false;
+    }
   };
 
   const server: Server = createServer((req, res) => {

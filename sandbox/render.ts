@@ -4,7 +4,7 @@
  */
 type Text = { type?: string; text?: string };
 type Element = { type?: string; text?: Text | string; url?: string; action_id?: string };
-type Block = { type?: string; text?: Text; fields?: Text[]; elements?: Element[] };
+type Block = { type?: string; text?: Text; fields?: Text[]; elements?: Element[]; accessory?: Element };
 
 const useColour = process.stdout.isTTY && !process.env.NO_COLOR;
 const style = (code: string, text: string) => (useColour ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -124,7 +124,12 @@ export function renderMessage(message: Record<string, unknown>, reader?: Reader)
     return typeof value === "string" ? value : plain(value.text ?? "", reader);
   };
   const lines: string[] = [];
-  const visibility = message.response_type === "in_channel" ? "in channel" : "only you (ephemeral)";
+  const visibility =
+    message.response_type === "in_channel"
+      ? "in channel"
+      : message.response_type === "unfurl"
+        ? "unfurled under the message"
+        : "only you (ephemeral)";
   lines.push(dim(`[${visibility}]`));
   const blocks = (message.blocks as Block[] | undefined) ?? [];
   if (blocks.length === 0) lines.push(plain(String(message.text ?? ""), reader));
@@ -136,6 +141,10 @@ export function renderMessage(message: Record<string, unknown>, reader?: Reader)
       case "section":
         if (block.text) lines.push(textOf(block.text));
         for (const field of block.fields ?? []) lines.push(`  ${textOf(field).replace("\n", ": ")}`);
+        if (block.accessory?.type === "button")
+          lines.push(
+            `  [ ${textOf(block.accessory.text)} ]${block.accessory.url ? ` -> ${block.accessory.url}` : ""}`,
+          );
         break;
       case "actions":
         for (const element of block.elements ?? []) {

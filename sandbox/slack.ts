@@ -54,6 +54,13 @@ export type SlackStandIn = {
   usersInfoError: string | null;
   /** Calls of one Web API method, in order. */
   callsOf(method: string): SlackApiCall[];
+  /** Resolves with the calls of `method` once there are at least `count` of them. */
+  waitForCalls(method: string, options?: { count?: number; timeoutMs?: number }): Promise<SlackApiCall[]>;
+  /**
+   * Make a Web API method (e.g. chat.unfurl) answer `{ok: false, error}` as Slack does (HTTP 200),
+   * or answer normally again with null. The call is still recorded.
+   */
+  failApi(method: string, error: string | null): void;
   /** Socket Mode: open WebSocket connections (apps.connections.open hands out their URL). */
   socketConnections(): number;
   /** Socket Mode: sends an envelope (slash_commands, interactive, events_api) to every connection. */
@@ -112,6 +119,8 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   const apiCalls: SlackApiCall[] = [];
   const replies: SlackReply[] = [];
   const waiters: Array<() => void> = [];
+  const callWaiters: Array<() => void> = [];
+  const apiErrors = new Map<string, string>();
   const sockets = new Set<Socket>();
   let replyFailure = 0;
   const state = {
@@ -152,6 +161,9 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ??
         (typeof body.token === "string" ? body.token : undefined);
       if (keepApiCalls) apiCalls.push({ method, body, token, at: Date.now() });
+      for (const wake of callWaiters.splice(0)) wake();
+      const failure = apiErrors.get(method);
+      if (failure) return send(200, { ok: false, error: failure });
       if (method === "chat.postMessage" || method === "chat.update") {
         const channel = String(body.channel ?? "");
         const failure = channelErrors.get(channel);
@@ -341,6 +353,22 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         check();
       });
     },
+    waitForCalls(method, { count = 1, timeoutMs = 15_000 } = {}) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`fewer than ${count} ${method} calls within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const check = () => {
+          const calls = apiCalls.filter((call) => call.method === method);
+          if (calls.length >= count) {
+            clearTimeout(timer);
+            resolve(calls);
+          } else callWaiters.push(check);
+        };
+        check();
+      });
+    },
     failChannel(channel, error) {
       if (error) channelErrors.set(channel, error);
       else channelErrors.delete(channel);
@@ -353,6 +381,10 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     },
     set keepApiCalls(value) {
       keepApiCalls = value;
+    },
+    failApi(method, error) {
+      if (error === null) apiErrors.delete(method);
+      else apiErrors.set(method, error);
     },
     socketConnections: () => sockets_.size,
     sendEnvelope(envelope) {

@@ -319,14 +319,15 @@ export class Stack {
     event: Record<string, unknown>,
     /** eventId and retryNum: to deliver the same event again, as Slack does when it missed the ack. */
     options: { teamId?: string; eventId?: string; retryNum?: number } = {},
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<{ status: number; body: string; eventId: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
+    const eventId = options.eventId ?? `Ev${++counter}`;
     const text = JSON.stringify({
       token: "deprecated-verification-token",
       team_id: teamId,
       api_app_id: "A0KASSA",
       type: "event_callback",
-      event_id: options.eventId ?? `Ev${++counter}`,
+      event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
       authorizations: [
         { team_id: teamId, user_id: "U0KASSABOT", is_bot: true, is_enterprise_install: false },
@@ -342,7 +343,39 @@ export class Stack {
       headers["x-slack-retry-reason"] = "http_timeout";
     }
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
-    return { status: response.status, body: await response.text() };
+    return { status: response.status, body: await response.text(), eventId };
+  }
+
+  /**
+   * Posts a signed link_shared event, as Slack does when someone posts a message with links of the
+   * app's unfurl domains (`composer`: still being written, known only by its unfurl id).
+   */
+  async shareLinks(
+    urls: string[],
+    options: {
+      teamId?: string;
+      userId?: string;
+      channel?: string;
+      source?: "composer" | "conversations_history";
+    } = {},
+  ): Promise<{ status: number; body: string; eventId: string; messageTs: string }> {
+    const messageTs = `${Math.floor(Date.now() / 1000)}.${String(++counter).padStart(6, "0")}`;
+    const source = options.source ?? "conversations_history";
+    const result = await this.event(
+      {
+        type: "link_shared",
+        channel: source === "composer" ? "COMPOSER" : (options.channel ?? "C0FINANCE"),
+        is_bot_user_member: true,
+        user: options.userId ?? "U0FINANCE1",
+        message_ts: messageTs,
+        unfurl_id: `U_${counter}_${Date.now().toString(36)}`,
+        source,
+        links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
+        event_ts: messageTs,
+      },
+      options.teamId === undefined ? {} : { teamId: options.teamId },
+    );
+    return { ...result, messageTs };
   }
 
   /** Sends a command and waits for the app's answer on its response_url. */

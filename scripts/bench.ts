@@ -26,6 +26,7 @@
  *   --store-stats          count the SQLite round trips of each command (a small overhead)
  *   --cpu-prof-dir DIR     CPU profiles of the targets while measuring, written there and summarized
  *   --json                 machine-readable output on stdout (use `npm run -s bench -- --json`)
+ *   --overload             instead of the above: the overload scenario (see runOverload), once
  *
  * `--watch` runs the live-card scenario instead (Kassa only; see runWatchScenario): --watches 10000
  *   --workspaces 500 --watch-seconds 90 --changes 500, with the app's default WATCH_* settings
@@ -83,6 +84,9 @@ const STARTUP_MAX_MS = 40_000;
 const DEFAULT_ENV: Record<string, string> = {
   RATE_LIMIT_USER_PER_MIN: "100000",
   RATE_LIMIT_TEAM_PER_MIN: "1000000",
+  // Likewise the per-register budget of calls to the payment service (5 a second): the fake service
+  // is no real register, and the load is measured, not the budget. --overload keeps the budget.
+  PAYMENTS_RATE_PER_SECOND: "0",
 };
 
 // ---------------------------------------------------------------------------------------------- flags
@@ -110,6 +114,7 @@ type Options = {
   cpuProfDir: string | undefined;
   /** --watch: the live-card scenario instead of the command load. */
   watch: { watches: number; workspaces: number; seconds: number; changes: number } | undefined;
+  overload: boolean;
 };
 
 class UsageError extends Error {}
@@ -154,6 +159,7 @@ function readOptions(argv: string[]): Options {
       workspaces: { type: "string", default: "500" },
       "watch-seconds": { type: "string", default: "90" },
       changes: { type: "string", default: "500" },
+      overload: { type: "boolean", default: false },
     },
   });
   const integer = (name: string, text: string, min: number, max: number): number => {
@@ -212,6 +218,7 @@ function readOptions(argv: string[]): Options {
           changes: integer("changes", values.changes, 0, 100_000),
         }
       : undefined,
+    overload: values.overload,
   };
 }
 
@@ -782,6 +789,137 @@ function summarize(target: BenchTarget, runs: TargetRun[]): TargetResult {
   };
 }
 
+// ------------------------------------------------------------------------------------ the overload
+
+/** The overload scenario: this many people look up their own invoice at the same moment... */
+const OVERLOAD_LOOKUPS = 500;
+/** ...of a payment service that takes this long to answer each. */
+const OVERLOAD_SERVICE_MS = 5000;
+/** A reply later than this counts as missing (Slack's response_url lasts 30 minutes). */
+const OVERLOAD_REPLY_MAX_MS = 120_000;
+const BUSY_TEXT = "payment service is busy";
+
+type OverloadResult = {
+  lookups: number;
+  cards: number;
+  busy: number;
+  other: number;
+  missing: number;
+  otherExamples: string[];
+  upstreamRequests: number;
+  /** What the per-register budget allows over the run: a second's burst plus the rate times the time. */
+  upstreamBudget: number;
+  ratePerSecond: number;
+  seconds: number;
+  cardReplyMs: ReturnType<typeof distribution>;
+  busyReplyMs: ReturnType<typeof distribution>;
+  peakRssMiB: number;
+};
+
+/**
+ * 500 simultaneous `/invoice` lookups of distinct ids, from distinct people, against a service that
+ * answers each in 5 s, with Kassa's own per-register budget (PAYMENTS_* defaults unless --env sets
+ * them). Everyone must get the card or the "payment service is busy" reply; the service must get no
+ * more requests than the budget allows.
+ */
+async function runOverload(
+  options: Options,
+  compiledDir: string | undefined,
+  progress: (text: string) => void,
+) {
+  const invoices = benchInvoices(OVERLOAD_LOOKUPS);
+  // The throughput run lifts the budget; here it is what is measured (unless --env set it).
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.env))
+    if (!(name.startsWith("PAYMENTS_") && DEFAULT_ENV[name] === value)) env[name] = value;
+  let child: TargetProcess | undefined;
+  let final: TargetStats | undefined;
+  const stack = await Stack.start({
+    fake: { invoices, latencyMs: OVERLOAD_SERVICE_MS },
+    env: { ...env, LOG_LEVEL: options.logLevel },
+    startApp: async (appEnv) => {
+      const started = await startTarget("kassa", appEnv, options, compiledDir);
+      child = started;
+      return {
+        port: started.port,
+        async stop() {
+          final = await started.stop();
+        },
+      };
+    },
+  });
+  try {
+    if (!child) throw new Error("kassa did not start");
+    const running: TargetProcess = child;
+    const ratePerSecond = Number(env.PAYMENTS_RATE_PER_SECOND ?? 5);
+    progress(
+      `overload: ${OVERLOAD_LOOKUPS} lookups at once, the service answering in ${OVERLOAD_SERVICE_MS / 1000} s`,
+    );
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      invoices.map(async (invoice, index) => {
+        const userId = `U0LOAD${String(index).padStart(5, "0")}`;
+        try {
+          const ack = await stack.command(invoice.id, { command: "/invoice", userId });
+          if (ack.status !== 200) return { kind: "other" as const, detail: `HTTP ${ack.status}` };
+          const reply = await stack.slack.waitForReply(ack.responseId, { timeoutMs: OVERLOAD_REPLY_MAX_MS });
+          const ms = reply.at - ack.sentAt;
+          if (classify("kassa", "invoice", invoice.id, reply) === null) return { kind: "card" as const, ms };
+          const text = String(reply.body.text);
+          if (text.includes(BUSY_TEXT)) return { kind: "busy" as const, ms };
+          return { kind: "other" as const, ms, detail: text.slice(0, 120) };
+        } catch (error) {
+          return { kind: "missing" as const, detail: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const stats = await running.stats();
+    const upstreamRequests = stack.fake.requests.filter((request) => request.path.includes("invoice")).length;
+    const count = (kind: string) => outcomes.filter((outcome) => outcome.kind === kind).length;
+    const times = (kind: string) =>
+      distribution(
+        outcomes.flatMap((outcome) => (outcome.kind === kind && "ms" in outcome ? [outcome.ms ?? 0] : [])),
+      );
+    const result: OverloadResult = {
+      lookups: OVERLOAD_LOOKUPS,
+      cards: count("card"),
+      busy: count("busy"),
+      other: count("other"),
+      missing: count("missing"),
+      otherExamples: [
+        ...new Set(
+          outcomes.flatMap((outcome) => ("detail" in outcome && outcome.detail ? [outcome.detail] : [])),
+        ),
+      ].slice(0, 3),
+      upstreamRequests,
+      upstreamBudget: ratePerSecond > 0 ? Math.ceil(ratePerSecond * (1 + seconds)) : Number.POSITIVE_INFINITY,
+      ratePerSecond,
+      seconds,
+      cardReplyMs: times("card"),
+      busyReplyMs: times("busy"),
+      peakRssMiB: Math.max(stats.maxRssKb, final?.maxRssKb ?? 0) / 1024,
+    };
+    return result;
+  } finally {
+    await stack.stop();
+  }
+}
+
+function overloadReport(result: OverloadResult): string {
+  const ms = (d: ReturnType<typeof distribution>) =>
+    Number.isNaN(d.max) ? "none" : `p50 ${Math.round(d.p50)} ms, max ${Math.round(d.max)} ms`;
+  return [
+    `Overload: ${result.lookups} simultaneous /invoice lookups of distinct ids, the service answering in ${OVERLOAD_SERVICE_MS / 1000} s`,
+    `  cards:              ${result.cards} (${ms(result.cardReplyMs)})`,
+    `  "busy" replies:     ${result.busy} (${ms(result.busyReplyMs)})`,
+    `  other replies:      ${result.other}${result.otherExamples.length ? `  e.g. ${result.otherExamples.join(" | ")}` : ""}`,
+    `  missing replies:    ${result.missing}`,
+    `  upstream requests:  ${result.upstreamRequests} (budget ${result.upstreamBudget}: ${result.ratePerSecond}/s over ${result.seconds.toFixed(1)} s plus a second's burst) ${result.upstreamRequests <= result.upstreamBudget ? "WITHIN" : "OVER"}`,
+    `  peak RSS:           ${result.peakRssMiB.toFixed(1)} MiB`,
+  ].join("\n");
+}
+
 // ------------------------------------------------------------------------------------------ CPU profiles
 
 type ProfileNode = {
@@ -1316,6 +1454,15 @@ async function main(): Promise<number> {
       const started = performance.now();
       compiledDir = transpileTargets();
       progress(`transpiled src/ and sandbox/ in ${Math.round(performance.now() - started)} ms`);
+    }
+    if (options.overload) {
+      const overload = await runOverload(options, compiledDir, progress);
+      process.stdout.write(
+        options.json ? `${JSON.stringify({ overload }, null, 2)}\n` : `${overloadReport(overload)}\n`,
+      );
+      const honest =
+        overload.other + overload.missing === 0 && overload.upstreamRequests <= overload.upstreamBudget;
+      return honest ? 0 : 1;
     }
     if (options.cpuProfDir) mkdirSync(options.cpuProfDir, { recursive: true });
     if (options.watch) {

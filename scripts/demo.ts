@@ -34,8 +34,12 @@ type Step = {
   text: string;
   command?: string;
   teamId?: string;
+  /** Who types it (default: a finance team member who is not an admin). */
   userId?: string;
   version?: "v2" | "v3";
+  /** Change the sandbox before the command, and back after it. */
+  before?: (stack: Stack) => void;
+  after?: (stack: Stack) => void;
   /** Press this button of the reply afterwards. */
   press?: string;
   /** Change the sandbox before the press (e.g. the invoice gets paid). */
@@ -44,6 +48,7 @@ type Step = {
 
 const WRONG_TEAM = "T0WRONGKEY";
 const UNCONNECTED_TEAM = "T0NOTCONNECTED";
+/** A workspace admin (users.info says so in the Slack stand-in). */
 const DEMO_ADMIN = "U0ADMIN";
 
 const steps: Step[] = [
@@ -100,6 +105,30 @@ const steps: Step[] = [
     version: "v3",
     press: "paymethods_refresh",
   },
+  {
+    title: "Balances when the exchange rates cannot be read: the total is left out (not cached)",
+    text: "",
+    command: "/balance",
+    userId: DEMO_ADMIN,
+    before: (stack) => {
+      stack.fake.tickerFault = "html502";
+    },
+    after: (stack) => {
+      stack.fake.tickerFault = null;
+    },
+  },
+  {
+    title: "Balances, asked by a workspace admin (only they see it)",
+    text: "",
+    command: "/balance",
+    userId: DEMO_ADMIN,
+  },
+  { title: "Balances through API v3", text: "", command: "/balance", userId: DEMO_ADMIN, version: "v3" },
+  {
+    title: "Balances, asked by a member (admins only unless an admin lets everyone)",
+    text: "",
+    command: "/balance",
+  },
 ];
 
 /** The value of the button with this action_id in a message. */
@@ -118,6 +147,7 @@ async function main(): Promise<number> {
     v2: await Stack.start({ apiVersion: "v2", fake: { slowMs: 3500 } }),
     v3: await Stack.start({ apiVersion: "v3" }),
   };
+  for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };
   let missing = 0;
   try {
     const setup = await stacks.v2.cli(
@@ -125,7 +155,6 @@ async function main(): Promise<number> {
       "not-the-secret",
     );
     if (setup.code !== 0) throw new Error(`could not connect the demo team: ${setup.stderr}`);
-    stacks.v2.slack.users[DEMO_ADMIN] = { is_admin: true };
     if (!json) {
       console.log(bold("Kassa demo"));
       console.log(
@@ -151,11 +180,14 @@ async function main(): Promise<number> {
       const stack = stacks[step.version ?? "v2"];
       const command = step.command ?? "/invoice";
       try {
-        const { ack, reply } = await stack.ask(step.text, {
-          command,
-          ...(step.teamId ? { teamId: step.teamId } : {}),
-          ...(step.userId ? { userId: step.userId } : {}),
-        });
+        step.before?.(stack);
+        const { ack, reply } = await stack
+          .ask(step.text, {
+            command,
+            ...(step.teamId ? { teamId: step.teamId } : {}),
+            ...(step.userId ? { userId: step.userId } : {}),
+          })
+          .finally(() => step.after?.(stack));
         const who = step.userId ? `, user ${step.userId}` : "";
         const where = step.teamId ? `   (workspace ${step.teamId}${who})` : "";
         const timing = `acknowledged in ${Math.round(ack.ms)} ms, answered after ${reply.at - ack.sentAt} ms`;
@@ -171,13 +203,36 @@ async function main(): Promise<number> {
         console.error(`${step.title}: ${(error as Error).message}`);
       }
     }
+    // A message with payment links (and one other link of the domain) posted in #finance.
+    const pasted = [
+      "https://pay.crystalpay.io/?i=715308960_WrongAmount",
+      "https://pay.crystalpay.io/?i=715308959_ProcessingBtc&m=BITCOIN",
+      "https://pay.crystalpay.io/faq",
+    ];
+    try {
+      const before = stacks.v2.slack.callsOf("chat.unfurl").length;
+      await stacks.v2.shareLinks(pasted);
+      const [call] = (await stacks.v2.slack.waitForCalls("chat.unfurl", { count: before + 1 })).slice(before);
+      const unfurls = JSON.parse(String(call?.body.unfurls)) as Record<string, Record<string, unknown>>;
+      for (const [url, unfurl] of Object.entries(unfurls)) {
+        show("A payment link pasted in #finance unfurls", `${url}   (link_shared -> chat.unfurl)`, {
+          ...unfurl,
+          response_type: "unfurl",
+        });
+      }
+    } catch (error) {
+      missing += 1;
+      console.error(`unfurl: ${(error as Error).message}`);
+    }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {
     await Promise.all([stacks.v2.stop(), stacks.v3.stop()]);
   }
   if (!json)
     console.log(
-      missing === 0 ? `All ${steps.length} commands answered.` : `${missing} command(s) got no answer.`,
+      missing === 0
+        ? `All ${steps.length} commands answered, and the pasted links unfurled.`
+        : `${missing} command(s) or unfurl(s) got no answer.`,
     );
   return missing === 0 ? 0 : 1;
 }

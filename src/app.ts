@@ -16,9 +16,11 @@ import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
+import { journalCommands, type Recovery, startRecovery } from "./recovery.js";
 import { guardSlackEndpoint } from "./request-guard.js";
 import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
+import { CommandJournal } from "./store/journal.js";
 import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import type { WatchRegistry } from "./watch/watcher.js";
@@ -35,9 +37,17 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
- * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards.
+ * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards, and
+ * link_shared / chat.unfurl to unfurl payment links.
  */
-export const BOT_SCOPES = ["commands", "users:read", "chat:write", "chat:write.public"];
+export const BOT_SCOPES = [
+  "commands",
+  "users:read",
+  "chat:write",
+  "chat:write.public",
+  "links:read",
+  "links:write",
+];
 
 export type AppDeps = {
   config: Config;
@@ -198,6 +208,12 @@ export function createApp(deps: AppDeps): KassaApp {
     logger.error({ team, err: error }, "unhandled error in a listener");
   });
   const inFlight = new InFlight();
+  const journal = new CommandJournal(
+    deps.stores.store.namespace("journal", { durability: "process" }),
+    (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
+  );
+  app.use(journalCommands(journal, logger, inFlight));
+  let recovery: Recovery | undefined;
   registerListeners(app, {
     rateLimiter: new RateLimiter(
       deps.stores.store.kind === "sqlite" ? undefined : deps.stores.store.namespace("rate"),
@@ -224,11 +240,16 @@ export function createApp(deps: AppDeps): KassaApp {
       const server = probeServer ?? (started as Server | undefined);
       if (probeServer) probeServer.listen(port);
       if (server && !server.listening) await once(server, "listening");
+      recovery = startRecovery(app, journal, logger, {
+        graceMs: config.journalGraceMs,
+        shared: deps.stores.store.kind !== "sqlite",
+      });
       const address = server?.address();
       return typeof address === "object" && address !== null ? address.port : port;
     },
     async stop(graceMs = 10_000) {
       // New requests are refused from here on; replies already acknowledged still go out.
+      recovery?.stop();
       await app.stop();
       const drained = await inFlight.drain(graceMs);
       if (probeServer?.listening) await new Promise((resolve) => probeServer?.close(resolve));

@@ -95,6 +95,9 @@ const variablesSchema = z.object({
     z.enum(["v2", "v3"], { error: "must be v2 or v3" }).default("v2"),
   ),
   PAYMENTS_TIMEOUT_MS: integer(8000, 100, 120_000),
+  PAYMENTS_RATE_PER_SECOND: integer(5, 0, 100_000),
+  PAYMENTS_MAX_CONCURRENT: integer(10, 0, 1000),
+  PAYMENTS_MAX_QUEUE_MS: integer(10_000, 0, 600_000),
   PAYMENTS_TIMEZONE: z.preprocess(
     emptyAsUndefined,
     z
@@ -103,6 +106,7 @@ const variablesSchema = z.object({
       .default("Europe/Moscow"),
   ),
   PAYMETHODS_CACHE_TTL_MS: integer(60_000, 0, 86_400_000),
+  BALANCE_CACHE_TTL_MS: integer(15_000, 0, 300_000),
   RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
   RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
   WATCH_INTERVAL_MS: integer(30_000, 100, 600_000),
@@ -124,6 +128,7 @@ const variablesSchema = z.object({
       .default("sqlite://data/kassa.sqlite"),
   ),
   STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
+  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -195,7 +200,14 @@ export type Config = {
     /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
     adminUserIds: string[];
   };
-  payments: { apiUrl: string; apiVersion: "v2" | "v3"; timeoutMs: number; timeZone: string };
+  payments: {
+    apiUrl: string;
+    apiVersion: "v2" | "v3";
+    timeoutMs: number;
+    timeZone: string;
+    /** Per cash register: requests started per second, at once, and the longest wait for a turn (0: no limit). */
+    perRegister: { ratePerSecond: number; concurrency: number; maxWaitMs: number };
+  };
   /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
   store: { url: string; credentialsKey: Buffer | undefined; timeoutMs: number };
   /** Where /invoice cards go by default: the channel, or privately to the asker with a Share button. */
@@ -206,6 +218,10 @@ export type Config = {
   paymethodsCacheTtlMs: number;
   /** Live cards: first re-read after intervalMs (backing off), for at most maxHours, per workspace and register. */
   watch: { intervalMs: number; maxHours: number; maxPerWorkspace: number; maxReadsPerSecond: number };
+  /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
+  balanceCacheTtlMs: number;
+  /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
+  journalGraceMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
@@ -274,6 +290,11 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       apiVersion: parsed.PAYMENTS_API_VERSION,
       timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
       timeZone: parsed.PAYMENTS_TIMEZONE,
+      perRegister: {
+        ratePerSecond: parsed.PAYMENTS_RATE_PER_SECOND,
+        concurrency: parsed.PAYMENTS_MAX_CONCURRENT,
+        maxWaitMs: parsed.PAYMENTS_MAX_QUEUE_MS,
+      },
     },
     store: {
       url: parsed.STORE_URL,
@@ -292,6 +313,8 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       maxPerWorkspace: parsed.WATCH_MAX_PER_WORKSPACE,
       maxReadsPerSecond: parsed.WATCH_MAX_RPS,
     },
+    balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
+    journalGraceMs: parsed.JOURNAL_GRACE_MS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

@@ -72,11 +72,13 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     defaultVersion: config.payments.apiVersion,
     timeoutMs: config.payments.timeoutMs,
     timeZone: config.payments.timeZone,
+    queue: config.payments.perRegister,
     ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
   });
   const payments = new WorkspacePayments(credentials, client, cache, {
     defaultVersion: config.payments.apiVersion,
     methodsTtlMs: config.paymethodsCacheTtlMs,
+    balanceTtlMs: config.balanceCacheTtlMs,
   });
   let watcher: Awaited<ReturnType<typeof startWatcher>>;
   try {

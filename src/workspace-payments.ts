@@ -1,19 +1,29 @@
 import { z } from "zod";
+import { currenciesToPrice } from "./payments/balance-total.js";
 import type { PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
-import type { ApiVersion, Invoice, MethodCatalog, PaymentMethod, PaymentsAccount } from "./payments/model.js";
+import type {
+  ApiVersion,
+  Balance,
+  Invoice,
+  MethodCatalog,
+  PaymentMethod,
+  PaymentsAccount,
+  RubRates,
+} from "./payments/model.js";
 import { SingleFlight } from "./single-flight.js";
 import type { Cache } from "./store/cache.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { Memo } from "./store/memo.js";
 
 const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
+const unreadableSchema = z.array(z.object({ code: z.string(), reason: z.string() }));
+/** Whose answer a cache entry holds, and when it was read: another login or version is a miss. */
+const cacheEntryFields = { login: z.string(), apiVersion: z.enum(["v2", "v3"]), fetchedAt: z.number() };
 
 /** A cached method list, checked when read back from the store. */
 const cachedMethodsSchema = z.object({
-  login: z.string(),
-  apiVersion: z.enum(["v2", "v3"]),
-  fetchedAt: z.number(),
+  ...cacheEntryFields,
   methods: z.array(
     z.object({
       code: z.string(),
@@ -30,13 +40,48 @@ const cachedMethodsSchema = z.object({
   ),
   // Entries stored before these were kept read as none left out.
   payoutOnly: z.array(z.string()).default([]),
-  unreadable: z.array(z.object({ code: z.string(), reason: z.string() })).default([]),
+  unreadable: unreadableSchema.default([]),
 });
 
 type CachedMethods = z.infer<typeof cachedMethodsSchema>;
 
+/** Cached balances, with the rouble prices read for them (null until a rates call succeeded). */
+const cachedBalancesSchema = z.object({
+  ...cacheEntryFields,
+  balances: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string().nullable(),
+      amount: z.object({ value: z.string(), currency: z.string() }),
+    }),
+  ),
+  unreadable: unreadableSchema,
+  rates: z.object({ prices: z.record(z.string(), z.string()), fetchedAt: z.number() }).nullable(),
+});
+type CachedBalances = z.infer<typeof cachedBalancesSchema>;
+
+/** The balances as /balance shows them, with what the rouble total needs. */
+export type BalanceReport = {
+  balances: Balance[];
+  unreadable: { code: string; reason: string }[];
+  fetchedAt: Date;
+  fromCache: boolean;
+  /** Currencies that need a rouble price for a total (none: the total is plain roubles). */
+  toPrice: string[];
+  /** Rouble prices and when they were read; null when none were needed or the rates call failed. */
+  rates: { prices: RubRates; fetchedAt: Date } | null;
+  /** Why the rates call failed (the balances are still good); for the log. */
+  ratesError: unknown;
+};
+
 /** How long a method list read from the store is reused in memory. */
 const METHODS_MEMO_MS = 5000;
+
+/**
+ * How long /balance waits for the rouble rates before answering without a total: the balances are
+ * what the person asked for, and a slow rates call (with its retries) must not hold them up.
+ */
+export const RATES_BUDGET_MS = 2000;
 
 export type MethodList = MethodCatalog & { fetchedAt: Date; fromCache: boolean };
 
@@ -53,6 +98,7 @@ export const METHOD_LOOKUP_BUDGET_MS = 1500;
 export class WorkspacePayments {
   private readonly methodFetches = new SingleFlight<MethodList>();
   private readonly invoiceFetches = new SingleFlight<Invoice>();
+  private readonly balanceFetches = new SingleFlight<BalanceReport>();
   /** The store's cached list, a few seconds in memory (it is read on every /paymethods). */
   private readonly methodsMemo = new Memo<CachedMethods>(METHODS_MEMO_MS);
 
@@ -60,7 +106,7 @@ export class WorkspacePayments {
     private readonly credentials: CredentialsStore,
     private readonly client: PaymentsClient,
     private readonly cache: Cache,
-    private readonly options: { defaultVersion: ApiVersion; methodsTtlMs: number },
+    private readonly options: { defaultVersion: ApiVersion; methodsTtlMs: number; balanceTtlMs: number },
   ) {}
 
   /** Identical lookups of one invoice in one workspace at the same time share one call. */
@@ -90,6 +136,75 @@ export class WorkspacePayments {
       await this.cache.set(key, entry, this.options.methodsTtlMs);
       this.remember(key, entry);
       return listFrom(entry, false);
+    });
+  }
+
+  /**
+   * The cash register's balances, cached for BALANCE_CACHE_TTL_MS with the rouble prices read for
+   * them. A failed rates call leaves the balances standing (and is not cached: the next command
+   * asks again); a failed balance call fails the whole report. Simultaneous requests share calls.
+   */
+  async balances(teamId: string): Promise<BalanceReport> {
+    const connection = await this.connection(teamId);
+    const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
+    const key = `balance:${teamId}`;
+    return this.balanceFetches.run(teamId, async () => {
+      const cached = await this.cache.get(key, cachedBalancesSchema);
+      const fromCache = cached?.login === connection.login && cached.apiVersion === apiVersion;
+      let entry: CachedBalances =
+        cached && fromCache
+          ? cached
+          : {
+              login: connection.login,
+              apiVersion,
+              fetchedAt: Date.now(),
+              ...(await this.client.getBalances(connection.account)),
+              rates: null,
+            };
+      let changed = !fromCache;
+      const toPrice = currenciesToPrice(entry.balances);
+      let ratesError: unknown = null;
+      // Rates live no longer than the balances they were read for.
+      const store = async (value: CachedBalances) => {
+        const left = value.fetchedAt + this.options.balanceTtlMs - Date.now();
+        if (left > 0) await this.cache.set(key, value, left);
+      };
+      if (toPrice.length > 0 && !toPrice.every((code) => entry.rates?.prices[code] !== undefined)) {
+        const read = entry;
+        const rates = this.client
+          .getRubRates(connection.account, toPrice)
+          .then((prices) => ({ ...read, rates: { prices, fetchedAt: Date.now() } }));
+        const late = new Error(
+          `the rates call took longer than ${RATES_BUDGET_MS} ms; answered without them`,
+        );
+        let timer: NodeJS.Timeout | undefined;
+        const budget = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(late), RATES_BUDGET_MS);
+        });
+        try {
+          entry = await Promise.race([rates, budget]);
+          changed = true;
+        } catch (error) {
+          ratesError = error;
+          // A slow answer still fills the cache for the next /balance.
+          if (error === late) rates.then(store).catch(() => undefined);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      if (changed) await store(entry);
+      return {
+        balances: entry.balances,
+        unreadable: entry.unreadable,
+        fetchedAt: new Date(entry.fetchedAt),
+        fromCache,
+        toPrice,
+        rates:
+          toPrice.length > 0 && entry.rates
+            ? { prices: entry.rates.prices, fetchedAt: new Date(entry.rates.fetchedAt) }
+            : null,
+        ratesError,
+      };
     });
   }
 
@@ -125,6 +240,7 @@ export class WorkspacePayments {
   async forgetCached(teamId: string): Promise<void> {
     this.methodsMemo.delete(`paymethods:${teamId}`);
     await this.cache.delete(`paymethods:${teamId}`);
+    await this.cache.delete(`balance:${teamId}`);
   }
 
   /** In memory no longer than the store keeps it. */

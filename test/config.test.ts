@@ -34,12 +34,15 @@ describe("loadConfig", () => {
         apiVersion: "v2",
         timeoutMs: 8000,
         timeZone: "Europe/Moscow",
+        perRegister: { ratePerSecond: 5, concurrency: 10, maxWaitMs: 10_000 },
       },
       store: { url: "sqlite://data/kassa.sqlite", credentialsKey: undefined, timeoutMs: 3000 },
       replyVisibility: "channel",
       rateLimits: { userPerMinute: 30, teamPerMinute: 300 },
       paymethodsCacheTtlMs: 60_000,
       watch: { intervalMs: 30_000, maxHours: 24, maxPerWorkspace: 200, maxReadsPerSecond: 2 },
+      balanceCacheTtlMs: 15_000,
+      journalGraceMs: 60_000,
       logLevel: "info",
     });
   });
@@ -52,6 +55,7 @@ describe("loadConfig", () => {
       PAYMENTS_TIMEOUT_MS: "",
       PAYMENTS_TIMEZONE: "",
       PAYMETHODS_CACHE_TTL_MS: "",
+      JOURNAL_GRACE_MS: "",
       PAYMENTS_API_URL: "",
       SLACK_API_URL: "  ",
       STORE_URL: "",
@@ -71,10 +75,15 @@ describe("loadConfig", () => {
         PAYMENTS_API_URL: "http://127.0.0.1:4001/",
         PAYMENTS_API_VERSION: "v3",
         PAYMENTS_TIMEOUT_MS: "1500",
+        PAYMENTS_RATE_PER_SECOND: "0",
+        PAYMENTS_MAX_CONCURRENT: "20",
+        PAYMENTS_MAX_QUEUE_MS: "2500",
         PAYMENTS_TIMEZONE: "UTC",
         STORE_URL: "sqlite:///var/lib/kassa/kassa.sqlite",
         CREDENTIALS_KEY: key.toString("hex"),
         PAYMETHODS_CACHE_TTL_MS: "0",
+        BALANCE_CACHE_TTL_MS: "5000",
+        JOURNAL_GRACE_MS: "5000",
         REPLY_VISIBILITY: "private",
         RATE_LIMIT_USER_PER_MIN: "0",
         RATE_LIMIT_TEAM_PER_MIN: "1000",
@@ -99,12 +108,15 @@ describe("loadConfig", () => {
         apiVersion: "v3",
         timeoutMs: 1500,
         timeZone: "UTC",
+        perRegister: { ratePerSecond: 0, concurrency: 20, maxWaitMs: 2500 },
       },
       store: { url: "sqlite:///var/lib/kassa/kassa.sqlite", credentialsKey: key, timeoutMs: 3000 },
       replyVisibility: "private",
       rateLimits: { userPerMinute: 0, teamPerMinute: 1000 },
       paymethodsCacheTtlMs: 0,
       watch: { intervalMs: 5000, maxHours: 2, maxPerWorkspace: 0, maxReadsPerSecond: 3 },
+      balanceCacheTtlMs: 5000,
+      journalGraceMs: 5000,
       logLevel: "debug",
     });
   });
@@ -117,8 +129,12 @@ describe("loadConfig", () => {
         "PAYMENTS_API_URL",
         "PAYMENTS_API_VERSION",
         "PAYMENTS_TIMEOUT_MS",
+        "PAYMENTS_RATE_PER_SECOND",
+        "PAYMENTS_MAX_CONCURRENT",
+        "PAYMENTS_MAX_QUEUE_MS",
         "PAYMENTS_TIMEZONE",
         "PAYMETHODS_CACHE_TTL_MS",
+        "BALANCE_CACHE_TTL_MS",
         "PORT",
         "REPLY_VISIBILITY",
         "RATE_LIMIT_USER_PER_MIN",
@@ -137,6 +153,7 @@ describe("loadConfig", () => {
         "WATCH_MAX_HOURS",
         "WATCH_MAX_PER_WORKSPACE",
         "WATCH_MAX_RPS",
+        "JOURNAL_GRACE_MS",
       ].sort(),
     );
   });
@@ -152,6 +169,7 @@ describe("loadConfig", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
+    numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);
@@ -310,6 +328,17 @@ describe("loadConfig", () => {
     });
   });
 
+  describe("per cash register limits", () => {
+    it.each([
+      ["PAYMENTS_RATE_PER_SECOND", "-1", "PAYMENTS_RATE_PER_SECOND must be at least 0"],
+      ["PAYMENTS_RATE_PER_SECOND", "2.5", "PAYMENTS_RATE_PER_SECOND must be a whole number"],
+      ["PAYMENTS_MAX_CONCURRENT", "1001", "PAYMENTS_MAX_CONCURRENT must be at most 1000"],
+      ["PAYMENTS_MAX_QUEUE_MS", "a minute", "PAYMENTS_MAX_QUEUE_MS must be a whole number"],
+    ])("%s refuses %j", (name, value, message) => {
+      expect(configError({ ...SLACK, [name]: value }).message).toBe(`Configuration error: ${message}`);
+    });
+  });
+
   describe("PAYMETHODS_CACHE_TTL_MS", () => {
     it.each([
       ["-1", "PAYMETHODS_CACHE_TTL_MS must be at least 0"],
@@ -317,6 +346,21 @@ describe("loadConfig", () => {
       ["1m", "PAYMETHODS_CACHE_TTL_MS must be a whole number"],
     ])("refuses %j", (value, message) => {
       expect(configError({ ...SLACK, PAYMETHODS_CACHE_TTL_MS: value }).message).toBe(
+        `Configuration error: ${message}`,
+      );
+    });
+  });
+
+  describe("BALANCE_CACHE_TTL_MS", () => {
+    it("defaults to 15 s", () => {
+      expect(loadConfig(SLACK).balanceCacheTtlMs).toBe(15_000);
+    });
+    it.each([
+      ["-1", "BALANCE_CACHE_TTL_MS must be at least 0"],
+      ["300001", "BALANCE_CACHE_TTL_MS must be at most 300000"],
+      ["15s", "BALANCE_CACHE_TTL_MS must be a whole number"],
+    ])("refuses %j", (value, message) => {
+      expect(configError({ ...SLACK, BALANCE_CACHE_TTL_MS: value }).message).toBe(
         `Configuration error: ${message}`,
       );
     });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BOT_SCOPES } from "../src/app.js";
 import { HANDLED } from "../src/listeners/index.js";
+import { PAYMENT_PAGE_HOST } from "../src/payments/payment-link.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 /** Slack's JSON Schema for version 1 manifests (draft-07), copied from shared/schemas. */
@@ -13,6 +14,7 @@ const manifest = parse(read("../manifest.yml")) as {
   features: {
     slash_commands: Array<{ command: string; url: string; description: string; usage_hint?: string }>;
     app_home: { home_tab_enabled: boolean };
+    unfurl_domains?: string[];
   };
   oauth_config: { scopes: { bot: string[] }; redirect_urls: string[] };
   settings: {
@@ -93,6 +95,12 @@ describe("manifest.yml", () => {
       request_url: "https://kassa.example.com/slack/events",
     });
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+  });
+
+  it("unfurls links of the payment page host, with the scopes and event that takes", () => {
+    expect(manifest.features.unfurl_domains).toEqual([PAYMENT_PAGE_HOST]);
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(["links:read", "links:write"]));
+    expect(manifest.settings.event_subscriptions.bot_events).toContain("link_shared");
   });
 
   it("asks for the scopes the OAuth install asks for, and no more", () => {

@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
+import type { BalanceVisibility } from "./balance.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -19,6 +20,7 @@ export const CONNECT_FIELDS = {
   secret: "secret",
   apiVersion: "api_version",
   visibility: "visibility",
+  balanceVisibility: "balance_visibility",
 } as const;
 const VALUE = "value";
 
@@ -48,7 +50,14 @@ export function connectionSummary(info: ConnectionInfo | undefined, defaultVersi
 
 export function statusMessage(
   info: ConnectionInfo | undefined,
-  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean; watched?: number },
+  options: {
+    defaultVersion: ApiVersion;
+    visibility: ReplyVisibility;
+    canManage: boolean;
+    balanceVisibility?: BalanceVisibility | undefined;
+    /** Live cards: how many invoices the workspace has watched. */
+    watched?: number;
+  },
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
@@ -56,6 +65,11 @@ export function statusMessage(
   ];
   if (options.watched !== undefined) {
     lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
+  }
+  if (options.balanceVisibility) {
+    lines.push(
+      `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
+    );
   }
   lines.push(
     options.canManage
@@ -149,7 +163,7 @@ export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): 
         type: "section",
         text: {
           type: "mrkdwn",
-          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\` and \`/paymethods\` stop working until someone connects again.`,
+          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\`, \`/paymethods\` and \`/balance\` stop working until someone connects again.`,
         },
       },
       {
@@ -194,6 +208,8 @@ type ConnectForm = {
   hasSecret: boolean;
   apiVersion: ApiVersion;
   visibility: ReplyVisibility;
+  /** Who may see /balance; admins when not given. */
+  balanceVisibility?: BalanceVisibility | undefined;
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
@@ -211,6 +227,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     option("In the channel", "channel"),
     option("Privately, with a Share button", "private"),
   ];
+  const balanceViewers = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
   const blocks: types.KnownBlock[] = [
     {
       type: "section",
@@ -271,6 +288,22 @@ export function connectModal(form: ConnectForm): types.ModalView {
         action_id: VALUE,
         options: visibilities,
         initial_option: visibilities.find((entry) => entry.value === form.visibility) ?? visibilities[0],
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.balanceVisibility,
+      label: { type: "plain_text", text: "Who may see the balance (/balance)" },
+      hint: {
+        type: "plain_text",
+        text: "Admins: workspace admins and owners, the installer and the operator's list. The reply is always visible only to the asker.",
+      },
+      element: {
+        type: "radio_buttons",
+        action_id: VALUE,
+        options: balanceViewers,
+        initial_option:
+          balanceViewers.find((entry) => entry.value === form.balanceVisibility) ?? balanceViewers[0],
       },
     },
   );
@@ -367,8 +400,10 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
+          "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
           `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
-          "• `/invoice status` shows the connection; `/invoice help` and `/paymethods help` explain the rest.",
+          "• `/invoice status` shows the connection; `/invoice help`, `/paymethods help` and `/balance help` explain the rest.",
         ].join("\n"),
       },
     },

@@ -5,7 +5,10 @@ export function formatDecimal(value: string): string {
   const negative = value.startsWith("-");
   const unsigned = negative ? value.slice(1) : value;
   const [whole = "0", fraction] = unsigned.split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  // A loop, not /\B(?=(\d{3})+(?!\d))/: that lookahead rescans the rest of the number at every digit.
+  const groups: string[] = [];
+  for (let end = whole.length; end > 0; end -= 3) groups.push(whole.slice(Math.max(0, end - 3), end));
+  const grouped = groups.reverse().join(",");
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 

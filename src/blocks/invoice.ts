@@ -88,6 +88,21 @@ export function linkUrl(url: string | null): string | undefined {
 
 export const INVOICE_ACTIONS = { refresh: "invoice_refresh", share: "invoice_share" } as const;
 
+/** The link button to the payment page (cards and unfurls); Slack still posts its click to us. */
+export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";
+
+/** "Open payment page", when the service gave a link we can show (see linkUrl). */
+export function paymentPageButton(url: string | null): types.Button | undefined {
+  const payUrl = linkUrl(url);
+  if (!payUrl) return undefined;
+  return {
+    type: "button",
+    action_id: OPEN_PAYMENT_PAGE_ACTION,
+    text: { type: "plain_text", text: "Open payment page" },
+    url: payUrl,
+  };
+}
+
 export type ReplyVisibility = "channel" | "private";
 
 export type InvoiceCardOptions = {
@@ -190,15 +205,8 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   }
 
   const buttons: types.Button[] = [];
-  const payUrl = linkUrl(invoice.url);
-  if (payUrl) {
-    buttons.push({
-      type: "button",
-      action_id: "open_payment_page",
-      text: { type: "plain_text", text: "Open payment page" },
-      url: payUrl,
-    });
-  }
+  const payButton = paymentPageButton(invoice.url);
+  if (payButton) buttons.push(payButton);
   const value: InvoiceButtonValue = {
     t: options.teamId,
     id: invoice.id,

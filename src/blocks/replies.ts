@@ -156,6 +156,17 @@ export function unreachableMessage(
   );
 }
 
+/** Kassa held the lookup back: the cash register's request budget is spent for now (BusyError). */
+export function busyMessage(): SlackMessage {
+  return withDetails(
+    ephemeral(
+      ":hourglass: The payment service is busy: too many lookups for this cash register are waiting, so yours was not sent. Try again in a minute.",
+      "The payment service is busy: your lookup was not sent. Try again in a minute.",
+    ),
+    "Kassa keeps each cash register under the payment service's request limit; lookups past it wait their turn or, when the wait would be too long, are not sent.",
+  );
+}
+
 export function unexpectedResponseMessage(_error: UnexpectedResponseError, reference: string): SlackMessage {
   return withDetails(
     ephemeral(

@@ -1,6 +1,7 @@
 import { credentialsRefusedMessage, notConnectedMessage } from "../blocks/admin.js";
 import type { SlackMessage } from "../blocks/message.js";
 import {
+  busyMessage,
   internalErrorMessage,
   serviceErrorMessage,
   storageUnavailableMessage,
@@ -8,6 +9,7 @@ import {
   unreachableMessage,
 } from "../blocks/replies.js";
 import {
+  BusyError,
   NotConnectedError,
   ServiceError,
   UnexpectedResponseError,
@@ -72,6 +74,9 @@ export function replyForFailure(
       outcome: "not_connected",
       operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
     };
+  }
+  if (error instanceof BusyError) {
+    return { message: busyMessage(), outcome: "upstream_busy" };
   }
   if (error instanceof UnreachableError) {
     return {

@@ -1,6 +1,6 @@
 import type { App } from "@slack/bolt";
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
-import { INVOICE_ACTIONS, type ReplyVisibility } from "../blocks/invoice.js";
+import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, type ReplyVisibility } from "../blocks/invoice.js";
 import { PAYMETHODS_ACTIONS, type PaymethodsPages } from "../blocks/paymethods.js";
 import { WATCH_ACTIONS } from "../blocks/watch.js";
 import type { Logger } from "../logger.js";
@@ -14,9 +14,11 @@ import { registerInvoiceActions } from "./actions/invoice.js";
 import { registerLinkActions } from "./actions/links.js";
 import { registerPaymethodsActions } from "./actions/paymethods.js";
 import { registerWatchActions } from "./actions/watch.js";
+import { BALANCE_COMMAND, registerBalanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
 import { registerHomeEvents } from "./events/home.js";
+import { registerLinkSharedEvents } from "./events/link-shared.js";
 import { registerUninstallEvents } from "./events/uninstall.js";
 import type { InFlight } from "./in-flight.js";
 import { ListenerRouter } from "./router.js";
@@ -53,10 +55,10 @@ export const EVENT_DELIVERY_MEMORY_MS = 60 * 60 * 1000;
 
 /** Everything the app answers; the manifest test checks manifest.yml declares exactly these. */
 export const HANDLED = {
-  commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND],
-  events: ["app_home_opened", "app_uninstalled", "tokens_revoked"],
+  commands: [INVOICE_COMMAND, PAYMETHODS_COMMAND, BALANCE_COMMAND],
+  events: ["app_home_opened", "app_uninstalled", "tokens_revoked", "link_shared"],
   actions: [
-    "open_payment_page",
+    OPEN_PAYMENT_PAGE_ACTION,
     ...Object.values(INVOICE_ACTIONS),
     ...Object.values(WATCH_ACTIONS),
     ...Object.values(PAYMETHODS_ACTIONS),
@@ -80,6 +82,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
   registerInvoiceCommand(router, deps);
   registerPaymethodsCommand(router, deps);
+  registerBalanceCommand(router, deps);
   registerLinkActions(router);
   registerPaymethodsActions(router, deps);
   registerInvoiceActions(router, deps);
@@ -87,5 +90,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerAdminActions(router, deps);
   registerHomeEvents(router, deps);
   registerUninstallEvents(router, deps);
+  registerLinkSharedEvents(router, deps);
   router.mount(app);
 }

@@ -1,5 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { connectModal, homeView } from "../blocks/admin.js";
+import type { BalanceVisibility } from "../blocks/balance.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
 import type { ListenerDeps } from "./index.js";
@@ -11,6 +12,11 @@ export type ModalOrigin = { from: "command" | "home"; t: string };
 /** The workspace's reply visibility: its own setting, else REPLY_VISIBILITY. */
 export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise<ReplyVisibility> {
   return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
+}
+
+/** Who may see `/balance` in the workspace: admins only until an admin chooses everyone. */
+export async function balanceVisibilityFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
+  return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
 }
 
 /** What this workspace does, for `/invoice help` and `/paymethods help`. */
@@ -25,9 +31,10 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility] = await Promise.all([
+  const [connection, visibility, balanceVisibility] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
+    balanceVisibilityFor(deps, origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -36,6 +43,7 @@ export async function openConnectModal(
       hasSecret: connection !== undefined,
       apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
       visibility,
+      balanceVisibility,
       privateMetadata: JSON.stringify(origin),
     }),
   });

@@ -1,23 +1,40 @@
 import { type $Fetch, createFetch, FetchError } from "ofetch";
 import type { z } from "zod";
-import { ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
+import { BusyError, ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
 import {
   createHttpFetch,
   type HttpFetch,
   type HttpFetchOptions,
   RedirectError,
   ResponseTooLargeError,
+  UnreadableBodyError,
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
-import type { ApiVersion, Invoice, MethodCatalog, PaymentsAccount } from "./model.js";
-import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "./normalize.js";
+import type { ApiVersion, BalanceSheet, Invoice, MethodCatalog, PaymentsAccount, RubRates } from "./model.js";
 import {
+  balancesFromV2,
+  balancesFromV3,
+  invoiceFromV2,
+  invoiceFromV3,
+  methodsFromV2,
+  methodsFromV3,
+  ratesFrom,
+} from "./normalize.js";
+import { RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
+import { RetryBudget } from "./retry-budget.js";
+import {
+  balanceInfoV2Schema,
+  balanceListV3Schema,
   envelopeSchema,
   invoiceV2Schema,
   invoiceV3Schema,
   methodListV2Schema,
   methodListV3Schema,
+  tickerSchema,
 } from "./schemas.js";
+
+/** What a request body may carry besides the credentials. */
+type RequestFields = Record<string, string | boolean | string[]>;
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -33,7 +50,12 @@ export type PaymentsClientOptions = {
   retryDelayMs?: number;
   /** Settings of the transport under ofetch (see http-fetch.ts); its time-out is timeoutMs. */
   transport?: Omit<HttpFetchOptions, "timeoutMs">;
+  /** Each cash register's budget: calls in flight, calls per second, longest wait for a turn. */
+  queue?: RegisterQueueOptions;
 };
+
+/** What the service expects of one cash register (about 5 calls a second); PAYMENTS_* settings override. */
+export const DEFAULT_QUEUE: RegisterQueueOptions = { concurrency: 10, ratePerSecond: 5, maxWaitMs: 10_000 };
 
 /** Longest excerpt of a bad answer kept for the log. */
 const DETAIL_LIMIT = 200;
@@ -47,8 +69,11 @@ export class PaymentsClient {
   private readonly retryDelayMs: number;
   private readonly transport: HttpFetch;
   private readonly ofetch: $Fetch;
+  private readonly queue: RegisterQueue;
+  private readonly retryBudget = new RetryBudget();
 
   constructor(private readonly options: PaymentsClientOptions) {
+    this.queue = new RegisterQueue(options.queue ?? DEFAULT_QUEUE);
     this.retries = options.retries ?? 2;
     this.retryDelayMs = options.retryDelayMs ?? 300;
     this.transport = createHttpFetch({ ...options.transport, timeoutMs: options.timeoutMs });
@@ -85,6 +110,26 @@ export class PaymentsClient {
       : methodsFromV2(parseShape(methodListV2Schema, body));
   }
 
+  /** The cash register's balances, one per method, zero ones included (v2 balance/info, v3 balance/list). */
+  async getBalances(account: PaymentsAccount): Promise<BalanceSheet> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    if (version === "v3") {
+      return balancesFromV3(
+        parseShape(balanceListV3Schema, await this.post(version, "balance/list/", account, {})),
+      );
+    }
+    return balancesFromV2(
+      parseShape(balanceInfoV2Schema, await this.post(version, "balance/info/", account, {})),
+    );
+  }
+
+  /** Prices of `currencies` in roubles (ticker/get); a currency the service does not price is absent. */
+  async getRubRates(account: PaymentsAccount, currencies: string[]): Promise<RubRates> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    const body = await this.post(version, "ticker/get/", account, { tickers: currencies });
+    return ratesFrom(parseShape(tickerSchema, body));
+  }
+
   /**
    * POSTs one request and returns the JSON body of a successful answer (error=false). The secret
    * goes only into the request body; no error built here quotes the request.
@@ -93,10 +138,14 @@ export class PaymentsClient {
     version: ApiVersion,
     path: string,
     account: PaymentsAccount,
-    fields: Record<string, string>,
+    fields: RequestFields,
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
-    const text = await this.send(url, { auth_login: account.login, auth_secret: account.secret, ...fields });
+    const text = await this.send(account.login, url, {
+      auth_login: account.login,
+      auth_secret: account.secret,
+      ...fields,
+    });
     let json: unknown;
     try {
       json = parseJsonExact(text);
@@ -117,24 +166,41 @@ export class PaymentsClient {
   }
 
   /**
-   * One request with its own retries: each attempt is a call of the transport, with a fresh time-out
-   * covering the whole answer (headers and body). ofetch's built-in retry reuses the first attempt's
-   * abort signal, so a retry after a time-out would fail at once.
+   * One request with its own retries: each attempt waits for its turn in the register's queue, then
+   * is a call of the transport, with a fresh time-out covering the whole answer (headers and body)
+   * from when it is sent. ofetch's built-in retry reuses the first attempt's abort signal, so a retry
+   * after a time-out would fail at once. Retries are not sent past the retry budget, nor after an
+   * attempt that queued longer than a time-out (the register is overloaded: another call would only
+   * add to it); a retry refused by the queue ends with the failure that called for it.
    */
-  private async send(url: string, body: Record<string, string>): Promise<string> {
+  private async send(register: string, url: string, body: RequestFields): Promise<string> {
+    this.retryBudget.attempt();
+    let previous: Error | undefined;
     for (let attempt = 0; ; attempt += 1) {
+      let waitedMs = 0;
       try {
-        return await this.ofetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body,
-          responseType: "text",
-          retry: false,
+        return await this.queue.run(register, (waited) => {
+          waitedMs = waited;
+          return this.ofetch(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body,
+            responseType: "text",
+            retry: false,
+          });
         });
       } catch (error) {
+        if (error instanceof BusyError) throw previous ?? error;
         const failure = transportError(error);
         const retryable = failure instanceof UnreachableError && failure.retryable;
-        if (!retryable || attempt >= this.retries) throw failure;
+        if (
+          !retryable ||
+          attempt >= this.retries ||
+          waitedMs > this.options.timeoutMs ||
+          !this.retryBudget.tryRetry()
+        )
+          throw failure;
+        previous = failure;
         await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** attempt));
       }
     }
@@ -170,6 +236,8 @@ function transportError(error: unknown): Error {
     if (cause instanceof RedirectError) return new UnreachableError("http-status", cause.status, detail);
     if (cause instanceof ResponseTooLargeError)
       return new UnexpectedResponseError("too-large", cause.message);
+    if (cause instanceof UnreadableBodyError)
+      return new UnexpectedResponseError("undecodable", cause.message);
     if (causeName === "TimeoutError" || causeName === "AbortError")
       return new UnreachableError("timeout", undefined, detail);
     return new UnreachableError("network", undefined, detail);

@@ -3,7 +3,7 @@
  * own message; nothing here holds the secret.
  */
 export abstract class PaymentsError extends Error {
-  abstract readonly kind: "service" | "unreachable" | "unexpected" | "not-connected";
+  abstract readonly kind: "service" | "unreachable" | "unexpected" | "not-connected" | "busy";
 }
 
 /** The service processed the request and refused it (error=true); its own messages are kept. */
@@ -43,12 +43,15 @@ export class UnreachableError extends PaymentsError {
   }
 }
 
-/** An answer arrived but is not what the interface promises: not JSON, JSON of another shape, or far too large. */
+/**
+ * An answer arrived but is not what the interface promises: not JSON, JSON of another shape, a body
+ * that cannot be decoded (bad gzip), or far too large.
+ */
 export class UnexpectedResponseError extends PaymentsError {
   readonly kind = "unexpected";
   override readonly name = "UnexpectedResponseError";
   constructor(
-    readonly reason: "not-json" | "wrong-shape" | "too-large",
+    readonly reason: "not-json" | "wrong-shape" | "undecodable" | "too-large",
     readonly detail: string,
   ) {
     super(`unexpected response from the payment service (${reason}): ${detail}`);
@@ -61,5 +64,26 @@ export class NotConnectedError extends PaymentsError {
   override readonly name = "NotConnectedError";
   constructor(readonly teamId: string) {
     super(`workspace ${teamId} has no cash register connected`);
+  }
+}
+
+/**
+ * Not sent: too many requests to this cash register are already waiting their turn (its rate and
+ * concurrency budget, see register-queue.ts), so this one would wait, or has waited, past the
+ * longest wait allowed (PAYMENTS_MAX_QUEUE_MS).
+ */
+export class BusyError extends PaymentsError {
+  readonly kind = "busy";
+  override readonly name = "BusyError";
+  constructor(
+    /** Refused on arrival (the estimated wait was too long), or after waiting the longest allowed. */
+    readonly reason: "queue-full" | "waited-too-long",
+    readonly waitMs: number,
+  ) {
+    super(
+      reason === "queue-full"
+        ? `payment service busy: this request would wait about ${Math.round(waitMs)} ms for its turn`
+        : `payment service busy: this request waited ${Math.round(waitMs)} ms for its turn`,
+    );
   }
 }

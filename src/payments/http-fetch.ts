@@ -47,6 +47,11 @@ export class ResponseTooLargeError extends Error {
   override readonly name = "ResponseTooLargeError";
 }
 
+/** The answer's body could not be decoded (bad gzip, deflate or brotli data, or an unknown encoding). */
+export class UnreadableBodyError extends Error {
+  override readonly name = "UnreadableBodyError";
+}
+
 /** The service answered with a redirect (3xx), which the API never does. */
 export class RedirectError extends Error {
   override readonly name = "RedirectError";
@@ -183,11 +188,17 @@ export function createHttpFetch(options: HttpFetchOptions = {}): HttpFetch {
       );
       request.on("error", fail);
       signal?.addEventListener("abort", onAbort, { once: true });
+      // Counted from when the request has a connection (new or reused), not while it waits for one
+      // behind maxSockets: the time-out measures the service, not our own queue. It covers connecting,
+      // the headers and the whole body, so an answer that never finishes is cut here.
       if (options.timeoutMs)
-        timer = setTimeout(
-          () => fail(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
-          options.timeoutMs,
-        );
+        request.once("socket", () => {
+          if (settled) return;
+          timer = setTimeout(
+            () => fail(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+            options.timeoutMs,
+          );
+        });
       request.end(body);
     });
 
@@ -222,7 +233,10 @@ function decode(raw: Buffer, encoding: string | undefined, limit: number): Buffe
   } catch (error) {
     if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
       throw new ResponseTooLargeError(`the answer is larger than ${limit} bytes once decompressed`);
-    throw error;
+    // An answer arrived, but not one that can be read: not a network failure.
+    throw new UnreadableBodyError(
+      `the ${name} body cannot be decoded: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  throw new TypeError(`the answer is encoded as ${name}, which Kassa cannot read`);
+  throw new UnreadableBodyError(`the answer is encoded as ${name}, which Kassa cannot read`);
 }

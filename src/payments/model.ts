@@ -94,3 +94,22 @@ export type MethodCatalog = {
   /** Codes of entries we could not read, with the first reason (for the log). */
   unreadable: { code: string; reason: string }[];
 };
+
+/** One balance of the cash register: a method's money, in the currency the service ties it to. */
+export type Balance = {
+  /** The method's code, e.g. BITCOIN (the key of the service's map). */
+  code: string;
+  /** v3 names it; v2 gives the code only (null). */
+  name: string | null;
+  amount: { value: string; currency: string };
+};
+
+/** The cash register's balances in the service's order, and the entries we could not read. */
+export type BalanceSheet = {
+  balances: Balance[];
+  /** Codes of entries we could not read, with the first reason (for the log). */
+  unreadable: { code: string; reason: string }[];
+};
+
+/** Prices of currencies in roubles (decimal strings), keyed by upper-case currency code. */
+export type RubRates = Record<string, string>;

@@ -1,6 +1,23 @@
 import { compareDecimals } from "./decimal.js";
-import type { AmountKind, CommissionKind, Invoice, MethodCatalog, Money } from "./model.js";
-import type { InvoiceV2, InvoiceV3, MethodListV2, MethodListV3 } from "./schemas.js";
+import { UnexpectedResponseError } from "./errors.js";
+import type {
+  AmountKind,
+  BalanceSheet,
+  CommissionKind,
+  Invoice,
+  MethodCatalog,
+  Money,
+  RubRates,
+} from "./model.js";
+import type {
+  BalanceInfoV2,
+  BalanceListV3,
+  InvoiceV2,
+  InvoiceV3,
+  MethodListV2,
+  MethodListV3,
+  TickerAnswer,
+} from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
 
 function serviceTime(text: string, zone: string): ServiceTime {
@@ -167,4 +184,40 @@ export function methodsFromV3(raw: MethodListV3): MethodCatalog {
     });
   }
   return catalog;
+}
+
+export function balancesFromV2(raw: BalanceInfoV2): BalanceSheet {
+  return {
+    balances: raw.balances.methods.map(([code, entry]) => ({
+      code,
+      name: null,
+      amount: { value: entry.amount, currency: entry.currency },
+    })),
+    unreadable: raw.balances.unreadable,
+  };
+}
+
+export function balancesFromV3(raw: BalanceListV3): BalanceSheet {
+  return {
+    balances: raw.items.methods.map(([code, entry]) => ({
+      code,
+      name: entry.name ? entry.name : null,
+      amount: { value: entry.amount, currency: entry.currency },
+    })),
+    unreadable: raw.items.unreadable,
+  };
+}
+
+/**
+ * Prices in roubles by upper-case code. An answer naming another base currency is not what was
+ * asked for: it is refused rather than read as roubles.
+ */
+export function ratesFrom(raw: TickerAnswer): RubRates {
+  const base = raw.base_currency ?? "RUB";
+  if (base.toUpperCase() !== "RUB") {
+    throw new UnexpectedResponseError("wrong-shape", `base_currency: expected RUB, got ${base}`);
+  }
+  const rates: RubRates = {};
+  for (const [code, price] of raw.currencies.methods) rates[code.toUpperCase()] = price;
+  return rates;
 }

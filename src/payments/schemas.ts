@@ -170,3 +170,52 @@ export const methodListV3Schema = z.object({
   ),
 });
 export type MethodListV3 = z.infer<typeof methodListV3Schema>;
+
+/** A map PHP may write as `[]` when it is empty. */
+const mapOrEmptyList = z.union([
+  z.array(z.never()).transform((): Record<string, unknown> => ({})),
+  z.record(z.string(), z.unknown()),
+]);
+
+/** v2/balance/info/: `balances` maps a method code to `{amount, currency}` (JSON numbers). */
+export const balanceInfoV2Schema = z.object({
+  balances: mapOrEmptyList.pipe(methodMap(z.object({ amount: decimalSchema, currency: currencySchema }))),
+});
+export type BalanceInfoV2 = z.infer<typeof balanceInfoV2Schema>;
+
+/**
+ * v3/balance/list/: `items` maps a method code to `{name, amount, currency, amount_accuracy}`
+ * (decimal strings). PHP writes an empty map as `[]`: the service sends `items: []` when every
+ * balance is 0, so an empty array reads as an empty map.
+ */
+export const balanceListV3Schema = z.object({
+  items: mapOrEmptyList.pipe(
+    methodMap(
+      z.object({
+        name: z.string().nullish(),
+        amount: decimalSchema,
+        currency: currencySchema,
+        amount_accuracy: integerSchema.nullish().catch(null),
+      }),
+    ),
+  ),
+});
+export type BalanceListV3 = z.infer<typeof balanceListV3Schema>;
+
+/**
+ * ticker/get/: prices of the asked currencies in roubles. The docs list the method, but no public
+ * example of its answer could be confirmed, so this accepts the plausible forms rather than one
+ * guess: `currencies` mapping a code to `{price}` or to the price itself, an optional
+ * `base_currency` (RUB when absent), prices as JSON numbers (v2) or decimal strings (v3). A base
+ * other than RUB is refused in ratesFrom; an entry that fits none of these leaves its currency
+ * unpriced (then /balance shows no total), never the balances unread.
+ */
+const priceSchema = z.union([
+  z.object({ price: decimalSchema }).transform((entry) => entry.price),
+  decimalSchema,
+]);
+export const tickerSchema = z.object({
+  base_currency: currencySchema.nullish(),
+  currencies: mapOrEmptyList.pipe(methodMap(priceSchema)),
+});
+export type TickerAnswer = z.infer<typeof tickerSchema>;

@@ -47,9 +47,13 @@ export type KeyvStore = {
    */
   readonly location: string;
   readonly kind: StoreKind;
-  namespace(name: string): Keyv;
   /** Redis and PostgreSQL: the store's own client (SQLite: none; one process keeps such state in memory). */
   readonly native?: NativeClient;
+  /**
+   * durability "process": the data must outlive the process, not a power cut (SQLite: commits are
+   * not synced to disk one by one, which makes a write much cheaper). Other stores ignore it.
+   */
+  namespace(name: string, options?: { durability?: "full" | "process" }): Keyv;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
   /**
@@ -181,11 +185,15 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
   return {
     location: path,
     kind: "sqlite",
-    namespace(name) {
+    namespace(name, options = {}) {
       let keyv = instances.get(name);
       if (!keyv) {
         // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(newAdapter(), name, timeoutMs);
+        const adapter = newAdapter();
+        // In WAL mode NORMAL still survives the process dying; only a power cut may lose the last commits.
+        if (options.durability === "process")
+          void adapter.query("PRAGMA synchronous = NORMAL").catch(() => {});
+        keyv = keyvFor(adapter, name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;

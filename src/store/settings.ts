@@ -6,6 +6,8 @@ import { Memo } from "./memo.js";
 /** What a workspace admin may choose for the whole workspace (App Home, connect modal). */
 const settingsSchema = z.object({
   replyVisibility: z.enum(["channel", "private"]).optional(),
+  /** Who may see /balance; unset means admins only. */
+  balanceVisibility: z.enum(["admins", "everyone"]).optional(),
 });
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
 

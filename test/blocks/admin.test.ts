@@ -135,6 +135,13 @@ describe("App Home and the disconnect question", () => {
     expect(empty).not.toContain("kassa_disconnect");
   });
 
+  it("tells everyone that pasted payment links unfurl", () => {
+    const home = JSON.stringify(
+      homeView(INFO, { defaultVersion: "v2", visibility: "channel", canManage: false }),
+    );
+    expect(home).toContain("Paste a payment page link in a channel");
+  });
+
   it("asks before disconnecting, naming the workspace in the button", () => {
     const message = disconnectConfirmMessage(INFO, "T0TEAM");
     expectWithinBlockKitLimits(message);

@@ -117,3 +117,20 @@ describe("inlineCode", () => {
     expect(inlineCode("`<!here>`")).toBe("`ˋ&lt;!here&gt;ˋ`");
   });
 });
+
+describe("control and direction characters from outside", () => {
+  const hostile =
+    "Order\u202E#1042\u2066x\u2069\u202A\u202B\u202C\u202D\u200E\u200F\u0000\u0007\t\u001B[31m\u007F end\nnext";
+
+  it("are removed by escaping and by cutting, newlines kept", () => {
+    expect(escapeMrkdwn(hostile)).toBe("Order#1042x[31m end\nnext");
+    expect(truncate(hostile, 100)).toBe("Order#1042x[31m end\nnext");
+    expect(safeText(`<@U1>${hostile}`, 13)).toBe("&lt;@U1&gt;O…");
+    expect(inlineCode("a\u202Eb")).toBe("`ab`");
+  });
+
+  it("leave other text, emoji and non-Latin scripts alone", () => {
+    const text = "Заказ №5 — 👍🏽 مرحبا";
+    expect(escapeMrkdwn(text)).toBe(text);
+  });
+});

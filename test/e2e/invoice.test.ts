@@ -1,7 +1,13 @@
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import {
+  FAULT_IDS,
+  SANDBOX_LOGIN,
+  SANDBOX_SECRET,
+  type SampleInvoice,
+  sampleInvoices,
+} from "../../sandbox/fake-payments.js";
 import { signedHeaders } from "../../sandbox/sign.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import {
@@ -125,6 +131,8 @@ describe("/invoice end to end (v2)", () => {
     [FAULT_IDS.wrongTypes, "wrong field types"],
     [FAULT_IDS.empty, "an empty body"],
     [FAULT_IDS.otherInvoice, "another invoice"],
+    [FAULT_IDS.hugeExponent, "an amount of 1e99999"],
+    [FAULT_IDS.badGzip, "a body that is not the gzip it claims"],
   ])("says plainly when the service answers %s (%s), with a reference in the log", async (id, _what) => {
     const { reply } = await stack.ask(id);
     const body = message(reply.body);
@@ -266,5 +274,53 @@ describe("/invoice end to end (v3)", () => {
     expect(text).toContain("12,345,678.9 RUB");
     expect(text).toContain("246,913.58 RUB");
     expect(text).not.toMatch(/\de-\d/);
+  });
+});
+
+describe("/invoice end to end: a busy payment service", () => {
+  let stack: Stack;
+  const hostile = {
+    ...(sampleInvoices()[0] as SampleInvoice),
+    id: "715308999_Hostile",
+    description: "Order\u202E#1042\u2066x\u2069\u0007",
+  };
+  beforeAll(async () => {
+    stack = await Stack.start({
+      // One call at a time, 300 ms of waiting at most, and a service taking 400 ms per answer.
+      env: { PAYMENTS_MAX_CONCURRENT: "1", PAYMENTS_RATE_PER_SECOND: "0", PAYMENTS_MAX_QUEUE_MS: "300" },
+      fake: { latencyMs: 400, invoices: [...sampleInvoices(), hostile] },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("answers everyone: the card, or that the service is busy and to try again (never a time-out)", async () => {
+    const ids = sampleInvoices()
+      .slice(0, 4)
+      .map((invoice) => invoice.id);
+    const replies = await Promise.all(ids.map((id, index) => stack.ask(id, { userId: `U0BUSY000${index}` })));
+    const bodies = replies.map(({ reply }) => message(reply.body));
+    const cards = bodies.filter((body) => body.response_type === "in_channel");
+    const busy = bodies.filter((body) => /payment service is busy/.test(body.text ?? ""));
+    expect(cards.length + busy.length).toBe(ids.length);
+    expect(cards.length).toBeGreaterThan(0);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(allText(busy[0] as Record<string, unknown>)).toContain("Try again in a minute");
+    // Only the lookups that got their turn reached the service.
+    expect(stack.fake.requests.filter((request) => request.path.includes("invoice"))).toHaveLength(
+      cards.length,
+    );
+    await expect
+      .poll(() => stack.logEntries().filter((entry) => entry.outcome === "upstream_busy").length)
+      .toBe(busy.length);
+  });
+
+  it("removes direction overrides and control characters from the service's text", async () => {
+    const { reply } = await stack.ask(hostile.id);
+    const text = allText(reply.body);
+    expect(text).toContain("Order#1042x");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them.
+    expect(text).not.toMatch(/[\u202E\u2066\u2069\u0007]|\\u0007/);
   });
 });

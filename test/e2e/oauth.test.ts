@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { Stack } from "../../sandbox/stack.js";
+import { BOT_SCOPES } from "../../src/app.js";
 import { databaseBytes } from "../support/database-bytes.js";
 
 const INSTALLED_TEAM = "T0INSTALLED";
@@ -28,7 +29,7 @@ describe("installing through OAuth (many workspaces)", () => {
     expect(authorize).toBeDefined();
     const params = new URL(authorize ?? "").searchParams;
     expect(params.get("client_id")).toBe("1111.2222");
-    expect(params.get("scope")).toBe("commands,users:read,chat:write,chat:write.public");
+    expect(params.get("scope")?.split(",")).toEqual(BOT_SCOPES);
     const state = params.get("state") ?? "";
     const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     return fetch(`${stack.url}/slack/oauth_redirect?code=sandbox-code&state=${encodeURIComponent(state)}`, {
@@ -82,6 +83,14 @@ describe("installing through OAuth (many workspaces)", () => {
     expect(result.json?.response_action).toBe("update");
     const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: INSTALLED_TEAM });
     expect((reply.body as { response_type?: string }).response_type).toBe("in_channel");
+  });
+
+  it("unfurls a payment link shared there with that workspace's installed token", async () => {
+    const url = "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm";
+    await stack.shareLinks([url], { teamId: INSTALLED_TEAM });
+    const [call] = await stack.slack.waitForCalls("chat.unfurl");
+    expect(call?.token).toBe(TOKEN);
+    expect(Object.keys(JSON.parse(String(call?.body.unfurls)))).toEqual([url]);
   });
 
   it("forgets the installation on app_uninstalled, so the workspace is refused again", async () => {

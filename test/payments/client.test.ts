@@ -10,7 +10,12 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { PaymentsClient, type PaymentsClientOptions } from "../../src/payments/client.js";
-import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
+import {
+  BusyError,
+  ServiceError,
+  UnexpectedResponseError,
+  UnreachableError,
+} from "../../src/payments/errors.js";
 import type { PaymentsAccount, ServiceTime } from "../../src/payments/model.js";
 import { closedPort } from "../support/ports.js";
 
@@ -488,5 +493,110 @@ describe("PaymentsClient.getInvoice: failures", () => {
     );
     expect(error.reason).toBe("wrong-shape");
     expect(error.detail).toBe(`asked for invoice ${FAULT_IDS.otherInvoice}, got 715308958_rPwTzvsvCm`);
+  });
+});
+
+describe("PaymentsClient: answers that would stall or mislead", () => {
+  it("an amount of 1e99999 is an unexpected answer, refused before any digit is written out", async () => {
+    const error = await expectFailure(
+      client().getInvoice(ACCOUNT, FAULT_IDS.hugeExponent),
+      UnexpectedResponseError,
+    );
+    expect(error.reason).toBe("wrong-shape");
+    expect(error.detail).toContain("amount");
+  });
+
+  it("a body that is not the gzip it claims is an unreadable answer, not retried", async () => {
+    const error = await expectFailure(
+      client().getInvoice(ACCOUNT, FAULT_IDS.badGzip),
+      UnexpectedResponseError,
+    );
+    expect(error.kind).toBe("unexpected");
+    expect(error.reason).toBe("undecodable");
+    expect(requestsFor(FAULT_IDS.badGzip)).toHaveLength(1);
+  });
+
+  it("an answer that never finishes is cut at the time-out, body included", async () => {
+    const error = await expectFailure(
+      client({ timeoutMs: 200, retries: 0 }).getInvoice(ACCOUNT, FAULT_IDS.neverEnding),
+      UnreachableError,
+    );
+    expect(error.reason).toBe("timeout");
+  });
+});
+
+describe("PaymentsClient: each cash register's budget", () => {
+  let slow: FakePayments;
+  beforeEach(async () => {
+    slow = await startFakePayments({ accounts: { [LOGIN]: SECRET }, latencyMs: 150 });
+  });
+  afterEach(async () => {
+    await slow.close();
+  });
+
+  it("under a burst, sends no more than the concurrency allows and tells the rest the service is busy", async () => {
+    const busy = client({
+      baseUrl: slow.url,
+      queue: { concurrency: 2, ratePerSecond: 0, maxWaitMs: 400 },
+    });
+    const ids = Array.from({ length: 24 }, (_, index) => `9000${index}_Unknown`);
+    const results = await Promise.allSettled(ids.map((id) => busy.getInvoice(ACCOUNT, id)));
+    const reasons = results.map((result) => (result.status === "rejected" ? result.reason : result.value));
+    const answered = reasons.filter((reason) => reason instanceof ServiceError);
+    const refused = reasons.filter((reason) => reason instanceof BusyError);
+    // Every lookup ends one way or the other; only the answered ones reached the service.
+    expect(answered.length + refused.length).toBe(ids.length);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(slow.requests).toHaveLength(answered.length);
+    for (const error of refused) expect((error as BusyError).kind).toBe("busy");
+  });
+
+  it("refuses at once, without sending, when the expected wait is past the bound", async () => {
+    const busy = client({ baseUrl: slow.url, queue: { concurrency: 1, ratePerSecond: 0, maxWaitMs: 1000 } });
+    // One lookup teaches the queue that a call takes ~150 ms; ten more would wait ~1.5 s.
+    await expectFailure(busy.getInvoice(ACCOUNT, "1_Unknown"), ServiceError);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) => busy.getInvoice(ACCOUNT, `2${index}_Unknown`)),
+    );
+    const queueFull = results.filter(
+      (result) =>
+        result.status === "rejected" &&
+        result.reason instanceof BusyError &&
+        result.reason.reason === "queue-full",
+    );
+    expect(queueFull.length).toBeGreaterThan(0);
+    // Only the lookups that got a turn reached the service.
+    const answered = results.filter(
+      (result) => result.status === "rejected" && result.reason instanceof ServiceError,
+    );
+    expect(slow.requests).toHaveLength(1 + answered.length);
+  });
+
+  it("starts no more than ratePerSecond calls in the first second", async () => {
+    const limited = client({
+      baseUrl: slow.url,
+      queue: { concurrency: 0, ratePerSecond: 4, maxWaitMs: 5000 },
+    });
+    await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) => limited.getInvoice(ACCOUNT, `3${index}_X`)),
+    );
+    const times = slow.requests.map((request) => request.at);
+    expect(times).toHaveLength(6);
+    // A burst of four, then one token every 250 ms: the sixth cannot start before ~500 ms.
+    expect((times[5] as number) - (times[0] as number)).toBeGreaterThanOrEqual(400);
+  });
+
+  it("keeps each register's budget apart", async () => {
+    const shared = client({ baseUrl: slow.url, queue: { concurrency: 1, ratePerSecond: 0, maxWaitMs: 100 } });
+    const other: PaymentsAccount = { login: "other_register", secret: "x" };
+    const results = await Promise.allSettled([
+      shared.getInvoice(ACCOUNT, "4_A"),
+      shared.getInvoice(other, "4_B"),
+    ]);
+    // Both were sent at once (the other register's refusal is the service's, not the queue's).
+    expect(
+      results.every((result) => result.status === "rejected" && result.reason instanceof ServiceError),
+    ).toBe(true);
   });
 });

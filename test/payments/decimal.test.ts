@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDecimals, compareDecimals, toDecimalString } from "../../src/payments/decimal.js";
+import { JsonNumber } from "../../src/payments/json.js";
 
 /** A number as JSON.parse produces it from the service's JSON text. */
 const fromJson = (text: string): unknown => (JSON.parse(`{"v":${text}}`) as { v: unknown }).v;
@@ -10,7 +11,7 @@ describe("toDecimalString: JSON numbers (v2)", () => {
     [4e-6, "0.000004"],
     [0.00000521, "0.00000521"],
     [1e21, "1000000000000000000000"],
-    [1.5e300, `15${"0".repeat(299)}`],
+    [1.5e30, `15${"0".repeat(29)}`],
     [-0, "0"],
     [0, "0"],
     [-1e-7, "-0.0000001"],
@@ -124,5 +125,31 @@ describe("compareDecimals", () => {
     expect(compareDecimals("0.3", "0.30000000000000004")).toBe(-1);
     expect(compareDecimals("100", "100.00")).toBe(0);
     expect(compareDecimals("-1", "-2")).toBe(1);
+  });
+});
+
+describe("amounts past a sane size", () => {
+  it("are refused: more than 40 significant digits or a magnitude past 10^±40", () => {
+    for (const text of [
+      "1e99999",
+      "1e41",
+      "1e-41",
+      "1".repeat(41),
+      `1${"0".repeat(41)}`,
+      "1e-99999999999",
+      "-2E+000000000000000000041",
+    ])
+      expect(toDecimalString(new JsonNumber(text)), text).toBeUndefined();
+    expect(toDecimalString(`0.${"0".repeat(40)}1`)).toBeUndefined();
+    expect(toDecimalString(1e300)).toBeUndefined();
+  });
+
+  it("are read up to the bound", () => {
+    expect(toDecimalString(new JsonNumber("1e40"))).toBe(`1${"0".repeat(40)}`);
+    expect(toDecimalString(new JsonNumber("1e-40"))).toBe(`0.${"0".repeat(39)}1`);
+    expect(toDecimalString("1".repeat(40))).toBe("1".repeat(40));
+    expect(toDecimalString(new JsonNumber("0e99999"))).toBe("0");
+    expect(toDecimalString(new JsonNumber("4.0e-6"))).toBe("0.000004");
+    expect(toDecimalString(`${"0".repeat(50)}12.50${"0".repeat(50)}`)).toBe("12.5");
   });
 });

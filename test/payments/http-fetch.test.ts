@@ -12,6 +12,7 @@ import {
   type HttpFetch,
   RedirectError,
   ResponseTooLargeError,
+  UnreadableBodyError,
 } from "../../src/payments/http-fetch.js";
 import { closedPort } from "../support/ports.js";
 
@@ -185,7 +186,7 @@ describe("createHttpFetch: requests and answers", () => {
       res.end("not really zstd");
     });
     const error = await rejection(transport()(url));
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(UnreadableBodyError);
     expect(error.message).toContain("zstd");
   });
 });
@@ -362,5 +363,26 @@ describe("createHttpFetch: https", () => {
     const error = await rejection(transport()(url));
     expect((error as NodeJS.ErrnoException).code).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe("createHttpFetch: what the time-out counts", () => {
+  it("starts when a request has a connection, not while it waits behind maxSockets", async () => {
+    const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 120));
+    // One connection, three requests of 120 ms each: the third is sent after ~240 ms of waiting,
+    // past the 200 ms time-out if waiting counted.
+    const fetch = transport({ timeoutMs: 200, maxSockets: 1 });
+    const answers = await Promise.all([fetch(url), fetch(url), fetch(url)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+  });
+
+  it("refuses a body that claims gzip but is not: UnreadableBodyError, not a network failure", async () => {
+    const { url } = await serve((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      res.end("this is not gzip");
+    });
+    const error = await rejection(transport()(url));
+    expect(error).toBeInstanceOf(UnreadableBodyError);
+    expect(error.message).toContain("gzip");
   });
 });

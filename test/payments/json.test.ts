@@ -71,3 +71,25 @@ describe("parseJsonExact: awkward input", () => {
     expect(() => parseJsonExact('{"a": -}')).toThrow(SyntaxError);
   });
 });
+
+describe("parseJsonExact: hostile text", () => {
+  it("reads an unterminated string of 4 MB in one pass (a regex rescanned it from every quote)", () => {
+    expect(() => parseJsonExact('"\\'.repeat(2 * 1024 * 1024))).toThrow(SyntaxError);
+    expect(() => parseJsonExact(`{"a":"${'\\"'.repeat(1_000_000)}`)).toThrow(SyntaxError);
+  });
+
+  it("still finds numbers after strings with escaped quotes and backslashes", () => {
+    const parsed = parseJsonExact('{"a":"x\\\\","b":1.50,"c":"\\"2\\"","d":[3e2]}') as Record<
+      string,
+      unknown
+    >;
+    expect(parsed.a).toBe("x\\");
+    expect((parsed.b as JsonNumber).text).toBe("1.50");
+    expect(parsed.c).toBe('"2"');
+    expect(((parsed.d as unknown[])[0] as JsonNumber).text).toBe("3e2");
+  });
+
+  it("refuses nesting too deep for the walk as invalid JSON, not a crash", () => {
+    expect(() => parseJsonExact(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).toThrow(RangeError);
+  });
+});

@@ -142,7 +142,7 @@ for (const backend of BACKENDS) {
         new CredentialsStore(opened.namespace(names.credentials), new SecretBox(key)),
         client,
         new Cache(opened.namespace(names.cache)),
-        { defaultVersion: "v2", methodsTtlMs: 60_000 },
+        { defaultVersion: "v2", methodsTtlMs: 60_000, balanceTtlMs: 15_000 },
       );
     }
 

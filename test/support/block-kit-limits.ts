@@ -187,3 +187,22 @@ export function blockKitProblems(message: unknown): string[] {
 export function expectWithinBlockKitLimits(message: unknown): void {
   expect(blockKitProblems(message)).toEqual([]);
 }
+
+/**
+ * Every problem of one `chat.unfurl` entry (an attachment holding `fallback` text and `blocks`):
+ * the same limits as a message, with the fallback in place of the top-level text.
+ */
+export function unfurlProblems(unfurl: unknown): string[] {
+  if (!isRecord(unfurl)) return ["unfurl: not an object"];
+  const { fallback, blocks, ...rest } = unfurl;
+  const problems = blockKitProblems({ text: fallback, blocks }).map((problem) =>
+    problem.replace(/^text:/, "fallback:"),
+  );
+  const unexpected = Object.keys(rest);
+  if (unexpected.length > 0) problems.push(`unfurl: unexpected keys ${unexpected.join(", ")}`);
+  return problems;
+}
+
+export function expectUnfurlWithinBlockKitLimits(unfurl: unknown): void {
+  expect(unfurlProblems(unfurl)).toEqual([]);
+}

@@ -1,3 +1,7 @@
+import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
+
+export { INVOICE_ID_PATTERN };
+
 /** What the text after `/invoice` asks for. */
 export type AdminAction = "connect" | "disconnect" | "status";
 
@@ -6,8 +10,6 @@ export type InvoiceRequest =
   | { kind: "admin"; action: AdminAction }
   | { kind: "lookup"; invoiceId: string }
   | { kind: "invalid"; reason: string; input: string };
-
-export const INVOICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Reads an invoice id or a payment page link (`https://pay.crystalpay.io/?i=<id>`). Slack wraps

@@ -7,10 +7,11 @@ import {
   connectedModal,
   connectModal,
 } from "../../blocks/admin.js";
+import type { BalanceVisibility } from "../../blocks/balance.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../index.js";
-import { type ModalOrigin, publishHome } from "../manage.js";
+import { balanceVisibilityFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
@@ -25,6 +26,8 @@ const formSchema = z.object({
   [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
   [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
   [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
+  // Absent from forms opened before the setting existed: the stored choice is kept.
+  [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
 });
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
@@ -102,6 +105,9 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
     ) as ApiVersion;
     const visibility =
       values[CONNECT_FIELDS.visibility].value.selected_option?.value === "private" ? "private" : "channel";
+    const balanceChoice = values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value;
+    const balanceVisibility: BalanceVisibility | undefined =
+      balanceChoice === "everyone" ? "everyone" : balanceChoice === "admins" ? "admins" : undefined;
 
     const stored = await deps.stores.credentials.get(teamId).catch(() => undefined);
     const secret = typedSecret.trim() === "" ? stored?.account.secret : typedSecret.trim();
@@ -132,7 +138,10 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
         apiVersion,
         connectedBy: userId,
       });
-      await deps.stores.settings.update(teamId, { replyVisibility: visibility });
+      await deps.stores.settings.update(teamId, {
+        replyVisibility: visibility,
+        ...(balanceVisibility ? { balanceVisibility } : {}),
+      });
       await deps.payments.forgetCached(teamId);
       return connectedModal(info, methods, deps.defaultApiVersion);
     };
@@ -170,6 +179,8 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
           hasSecret: stored !== undefined,
           apiVersion,
           visibility,
+          balanceVisibility:
+            balanceVisibility ?? (await balanceVisibilityFor(deps, teamId).catch(() => "admins" as const)),
           error: result.message,
           privateMetadata: view.private_metadata,
         });

@@ -1,0 +1,188 @@
+import type { webApi } from "@slack/bolt";
+import { z } from "zod";
+import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
+import { newReference } from "../../logger.js";
+import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
+import { replyForFailure } from "../error-reply.js";
+import type { ListenerDeps } from "../index.js";
+import type { ListenerRouter } from "../router.js";
+
+/** Payment links of one message that are read and unfurled; later ones are left as plain links. */
+export const MAX_UNFURLS_PER_MESSAGE = 5;
+
+/** What Kassa needs of a link_shared event (the Events API payload, checked before use). */
+const linkSharedSchema = z.object({
+  channel: z.string().min(1),
+  message_ts: z.string().min(1),
+  user: z.string().min(1),
+  links: z.array(z.object({ url: z.string() })),
+  unfurl_id: z.string().min(1).optional(),
+  source: z.string().optional(),
+});
+type LinkShared = z.infer<typeof linkSharedSchema>;
+
+type Level = "info" | "warn" | "error";
+
+/** The event's one log line, filled in as the work goes. */
+type LogLine = Record<string, unknown>;
+
+/** Per payment link: `ok`, or why it was not unfurled (the same names as the command log lines). */
+type LinkOutcome = { id: string; outcome: string; upstreamStatus?: number; reference?: string };
+
+/** One link read: its card, or why not (and the error itself when the operator needs its details). */
+type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown };
+
+/**
+ * A payment link pasted in a channel (`link_shared`, for the domains in manifest.yml) becomes a
+ * compact invoice card under the message, read with the workspace's own credentials. Nothing is ever
+ * posted in the channel on failure (not connected, unknown invoice, service down): the link simply
+ * stays a link, and one log line per event says why. Each read counts against the same per-user
+ * and per-workspace rate limits as a command. Bolt acknowledges the event before this runs.
+ */
+export function registerLinkSharedEvents(router: ListenerRouter, deps: ListenerDeps): void {
+  router.event("link_shared", async ({ event, body, client, context }) => {
+    // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
+    // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
+    const teamId = context.teamId ?? body.team_id ?? "";
+    await deps.inFlight.track(
+      handleLinkShared(deps, client, { team: teamId, eventId: body.event_id }, event),
+    );
+  });
+}
+
+async function handleLinkShared(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  where: { team: string; eventId: string },
+  raw: unknown,
+): Promise<void> {
+  const started = performance.now();
+  const line: LogLine = { event: "link_shared", team: where.team, eventId: where.eventId };
+  let level: Level;
+  const parsed = linkSharedSchema.safeParse(raw);
+  if (!parsed.success) {
+    line.outcome = "bad_event";
+    line.problem = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    level = "warn";
+  } else {
+    try {
+      level = await unfurlPaymentLinks(deps, client, where.team, parsed.data, line);
+    } catch (error) {
+      // A broken store (rate counts) or a bug: still one line, still nothing in the channel.
+      line.outcome = "internal_error";
+      line.err = error;
+      level = "error";
+    }
+  }
+  line.latencyMs = Math.round(performance.now() - started);
+  if (deps.logger.isLevelEnabled(level)) deps.logger[level](line, "event handled");
+}
+
+/** Reads the message's payment links, unfurls those it could, notes everything in `line`. */
+async function unfurlPaymentLinks(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  teamId: string,
+  event: LinkShared,
+  line: LogLine,
+): Promise<Level> {
+  line.user = event.user;
+  line.channel = event.channel;
+  line.links = event.links.length;
+  const links = paymentLinksToUnfurl(
+    event.links.map((link) => link.url),
+    MAX_UNFURLS_PER_MESSAGE,
+  );
+  if (links.length === 0) {
+    line.outcome = "no_payment_links";
+    return "info";
+  }
+  // Counted first, one per read, so a limit reached halfway reads nothing more.
+  const allowed: boolean[] = [];
+  for (const _link of links) {
+    const limited = allowed.includes(false) || (await deps.rateLimiter.hit(teamId, event.user)).limited;
+    allowed.push(!limited);
+  }
+  const now = deps.now();
+  const results = await Promise.all(
+    links.map((link, index): LinkResult | Promise<LinkResult> =>
+      allowed[index]
+        ? readLink(deps, teamId, link, now)
+        : { outcome: { id: link.invoiceId, outcome: "rate_limited" } },
+    ),
+  );
+  // In the order shared, keyed by the exact URL Slack sent.
+  const unfurls: Record<string, LinkUnfurl> = {};
+  links.forEach((link, index) => {
+    const unfurl = results[index]?.unfurl;
+    if (unfurl) unfurls[link.url] = unfurl;
+  });
+  const outcomes = results.map((result) => result.outcome);
+  line.invoices = outcomes;
+  line.outcome =
+    new Set(outcomes.map((entry) => entry.outcome)).size === 1 ? outcomes[0]?.outcome : "partial";
+  let level: Level = "info";
+  const failed = results.find((result) => result.error !== undefined);
+  if (failed) {
+    // Nobody sees a reference here; it ties the cause to the invoice for the operator.
+    line.err = failed.error;
+    level = "error";
+  } else if (outcomes.some((entry) => entry.outcome === "upstream_unreachable")) {
+    level = "warn";
+  }
+  line.unfurled = Object.keys(unfurls).length;
+  if (line.unfurled === 0) return level;
+  try {
+    await client.chat.unfurl({ ...unfurlTarget(event), unfurls });
+  } catch (error) {
+    line.outcome = "unfurl_failed";
+    line.unfurled = 0;
+    line.slackError = slackErrorCode(error);
+    if (level === "info") level = "warn";
+  }
+  return level;
+}
+
+async function readLink(
+  deps: ListenerDeps,
+  teamId: string,
+  link: PaymentLink & { url: string },
+  now: Date,
+): Promise<LinkResult> {
+  try {
+    const invoice = await deps.payments.invoice(teamId, link.invoiceId);
+    return {
+      outcome: { id: link.invoiceId, outcome: "ok" },
+      unfurl: buildInvoiceUnfurl(invoice, { now, link: link.url }),
+    };
+  } catch (error) {
+    // Only the outcome is used (nobody is answered), so who may manage does not matter here.
+    const failure = replyForFailure(error, {
+      canManage: false,
+      timeoutMs: deps.timeoutMs,
+      reference: newReference(),
+    });
+    const outcome: LinkOutcome = { id: link.invoiceId, outcome: failure.outcome };
+    if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
+    if (failure.reference) outcome.reference = failure.reference;
+    // A payment service that is down is not Kassa's fault: a warning (below), not an error with a trace.
+    if (!failure.reference || failure.outcome === "upstream_unreachable") return { outcome };
+    return { outcome, error };
+  }
+}
+
+/** A message not yet sent (a preview in the composer) is only known by its unfurl id. */
+function unfurlTarget(
+  event: LinkShared,
+): { unfurl_id: string; source: "composer" | "conversations_history" } | { channel: string; ts: string } {
+  if (event.unfurl_id && (event.source === "composer" || event.source === "conversations_history"))
+    return { unfurl_id: event.unfurl_id, source: event.source };
+  return { channel: event.channel, ts: event.message_ts };
+}
+
+/** Slack's own error code (`missing_scope`, `cannot_unfurl_url`, ...) when it answered, else the message. */
+function slackErrorCode(error: unknown): string {
+  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  if (typeof code === "string") return code;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,82 @@
+import type { AnyMiddlewareArgs, App, Middleware } from "@slack/bolt";
+import type { InFlight } from "./listeners/in-flight.js";
+import type { Logger } from "./logger.js";
+import { type CommandJournal, journalCommand } from "./store/journal.js";
+
+/** How often replicas sharing a Redis or PostgreSQL store look for commands a stopped one left. */
+export const JOURNAL_SWEEP_MS = 30_000;
+
+/**
+ * Global middleware: a slash command is journaled as its listener acknowledges it (the write runs
+ * beside the ack, never before it) and the entry removed once the listener is done, reply sent.
+ */
+export function journalCommands(
+  journal: CommandJournal,
+  logger: Logger,
+  /** Shutdown waits for the removal too: an entry left behind would be answered a second time. */
+  inFlight: InFlight,
+): Middleware<AnyMiddlewareArgs> {
+  return async ({ body, next }) => {
+    const fields = body as Record<string, unknown>;
+    const command = typeof fields.command === "string" ? journalCommand(fields) : undefined;
+    if (!command) return next();
+    const recorded = journal.record(command, Date.now()).catch((error: unknown) => {
+      logger.warn({ team: command.team_id, err: error }, "could not journal a command");
+      return undefined;
+    });
+    const run = async () => {
+      try {
+        await next();
+      } finally {
+        const id = await recorded;
+        if (id) await journal.remove(id).catch(() => undefined);
+      }
+    };
+    await inFlight.track(run());
+  };
+}
+
+export type Recovery = { stop(): void };
+
+/**
+ * Answers commands a stopped process acknowledged but never answered: entries older than `graceMs`
+ * (no live process is still on them) are claimed, one replica each, and run again through the app as
+ * if Slack had just sent them. At start-up, once more after the grace, and with a shared store every
+ * JOURNAL_SWEEP_MS (a replica may die at any time).
+ */
+export function startRecovery(
+  app: App,
+  journal: CommandJournal,
+  logger: Logger,
+  options: { graceMs: number; shared: boolean },
+): Recovery {
+  const sweep = async () => {
+    let claimed: Awaited<ReturnType<CommandJournal["claimStale"]>>;
+    try {
+      claimed = await journal.claimStale(Date.now(), options.graceMs);
+    } catch (error) {
+      logger.warn({ err: error }, "could not read the command journal");
+      return;
+    }
+    for (const { id, command } of claimed) {
+      logger.info(
+        { command: command.command, team: command.team_id, user: command.user_id, journal: id },
+        "answering a command a stopped process acknowledged",
+      );
+      // The run journals the command again under the same id and removes it once answered.
+      void app.processEvent({ body: command, ack: async () => {} }).catch((error: unknown) => {
+        logger.error({ journal: id, err: error }, "could not answer a journaled command");
+      });
+    }
+  };
+  const timers: NodeJS.Timeout[] = [];
+  void sweep();
+  timers.push(setTimeout(() => void sweep(), options.graceMs + 50));
+  if (options.shared) timers.push(setInterval(() => void sweep(), JOURNAL_SWEEP_MS));
+  for (const timer of timers) timer.unref();
+  return {
+    stop() {
+      for (const timer of timers) clearTimeout(timer);
+    },
+  };
+}
