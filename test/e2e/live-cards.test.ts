@@ -295,18 +295,6 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
       [...stack.slack.messages.values()].filter((message) => message.channel === "U0ASKER"),
     ).toHaveLength(1);
   });
-});
-
-describe("live private cards: Stop updating", () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await Stack.start({
-      env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), REPLY_VISIBILITY: "private" },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
 
   it("stops the direct messages and leaves the private card as it is", async () => {
     stack.fake.invoices.set("live_dm_stop", unpaid("live_dm_stop"));
