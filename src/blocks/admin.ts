@@ -6,7 +6,7 @@ import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { safeText, truncate } from "./mrkdwn.js";
-import { ephemeral, serviceWords } from "./replies.js";
+import { ephemeral, serviceWords, WHO_MAY_MANAGE } from "./replies.js";
 
 export const CONNECT_VIEW = "kassa_connect";
 export const ADMIN_ACTIONS = {
@@ -149,7 +149,7 @@ export function credentialsRefusedMessage(messages: string[], canManage: boolean
 
 export function notAllowedMessage(what: string): SlackMessage {
   return ephemeral(
-    `:lock: Only workspace admins and owners, the person who installed Kassa, and people the Kassa operator lists in \`ADMIN_USER_IDS\` can ${what}. Ask one of them.`,
+    `:lock: Only ${WHO_MAY_MANAGE} can ${what}. Ask one of them.`,
     `Only workspace admins and owners can ${what}.`,
   );
 }

@@ -6,7 +6,7 @@ import { formatDecimal, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { ephemeral } from "./replies.js";
+import { ephemeral, WHO_MAY_MANAGE } from "./replies.js";
 
 /** Who may see `/balance` (a workspace setting; admins only unless an admin chose otherwise). */
 export type BalanceVisibility = "admins" | "everyone";
@@ -142,14 +142,11 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
   return { response_type: "ephemeral", text: safeText(fallback, LIMITS.fallbackText), blocks };
 }
 
-const WHO_ARE_ADMINS =
-  "workspace admins and owners, the person who installed Kassa, and people the Kassa operator lists in `ADMIN_USER_IDS`";
-
 /** A polite no, naming who can see the balance and how that can change. */
 export function balanceNotAllowedMessage(): SlackMessage {
   return ephemeral(
     [
-      `:lock: The cash register's balance is shown only to ${WHO_ARE_ADMINS}. Ask one of them.`,
+      `:lock: The cash register's balance is shown only to ${WHO_MAY_MANAGE}. Ask one of them.`,
       "An admin can let everyone in the workspace see it: Kassa's App Home tab → _Update_ (or `/invoice connect`) → _Who may see the balance_.",
     ].join("\n"),
     "Only workspace admins and owners can see the cash register's balance. Ask one of them.",
@@ -163,7 +160,7 @@ export function balanceHelpMessage(visibility: BalanceVisibility): SlackMessage 
       "The reply is visible only to you.",
       visibility === "everyone"
         ? "Everyone in this workspace may use it (an admin chose so in the connection settings)."
-        : `Only ${WHO_ARE_ADMINS} may use it, unless an admin lets everyone in the connection settings.`,
+        : `Only ${WHO_MAY_MANAGE} may use it, unless an admin lets everyone in the connection settings.`,
     ].join("\n"),
     "/balance shows the cash register's balances, visible only to you.",
   );

@@ -8,6 +8,10 @@ import { inlineCode, safeText, truncate } from "./mrkdwn.js";
  * An ephemeral reply made of one mrkdwn section. `fallback` is raw text: Slack parses the top-level
  * text for mentions too, so it is escaped here.
  */
+/** Who may manage the connection, in words for the person refused (no setting names). */
+export const WHO_MAY_MANAGE =
+  "workspace admins and owners, the person who installed Kassa, and the people the Kassa operator has named";
+
 export function ephemeral(mrkdwn: string, fallback: string): SlackMessage {
   return {
     response_type: "ephemeral",
