@@ -142,6 +142,10 @@ export type FakePayments = {
   methodsFault: MethodsFault | null;
   /** When set, every invoice info call answers with a proxy's HTML 502. */
   invoiceFault: "html502" | null;
+  /** The customer pays the invoice in full now (as the service then reports it). */
+  pay(id: string): void;
+  /** ... or after `delayMs` (a live card's invoice that gets paid while it is watched). */
+  payAfter(id: string, delayMs: number): void;
   /** The register's balances; tests may replace or edit them between calls. */
   balances: SampleBalance[];
   /** Rouble prices ticker/get answers with, by currency; a currency not listed is left out. */
@@ -596,6 +600,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
   const invoices = new Map((options.invoices ?? sampleInvoices()).map((invoice) => [invoice.id, invoice]));
   const requests: RecordedRequest[] = [];
   const flakyFailed = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<import("node:net").Socket>();
   const fake: FakePayments = {
     url: "",
@@ -604,6 +609,18 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     methods: options.methods ?? sampleMethods(),
     methodsFault: null,
     invoiceFault: null,
+    pay(id) {
+      const invoice = invoices.get(id);
+      if (!invoice) throw new Error(`the fake has no invoice ${id}`);
+      invoice.state = "payed";
+      invoice.remainingAmount = "0";
+      invoice.method ??= "CRYSTALPAY";
+      invoice.finalAt = moscowTime(new Date());
+    },
+    payAfter(id, delayMs) {
+      const timer = setTimeout(() => fake.pay(id), delayMs);
+      timers.add(timer);
+    },
     balances: options.balances ?? sampleBalances(),
     rates: options.rates ?? sampleRates(),
     balanceFault: null,
@@ -613,6 +630,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     created: [],
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -15,6 +15,20 @@ export type SlackApiCall = {
 };
 export type SlackReply = { id: string; body: Record<string, unknown>; at: number };
 
+/** A message the app posted with chat.postMessage (and maybe edited with chat.update since). */
+export type PostedMessage = {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: Array<Record<string, unknown>>;
+  /** Set for a reply in a thread: the ts of the thread's parent. */
+  threadTs?: string;
+  /** How many times chat.update replaced it, and when it last did. */
+  updates: number;
+  updatedAt?: number;
+  at: number;
+};
+
 /** Roles users.info reports; a user not listed is an ordinary member. */
 export type SlackUserRoles = { is_admin?: boolean; is_owner?: boolean; is_primary_owner?: boolean };
 
@@ -65,6 +79,21 @@ export type SlackStandIn = {
   waitForReply(id: string, options?: { timeoutMs?: number; count?: number }): Promise<SlackReply>;
   /** Make the next posts to response_url fail with this HTTP status (0 = back to normal). */
   failReplies(status: number): void;
+  /** Messages posted with chat.postMessage, by "channel:ts"; chat.update edits them in place. */
+  messages: Map<string, PostedMessage>;
+  /** Replies posted in the thread of channel:ts, in order. */
+  threadOf(channel: string, ts: string): PostedMessage[];
+  /** Resolves when `test` holds for the messages (checked after each post or update). */
+  waitForMessages(test: (messages: PostedMessage[]) => boolean, timeoutMs?: number): Promise<void>;
+  /**
+   * A channel where chat.postMessage answers this error (e.g. "not_in_channel" for a private channel
+   * Kassa is not in, "channel_not_found"); chat.update there answers it too. null: back to normal.
+   */
+  failChannel(channel: string, error: string | null): void;
+  /** Top-level posts to `channel` also count as replies on response_url `id` (the command's card). */
+  routeChannel(channel: string, id: string): void;
+  /** false: stop keeping Web API calls in apiCalls (a long benchmark would pile them up). */
+  keepApiCalls: boolean;
   close(): Promise<void>;
 };
 
@@ -101,6 +130,22 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   };
   let viewCounter = 0;
   let rotations = 0;
+  const messages = new Map<string, PostedMessage>();
+  const channelErrors = new Map<string, string>();
+  const routes = new Map<string, string>();
+  const messageWaiters: Array<() => void> = [];
+  let keepApiCalls = true;
+  let tsCounter = 0;
+  const parseBlocks = (value: unknown): Array<Record<string, unknown>> => {
+    if (typeof value === "string") {
+      try {
+        return JSON.parse(value) as Array<Record<string, unknown>>;
+      } catch {
+        return [];
+      }
+    }
+    return Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
+  };
 
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://slack").pathname;
@@ -115,10 +160,55 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       const token =
         /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ??
         (typeof body.token === "string" ? body.token : undefined);
-      apiCalls.push({ method, body, token, at: Date.now() });
+      if (keepApiCalls) apiCalls.push({ method, body, token, at: Date.now() });
       for (const wake of callWaiters.splice(0)) wake();
       const failure = apiErrors.get(method);
       if (failure) return send(200, { ok: false, error: failure });
+      if (method === "chat.postMessage" || method === "chat.update") {
+        const channel = String(body.channel ?? "");
+        const failure = channelErrors.get(channel);
+        if (failure) return send(200, { ok: false, error: failure });
+        if (!channel) return send(200, { ok: false, error: "channel_not_found" });
+        const text = typeof body.text === "string" ? body.text : "";
+        const blocks = parseBlocks(body.blocks);
+        let posted: PostedMessage;
+        if (method === "chat.update") {
+          const found = messages.get(`${channel}:${String(body.ts ?? "")}`);
+          if (!found) return send(200, { ok: false, error: "message_not_found" });
+          found.text = text;
+          found.blocks = blocks;
+          found.updates += 1;
+          found.updatedAt = Date.now();
+          posted = found;
+        } else {
+          tsCounter += 1;
+          const ts = `${Math.floor(Date.now() / 1000)}.${String(tsCounter).padStart(6, "0")}`;
+          const threadTs = typeof body.thread_ts === "string" ? body.thread_ts : undefined;
+          posted = {
+            channel,
+            ts,
+            text,
+            blocks,
+            updates: 0,
+            at: Date.now(),
+            ...(threadTs ? { threadTs } : {}),
+          };
+          messages.set(`${channel}:${ts}`, posted);
+          const routed = routes.get(channel);
+          if (routed && !threadTs) {
+            routes.delete(channel);
+            // As Slack shows it: a message everyone in the channel sees.
+            replies.push({
+              id: routed,
+              body: { response_type: "in_channel", text, blocks, channel, ts, via: "chat.postMessage" },
+              at: Date.now(),
+            });
+            for (const wake of waiters.splice(0)) wake();
+          }
+        }
+        for (const wake of messageWaiters.splice(0)) wake();
+        return send(200, { ok: true, channel, ts: posted.ts, message: { text, blocks } });
+      }
       if (method === "users.info") {
         if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
         const id = String(body.user ?? "");
@@ -158,7 +248,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           ok: true,
           app_id: "A0KASSA",
           authed_user: { id: grant.userId },
-          scope: "commands,users:read",
+          scope: "commands,users:read,chat:write,chat:write.public",
           token_type: "bot",
           access_token: `xoxb-installed-${grant.teamId}-secret-token`,
           bot_user_id: SANDBOX_BOT.userId,
@@ -245,6 +335,24 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       state.usersInfoError = value;
     },
     callsOf: (method) => apiCalls.filter((call) => call.method === method),
+    messages,
+    threadOf: (channel, ts) =>
+      [...messages.values()].filter((message) => message.channel === channel && message.threadTs === ts),
+    waitForMessages(test, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`messages not as expected within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const check = () => {
+          if (test([...messages.values()])) {
+            clearTimeout(timer);
+            resolve();
+          } else messageWaiters.push(check);
+        };
+        check();
+      });
+    },
     waitForCalls(method, { count = 1, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -260,6 +368,19 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         };
         check();
       });
+    },
+    failChannel(channel, error) {
+      if (error) channelErrors.set(channel, error);
+      else channelErrors.delete(channel);
+    },
+    routeChannel(channel, id) {
+      routes.set(channel, id);
+    },
+    get keepApiCalls() {
+      return keepApiCalls;
+    },
+    set keepApiCalls(value) {
+      keepApiCalls = value;
     },
     failApi(method, error) {
       if (error === null) apiErrors.delete(method);

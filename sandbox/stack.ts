@@ -41,6 +41,8 @@ export type StackOptions = {
   now?: () => Date;
   /** How long the server reuses credentials and settings in memory (0: tests that change them with the CLI). */
   storeMemoMs?: number;
+  /** Where the watches live in a shared Redis or PostgreSQL (tests give each run its own). */
+  watchNamespace?: string;
   /**
    * Runs the app under test elsewhere (e.g. in a child process, for `npm run bench`) instead of in
    * this process; given the environment the in-process app would get. Default: startServer here.
@@ -50,6 +52,8 @@ export type StackOptions = {
 
 export type CommandOptions = {
   command?: string;
+  /** Default: a channel of its own, so the card Kassa posts there is this command's reply. */
+  channelId?: string;
   teamId?: string;
   userId?: string;
   /** Sign with another secret (to test rejection). */
@@ -66,6 +70,7 @@ let counter = 0;
 export class Stack {
   readonly logs: string[] = [];
   private server: Pick<RunningServer, "port" | "stop"> | undefined;
+  private startApp: (() => Promise<Pick<RunningServer, "port" | "stop">>) | undefined;
 
   private constructor(
     readonly fake: FakePayments,
@@ -101,14 +106,17 @@ export class Stack {
           ["credentials", "set", "--team", SANDBOX_TEAM.id, "--login", SANDBOX_LOGIN, "--secret", "-"],
           SANDBOX_SECRET,
         );
-      stack.server = options.startApp
-        ? await options.startApp(env)
-        : await startServer(env, {
-            logDestination: { write: (line: string) => void stack.logs.push(line) },
-            paymentsRetryDelayMs: 20,
-            ...(options.storeMemoMs === undefined ? {} : { storeMemoMs: options.storeMemoMs }),
-            ...(options.now ? { now: options.now } : {}),
-          });
+      stack.startApp = options.startApp
+        ? () => (options.startApp as NonNullable<StackOptions["startApp"]>)(env)
+        : () =>
+            startServer(env, {
+              logDestination: { write: (line: string) => void stack.logs.push(line) },
+              paymentsRetryDelayMs: 20,
+              ...(options.storeMemoMs === undefined ? {} : { storeMemoMs: options.storeMemoMs }),
+              ...(options.now ? { now: options.now } : {}),
+              ...(options.watchNamespace ? { watchNamespace: options.watchNamespace } : {}),
+            });
+      stack.server = await stack.startApp();
     } catch (error) {
       await stack.stop();
       throw error;
@@ -151,11 +159,13 @@ export class Stack {
   async command(text: string, options: CommandOptions = {}): Promise<Ack> {
     counter += 1;
     const responseId = `r${counter}-${Date.now().toString(36)}`;
+    const channelId = options.channelId ?? `C0FIN${counter}`;
+    this.slack.routeChannel(channelId, responseId);
     const form = new URLSearchParams({
       token: "deprecated-verification-token",
       team_id: options.teamId ?? SANDBOX_TEAM.id,
       team_domain: SANDBOX_TEAM.domain,
-      channel_id: "C0FINANCE",
+      channel_id: channelId,
       channel_name: "finance",
       user_id: options.userId ?? "U0FINANCE1",
       user_name: "alex",
@@ -186,6 +196,9 @@ export class Stack {
       message?: Record<string, unknown>;
       /** The button sits on an ephemeral (private) message. */
       ephemeral?: boolean;
+      /** Where the pressed message is (default C0FINANCE, 1700000000.000100). */
+      channelId?: string;
+      messageTs?: string;
     } = {},
   ): Promise<Ack> {
     counter += 1;
@@ -199,11 +212,11 @@ export class Stack {
       user: { id: options.userId ?? "U0FINANCE1", username: "alex", team_id: teamId },
       container: {
         type: "message",
-        message_ts: "1700000000.000100",
-        channel_id: "C0FINANCE",
+        message_ts: options.messageTs ?? "1700000000.000100",
+        channel_id: options.channelId ?? "C0FINANCE",
         is_ephemeral: options.ephemeral ?? false,
       },
-      channel: { id: "C0FINANCE", name: "finance" },
+      channel: { id: options.channelId ?? "C0FINANCE", name: "finance" },
       message: options.message ?? { type: "message", ts: "1700000000.000100", text: "", blocks: [] },
       trigger_id: `${counter}.trigger`,
       response_url: this.slack.responseUrl(responseId),
@@ -376,6 +389,14 @@ export class Stack {
   /** Parsed JSON log lines written so far. */
   logEntries(): Array<Record<string, unknown>> {
     return this.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** Stops the app and starts it again on the same store (a deploy or a crash, as a finance team sees it). */
+  async restart(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+    if (!this.startApp) throw new Error("the app was never started");
+    this.server = await this.startApp();
   }
 
   async stop(): Promise<void> {

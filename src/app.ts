@@ -23,6 +23,7 @@ import type { Stores } from "./store/index.js";
 import { CommandJournal } from "./store/journal.js";
 import { SingleUseStateStore } from "./store/oauth-state.js";
 import { RateLimiter } from "./store/rate-limit.js";
+import type { WatchRegistry } from "./watch/watcher.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
 
 /** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
@@ -36,15 +37,25 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
+ * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards, and
  * link_shared / chat.unfurl to unfurl payment links.
  */
-export const BOT_SCOPES = ["commands", "users:read", "links:read", "links:write"];
+export const BOT_SCOPES = [
+  "commands",
+  "users:read",
+  "chat:write",
+  "chat:write.public",
+  "links:read",
+  "links:write",
+];
 
 export type AppDeps = {
   config: Config;
   logger: Logger;
   stores: Stores;
   payments: WorkspacePayments;
+  /** Live cards: where commands register the cards to keep current. */
+  watches: WatchRegistry;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;
@@ -218,6 +229,7 @@ export function createApp(deps: AppDeps): KassaApp {
     adminUserIds: slack.adminUserIds,
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
+    watches: deps.watches,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   });
 

@@ -109,6 +109,10 @@ const variablesSchema = z.object({
   BALANCE_CACHE_TTL_MS: integer(15_000, 0, 300_000),
   RATE_LIMIT_USER_PER_MIN: integer(30, 0, 100_000),
   RATE_LIMIT_TEAM_PER_MIN: integer(300, 0, 1_000_000),
+  WATCH_INTERVAL_MS: integer(30_000, 100, 600_000),
+  WATCH_MAX_HOURS: integer(24, 1, 720),
+  WATCH_MAX_PER_WORKSPACE: integer(200, 0, 100_000),
+  WATCH_MAX_RPS: integer(2, 1, 100),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),
@@ -212,6 +216,8 @@ export type Config = {
   rateLimits: { userPerMinute: number; teamPerMinute: number };
   /** How long a workspace's method list is reused (0: not cached). */
   paymethodsCacheTtlMs: number;
+  /** Live cards: first re-read after intervalMs (backing off), for at most maxHours, per workspace and register. */
+  watch: { intervalMs: number; maxHours: number; maxPerWorkspace: number; maxReadsPerSecond: number };
   /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
   balanceCacheTtlMs: number;
   /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
@@ -301,6 +307,12 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       teamPerMinute: parsed.RATE_LIMIT_TEAM_PER_MIN,
     },
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
+    watch: {
+      intervalMs: parsed.WATCH_INTERVAL_MS,
+      maxHours: parsed.WATCH_MAX_HOURS,
+      maxPerWorkspace: parsed.WATCH_MAX_PER_WORKSPACE,
+      maxReadsPerSecond: parsed.WATCH_MAX_RPS,
+    },
     balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     logLevel: parsed.LOG_LEVEL,

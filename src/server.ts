@@ -5,6 +5,7 @@ import { type Env, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
 import { openStores } from "./store/index.js";
+import { startWatcher } from "./watch/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
 
 /**
@@ -36,6 +37,8 @@ export type ServerOptions = {
   /** Delay before each payments retry; tests shorten it. */
   paymentsRetryDelayMs?: number;
   now?: () => Date;
+  /** Where the watches live in Redis or PostgreSQL (key prefix / table prefix); tests give each run its own. */
+  watchNamespace?: string;
 };
 
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
@@ -72,15 +75,28 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     queue: config.payments.perRegister,
     ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
   });
+  const payments = new WorkspacePayments(credentials, client, cache, {
+    defaultVersion: config.payments.apiVersion,
+    methodsTtlMs: config.paymethodsCacheTtlMs,
+    balanceTtlMs: config.balanceCacheTtlMs,
+  });
+  let watcher: Awaited<ReturnType<typeof startWatcher>>;
+  try {
+    watcher = await startWatcher(config, stores, payments, logger, {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+    });
+  } catch (error) {
+    client.close();
+    await store.close();
+    throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
+  }
   const kassa = createApp({
     config,
     logger,
     stores,
-    payments: new WorkspacePayments(credentials, client, cache, {
-      defaultVersion: config.payments.apiVersion,
-      methodsTtlMs: config.paymethodsCacheTtlMs,
-      balanceTtlMs: config.balanceCacheTtlMs,
-    }),
+    payments,
+    watches: watcher,
     bot,
     ...(options.now ? { now: options.now } : {}),
   });
@@ -88,6 +104,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   try {
     port = await kassa.start(config.port);
   } catch (error) {
+    await watcher.close();
     client.close();
     await store.close();
     throw new StartupError(`cannot listen on PORT ${config.port}: ${(error as Error).message}`);
@@ -109,6 +126,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     async stop() {
       const { drained, pending } = await kassa.stop(SHUTDOWN_GRACE_MS);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
+      await watcher.close();
       client.close();
       await store.close();
     },

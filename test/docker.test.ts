@@ -704,6 +704,8 @@ describe("the image's stages, replayed with this machine's Node", () => {
       response_url: slack.responseUrl("docker-invoice"),
       trigger_id: "1.trigger",
     }).toString();
+    // The card is posted in the channel with chat.postMessage (a live card).
+    slack.routeChannel("C0FINANCE", "docker-invoice");
     const ack = await fetch(`${base}/slack/events`, {
       method: "POST",
       headers: signedHeaders(SANDBOX_SIGNING_SECRET, form),

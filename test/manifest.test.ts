@@ -105,7 +105,11 @@ describe("manifest.yml", () => {
 
   it("asks for the scopes the OAuth install asks for, and no more", () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
-    expect(manifest.oauth_config.scopes.bot).not.toContain("chat:write");
+    // Live cards: Kassa posts channel cards itself and updates them; nothing it does not use.
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(["chat:write", "chat:write.public"]),
+    );
+    expect(manifest.oauth_config.scopes.bot).not.toContain("channels:history");
     expect(manifest.oauth_config.redirect_urls).toEqual(["https://kassa.example.com/slack/oauth_redirect"]);
   });
 });

@@ -57,12 +57,17 @@ export function statusMessage(
     canManage: boolean;
     balanceVisibility?: BalanceVisibility | undefined;
     invoiceCreators?: BalanceVisibility | undefined;
+    /** Live cards: how many invoices the workspace has watched. */
+    watched?: number;
   },
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
     `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
+  if (options.watched !== undefined) {
+    lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
+  }
   if (options.balanceVisibility) {
     lines.push(
       `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,

@@ -26,7 +26,11 @@ export const EXAMPLE_INVOICE_ID = "715308958_rPwTzvsvCm";
  * What this workspace actually does, for the help texts. One place: a new capability (live cards)
  * adds its field here and its line in workspaceLines, and both help texts say it.
  */
-export type HelpFacts = { visibility: ReplyVisibility };
+export type HelpFacts = {
+  visibility: ReplyVisibility;
+  /** Live cards: unfinished invoices' cards update themselves (WATCH_MAX_PER_WORKSPACE above 0). */
+  liveCards?: boolean;
+};
 
 /** The lines both help texts share: where this workspace's replies go. */
 export function workspaceLines(facts: HelpFacts, what: string): string[] {
@@ -34,6 +38,13 @@ export function workspaceLines(facts: HelpFacts, what: string): string[] {
     facts.visibility === "private"
       ? `In this workspace ${what} are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.`
       : `In this workspace ${what} are posted in the channel for everyone.`,
+    ...(facts.liveCards
+      ? [
+          facts.visibility === "private"
+            ? "When an invoice you looked up changes (paid, expired…), Kassa tells you in a direct message."
+            : "Invoice cards of unfinished invoices update themselves and tell each change in their thread; *Stop updating* ends it.",
+        ]
+      : []),
   ];
 }
 

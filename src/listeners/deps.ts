@@ -4,6 +4,7 @@ import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
+import type { WatchRegistry } from "../watch/watcher.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 import type { InFlight } from "./in-flight.js";
 
@@ -27,6 +28,8 @@ export type ListenerDeps = {
   rateLimiter: RateLimiter;
   /** Replies still being worked on; shutdown waits for them. */
   inFlight: InFlight;
+  /** Live cards: starts and stops watches (the watcher itself runs apart from the listeners). */
+  watches: WatchRegistry;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
 };

@@ -3,10 +3,12 @@ import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "../blocks/invoice.js";
 import { CREATE_INVOICE_VIEW } from "../blocks/invoice-create.js";
 import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
+import { WATCH_ACTIONS } from "../blocks/watch.js";
 import { registerAdminActions } from "./actions/admin.js";
 import { registerInvoiceActions } from "./actions/invoice.js";
 import { registerLinkActions } from "./actions/links.js";
 import { registerPaymethodsActions } from "./actions/paymethods.js";
+import { registerWatchActions } from "./actions/watch.js";
 import { BALANCE_COMMAND, registerBalanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, registerInvoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, registerPaymethodsCommand } from "./commands/paymethods.js";
@@ -31,6 +33,7 @@ export const HANDLED = {
   actions: [
     OPEN_PAYMENT_PAGE_ACTION,
     ...Object.values(INVOICE_ACTIONS),
+    ...Object.values(WATCH_ACTIONS),
     ...Object.values(PAYMETHODS_ACTIONS),
     ...Object.values(ADMIN_ACTIONS),
   ],
@@ -57,6 +60,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerLinkActions(router);
   registerPaymethodsActions(router, deps);
   registerInvoiceActions(router, deps);
+  registerWatchActions(router, deps);
   registerAdminActions(router, deps);
   registerHomeEvents(router, deps);
   registerUninstallEvents(router, deps);

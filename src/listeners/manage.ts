@@ -26,7 +26,7 @@ export async function invoiceCreatorsFor(deps: ListenerDeps, teamId: string): Pr
 
 /** What this workspace does, for `/invoice help` and `/paymethods help`. */
 export async function helpFactsFor(deps: ListenerDeps, teamId: string): Promise<HelpFacts> {
-  return { visibility: await visibilityFor(deps, teamId) };
+  return { visibility: await visibilityFor(deps, teamId), liveCards: deps.watches.maxPerWorkspace > 0 };
 }
 
 /** Opens the connect modal filled with what is stored (never the secret). */

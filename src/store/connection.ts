@@ -1,4 +1,6 @@
+import type { RedisClientConnectionType } from "@keyv/redis";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
+import type pg from "pg";
 import { adapterWithDeadline } from "./deadline.js";
 
 // What the SQLite, Redis and PostgreSQL openers share. keyv.ts picks one by STORE_URL and loads the
@@ -28,6 +30,14 @@ export function sometimes(): boolean {
 export type StoreKind = "sqlite" | "redis" | "postgres";
 
 /** The store behind STORE_URL: one Keyv per namespace (credentials, cache, ...) over the same database. */
+/**
+ * The engine's own connection, for the few modules that need its atomic primitives (the watcher's
+ * claim and "tell once"); everything else goes through Keyv. Never a second connection.
+ */
+export type NativeClient =
+  | { kind: "redis"; client: RedisClientConnectionType }
+  | { kind: "postgres"; pool: pg.Pool };
+
 export type KeyvStore = {
   /**
    * Where the data lives, for logs and the key file: the absolute path for SQLite, the URL without
@@ -35,6 +45,8 @@ export type KeyvStore = {
    */
   readonly location: string;
   readonly kind: StoreKind;
+  /** Redis and PostgreSQL: the store's own client (SQLite: none; one process keeps such state in memory). */
+  readonly native?: NativeClient;
   /**
    * durability "process": the data must outlive the process, not a power cut (SQLite: commits are
    * not synced to disk one by one, which makes a write much cheaper). Other stores ignore it.

@@ -12,7 +12,7 @@ import {
 } from "./connection.js";
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 
-export type { KeyvStore, StoreKind } from "./connection.js";
+export type { KeyvStore, NativeClient, StoreKind } from "./connection.js";
 export { StoreUnavailableError } from "./connection.js";
 
 /** How long a writer waits for SQLite's lock before failing (several processes may share the file). */

@@ -90,6 +90,7 @@ export async function openPostgres(storeUrl: string, timeoutMs: number): Promise
   return {
     location,
     kind: "postgres",
+    native: { kind: "postgres", pool },
     namespace(name) {
       let keyv = instances.get(name);
       if (!keyv) {

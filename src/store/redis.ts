@@ -60,6 +60,7 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
   return {
     location,
     kind: "redis",
+    native: { kind: "redis", client },
     namespace(name) {
       let keyv = instances.get(name);
       if (!keyv) {

@@ -30,7 +30,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
   /** Runs the command as `userId` and returns the modal Slack was asked to open. */
   async function openModal(text: string, userId = ADMIN): Promise<View> {
     const before = stack.slack.callsOf("views.open").length;
-    const ack = await stack.command(text, { userId });
+    const ack = await stack.command(text, { userId, channelId: "C0FINANCE" });
     expect(ack.status).toBe(200);
     await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(before + 1);
     return viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
@@ -281,7 +281,7 @@ describe("/invoice new with API v3", () => {
   });
 
   it("sends `currency` and posts the card read back in v3", async () => {
-    await stack.command("new 0.0005 BTC", { userId: ADMIN });
+    await stack.command("new 0.0005 BTC", { userId: ADMIN, channelId: "C0FINANCE" });
     await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
     const view = viewOf(stack.slack.callsOf("views.open")[0]?.body ?? {});
     const result = await stack.submitView({
@@ -301,5 +301,45 @@ describe("/invoice new with API v3", () => {
     const card = JSON.stringify(stack.slack.callsOf("chat.postMessage")[0]?.body ?? {});
     expect(card).toContain("0.0005");
     expect(card).toContain("BTC");
+  });
+});
+
+describe("/invoice new: the created invoice's card is a live card", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("is watched and updated in place when paid, still saying who created it", async () => {
+    await stack.command("new 990 RUB Live order", { userId: ADMIN, channelId: "C0LIVENEW" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
+    const view = viewOf(stack.slack.callsOf("views.open")[0]?.body ?? {});
+    const result = await stack.submitView({
+      view: view as unknown as Record<string, unknown>,
+      values: {
+        [CREATE_FIELDS.amount]: { value: "990" },
+        [CREATE_FIELDS.currency]: { selected: "RUB" },
+        [CREATE_FIELDS.lifetime]: { value: "60" },
+      },
+      userId: ADMIN,
+    });
+    expect(result.json?.response_action).toBeUndefined();
+    await expect.poll(() => stack.fake.created.length).toBe(1);
+    const id = stack.fake.created[0] ?? "";
+    await expect
+      .poll(() => [...stack.slack.messages.values()].some((m) => m.channel === "C0LIVENEW"))
+      .toBe(true);
+    const card = [...stack.slack.messages.values()].find((m) => m.channel === "C0LIVENEW");
+    expect(JSON.stringify(card?.blocks)).toContain("Live: Kassa is watching this invoice");
+    expect(JSON.stringify(card?.blocks)).toContain("Created by <@U0ADMIN>");
+
+    stack.fake.payAfter(id, 50);
+    await expect.poll(() => card?.updates ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(card?.blocks)).toContain("Paid");
+    expect(JSON.stringify(card?.blocks)).toContain("Created by <@U0ADMIN>");
   });
 });

@@ -47,8 +47,11 @@ describe("invoice card buttons, channel replies", () => {
   it("posts the card in the channel with Refresh and no Share; the button carries no amounts", async () => {
     const { reply } = await stack.ask(UNPAID);
     expect(message(reply.body).response_type).toBe("in_channel");
+    expect(reply.body.via).toBe("chat.postMessage");
     const ids = buttons(reply.body).map((button) => button.action_id);
-    expect(ids).toEqual(["open_payment_page", "invoice_refresh"]);
+    // Not paid yet: the card is live, so it has Stop updating too.
+    expect(ids).toEqual(["open_payment_page", "invoice_refresh", "invoice_stop_watch"]);
+    expect(contextText(reply.body)).toContain("Live: Kassa is watching this invoice");
     expect(JSON.parse(buttonValueOf(reply.body, "invoice_refresh"))).toEqual({
       t: "T0SANDBOX",
       id: UNPAID,
@@ -134,8 +137,10 @@ describe("invoice card buttons, private replies (REPLY_VISIBILITY=private)", () 
       "open_payment_page",
       "invoice_refresh",
       "invoice_share",
+      "invoice_stop_watch",
     ]);
     expect(contextText(reply.body)).toContain("Only you can see this card.");
+    expect(contextText(reply.body)).toContain("will send you a direct message when its state changes");
     expectWithinBlockKitLimits(reply.body);
   });
 

@@ -214,7 +214,8 @@ describe("/invoice end to end (v2)", () => {
 
   it("keeps serving when Slack's response_url fails, and logs it", async () => {
     stack.slack.failReplies(500);
-    const ack = await stack.command("715308958_rPwTzvsvCm");
+    // Help goes through response_url (channel cards are posted with chat.postMessage).
+    const ack = await stack.command("help");
     expect(ack.status).toBe(200);
     await expect.poll(() => stack.logEntries().some((entry) => entry.replyFailed !== undefined)).toBe(true);
     stack.slack.failReplies(0);

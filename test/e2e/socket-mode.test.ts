@@ -28,8 +28,9 @@ describe("Socket Mode (SLACK_APP_TOKEN)", () => {
     });
   });
 
-  it("acknowledges a slash command over the socket and answers on its response_url", async () => {
+  it("acknowledges a slash command over the socket and posts the card in its channel", async () => {
     const responseUrl = stack.slack.responseUrl("socket-1");
+    stack.slack.routeChannel("C0FINANCE", "socket-1");
     stack.slack.sendEnvelope({
       envelope_id: "env-1",
       type: "slash_commands",

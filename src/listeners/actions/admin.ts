@@ -89,6 +89,7 @@ export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps)
           throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
         const removed = await deps.stores.credentials.remove(teamId);
         await deps.payments.forgetCached(teamId);
+        await deps.watches.forgetTeam(teamId);
         outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
         return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
       });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { carryWatchStatus } from "../../blocks/watch.js";
 import { answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { chosenMethod } from "../commands/invoice.js";
@@ -75,7 +76,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
       if (value.s !== invoice.state) outcome.previousState = value.s;
       const shared = action.action_id === INVOICE_ACTIONS.share;
       const sharedBy = shared ? user : value.by;
-      return buildInvoiceMessage(invoice, {
+      const card = buildInvoiceMessage(invoice, {
         now: deps.now(),
         teamId: team,
         visibility: isPrivate && !shared ? "private" : "channel",
@@ -85,6 +86,8 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
         ...(value.cb ? { createdBy: value.cb } : {}),
         method: await chosenMethod(deps, team, invoice),
       });
+      // A live card stays live after a Refresh: its line and Stop button are kept as they were.
+      return shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
     });
   });
 }

@@ -30,11 +30,15 @@ export async function runAdminCommand(
 
   if (action === "status") {
     const connection = await deps.stores.credentials.get(command.teamId);
-    const visibility = await visibilityFor(deps, command.teamId);
+    const [visibility, watched] = await Promise.all([
+      visibilityFor(deps, command.teamId),
+      deps.watches.count(command.teamId),
+    ]);
     return statusMessage(connection, {
       defaultVersion: deps.defaultApiVersion,
       visibility,
       canManage: manager.allowed,
+      watched,
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
     });

@@ -4,6 +4,7 @@ import type { Invoice } from "../../payments/model.js";
 import { answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { lookupInvoice } from "../invoice-lookup.js";
+import { deliverInvoiceCard } from "../live-card.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";
 import type { ListenerRouter } from "../router.js";
@@ -80,12 +81,22 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
       // The service answers every processed request with 200; anything else was an error above.
       outcome.upstreamStatus = 200;
       outcome.state = invoice.state;
-      return buildInvoiceMessage(invoice, {
+      const visibility = await visibilityFor(deps, command.team_id);
+      const card = buildInvoiceMessage(invoice, {
         now: deps.now(),
         teamId: command.team_id,
-        visibility: await visibilityFor(deps, command.team_id),
+        visibility,
         method: await chosenMethod(deps, command.team_id, invoice),
       });
+      return deliverInvoiceCard(
+        deps,
+        client,
+        { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id },
+        invoice,
+        card,
+        visibility,
+        outcome,
+      );
     });
   });
 }

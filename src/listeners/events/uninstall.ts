@@ -19,7 +19,14 @@ export function registerUninstallEvents(router: ListenerRouter, deps: ListenerDe
       isEnterpriseInstall: context.isEnterpriseInstall ?? false,
     };
     try {
-      await forgetWorkspace(deps.stores, (teamId) => deps.payments.forgetCached(teamId), query);
+      await forgetWorkspace(
+        deps.stores,
+        async (teamId) => {
+          await deps.payments.forgetCached(teamId);
+          await deps.watches.forgetTeam(teamId);
+        },
+        query,
+      );
       deps.logger.info(
         { event, team: query.teamId, enterprise: query.enterpriseId, outcome: "forgotten" },
         "event handled",

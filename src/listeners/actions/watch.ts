@@ -1,0 +1,47 @@
+import type { BlockButtonAction } from "@slack/bolt";
+import { z } from "zod";
+import type { SlackMessage } from "../../blocks/message.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { stoppedCard, WATCH_ACTIONS } from "../../blocks/watch.js";
+import { answer } from "../answer.js";
+import { readButtonValue } from "../button-value.js";
+import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
+import type { ListenerDeps } from "../deps.js";
+import { RefusalError } from "../error-reply.js";
+import type { ListenerRouter } from "../router.js";
+import { foreignCardMessage } from "./invoice.js";
+
+const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().regex(INVOICE_ID_PATTERN) });
+
+/**
+ * Stop updating: this card leaves its invoice's watch (other cards of the invoice stay live) and
+ * says who stopped it. No call to the payment service.
+ */
+export function registerWatchActions(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockButtonAction>(WATCH_ACTIONS.stop, async ({ ack, body, action, respond }) => {
+    await ack();
+    const team = body.team?.id ?? body.user.team_id ?? "";
+    const user = body.user.id;
+    const context = { kind: "action", name: action.action_id, team, user } as const;
+    // The card is redrawn without its Stop button; a private card Slack did not send back is left
+    // as it is, with a note beside it.
+    const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
+      respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
+    await answer(deps, context, send, async (outcome) => {
+      const value = readButtonValue(stopValueSchema, action);
+      outcome.invoice = value.id;
+      if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
+      const isPrivate = body.container?.is_ephemeral === true;
+      const channel = body.container?.channel_id ?? body.channel?.id;
+      const ts = body.container?.message_ts ?? body.message?.ts;
+      if (isPrivate || !channel || !ts) await deps.watches.stop(team, value.id, { kind: "dm", user });
+      else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
+      outcome.outcome = "watch_stopped";
+      const blocks = body.message?.blocks as unknown[] | undefined;
+      if (isPrivate || !blocks || blocks.length === 0) {
+        return ephemeral("Kassa no longer tells you about changes to this invoice.", "Live updates stopped.");
+      }
+      return { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import type { webApi } from "@slack/bolt";
+import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { SlackMessage } from "../blocks/message.js";
+import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
+import type { Invoice } from "../payments/model.js";
+import type { Outcome } from "./answer.js";
+import type { ListenerDeps } from "./deps.js";
+
+/** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
+const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
+
+type Asker = { teamId: string; userId: string; channelId: string };
+
+function notWatched(result: "workspace_full" | "invoice_full", deps: ListenerDeps): WatchStatus {
+  return {
+    kind: "not_watched",
+    reason: result,
+    limit: result === "workspace_full" ? deps.watches.maxPerWorkspace : deps.watches.maxCardsPerWatch,
+  };
+}
+
+/** The card is shown anyway; only its live updates are lost, and the log says why. */
+function watchFailed(error: unknown, outcome: Outcome): "store_failed" {
+  outcome.watchError = error instanceof Error ? error.message : String(error);
+  return "store_failed";
+}
+
+/**
+ * Delivers an invoice card. Channel cards are posted with chat.postMessage (Kassa then has the
+ * message's ts and can keep it current); where the bot cannot post, the card goes through
+ * response_url as before, saying why it is not live. Private cards go through response_url; their
+ * asker is told changes by DM. Resolves to what is left to send through response_url (null: posted).
+ */
+export async function deliverInvoiceCard(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  asker: Asker,
+  invoice: Invoice,
+  card: SlackMessage,
+  visibility: ReplyVisibility,
+  outcome: Outcome,
+  /** created: the asker created the invoice (/invoice new); live updates keep "Created by". */
+  options: { created?: boolean } = {},
+): Promise<SlackMessage | null> {
+  const watchable = deps.watches.shouldWatch(invoice, deps.now());
+  const stopValue = { t: asker.teamId, id: invoice.id };
+  const register = watchable ? (await deps.stores.credentials.get(asker.teamId))?.login : undefined;
+
+  if (visibility === "private") {
+    if (!register) return card;
+    const result = await deps.watches
+      .watch(asker.teamId, register, invoice, { kind: "dm", user: asker.userId, postedState: invoice.state })
+      .catch((error: unknown) => watchFailed(error, outcome));
+    outcome.watch = result;
+    if (result === "store_failed") return card;
+    const status: WatchStatus =
+      result === "watching"
+        ? { kind: "watching", lastCheckedAt: deps.now(), private: true }
+        : notWatched(result, deps);
+    return withWatchStatus(card, status, stopValue);
+  }
+
+  // The room is checked first, so the card is posted with the right line (not posted, then corrected).
+  const room = register
+    ? await deps.watches.room(asker.teamId, invoice.id).catch((error: unknown) => watchFailed(error, outcome))
+    : "store_failed";
+  if (room === "workspace_full" || room === "invoice_full") outcome.watch = room;
+  const live =
+    room === "watching"
+      ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)
+      : room === "store_failed"
+        ? card
+        : withWatchStatus(card, notWatched(room, deps), stopValue);
+  let ts: string;
+  try {
+    const posted = await client.chat.postMessage({
+      channel: asker.channelId,
+      text: live.text,
+      blocks: live.blocks,
+    });
+    if (!posted.ts) throw new Error("chat.postMessage answered without a ts");
+    ts = posted.ts;
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    outcome.posted = "response_url";
+    outcome.postError = code;
+    if (!register) return card;
+    return withWatchStatus(
+      card,
+      { kind: "not_watched", reason: NOT_IN_CHANNEL.has(code) ? "not_in_channel" : "cannot_post" },
+      stopValue,
+    );
+  }
+  outcome.posted = "chat.postMessage";
+  if (!register || room !== "watching") return null;
+  const result = await deps.watches
+    .watch(asker.teamId, register, invoice, {
+      kind: "channel",
+      channel: asker.channelId,
+      ts,
+      user: asker.userId,
+      postedState: invoice.state,
+      ...(options.created ? { createdBy: true } : {}),
+    })
+    .catch((error: unknown) => watchFailed(error, outcome));
+  outcome.watch = result;
+  if (result !== "watching") {
+    // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
+    const honest =
+      result === "store_failed" ? card : withWatchStatus(card, notWatched(result, deps), stopValue);
+    await client.chat.update({ channel: asker.channelId, ts, text: honest.text, blocks: honest.blocks });
+  }
+  return null;
+}

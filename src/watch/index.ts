@@ -1,0 +1,86 @@
+import { webApi } from "@slack/bolt";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { Stores } from "../store/index.js";
+import { LocalWatchQueue } from "./local-queue.js";
+import type { WatchQueue } from "./model.js";
+import { type InvoiceReader, type SlackClients, Watcher } from "./watcher.js";
+
+export type { WatchRegistry } from "./watcher.js";
+export { Watcher } from "./watcher.js";
+
+/** A claimed watch is left alone this long: more than one read with its retries can take. */
+function leaseMs(config: Config): number {
+  return Math.max(60_000, config.payments.timeoutMs * 4);
+}
+
+/** The queue for the store engine behind STORE_URL. */
+async function openQueue(
+  stores: Stores,
+  config: Config,
+  namespace: string | undefined,
+): Promise<{ queue: WatchQueue; dropped: number }> {
+  switch (stores.store.kind) {
+    case "redis": {
+      const { RedisWatchQueue } = await import("./redis-queue.js");
+      return { queue: await RedisWatchQueue.open(stores.store, namespace), dropped: 0 };
+    }
+    case "postgres": {
+      const { PostgresWatchQueue } = await import("./postgres-queue.js");
+      return { queue: await PostgresWatchQueue.open(stores.store, namespace), dropped: 0 };
+    }
+    default:
+      return LocalWatchQueue.open(stores.store.namespace("watches"), Date.now(), config.watch.intervalMs);
+  }
+}
+
+/**
+ * Web API clients with each workspace's bot token: SLACK_BOT_TOKEN for one workspace, the stored
+ * installation's token with OAuth. Clients are kept per token (a rotated token gets a new one).
+ */
+export function slackClients(config: Config, stores: Pick<Stores, "installations">): SlackClients {
+  const clients = new Map<string, webApi.WebClient>();
+  const clientFor = (token: string) => {
+    let client = clients.get(token);
+    if (!client) {
+      if (clients.size >= 1000) clients.clear();
+      client = new webApi.WebClient(token, {
+        slackApiUrl: config.slack.apiUrl,
+        logLevel: webApi.LogLevel.ERROR,
+        retryConfig: { retries: 2, factor: 2, minTimeout: 500 },
+      });
+      clients.set(token, client);
+    }
+    return client;
+  };
+  const auth = config.slack.auth;
+  if (auth.kind === "single-workspace") return async () => clientFor(auth.botToken);
+  return async (teamId) => {
+    const installation = await stores.installations.find({ teamId, isEnterpriseInstall: false });
+    const token = installation?.bot?.token;
+    return token ? clientFor(token) : undefined;
+  };
+}
+
+/** The watcher for this store, started; `close()` it before the store. */
+export async function startWatcher(
+  config: Config,
+  stores: Stores,
+  reader: InvoiceReader,
+  logger: Logger,
+  options: { now?: () => Date; namespace?: string } = {},
+): Promise<Watcher> {
+  const { queue, dropped } = await openQueue(stores, config, options.namespace);
+  if (dropped > 0) logger.warn({ dropped }, "dropped stored watches that could not be read");
+  const watcher = new Watcher(
+    queue,
+    reader,
+    slackClients(config, stores),
+    { ...config.watch, leaseMs: leaseMs(config), storeTimeoutMs: config.store.timeoutMs },
+    logger,
+    options.now,
+  );
+  watcher.start();
+  logger.info({ watchQueue: stores.store.kind }, "watching invoices of live cards");
+  return watcher;
+}

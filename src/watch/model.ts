@@ -1,0 +1,159 @@
+import { z } from "zod";
+import type { Invoice } from "../payments/model.js";
+
+const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
+const timeSchema = z.object({ text: z.string(), zone: z.string(), epochSeconds: z.number() });
+
+/** The invoice as last shown, read back from the store: the card can be redrawn without a read. */
+export const invoiceSnapshotSchema: z.ZodType<Invoice> = z.object({
+  id: z.string(),
+  url: z.string().nullable(),
+  state: z.string(),
+  type: z.string(),
+  method: z.string().nullable(),
+  requiredMethod: z.string().nullable(),
+  currency: z.string(),
+  currencyConflict: z
+    .object({ amountCurrency: z.string(), currency: z.string() })
+    .nullish()
+    .transform((value) => value ?? null),
+  amounts: z.partialRecord(
+    z.enum(["amount", "payAmount", "remainingAmount", "balanceAmount", "rubAmount"]),
+    moneySchema,
+  ),
+  commissions: z.partialRecord(
+    z.enum(["serviceCommission", "extraCommission", "commissionAmount"]),
+    moneySchema,
+  ),
+  subtractFrom: z.string().nullable(),
+  description: z.string().nullable(),
+  extra: z.string().nullable(),
+  redirectUrl: z.string().nullable(),
+  callbackUrl: z.string().nullable(),
+  createdAt: timeSchema,
+  expiredAt: timeSchema,
+  finalAt: timeSchema.nullable(),
+  apiVersion: z.enum(["v2", "v3"]),
+});
+
+/** What counts as "the amounts changed": every amount and commission, with currencies. */
+export function amountsFingerprint(invoice: Invoice): string {
+  return JSON.stringify([invoice.amounts, invoice.commissions]);
+}
+
+/**
+ * Where a watched invoice is shown: a channel card Kassa posted (updated in place, changes told in
+ * its thread), or a private card, which Slack cannot edit later (changes go to the asker by DM).
+ */
+export const watchCardSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("channel"),
+    channel: z.string().min(1).max(40),
+    ts: z.string().min(1).max(40),
+    /** Who asked: mentioned in the thread reply. */
+    user: z.string().min(1).max(40),
+    /** State when the card was posted: the card says "was: …" once it changed. */
+    postedState: z.string().max(100),
+    /** `user` created the invoice (/invoice new): the card keeps saying so. */
+    createdBy: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal("dm"),
+    user: z.string().min(1).max(40),
+    postedState: z.string().max(100),
+  }),
+]);
+export type WatchCard = z.infer<typeof watchCardSchema>;
+
+/** One card's identity within its watch. */
+export function cardId(card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string }): string {
+  return card.kind === "channel" ? `c:${card.channel}:${card.ts}` : `u:${card.user}`;
+}
+
+/**
+ * One watch per workspace and invoice. `state` is the last state told (the compare-and-set of
+ * "tell once"), `amounts` a fingerprint of the amounts last shown.
+ */
+export const watchSchema = z.object({
+  team: z.string().min(1),
+  invoiceId: z.string().min(1),
+  /** The cash register (its login): all watch reads of one register share WATCH_MAX_RPS. */
+  register: z.string().min(1),
+  state: z.string(),
+  amounts: z.string(),
+  startedAt: z.number(),
+  /** Milliseconds until the next read; grows while nothing changes. */
+  intervalMs: z.number().int().positive(),
+  lastCheckedAt: z.number(),
+  /** When the cards were last edited (the "last checked" line is refreshed only now and then). */
+  cardsUpdatedAt: z.number(),
+  cards: z.array(watchCardSchema),
+  /** The invoice as the cards last showed it. */
+  invoice: invoiceSnapshotSchema,
+});
+export type Watch = z.infer<typeof watchSchema>;
+
+export function watchKey(team: string, invoiceId: string): string {
+  return `${team}:${invoiceId}`;
+}
+
+/** What a command hands over to start (or join) a watch. */
+export type WatchSeed = Pick<Watch, "team" | "invoiceId" | "register" | "state" | "amounts" | "invoice">;
+
+/** The result of adding a card: watched, or why not. */
+export type AddCardResult = "watching" | "workspace_full" | "invoice_full";
+
+/** Cards one invoice's watch keeps up to date; past it, new cards of that invoice are not watched. */
+export const MAX_CARDS_PER_WATCH = 20;
+
+/** The most time between two reads of one watch. */
+export const MAX_INTERVAL_MS = 10 * 60_000;
+
+/** States after which the invoice does not change any more. */
+export const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
+
+/** What addCard is told: the workspace's cap, when a new watch is first due, and the time now. */
+export type AddCardLimits = { maxPerWorkspace: number; firstDueInMs: number; now: number };
+
+/** What a read changes besides the due time. */
+export type RescheduleFields = Pick<Watch, "intervalMs" | "lastCheckedAt"> &
+  Partial<Pick<Watch, "cardsUpdatedAt">>;
+
+/** What tell() moves on from, and to. */
+export type ToldFrom = Pick<Watch, "state" | "amounts">;
+export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice">;
+
+/**
+ * The schedule and the atomic steps of watching, one implementation per store engine. Every step
+ * that two replicas could race on is a single atomic operation of the engine.
+ */
+export interface WatchQueue {
+  /** Adds a card to the invoice's watch, creating it (due after `firstDueInMs`) when there is none. */
+  addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult>;
+  /**
+   * What addCard would answer now (without adding): lets a card be posted with the right line the
+   * first time. A race with another addCard is settled by addCard itself.
+   */
+  room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult>;
+  /** Drops one card; the watch goes when its last card does. */
+  removeCard(team: string, invoiceId: string, id: string): Promise<void>;
+  remove(team: string, invoiceId: string): Promise<void>;
+  /** Every watch of a workspace (disconnect, uninstall). */
+  removeTeam(team: string): Promise<void>;
+  count(team: string): Promise<number>;
+  /**
+   * Up to `max` watches due by `now`, each pushed `leaseMs` ahead in the same atomic step, so no
+   * other replica claims it while this one reads it.
+   */
+  claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]>;
+  /** After a read: when the watch is next due, and what was seen. */
+  reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void>;
+  /**
+   * Compare-and-set of what was last told: true for exactly one caller per change (state `from` to
+   * `to`, amounts to `amounts`); false when another replica (or an earlier run) already told it.
+   */
+  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean>;
+  /** One read of a cash register in the current second; false when its WATCH_MAX_RPS is spent. */
+  takeRead(register: string, perSecond: number, now: number): Promise<boolean>;
+  close(): Promise<void>;
+}

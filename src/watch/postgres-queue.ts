@@ -1,0 +1,264 @@
+import type pg from "pg";
+import { z } from "zod";
+import type { KeyvStore } from "../store/keyv.js";
+import {
+  type AddCardLimits,
+  type AddCardResult,
+  cardId,
+  invoiceSnapshotSchema,
+  MAX_CARDS_PER_WATCH,
+  type RescheduleFields,
+  type ToldFrom,
+  type ToldTo,
+  type Watch,
+  type WatchCard,
+  type WatchQueue,
+  type WatchSeed,
+  watchCardSchema,
+  watchKey,
+} from "./model.js";
+
+// PostgreSQL: the claim is `FOR UPDATE SKIP LOCKED` plus a lease on the due time, "tell once" an
+// UPDATE guarded by the state last told, the read budget an upserted counter per second. Tables
+// (P = prefix): P_watches, P_watch_cards (cascade), P_watch_reads.
+
+const rowSchema = z.object({
+  key: z.string(),
+  team: z.string(),
+  invoice_id: z.string(),
+  register: z.string(),
+  state: z.string(),
+  amounts: z.string(),
+  invoice: z.unknown(),
+  started_at: z.coerce.number(),
+  interval_ms: z.coerce.number(),
+  last_checked_at: z.coerce.number(),
+  cards_updated_at: z.coerce.number(),
+});
+
+/** Budget rows older than this many seconds are deleted now and then. */
+const READS_KEPT_SECONDS = 10;
+
+export class PostgresWatchQueue implements WatchQueue {
+  private readonly watches: string;
+  private readonly cards: string;
+  private readonly reads: string;
+  private readsTaken = 0;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    prefix: string,
+  ) {
+    this.watches = `${prefix}_watches`;
+    this.cards = `${prefix}_watch_cards`;
+    this.reads = `${prefix}_watch_reads`;
+  }
+
+  /** Creates the tables when missing. `prefix`: their name's start (tests give each run its own). */
+  static async open(store: KeyvStore, prefix = "kassa"): Promise<PostgresWatchQueue> {
+    if (store.native?.kind !== "postgres")
+      throw new Error("the PostgreSQL watch queue needs a PostgreSQL store");
+    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
+      throw new Error("watch table prefix must be a plain SQL name");
+    const queue = new PostgresWatchQueue(store.native.pool, prefix);
+    await queue.createTables();
+    return queue;
+  }
+
+  private async createTables(): Promise<void> {
+    const statements = [
+      `CREATE TABLE IF NOT EXISTS ${this.watches} (
+        key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
+        state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
+        interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
+        due_at BIGINT NOT NULL)`,
+      `CREATE INDEX IF NOT EXISTS ${this.watches}_due ON ${this.watches} (due_at)`,
+      `CREATE INDEX IF NOT EXISTS ${this.watches}_team ON ${this.watches} (team)`,
+      `CREATE TABLE IF NOT EXISTS ${this.cards} (
+        watch_key TEXT NOT NULL REFERENCES ${this.watches} (key) ON DELETE CASCADE,
+        card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
+      `CREATE TABLE IF NOT EXISTS ${this.reads} (
+        register TEXT NOT NULL, second BIGINT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (register, second))`,
+    ];
+    for (const sql of statements) {
+      try {
+        await this.pool.query(sql);
+      } catch (error) {
+        // Another replica created it at the same moment (a race on the catalog's unique index).
+        if ((error as { code?: string }).code !== "23505") throw error;
+      }
+    }
+  }
+
+  async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
+    const key = watchKey(seed.team, seed.invoiceId);
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      // One workspace's additions one after another, so two replicas cannot both take the last place.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${this.watches}:${seed.team}`]);
+      const existing = await client.query(`SELECT 1 FROM ${this.watches} WHERE key = $1`, [key]);
+      if (existing.rowCount === 0) {
+        const count = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM ${this.watches} WHERE team = $1`,
+          [seed.team],
+        );
+        if (Number(count.rows[0]?.n ?? 0) >= limits.maxPerWorkspace) {
+          await client.query("ROLLBACK");
+          return "workspace_full";
+        }
+        await client.query(
+          `INSERT INTO ${this.watches} (key, team, invoice_id, register, state, amounts, invoice, started_at,
+            interval_ms, last_checked_at, cards_updated_at, due_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$8,$8,$10)`,
+          [
+            key,
+            seed.team,
+            seed.invoiceId,
+            seed.register,
+            seed.state,
+            seed.amounts,
+            JSON.stringify(seed.invoice),
+            limits.now,
+            limits.firstDueInMs,
+            limits.now + limits.firstDueInMs,
+          ],
+        );
+      } else {
+        const cards = await client.query<{ n: string; mine: boolean }>(
+          `SELECT count(*) AS n, bool_or(card_id = $2) AS mine FROM ${this.cards} WHERE watch_key = $1`,
+          [key, cardId(card)],
+        );
+        const row = cards.rows[0];
+        if (!row?.mine && Number(row?.n ?? 0) >= MAX_CARDS_PER_WATCH) {
+          await client.query("ROLLBACK");
+          return "invoice_full";
+        }
+      }
+      await client.query(
+        `INSERT INTO ${this.cards} (watch_key, card_id, card) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [key, cardId(card), JSON.stringify(card)],
+      );
+      await client.query("COMMIT");
+      return "watching";
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+    const result = await this.pool.query<{ cards: string | null; watches: string }>(
+      `SELECT (SELECT count(*) FROM ${this.cards} WHERE watch_key = $1) AS cards,
+              (SELECT count(*) FROM ${this.watches} WHERE team = $2) AS watches,
+              EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1) AS found`,
+      [watchKey(team, invoiceId), team],
+    );
+    const row = result.rows[0] as { cards: string; watches: string; found: boolean } | undefined;
+    if (row?.found) return Number(row.cards) >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
+    return Number(row?.watches ?? 0) >= maxPerWorkspace ? "workspace_full" : "watching";
+  }
+
+  async removeCard(team: string, invoiceId: string, id: string): Promise<void> {
+    const key = watchKey(team, invoiceId);
+    await this.pool.query(`DELETE FROM ${this.cards} WHERE watch_key = $1 AND card_id = $2`, [key, id]);
+    await this.pool.query(
+      `DELETE FROM ${this.watches} w WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ${this.cards} c WHERE c.watch_key = w.key)`,
+      [key],
+    );
+  }
+
+  async remove(team: string, invoiceId: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.watches} WHERE key = $1`, [watchKey(team, invoiceId)]);
+  }
+
+  async removeTeam(team: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.watches} WHERE team = $1`, [team]);
+  }
+
+  async count(team: string): Promise<number> {
+    const result = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.watches} WHERE team = $1`,
+      [team],
+    );
+    return Number(result.rows[0]?.n ?? 0);
+  }
+
+  async claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]> {
+    const claimed = await this.pool.query(
+      `UPDATE ${this.watches} SET due_at = $1 + $3 WHERE key IN (
+         SELECT key FROM ${this.watches} WHERE due_at <= $1 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING key, team, invoice_id, register, state, amounts, invoice, started_at, interval_ms,
+         last_checked_at, cards_updated_at`,
+      [now, max, leaseMs],
+    );
+    if (claimed.rowCount === 0) return [];
+    const rows = claimed.rows.map((row) => rowSchema.parse(row));
+    const cards = await this.pool.query<{ watch_key: string; card: unknown }>(
+      `SELECT watch_key, card FROM ${this.cards} WHERE watch_key = ANY($1)`,
+      [rows.map((row) => row.key)],
+    );
+    const byWatch = new Map<string, WatchCard[]>();
+    for (const row of cards.rows) {
+      const card = watchCardSchema.safeParse(row.card);
+      if (!card.success) continue;
+      byWatch.set(row.watch_key, [...(byWatch.get(row.watch_key) ?? []), card.data]);
+    }
+    const watches: Watch[] = [];
+    for (const row of rows) {
+      const invoice = invoiceSnapshotSchema.safeParse(row.invoice);
+      if (!invoice.success) {
+        await this.remove(row.team, row.invoice_id);
+        continue;
+      }
+      watches.push({
+        team: row.team,
+        invoiceId: row.invoice_id,
+        register: row.register,
+        state: row.state,
+        amounts: row.amounts,
+        invoice: invoice.data,
+        startedAt: row.started_at,
+        intervalMs: row.interval_ms,
+        lastCheckedAt: row.last_checked_at,
+        cardsUpdatedAt: row.cards_updated_at,
+        cards: byWatch.get(row.key) ?? [],
+      });
+    }
+    return watches;
+  }
+
+  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.watches} SET due_at = $2, interval_ms = $3, last_checked_at = $4,
+         cards_updated_at = COALESCE($5, cards_updated_at) WHERE key = $1`,
+      [watchKey(team, invoiceId), dueAt, patch.intervalMs, patch.lastCheckedAt, patch.cardsUpdatedAt ?? null],
+    );
+  }
+
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.watches} SET state = $4, amounts = $5, invoice = $6
+         WHERE key = $1 AND state = $2 AND amounts = $3`,
+      [watchKey(team, invoiceId), from.state, from.amounts, to.state, to.amounts, JSON.stringify(to.invoice)],
+    );
+    return result.rowCount === 1;
+  }
+
+  async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
+    const second = Math.floor(now / 1000);
+    const result = await this.pool.query<{ count: number }>(
+      `INSERT INTO ${this.reads} (register, second, count) VALUES ($1, $2, 1)
+         ON CONFLICT (register, second) DO UPDATE SET count = ${this.reads}.count + 1 RETURNING count`,
+      [register, second],
+    );
+    this.readsTaken += 1;
+    if (this.readsTaken % 200 === 0) {
+      await this.pool.query(`DELETE FROM ${this.reads} WHERE second < $1`, [second - READS_KEPT_SECONDS]);
+    }
+    return (result.rows[0]?.count ?? Number.POSITIVE_INFINITY) <= perSecond;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,247 @@
+/**
+ * The watch queue's contract on every store engine: SQLite (in memory, written through to the file)
+ * always; Redis when TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is (each run in
+ * its own key prefix / tables, removed afterwards). Two queues on one Redis or PostgreSQL stand for
+ * two replicas.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Invoice } from "../../src/payments/model.js";
+import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import {
+  MAX_CARDS_PER_WATCH,
+  type WatchCard,
+  type WatchQueue,
+  type WatchSeed,
+} from "../../src/watch/model.js";
+import { dropWatchNamespace } from "../support/watch-namespaces.js";
+
+const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
+const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+const run = randomBytes(4).toString("hex");
+const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-watch-"));
+
+type Engine = {
+  name: string;
+  url: string | undefined;
+  skipped?: string;
+  /** A queue on its own store connection (a replica); `shared` false for SQLite (one process). */
+  open(store: KeyvStore): Promise<WatchQueue>;
+  shared: boolean;
+  cleanUp(): Promise<void>;
+};
+
+const ENGINES: Engine[] = [
+  {
+    name: "sqlite",
+    url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`,
+    shared: false,
+    open: async (store) => (await LocalWatchQueue.open(store.namespace("watches"), Date.now(), 1)).queue,
+    cleanUp: async () => {},
+  },
+  {
+    name: "redis",
+    url: redisUrl,
+    ...(redisUrl ? {} : { skipped: "TEST_REDIS_URL not set" }),
+    shared: true,
+    open: async (store) =>
+      (await import("../../src/watch/redis-queue.js")).RedisWatchQueue.open(store, `kassa-test-${run}:watch`),
+    cleanUp: () => dropWatchNamespace(redisUrl ?? "", `kassa-test-${run}:watch`),
+  },
+  {
+    name: "postgres",
+    url: postgresUrl,
+    ...(postgresUrl ? {} : { skipped: "TEST_POSTGRES_URL not set" }),
+    shared: true,
+    open: async (store) =>
+      (await import("../../src/watch/postgres-queue.js")).PostgresWatchQueue.open(store, `kt_${run}`),
+    cleanUp: () => dropWatchNamespace(postgresUrl ?? "", `kt_${run}`),
+  },
+];
+
+for (const engine of ENGINES) {
+  if (engine.skipped) console.log(`watch queues: skipping ${engine.name} (${engine.skipped})`);
+}
+
+afterAll(() => {
+  rmSync(sqliteDir, { recursive: true, force: true });
+});
+
+const invoice = (id: string): Invoice => ({
+  id,
+  url: null,
+  state: "notpayed",
+  type: "purchase",
+  method: null,
+  requiredMethod: null,
+  currency: "RUB",
+  currencyConflict: null,
+  amounts: { amount: { value: "1500", currency: "RUB" } },
+  commissions: {},
+  subtractFrom: null,
+  description: null,
+  extra: null,
+  redirectUrl: null,
+  callbackUrl: null,
+  createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
+  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
+  finalAt: null,
+  apiVersion: "v2",
+});
+const seed = (team: string, id: string): WatchSeed => ({
+  team,
+  invoiceId: id,
+  register: `register-${team}`,
+  state: "notpayed",
+  amounts: "a0",
+  invoice: invoice(id),
+});
+const card = (channel: string, ts = "1.000100"): WatchCard => ({
+  kind: "channel",
+  channel,
+  ts,
+  user: "U0ASKER",
+  postedState: "notpayed",
+});
+const NOW = 1_800_000_000_000;
+const limits = (maxPerWorkspace = 10) => ({ maxPerWorkspace, firstDueInMs: 1000, now: NOW });
+
+for (const engine of ENGINES) {
+  const title = engine.skipped ? `${engine.name} (skipped: ${engine.skipped})` : engine.name;
+  describe.skipIf(engine.skipped !== undefined)(title, () => {
+    const stores: KeyvStore[] = [];
+    let queue: WatchQueue;
+    /** A second replica's queue (the same queue on SQLite, which has one process). */
+    let other: WatchQueue;
+    const team = (name: string) => `T${name}${run}`;
+
+    beforeAll(async () => {
+      const first = await openStore(engine.url ?? "");
+      stores.push(first);
+      queue = await engine.open(first);
+      if (engine.shared) {
+        const second = await openStore(engine.url ?? "");
+        stores.push(second);
+        other = await engine.open(second);
+      } else other = queue;
+    });
+    afterAll(async () => {
+      if (stores[0]) await engine.cleanUp();
+      await Promise.all(stores.map((store) => store.close()));
+    });
+
+    it("one watch per workspace and invoice; cards join it, once each, up to the per-invoice cap", async () => {
+      const t = team("A");
+      expect(await queue.addCard(seed(t, "inv1"), card("C1"), limits())).toBe("watching");
+      expect(await other.addCard(seed(t, "inv1"), card("C2"), limits())).toBe("watching");
+      expect(await queue.addCard(seed(t, "inv1"), card("C2"), limits())).toBe("watching");
+      expect(await queue.count(t)).toBe(1);
+      for (let index = 3; index <= MAX_CARDS_PER_WATCH; index += 1) {
+        await queue.addCard(seed(t, "inv1"), card(`C${index}`), limits());
+      }
+      expect(await queue.addCard(seed(t, "inv1"), card("C99"), limits())).toBe("invoice_full");
+      expect(await other.room(t, "inv1", 10)).toBe("invoice_full");
+      expect(await other.room(t, "inv2", 10)).toBe("watching");
+      expect(await other.room(t, "inv2", 1)).toBe("workspace_full");
+      const [claimed] = await queue.claimDue(NOW + 1000, 10, 60_000);
+      expect(claimed?.cards).toHaveLength(MAX_CARDS_PER_WATCH);
+      expect(claimed?.invoice.amounts.amount).toEqual({ value: "1500", currency: "RUB" });
+    });
+
+    it("refuses a new watch past WATCH_MAX_PER_WORKSPACE, and counts per workspace", async () => {
+      const t = team("B");
+      expect(await queue.addCard(seed(t, "i1"), card("C1"), limits(2))).toBe("watching");
+      expect(await other.addCard(seed(t, "i2"), card("C1"), limits(2))).toBe("watching");
+      expect(await queue.addCard(seed(t, "i3"), card("C1"), limits(2))).toBe("workspace_full");
+      // Joining an existing watch is not a new one.
+      expect(await queue.addCard(seed(t, "i1"), card("C2"), limits(2))).toBe("watching");
+      expect(await other.count(t)).toBe(2);
+      await queue.removeTeam(t);
+      expect(await other.count(t)).toBe(0);
+    });
+
+    it("claims a due watch for one caller at a time, until the lease runs out", async () => {
+      const t = team("C");
+      await queue.addCard(seed(t, "lease"), card("C1"), { ...limits(), now: NOW - 10_000_000 });
+      const mine = (watches: Array<{ team: string }>) => watches.filter((watch) => watch.team === t);
+      const at = NOW - 10_000_000 + 1000;
+      const [a, b] = await Promise.all([queue.claimDue(at, 100, 5000), other.claimDue(at, 100, 5000)]);
+      expect(mine(a).length + mine(b).length).toBe(1);
+      expect(mine(await other.claimDue(at + 4000, 100, 5000))).toHaveLength(0);
+      expect(mine(await other.claimDue(at + 5000, 100, 5000))).toHaveLength(1);
+      await queue.reschedule(t, "lease", at + 60_000, { intervalMs: 1500, lastCheckedAt: at });
+      expect(mine(await queue.claimDue(at + 59_000, 100, 5000))).toHaveLength(0);
+      const [again] = mine(await queue.claimDue(at + 60_000, 100, 5000));
+      expect(again).toMatchObject({ intervalMs: 1500, lastCheckedAt: at });
+      await queue.remove(t, "lease");
+    });
+
+    it("tells a change once: of two simultaneous compare-and-sets, one wins", async () => {
+      const t = team("D");
+      await queue.addCard(seed(t, "tell"), card("C1"), limits());
+      const paid = { ...invoice("tell"), state: "payed" };
+      const from = { state: "notpayed", amounts: "a0" };
+      const to = { state: "payed", amounts: "a1", invoice: paid };
+      const results = await Promise.all([queue.tell(t, "tell", from, to), other.tell(t, "tell", from, to)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await queue.tell(t, "tell", from, to)).toBe(false);
+      const [claimed] = (await queue.claimDue(NOW + 1000, 100, 1000)).filter((watch) => watch.team === t);
+      expect(claimed).toMatchObject({ state: "payed", amounts: "a1" });
+      expect(claimed?.invoice.state).toBe("payed");
+    });
+
+    it("drops the watch with its last card", async () => {
+      const t = team("E");
+      await queue.addCard(seed(t, "cards"), card("C1"), limits());
+      await queue.addCard(seed(t, "cards"), card("C2"), limits());
+      await other.removeCard(t, "cards", "c:C1:1.000100");
+      expect(await queue.count(t)).toBe(1);
+      await other.removeCard(t, "cards", "c:C2:1.000100");
+      expect(await queue.count(t)).toBe(0);
+      expect(
+        (await queue.claimDue(NOW + 10_000, 100, 1000)).filter((watch) => watch.team === t),
+      ).toHaveLength(0);
+    });
+
+    it("keeps a cash register's reads within its budget per second, across callers", async () => {
+      const register = `reg-${run}-${engine.name}`;
+      const second = NOW + 7000;
+      const taken = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          (index % 2 ? other : queue).takeRead(register, 2, second + index),
+        ),
+      );
+      expect(taken.filter(Boolean)).toHaveLength(2);
+      expect(await queue.takeRead(register, 2, second + 1000)).toBe(true);
+      expect(await queue.takeRead(`${register}-other`, 2, second)).toBe(true);
+    });
+  });
+}
+
+describe("sqlite: watches survive a restart", () => {
+  it("reloads the stored watches, cards and last told state", async () => {
+    const url = `sqlite://${join(sqliteDir, "restart.sqlite")}`;
+    const first = await openStore(url);
+    const queue = (await LocalWatchQueue.open(first.namespace("watches"), NOW, 1)).queue;
+    await queue.addCard(seed("TR", "kept"), card("C1"), limits());
+    await queue.tell(
+      "TR",
+      "kept",
+      { state: "notpayed", amounts: "a0" },
+      { state: "processing", amounts: "a0", invoice: invoice("kept") },
+    );
+    await first.close();
+
+    const second = await openStore(url);
+    const reopened = await LocalWatchQueue.open(second.namespace("watches"), NOW, 1);
+    expect(reopened.dropped).toBe(0);
+    expect(await reopened.queue.count("TR")).toBe(1);
+    const [watch] = await reopened.queue.claimDue(NOW + 1000, 10, 1000);
+    expect(watch).toMatchObject({ team: "TR", invoiceId: "kept", state: "processing", cards: [card("C1")] });
+    await second.close();
+  });
+});
