@@ -270,10 +270,33 @@ describe("/invoice new: creating an invoice from Slack", () => {
   });
 });
 
-describe("/invoice new with API v3", () => {
+/** Types `/invoice new <amount> <currency>` in `channelId` as an admin and submits the modal as opened. */
+async function createThroughModal(
+  stack: Stack,
+  channelId: string,
+  amount: string,
+  currency: string,
+  lifetime: string,
+) {
+  const opened = stack.slack.callsOf("views.open").length;
+  await stack.command(`new ${amount} ${currency}`, { userId: ADMIN, channelId });
+  await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
+  const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+  return stack.submitView({
+    view: view as unknown as Record<string, unknown>,
+    values: {
+      [CREATE_FIELDS.amount]: { value: amount },
+      [CREATE_FIELDS.currency]: { selected: currency },
+      [CREATE_FIELDS.lifetime]: { value: lifetime },
+    },
+    userId: ADMIN,
+  });
+}
+
+describe("/invoice new with API v3: the created invoice's card is a live card", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ apiVersion: "v3" });
+    stack = await Stack.start({ apiVersion: "v3", env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
     stack.slack.users[ADMIN] = { is_admin: true };
   });
   afterAll(async () => {
@@ -281,18 +304,7 @@ describe("/invoice new with API v3", () => {
   });
 
   it("sends `currency` and posts the card read back in v3", async () => {
-    await stack.command("new 0.0005 BTC", { userId: ADMIN, channelId: "C0FINANCE" });
-    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
-    const view = viewOf(stack.slack.callsOf("views.open")[0]?.body ?? {});
-    const result = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
-      values: {
-        [CREATE_FIELDS.amount]: { value: "0.0005" },
-        [CREATE_FIELDS.currency]: { selected: "BTC" },
-        [CREATE_FIELDS.lifetime]: { value: "4320" },
-      },
-      userId: ADMIN,
-    });
+    const result = await createThroughModal(stack, "C0FINANCE", "0.0005", "BTC", "4320");
     expect(result.json?.response_action).toBeUndefined();
     const create = stack.fake.requests.find((request) => request.path === "/v3/invoice/create/");
     expect(create?.body).toMatchObject({ amount: "0.0005", currency: "BTC", lifetime: 4320 });
@@ -302,34 +314,13 @@ describe("/invoice new with API v3", () => {
     expect(card).toContain("0.0005");
     expect(card).toContain("BTC");
   });
-});
-
-describe("/invoice new: the created invoice's card is a live card", () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await Stack.start({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
-    stack.slack.users[ADMIN] = { is_admin: true };
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
 
   it("is watched and updated in place when paid, still saying who created it", async () => {
-    await stack.command("new 990 RUB Live order", { userId: ADMIN, channelId: "C0LIVENEW" });
-    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
-    const view = viewOf(stack.slack.callsOf("views.open")[0]?.body ?? {});
-    const result = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
-      values: {
-        [CREATE_FIELDS.amount]: { value: "990" },
-        [CREATE_FIELDS.currency]: { selected: "RUB" },
-        [CREATE_FIELDS.lifetime]: { value: "60" },
-      },
-      userId: ADMIN,
-    });
+    const before = stack.fake.created.length;
+    const result = await createThroughModal(stack, "C0LIVENEW", "990", "RUB", "60");
     expect(result.json?.response_action).toBeUndefined();
-    await expect.poll(() => stack.fake.created.length).toBe(1);
-    const id = stack.fake.created[0] ?? "";
+    await expect.poll(() => stack.fake.created.length).toBe(before + 1);
+    const id = stack.fake.created.at(-1) ?? "";
     await expect
       .poll(() => [...stack.slack.messages.values()].some((m) => m.channel === "C0LIVENEW"))
       .toBe(true);
