@@ -215,7 +215,15 @@ export function createRefusedMessage(messages: string[], amount: string, currenc
   );
 }
 
-/** Told privately when the service could not be asked or did not answer in time. */
+/** Told privately when nothing was sent to the payment service (so nothing was created). */
+export function createNotSentMessage(amount: string, currency: string, why: string): SlackMessage {
+  return ephemeral(
+    `:warning: The invoice for ${inlineCode(`${amount} ${currency}`)} was not created: ${safeText(why, 200)}. Nothing was sent to the payment service; run \`/invoice new\` again in a minute.`,
+    "The invoice was not created; nothing was sent to the payment service.",
+  );
+}
+
+/** Told privately when the request may have reached the service but no usable answer came back. */
 export function createFailedMessage(
   amount: string,
   currency: string,

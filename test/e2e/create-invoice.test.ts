@@ -293,6 +293,40 @@ async function createThroughModal(
   });
 }
 
+describe("/invoice new when the cash register is disconnected while the form is open", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("sends nothing and says privately that nothing was created", async () => {
+    const opened = stack.slack.callsOf("views.open").length;
+    await stack.command("new 10", { userId: ADMIN, channelId: "C0FINANCE" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
+    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+    expect((await stack.cli(["credentials", "remove", "--team", "T0SANDBOX"])).code).toBe(0);
+    const result = await stack.submitView({
+      view: view as unknown as Record<string, unknown>,
+      values: {
+        [CREATE_FIELDS.amount]: { value: "10" },
+        [CREATE_FIELDS.currency]: { selected: "RUB" },
+        [CREATE_FIELDS.lifetime]: { value: "60" },
+      },
+      userId: ADMIN,
+    });
+    expect(result.json?.response_action).toBeUndefined();
+    await expect.poll(() => stack.slack.callsOf("chat.postEphemeral").length).toBe(1);
+    const told = JSON.stringify(stack.slack.callsOf("chat.postEphemeral")[0]?.body ?? {});
+    expect(told).toContain("was not created");
+    expect(told).toContain("no longer connected");
+    expect(stack.fake.requests.filter((r) => r.path.endsWith("/invoice/create/"))).toHaveLength(0);
+  });
+});
+
 describe("/invoice new with API v3: the created invoice's card is a live card", () => {
   let stack: Stack;
   beforeAll(async () => {

@@ -7,13 +7,14 @@ import {
   CREATE_INVOICE_VIEW,
   createdWithoutCardMessage,
   createFailedMessage,
+  createNotSentMessage,
   createRefusedMessage,
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
 import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
-import { PaymentsError, ServiceError } from "../../payments/errors.js";
+import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
@@ -167,18 +168,29 @@ export function registerCreateInvoiceView(app: App, deps: ListenerDeps): void {
         return log("info", { outcome: "refused", serviceErrors: result.error.messages, ...outcome });
       }
       const reference = newReference();
-      const why =
-        result.error instanceof PaymentsError
-          ? "the payment service did not give a usable answer"
-          : "an error on Kassa's side";
-      await tellCreator(
-        client,
-        creator,
-        createFailedMessage(draft.amount, draft.currency, why, reference),
-        outcome,
-      ).catch((error: unknown) => {
+      // Only these failures happen before anything is sent; after any other, the invoice may exist.
+      const notSent = result.error instanceof NotConnectedError || result.error instanceof BusyError;
+      const message = notSent
+        ? createNotSentMessage(
+            draft.amount,
+            draft.currency,
+            result.error instanceof NotConnectedError
+              ? "this workspace's cash register is no longer connected"
+              : "the payment service is busy with this cash register's other requests",
+          )
+        : createFailedMessage(
+            draft.amount,
+            draft.currency,
+            result.error instanceof PaymentsError
+              ? "the payment service did not give a usable answer"
+              : "an error on Kassa's side",
+            reference,
+          );
+      await tellCreator(client, creator, message, outcome).catch((error: unknown) => {
         outcome.tellError = String(error);
       });
+      if (notSent)
+        return log("info", { outcome: "not_sent", reason: (result.error as Error).name, ...outcome });
       return log("error", { outcome: "create_failed", reference, err: result.error, ...outcome });
     }
     auditCreated(deps, creator, result.created, draft);
