@@ -241,6 +241,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
     const before = stack.fake.created.length;
     const forged = await submit(view, form("10"), { userId: MEMBER });
     expect(forged.json).toMatchObject({ response_action: "errors" });
+    expect(JSON.stringify(forged.json)).toContain("only workspace admins and owners");
     expect(stack.fake.created.length).toBe(before);
 
     // The connect modal's setting opens it to everyone.

@@ -12,6 +12,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
+import { WHO_MAY_MANAGE } from "../../blocks/replies.js";
 import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
@@ -95,8 +96,7 @@ export function registerCreateInvoiceView(app: App, deps: ListenerDeps): void {
       await ack({
         response_action: "errors",
         errors: {
-          [CREATE_FIELDS.amount]:
-            "In this workspace only admins can create invoices, and Slack does not count you as one now. Nothing was created.",
+          [CREATE_FIELDS.amount]: `In this workspace only ${WHO_MAY_MANAGE} can create invoices. Nothing was created.`,
         },
       });
       return log("info", { outcome: "not_allowed", why: permission.why });
