@@ -271,18 +271,16 @@ describe("/invoice new: creating an invoice from Slack", () => {
   });
 });
 
-/** Types `/invoice new <amount> <currency>` in `channelId` as an admin and submits the modal as opened. */
-async function createThroughModal(
-  stack: Stack,
-  channelId: string,
-  amount: string,
-  currency: string,
-  lifetime: string,
-) {
+/** Types `/invoice <text>` in `channelId` as an admin; returns the modal Slack was asked to open. */
+async function openAsAdmin(stack: Stack, text: string, channelId: string): Promise<View> {
   const opened = stack.slack.callsOf("views.open").length;
-  await stack.command(`new ${amount} ${currency}`, { userId: ADMIN, channelId });
+  await stack.command(text, { userId: ADMIN, channelId });
   await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
-  const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+  return viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+}
+
+/** Submits the create modal as an admin with amount, currency and lifetime. */
+function submitAsAdmin(stack: Stack, view: View, amount: string, currency: string, lifetime = "60") {
   return stack.submitView({
     view: view as unknown as Record<string, unknown>,
     values: {
@@ -292,6 +290,23 @@ async function createThroughModal(
     },
     userId: ADMIN,
   });
+}
+
+/** Types `/invoice new <amount> <currency>` in `channelId` as an admin and submits the modal as opened. */
+async function createThroughModal(
+  stack: Stack,
+  channelId: string,
+  amount: string,
+  currency: string,
+  lifetime: string,
+) {
+  return submitAsAdmin(
+    stack,
+    await openAsAdmin(stack, `new ${amount} ${currency}`, channelId),
+    amount,
+    currency,
+    lifetime,
+  );
 }
 
 describe("/invoice new when the cash register is disconnected while the form is open", () => {
@@ -305,20 +320,9 @@ describe("/invoice new when the cash register is disconnected while the form is 
   });
 
   it("sends nothing and says privately that nothing was created", async () => {
-    const opened = stack.slack.callsOf("views.open").length;
-    await stack.command("new 10", { userId: ADMIN, channelId: "C0FINANCE" });
-    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
-    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+    const view = await openAsAdmin(stack, "new 10", "C0FINANCE");
     expect((await stack.cli(["credentials", "remove", "--team", "T0SANDBOX"])).code).toBe(0);
-    const result = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
-      values: {
-        [CREATE_FIELDS.amount]: { value: "10" },
-        [CREATE_FIELDS.currency]: { selected: "RUB" },
-        [CREATE_FIELDS.lifetime]: { value: "60" },
-      },
-      userId: ADMIN,
-    });
+    const result = await submitAsAdmin(stack, view, "10", "RUB");
     expect(result.json?.response_action).toBeUndefined();
     await expect.poll(() => stack.slack.callsOf("chat.postEphemeral").length).toBe(1);
     const told = JSON.stringify(stack.slack.callsOf("chat.postEphemeral")[0]?.body ?? {});
