@@ -25,6 +25,19 @@ describe("commands acknowledged by a process that died", () => {
     await stack?.stop();
   });
 
+  /** What the journal holds, read from the store as another process would. */
+  async function journalEntries(storeUrl: string): Promise<unknown[]> {
+    const store = await openStore(storeUrl);
+    try {
+      const journal = store.namespace("journal");
+      const entries: unknown[] = [];
+      for await (const entry of journal.iterator?.(journal.namespace) ?? []) entries.push(entry);
+      return entries;
+    } finally {
+      await store.close();
+    }
+  }
+
   it("are answered by the next process on the same store, once", async () => {
     stack = await Stack.start({
       fake: { slowMs: 1500 },
@@ -57,6 +70,10 @@ describe("commands acknowledged by a process that died", () => {
     expect(ack.status).toBe(200);
     // The lookup is under way in the first process: kill it before it can answer.
     await expect.poll(() => running.fake.requests.length).toBeGreaterThan(0);
+    // Commands still unanswered JOURNAL_AFTER_MS after their ack are written down: wait for the entry.
+    await expect
+      .poll(async () => (await journalEntries(running.env.STORE_URL ?? "")).length, { timeout: 10_000 })
+      .toBe(1);
     const exited = new Promise((resolve) => child?.on("exit", resolve));
     child?.kill("SIGKILL");
     await exited;
@@ -77,12 +94,7 @@ describe("commands acknowledged by a process that died", () => {
     // Once answered, the entry is gone from the store.
     await next.stop();
     next = undefined;
-    const store = await openStore(running.env.STORE_URL ?? "");
-    const journal = store.namespace("journal");
-    const left: unknown[] = [];
-    for await (const entry of journal.iterator?.(journal.namespace) ?? []) left.push(entry);
-    await store.close();
-    expect(left).toEqual([]);
+    expect(await journalEntries(running.env.STORE_URL ?? "")).toEqual([]);
     expect(running.slack.replies.filter((r) => r.id === ack.responseId)).toHaveLength(1);
   });
 });
