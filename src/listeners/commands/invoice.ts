@@ -7,7 +7,7 @@ import { lookupInvoice } from "../invoice-lookup.js";
 import { deliverInvoiceCard } from "../live-card.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import type { CommandArgs } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
@@ -21,8 +21,9 @@ export function chosenMethod(deps: ListenerDeps, teamId: string, invoice: Invoic
   return invoice.method ? deps.payments.methodFor(teamId, invoice.method) : Promise.resolve(undefined);
 }
 
-export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
+export const invoiceCommand =
+  (deps: ListenerDeps) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = {
@@ -82,5 +83,4 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
         outcome,
       );
     });
-  });
-}
+  };

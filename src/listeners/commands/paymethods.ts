@@ -11,7 +11,7 @@ import { answer, type Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import type { CommandArgs } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
@@ -53,8 +53,9 @@ export async function paymethodsReply(
   return message;
 }
 
-export function registerPaymethodsCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(PAYMETHODS_COMMAND, async ({ command, ack, respond, client }) => {
+export const paymethodsCommand =
+  (deps: ListenerDeps) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {
       kind: "command",
@@ -80,5 +81,4 @@ export function registerPaymethodsCommand(router: ListenerRouter, deps: Listener
       outcome.filter = filterText(request.filter);
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, outcome);
     });
-  });
-}
+  };
