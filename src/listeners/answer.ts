@@ -22,7 +22,7 @@ export type AnswerContext = {
  * records team, user, outcome, upstream status and latency, and the reference id on failures.
  */
 export async function answer(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   /** Resolves to the reply, or to null when the answer is elsewhere (a modal was opened). */
@@ -32,7 +32,7 @@ export async function answer(
 }
 
 async function answerNow(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   produce: (outcome: Outcome) => Promise<SlackMessage | null>,

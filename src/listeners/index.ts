@@ -3,9 +3,6 @@ import type { ListenerDeps } from "./deps.js";
 import { ListenerRouter } from "./router.js";
 import { ROUTES } from "./routes.js";
 
-// Kept here until the handlers in flight on other branches import ./deps.js themselves.
-export type { ListenerDeps } from "./deps.js";
-
 /** Slack redelivers an event for up to about 5 minutes after the first try; remember it for an hour. */
 export const EVENT_DELIVERY_MEMORY_MS = 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ export type Manager = { allowed: boolean; why: string };
  * ADMIN_USER_IDS, the person who installed Kassa, and workspace admins and owners (users.info).
  */
 export async function checkManager(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger">,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<Manager> {
@@ -37,7 +37,7 @@ export async function checkManager(
 
 /** A lazy "may this user connect?" for answer(): asked only when a reply offers a Connect button. */
 export function canManageCheck(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger">,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): () => Promise<boolean> {

@@ -23,7 +23,19 @@ const disconnectValueSchema = z.object({ t: z.string().min(1) });
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
 export const openConnect =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      | "inFlight"
+      | "logger"
+      | "rateLimiter"
+      | "timeoutMs"
+      | "adminUserIds"
+      | "stores"
+      | "replyVisibility"
+      | "defaultApiVersion"
+    >,
+  ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
     const teamId = teamIdOf(body);
@@ -58,7 +70,21 @@ export const openConnect =
 
 /** Disconnect, from the confirmation message or App Home. */
 export const disconnect =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      | "inFlight"
+      | "logger"
+      | "rateLimiter"
+      | "timeoutMs"
+      | "adminUserIds"
+      | "stores"
+      | "replyVisibility"
+      | "defaultApiVersion"
+      | "payments"
+      | "watches"
+    >,
+  ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
     const teamId = teamIdOf(body);

@@ -31,7 +31,12 @@ const buttonValueSchema = z.object({
  * the card as it was.
  */
 export const invoiceCardButton =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "adminUserIds" | "stores" | "payments" | "now"
+    >,
+  ) =>
   async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     const team = teamIdOf(body);

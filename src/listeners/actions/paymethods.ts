@@ -19,7 +19,20 @@ const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int()
  * remove the private copy.
  */
 export const paymethodsPageButton =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      | "inFlight"
+      | "logger"
+      | "rateLimiter"
+      | "timeoutMs"
+      | "adminUserIds"
+      | "stores"
+      | "payments"
+      | "replyVisibility"
+      | "paymethodsPages"
+    >,
+  ) =>
   async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.

@@ -17,7 +17,7 @@ const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().
  * says who stopped it. No call to the payment service.
  */
 export const stopWatch =
-  (deps: ListenerDeps) =>
+  (deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "watches">) =>
   async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";

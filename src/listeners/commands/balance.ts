@@ -18,7 +18,12 @@ export const BALANCE_COMMAND = "/balance";
  * everyone when the workspace chose so). The permission is checked before the service is asked.
  */
 export const balanceCommand =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "adminUserIds" | "stores" | "payments"
+    >,
+  ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {

@@ -17,12 +17,27 @@ export const INVOICE_COMMAND = "/invoice";
  * The invoice's chosen method from the workspace's method list (its name and currency for the
  * card): cached, or read within a short budget; undefined otherwise, never an error.
  */
-export function chosenMethod(deps: ListenerDeps, teamId: string, invoice: Invoice) {
+export function chosenMethod(deps: Pick<ListenerDeps, "payments">, teamId: string, invoice: Invoice) {
   return invoice.method ? deps.payments.methodFor(teamId, invoice.method) : Promise.resolve(undefined);
 }
 
 export const invoiceCommand =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      | "inFlight"
+      | "logger"
+      | "rateLimiter"
+      | "timeoutMs"
+      | "adminUserIds"
+      | "stores"
+      | "payments"
+      | "now"
+      | "replyVisibility"
+      | "watches"
+      | "defaultApiVersion"
+    >,
+  ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();

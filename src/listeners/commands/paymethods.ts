@@ -21,7 +21,7 @@ export const PAYMETHODS_COMMAND = "/paymethods";
  * the channel or privately for the asker (the workspace's reply choice, unless `visibility` says).
  */
 export async function paymethodsReply(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
   teamId: string,
   view: PaymethodsView,
   outcome: Outcome,
@@ -54,7 +54,21 @@ export async function paymethodsReply(
 }
 
 export const paymethodsCommand =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      | "inFlight"
+      | "logger"
+      | "rateLimiter"
+      | "timeoutMs"
+      | "adminUserIds"
+      | "stores"
+      | "payments"
+      | "replyVisibility"
+      | "watches"
+      | "paymethodsPages"
+    >,
+  ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {

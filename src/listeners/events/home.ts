@@ -3,7 +3,9 @@ import { publishHome } from "../manage.js";
 import type { EventArgs } from "../router.js";
 
 export const homeOpened =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger" | "replyVisibility" | "defaultApiVersion">,
+  ) =>
   async ({ event, body, client, context }: EventArgs<"app_home_opened">): Promise<void> => {
     if (event.tab !== "home") return;
     const teamId = context.teamId ?? body.team_id ?? "";

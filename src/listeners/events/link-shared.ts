@@ -40,7 +40,7 @@ type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown }
  * and per-workspace rate limits as a command. Bolt acknowledges the event before this runs.
  */
 export const linkShared =
-  (deps: ListenerDeps) =>
+  (deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">) =>
   async ({ event, body, client, context }: EventArgs<"link_shared">): Promise<void> => {
     // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
     // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
@@ -51,7 +51,7 @@ export const linkShared =
   };
 
 async function handleLinkShared(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   client: webApi.WebClient,
   where: { team: string; eventId: string },
   raw: unknown,
@@ -80,7 +80,7 @@ async function handleLinkShared(
 
 /** Reads the message's payment links, unfurls those it could, notes everything in `line`. */
 async function unfurlPaymentLinks(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   client: webApi.WebClient,
   teamId: string,
   event: LinkShared,
@@ -144,7 +144,7 @@ async function unfurlPaymentLinks(
 }
 
 async function readLink(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   teamId: string,
   link: PaymentLink & { url: string },
   now: Date,

@@ -8,7 +8,7 @@ import type { EventArgs } from "../router.js";
  * idempotent, so retries are harmless.
  */
 async function forget(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">,
   event: string,
   body: { team_id?: string; enterprise_id?: string },
   context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
@@ -38,12 +38,12 @@ async function forget(
 }
 
 export const appUninstalled =
-  (deps: ListenerDeps) =>
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
   async ({ body, context }: EventArgs<"app_uninstalled">): Promise<void> =>
     forget(deps, "app_uninstalled", body, context);
 
 export const tokensRevoked =
-  (deps: ListenerDeps) =>
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
   async ({ event, body, context }: EventArgs<"tokens_revoked">): Promise<void> => {
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;

@@ -58,7 +58,12 @@ function checkFailure(error: unknown): string {
  * role), so it is checked again before anything is tried or saved.
  */
 export const connectSubmission =
-  (deps: ListenerDeps) =>
+  (
+    deps: Pick<
+      ListenerDeps,
+      "adminUserIds" | "stores" | "logger" | "defaultApiVersion" | "payments" | "replyVisibility"
+    >,
+  ) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const userId = body.user.id;
