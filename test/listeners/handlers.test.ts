@@ -46,7 +46,9 @@ function recorder() {
   return {
     replies,
     acked: () => acked,
-    ack: async () => void (acked += 1),
+    ack: async () => {
+      acked += 1;
+    },
     respond: async (message: SlackMessage & Record<string, unknown>) => void replies.push(message),
   };
 }

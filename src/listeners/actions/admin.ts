@@ -7,12 +7,12 @@ import {
   nothingToDisconnectMessage,
 } from "../../blocks/admin.js";
 import { ephemeral } from "../../blocks/replies.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { openConnectModal, publishHome } from "../manage.js";
-import { checkManager } from "../permissions.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -23,19 +23,7 @@ const disconnectValueSchema = z.object({ t: z.string().min(1) });
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
 export const openConnect =
-  (
-    deps: Pick<
-      ListenerDeps,
-      | "inFlight"
-      | "logger"
-      | "rateLimiter"
-      | "timeoutMs"
-      | "adminUserIds"
-      | "stores"
-      | "replyVisibility"
-      | "defaultApiVersion"
-    >,
-  ) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion">) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
     const teamId = teamIdOf(body);
@@ -71,19 +59,9 @@ export const openConnect =
 /** Disconnect, from the confirmation message or App Home. */
 export const disconnect =
   (
-    deps: Pick<
-      ListenerDeps,
-      | "inFlight"
-      | "logger"
-      | "rateLimiter"
-      | "timeoutMs"
-      | "adminUserIds"
-      | "stores"
-      | "replyVisibility"
-      | "defaultApiVersion"
-      | "payments"
-      | "watches"
-    >,
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "payments" | "watches">,
   ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();

@@ -3,14 +3,14 @@ import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { lookupInvoice } from "../invoice-lookup.js";
-import { canManageCheck } from "../permissions.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -31,12 +31,7 @@ const buttonValueSchema = z.object({
  * the card as it was.
  */
 export const invoiceCardButton =
-  (
-    deps: Pick<
-      ListenerDeps,
-      "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "adminUserIds" | "stores" | "payments" | "now"
-    >,
-  ) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
   async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     const team = teamIdOf(body);

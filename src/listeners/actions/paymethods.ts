@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../deps.js";
-import { canManageCheck } from "../permissions.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -19,20 +19,7 @@ const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int()
  * remove the private copy.
  */
 export const paymethodsPageButton =
-  (
-    deps: Pick<
-      ListenerDeps,
-      | "inFlight"
-      | "logger"
-      | "rateLimiter"
-      | "timeoutMs"
-      | "adminUserIds"
-      | "stores"
-      | "payments"
-      | "replyVisibility"
-      | "paymethodsPages"
-    >,
-  ) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages">) =>
   async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.

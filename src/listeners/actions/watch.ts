@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import type { ListenerDeps } from "../deps.js";
@@ -17,7 +17,7 @@ const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().
  * says who stopped it. No call to the payment service.
  */
 export const stopWatch =
-  (deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "watches">) =>
+  (deps: AnswerDeps & Pick<ListenerDeps, "watches">) =>
   async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";

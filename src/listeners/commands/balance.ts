@@ -5,10 +5,10 @@ import {
   buildBalanceMessage,
 } from "../../blocks/balance.js";
 import { PaymentsError } from "../../payments/errors.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor } from "../manage.js";
-import { checkManager } from "../permissions.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 
 export const BALANCE_COMMAND = "/balance";
@@ -18,12 +18,7 @@ export const BALANCE_COMMAND = "/balance";
  * everyone when the workspace chose so). The permission is checked before the service is asked.
  */
 export const balanceCommand =
-  (
-    deps: Pick<
-      ListenerDeps,
-      "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "adminUserIds" | "stores" | "payments"
-    >,
-  ) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments">) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {

@@ -1,12 +1,12 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Invoice } from "../../payments/model.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { lookupInvoice } from "../invoice-lookup.js";
 import { deliverInvoiceCard } from "../live-card.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
-import { canManageCheck } from "../permissions.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
 import { parseInvoiceText } from "./invoice-text.js";
@@ -23,20 +23,9 @@ export function chosenMethod(deps: Pick<ListenerDeps, "payments">, teamId: strin
 
 export const invoiceCommand =
   (
-    deps: Pick<
-      ListenerDeps,
-      | "inFlight"
-      | "logger"
-      | "rateLimiter"
-      | "timeoutMs"
-      | "adminUserIds"
-      | "stores"
-      | "payments"
-      | "now"
-      | "replyVisibility"
-      | "watches"
-      | "defaultApiVersion"
-    >,
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion">,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.

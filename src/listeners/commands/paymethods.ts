@@ -7,10 +7,10 @@ import {
   paymethodsUsageMessage,
 } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
-import { answer, type Outcome } from "../answer.js";
+import { type AnswerDeps, answer, type Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
-import { canManageCheck } from "../permissions.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
 
@@ -55,19 +55,9 @@ export async function paymethodsReply(
 
 export const paymethodsCommand =
   (
-    deps: Pick<
-      ListenerDeps,
-      | "inFlight"
-      | "logger"
-      | "rateLimiter"
-      | "timeoutMs"
-      | "adminUserIds"
-      | "stores"
-      | "payments"
-      | "replyVisibility"
-      | "watches"
-      | "paymethodsPages"
-    >,
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages">,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
