@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import Big from "big.js";
 
 /** One invoice, described once and rendered in either API version's shape. Amounts are decimal text. */
 export type SampleInvoice = {
@@ -153,6 +154,16 @@ export type FakePayments = {
   balanceFault: BalanceFault | null;
   /** When set, ticker/get misbehaves this way. */
   tickerFault: BalanceFault | null;
+  /**
+   * When set, invoice/create misbehaves: `refuse` answers with `createRefusal` (an envelope error),
+   * `slow` answers (and creates) after slowMs, `slowRefuse` refuses after slowMs, `html502` is a
+   * proxy's 502 (nothing created).
+   */
+  createFault: "refuse" | "slow" | "slowRefuse" | "html502" | null;
+  /** The envelope errors of the `refuse` fault. */
+  createRefusal: string[];
+  /** Ids of the invoices invoice/create made, in order. */
+  created: string[];
   close(): Promise<void>;
 };
 
@@ -512,7 +523,15 @@ export function sampleBalances(): SampleBalance[] {
 
 /** Rouble prices of the sample currencies (made-up but plausible). */
 export function sampleRates(): Record<string, string> {
-  return { BTC: "8123456.78", BCH: "41234.5", USDT: "95.2328", TRX: "23.1", ETH: "301234.56" };
+  return {
+    BTC: "8123456.78",
+    BCH: "41234.5",
+    USDT: "95.2328",
+    TRX: "23.1",
+    ETH: "301234.56",
+    USD: "81.46",
+    EUR: "94.12",
+  };
 }
 
 /** v2 balance/info: JSON numbers; PHP writes an empty map as `[]`. */
@@ -606,6 +625,9 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     rates: options.rates ?? sampleRates(),
     balanceFault: null,
     tickerFault: null,
+    createFault: null,
+    createRefusal: ["Amount is less than the minimum for this cash register"],
+    created: [],
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -631,9 +653,10 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     requests.push({ path, body, at: Date.now() });
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
 
-    const match = /^\/(v2|v3)\/(invoice\/info|method\/list|balance\/info|balance\/list|ticker\/get)\/?$/.exec(
-      path,
-    );
+    const match =
+      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get)\/?$/.exec(
+        path,
+      );
     // balance/info is v2's name, balance/list v3's.
     const wrongVersion =
       (match?.[2] === "balance/info" && match[1] !== "v2") ||
@@ -714,6 +737,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
     }
+    if (match[2] === "invoice/create") return createInvoice(res, body, version);
     if (match[2] === "balance/info" || match[2] === "balance/list") {
       const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");
       if (fault) return;
@@ -756,6 +780,62 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
         break;
     }
     return answer(res, 200, version === "v3" ? renderMethodsV3(fake.methods) : renderMethodsV2(fake.methods));
+  };
+
+  /**
+   * invoice/create: checks the fields as the service does, keeps the invoice (readable with
+   * invoice/info afterwards) and answers v2 `{id, url, amount, type}` or v3 `{id, url, type, rub_amount}`.
+   * v2 names the invoice currency `amount_currency`, v3 `currency`; both convert it to roubles.
+   */
+  const createInvoice = async (res: ServerResponse, body: Record<string, unknown>, version: "v2" | "v3") => {
+    if (fake.createFault === "html502") return answer(res, 502, HTML_502, "text/html");
+    if (fake.createFault === "slowRefuse" || fake.createFault === "slow")
+      await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));
+    if (fake.createFault === "refuse" || fake.createFault === "slowRefuse")
+      return answer(res, 200, envelopeError(...fake.createRefusal));
+    const amountText = typeof body.amount === "number" ? String(body.amount) : body.amount;
+    if (typeof amountText !== "string" || !/^\d+(\.\d+)?$/.test(amountText) || new Big(amountText).lte(0))
+      return answer(res, 200, envelopeError("`amount` field is invalid"));
+    if (body.type !== "purchase" && body.type !== "topup")
+      return answer(res, 200, envelopeError("`type` field is invalid"));
+    const lifetime = body.lifetime;
+    if (typeof lifetime !== "number" || !Number.isInteger(lifetime) || lifetime < 1 || lifetime > 4320)
+      return answer(res, 200, envelopeError("`lifetime` must be from 1 to 4320 minutes"));
+    const currencyField = version === "v3" ? "currency" : "amount_currency";
+    const currency = body[currencyField] === undefined ? "RUB" : body[currencyField];
+    const rate = currency === "RUB" ? "1" : fake.rates[String(currency)];
+    if (typeof currency !== "string" || rate === undefined)
+      return answer(res, 200, envelopeError(`Unsupported currency ${String(currency)}`));
+    const text = (field: string) => (typeof body[field] === "string" ? (body[field] as string) : undefined);
+    const now = new Date();
+    const id = `${700000000 + requests.length}_${Math.random().toString(36).slice(2, 12)}`;
+    const rubAmount = new Big(amountText).times(rate).round(2).toFixed();
+    const invoice: SampleInvoice = {
+      id,
+      state: "notpayed",
+      type: body.type,
+      currency,
+      amount: new Big(amountText).toFixed(),
+      rubAmount,
+      createdAt: moscowTime(now),
+      expiredAt: moscowTime(new Date(now.getTime() + lifetime * 60_000)),
+    };
+    const description = text("description");
+    const extra = text("extra");
+    const requiredMethod = text("required_method");
+    if (description) invoice.description = description;
+    if (extra) invoice.extra = extra;
+    if (requiredMethod) invoice.requiredMethod = requiredMethod;
+    invoices.set(id, invoice);
+    fake.created.push(id);
+    const url = `https://pay.crystalpay.io/?i=${id}`;
+    return answer(
+      res,
+      200,
+      version === "v3"
+        ? toJson({ error: false, errors: [], id, url, type: body.type, rub_amount: rubAmount })
+        : toJson({ error: false, errors: [], id, url, amount: RAW(rubAmount), type: body.type }),
+    );
   };
 
   /** Answers with `fault` (true) or, for none or `slow` after the wait, leaves the answer to the caller. */

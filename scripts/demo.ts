@@ -9,6 +9,7 @@ import { FAULT_IDS, SANDBOX_LOGIN } from "../sandbox/fake-payments.js";
 import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
+import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
 
 const json = process.argv.includes("--json");
 
@@ -223,6 +224,52 @@ async function main(): Promise<number> {
     } catch (error) {
       missing += 1;
       console.error(`unfurl: ${(error as Error).message}`);
+    }
+    // `/invoice new` by an admin: the modal opens pre-filled, is submitted, and the card is posted.
+    try {
+      const stack = stacks.v2;
+      const typed = "new 1500 USD Order 10232";
+      const opened = stack.slack.callsOf("views.open").length;
+      await stack.command(typed, { userId: DEMO_ADMIN, channelId: "C0FINANCE" });
+      const [call] = (await stack.slack.waitForCalls("views.open", { count: opened + 1 })).slice(opened);
+      const view = (typeof call?.body.view === "string" ? JSON.parse(call.body.view) : call?.body.view) as {
+        blocks: Array<{
+          block_id?: string;
+          element?: { initial_value?: string; initial_option?: { value: string } };
+        }>;
+      };
+      const prefilled = (id: string) => view.blocks.find((block) => block.block_id === id)?.element;
+      const amount = prefilled(CREATE_FIELDS.amount)?.initial_value ?? "";
+      const currency = prefilled(CREATE_FIELDS.currency)?.initial_option?.value ?? "RUB";
+      const description = prefilled(CREATE_FIELDS.description)?.initial_value ?? "";
+      if (!json)
+        console.log(
+          dim(
+            `> /invoice ${typed}   (opens the form: ${amount} ${currency}, “${description}”, 60 minutes)\n`,
+          ),
+        );
+      const posted = stack.slack.callsOf("chat.postMessage").length;
+      await stack.submitView({
+        view: view as unknown as Record<string, unknown>,
+        values: {
+          [CREATE_FIELDS.amount]: { value: amount },
+          [CREATE_FIELDS.currency]: { selected: currency },
+          [CREATE_FIELDS.lifetime]: { value: "60" },
+          [CREATE_FIELDS.description]: { value: description },
+        },
+        userId: DEMO_ADMIN,
+      });
+      const [card] = (await stack.slack.waitForCalls("chat.postMessage", { count: posted + 1 })).slice(
+        posted,
+      );
+      show("A new invoice created from the form, its live card posted in #finance", "(Create pressed)", {
+        ...card?.body,
+        response_type: "in_channel",
+        blocks: typeof card?.body.blocks === "string" ? JSON.parse(card.body.blocks) : card?.body.blocks,
+      });
+    } catch (error) {
+      missing += 1;
+      console.error(`/invoice new: ${(error as Error).message}`);
     }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currenciesToPrice } from "./payments/balance-total.js";
-import type { PaymentsClient } from "./payments/client.js";
+import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
 import type {
   ApiVersion,
@@ -218,14 +218,32 @@ export class WorkspacePayments {
     code: string,
     budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
   ): Promise<PaymentMethod | undefined> {
+    return (await this.methodsWithin(teamId, budgetMs))?.methods.find((method) => method.code === code);
+  }
+
+  /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */
+  async createInvoice(teamId: string, draft: InvoiceDraft): Promise<CreatedInvoice> {
+    const connection = await this.connection(teamId);
+    return this.client.createInvoice(connection.account, draft);
+  }
+
+  /**
+   * The workspace's enabled payment methods if the list is cached or read within `budgetMs`;
+   * undefined otherwise (a form offering them opens without). A late read fills the cache.
+   */
+  async enabledMethodsWithin(teamId: string, budgetMs: number): Promise<PaymentMethod[] | undefined> {
+    return (await this.methodsWithin(teamId, budgetMs))?.methods.filter((method) => method.enabled);
+  }
+
+  /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
+  private async methodsWithin(teamId: string, budgetMs: number): Promise<MethodList | undefined> {
     const list = this.methods(teamId).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), budgetMs);
     });
     try {
-      const read = await Promise.race([list, timeout]);
-      return read?.methods.find((method) => method.code === code);
+      return await Promise.race([list, timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -21,6 +21,7 @@ export const CONNECT_FIELDS = {
   apiVersion: "api_version",
   visibility: "visibility",
   balanceVisibility: "balance_visibility",
+  invoiceCreators: "invoice_creators",
 } as const;
 const VALUE = "value";
 
@@ -55,6 +56,7 @@ export function statusMessage(
     visibility: ReplyVisibility;
     canManage: boolean;
     balanceVisibility?: BalanceVisibility | undefined;
+    invoiceCreators?: BalanceVisibility | undefined;
     /** Live cards: how many invoices the workspace has watched. */
     watched?: number;
   },
@@ -69,6 +71,11 @@ export function statusMessage(
   if (options.balanceVisibility) {
     lines.push(
       `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
+    );
+  }
+  if (options.invoiceCreators) {
+    lines.push(
+      `\`/invoice new\` (creating invoices) is open to ${options.invoiceCreators === "everyone" ? "everyone in the workspace" : "admins only"}.`,
     );
   }
   lines.push(
@@ -210,6 +217,8 @@ type ConnectForm = {
   visibility: ReplyVisibility;
   /** Who may see /balance; admins when not given. */
   balanceVisibility?: BalanceVisibility | undefined;
+  /** Who may create invoices with /invoice new; admins when not given. */
+  invoiceCreators?: BalanceVisibility | undefined;
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
@@ -228,6 +237,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
     option("Privately, with a Share button", "private"),
   ];
   const balanceViewers = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
+  const creators = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
   const blocks: types.KnownBlock[] = [
     {
       type: "section",
@@ -304,6 +314,21 @@ export function connectModal(form: ConnectForm): types.ModalView {
         options: balanceViewers,
         initial_option:
           balanceViewers.find((entry) => entry.value === form.balanceVisibility) ?? balanceViewers[0],
+      },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.invoiceCreators,
+      label: { type: "plain_text", text: "Who may create invoices (/invoice new)" },
+      hint: {
+        type: "plain_text",
+        text: "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+      },
+      element: {
+        type: "radio_buttons",
+        action_id: VALUE,
+        options: creators,
+        initial_option: creators.find((entry) => entry.value === form.invoiceCreators) ?? creators[0],
       },
     },
   );
@@ -400,6 +425,7 @@ export function homeView(
           "*How to use it*",
           "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
           "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
+          "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form; its card is posted in the channel. Admins only unless an admin lets everyone (connection settings).",
           "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
           "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
           `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,

@@ -117,6 +117,8 @@ export type InvoiceCardOptions = {
   refreshedAt?: Date;
   /** User who shared a private card to the channel. */
   sharedBy?: string;
+  /** User who created the invoice with /invoice new. */
+  createdBy?: string;
   /** The chosen method as the workspace's method list describes it, when it could be read in time. */
   method?: PaymentMethod | undefined;
 };
@@ -125,7 +127,7 @@ export type InvoiceCardOptions = {
  * What the Refresh and Share buttons carry: the workspace, the invoice id, the state first shown and
  * who shared it. No amounts, no secrets: everything else is read again from the service.
  */
-export type InvoiceButtonValue = { t: string; id: string; s: string; by?: string };
+export type InvoiceButtonValue = { t: string; id: string; s: string; by?: string; cb?: string };
 
 /** JSON for a button value, with <, > and & as \u escapes: text from the service stays inert anywhere. */
 function buttonValue(value: InvoiceButtonValue): string {
@@ -212,6 +214,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     id: invoice.id,
     s: truncate(originalState, 40),
     ...(options.sharedBy ? { by: options.sharedBy } : {}),
+    ...(options.createdBy ? { cb: options.createdBy } : {}),
   };
   buttons.push({
     type: "button",
@@ -223,6 +226,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   blocks.push({ type: "actions", block_id: "invoice_actions", elements: buttons });
 
   const notes: string[] = [];
+  if (options.createdBy) notes.push(`Created by <@${options.createdBy}>.`);
   if (options.sharedBy) notes.push(`Shared by <@${options.sharedBy}>.`);
   if (options.refreshedAt)
     notes.push(`Updated ${slackDateFromEpoch(Math.floor(options.refreshedAt.getTime() / 1000))}.`);

@@ -54,6 +54,7 @@ export function invoiceHelpMessage(facts: HelpFacts): SlackMessage {
       "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
       `• \`/invoice ${EXAMPLE_INVOICE_ID}\`: by invoice id`,
       `• \`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\`: by payment page link`,
+      "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
       "• `/invoice status`: whether a cash register is connected, and by whom",
       ...workspaceLines(facts, "invoice cards"),
       "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",

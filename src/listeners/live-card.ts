@@ -42,6 +42,8 @@ export async function deliverInvoiceCard(
   card: SlackMessage,
   visibility: ReplyVisibility,
   outcome: Outcome,
+  /** created: the asker created the invoice (/invoice new); live updates keep "Created by". */
+  options: { created?: boolean } = {},
 ): Promise<SlackMessage | null> {
   const watchable = deps.watches.shouldWatch(invoice, deps.now());
   const stopValue = { t: asker.teamId, id: invoice.id };
@@ -101,6 +103,7 @@ export async function deliverInvoiceCard(
       ts,
       user: asker.userId,
       postedState: invoice.state,
+      ...(options.created ? { createdBy: true } : {}),
     })
     .catch((error: unknown) => watchFailed(error, outcome));
   outcome.watch = result;

@@ -25,6 +25,14 @@ export async function balanceVisibilityFor(
   return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
 }
 
+/** Who may create invoices (`/invoice new`): admins only until an admin chooses everyone. */
+export async function invoiceCreatorsFor(
+  deps: Pick<ListenerDeps, "stores">,
+  teamId: string,
+): Promise<BalanceVisibility> {
+  return (await deps.stores.settings.get(teamId)).invoiceCreators ?? "admins";
+}
+
 /** What this workspace does, for `/invoice help` and `/paymethods help`. */
 export async function helpFactsFor(
   deps: Pick<ListenerDeps, "stores" | "replyVisibility" | "watches">,
@@ -40,10 +48,11 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility, balanceVisibility] = await Promise.all([
+  const [connection, visibility, balanceVisibility, invoiceCreators] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
     balanceVisibilityFor(deps, origin.t),
+    invoiceCreatorsFor(deps, origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -53,6 +62,7 @@ export async function openConnectModal(
       apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
       visibility,
       balanceVisibility,
+      invoiceCreators,
       privateMetadata: JSON.stringify(origin),
     }),
   });

@@ -1,5 +1,6 @@
 import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "../blocks/invoice.js";
+import { CREATE_INVOICE_VIEW } from "../blocks/invoice-create.js";
 import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
 import { WATCH_ACTIONS } from "../blocks/watch.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
@@ -15,6 +16,7 @@ import { linkShared } from "./events/link-shared.js";
 import { appUninstalled, tokensRevoked } from "./events/uninstall.js";
 import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
+import { createInvoiceSubmission } from "./views/create-invoice.js";
 
 /**
  * Everything Kassa answers, and which handler answers it. To add one, export a handler from its
@@ -39,6 +41,7 @@ export const ROUTES: readonly Route[] = [
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
+  { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

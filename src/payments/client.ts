@@ -25,6 +25,7 @@ import { RetryBudget } from "./retry-budget.js";
 import {
   balanceInfoV2Schema,
   balanceListV3Schema,
+  createdInvoiceSchema,
   envelopeSchema,
   invoiceV2Schema,
   invoiceV3Schema,
@@ -34,7 +35,26 @@ import {
 } from "./schemas.js";
 
 /** What a request body may carry besides the credentials. */
-type RequestFields = Record<string, string | boolean | string[]>;
+type RequestFields = Record<string, string | number | boolean | string[]>;
+
+/** A new invoice as Kassa asks for it; `amount` is an exact decimal string, never a float. */
+export type InvoiceDraft = {
+  amount: string;
+  /** The invoice's currency (converted to roubles by the service); RUB when absent. */
+  currency: string;
+  /** Minutes the payment page stays open (1 to 4320). */
+  lifetimeMinutes: number;
+  description?: string | undefined;
+  /** The merchant's own reference (the service's `extra`). */
+  extra?: string | undefined;
+  requiredMethod?: string | undefined;
+};
+
+/** What the service answers to a created invoice (v2 `{id, url, amount, type}`, v3 `{id, url, type, rub_amount}`). */
+export type CreatedInvoice = { id: string; url: string };
+
+/** Which failures a request may be sent again after. */
+type RetryPolicy = "transient" | "not-sent";
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -131,6 +151,28 @@ export class PaymentsClient {
   }
 
   /**
+   * Creates an invoice (v2 and v3 `invoice/create/`; no signature is needed). Creating is not
+   * idempotent on the service's side (there is no request key): a request that may have reached the
+   * service is never sent again, or a time-out or a 502 from a proxy could create two invoices.
+   * Only a refused connection (nothing was sent) is retried.
+   */
+  async createInvoice(account: PaymentsAccount, draft: InvoiceDraft): Promise<CreatedInvoice> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    const fields: RequestFields = {
+      // The decimal string as typed (the service reads numeric strings): a float could change it.
+      amount: draft.amount,
+      type: "purchase",
+      lifetime: draft.lifetimeMinutes,
+      [version === "v3" ? "currency" : "amount_currency"]: draft.currency,
+    };
+    if (draft.description) fields.description = draft.description;
+    if (draft.extra) fields.extra = draft.extra;
+    if (draft.requiredMethod) fields.required_method = draft.requiredMethod;
+    const body = await this.post(version, "invoice/create/", account, fields, "not-sent");
+    return parseShape(createdInvoiceSchema, body);
+  }
+
+  /**
    * POSTs one request and returns the JSON body of a successful answer (error=false). The secret
    * goes only into the request body; no error built here quotes the request.
    */
@@ -139,13 +181,15 @@ export class PaymentsClient {
     path: string,
     account: PaymentsAccount,
     fields: RequestFields,
+    retry: RetryPolicy = "transient",
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
-    const text = await this.send(account.login, url, {
-      auth_login: account.login,
-      auth_secret: account.secret,
-      ...fields,
-    });
+    const text = await this.send(
+      account.login,
+      url,
+      { auth_login: account.login, auth_secret: account.secret, ...fields },
+      retry,
+    );
     let json: unknown;
     try {
       json = parseJsonExact(text);
@@ -173,7 +217,12 @@ export class PaymentsClient {
    * attempt that queued longer than a time-out (the register is overloaded: another call would only
    * add to it); a retry refused by the queue ends with the failure that called for it.
    */
-  private async send(register: string, url: string, body: RequestFields): Promise<string> {
+  private async send(
+    register: string,
+    url: string,
+    body: RequestFields,
+    retry: RetryPolicy = "transient",
+  ): Promise<string> {
     this.retryBudget.attempt();
     let previous: Error | undefined;
     for (let attempt = 0; ; attempt += 1) {
@@ -192,7 +241,9 @@ export class PaymentsClient {
       } catch (error) {
         if (error instanceof BusyError) throw previous ?? error;
         const failure = transportError(error);
-        const retryable = failure instanceof UnreachableError && failure.retryable;
+        const retryable =
+          failure instanceof UnreachableError &&
+          (retry === "not-sent" ? connectionRefused(error) : failure.retryable);
         if (
           !retryable ||
           attempt >= this.retries ||
@@ -217,6 +268,12 @@ export function parseShape<T extends z.ZodType>(schema: T, body: unknown): z.out
     throw new UnexpectedResponseError("wrong-shape", detail);
   }
   return result.data;
+}
+
+/** The service's host refused the connection: the request was never sent. */
+function connectionRefused(error: unknown): boolean {
+  const cause = error instanceof FetchError ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === "ECONNREFUSED";
 }
 
 function excerpt(text: string): string {

@@ -219,3 +219,9 @@ export const tickerSchema = z.object({
   currencies: mapOrEmptyList.pipe(methodMap(priceSchema)),
 });
 export type TickerAnswer = z.infer<typeof tickerSchema>;
+
+/**
+ * invoice/create/: v2 `{id, url, amount, type}`, v3 `{id, url, type, rub_amount}`. Only the id and
+ * the payment page are used; the card is read with invoice/info afterwards (the service's own view).
+ */
+export const createdInvoiceSchema = z.object({ id: z.string().min(1), url: z.string().min(1) });

@@ -8,6 +8,8 @@ const settingsSchema = z.object({
   replyVisibility: z.enum(["channel", "private"]).optional(),
   /** Who may see /balance; unset means admins only. */
   balanceVisibility: z.enum(["admins", "everyone"]).optional(),
+  /** Who may create invoices with /invoice new; unset means admins only. */
+  invoiceCreators: z.enum(["admins", "everyone"]).optional(),
 });
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
 

@@ -54,6 +54,8 @@ export const watchCardSchema = z.discriminatedUnion("kind", [
     user: z.string().min(1).max(40),
     /** State when the card was posted: the card says "was: …" once it changed. */
     postedState: z.string().max(100),
+    /** `user` created the invoice (/invoice new): the card keeps saying so. */
+    createdBy: z.boolean().optional(),
   }),
   z.object({
     kind: z.literal("dm"),

@@ -341,6 +341,7 @@ export class Watcher implements WatchRegistry {
         visibility: "channel",
         originalState: card.postedState,
         method,
+        ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
       });
       try {
         if (card.kind === "channel") {

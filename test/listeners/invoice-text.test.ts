@@ -104,3 +104,27 @@ describe("parseInvoiceText", () => {
     });
   });
 });
+
+describe("/invoice new", () => {
+  it("reads amount, currency and description", () => {
+    expect(parseInvoiceText("new 1500 USD Order 10232")).toEqual({
+      kind: "create",
+      prefill: { amount: "1500", currency: "USD", description: "Order 10232" },
+    });
+  });
+
+  it("takes each part only when it is there", () => {
+    expect(parseInvoiceText("new")).toEqual({ kind: "create", prefill: {} });
+    expect(parseInvoiceText("NEW 99,90")).toEqual({ kind: "create", prefill: { amount: "99.90" } });
+    expect(parseInvoiceText("new btc")).toEqual({ kind: "create", prefill: { currency: "BTC" } });
+    expect(parseInvoiceText("new Order 7 &amp; more")).toEqual({
+      kind: "create",
+      prefill: { description: "Order 7 & more" },
+    });
+    // An unknown currency stays part of the description; the modal's select defaults to RUB.
+    expect(parseInvoiceText("new 10 XYZ gift")).toEqual({
+      kind: "create",
+      prefill: { amount: "10", description: "XYZ gift" },
+    });
+  });
+});

@@ -600,3 +600,47 @@ describe("PaymentsClient: each cash register's budget", () => {
     ).toBe(true);
   });
 });
+
+describe("PaymentsClient.createInvoice", () => {
+  const draft = { amount: "1500.5", currency: "USD", lifetimeMinutes: 60, description: "Order 1" };
+  const creates = () => fake.requests.filter((request) => request.path.endsWith("/invoice/create/"));
+
+  it("creates in v2 (amount_currency) and v3 (currency); the invoice is readable afterwards", async () => {
+    const v2 = await client().createInvoice(ACCOUNT, draft);
+    expect(v2.url).toBe(`https://pay.crystalpay.io/?i=${v2.id}`);
+    expect(creates()[0]?.body).toMatchObject({ amount: "1500.5", amount_currency: "USD", type: "purchase" });
+    const v3 = await client().createInvoice({ ...ACCOUNT, apiVersion: "v3" }, draft);
+    expect(creates()[1]?.body).toMatchObject({ amount: "1500.5", currency: "USD", lifetime: 60 });
+    expect(creates()[1]?.body).not.toHaveProperty("amount_currency");
+    const read = await client().getInvoice({ ...ACCOUNT, apiVersion: "v3" }, v3.id);
+    expect(read.amounts.amount).toEqual({ value: "1500.5", currency: "USD" });
+  });
+
+  it("passes the service's refusal on as a ServiceError", async () => {
+    fake.createFault = "refuse";
+    await expect(client().createInvoice(ACCOUNT, draft)).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it.each([
+    ["html502", "http-status"],
+    ["slow", "timeout"],
+  ] as const)(
+    "is sent once after a %s (it may have reached the service), never retried",
+    async (fault, reason) => {
+      fake.createFault = fault;
+      const error = await client({ retries: 3, timeoutMs: 300 })
+        .createInvoice(ACCOUNT, draft)
+        .catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(UnreachableError);
+      expect((error as UnreachableError).reason).toBe(reason);
+      expect(creates()).toHaveLength(1);
+    },
+  );
+
+  it("a refused connection (nothing sent) fails as unreachable", async () => {
+    const error = await client({ baseUrl: `http://127.0.0.1:${await closedPort()}/` })
+      .createInvoice(ACCOUNT, draft)
+      .catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ reason: "network" });
+  });
+});

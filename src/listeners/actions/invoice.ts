@@ -23,6 +23,10 @@ const buttonValueSchema = z.object({
     .string()
     .regex(/^[UW][A-Z0-9]{2,20}$/)
     .optional(),
+  cb: z
+    .string()
+    .regex(/^[UW][A-Z0-9]{2,20}$/)
+    .optional(),
 });
 
 /**
@@ -78,6 +82,7 @@ export const invoiceCardButton =
         originalState: value.s,
         ...(shared ? {} : { refreshedAt: deps.now() }),
         ...(sharedBy ? { sharedBy } : {}),
+        ...(value.cb ? { createdBy: value.cb } : {}),
         method: await chosenMethod(deps, team, invoice),
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.

@@ -9,7 +9,7 @@ import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
-import { balanceVisibilityFor, openConnectModal, visibilityFor } from "../manage.js";
+import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { AdminAction } from "./invoice-text.js";
 
@@ -43,6 +43,7 @@ export async function runAdminCommand(
       canManage: manager.allowed,
       watched,
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
+      invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
     });
   }
   if (!manager.allowed) {

@@ -1,3 +1,4 @@
+import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 
 export { INVOICE_ID_PATTERN };
@@ -9,7 +10,33 @@ export type InvoiceRequest =
   | { kind: "help" }
   | { kind: "admin"; action: AdminAction }
   | { kind: "lookup"; invoiceId: string }
+  | { kind: "create"; prefill: CreatePrefill }
   | { kind: "invalid"; reason: string; input: string };
+
+/** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
+export type CreatePrefill = { amount?: string; currency?: string; description?: string };
+
+/**
+ * `/invoice new 1500 USD Order 10232`: an amount if the first word looks like one (a comma is read as
+ * the decimal point), a currency if the next word is one of `currencies`, the rest as the description.
+ */
+export function parseCreateText(text: string, currencies: readonly string[]): CreatePrefill {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  const prefill: CreatePrefill = {};
+  if (words[0] && /^\d+([.,]\d+)?$/.test(words[0])) prefill.amount = (words.shift() ?? "").replace(",", ".");
+  const currency = words[0]?.toUpperCase();
+  if (currency && currencies.includes(currency)) {
+    prefill.currency = currency;
+    words.shift();
+  }
+  // Slack escapes &, < and > in a command's text; the modal shows plain text.
+  if (words.length > 0)
+    prefill.description = words.join(" ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return prefill;
+}
 
 /**
  * Reads an invoice id or a payment page link (`https://pay.crystalpay.io/?i=<id>`). Slack wraps
@@ -20,6 +47,8 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
   if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
+  const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
 
   // Slack escapes & as &amp; in the text it sends.
   const unwrapped = (/^<([^|>]+)(\|[^>]*)?>$/.exec(trimmed)?.[1] ?? trimmed).replace(/&amp;/g, "&");

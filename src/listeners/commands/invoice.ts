@@ -9,6 +9,7 @@ import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
+import { openCreateModal } from "./invoice-create.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
@@ -62,6 +63,21 @@ export const invoiceCommand =
             enterpriseId: command.enterprise_id,
             triggerId: command.trigger_id,
           },
+          outcome,
+        );
+      }
+      if (request.kind === "create") {
+        return openCreateModal(
+          deps,
+          client,
+          {
+            teamId: command.team_id,
+            userId: command.user_id,
+            enterpriseId: command.enterprise_id,
+            channelId: command.channel_id,
+            triggerId: command.trigger_id,
+          },
+          request.prefill,
           outcome,
         );
       }

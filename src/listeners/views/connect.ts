@@ -10,17 +10,16 @@ import type { BalanceVisibility } from "../../blocks/balance.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";
-import { balanceVisibilityFor, type ModalOrigin, publishHome } from "../manage.js";
+import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
+import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
 
 const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string().min(1) });
-const textValue = z.object({ value: z.string().nullish() });
-const selectValue = z.object({ selected_option: z.object({ value: z.string() }).nullish() });
 /** The parts of view.state.values the modal defines; anything else in the payload is ignored. */
 const formSchema = z.object({
   [CONNECT_FIELDS.login]: z.object({ value: textValue }),
@@ -29,17 +28,10 @@ const formSchema = z.object({
   [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
   // Absent from forms opened before the setting existed: the stored choice is kept.
   [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
+  [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
 });
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
-
-function parseJsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why credentials failed, in words for the field; never the secret. */
 function checkFailure(error: unknown): string {
@@ -115,6 +107,9 @@ export const connectSubmission =
     const balanceChoice = values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value;
     const balanceVisibility: BalanceVisibility | undefined =
       balanceChoice === "everyone" ? "everyone" : balanceChoice === "admins" ? "admins" : undefined;
+    const creatorsChoice = values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value;
+    const invoiceCreators: BalanceVisibility | undefined =
+      creatorsChoice === "everyone" ? "everyone" : creatorsChoice === "admins" ? "admins" : undefined;
 
     const stored = await deps.stores.credentials.get(teamId).catch(() => undefined);
     const secret = typedSecret.trim() === "" ? stored?.account.secret : typedSecret.trim();
@@ -148,6 +143,7 @@ export const connectSubmission =
       await deps.stores.settings.update(teamId, {
         replyVisibility: visibility,
         ...(balanceVisibility ? { balanceVisibility } : {}),
+        ...(invoiceCreators ? { invoiceCreators } : {}),
       });
       await deps.payments.forgetCached(teamId);
       return connectedModal(info, methods, deps.defaultApiVersion);
@@ -188,6 +184,8 @@ export const connectSubmission =
           visibility,
           balanceVisibility:
             balanceVisibility ?? (await balanceVisibilityFor(deps, teamId).catch(() => "admins" as const)),
+          invoiceCreators:
+            invoiceCreators ?? (await invoiceCreatorsFor(deps, teamId).catch(() => "admins" as const)),
           error: result.message,
           privateMetadata: view.private_metadata,
         });

@@ -1,0 +1,74 @@
+import type { webApi } from "@slack/bolt";
+import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import type { Outcome } from "../answer.js";
+import type { ListenerDeps } from "../deps.js";
+import { invoiceCreatorsFor } from "../manage.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
+import type { CreatePrefill } from "./invoice-text.js";
+
+/**
+ * How long the modal waits for the method list (for the "only this method" choice): a trigger_id
+ * lapses 3 s after the command, and the permission check comes first. Without it the modal opens
+ * without that field.
+ */
+export const CREATE_METHODS_BUDGET_MS = 700;
+
+type CreateCommand = {
+  teamId: string;
+  userId: string;
+  enterpriseId?: string | undefined;
+  channelId: string;
+  triggerId: string;
+};
+
+/** May this person create invoices in the workspace? Asked on the command and again on submit. */
+export async function mayCreate(
+  deps: ManagerDeps,
+  client: webApi.WebClient,
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+): Promise<{ allowed: boolean; why: string }> {
+  if ((await invoiceCreatorsFor(deps, who.teamId)) === "everyone") return { allowed: true, why: "everyone" };
+  return checkManager(deps, client, who);
+}
+
+/** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
+export async function openCreateModal(
+  deps: ManagerDeps & Pick<ListenerDeps, "payments">,
+  client: webApi.WebClient,
+  command: CreateCommand,
+  prefill: CreatePrefill,
+  outcome: Outcome,
+): Promise<SlackMessage | null> {
+  outcome.action = "new";
+  const permission = await mayCreate(deps, client, command);
+  outcome.creator = permission.why;
+  if (!permission.allowed) {
+    outcome.outcome = "not_allowed";
+    return createNotAllowedMessage();
+  }
+  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const methods = await deps.payments.enabledMethodsWithin(command.teamId, CREATE_METHODS_BUDGET_MS);
+  outcome.methods = methods ? methods.length : "unavailable";
+  try {
+    await client.views.open({
+      trigger_id: command.triggerId,
+      view: createInvoiceModal({
+        ...prefill,
+        methods,
+        origin: { t: command.teamId, c: command.channelId },
+      }),
+    });
+  } catch (error) {
+    outcome.outcome = "modal_failed";
+    outcome.modalError = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    return ephemeral(
+      ":hourglass: The form could not be opened in time. Run `/invoice new` again.",
+      "The form could not be opened; run /invoice new again.",
+    );
+  }
+  outcome.outcome = "modal_opened";
+  return null;
+}

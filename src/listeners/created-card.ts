@@ -1,0 +1,55 @@
+import type { webApi } from "@slack/bolt";
+import type { SlackMessage } from "../blocks/message.js";
+import type { Invoice } from "../payments/model.js";
+import type { Outcome } from "./answer.js";
+import type { ListenerDeps } from "./deps.js";
+import { deliverInvoiceCard } from "./live-card.js";
+
+/** Who created the invoice and where the command was typed. */
+export type Creator = { teamId: string; userId: string; channelId: string };
+
+/**
+ * Posts the card of a newly created invoice in the channel the command was typed in, the one path
+ * every created invoice's card takes: a live card (chat.postMessage, then watched and updated in
+ * place until paid, see live-card.ts). Where the bot cannot post there, the creator gets the card
+ * privately (chat.postEphemeral, else a DM), so the payment link is never lost.
+ */
+export async function postCreatedCard(
+  deps: ListenerDeps,
+  client: webApi.WebClient,
+  creator: Creator,
+  invoice: Invoice,
+  card: SlackMessage,
+  outcome: Outcome,
+): Promise<void> {
+  const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", outcome, {
+    created: true,
+  });
+  if (left) await tellCreator(client, creator, left, outcome);
+}
+
+/** A private message to the creator: ephemeral in the channel, or a DM where that fails. */
+export async function tellCreator(
+  client: webApi.WebClient,
+  creator: Creator,
+  message: SlackMessage,
+  outcome: Outcome,
+): Promise<void> {
+  try {
+    await client.chat.postEphemeral({
+      channel: creator.channelId,
+      user: creator.userId,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    outcome.told = "chat.postEphemeral";
+  } catch (error) {
+    outcome.ephemeralError = slackErrorCode(error);
+    await client.chat.postMessage({ channel: creator.userId, text: message.text, blocks: message.blocks });
+    outcome.told = "dm";
+  }
+}
+
+function slackErrorCode(error: unknown): string {
+  return (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+}
