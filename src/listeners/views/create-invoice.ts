@@ -19,6 +19,7 @@ import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
 import type { ListenerDeps } from "../deps.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
@@ -50,7 +51,7 @@ type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unkno
  * then post its card (read back with invoice/info: the service's own view) where the command was typed.
  */
 export const createInvoiceSubmission =
-  (deps: ListenerDeps) =>
+  (deps: ManagerDeps & Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches">) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const userId = body.user.id;
@@ -206,7 +207,7 @@ export const createInvoiceSubmission =
 
 /** The audit trail: one line per created invoice (never the credentials). */
 function auditCreated(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "logger">,
   creator: Creator,
   created: CreatedInvoice,
   draft: InvoiceDraft,
@@ -229,7 +230,7 @@ function auditCreated(
  * is not guessed from the request: the creator gets the id and link privately instead.
  */
 async function postCard(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "now" | "payments" | "stores" | "watches">,
   client: Parameters<typeof postCreatedCard>[1],
   creator: Creator,
   created: CreatedInvoice,
