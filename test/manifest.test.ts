@@ -3,7 +3,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BOT_SCOPES } from "../src/app.js";
-import { HANDLED } from "../src/listeners/index.js";
+import { HANDLED } from "../src/listeners/routes.js";
 import { PAYMENT_PAGE_HOST } from "../src/payments/payment-link.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");

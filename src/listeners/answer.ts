@@ -7,6 +7,9 @@ import { offersConnect, replyForFailure } from "./error-reply.js";
 /** Fields of the one log line written per handled command or action. */
 export type Outcome = Record<string, unknown>;
 
+/** What answer() uses: the rate limits, the in-flight count, the log and the time-out it quotes. */
+export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">;
+
 export type AnswerContext = {
   kind: "command" | "action";
   name: string;
@@ -22,7 +25,7 @@ export type AnswerContext = {
  * records team, user, outcome, upstream status and latency, and the reference id on failures.
  */
 export async function answer(
-  deps: ListenerDeps,
+  deps: AnswerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   /** Resolves to the reply, or to null when the answer is elsewhere (a modal was opened). */
@@ -32,7 +35,7 @@ export async function answer(
 }
 
 async function answerNow(
-  deps: ListenerDeps,
+  deps: AnswerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   produce: (outcome: Outcome) => Promise<SlackMessage | null>,

@@ -15,7 +15,7 @@ export type Creator = { teamId: string; userId: string; channelId: string };
  * privately (chat.postEphemeral, else a DM), so the payment link is never lost.
  */
 export async function postCreatedCard(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "now" | "stores" | "watches">,
   client: webApi.WebClient,
   creator: Creator,
   invoice: Invoice,

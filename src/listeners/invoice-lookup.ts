@@ -20,7 +20,11 @@ export function noteUnknownState(logger: Logger, state: string, team: string): v
  * Reads one invoice for `/invoice` and its Refresh button. "Not found" from the service becomes a
  * reply that quotes the id and suggests the payment link; other failures go on to answer().
  */
-export async function lookupInvoice(deps: ListenerDeps, teamId: string, invoiceId: string): Promise<Invoice> {
+export async function lookupInvoice(
+  deps: Pick<ListenerDeps, "logger" | "payments">,
+  teamId: string,
+  invoiceId: string,
+): Promise<Invoice> {
   try {
     const invoice = await deps.payments.invoice(teamId, invoiceId);
     noteUnknownState(deps.logger, invoice.state, teamId);

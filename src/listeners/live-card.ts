@@ -11,7 +11,10 @@ const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
 
 type Asker = { teamId: string; userId: string; channelId: string };
 
-function notWatched(result: "workspace_full" | "invoice_full", deps: ListenerDeps): WatchStatus {
+function notWatched(
+  result: "workspace_full" | "invoice_full",
+  deps: Pick<ListenerDeps, "watches">,
+): WatchStatus {
   return {
     kind: "not_watched",
     reason: result,
@@ -32,7 +35,7 @@ function watchFailed(error: unknown, outcome: Outcome): "store_failed" {
  * asker is told changes by DM. Resolves to what is left to send through response_url (null: posted).
  */
 export async function deliverInvoiceCard(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "now" | "stores" | "watches">,
   client: webApi.WebClient,
   asker: Asker,
   invoice: Invoice,

@@ -10,28 +10,40 @@ import { checkManager } from "./permissions.js";
 export type ModalOrigin = { from: "command" | "home"; t: string };
 
 /** The workspace's reply visibility: its own setting, else REPLY_VISIBILITY. */
-export async function visibilityFor(deps: ListenerDeps, teamId: string): Promise<ReplyVisibility> {
+export async function visibilityFor(
+  deps: Pick<ListenerDeps, "stores" | "replyVisibility">,
+  teamId: string,
+): Promise<ReplyVisibility> {
   return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
 }
 
 /** Who may see `/balance` in the workspace: admins only until an admin chooses everyone. */
-export async function balanceVisibilityFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
+export async function balanceVisibilityFor(
+  deps: Pick<ListenerDeps, "stores">,
+  teamId: string,
+): Promise<BalanceVisibility> {
   return (await deps.stores.settings.get(teamId)).balanceVisibility ?? "admins";
 }
 
 /** Who may create invoices (`/invoice new`): admins only until an admin chooses everyone. */
-export async function invoiceCreatorsFor(deps: ListenerDeps, teamId: string): Promise<BalanceVisibility> {
+export async function invoiceCreatorsFor(
+  deps: Pick<ListenerDeps, "stores">,
+  teamId: string,
+): Promise<BalanceVisibility> {
   return (await deps.stores.settings.get(teamId)).invoiceCreators ?? "admins";
 }
 
 /** What this workspace does, for `/invoice help` and `/paymethods help`. */
-export async function helpFactsFor(deps: ListenerDeps, teamId: string): Promise<HelpFacts> {
+export async function helpFactsFor(
+  deps: Pick<ListenerDeps, "stores" | "replyVisibility" | "watches">,
+  teamId: string,
+): Promise<HelpFacts> {
   return { visibility: await visibilityFor(deps, teamId), liveCards: deps.watches.maxPerWorkspace > 0 };
 }
 
 /** Opens the connect modal filled with what is stored (never the secret). */
 export async function openConnectModal(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "stores" | "replyVisibility" | "defaultApiVersion">,
   client: webApi.WebClient,
   triggerId: string,
   origin: ModalOrigin,
@@ -58,7 +70,7 @@ export async function openConnectModal(
 
 /** Publishes the App Home tab for one user, with the manage buttons when that user may manage. */
 export async function publishHome(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger">,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {

@@ -1,6 +1,9 @@
 import type { webApi } from "@slack/bolt";
 import type { ListenerDeps } from "./deps.js";
 
+/** What checkManager uses: ADMIN_USER_IDS, the installer on record, and the log. */
+export type ManagerDeps = Pick<ListenerDeps, "adminUserIds" | "stores" | "logger">;
+
 export type Manager = { allowed: boolean; why: string };
 
 /**
@@ -8,7 +11,7 @@ export type Manager = { allowed: boolean; why: string };
  * ADMIN_USER_IDS, the person who installed Kassa, and workspace admins and owners (users.info).
  */
 export async function checkManager(
-  deps: ListenerDeps,
+  deps: ManagerDeps,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<Manager> {
@@ -37,7 +40,7 @@ export async function checkManager(
 
 /** A lazy "may this user connect?" for answer(): asked only when a reply offers a Connect button. */
 export function canManageCheck(
-  deps: ListenerDeps,
+  deps: ManagerDeps,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): () => Promise<boolean> {

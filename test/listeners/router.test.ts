@@ -1,6 +1,7 @@
 import type { App } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
-import { ListenerRouter } from "../../src/listeners/router.js";
+import type { ListenerDeps } from "../../src/listeners/deps.js";
+import { type CommandArgs, ListenerRouter, type ViewArgs } from "../../src/listeners/router.js";
 
 type Registered = { constraint: unknown; listener: (args: unknown) => Promise<void> };
 
@@ -9,13 +10,15 @@ function recordingApp() {
   const commands: Registered[] = [];
   const actions: Registered[] = [];
   const events: Registered[] = [];
+  const views: Registered[] = [];
   const app = {
+    view: (constraint: unknown, listener: Registered["listener"]) => views.push({ constraint, listener }),
     command: (constraint: unknown, listener: Registered["listener"]) =>
       commands.push({ constraint, listener }),
     action: (constraint: unknown, listener: Registered["listener"]) => actions.push({ constraint, listener }),
     event: (constraint: unknown, listener: Registered["listener"]) => events.push({ constraint, listener }),
   };
-  return { app: app as unknown as App, commands, actions, events };
+  return { app: app as unknown as App, commands, actions, events, views };
 }
 
 describe("ListenerRouter", () => {
@@ -102,5 +105,64 @@ describe("ListenerRouter", () => {
     expect(commands).toHaveLength(0);
     expect(actions).toHaveLength(0);
     expect(events).toHaveLength(1);
+  });
+
+  it("keeps a RegExp action id's flags, as Bolt's String#match would (groups included)", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    router.action("open_payment_page", async () => void calls.push("exact"));
+    router.action(/^INVOICE_(\w+)$/i, async ({ action }) => void calls.push(`pattern ${action.action_id}`));
+    const { app, actions } = recordingApp();
+    router.mount(app);
+    const pattern = actions[0]?.constraint as RegExp;
+    expect("invoice_refresh".match(pattern)?.[1]).toBe("refresh");
+    expect("open_payment_page".match(pattern)?.[0]).toBe("open_payment_page");
+    expect("OPEN_PAYMENT_PAGE".match(pattern)).toBeNull();
+    expect(pattern.test("Invoice_share")).toBe(true);
+    await actions[0]?.listener({ action: { action_id: "Invoice_share" } });
+    expect(calls).toEqual(["pattern Invoice_share"]);
+  });
+
+  it("mounts a route table: each handler built once with the deps, views behind one listener", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    const deps = { timeoutMs: 7 } as unknown as ListenerDeps;
+    router.routeAll(
+      [
+        {
+          command: "/invoice",
+          handler:
+            (d) =>
+            async ({ command }: CommandArgs) =>
+              void calls.push(`${command.text} ${d.timeoutMs}`),
+        },
+        {
+          view: "connect",
+          handler:
+            () =>
+            async ({ view }: ViewArgs) =>
+              void calls.push(`view ${view.callback_id}`),
+        },
+        {
+          event: "app_home_opened",
+          handler:
+            () =>
+            async ({ event }) =>
+              void calls.push(`${event.tab}`),
+        },
+      ],
+      deps,
+    );
+    expect(() => router.view("connect", async () => {})).toThrow("view connect is routed twice");
+    const { app, commands, views, events } = recordingApp();
+    router.mount(app);
+    expect(views).toHaveLength(1);
+    const viewPattern = views[0]?.constraint as RegExp;
+    expect(viewPattern.test("connect")).toBe(true);
+    expect(viewPattern.test("connect_2")).toBe(false);
+    await commands[0]?.listener({ command: { command: "/invoice", text: "42" } });
+    await views[0]?.listener({ view: { callback_id: "connect" } });
+    await events[0]?.listener({ event: { type: "app_home_opened", tab: "home" }, body: {} });
+    expect(calls).toEqual(["42 7", "view connect", "home"]);
   });
 });

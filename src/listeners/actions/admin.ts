@@ -1,4 +1,3 @@
-import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import {
   ADMIN_ACTIONS,
@@ -8,99 +7,103 @@ import {
   nothingToDisconnectMessage,
 } from "../../blocks/admin.js";
 import { ephemeral } from "../../blocks/replies.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { openConnectModal, publishHome } from "../manage.js";
-import { checkManager } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
+import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
 const disconnectValueSchema = z.object({ t: z.string().min(1) });
 
 /**
- * App Home's Connect / Update opens the modal; Disconnect (from the confirmation message or App Home)
+ * App Home's Connect / Update opens the modal. Disconnect (from the confirmation message or App Home)
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
-export function registerAdminActions(router: ListenerRouter, deps: ListenerDeps): void {
-  router.action<BlockButtonAction>(
-    ADMIN_ACTIONS.openConnect,
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const teamId = teamIdOf(body);
-      const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-      const context = {
-        kind: "action",
-        name: ADMIN_ACTIONS.openConnect,
-        team: teamId,
-        user: body.user.id,
-      } as const;
-      // From a reply (not connected, credentials refused) a refusal is a new private note; App Home has
-      // no response_url, so there it is shown by re-publishing the tab.
-      const fromMessage = action.value === CONNECT_FROM.reply;
-      await answer(
-        deps,
-        context,
-        async (message) =>
-          fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
-        async (outcome) => {
-          const manager = await checkManager(deps, client, who);
-          if (!manager.allowed)
-            throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
-          await openConnectModal(deps, client, body.trigger_id, {
-            from: fromMessage ? "command" : "home",
-            t: teamId,
-          });
-          outcome.outcome = "modal_opened";
-          return null;
-        },
-      );
-    },
-  );
-
-  router.action<BlockButtonAction>(
-    ADMIN_ACTIONS.disconnect,
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const teamId = teamIdOf(body);
-      const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-      const fromHome = body.container?.type === "view";
-      const context = {
-        kind: "action",
-        name: ADMIN_ACTIONS.disconnect,
-        team: teamId,
-        user: body.user.id,
-      } as const;
-      const send = fromHome
-        ? async () => publishHome(deps, client, who)
-        : async (message: Parameters<typeof respond>[0] & object) =>
-            respond({ ...message, replace_original: true });
-      await answer(deps, context, send, async (outcome) => {
-        // The confirmation message names its workspace; App Home's button is always the viewer's own.
-        if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
-          throw new RefusalError(
-            notAllowedMessage("disconnect another workspace's cash register"),
-            "foreign_card",
-          );
-        }
+export const openConnect =
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion">) =>
+  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+    await ack();
+    const teamId = teamIdOf(body);
+    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+    const context = {
+      kind: "action",
+      name: ADMIN_ACTIONS.openConnect,
+      team: teamId,
+      user: body.user.id,
+    } as const;
+    // From a reply (not connected, credentials refused) a refusal is a new private note; App Home has
+    // no response_url, so there it is shown by re-publishing the tab.
+    const fromMessage = action.value === CONNECT_FROM.reply;
+    await answer(
+      deps,
+      context,
+      async (message) =>
+        fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
+      async (outcome) => {
         const manager = await checkManager(deps, client, who);
         if (!manager.allowed)
-          throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
-        const removed = await deps.stores.credentials.remove(teamId);
-        await deps.payments.forgetCached(teamId);
-        await deps.watches.forgetTeam(teamId);
-        outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
-        return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
-      });
-    },
-  );
+          throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
+        await openConnectModal(deps, client, body.trigger_id, {
+          from: fromMessage ? "command" : "home",
+          t: teamId,
+        });
+        outcome.outcome = "modal_opened";
+        return null;
+      },
+    );
+  };
 
-  router.action<BlockButtonAction>(ADMIN_ACTIONS.cancel, async ({ ack, respond }) => {
+/** Disconnect, from the confirmation message or App Home. */
+export const disconnect =
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "payments" | "watches">,
+  ) =>
+  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+    await ack();
+    const teamId = teamIdOf(body);
+    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+    const fromHome = body.container?.type === "view";
+    const context = {
+      kind: "action",
+      name: ADMIN_ACTIONS.disconnect,
+      team: teamId,
+      user: body.user.id,
+    } as const;
+    const send = fromHome
+      ? async () => publishHome(deps, client, who)
+      : async (message: Parameters<typeof respond>[0] & object) =>
+          respond({ ...message, replace_original: true });
+    await answer(deps, context, send, async (outcome) => {
+      // The confirmation message names its workspace; App Home's button is always the viewer's own.
+      if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
+        throw new RefusalError(
+          notAllowedMessage("disconnect another workspace's cash register"),
+          "foreign_card",
+        );
+      }
+      const manager = await checkManager(deps, client, who);
+      if (!manager.allowed)
+        throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
+      const removed = await deps.stores.credentials.remove(teamId);
+      await deps.payments.forgetCached(teamId);
+      await deps.watches.forgetTeam(teamId);
+      outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
+      return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
+    });
+  };
+
+/** Cancel on the disconnect question. */
+export const cancelDisconnect =
+  () =>
+  async ({ ack, respond }: ActionArgs): Promise<void> => {
     await ack();
     await respond({
       ...ephemeral("Nothing was changed.", "Nothing was changed."),
       replace_original: true,
     }).catch(() => undefined);
-  });
-}
+  };

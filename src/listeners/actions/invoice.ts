@@ -1,18 +1,17 @@
-import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { chosenMethod } from "../commands/invoice.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { lookupInvoice } from "../invoice-lookup.js";
-import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
 /** The value buildInvoiceMessage put on the button; anything else is refused. */
@@ -35,9 +34,9 @@ const buttonValueSchema = z.object({
  * in the channel, "shared by", and remove the private copy. Errors go only to the presser and leave
  * the card as it was.
  */
-export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDeps): void {
-  const pattern = new RegExp(`^(${Object.values(INVOICE_ACTIONS).join("|")})$`);
-  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
+export const invoiceCardButton =
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
+  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     const team = teamIdOf(body);
     const user = body.user.id;
@@ -89,8 +88,7 @@ export function registerInvoiceActions(router: ListenerRouter, deps: ListenerDep
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
       return shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
     });
-  });
-}
+  };
 
 export function foreignCardMessage(): SlackMessage {
   return ephemeral(

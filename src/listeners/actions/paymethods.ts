@@ -1,14 +1,13 @@
-import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { paymethodsReply } from "../commands/paymethods.js";
 import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../deps.js";
-import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
 /** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
@@ -19,9 +18,9 @@ const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int()
  * private lists staying private. Share in channel (private lists): post the page for everyone and
  * remove the private copy.
  */
-export function registerPaymethodsActions(router: ListenerRouter, deps: ListenerDeps): void {
-  const pattern = new RegExp(`^(${Object.values(PAYMETHODS_ACTIONS).join("|")})$`);
-  router.action<BlockButtonAction>(pattern, async ({ ack, body, action, respond, client }) => {
+export const paymethodsPageButton =
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages">) =>
+  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.
     const team = teamIdOf(body);
@@ -58,5 +57,4 @@ export function registerPaymethodsActions(router: ListenerRouter, deps: Listener
         visibility: isPrivate && !shared ? "private" : "channel",
       });
     });
-  });
-}
+  };

@@ -1,14 +1,13 @@
-import type { BlockButtonAction } from "@slack/bolt";
 import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
-import { stoppedCard, WATCH_ACTIONS } from "../../blocks/watch.js";
-import { answer } from "../answer.js";
+import { stoppedCard } from "../../blocks/watch.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import type { ListenerRouter } from "../router.js";
+import type { ActionArgs } from "../router.js";
 import { foreignCardMessage } from "./invoice.js";
 
 const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().regex(INVOICE_ID_PATTERN) });
@@ -17,8 +16,9 @@ const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().
  * Stop updating: this card leaves its invoice's watch (other cards of the invoice stay live) and
  * says who stopped it. No call to the payment service.
  */
-export function registerWatchActions(router: ListenerRouter, deps: ListenerDeps): void {
-  router.action<BlockButtonAction>(WATCH_ACTIONS.stop, async ({ ack, body, action, respond }) => {
+export const stopWatch =
+  (deps: AnswerDeps & Pick<ListenerDeps, "watches">) =>
+  async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;
@@ -43,5 +43,4 @@ export function registerWatchActions(router: ListenerRouter, deps: ListenerDeps)
       }
       return { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
     });
-  });
-}
+  };

@@ -5,11 +5,11 @@ import {
   buildBalanceMessage,
 } from "../../blocks/balance.js";
 import { PaymentsError } from "../../payments/errors.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor } from "../manage.js";
-import { checkManager } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
+import type { CommandArgs } from "../router.js";
 
 export const BALANCE_COMMAND = "/balance";
 
@@ -17,8 +17,9 @@ export const BALANCE_COMMAND = "/balance";
  * `/balance [help]`: the cash register's balances, as an ephemeral reply, to admins (or to
  * everyone when the workspace chose so). The permission is checked before the service is asked.
  */
-export function registerBalanceCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(BALANCE_COMMAND, async ({ command, ack, respond, client }) => {
+export const balanceCommand =
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments">) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {
       kind: "command",
@@ -79,5 +80,4 @@ export function registerBalanceCommand(router: ListenerRouter, deps: ListenerDep
         rates: report.rates,
       });
     });
-  });
-}
+  };

@@ -17,7 +17,10 @@ type AdminCommand = { teamId: string; userId: string; enterpriseId?: string | un
 
 /** `/invoice connect | disconnect | status`. Returns the reply, or null when a modal answered. */
 export async function runAdminCommand(
-  deps: ListenerDeps,
+  deps: Pick<
+    ListenerDeps,
+    "adminUserIds" | "stores" | "logger" | "replyVisibility" | "watches" | "defaultApiVersion"
+  >,
   client: webApi.WebClient,
   action: AdminAction,
   command: AdminCommand,

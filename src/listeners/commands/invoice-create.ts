@@ -6,7 +6,7 @@ import { NotConnectedError } from "../../payments/errors.js";
 import type { Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceCreatorsFor } from "../manage.js";
-import { checkManager } from "../permissions.js";
+import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**
@@ -26,7 +26,7 @@ type CreateCommand = {
 
 /** May this person create invoices in the workspace? Asked on the command and again on submit. */
 export async function mayCreate(
-  deps: ListenerDeps,
+  deps: ManagerDeps,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<{ allowed: boolean; why: string }> {
@@ -36,7 +36,7 @@ export async function mayCreate(
 
 /** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
 export async function openCreateModal(
-  deps: ListenerDeps,
+  deps: ManagerDeps & Pick<ListenerDeps, "payments">,
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,

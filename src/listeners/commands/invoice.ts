@@ -1,13 +1,13 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Invoice } from "../../payments/model.js";
-import { answer } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { lookupInvoice } from "../invoice-lookup.js";
 import { deliverInvoiceCard } from "../live-card.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
-import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { CommandArgs } from "../router.js";
 import { runAdminCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
 import { parseInvoiceText } from "./invoice-text.js";
@@ -18,12 +18,17 @@ export const INVOICE_COMMAND = "/invoice";
  * The invoice's chosen method from the workspace's method list (its name and currency for the
  * card): cached, or read within a short budget; undefined otherwise, never an error.
  */
-export function chosenMethod(deps: ListenerDeps, teamId: string, invoice: Invoice) {
+export function chosenMethod(deps: Pick<ListenerDeps, "payments">, teamId: string, invoice: Invoice) {
   return invoice.method ? deps.payments.methodFor(teamId, invoice.method) : Promise.resolve(undefined);
 }
 
-export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(INVOICE_COMMAND, async ({ command, ack, respond, client }) => {
+export const invoiceCommand =
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion">,
+  ) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = {
@@ -98,5 +103,4 @@ export function registerInvoiceCommand(router: ListenerRouter, deps: ListenerDep
         outcome,
       );
     });
-  });
-}
+  };

@@ -7,11 +7,11 @@ import {
   paymethodsUsageMessage,
 } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
-import { answer, type Outcome } from "../answer.js";
+import { type AnswerDeps, answer, type Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
-import { canManageCheck } from "../permissions.js";
-import type { ListenerRouter } from "../router.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { CommandArgs } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
@@ -21,7 +21,7 @@ export const PAYMETHODS_COMMAND = "/paymethods";
  * the channel or privately for the asker (the workspace's reply choice, unless `visibility` says).
  */
 export async function paymethodsReply(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
   teamId: string,
   view: PaymethodsView,
   outcome: Outcome,
@@ -53,8 +53,13 @@ export async function paymethodsReply(
   return message;
 }
 
-export function registerPaymethodsCommand(router: ListenerRouter, deps: ListenerDeps): void {
-  router.command(PAYMETHODS_COMMAND, async ({ command, ack, respond, client }) => {
+export const paymethodsCommand =
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages">,
+  ) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = {
       kind: "command",
@@ -80,5 +85,4 @@ export function registerPaymethodsCommand(router: ListenerRouter, deps: Listener
       outcome.filter = filterText(request.filter);
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, outcome);
     });
-  });
-}
+  };

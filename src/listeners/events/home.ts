@@ -1,9 +1,12 @@
 import type { ListenerDeps } from "../deps.js";
 import { publishHome } from "../manage.js";
-import type { ListenerRouter } from "../router.js";
+import type { EventArgs } from "../router.js";
 
-export function registerHomeEvents(router: ListenerRouter, deps: ListenerDeps): void {
-  router.event("app_home_opened", async ({ event, body, client, context }) => {
+export const homeOpened =
+  (
+    deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger" | "replyVisibility" | "defaultApiVersion">,
+  ) =>
+  async ({ event, body, client, context }: EventArgs<"app_home_opened">): Promise<void> => {
     if (event.tab !== "home") return;
     const teamId = context.teamId ?? body.team_id ?? "";
     const started = performance.now();
@@ -25,5 +28,4 @@ export function registerHomeEvents(router: ListenerRouter, deps: ListenerDeps): 
         "event handled",
       );
     }
-  });
-}
+  };

@@ -5,7 +5,7 @@ import { newReference } from "../../logger.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
 import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
-import type { ListenerRouter } from "../router.js";
+import type { EventArgs } from "../router.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
@@ -39,19 +39,19 @@ type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown }
  * stays a link, and one log line per event says why. Each read counts against the same per-user
  * and per-workspace rate limits as a command. Bolt acknowledges the event before this runs.
  */
-export function registerLinkSharedEvents(router: ListenerRouter, deps: ListenerDeps): void {
-  router.event("link_shared", async ({ event, body, client, context }) => {
+export const linkShared =
+  (deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">) =>
+  async ({ event, body, client, context }: EventArgs<"link_shared">): Promise<void> => {
     // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
     // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
     const teamId = context.teamId ?? body.team_id ?? "";
     await deps.inFlight.track(
       handleLinkShared(deps, client, { team: teamId, eventId: body.event_id }, event),
     );
-  });
-}
+  };
 
 async function handleLinkShared(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   client: webApi.WebClient,
   where: { team: string; eventId: string },
   raw: unknown,
@@ -80,7 +80,7 @@ async function handleLinkShared(
 
 /** Reads the message's payment links, unfurls those it could, notes everything in `line`. */
 async function unfurlPaymentLinks(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   client: webApi.WebClient,
   teamId: string,
   event: LinkShared,
@@ -144,7 +144,7 @@ async function unfurlPaymentLinks(
 }
 
 async function readLink(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
   teamId: string,
   link: PaymentLink & { url: string },
   now: Date,

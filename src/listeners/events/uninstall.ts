@@ -1,45 +1,51 @@
 import { forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
-import type { ListenerRouter } from "../router.js";
+import type { EventArgs } from "../router.js";
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
  * credentials, settings and cached data. Slack may deliver an event more than once; deleting is
  * idempotent, so retries are harmless.
  */
-export function registerUninstallEvents(router: ListenerRouter, deps: ListenerDeps): void {
-  const forget = async (
-    event: string,
-    body: { team_id?: string; enterprise_id?: string },
-    context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
-  ) => {
-    const query = {
-      teamId: context.teamId ?? body.team_id,
-      enterpriseId: context.enterpriseId ?? body.enterprise_id,
-      isEnterpriseInstall: context.isEnterpriseInstall ?? false,
-    };
-    try {
-      await forgetWorkspace(
-        deps.stores,
-        async (teamId) => {
-          await deps.payments.forgetCached(teamId);
-          await deps.watches.forgetTeam(teamId);
-        },
-        query,
-      );
-      deps.logger.info(
-        { event, team: query.teamId, enterprise: query.enterpriseId, outcome: "forgotten" },
-        "event handled",
-      );
-    } catch (error) {
-      deps.logger.error({ event, team: query.teamId, outcome: "error", err: error }, "event handled");
-      throw error;
-    }
+async function forget(
+  deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">,
+  event: string,
+  body: { team_id?: string; enterprise_id?: string },
+  context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
+): Promise<void> {
+  const query = {
+    teamId: context.teamId ?? body.team_id,
+    enterpriseId: context.enterpriseId ?? body.enterprise_id,
+    isEnterpriseInstall: context.isEnterpriseInstall ?? false,
   };
-  router.event("app_uninstalled", async ({ body, context }) => forget("app_uninstalled", body, context));
-  router.event("tokens_revoked", async ({ event, body, context }) => {
+  try {
+    await forgetWorkspace(
+      deps.stores,
+      async (teamId) => {
+        await deps.payments.forgetCached(teamId);
+        await deps.watches.forgetTeam(teamId);
+      },
+      query,
+    );
+    deps.logger.info(
+      { event, team: query.teamId, enterprise: query.enterpriseId, outcome: "forgotten" },
+      "event handled",
+    );
+  } catch (error) {
+    deps.logger.error({ event, team: query.teamId, outcome: "error", err: error }, "event handled");
+    throw error;
+  }
+}
+
+export const appUninstalled =
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
+  async ({ body, context }: EventArgs<"app_uninstalled">): Promise<void> =>
+    forget(deps, "app_uninstalled", body, context);
+
+export const tokensRevoked =
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
+  async ({ event, body, context }: EventArgs<"tokens_revoked">): Promise<void> => {
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;
-    await forget("tokens_revoked", body, context);
-  });
-}
+    await forget(deps, "tokens_revoked", body, context);
+  };

@@ -1,4 +1,3 @@
-import type { App, ViewSubmitAction } from "@slack/bolt";
 import { z } from "zod";
 import {
   CONNECT_FIELDS,
@@ -13,6 +12,7 @@ import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
 import { checkManager } from "../permissions.js";
+import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
@@ -49,8 +49,14 @@ function checkFailure(error: unknown): string {
  * connection, but a submission is a request of its own (forged, or sent after the person lost the
  * role), so it is checked again before anything is tried or saved.
  */
-export function registerConnectView(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CONNECT_VIEW, async ({ ack, body, view, client }) => {
+export const connectSubmission =
+  (
+    deps: Pick<
+      ListenerDeps,
+      "adminUserIds" | "stores" | "logger" | "defaultApiVersion" | "payments" | "replyVisibility"
+    >,
+  ) =>
+  async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const userId = body.user.id;
     const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
@@ -188,5 +194,4 @@ export function registerConnectView(app: App, deps: ListenerDeps): void {
     });
     if (result.ok) await refreshHome(origin.data.from);
     log({ outcome: result.ok ? "connected" : "refused", apiVersion, slow: true });
-  });
-}
+  };

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { App, ViewSubmitAction } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import {
@@ -20,6 +19,8 @@ import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
 import type { ListenerDeps } from "../deps.js";
+import type { ManagerDeps } from "../permissions.js";
+import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
@@ -49,8 +50,9 @@ type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unkno
  * own), claim the submission so it creates one invoice however often it arrives, create the invoice,
  * then post its card (read back with invoice/info: the service's own view) where the command was typed.
  */
-export function registerCreateInvoiceView(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CREATE_INVOICE_VIEW, async ({ ack, body, view, client }) => {
+export const createInvoiceSubmission =
+  (deps: ManagerDeps & Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches">) =>
+  async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const userId = body.user.id;
     const teamId = teamIdOf(body);
@@ -201,12 +203,11 @@ export function registerCreateInvoiceView(app: App, deps: ListenerDeps): void {
     } catch (error) {
       log("error", { outcome: "card_failed", err: error, ...outcome });
     }
-  });
-}
+  };
 
 /** The audit trail: one line per created invoice (never the credentials). */
 function auditCreated(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "logger">,
   creator: Creator,
   created: CreatedInvoice,
   draft: InvoiceDraft,
@@ -229,7 +230,7 @@ function auditCreated(
  * is not guessed from the request: the creator gets the id and link privately instead.
  */
 async function postCard(
-  deps: ListenerDeps,
+  deps: Pick<ListenerDeps, "now" | "payments" | "stores" | "watches">,
   client: Parameters<typeof postCreatedCard>[1],
   creator: Creator,
   created: CreatedInvoice,

@@ -1,0 +1,58 @@
+import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
+import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "../blocks/invoice.js";
+import { CREATE_INVOICE_VIEW } from "../blocks/invoice-create.js";
+import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
+import { WATCH_ACTIONS } from "../blocks/watch.js";
+import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
+import { invoiceCardButton } from "./actions/invoice.js";
+import { openPaymentPage } from "./actions/links.js";
+import { paymethodsPageButton } from "./actions/paymethods.js";
+import { stopWatch } from "./actions/watch.js";
+import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
+import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
+import { PAYMETHODS_COMMAND, paymethodsCommand } from "./commands/paymethods.js";
+import { homeOpened } from "./events/home.js";
+import { linkShared } from "./events/link-shared.js";
+import { appUninstalled, tokensRevoked } from "./events/uninstall.js";
+import type { Route } from "./router.js";
+import { connectSubmission } from "./views/connect.js";
+import { createInvoiceSubmission } from "./views/create-invoice.js";
+
+/**
+ * Everything Kassa answers, and which handler answers it. To add one, export a handler from its
+ * folder (`(deps) => async (args) => …`, typed with CommandArgs, ActionArgs, ViewArgs or EventArgs)
+ * and add its line here; a new command or event also goes in manifest.yml (test/manifest.test.ts).
+ */
+export const ROUTES: readonly Route[] = [
+  { command: INVOICE_COMMAND, handler: invoiceCommand },
+  { command: PAYMETHODS_COMMAND, handler: paymethodsCommand },
+  { command: BALANCE_COMMAND, handler: balanceCommand },
+
+  { action: OPEN_PAYMENT_PAGE_ACTION, handler: openPaymentPage },
+  { action: PAYMETHODS_ACTIONS.previous, handler: paymethodsPageButton },
+  { action: PAYMETHODS_ACTIONS.next, handler: paymethodsPageButton },
+  { action: PAYMETHODS_ACTIONS.refresh, handler: paymethodsPageButton },
+  { action: PAYMETHODS_ACTIONS.share, handler: paymethodsPageButton },
+  { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
+  { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
+  { action: WATCH_ACTIONS.stop, handler: stopWatch },
+  { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
+  { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
+  { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
+
+  { view: CONNECT_VIEW, handler: connectSubmission },
+  { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
+
+  { event: "app_home_opened", handler: homeOpened },
+  { event: "app_uninstalled", handler: appUninstalled },
+  { event: "tokens_revoked", handler: tokensRevoked },
+  { event: "link_shared", handler: linkShared },
+];
+
+/** Everything the app answers, read from ROUTES; the manifest test checks manifest.yml declares these. */
+export const HANDLED = {
+  commands: ROUTES.flatMap((route) => ("command" in route ? [route.command] : [])),
+  events: ROUTES.flatMap((route) => ("event" in route ? [route.event] : [])),
+  actions: ROUTES.flatMap((route) => ("action" in route ? [route.action] : [])),
+  views: ROUTES.flatMap((route) => ("view" in route ? [route.view] : [])),
+};
