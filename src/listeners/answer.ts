@@ -3,9 +3,7 @@ import { slowDownMessage } from "../blocks/replies.js";
 import { newReference } from "../logger.js";
 import type { ListenerDeps } from "./deps.js";
 import { offersConnect, replyForFailure } from "./error-reply.js";
-
-/** Fields of the one log line written per handled command or action. */
-export type Outcome = Record<string, unknown>;
+import type { AnswerLogLine, LogContext, Outcome, Produced } from "./outcome.js";
 
 /** What answer() uses: the rate limits, the in-flight count, the log and the time-out it quotes. */
 export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">;
@@ -20,16 +18,17 @@ export type AnswerContext = {
 };
 
 /**
- * Runs one request after it was acknowledged: `produce` builds the reply (and notes what happened
- * in `outcome`); any failure becomes the matching ephemeral reply; the reply is sent; one log line
- * records team, user, outcome, upstream status and latency, and the reference id on failures.
+ * Runs one request after it was acknowledged: `produce` returns the reply and its typed outcome,
+ * noting in `noted` what the line carries even if it then fails; any failure becomes the matching
+ * ephemeral reply; the reply is sent; one log line (AnswerLogLine) records team, user, the noted
+ * context, the outcome with its fields and latency, and the reference id on failures.
  */
 export async function answer(
   deps: AnswerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
-  /** Resolves to the reply, or to null when the answer is elsewhere (a modal was opened). */
-  produce: (outcome: Outcome) => Promise<SlackMessage | null>,
+  /** Resolves to the reply (null when the answer is elsewhere: a modal was opened) and its outcome. */
+  produce: (noted: LogContext) => Promise<Produced>,
 ): Promise<void> {
   await deps.inFlight.track(answerNow(deps, context, send, produce));
 }
@@ -38,21 +37,21 @@ async function answerNow(
   deps: AnswerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
-  produce: (outcome: Outcome) => Promise<SlackMessage | null>,
+  produce: (noted: LogContext) => Promise<Produced>,
 ): Promise<void> {
   const started = performance.now();
-  const outcome: Outcome = { outcome: "ok" };
+  const noted: LogContext = {};
+  let outcome: Outcome;
   let reply: SlackMessage | null;
   let failed = false;
   try {
     const verdict = await deps.rateLimiter.hit(context.team, context.user);
     if (verdict.limited) {
-      outcome.outcome = "rate_limited";
-      outcome.limit = verdict.scope;
+      outcome = { outcome: "rate_limited", limit: verdict.scope };
       reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds);
       failed = true;
     } else {
-      reply = await produce(outcome);
+      ({ reply, log: outcome } = await produce(noted));
     }
   } catch (error) {
     failed = true;
@@ -64,31 +63,31 @@ async function answerNow(
       canManage,
     });
     reply = failure.message;
-    outcome.outcome = failure.outcome;
-    if (failure.upstreamStatus !== undefined) outcome.upstreamStatus = failure.upstreamStatus;
-    if (failure.operatorHint !== undefined) outcome.hint = failure.operatorHint;
-    if (failure.reference) {
-      outcome.reference = failure.reference;
-      outcome.err = error;
-    }
+    outcome = {
+      outcome: failure.outcome,
+      ...(failure.upstreamStatus === undefined ? {} : { upstreamStatus: failure.upstreamStatus }),
+      ...(failure.operatorHint === undefined ? {} : { hint: failure.operatorHint }),
+      ...(failure.reference ? { reference: failure.reference, err: error } : {}),
+    };
   }
+  let replyFailed: string | undefined;
   try {
     if (reply) await send(reply, { failed });
   } catch (error) {
-    outcome.replyFailed = error instanceof Error ? error.message : String(error);
+    replyFailed = error instanceof Error ? error.message : String(error);
   }
-  const broken = outcome.reference !== undefined || outcome.replyFailed !== undefined;
+  const broken = ("reference" in outcome && outcome.reference !== undefined) || replyFailed !== undefined;
   const level = broken ? "error" : "info";
   // The record is built only when it will be written (LOG_LEVEL=warn skips the info lines).
   if (!deps.logger.isLevelEnabled(level)) return;
-  deps.logger[level](
-    {
-      [context.kind]: context.name,
-      team: context.team,
-      user: context.user,
-      ...outcome,
-      latencyMs: Math.round(performance.now() - started),
-    },
-    `${context.kind} handled`,
-  );
+  const line: AnswerLogLine = {
+    [context.kind]: context.name,
+    team: context.team,
+    user: context.user,
+    ...noted,
+    ...outcome,
+    ...(replyFailed === undefined ? {} : { replyFailed }),
+    latencyMs: Math.round(performance.now() - started),
+  };
+  deps.logger[level](line, `${context.kind} handled`);
 }

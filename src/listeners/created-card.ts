@@ -1,9 +1,10 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
 import type { Invoice } from "../payments/model.js";
-import type { Outcome } from "./answer.js";
 import type { ListenerDeps } from "./deps.js";
 import { deliverInvoiceCard } from "./live-card.js";
+import type { CardDelivery, TellDelivery } from "./outcome.js";
+import { slackErrorCode } from "./slack-error.js";
 
 /** Who created the invoice and where the command was typed. */
 export type Creator = { teamId: string; userId: string; channelId: string };
@@ -20,12 +21,12 @@ export async function postCreatedCard(
   creator: Creator,
   invoice: Invoice,
   card: SlackMessage,
-  outcome: Outcome,
+  delivery: CardDelivery & TellDelivery,
 ): Promise<void> {
-  const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", outcome, {
+  const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", delivery, {
     created: true,
   });
-  if (left) await tellCreator(client, creator, left, outcome);
+  if (left) await tellCreator(client, creator, left, delivery);
 }
 
 /** A private message to the creator: ephemeral in the channel, or a DM where that fails. */
@@ -33,7 +34,7 @@ export async function tellCreator(
   client: webApi.WebClient,
   creator: Creator,
   message: SlackMessage,
-  outcome: Outcome,
+  delivery: TellDelivery,
 ): Promise<void> {
   try {
     await client.chat.postEphemeral({
@@ -42,14 +43,10 @@ export async function tellCreator(
       text: message.text,
       blocks: message.blocks,
     });
-    outcome.told = "chat.postEphemeral";
+    delivery.told = "chat.postEphemeral";
   } catch (error) {
-    outcome.ephemeralError = slackErrorCode(error);
+    delivery.ephemeralError = slackErrorCode(error);
     await client.chat.postMessage({ channel: creator.userId, text: message.text, blocks: message.blocks });
-    outcome.told = "dm";
+    delivery.told = "dm";
   }
-}
-
-function slackErrorCode(error: unknown): string {
-  return (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
 }

@@ -16,12 +16,13 @@ import {
   UnreachableError,
 } from "../payments/errors.js";
 import { StoreCallError } from "../store/deadline.js";
+import type { FailureKind, RefusalKind } from "./outcome.js";
 
 /** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
 export class RefusalError extends Error {
   constructor(
     readonly reply: SlackMessage,
-    readonly outcome: string,
+    readonly outcome: RefusalKind,
   ) {
     super(outcome);
   }
@@ -30,7 +31,7 @@ export class RefusalError extends Error {
 export type FailureReply = {
   message: SlackMessage;
   /** Short name for the log line's outcome field. */
-  outcome: string;
+  outcome: FailureKind | RefusalKind;
   /** Set when the user is given a reference to quote; the same id goes into the log line. */
   reference?: string;
   upstreamStatus?: number;

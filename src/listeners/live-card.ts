@@ -3,8 +3,9 @@ import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Invoice } from "../payments/model.js";
-import type { Outcome } from "./answer.js";
 import type { ListenerDeps } from "./deps.js";
+import type { CardDelivery } from "./outcome.js";
+import { slackErrorCode } from "./slack-error.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
@@ -23,8 +24,8 @@ function notWatched(
 }
 
 /** The card is shown anyway; only its live updates are lost, and the log says why. */
-function watchFailed(error: unknown, outcome: Outcome): "store_failed" {
-  outcome.watchError = error instanceof Error ? error.message : String(error);
+function watchFailed(error: unknown, delivery: CardDelivery): "store_failed" {
+  delivery.watchError = error instanceof Error ? error.message : String(error);
   return "store_failed";
 }
 
@@ -32,7 +33,8 @@ function watchFailed(error: unknown, outcome: Outcome): "store_failed" {
  * Delivers an invoice card. Channel cards are posted with chat.postMessage (Kassa then has the
  * message's ts and can keep it current); where the bot cannot post, the card goes through
  * response_url as before, saying why it is not live. Private cards go through response_url; their
- * asker is told changes by DM. Resolves to what is left to send through response_url (null: posted).
+ * asker is told changes by DM. Resolves to what is left to send through response_url (null: posted);
+ * notes in `delivery` how it went (also when it then fails).
  */
 export async function deliverInvoiceCard(
   deps: Pick<ListenerDeps, "now" | "stores" | "watches">,
@@ -41,7 +43,7 @@ export async function deliverInvoiceCard(
   invoice: Invoice,
   card: SlackMessage,
   visibility: ReplyVisibility,
-  outcome: Outcome,
+  delivery: CardDelivery,
   /** created: the asker created the invoice (/invoice new); live updates keep "Created by". */
   options: { created?: boolean } = {},
 ): Promise<SlackMessage | null> {
@@ -53,8 +55,8 @@ export async function deliverInvoiceCard(
     if (!register) return card;
     const result = await deps.watches
       .watch(asker.teamId, register, invoice, { kind: "dm", user: asker.userId, postedState: invoice.state })
-      .catch((error: unknown) => watchFailed(error, outcome));
-    outcome.watch = result;
+      .catch((error: unknown) => watchFailed(error, delivery));
+    delivery.watch = result;
     if (result === "store_failed") return card;
     const status: WatchStatus =
       result === "watching"
@@ -65,9 +67,11 @@ export async function deliverInvoiceCard(
 
   // The room is checked first, so the card is posted with the right line (not posted, then corrected).
   const room = register
-    ? await deps.watches.room(asker.teamId, invoice.id).catch((error: unknown) => watchFailed(error, outcome))
+    ? await deps.watches
+        .room(asker.teamId, invoice.id)
+        .catch((error: unknown) => watchFailed(error, delivery))
     : "store_failed";
-  if (room === "workspace_full" || room === "invoice_full") outcome.watch = room;
+  if (room === "workspace_full" || room === "invoice_full") delivery.watch = room;
   const live =
     room === "watching"
       ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)
@@ -84,9 +88,9 @@ export async function deliverInvoiceCard(
     if (!posted.ts) throw new Error("chat.postMessage answered without a ts");
     ts = posted.ts;
   } catch (error) {
-    const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-    outcome.posted = "response_url";
-    outcome.postError = code;
+    const code = slackErrorCode(error);
+    delivery.posted = "response_url";
+    delivery.postError = code;
     if (!register) return card;
     return withWatchStatus(
       card,
@@ -94,7 +98,7 @@ export async function deliverInvoiceCard(
       stopValue,
     );
   }
-  outcome.posted = "chat.postMessage";
+  delivery.posted = "chat.postMessage";
   if (!register || room !== "watching") return null;
   const result = await deps.watches
     .watch(asker.teamId, register, invoice, {
@@ -105,8 +109,8 @@ export async function deliverInvoiceCard(
       postedState: invoice.state,
       ...(options.created ? { createdBy: true } : {}),
     })
-    .catch((error: unknown) => watchFailed(error, outcome));
-  outcome.watch = result;
+    .catch((error: unknown) => watchFailed(error, delivery));
+  delivery.watch = result;
   if (result !== "watching") {
     // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
     const honest =

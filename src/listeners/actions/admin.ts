@@ -42,7 +42,7 @@ export const openConnect =
       context,
       async (message) =>
         fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
-      async (outcome) => {
+      async () => {
         const manager = await checkManager(deps, client, who);
         if (!manager.allowed)
           throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
@@ -50,8 +50,7 @@ export const openConnect =
           from: fromMessage ? "command" : "home",
           t: teamId,
         });
-        outcome.outcome = "modal_opened";
-        return null;
+        return { reply: null, log: { outcome: "modal_opened" } };
       },
     );
   };
@@ -78,7 +77,7 @@ export const disconnect =
       ? async () => publishHome(deps, client, who)
       : async (message: Parameters<typeof respond>[0] & object) =>
           respond({ ...message, replace_original: true });
-    await answer(deps, context, send, async (outcome) => {
+    await answer(deps, context, send, async () => {
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
       if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
         throw new RefusalError(
@@ -92,8 +91,9 @@ export const disconnect =
       const removed = await deps.stores.credentials.remove(teamId);
       await deps.payments.forgetCached(teamId);
       await deps.watches.forgetTeam(teamId);
-      outcome.outcome = removed ? "disconnected" : "nothing_to_disconnect";
-      return removed ? disconnectedMessage(body.user.id) : nothingToDisconnectMessage();
+      return removed
+        ? { reply: disconnectedMessage(body.user.id), log: { outcome: "disconnected" } }
+        : { reply: nothingToDisconnectMessage(), log: { outcome: "nothing_to_disconnect" } };
     });
   };
 

@@ -63,16 +63,13 @@ export const invoiceCardButton =
       return respond({ ...message, replace_original: true });
     };
 
-    await answer(deps, context, send, async (outcome) => {
+    await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(buttonValueSchema, action);
-      outcome.invoice = value.id;
+      noted.invoice = value.id;
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
       const invoice = await lookupInvoice(deps, team, value.id);
-      outcome.upstreamStatus = 200;
-      outcome.state = invoice.state;
-      if (value.s !== invoice.state) outcome.previousState = value.s;
       const shared = action.action_id === INVOICE_ACTIONS.share;
       const sharedBy = shared ? user : value.by;
       const card = buildInvoiceMessage(invoice, {
@@ -86,7 +83,14 @@ export const invoiceCardButton =
         method: await chosenMethod(deps, team, invoice),
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
-      return shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
+      const reply = shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
+      const log = {
+        outcome: "ok",
+        upstreamStatus: 200,
+        state: invoice.state,
+        ...(value.s === invoice.state ? {} : { previousState: value.s }),
+      } as const;
+      return { reply, log };
     });
   };
 

@@ -46,15 +46,20 @@ export const paymethodsPageButton =
       }
       return respond({ ...message, replace_original: true });
     };
-    await answer(deps, context, send, async (outcome) => {
+    await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(buttonValueSchema, action);
       const request = parsePaymethodsText(value.f);
       if (request.kind !== "list") throw new Error(`button value holds no filter: ${value.f}`);
-      outcome.filter = value.f;
-      outcome.page = value.p;
-      return paymethodsReply(deps, team, { filter: request.filter, page: value.p }, outcome, {
-        fresh: action.action_id === PAYMETHODS_ACTIONS.refresh,
-        visibility: isPrivate && !shared ? "private" : "channel",
-      });
+      noted.filter = value.f;
+      noted.page = value.p;
+      return paymethodsReply(
+        deps,
+        team,
+        { filter: request.filter, page: value.p },
+        {
+          fresh: action.action_id === PAYMETHODS_ACTIONS.refresh,
+          visibility: isPrivate && !shared ? "private" : "channel",
+        },
+      );
     });
   };

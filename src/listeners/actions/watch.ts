@@ -27,20 +27,24 @@ export const stopWatch =
     // as it is, with a note beside it.
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
       respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
-    await answer(deps, context, send, async (outcome) => {
+    await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(stopValueSchema, action);
-      outcome.invoice = value.id;
+      noted.invoice = value.id;
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
       const isPrivate = body.container?.is_ephemeral === true;
       const channel = body.container?.channel_id ?? body.channel?.id;
       const ts = body.container?.message_ts ?? body.message?.ts;
       if (isPrivate || !channel || !ts) await deps.watches.stop(team, value.id, { kind: "dm", user });
       else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
-      outcome.outcome = "watch_stopped";
       const blocks = body.message?.blocks as unknown[] | undefined;
       if (isPrivate || !blocks || blocks.length === 0) {
-        return ephemeral("Kassa no longer tells you about changes to this invoice.", "Live updates stopped.");
+        const reply = ephemeral(
+          "Kassa no longer tells you about changes to this invoice.",
+          "Live updates stopped.",
+        );
+        return { reply, log: { outcome: "watch_stopped" } };
       }
-      return { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
+      const reply = { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
+      return { reply, log: { outcome: "watch_stopped" } };
     });
   };

@@ -8,6 +8,7 @@ import { PaymentsError } from "../../payments/errors.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor } from "../manage.js";
+import type { BalancesRead } from "../outcome.js";
 import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 
@@ -27,36 +28,44 @@ export const balanceCommand =
       team: command.team_id,
       user: command.user_id,
     } as const;
-    await answer(deps, context, respond, async (outcome) => {
+    await answer(deps, context, respond, async (noted) => {
       const text = command.text.trim();
       const visibility = await balanceVisibilityFor(deps, command.team_id);
       if (/^(help|\?|-h|--help)$/i.test(text)) {
-        outcome.outcome = "help";
-        return balanceHelpMessage(visibility);
+        return { reply: balanceHelpMessage(visibility), log: { outcome: "help" } };
       }
       if (text !== "") {
-        outcome.outcome = "usage";
-        return balanceUsageMessage(text);
+        return { reply: balanceUsageMessage(text), log: { outcome: "usage" } };
       }
-      outcome.visibility = visibility;
+      noted.visibility = visibility;
       if (visibility === "admins") {
         const manager = await checkManager(deps, client, {
           userId: command.user_id,
           teamId: command.team_id,
           enterpriseId: command.enterprise_id,
         });
-        outcome.manager = manager.why;
-        if (!manager.allowed) {
-          outcome.outcome = "not_allowed";
-          return balanceNotAllowedMessage();
-        }
+        noted.manager = manager.why;
+        if (!manager.allowed) return { reply: balanceNotAllowedMessage(), log: { outcome: "not_allowed" } };
       }
       const report = await deps.payments.balances(command.team_id);
-      outcome.cached = report.fromCache;
-      if (!report.fromCache) outcome.upstreamStatus = 200;
-      outcome.balances = report.balances.length;
+      const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
+        ? // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
+          {
+            rates: "failed",
+            ratesError:
+              report.ratesError instanceof PaymentsError
+                ? report.ratesError.message
+                : String(report.ratesError),
+          }
+        : { rates: report.toPrice.length === 0 ? "not_needed" : "ok" };
+      const read: BalancesRead = {
+        cached: report.fromCache,
+        ...(report.fromCache ? {} : { upstreamStatus: 200 as const }),
+        balances: report.balances.length,
+        ...(report.unreadable.length > 0 ? { unreadable: report.unreadable.length } : {}),
+        ...rates,
+      };
       if (report.unreadable.length > 0) {
-        outcome.unreadable = report.unreadable.length;
         if (!report.fromCache) {
           // Codes and schema paths only, as for the method list.
           deps.logger.warn(
@@ -65,19 +74,12 @@ export const balanceCommand =
           );
         }
       }
-      if (report.ratesError) {
-        // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
-        outcome.rates = "failed";
-        outcome.ratesError =
-          report.ratesError instanceof PaymentsError ? report.ratesError.message : String(report.ratesError);
-      } else {
-        outcome.rates = report.toPrice.length === 0 ? "not_needed" : "ok";
-      }
-      return buildBalanceMessage({
+      const reply = buildBalanceMessage({
         balances: report.balances,
         unreadable: report.unreadable.length,
         fetchedAt: report.fetchedAt,
         rates: report.rates,
       });
+      return { reply, log: { outcome: "ok", ...read } };
     });
   };

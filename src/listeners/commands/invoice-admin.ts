@@ -5,17 +5,17 @@ import {
   nothingToDisconnectMessage,
   statusMessage,
 } from "../../blocks/admin.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
-import type { Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
+import type { LogContext, Produced } from "../outcome.js";
 import { checkManager } from "../permissions.js";
+import { slackErrorCode } from "../slack-error.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = { teamId: string; userId: string; enterpriseId?: string | undefined; triggerId: string };
 
-/** `/invoice connect | disconnect | status`. Returns the reply, or null when a modal answered. */
+/** `/invoice connect | disconnect | status`: the reply (null when a modal answered) and its outcome. */
 export async function runAdminCommand(
   deps: Pick<
     ListenerDeps,
@@ -24,12 +24,12 @@ export async function runAdminCommand(
   client: webApi.WebClient,
   action: AdminAction,
   command: AdminCommand,
-  outcome: Outcome,
-): Promise<SlackMessage | null> {
-  outcome.action = action;
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = action;
   const who = { userId: command.userId, teamId: command.teamId, enterpriseId: command.enterpriseId };
   const manager = await checkManager(deps, client, who);
-  outcome.manager = manager.why;
+  noted.manager = manager.why;
 
   if (action === "status") {
     const connection = await deps.stores.credentials.get(command.teamId);
@@ -37,7 +37,7 @@ export async function runAdminCommand(
       visibilityFor(deps, command.teamId),
       deps.watches.count(command.teamId),
     ]);
-    return statusMessage(connection, {
+    const reply = statusMessage(connection, {
       defaultVersion: deps.defaultApiVersion,
       visibility,
       canManage: manager.allowed,
@@ -45,29 +45,27 @@ export async function runAdminCommand(
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
     });
+    return { reply, log: { outcome: "ok" } };
   }
   if (!manager.allowed) {
-    outcome.outcome = "not_allowed";
-    return notAllowedMessage(
+    const reply = notAllowedMessage(
       action === "connect" ? "connect the cash register" : "disconnect the cash register",
     );
+    return { reply, log: { outcome: "not_allowed" } };
   }
   if (action === "connect") {
     try {
       await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
     } catch (error) {
-      outcome.outcome = "modal_failed";
-      outcome.modalError = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-      return ephemeral(
+      const reply = ephemeral(
         ":hourglass: The form could not be opened in time. Run `/invoice connect` again.",
         "The form could not be opened; run /invoice connect again.",
       );
+      return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
     }
-    outcome.outcome = "modal_opened";
-    return null;
+    return { reply: null, log: { outcome: "modal_opened" } };
   }
   const connection = await deps.stores.credentials.get(command.teamId);
-  if (!connection) return nothingToDisconnectMessage();
-  outcome.outcome = "confirm_asked";
-  return disconnectConfirmMessage(connection, command.teamId);
+  if (!connection) return { reply: nothingToDisconnectMessage(), log: { outcome: "ok" } };
+  return { reply: disconnectConfirmMessage(connection, command.teamId), log: { outcome: "confirm_asked" } };
 }

@@ -1,12 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NotConnectedError } from "../../payments/errors.js";
-import type { Outcome } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceCreatorsFor } from "../manage.js";
+import type { LogContext, Produced } from "../outcome.js";
 import { checkManager, type ManagerDeps } from "../permissions.js";
+import { slackErrorCode } from "../slack-error.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**
@@ -40,18 +40,15 @@ export async function openCreateModal(
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
-  outcome: Outcome,
-): Promise<SlackMessage | null> {
-  outcome.action = "new";
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "new";
   const permission = await mayCreate(deps, client, command);
-  outcome.creator = permission.why;
-  if (!permission.allowed) {
-    outcome.outcome = "not_allowed";
-    return createNotAllowedMessage();
-  }
+  noted.creator = permission.why;
+  if (!permission.allowed) return { reply: createNotAllowedMessage(), log: { outcome: "not_allowed" } };
   if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
   const methods = await deps.payments.enabledMethodsWithin(command.teamId, CREATE_METHODS_BUDGET_MS);
-  outcome.methods = methods ? methods.length : "unavailable";
+  const methodCount = methods ? methods.length : "unavailable";
   try {
     await client.views.open({
       trigger_id: command.triggerId,
@@ -62,13 +59,14 @@ export async function openCreateModal(
       }),
     });
   } catch (error) {
-    outcome.outcome = "modal_failed";
-    outcome.modalError = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
-    return ephemeral(
+    const reply = ephemeral(
       ":hourglass: The form could not be opened in time. Run `/invoice new` again.",
       "The form could not be opened; run /invoice new again.",
     );
+    return {
+      reply,
+      log: { outcome: "modal_failed", methods: methodCount, modalError: slackErrorCode(error) },
+    };
   }
-  outcome.outcome = "modal_opened";
-  return null;
+  return { reply: null, log: { outcome: "modal_opened", methods: methodCount } };
 }

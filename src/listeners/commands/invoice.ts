@@ -42,15 +42,16 @@ export const invoiceCommand =
         enterpriseId: command.enterprise_id,
       }),
     } as const;
-    await answer(deps, context, respond, async (outcome) => {
+    await answer(deps, context, respond, async (noted) => {
       const request = parseInvoiceText(command.text);
       if (request.kind === "help") {
-        outcome.outcome = "help";
-        return invoiceHelpMessage(await helpFactsFor(deps, command.team_id));
+        return {
+          reply: invoiceHelpMessage(await helpFactsFor(deps, command.team_id)),
+          log: { outcome: "help" },
+        };
       }
       if (request.kind === "invalid") {
-        outcome.outcome = "usage";
-        return invoiceUsageMessage(request.reason, request.input);
+        return { reply: invoiceUsageMessage(request.reason, request.input), log: { outcome: "usage" } };
       }
       if (request.kind === "admin") {
         return runAdminCommand(
@@ -63,7 +64,7 @@ export const invoiceCommand =
             enterpriseId: command.enterprise_id,
             triggerId: command.trigger_id,
           },
-          outcome,
+          noted,
         );
       }
       if (request.kind === "create") {
@@ -78,14 +79,11 @@ export const invoiceCommand =
             triggerId: command.trigger_id,
           },
           request.prefill,
-          outcome,
+          noted,
         );
       }
-      outcome.invoice = request.invoiceId;
+      noted.invoice = request.invoiceId;
       const invoice = await lookupInvoice(deps, command.team_id, request.invoiceId);
-      // The service answers every processed request with 200; anything else was an error above.
-      outcome.upstreamStatus = 200;
-      outcome.state = invoice.state;
       const visibility = await visibilityFor(deps, command.team_id);
       const card = buildInvoiceMessage(invoice, {
         now: deps.now(),
@@ -93,14 +91,15 @@ export const invoiceCommand =
         visibility,
         method: await chosenMethod(deps, command.team_id, invoice),
       });
-      return deliverInvoiceCard(
+      const reply = await deliverInvoiceCard(
         deps,
         client,
         { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id },
         invoice,
         card,
         visibility,
-        outcome,
+        noted,
       );
+      return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
     });
   };

@@ -7,9 +7,10 @@ import {
   paymethodsUsageMessage,
 } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
-import { type AnswerDeps, answer, type Outcome } from "../answer.js";
+import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
+import type { Produced } from "../outcome.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { parsePaymethodsText } from "./paymethods-text.js";
@@ -19,21 +20,23 @@ export const PAYMETHODS_COMMAND = "/paymethods";
 /**
  * Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for, for
  * the channel or privately for the asker (the workspace's reply choice, unless `visibility` says).
+ * Its outcome: ok, or no_match when nothing matches the filter, with what was read.
  */
 export async function paymethodsReply(
   deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
   teamId: string,
   view: PaymethodsView,
-  outcome: Outcome,
   options: { fresh?: boolean; visibility?: ReplyVisibility } = {},
-): Promise<SlackMessage> {
+): Promise<Produced & { reply: SlackMessage }> {
   const [list, visibility] = await Promise.all([
     deps.payments.methods(teamId, { fresh: options.fresh ?? false }),
     options.visibility ?? visibilityFor(deps, teamId),
   ]);
-  outcome.cached = list.fromCache;
-  if (!list.fromCache) outcome.upstreamStatus = 200;
-  outcome.methods = list.methods.length;
+  const read = {
+    cached: list.fromCache,
+    ...(list.fromCache ? {} : { upstreamStatus: 200 as const }),
+    methods: list.methods.length,
+  };
   if (!list.fromCache && list.unreadable.length > 0) {
     // Codes and schema paths only: what an operator needs to see which entries the service changed.
     deps.logger.warn(
@@ -47,10 +50,12 @@ export async function paymethodsReply(
     visibility,
   });
   if (!message) {
-    outcome.outcome = "no_match";
-    return paymethodsNoMatchMessage(filterText(view.filter));
+    return {
+      reply: paymethodsNoMatchMessage(filterText(view.filter)),
+      log: { outcome: "no_match", ...read },
+    };
   }
-  return message;
+  return { reply: message, log: { outcome: "ok", ...read } };
 }
 
 export const paymethodsCommand =
@@ -72,17 +77,18 @@ export const paymethodsCommand =
         enterpriseId: command.enterprise_id,
       }),
     } as const;
-    await answer(deps, context, respond, async (outcome) => {
+    await answer(deps, context, respond, async (noted) => {
       const request = parsePaymethodsText(command.text);
       if (request.kind === "help") {
-        outcome.outcome = "help";
-        return paymethodsHelpMessage(await helpFactsFor(deps, command.team_id));
+        return {
+          reply: paymethodsHelpMessage(await helpFactsFor(deps, command.team_id)),
+          log: { outcome: "help" },
+        };
       }
       if (request.kind === "invalid") {
-        outcome.outcome = "usage";
-        return paymethodsUsageMessage(request.reason, request.input);
+        return { reply: paymethodsUsageMessage(request.reason, request.input), log: { outcome: "usage" } };
       }
-      outcome.filter = filterText(request.filter);
-      return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, outcome);
+      noted.filter = filterText(request.filter);
+      return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 });
     });
   };

@@ -6,6 +6,7 @@ import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-l
 import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
 import type { EventArgs } from "../router.js";
+import { slackErrorCode } from "../slack-error.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
@@ -178,11 +179,4 @@ function unfurlTarget(
   if (event.unfurl_id && (event.source === "composer" || event.source === "conversations_history"))
     return { unfurl_id: event.unfurl_id, source: event.source };
   return { channel: event.channel, ts: event.message_ts };
-}
-
-/** Slack's own error code (`missing_scope`, `cannot_unfurl_url`, ...) when it answered, else the message. */
-function slackErrorCode(error: unknown): string {
-  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
-  if (typeof code === "string") return code;
-  return error instanceof Error ? error.message : String(error);
 }

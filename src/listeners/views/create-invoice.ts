@@ -19,6 +19,7 @@ import { chosenMethod } from "../commands/invoice.js";
 import { mayCreate } from "../commands/invoice-create.js";
 import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
 import type { ListenerDeps } from "../deps.js";
+import type { CardDelivery, TellDelivery } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -157,7 +158,7 @@ export const createInvoiceSubmission =
     fields.slow = quick === null;
     const result = quick ?? (await attempt);
     if (!result.ok) {
-      const outcome: Record<string, unknown> = {};
+      const outcome: CreatedCardNote = {};
       if (result.error instanceof ServiceError) {
         await tellCreator(
           client,
@@ -196,13 +197,23 @@ export const createInvoiceSubmission =
       return log("error", { outcome: "create_failed", reference, err: result.error, ...outcome });
     }
     auditCreated(deps, creator, result.created, draft);
-    const outcome: Record<string, unknown> = { invoice: result.created.id };
+    const outcome: CreatedCardNote = { invoice: result.created.id };
     try {
       await postCard(deps, client, creator, result.created, outcome);
       log("info", { outcome: "created", ...outcome });
     } catch (error) {
       log("error", { outcome: "card_failed", err: error, ...outcome });
     }
+  };
+
+/** What the log line of a submission notes about the created card and the creator's private notes. */
+type CreatedCardNote = CardDelivery &
+  TellDelivery & {
+    invoice?: string;
+    /** The new invoice could not be read back; the creator got its id and link instead. */
+    readError?: string;
+    /** Even the private note to the creator failed. */
+    tellError?: string;
   };
 
 /** The audit trail: one line per created invoice (never the credentials). */
@@ -234,7 +245,7 @@ async function postCard(
   client: Parameters<typeof postCreatedCard>[1],
   creator: Creator,
   created: CreatedInvoice,
-  outcome: Record<string, unknown>,
+  outcome: CreatedCardNote,
 ): Promise<void> {
   let invoice: Awaited<ReturnType<ListenerDeps["payments"]["invoice"]>>;
   try {

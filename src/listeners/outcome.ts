@@ -1,0 +1,130 @@
+import type { BalanceVisibility } from "../blocks/balance.js";
+import type { SlackMessage } from "../blocks/message.js";
+import type { AddCardResult } from "../watch/model.js";
+
+/**
+ * The shape of the one log line answer() writes per handled command or action: who, the context the
+ * producer noted, what happened (one outcome kind with its own fields) and how long it took.
+ */
+export type AnswerLogLine = { command?: string; action?: string; team: string; user: string } & LogContext &
+  Outcome & {
+    /** The reply could not be sent (response_url or Web API error); the line is then an error. */
+    replyFailed?: string;
+    latencyMs: number;
+  };
+
+/**
+ * Facts a producer notes as it goes, before it knows how the request ends: they go onto the log line
+ * whatever the outcome, failures included (a failed lookup still names its invoice).
+ */
+export type LogContext = CardDelivery & {
+  /** The invoice id asked for or pressed on. */
+  invoice?: string;
+  /** The /paymethods filter, as typed or carried by a page button. */
+  filter?: string;
+  /** The /paymethods page a button asked for. */
+  page?: number;
+  /** The /invoice sub-command: connect, disconnect, status or new. */
+  action?: string;
+  /** Why the asker may or may not manage the cash register (admin, owner, not_admin, …). */
+  manager?: string;
+  /** Why the asker may or may not create invoices. */
+  creator?: string;
+  /** Who may see /balance in this workspace. */
+  visibility?: BalanceVisibility;
+};
+
+/** How an invoice card was delivered and whether it stays live (live-card.ts fills it). */
+export type CardDelivery = {
+  /** The card's watch: watching, or why not (a full workspace or invoice, a store failure). */
+  watch?: AddCardResult | "store_failed";
+  /** The store's error when the watch could not be written; the card went out anyway. */
+  watchError?: string;
+  /** Which way the channel card went. */
+  posted?: "chat.postMessage" | "response_url";
+  /** Slack's refusal of chat.postMessage (the card then went through response_url). */
+  postError?: string;
+};
+
+/** How a private message reached its person (created-card.ts fills it). */
+export type TellDelivery = {
+  told?: "chat.postEphemeral" | "dm";
+  /** chat.postEphemeral's refusal, after which a DM was sent. */
+  ephemeralError?: string;
+};
+
+/** An invoice was read from the service. */
+export type InvoiceRead = {
+  /** The service answers every processed request with 200; anything else was a failure. */
+  upstreamStatus: 200;
+  state: string;
+  /** On a Refresh: the state the card showed, when it changed. */
+  previousState?: string;
+};
+
+/** The method list was read, from the cache or the service (upstreamStatus only then). */
+export type MethodsRead = { cached: boolean; upstreamStatus?: 200; methods: number };
+
+/** The balances were read, from the cache or the service (upstreamStatus only then). */
+export type BalancesRead = {
+  cached: boolean;
+  upstreamStatus?: 200;
+  balances: number;
+  /** Entries left out because the service's answer could not be read. */
+  unreadable?: number;
+  /** The exchange rates for the total: read, not needed, or failed (the total is then left out). */
+  rates: "ok" | "not_needed" | "failed";
+  ratesError?: string;
+};
+
+/** Requests declined on purpose (RefusalError): not faults, no reference. */
+export type RefusalKind = "not_allowed" | "foreign_card" | "invoice_not_found";
+
+/** Failures replyForFailure turns into a reply (error-reply.ts). */
+export type FailureKind =
+  | "credentials_refused"
+  | "service_error"
+  | "not_connected"
+  | "upstream_busy"
+  | "upstream_unreachable"
+  | "store_unavailable"
+  | "upstream_unexpected"
+  | "internal_error";
+
+/** What happened, one kind per line, each with its own fields. */
+export type Outcome =
+  /** Answered: a card, a list, the balances, a confirmation or the connection status. */
+  | ({ outcome: "ok" } & (InvoiceRead | MethodsRead | BalancesRead | { upstreamStatus?: never }))
+  /** `help` was asked for. */
+  | { outcome: "help" }
+  /** The command's text could not be read; the reply shows how to write it. */
+  | { outcome: "usage" }
+  /** The method list was read but no method matches the filter. */
+  | ({ outcome: "no_match" } & MethodsRead)
+  /** The connect or create modal was opened; the answer is there, not in a reply. */
+  | { outcome: "modal_opened"; methods?: number | "unavailable" }
+  /** views.open failed (mostly an expired trigger_id); the asker is told to run the command again. */
+  | { outcome: "modal_failed"; modalError: string; methods?: number | "unavailable" }
+  /** `/invoice disconnect`: the asker is asked to confirm. */
+  | { outcome: "confirm_asked" }
+  /** Disconnect pressed: the credentials were removed, or there were none. */
+  | { outcome: "disconnected" | "nothing_to_disconnect" }
+  /** Stop updating pressed: this card left its invoice's watch. */
+  | { outcome: "watch_stopped" }
+  /** Too many requests from this user or workspace; nothing was asked of the service. */
+  | { outcome: "rate_limited"; limit: "user" | "team" }
+  /**
+   * Declined (not allowed, another workspace's card, no such invoice) or failed, with its reply.
+   * `reference`/`err` when the user got a reference to quote (an error line); `hint` for operators
+   * only; `upstreamStatus` when the service answered with one.
+   */
+  | {
+      outcome: RefusalKind | FailureKind;
+      upstreamStatus?: number;
+      hint?: string;
+      reference?: string;
+      err?: unknown;
+    };
+
+/** What a producer hands answer(): the reply (null when a modal answered) and what to log. */
+export type Produced = { reply: SlackMessage | null; log: Outcome };
