@@ -114,16 +114,11 @@ function routes(deps: AppDeps): CustomRoute[] {
   ];
 }
 
-/**
- * Builds the Bolt app from its dependencies, in one of three ways: one workspace (bot token, HTTP),
- * many workspaces (OAuth install pages, installations in the store, HTTP), or Socket Mode.
- */
-export function createApp(deps: AppDeps): KassaApp {
-  const { config, logger } = deps;
-  const slack = config.slack;
-  const common: AppOptions = {
-    logger: boltLogger(logger),
-    clientOptions: { slackApiUrl: slack.apiUrl },
+/** Options every way of running shares. */
+function commonOptions(deps: AppDeps): AppOptions {
+  return {
+    logger: boltLogger(deps.logger),
+    clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
     // Several replicas: no in-memory conversation state.
     convoStore: false,
     // Long-running server: ack() answers Slack at once, the handler goes on afterwards.
@@ -131,69 +126,98 @@ export function createApp(deps: AppDeps): KassaApp {
     // The error handler gets the request body too (to answer a workspace that is not installed).
     extendedErrorHandler: true,
   };
-  /** The HTTP receiver both HTTP ways share: signature check, probes, body limit. */
-  const httpReceiver = (extra: Partial<HTTPReceiverOptions>) => {
-    const receiver = new HTTPReceiver({
-      signingSecret: slack.signingSecret ?? "",
-      customRoutes: routes(deps),
-      logger: boltLogger(logger),
-      bodyLimit: BODY_LIMIT_BYTES,
-      ...extra,
-    });
-    guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger });
-    return receiver;
-  };
-  let socketReceiver: SocketModeReceiver | undefined;
+}
+
+/** The HTTP receiver both HTTP ways share: signature check, the screen before Bolt, probes, body limit. */
+function httpReceiver(deps: AppDeps, extra: Partial<HTTPReceiverOptions> = {}): HTTPReceiver {
+  const receiver = new HTTPReceiver({
+    signingSecret: deps.config.slack.signingSecret ?? "",
+    customRoutes: routes(deps),
+    logger: boltLogger(deps.logger),
+    bodyLimit: BODY_LIMIT_BYTES,
+    ...extra,
+  });
+  guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger: deps.logger });
+  return receiver;
+}
+
+/** The bot identity from auth.test, so Bolt does not call it again on its own. */
+function botIdentity(deps: AppDeps): Partial<AppOptions> {
+  return deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {};
+}
+
+/** One workspace over HTTP: SLACK_BOT_TOKEN. */
+function singleWorkspaceApp(deps: AppDeps, botToken: string): App {
+  return new App({
+    ...commonOptions(deps),
+    token: botToken,
+    ...botIdentity(deps),
+    receiver: httpReceiver(deps),
+  });
+}
+
+/**
+ * Many workspaces over HTTP: the receiver carries the OAuth installer (install pages, single-use
+ * state, installation store) and Bolt authorises each request with the installation it finds there.
+ */
+function oauthApp(deps: AppDeps, auth: Extract<AppDeps["config"]["slack"]["auth"], { kind: "oauth" }>): App {
+  const slack = deps.config.slack;
+  return new App({
+    ...commonOptions(deps),
+    receiver: httpReceiver(deps, {
+      clientId: auth.clientId,
+      clientSecret: auth.clientSecret,
+      stateSecret: auth.stateSecret,
+      scopes: BOT_SCOPES,
+      installationStore: deps.stores.installations,
+      // The installer's own Web API client (oauth.v2.access) must use SLACK_API_URL too.
+      installerOptions: {
+        directInstall: false,
+        stateVerification: true,
+        stateStore: new SingleUseStateStore(auth.stateSecret, (key, ttlMs) =>
+          deps.stores.store.claimOnce(key, ttlMs),
+        ),
+        clientOptions: { slackApiUrl: slack.apiUrl },
+      },
+    }),
+  });
+}
+
+/**
+ * Socket Mode: events arrive over a WebSocket. Nothing comes over HTTP, but operators still probe
+ * /healthz and /readyz, so a small server of its own answers those.
+ */
+function socketModeApp(deps: AppDeps, botToken: string, appToken: string): { app: App; probeServer: Server } {
+  const receiver = new SocketModeReceiver({
+    appToken,
+    logger: boltLogger(deps.logger),
+    installerOptions: { clientOptions: { slackApiUrl: deps.config.slack.apiUrl } },
+  });
+  const probes = routes(deps);
+  const probeServer = createServer((req, res) => {
+    const route = probes.find((entry) => entry.path === new URL(req.url ?? "/", "http://probe").pathname);
+    if (route && req.method === "GET") return void route.handler(Object.assign(req, { params: {} }), res);
+    res.writeHead(404).end();
+  });
+  const app = new App({ ...commonOptions(deps), token: botToken, ...botIdentity(deps), receiver });
+  return { app, probeServer };
+}
+
+/**
+ * Builds the Bolt app from its dependencies, in one of three ways: one workspace (bot token, HTTP),
+ * many workspaces (OAuth install pages, installations in the store, HTTP), or Socket Mode.
+ */
+export function createApp(deps: AppDeps): KassaApp {
+  const { config, logger } = deps;
+  const slack = config.slack;
   let probeServer: Server | undefined;
   let app: App;
   if (slack.auth.kind === "oauth") {
-    // The receiver carries the OAuth installer (install pages, state, installation store); Bolt
-    // authorises each request with the installation it finds there.
-    app = new App({
-      ...common,
-      receiver: httpReceiver({
-        clientId: slack.auth.clientId,
-        clientSecret: slack.auth.clientSecret,
-        stateSecret: slack.auth.stateSecret,
-        scopes: BOT_SCOPES,
-        installationStore: deps.stores.installations,
-        // The installer's own Web API client (oauth.v2.access) must use SLACK_API_URL too.
-        installerOptions: {
-          directInstall: false,
-          stateVerification: true,
-          stateStore: new SingleUseStateStore(slack.auth.stateSecret, (key, ttlMs) =>
-            deps.stores.store.claimOnce(key, ttlMs),
-          ),
-          clientOptions: { slackApiUrl: slack.apiUrl },
-        },
-      }),
-    });
+    app = oauthApp(deps, slack.auth);
   } else if (slack.appToken) {
-    socketReceiver = new SocketModeReceiver({
-      appToken: slack.appToken,
-      logger: boltLogger(logger),
-      installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } },
-    });
-    // Nothing arrives over HTTP in Socket Mode, but operators still probe /healthz and /readyz.
-    const probes = routes(deps);
-    probeServer = createServer((req, res) => {
-      const route = probes.find((entry) => entry.path === new URL(req.url ?? "/", "http://probe").pathname);
-      if (route && req.method === "GET") return void route.handler(Object.assign(req, { params: {} }), res);
-      res.writeHead(404).end();
-    });
-    app = new App({
-      ...common,
-      token: slack.auth.botToken,
-      ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
-      receiver: socketReceiver,
-    });
+    ({ app, probeServer } = socketModeApp(deps, slack.auth.botToken, slack.appToken));
   } else {
-    app = new App({
-      ...common,
-      token: slack.auth.botToken,
-      ...(deps.bot ? { botId: deps.bot.botId, botUserId: deps.bot.botUserId } : {}),
-      receiver: httpReceiver({}),
-    });
+    app = singleWorkspaceApp(deps, slack.auth.botToken);
   }
   app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
     const payload = body as { team_id?: string; team?: { id?: string }; response_url?: string } | undefined;

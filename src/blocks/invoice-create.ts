@@ -2,12 +2,13 @@ import type { types } from "@slack/bolt";
 import Big from "big.js";
 import type { InvoiceDraft } from "../payments/client.js";
 import type { PaymentMethod } from "../payments/model.js";
+import { CREATE_INVOICE_VIEW } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral, serviceWords, WHO_MAY_MANAGE } from "./replies.js";
 
-export const CREATE_INVOICE_VIEW = "kassa_create_invoice";
+export { CREATE_INVOICE_VIEW } from "./ids.js";
 /** Block ids of the create modal's inputs; response_action errors are keyed by them. */
 export const CREATE_FIELDS = {
   amount: "amount",

@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
+import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
@@ -86,10 +87,7 @@ export function linkUrl(url: string | null): string | undefined {
   }
 }
 
-export const INVOICE_ACTIONS = { refresh: "invoice_refresh", share: "invoice_share" } as const;
-
-/** The link button to the payment page (cards and unfurls); Slack still posts its click to us. */
-export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";
+export { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 
 /** "Open payment page", when the service gave a link we can show (see linkUrl). */
 export function paymentPageButton(url: string | null): types.Button | undefined {

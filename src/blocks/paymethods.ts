@@ -3,6 +3,7 @@ import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import { filterMethods, filterText, type MethodFilter } from "../payments/method-filter.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import { PAYMETHODS_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
@@ -13,12 +14,7 @@ import { ephemeral, type HelpFacts, workspaceLines } from "./replies.js";
 export const METHODS_PER_PAGE = 20;
 const METHODS_PER_SECTION = 5;
 
-export const PAYMETHODS_ACTIONS = {
-  previous: "paymethods_previous",
-  next: "paymethods_next",
-  refresh: "paymethods_refresh",
-  share: "paymethods_share",
-} as const;
+export { PAYMETHODS_ACTIONS } from "./ids.js";
 
 /** What a page button carries: the filter and the page, nothing else (no amounts, no secrets). */
 export type PaymethodsView = { filter: MethodFilter; page: number };

@@ -1,12 +1,13 @@
 import type { types } from "@slack/bolt";
 import type { Invoice } from "../payments/model.js";
 import { formatMoney, slackDateFromEpoch } from "./format.js";
+import { WATCH_ACTIONS } from "./ids.js";
 import { INVOICE_STATES } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
 
-export const WATCH_ACTIONS = { stop: "invoice_stop_watch" } as const;
+export { WATCH_ACTIONS } from "./ids.js";
 
 /** The context block that says whether a card is live; found again by its id. */
 export const WATCH_BLOCK_ID = "invoice_watch";

@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
-import { connectModal, homeView } from "../blocks/admin.js";
 import type { BalanceVisibility } from "../blocks/balance.js";
+import { connectModal } from "../blocks/connect-modal.js";
+import { homeView } from "../blocks/home.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
 import type { ListenerDeps } from "./deps.js";

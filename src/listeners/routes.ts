@@ -1,8 +1,12 @@
-import { ADMIN_ACTIONS, CONNECT_VIEW } from "../blocks/admin.js";
-import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "../blocks/invoice.js";
-import { CREATE_INVOICE_VIEW } from "../blocks/invoice-create.js";
-import { PAYMETHODS_ACTIONS } from "../blocks/paymethods.js";
-import { WATCH_ACTIONS } from "../blocks/watch.js";
+import {
+  ADMIN_ACTIONS,
+  CONNECT_VIEW,
+  CREATE_INVOICE_VIEW,
+  INVOICE_ACTIONS,
+  OPEN_PAYMENT_PAGE_ACTION,
+  PAYMETHODS_ACTIONS,
+  WATCH_ACTIONS,
+} from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { openPaymentPage } from "./actions/links.js";

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  CONNECT_VIEW,
-  checkingModal,
-  connectedModal,
   connectionSummary,
-  connectModal,
   disconnectConfirmMessage,
-  homeView,
   maskLogin,
   notAllowedMessage,
   statusMessage,
 } from "../../src/blocks/admin.js";
+import { checkingModal, connectedModal, connectModal } from "../../src/blocks/connect-modal.js";
+import { homeView } from "../../src/blocks/home.js";
+import { CONNECT_VIEW } from "../../src/blocks/ids.js";
 import type { ConnectionInfo } from "../../src/store/credentials.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 

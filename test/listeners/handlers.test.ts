@@ -7,6 +7,8 @@ import type { ListenerDeps } from "../../src/listeners/deps.js";
 import { InFlight } from "../../src/listeners/in-flight.js";
 import type { ActionArgs, CommandArgs } from "../../src/listeners/router.js";
 import { createLogger } from "../../src/logger.js";
+import { invoiceFromV2 } from "../../src/payments/normalize.js";
+import { invoiceV2Schema } from "../../src/payments/schemas.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 
 /** Handlers called directly with fake Bolt arguments: no server, no Slack, no payment service. */
@@ -110,5 +112,80 @@ describe("listener handlers, called directly", () => {
     expect(lines.map((line) => line.outcome)).toEqual(["help", "rate_limited"]);
     expect(lines[1]).toMatchObject({ command: "/invoice", team: "T1", user: "U1", limit: "user" });
     expect(r.replies[1]?.text).toContain("Slow down");
+  });
+
+  it("sends a private card back to the asker with a Share button, and posts a channel card in the channel", async () => {
+    const invoice = invoiceFromV2(
+      invoiceV2Schema.parse({
+        id: "715308962_PaidInFull",
+        url: "https://pay.crystalpay.io/?i=715308962_PaidInFull",
+        state: "payed",
+        type: "purchase",
+        method: null,
+        required_method: "",
+        currency: "RUB",
+        service_commission: 0,
+        extra_commission: 0,
+        amount: 1500,
+        pay_amount: 1500,
+        remaining_amount: 0,
+        balance_amount: 1500,
+        description: "",
+        redirect_url: "",
+        callback_url: "",
+        extra: "",
+        created_at: "2026-01-01 10:00:00",
+        expired_at: "2026-01-02 10:00:00",
+      }),
+      "Europe/Moscow",
+    );
+    const posted: Array<Record<string, unknown>> = [];
+    const client = {
+      chat: {
+        postMessage: async (message: Record<string, unknown>) => {
+          posted.push(message);
+          return { ok: true, channel: message.channel, ts: "1700000000.000100" };
+        },
+      },
+    };
+    for (const visibility of ["private", "channel"] as const) {
+      const { deps, lines } = fakeDeps();
+      Object.assign(deps, {
+        stores: { ...deps.stores, settings: { get: async () => ({ replyVisibility: visibility }) } },
+        payments: { invoice: async () => invoice, methodFor: async () => undefined },
+        // A paid invoice is final: nothing to watch either way.
+        watches: { maxPerWorkspace: 0, shouldWatch: () => false },
+      });
+      const r = recorder();
+      await invoiceCommand(deps)({
+        ack: r.ack,
+        respond: r.respond,
+        client,
+        command: {
+          command: "/invoice",
+          text: invoice.id,
+          team_id: "T1",
+          user_id: "U1",
+          channel_id: "C1",
+        },
+      } as unknown as CommandArgs);
+      expect(lines[0]).toMatchObject({
+        command: "/invoice",
+        outcome: "ok",
+        invoice: invoice.id,
+        state: "payed",
+      });
+      if (visibility === "private") {
+        expect(posted).toHaveLength(0);
+        expect(r.replies).toHaveLength(1);
+        expect(r.replies[0]?.response_type).toBe("ephemeral");
+        expect(JSON.stringify(r.replies[0])).toContain("invoice_share");
+      } else {
+        expect(r.replies).toHaveLength(0);
+        expect(posted).toHaveLength(1);
+        expect(posted[0]?.channel).toBe("C1");
+        expect(JSON.stringify(posted[0])).not.toContain("invoice_share");
+      }
+    }
   });
 });

@@ -1,12 +1,7 @@
 import { z } from "zod";
-import {
-  CONNECT_FIELDS,
-  CONNECT_VIEW,
-  checkingModal,
-  connectedModal,
-  connectModal,
-} from "../../blocks/admin.js";
 import type { BalanceVisibility } from "../../blocks/balance.js";
+import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../../blocks/connect-modal.js";
+import { CONNECT_VIEW } from "../../blocks/ids.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";

@@ -1,0 +1,27 @@
+// Every action id and view callback id Kassa puts in Block Kit, in one place: the route table
+// (src/listeners/routes.ts) and the builders both name them from here, so a grep for an id finds
+// its button and its handler. Input block ids stay with their modal (src/blocks/*-modal builders).
+
+export const INVOICE_ACTIONS = { refresh: "invoice_refresh", share: "invoice_share" } as const;
+
+/** The link button to the payment page (cards and unfurls); Slack still posts its click to us. */
+export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";
+
+export const WATCH_ACTIONS = { stop: "invoice_stop_watch" } as const;
+
+export const PAYMETHODS_ACTIONS = {
+  previous: "paymethods_previous",
+  next: "paymethods_next",
+  refresh: "paymethods_refresh",
+  share: "paymethods_share",
+} as const;
+
+export const ADMIN_ACTIONS = {
+  openConnect: "kassa_open_connect",
+  disconnect: "kassa_disconnect",
+  cancel: "kassa_disconnect_cancel",
+} as const;
+
+export const CONNECT_VIEW = "kassa_connect";
+
+export const CREATE_INVOICE_VIEW = "kassa_create_invoice";
