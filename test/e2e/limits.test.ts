@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_IDS } from "../../sandbox/fake-payments.js";
 import { signedHeaders } from "../../sandbox/sign.js";
 import { SANDBOX_SIGNING_SECRET, Stack } from "../../sandbox/stack.js";
+import { awayFromMinuteEnd } from "../support/minute-window.js";
 
 type Message = { response_type?: string; text?: string };
 const message = (body: Record<string, unknown>) => body as Message;
@@ -13,10 +14,8 @@ describe("limits", () => {
       env: { RATE_LIMIT_USER_PER_MIN: "3", RATE_LIMIT_TEAM_PER_MIN: "5" },
       fake: { slowMs: 400 },
     });
-    // Counts live in windows of the clock's minutes: the first two tests must fall in one window,
-    // or a count restarts between them. Near a minute's end, start at the next one.
-    const msLeft = 60_000 - (Date.now() % 60_000);
-    if (msLeft < 15_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+    // The first two tests count in one rate window.
+    await awayFromMinuteEnd();
   }, 30_000);
   afterAll(async () => {
     await stack?.stop();
