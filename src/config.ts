@@ -129,6 +129,7 @@ const variablesSchema = z.object({
   ),
   STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
   JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
+  JOURNAL_AFTER_MS: integer(250, 0, 10_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,
     z
@@ -222,6 +223,8 @@ export type Config = {
   balanceCacheTtlMs: number;
   /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
   journalGraceMs: number;
+  /** JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled (0: at once). */
+  journalAfterMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
@@ -315,6 +318,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
     },
     balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
+    journalAfterMs: parsed.JOURNAL_AFTER_MS,
     logLevel: parsed.LOG_LEVEL,
   };
 }

@@ -4,24 +4,26 @@ import type { Logger } from "./logger.js";
 import { type CommandJournal, journalCommand } from "./store/journal.js";
 
 /**
- * A command still unanswered this long after its ack is journaled. Writing every command down cost
- * about 0.5 ms of CPU per command (two store writes) in the load benchmark, for the few a crash
- * would catch in their first moments; a process that dies that soon after an ack loses those.
+ * Default of JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled.
+ * Writing every command down (0) costs two store writes per command, for the few a crash would
+ * catch in their first moments; with a delay, a process that dies that soon after an ack loses them.
  */
-export const JOURNAL_AFTER_MS = 250;
+export const DEFAULT_JOURNAL_AFTER_MS = 250;
 
 /** How often replicas sharing a Redis or PostgreSQL store look for commands a stopped one left. */
 export const JOURNAL_SWEEP_MS = 30_000;
 
 /**
- * Global middleware: a slash command still unanswered JOURNAL_AFTER_MS after it was acknowledged is
- * journaled (never before the ack), and the entry removed once the listener is done, reply sent.
+ * Global middleware: a slash command still unanswered `afterMs` (JOURNAL_AFTER_MS) after it was
+ * acknowledged is journaled (never before the ack; 0: at once), and the entry removed once the
+ * listener is done, reply sent.
  */
 export function journalCommands(
   journal: CommandJournal,
   logger: Logger,
   /** Shutdown waits for the removal too: an entry left behind would be answered a second time. */
   inFlight: InFlight,
+  afterMs = DEFAULT_JOURNAL_AFTER_MS,
 ): Middleware<AnyMiddlewareArgs> {
   return async ({ body, next }) => {
     const fields = body as Record<string, unknown>;
@@ -29,14 +31,16 @@ export function journalCommands(
     if (!command) return next();
     const acknowledgedAt = Date.now();
     let recorded: Promise<string | undefined> | undefined;
-    // Most commands are answered well within JOURNAL_AFTER_MS; only those still working then are
-    // written down, which saves two store writes on nearly every command.
-    const timer = setTimeout(() => {
+    const record = () => {
       recorded = journal.record(command, acknowledgedAt).catch((error: unknown) => {
         logger.warn({ team: command.team_id, err: error }, "could not journal a command");
         return undefined;
       });
-    }, JOURNAL_AFTER_MS);
+    };
+    // Most commands are answered well within the delay; only those still working then are written
+    // down, which saves two store writes on nearly every command.
+    const timer = afterMs > 0 ? setTimeout(record, afterMs) : undefined;
+    if (!timer) record();
     const run = async () => {
       try {
         await next();

@@ -43,6 +43,7 @@ describe("loadConfig", () => {
       watch: { intervalMs: 30_000, maxHours: 24, maxPerWorkspace: 200, maxReadsPerSecond: 2 },
       balanceCacheTtlMs: 15_000,
       journalGraceMs: 60_000,
+      journalAfterMs: 250,
       logLevel: "info",
     });
   });
@@ -84,6 +85,7 @@ describe("loadConfig", () => {
         PAYMETHODS_CACHE_TTL_MS: "0",
         BALANCE_CACHE_TTL_MS: "5000",
         JOURNAL_GRACE_MS: "5000",
+        JOURNAL_AFTER_MS: "0",
         REPLY_VISIBILITY: "private",
         RATE_LIMIT_USER_PER_MIN: "0",
         RATE_LIMIT_TEAM_PER_MIN: "1000",
@@ -117,6 +119,7 @@ describe("loadConfig", () => {
       watch: { intervalMs: 5000, maxHours: 2, maxPerWorkspace: 0, maxReadsPerSecond: 3 },
       balanceCacheTtlMs: 5000,
       journalGraceMs: 5000,
+      journalAfterMs: 0,
       logLevel: "debug",
     });
   });
@@ -154,6 +157,7 @@ describe("loadConfig", () => {
         "WATCH_MAX_PER_WORKSPACE",
         "WATCH_MAX_RPS",
         "JOURNAL_GRACE_MS",
+        "JOURNAL_AFTER_MS",
       ].sort(),
     );
   });
