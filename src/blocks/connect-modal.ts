@@ -3,6 +3,7 @@ import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectionSummary } from "./admin.js";
 import type { BalanceVisibility } from "./balance.js";
+import { INPUT_ACTION_ID, selectOption } from "./form.js";
 import { CONNECT_VIEW } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
@@ -17,7 +18,6 @@ export const CONNECT_FIELDS = {
   balanceVisibility: "balance_visibility",
   invoiceCreators: "invoice_creators",
 } as const;
-const VALUE = "value";
 
 type ConnectForm = {
   login?: string | undefined;
@@ -33,20 +33,21 @@ type ConnectForm = {
   privateMetadata: string;
 };
 
-const option = (text: string, value: string): types.PlainTextOption => ({
-  text: { type: "plain_text", text },
-  value,
-});
-
 /** The connect modal. The secret is never put back into it; blank keeps the stored one. */
 export function connectModal(form: ConnectForm): types.ModalView {
-  const versions = [option("v2", "v2"), option("v3", "v3")];
+  const versions = [selectOption("v2", "v2"), selectOption("v3", "v3")];
   const visibilities = [
-    option("In the channel", "channel"),
-    option("Privately, with a Share button", "private"),
+    selectOption("In the channel", "channel"),
+    selectOption("Privately, with a Share button", "private"),
   ];
-  const balanceViewers = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
-  const creators = [option("Admins only", "admins"), option("Everyone in the workspace", "everyone")];
+  const balanceViewers = [
+    selectOption("Admins only", "admins"),
+    selectOption("Everyone in the workspace", "everyone"),
+  ];
+  const creators = [
+    selectOption("Admins only", "admins"),
+    selectOption("Everyone in the workspace", "everyone"),
+  ];
   const blocks: types.KnownBlock[] = [
     {
       type: "section",
@@ -61,7 +62,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       label: { type: "plain_text", text: "Cash register login" },
       element: {
         type: "plain_text_input",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         max_length: 200,
         ...(form.login ? { initial_value: truncate(form.login, 200) } : {}),
       },
@@ -77,7 +78,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
           ? "Leave blank to keep the stored secret."
           : "From the cash register's settings in CrystalPay.",
       },
-      element: { type: "plain_text_input", action_id: VALUE, max_length: 500 },
+      element: { type: "plain_text_input", action_id: INPUT_ACTION_ID, max_length: 500 },
     },
   ];
   if (form.error) {
@@ -93,7 +94,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       label: { type: "plain_text", text: "API version" },
       element: {
         type: "static_select",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         options: versions,
         initial_option: versions.find((entry) => entry.value === form.apiVersion) ?? versions[0],
       },
@@ -104,7 +105,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       label: { type: "plain_text", text: "Where invoice cards and method lists go" },
       element: {
         type: "radio_buttons",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         options: visibilities,
         initial_option: visibilities.find((entry) => entry.value === form.visibility) ?? visibilities[0],
       },
@@ -119,7 +120,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       },
       element: {
         type: "radio_buttons",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         options: balanceViewers,
         initial_option:
           balanceViewers.find((entry) => entry.value === form.balanceVisibility) ?? balanceViewers[0],
@@ -135,7 +136,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       },
       element: {
         type: "radio_buttons",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         options: creators,
         initial_option: creators.find((entry) => entry.value === form.invoiceCreators) ?? creators[0],
       },

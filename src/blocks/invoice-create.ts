@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import Big from "big.js";
 import type { InvoiceDraft } from "../payments/client.js";
 import type { PaymentMethod } from "../payments/model.js";
+import { INPUT_ACTION_ID, selectOption } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -18,7 +19,6 @@ export const CREATE_FIELDS = {
   extra: "extra",
   method: "required_method",
 } as const;
-const VALUE = "value";
 /** Slack allows at most 100 options in a static_select. */
 const SELECT_OPTIONS = 100;
 
@@ -48,14 +48,9 @@ export type CreateForm = {
   origin: CreateOrigin;
 };
 
-const option = (text: string, value: string): types.PlainTextOption => ({
-  text: { type: "plain_text", text: truncate(text, 75) },
-  value,
-});
-
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
 export function createInvoiceModal(form: CreateForm): types.ModalView {
-  const currencies = CREATE_CURRENCIES.map((code) => option(code, code));
+  const currencies = CREATE_CURRENCIES.map((code) => selectOption(code, code));
   const currency = currencies.find((entry) => entry.value === form.currency?.toUpperCase()) ?? currencies[0];
   const blocks: types.KnownBlock[] = [
     {
@@ -65,7 +60,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       hint: { type: "plain_text", text: "Exact, with a point for decimals: 1500 or 0.0005." },
       element: {
         type: "plain_text_input",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         max_length: 30,
         placeholder: { type: "plain_text", text: "1500" },
         ...(form.amount ? { initial_value: truncate(form.amount, 30) } : {}),
@@ -78,7 +73,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       hint: { type: "plain_text", text: "The payment service converts it to roubles at its own rate." },
       element: {
         type: "static_select",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         options: currencies,
         ...(currency ? { initial_option: currency } : {}),
       },
@@ -90,7 +85,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       hint: { type: "plain_text", text: `1 to ${MAX_LIFETIME_MINUTES} minutes (3 days).` },
       element: {
         type: "plain_text_input",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         max_length: 4,
         initial_value: String(DEFAULT_LIFETIME_MINUTES),
       },
@@ -103,7 +98,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       hint: { type: "plain_text", text: "Shown to the payer on the payment page." },
       element: {
         type: "plain_text_input",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         max_length: MAX_DESCRIPTION,
         ...(form.description ? { initial_value: truncate(form.description, MAX_DESCRIPTION) } : {}),
       },
@@ -117,7 +112,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
         type: "plain_text",
         text: "Your own reference, kept with the invoice (not shown to the payer).",
       },
-      element: { type: "plain_text_input", action_id: VALUE, max_length: MAX_EXTRA },
+      element: { type: "plain_text_input", action_id: INPUT_ACTION_ID, max_length: MAX_EXTRA },
     },
   ];
   const methods = (form.methods ?? []).slice(0, SELECT_OPTIONS);
@@ -130,9 +125,9 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       hint: { type: "plain_text", text: "Leave empty to let the payer choose." },
       element: {
         type: "static_select",
-        action_id: VALUE,
+        action_id: INPUT_ACTION_ID,
         placeholder: { type: "plain_text", text: "Any method" },
-        options: methods.map((method) => option(`${method.name} (${method.currency})`, method.code)),
+        options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
       },
     });
   }
