@@ -16,7 +16,7 @@ export function minimalReply() {
   };
 }
 
-/** Store round trips (SQLite queries) by statement and key namespace, with their total time. */
+/** Store round trips (SQLite statements) by statement and key namespace, with their total time. */
 export type StoreStats = Record<string, { count: number; totalMs: number }>;
 
 export type TargetStats = {

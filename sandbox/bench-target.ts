@@ -50,32 +50,33 @@ function emit(line: TargetLine): void {
 }
 
 /**
- * Counts every SQLite query (what @keyv/sqlite sends through `Database#all`) by its first word and
- * the namespace of its key, and times it from the call to its callback (queueing included).
+ * Counts every SQLite statement Kassa runs (its Keyv adapter and claims, through better-sqlite3's
+ * prepared statements) by its first word and the namespace of its key, and times it. better-sqlite3
+ * runs each statement synchronously, so the time is the statement's own, without queueing.
  */
 async function countStoreQueries(stats: StoreStats): Promise<void> {
-  const sqlite3 = (await import("sqlite3")).default;
-  type All = (this: unknown, sql: string, ...rest: unknown[]) => unknown;
-  const prototype = sqlite3.Database.prototype as unknown as { all: All };
-  const original = prototype.all;
-  prototype.all = function (this: unknown, sql: string, ...rest: unknown[]): unknown {
-    const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? "?";
-    const key = rest.find((value): value is string => typeof value === "string");
-    const name = `${verb} ${key?.includes(":") ? key.slice(0, key.indexOf(":")) : (key ?? "-")}`;
-    const started = performance.now();
-    const last = rest.length - 1;
-    const callback = rest[last];
-    if (typeof callback === "function") {
-      rest[last] = (...args: unknown[]) => {
+  const Database = (await import("better-sqlite3")).default;
+  type Run = (this: { source: string }, ...args: unknown[]) => unknown;
+  const probe = new Database(":memory:");
+  const prototype = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<"run" | "get" | "all", Run>;
+  probe.close();
+  for (const method of ["run", "get", "all"] as const) {
+    const original = prototype[method];
+    prototype[method] = function (this: { source: string }, ...args: unknown[]): unknown {
+      const verb = /^\s*(\w+)/.exec(this.source)?.[1]?.toUpperCase() ?? "?";
+      const key = args.find((value): value is string => typeof value === "string");
+      const name = `${verb} ${key?.includes(":") ? key.slice(0, key.indexOf(":")) : (key ?? "-")}`;
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
         const entry = stats[name] ?? { count: 0, totalMs: 0 };
         entry.count += 1;
         entry.totalMs += performance.now() - started;
         stats[name] = entry;
-        return (callback as (...values: unknown[]) => unknown)(...args);
-      };
-    }
-    return original.call(this, sql, ...rest);
-  };
+      }
+    };
+  }
 }
 
 async function startKassa(): Promise<Running> {

@@ -1107,7 +1107,7 @@ function report(options: Options, results: TargetResult[], checks: Verdict[], ru
     if (kassa.store) {
       lines.push(
         "",
-        "Kassa store round trips per command (SQLite queries, mean time from call to callback):",
+        "Kassa store round trips per command (SQLite statements, mean time each):",
       );
       for (const [name, entry] of Object.entries(kassa.store.perCommand))
         lines.push(

@@ -1,6 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
 import {
   CLAIMS_TABLE,
@@ -11,6 +10,7 @@ import {
   sometimes,
 } from "./connection.js";
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
+import { openSqliteDatabase, SqliteKeyvAdapter } from "./sqlite.js";
 
 export type { KeyvStore, NativeClient, StoreKind } from "./connection.js";
 export { StoreUnavailableError } from "./connection.js";
@@ -78,17 +78,25 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
   const path = sqlitePath(storeUrl);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   ownerOnly(path);
-  const adapters: KeyvSqlite[] = [];
-  const newAdapter = () => {
-    const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
-    adapters.push(adapter);
-    return adapter;
-  };
-  const control = newAdapter();
-  // WAL lets readers go on while one writer writes; it is a property of the file, set once here.
-  await control.query("PRAGMA journal_mode = WAL");
-  await control.query(
-    `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+  let control: ReturnType<typeof openSqliteDatabase>;
+  try {
+    // WAL (set in openSqliteDatabase) lets readers go on while one writer writes; it is a property of the file.
+    control = openSqliteDatabase(path, SQLITE_BUSY_TIMEOUT_MS);
+    control.exec(
+      `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+    );
+  } catch (error) {
+    throw new StoreUnavailableError(
+      `cannot open the SQLite database at ${path}: ${(error as Error).message}`,
+    );
+  }
+  const connections = [control];
+  const sweep = control.prepare(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`);
+  // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
+  const claim = control.prepare<[string, number, number], { key: string }>(
+    `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
+     ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
+     RETURNING key`,
   );
   const instances = new Map<string, Keyv>();
 
@@ -98,35 +106,27 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
     namespace(name, options = {}) {
       let keyv = instances.get(name);
       if (!keyv) {
-        // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        const adapter = newAdapter();
+        // One connection per namespace: Keyv writes its namespace onto the adapter it is given, and
+        // the durability below is a setting of the connection.
+        const db = openSqliteDatabase(path, SQLITE_BUSY_TIMEOUT_MS);
+        connections.push(db);
         // In WAL mode NORMAL still survives the process dying; only a power cut may lose the last commits.
-        if (options.durability === "process")
-          void adapter.query("PRAGMA synchronous = NORMAL").catch(() => {});
-        keyv = keyvFor(adapter, name, timeoutMs);
+        if (options.durability === "process") db.pragma("synchronous = NORMAL");
+        keyv = keyvFor(new SqliteKeyvAdapter(db), name, timeoutMs);
         instances.set(name, keyv);
       }
       return keyv;
     },
     async ping() {
-      await control.query("SELECT 1");
+      control.prepare("SELECT 1").get();
     },
     async claimOnce(key, ttlMs) {
       const now = Date.now();
-      if (sometimes()) await control.query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`, now);
-      // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
-      const rows: unknown[] = await control.query(
-        `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
-         ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
-         RETURNING key`,
-        key,
-        now + ttlMs,
-        now,
-      );
-      return rows.length === 1;
+      if (sometimes()) sweep.run(now);
+      return claim.all(key, now + ttlMs, now).length === 1;
     },
     async close() {
-      await Promise.allSettled(adapters.map((adapter) => adapter.disconnect()));
+      for (const db of connections) if (db.open) db.close();
     },
   };
 }

@@ -1,4 +1,3 @@
-import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,6 +15,8 @@ import {
   SANDBOX_SIGNING_SECRET,
   Stack,
 } from "../../sandbox/stack.js";
+import { sqlitePath } from "../../src/store/keyv.js";
+import { openSqliteDatabase, SqliteKeyvAdapter } from "../../src/store/sqlite.js";
 
 type Message = { response_type?: string; text?: string; blocks?: Array<Record<string, unknown>> };
 const message = (body: Record<string, unknown>) => body as Message;
@@ -197,7 +198,7 @@ describe("/invoice end to end (v2)", () => {
 
   it("reports a broken stored value as an error with a reference, never as 'not connected'", async () => {
     const team = "T0CORRUPT";
-    const adapter = new KeyvSqlite({ uri: stack.env.STORE_URL ?? "" });
+    const adapter = new SqliteKeyvAdapter(openSqliteDatabase(sqlitePath(stack.env.STORE_URL ?? ""), 5000));
     const keyv = new Keyv({ store: adapter, namespace: "credentials" });
     await keyv.set(team, {
       v: 1,

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import KeyvPostgres from "@keyv/postgres";
 import KeyvRedis from "@keyv/redis";
-import KeyvSqlite from "@keyv/sqlite";
 import Keyv, { type DeserializedData, type KeyvStoreAdapter } from "keyv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -27,6 +26,7 @@ import { POSTGRES_TABLE, redactedUrl } from "../../src/store/connection.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
+import { openSqliteDatabase, SqliteKeyvAdapter } from "../../src/store/sqlite.js";
 import { WorkspacePayments } from "../../src/workspace-payments.js";
 
 /** Namespaces of this run: several CI runs may share one Redis or PostgreSQL server. */
@@ -59,7 +59,7 @@ const BACKENDS: Backend[] = [
   {
     name: "sqlite",
     url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`,
-    plainAdapter: (url) => new KeyvSqlite({ uri: url }),
+    plainAdapter: (url) => new SqliteKeyvAdapter(openSqliteDatabase(url.replace(/^sqlite:\/\//, ""), 5000)),
     useKeyPrefix: true,
   },
   {
