@@ -1,3 +1,5 @@
+// First: stops an older Node with one line before anything else loads.
+import "./supported-node.js";
 import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";

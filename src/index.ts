@@ -1,3 +1,5 @@
+// First: stops an older Node with one line before anything else loads.
+import "./supported-node.js";
 import { ConfigError } from "./config.js";
 import { installCrashGuards } from "./crash-guard.js";
 import { StartupError, startServer } from "./server.js";
