@@ -1105,10 +1105,7 @@ function report(options: Options, results: TargetResult[], checks: Verdict[], ru
       "served from the per-workspace cache (PAYMETHODS_CACHE_TTL_MS, 60 s by default), as in production.",
     );
     if (kassa.store) {
-      lines.push(
-        "",
-        "Kassa store round trips per command (SQLite statements, mean time each):",
-      );
+      lines.push("", "Kassa store round trips per command (SQLite statements, mean time each):");
       for (const [name, entry] of Object.entries(kassa.store.perCommand))
         lines.push(
           `  ${name.padEnd(24)} ${entry.perCommand.toFixed(2)} per command, ${entry.meanMs.toFixed(2)} ms each`,
