@@ -3,11 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Keyv from "keyv";
 import { afterEach, describe, expect, it } from "vitest";
-import { CallbackKeys, callbackUrl } from "../../src/callbacks/keys.js";
+import { callbackUrl } from "../../src/callbacks/keys.js";
 import { parseCallback } from "../../src/callbacks/payload.js";
 import { CALLBACK_PATH_PREFIX, callbackListener } from "../../src/callbacks/receive.js";
 import { callbackSignature, signatureMatches } from "../../src/callbacks/signature.js";
 import { createLogger } from "../../src/logger.js";
+import { CallbackKeys } from "../../src/store/callback-keys.js";
 
 const SALT = "second-key-of-the-register";
 
