@@ -3,6 +3,7 @@
  * `npm run demo`. It answers like the real one (HTTP 200 envelopes, v2 numbers and v3 strings) and,
  * on request, like a real one having a bad day: slow, HTML 502 from a proxy, broken JSON, wrong types.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
@@ -129,7 +130,12 @@ export type FakePaymentsOptions = {
   methods?: SampleMethod[];
   balances?: SampleBalance[];
   rates?: Record<string, string>;
+  /** Cash registers' Secret 2 (the callback signatures' salt): login -> salt. */
+  salts?: Record<string, string>;
 };
+
+/** One payment notification the fake posted to an invoice's callback_url. */
+export type SentCallback = { invoiceId: string; url: string; status: number | "failed" };
 
 export type FakePayments = {
   /** Root URL, as PAYMENTS_API_URL (ends with a slash, no version). */
@@ -164,8 +170,18 @@ export type FakePayments = {
   createRefusal: string[];
   /** Ids of the invoices invoice/create made, in order. */
   created: string[];
+  /**
+   * POSTs the invoice's payment notification to its callback_url, as the service does when it is
+   * paid (pay() does it by itself): the info fields in the version it was created with, plus
+   * `signature` = sha1(id:salt). `body` overrides fields (a forged amount, a wrong signature).
+   */
+  sendCallback(id: string, body?: Record<string, unknown>): Promise<SentCallback>;
+  /** Every notification posted, in order. */
+  callbacks: SentCallback[];
   close(): Promise<void>;
 };
+
+export const SANDBOX_SALT = "sandbox-secret2-41d7b0";
 
 export const SANDBOX_LOGIN = "sandbox_register";
 export const SANDBOX_SECRET = "sandbox-secret-7f3a9c";
@@ -597,6 +613,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakePayments(options: FakePaymentsOptions = {}): Promise<FakePayments> {
   const accounts = options.accounts ?? { [SANDBOX_LOGIN]: SANDBOX_SECRET };
+  const salts = options.salts ?? { [SANDBOX_LOGIN]: SANDBOX_SALT };
+  /** Which register created an invoice, and with which API version (its callback's shape). */
+  const createdBy = new Map<string, { login: string; version: "v2" | "v3" }>();
   const invoices = new Map((options.invoices ?? sampleInvoices()).map((invoice) => [invoice.id, invoice]));
   const requests: RecordedRequest[] = [];
   const flakyFailed = new Set<string>();
@@ -616,6 +635,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       invoice.remainingAmount = "0";
       invoice.method ??= "CRYSTALPAY";
       invoice.finalAt = moscowTime(new Date());
+      if (invoice.callbackUrl) void fake.sendCallback(id);
     },
     payAfter(id, delayMs) {
       const timer = setTimeout(() => fake.pay(id), delayMs);
@@ -628,6 +648,30 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     createFault: null,
     createRefusal: ["Amount is less than the minimum for this cash register"],
     created: [],
+    callbacks: [],
+    async sendCallback(id, overrides = {}) {
+      const invoice = invoices.get(id);
+      const origin = createdBy.get(id) ?? { login: SANDBOX_LOGIN, version: "v2" as const };
+      if (!invoice?.callbackUrl) throw new Error(`the fake has no invoice ${id} with a callback_url`);
+      const info = JSON.parse(origin.version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
+      delete info.error;
+      delete info.errors;
+      const salt = salts[origin.login] ?? "";
+      const signature = createHash("sha1").update(`${id}:${salt}`).digest("hex");
+      const sent: SentCallback = { invoiceId: id, url: invoice.callbackUrl, status: "failed" };
+      try {
+        const response = await fetch(invoice.callbackUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...info, signature, ...overrides }),
+          signal: AbortSignal.timeout(5000),
+        });
+        sent.status = response.status;
+        await response.arrayBuffer();
+      } catch {}
+      fake.callbacks.push(sent);
+      return sent;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -823,6 +867,9 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     const description = text("description");
     const extra = text("extra");
     const requiredMethod = text("required_method");
+    const callbackUrl = text("callback_url");
+    if (callbackUrl) invoice.callbackUrl = callbackUrl;
+    createdBy.set(id, { login: String(body.auth_login), version });
     if (description) invoice.description = description;
     if (extra) invoice.extra = extra;
     if (requiredMethod) invoice.requiredMethod = requiredMethod;

@@ -11,6 +11,8 @@ import {
   SocketModeReceiver,
 } from "@slack/bolt";
 import { notInstalledMessage } from "./blocks/replies.js";
+import type { CallbackAddresses } from "./callbacks/keys.js";
+import { CALLBACK_PATH_PREFIX } from "./callbacks/receive.js";
 import type { Config } from "./config.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
@@ -59,6 +61,8 @@ export type AppDeps = {
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;
+  /** PUBLIC_URL set, HTTP mode: the workspaces' callback addresses and the route that receives them. */
+  callbacks?: { addresses: CallbackAddresses; receive: CustomRoute["handler"] } | undefined;
 };
 
 export type KassaApp = {
@@ -132,7 +136,14 @@ function commonOptions(deps: AppDeps): AppOptions {
 function httpReceiver(deps: AppDeps, extra: Partial<HTTPReceiverOptions> = {}): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret: deps.config.slack.signingSecret ?? "",
-    customRoutes: routes(deps),
+    // The payment service's callbacks: not from Slack, so Bolt's signature check does not apply;
+    // the route checks its own (sha1 of id and Secret 2) before anything else.
+    customRoutes: deps.callbacks
+      ? [
+          ...routes(deps),
+          { path: `${CALLBACK_PATH_PREFIX}:key`, method: ["POST"], handler: deps.callbacks.receive },
+        ]
+      : routes(deps),
     logger: boltLogger(deps.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     ...extra,
@@ -255,6 +266,7 @@ export function createApp(deps: AppDeps): KassaApp {
     now: deps.now ?? (() => new Date()),
     watches: deps.watches,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
+    callbacks: deps.callbacks?.addresses,
   });
 
   return {

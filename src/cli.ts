@@ -11,9 +11,12 @@ import { sqlitePath } from "./store/keyv.js";
 
 export const USAGE = `Usage: npm run cli -- <command>
 
-  credentials set --team <TEAM_ID> --login <LOGIN> --secret <SECRET|-> [--api-version v2|v3]
+  credentials set --team <TEAM_ID> --login <LOGIN> --secret <SECRET|-> [--salt <SECRET2|->]
+                  [--api-version v2|v3]
       Connect a workspace's cash register. "--secret -" reads the secret from standard input
-      (keeps it out of the shell history and the process list).
+      (keeps it out of the shell history and the process list). --salt is the register's
+      Secret 2, which checks the payment service's callbacks (instant notifications); "--salt -"
+      reads it from standard input (one of the two at a time); left out, a stored one is kept.
   credentials remove --team <TEAM_ID>
       Forget a workspace's credentials.
   credentials list
@@ -43,6 +46,7 @@ function parse(argv: string[]) {
         team: { type: "string" },
         login: { type: "string" },
         secret: { type: "string" },
+        salt: { type: "string" },
         "api-version": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -84,19 +88,26 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (!login) throw new UsageError("--login is required");
       if (values.secret === undefined)
         throw new UsageError("--secret is required (use --secret - to read it from stdin)");
-      const secret = values.secret === "-" ? (await readAll(io.stdin)).replace(/\r?\n$/, "") : values.secret;
+      if (values.secret === "-" && values.salt === "-")
+        throw new UsageError(
+          "--secret - and --salt - cannot both read standard input: give one of them on the command line, or set the salt in a second run",
+        );
+      const fromStdin = async () => (await readAll(io.stdin)).replace(/\r?\n$/, "");
+      const secret = values.secret === "-" ? await fromStdin() : values.secret;
       if (secret.trim() === "") throw new UsageError("the secret is empty");
+      const salt = values.salt === "-" ? await fromStdin() : values.salt;
+      if (salt !== undefined && salt.trim() === "") throw new UsageError("the salt (Secret 2) is empty");
       const version = values["api-version"];
       if (version !== undefined && version !== "v2" && version !== "v3")
         throw new UsageError("--api-version must be v2 or v3");
       const { store, credentials } = await openStores(config, logger);
       try {
-        await credentials.set(team, { login, secret, apiVersion: version, connectedBy: "cli" });
+        await credentials.set(team, { login, secret, salt, apiVersion: version, connectedBy: "cli" });
       } finally {
         await store.close();
       }
       say(
-        `Connected ${team} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret is stored encrypted.`,
+        `Connected ${team} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
       );
       return 0;
     }
@@ -130,7 +141,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           if ("problem" in entry) say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
           else
             say(
-              `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}`,
+              `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}`,
             );
         }
       } finally {

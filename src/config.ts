@@ -42,6 +42,20 @@ const httpUrl = (fallback: string) =>
       .default(fallback)
       .transform(withTrailingSlash),
   );
+/** Kassa's own public origin: https, or http on a loopback address (tests, the demo). */
+function isPublicUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.search || url.hash || url.username || url.password) return false;
+    return (
+      url.protocol === "https:" ||
+      (url.protocol === "http:" && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname))
+    );
+  } catch {
+    return false;
+  }
+}
+
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(
     emptyAsUndefined,
@@ -117,6 +131,14 @@ const variablesSchema = z.object({
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),
   ),
+  PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(isPublicUrl, { error: "must be Kassa's public https address, e.g. https://kassa.example.com" })
+      .transform(withTrailingSlash)
+      .optional(),
+  ),
   STORE_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -179,6 +201,12 @@ const serverEnvSchema = variablesSchema.superRefine((env, ctx) => {
       "(Socket Mode) works with SLACK_BOT_TOKEN only; OAuth installs need the HTTP endpoints",
     );
   }
+  if (env.PUBLIC_URL && env.SLACK_APP_TOKEN) {
+    problem(
+      "PUBLIC_URL",
+      "is for HTTP mode: with SLACK_APP_TOKEN (Socket Mode) Kassa has no public address for the payment service's callbacks",
+    );
+  }
   if (!env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {
     problem("SLACK_SIGNING_SECRET", "is required (Slack app settings, Basic Information, Signing Secret)");
   }
@@ -221,6 +249,8 @@ export type Config = {
   watch: { intervalMs: number; maxHours: number; maxPerWorkspace: number; maxReadsPerSecond: number };
   /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
   balanceCacheTtlMs: number;
+  /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
+  publicUrl: string | undefined;
   /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
   journalGraceMs: number;
   /** JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled (0: at once). */
@@ -317,6 +347,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       maxReadsPerSecond: parsed.WATCH_MAX_RPS,
     },
     balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
+    publicUrl: parsed.PUBLIC_URL,
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     journalAfterMs: parsed.JOURNAL_AFTER_MS,
     logLevel: parsed.LOG_LEVEL,

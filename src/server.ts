@@ -1,6 +1,8 @@
 import { webApi } from "@slack/bolt";
 import type pino from "pino";
 import { createApp } from "./app.js";
+import { callbackAddresses } from "./callbacks/keys.js";
+import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
@@ -75,10 +77,16 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     queue: config.payments.perRegister,
     ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
   });
+  // The payment service's callbacks need an address it can reach: PUBLIC_URL, in HTTP mode.
+  const addresses =
+    config.publicUrl && !config.slack.appToken
+      ? callbackAddresses(stores.callbackKeys, config.publicUrl)
+      : undefined;
   const payments = new WorkspacePayments(credentials, client, cache, {
     defaultVersion: config.payments.apiVersion,
     methodsTtlMs: config.paymethodsCacheTtlMs,
     balanceTtlMs: config.balanceCacheTtlMs,
+    callbackAddress: addresses?.address,
   });
   let watcher: Awaited<ReturnType<typeof startWatcher>>;
   try {
@@ -91,12 +99,34 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     await store.close();
     throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
   }
+  const callbacks = addresses && {
+    addresses,
+    receive: callbackListener({
+      keys: stores.callbackKeys,
+      saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
+      // A hint to look again, never a source of truth: the watcher reads invoice/info itself, within
+      // the register's budget, and tells Slack only what that answer says.
+      nudge: async (teamId, invoiceId) => {
+        try {
+          const watched = await watcher.checkSoon(teamId, invoiceId);
+          logger.info(
+            { outcome: watched ? "callback_nudged" : "callback_unwatched", teamId, invoice: invoiceId },
+            watched ? "live cards of the invoice are read again now" : "no live card watches this invoice",
+          );
+        } catch (error) {
+          logger.warn({ err: error, teamId, invoice: invoiceId }, "could not act on a payment notification");
+        }
+      },
+      logger,
+    }),
+  };
   const kassa = createApp({
     config,
     logger,
     stores,
     payments,
     watches: watcher,
+    callbacks,
     bot,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -106,7 +106,13 @@ export class WorkspacePayments {
     private readonly credentials: CredentialsStore,
     private readonly client: PaymentsClient,
     private readonly cache: Cache,
-    private readonly options: { defaultVersion: ApiVersion; methodsTtlMs: number; balanceTtlMs: number },
+    private readonly options: {
+      defaultVersion: ApiVersion;
+      methodsTtlMs: number;
+      balanceTtlMs: number;
+      /** The workspace's callback address (PUBLIC_URL set); only asked for a workspace with Secret 2. */
+      callbackAddress?: ((teamId: string) => Promise<string>) | undefined;
+    },
   ) {}
 
   /** Identical lookups of one invoice in one workspace at the same time share one call. */
@@ -224,7 +230,12 @@ export class WorkspacePayments {
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */
   async createInvoice(teamId: string, draft: InvoiceDraft): Promise<CreatedInvoice> {
     const connection = await this.connection(teamId);
-    return this.client.createInvoice(connection.account, draft);
+    // Without Secret 2 a callback could not be checked, so none is asked for; polling tells instead.
+    const callbackUrl =
+      connection.salt && this.options.callbackAddress
+        ? await this.options.callbackAddress(teamId)
+        : undefined;
+    return this.client.createInvoice(connection.account, { ...draft, callbackUrl });
   }
 
   /**

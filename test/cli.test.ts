@@ -88,6 +88,53 @@ describe("kassa credentials", () => {
     expect(bytes.includes(SECRET)).toBe(false);
   });
 
+  it("set takes Secret 2 with --salt - from stdin, keeps it on a later set without --salt, and lists it", async () => {
+    const SALT = "callback-salt-3e9a";
+    const run = await cli(
+      ["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", SECRET, "--salt", "-"],
+      `${SALT}\n`,
+    );
+    expect(run).toEqual({
+      code: 0,
+      stdout: `Connected ${TEAM} to cash register "shop". The secret and Secret 2 are stored encrypted.\n`,
+      stderr: "",
+    });
+    expectNoSecret(run, SALT);
+    expect((await stored(TEAM))?.salt).toBe(SALT);
+    expect(databaseBytes(dbPath).includes(SALT)).toBe(false);
+    expect(
+      (await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", SECRET])).code,
+    ).toBe(0);
+    expect((await stored(TEAM))?.salt).toBe(SALT);
+    const list = await cli(["credentials", "list"]);
+    expect(list.stdout).toContain("with Secret 2 (callbacks)");
+    expectNoSecret(list, SALT);
+  });
+
+  it("refuses --secret - with --salt - (one standard input), and an empty salt, storing nothing", async () => {
+    const both = await cli(
+      ["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-", "--salt", "-"],
+      "x\ny\n",
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--secret - and --salt - cannot both read standard input");
+    const empty = await cli([
+      "credentials",
+      "set",
+      "--team",
+      TEAM,
+      "--login",
+      "shop",
+      "--secret",
+      SECRET,
+      "--salt",
+      " ",
+    ]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("the salt (Secret 2) is empty");
+    expect(await stored(TEAM)).toBeUndefined();
+  });
+
   it("set strips only the final line break of a stdin secret (CRLF too)", async () => {
     const secret = `  ${SECRET} with spaces  `;
     const run = await cli(

@@ -124,6 +124,29 @@ describe("loadConfig", () => {
     });
   });
 
+  it("takes PUBLIC_URL as an https origin (http only on loopback) and refuses it with Socket Mode", () => {
+    expect(loadConfig({ ...SLACK, PUBLIC_URL: "https://kassa.example.com" }).publicUrl).toBe(
+      "https://kassa.example.com/",
+    );
+    expect(loadConfig({ ...SLACK, PUBLIC_URL: "http://127.0.0.1:3000" }).publicUrl).toBe(
+      "http://127.0.0.1:3000/",
+    );
+    expect(loadConfig(SLACK).publicUrl).toBeUndefined();
+    for (const bad of [
+      "http://kassa.example.com",
+      "kassa.example.com",
+      "https://x.example.com/?a=1",
+      "ftp://x",
+    ]) {
+      expect(() => loadConfig({ ...SLACK, PUBLIC_URL: bad }), bad).toThrow(
+        "PUBLIC_URL must be Kassa's public https address, e.g. https://kassa.example.com",
+      );
+    }
+    expect(() =>
+      loadConfig({ ...SLACK, PUBLIC_URL: "https://kassa.example.com", SLACK_APP_TOKEN: "xapp-1-a" }),
+    ).toThrow("PUBLIC_URL is for HTTP mode");
+  });
+
   it("lists the variables it reads", () => {
     expect([...CONFIG_VARIABLES].sort()).toEqual(
       [
@@ -139,6 +162,7 @@ describe("loadConfig", () => {
         "PAYMETHODS_CACHE_TTL_MS",
         "BALANCE_CACHE_TTL_MS",
         "PORT",
+        "PUBLIC_URL",
         "REPLY_VISIBILITY",
         "RATE_LIMIT_USER_PER_MIN",
         "RATE_LIMIT_TEAM_PER_MIN",

@@ -44,6 +44,8 @@ export function statusMessage(
     invoiceCreators?: BalanceVisibility | undefined;
     /** Live cards: how many invoices the workspace has watched. */
     watched?: number;
+    /** Instant notifications (the payment service's callbacks); the address only for managers. */
+    instant?: InstantStatus | undefined;
   },
 ): SlackMessage {
   const lines = [
@@ -53,6 +55,7 @@ export function statusMessage(
   if (options.watched !== undefined) {
     lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
   }
+  if (info && options.instant) lines.push(instantLine(options.instant, options.canManage));
   if (options.balanceVisibility) {
     lines.push(
       `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
@@ -74,6 +77,33 @@ export function statusMessage(
     lines.join("\n"),
     info ? "This workspace is connected to a cash register." : "No cash register is connected.",
   );
+}
+
+/** Whether the payment service's callbacks reach Kassa for a workspace, and where. */
+export type InstantStatus =
+  | { kind: "on"; address: string }
+  | { kind: "no-salt" }
+  /** PUBLIC_URL not set, or Socket Mode: Kassa has no address the service could post to. */
+  | { kind: "no-address" };
+
+/** One paragraph on instant notifications, for status replies and App Home. */
+export function instantLine(status: InstantStatus, canManage: boolean): string {
+  if (status.kind === "on") {
+    if (!canManage)
+      return ":zap: Instant notifications are on: cards change as soon as the payment service reports a payment.";
+    return [
+      `:zap: *Instant notifications are on.* The payment service reports payments to \`${safeText(status.address, 300)}\`; invoices created with \`/invoice new\` carry it.`,
+      "Your own invoices can carry it too (as `callback_url`), or your server can forward the service's notifications to it: their cards then change at once as well.",
+      "If the address leaked, `/invoice callback rotate` makes a new one (the old one stops working).",
+    ].join(" ");
+  }
+  if (status.kind === "no-salt")
+    return canManage
+      ? ":hourglass: Instant notifications are off: no Secret 2 is stored, so cards are checked every so often instead. Add it with `/invoice connect`."
+      : ":hourglass: Instant notifications are off: cards are checked every so often instead.";
+  return canManage
+    ? ":hourglass: Instant notifications are off: Kassa has no public address for the payment service to report to (the operator sets `PUBLIC_URL`), so cards are checked every so often instead."
+    : ":hourglass: Instant notifications are off: cards are checked every so often instead.";
 }
 
 /** What the Connect button carries: where it was pressed, so a refusal is answered there. */

@@ -13,6 +13,7 @@ import { safeText, truncate } from "./mrkdwn.js";
 export const CONNECT_FIELDS = {
   login: "login",
   secret: "secret",
+  salt: "salt",
   apiVersion: "api_version",
   visibility: "visibility",
   balanceVisibility: "balance_visibility",
@@ -22,6 +23,8 @@ export const CONNECT_FIELDS = {
 type ConnectForm = {
   login?: string | undefined;
   hasSecret: boolean;
+  /** A Secret 2 is stored (never put back into the form either). */
+  hasSalt?: boolean | undefined;
   apiVersion: ApiVersion;
   visibility: ReplyVisibility;
   /** Who may see /balance; admins when not given. */
@@ -77,6 +80,19 @@ export function connectModal(form: ConnectForm): types.ModalView {
         text: form.hasSecret
           ? "Leave blank to keep the stored secret."
           : "From the cash register's settings in CrystalPay.",
+      },
+      element: { type: "plain_text_input", action_id: INPUT_ACTION_ID, max_length: 500 },
+    },
+    {
+      type: "input",
+      block_id: CONNECT_FIELDS.salt,
+      optional: true,
+      label: { type: "plain_text", text: "Secret 2 (optional)" },
+      hint: {
+        type: "plain_text",
+        text: form.hasSalt
+          ? "Stored. Leave blank to keep it. Kassa checks the payment service's payment notifications with it."
+          : "Turns on instant notifications: Kassa checks the payment service's payment notifications with it. Stored encrypted.",
       },
       element: { type: "plain_text_input", action_id: INPUT_ACTION_ID, max_length: 500 },
     },

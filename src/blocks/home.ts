@@ -1,19 +1,30 @@
 import type { types } from "@slack/bolt";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
-import { connectButton, connectionSummary } from "./admin.js";
+import { connectButton, connectionSummary, type InstantStatus, instantLine } from "./admin.js";
 import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 
 /** App Home: status, how to use both commands, and for people who may, the buttons to manage it. */
 export function homeView(
   info: ConnectionInfo | undefined,
-  options: { defaultVersion: ApiVersion; visibility: ReplyVisibility; canManage: boolean },
+  options: {
+    defaultVersion: ApiVersion;
+    visibility: ReplyVisibility;
+    canManage: boolean;
+    /** Instant notifications (callbacks); the address is shown to managers only. */
+    instant?: InstantStatus | undefined;
+  },
 ): types.HomeView {
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: "Kassa" } },
     { type: "section", text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion) } },
   ];
+  if (info && options.instant)
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: instantLine(options.instant, options.canManage) },
+    });
   if (options.canManage) {
     const elements: types.Button[] = [
       info ? connectButton("Update", "home", false) : connectButton("Connect", "home"),

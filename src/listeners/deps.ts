@@ -1,4 +1,5 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { CallbackAddresses } from "../callbacks/keys.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
@@ -13,7 +14,7 @@ export type ListenerDeps = {
   payments: WorkspacePayments;
   /** The method list's pages, built once per list and view. */
   paymethodsPages: PaymethodsPages;
-  stores: Pick<Stores, "credentials" | "settings" | "installations">;
+  stores: Pick<Stores, "credentials" | "settings" | "installations" | "callbackKeys">;
   logger: Logger;
   /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */
   timeoutMs: number;
@@ -32,4 +33,6 @@ export type ListenerDeps = {
   watches: WatchRegistry;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+  /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */
+  callbacks: CallbackAddresses | undefined;
 };

@@ -4,6 +4,7 @@ import { connectModal } from "../blocks/connect-modal.js";
 import { homeView } from "../blocks/home.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
+import { instantStatus } from "../callbacks/keys.js";
 import type { ListenerDeps } from "./deps.js";
 import { checkManager } from "./permissions.js";
 
@@ -60,6 +61,7 @@ export async function openConnectModal(
     view: connectModal({
       login: connection?.login,
       hasSecret: connection !== undefined,
+      hasSalt: connection?.hasSalt,
       apiVersion: connection?.apiVersion ?? deps.defaultApiVersion,
       visibility,
       balanceVisibility,
@@ -71,7 +73,10 @@ export async function openConnectModal(
 
 /** Publishes the App Home tab for one user, with the manage buttons when that user may manage. */
 export async function publishHome(
-  deps: Pick<ListenerDeps, "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger">,
+  deps: Pick<
+    ListenerDeps,
+    "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger" | "callbacks"
+  >,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
@@ -80,9 +85,15 @@ export async function publishHome(
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
   ]);
-  const info = connection ? { ...connection, account: undefined } : undefined;
+  const info = connection ? { ...connection, account: undefined, salt: undefined } : undefined;
+  const instant = await instantStatus(deps.callbacks, connection);
   await client.views.publish({
     user_id: who.userId,
-    view: homeView(info, { defaultVersion: deps.defaultApiVersion, visibility, canManage: manager.allowed }),
+    view: homeView(info, {
+      defaultVersion: deps.defaultApiVersion,
+      visibility,
+      canManage: manager.allowed,
+      instant,
+    }),
   });
 }

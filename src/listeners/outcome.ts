@@ -109,6 +109,8 @@ export type Outcome =
   | { outcome: "confirm_asked" }
   /** Disconnect pressed: the credentials were removed, or there were none. */
   | { outcome: "disconnected" | "nothing_to_disconnect" }
+  /** `/invoice callback rotate`: the workspace's callback address was replaced. */
+  | { outcome: "callback_rotated" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   /** Too many requests from this user or workspace; nothing was asked of the service. */

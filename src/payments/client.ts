@@ -48,6 +48,8 @@ export type InvoiceDraft = {
   /** The merchant's own reference (the service's `extra`). */
   extra?: string | undefined;
   requiredMethod?: string | undefined;
+  /** Where the service posts its payment notification (the workspace's callback address). */
+  callbackUrl?: string | undefined;
 };
 
 /** What the service answers to a created invoice (v2 `{id, url, amount, type}`, v3 `{id, url, type, rub_amount}`). */
@@ -168,6 +170,7 @@ export class PaymentsClient {
     if (draft.description) fields.description = draft.description;
     if (draft.extra) fields.extra = draft.extra;
     if (draft.requiredMethod) fields.required_method = draft.requiredMethod;
+    if (draft.callbackUrl) fields.callback_url = draft.callbackUrl;
     const body = await this.post(version, "invoice/create/", account, fields, "not-sent");
     return parseShape(createdInvoiceSchema, body);
   }

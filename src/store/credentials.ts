@@ -11,6 +11,8 @@ const storedConnectionSchema = z.object({
   v: z.literal(1),
   login: z.string().min(1),
   secret: sealedSchema,
+  /** "Secret 2", the salt of the payment service's callback signatures; optional. */
+  salt: sealedSchema.nullish(),
   apiVersion: z.enum(["v2", "v3"]).nullish(),
   connectedBy: z.string().nullish(),
   connectedAt: z.iso.datetime(),
@@ -24,9 +26,15 @@ export type ConnectionInfo = {
   apiVersion: ApiVersion | null;
   connectedBy: string | null;
   connectedAt: string;
+  /** A Secret 2 is stored: callbacks can be checked (instant notifications). */
+  hasSalt: boolean;
 };
 
-export type Connection = ConnectionInfo & { account: PaymentsAccount };
+/** `salt`: Secret 2, opened; undefined when none is stored. */
+export type Connection = ConnectionInfo & { account: PaymentsAccount; salt: string | undefined };
+
+/** Sealed with its own context, so the secret cannot be passed off as the salt or the other way round. */
+const saltContext = (teamId: string) => `${teamId}:salt`;
 
 /** A stored value that cannot be read: corrupt JSON shape, tampered ciphertext, or another key. */
 export class StoreValueError extends Error {
@@ -59,14 +67,17 @@ export class CredentialsStore {
     if (raw === undefined) return undefined;
     const stored = this.parse(teamId, raw);
     let secret: string;
+    let salt: string | undefined;
     try {
       secret = this.box.open(stored.secret, teamId);
+      salt = stored.salt ? this.box.open(stored.salt, saltContext(teamId)) : undefined;
     } catch (error) {
       throw new StoreValueError(`credentials of ${teamId} cannot be decrypted: ${(error as Error).message}`);
     }
     return {
       ...info(teamId, stored),
       account: { login: stored.login, secret, apiVersion: stored.apiVersion ?? undefined },
+      salt,
     };
   }
 
@@ -77,12 +88,16 @@ export class CredentialsStore {
       secret: string;
       apiVersion?: ApiVersion | undefined;
       connectedBy?: string | undefined;
+      /** Secret 2: a value replaces it, null removes it, undefined keeps the stored one. */
+      salt?: string | null | undefined;
     },
   ): Promise<ConnectionInfo> {
+    const kept = values.salt === undefined ? await this.storedSalt(teamId) : undefined;
     const stored: StoredConnection = {
       v: 1,
       login: values.login,
       secret: this.box.seal(values.secret, teamId),
+      salt: values.salt ? this.box.seal(values.salt, saltContext(teamId)) : (kept ?? null),
       apiVersion: values.apiVersion ?? null,
       connectedBy: values.connectedBy ?? null,
       connectedAt: new Date().toISOString(),
@@ -90,6 +105,14 @@ export class CredentialsStore {
     await this.keyv.set(teamId, stored);
     this.memo.delete(teamId);
     return info(teamId, stored);
+  }
+
+  /** The sealed salt as stored (not opened), to keep it when the rest is replaced. */
+  private async storedSalt(teamId: string): Promise<StoredConnection["salt"]> {
+    const raw: unknown = await this.keyv.get(teamId);
+    if (raw === undefined) return undefined;
+    const parsed = storedConnectionSchema.safeParse(raw);
+    return parsed.success ? parsed.data.salt : undefined;
   }
 
   async remove(teamId: string): Promise<boolean> {
@@ -128,5 +151,6 @@ function info(teamId: string, stored: StoredConnection): ConnectionInfo {
     apiVersion: stored.apiVersion ?? null,
     connectedBy: stored.connectedBy ?? null,
     connectedAt: stored.connectedAt,
+    hasSalt: Boolean(stored.salt),
   };
 }

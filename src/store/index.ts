@@ -1,6 +1,7 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { Cache } from "./cache.js";
+import { CallbackKeys } from "./callback-keys.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
 import { KeyvInstallationStore } from "./installations.js";
@@ -14,6 +15,8 @@ export type Stores = {
   cache: Cache;
   installations: KeyvInstallationStore;
   settings: SettingsStore;
+  /** The random keys of the workspaces' callback addresses. */
+  callbackKeys: CallbackKeys;
 };
 
 function keyFromEnvironment(configured: Buffer | undefined, kind: StoreKind): ResolvedKey {
@@ -58,6 +61,7 @@ export async function openStores(
       cache: new Cache(store.namespace("cache")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
       settings: new SettingsStore(store.namespace("settings"), options.memoMs),
+      callbackKeys: new CallbackKeys(store.namespace("callbacks")),
     };
   } catch (error) {
     await store.close();
@@ -70,7 +74,7 @@ export async function openStores(
  * behind (Bolt deletes nothing by itself).
  */
 export async function forgetWorkspace(
-  stores: Pick<Stores, "credentials" | "installations" | "settings">,
+  stores: Pick<Stores, "credentials" | "installations" | "settings"> & Partial<Pick<Stores, "callbackKeys">>,
   forgetCached: (teamId: string) => Promise<void>,
   query: { teamId?: string | undefined; enterpriseId?: string | undefined; isEnterpriseInstall: boolean },
 ): Promise<void> {
@@ -84,6 +88,7 @@ export async function forgetWorkspace(
     await Promise.all([
       stores.credentials.remove(teamId),
       stores.settings.remove(teamId),
+      stores.callbackKeys?.remove(teamId),
       forgetCached(teamId),
     ]);
   }

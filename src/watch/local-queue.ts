@@ -159,6 +159,13 @@ export class LocalWatchQueue implements WatchQueue {
     Object.assign(entry.watch, patch);
   }
 
+  async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
+    const entry = this.entries.get(watchKey(team, invoiceId));
+    if (!entry) return false;
+    entry.dueAt = Math.min(entry.dueAt, now);
+    return true;
+  }
+
   async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
     const key = watchKey(team, invoiceId);
     const entry = this.entries.get(key);

@@ -146,6 +146,11 @@ export interface WatchQueue {
    * other replica claims it while this one reads it.
    */
   claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]>;
+  /**
+   * Makes the watch due by `now` if it is due later (a payment notification arrived for it); false
+   * when there is no such watch. A watch being read keeps its lease: only its next read moves up.
+   */
+  dueBy(team: string, invoiceId: string, now: number): Promise<boolean>;
   /** After a read: when the watch is next due, and what was seen. */
   reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void>;
   /**

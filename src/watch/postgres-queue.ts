@@ -237,6 +237,14 @@ export class PostgresWatchQueue implements WatchQueue {
     );
   }
 
+  async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.watches} SET due_at = LEAST(due_at, $2) WHERE key = $1`,
+      [watchKey(team, invoiceId), now],
+    );
+    return result.rowCount === 1;
+  }
+
   async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE ${this.watches} SET state = $4, amounts = $5, invoice = $6

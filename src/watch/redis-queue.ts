@@ -100,6 +100,12 @@ redis.call('ZADD', p..':due', 'XX', ARGV[3], key)
 redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
 return 1`;
 
+/** Due by ARGV[3] at the latest: the score only moves down (ZADD LT). */
+const DUE_BY = `
+if redis.call('EXISTS', ARGV[1]..':w:'..ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
+return 1`;
+
 /** Tell once: the state and amounts move on only from what the caller saw. */
 const TELL = `
 local w = ARGV[1]..':w:'..ARGV[2]
@@ -235,6 +241,10 @@ export class RedisWatchQueue implements WatchQueue {
 
   async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
     await this.run(RESCHEDULE, [this.prefix, watchKey(team, invoiceId), dueAt, pairs(patch)]);
+  }
+
+  async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
+    return (await this.run(DUE_BY, [this.prefix, watchKey(team, invoiceId), now])) === 1;
   }
 
   async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {

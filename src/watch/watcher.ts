@@ -155,6 +155,11 @@ export class Watcher implements WatchRegistry {
     await this.timed(this.queue.removeCard(team, invoiceId, cardId(card)), "watch.stop");
   }
 
+  /** A payment notification for this invoice: read it on the next pass instead of when it was due. */
+  async checkSoon(team: string, invoiceId: string): Promise<boolean> {
+    return this.timed(this.queue.dueBy(team, invoiceId, this.now().getTime()), "watch.checkSoon");
+  }
+
   async forgetTeam(team: string): Promise<void> {
     await this.timed(this.queue.removeTeam(team), "watch.forgetTeam");
   }

@@ -18,6 +18,7 @@ const INFO: ConnectionInfo = {
   apiVersion: "v3",
   connectedBy: "U0ADMIN",
   connectedAt: "2026-11-22T10:00:00.000Z",
+  hasSalt: false,
 };
 
 describe("maskLogin", () => {

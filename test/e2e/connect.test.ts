@@ -181,6 +181,31 @@ describe("connecting the cash register from Slack", () => {
     expect(databaseBytes(stack.env.STORE_URL ?? "").includes(SANDBOX_SECRET)).toBe(false);
   });
 
+  it("takes an optional Secret 2 and never shows it again", async () => {
+    const SALT = "connect-modal-salt-5c2e";
+    const first = await openModal(ADMIN);
+    expect(first.blocks.find((block) => block.block_id === "salt")).toMatchObject({ optional: true });
+    const saved = await stack.submitView({
+      view: first,
+      values: { ...form(SANDBOX_LOGIN, SANDBOX_SECRET), salt: { value: SALT } },
+      userId: ADMIN,
+      teamId: NEW_TEAM,
+    });
+    expect(saved.json?.response_action).toBe("update");
+    expect(JSON.stringify(saved.json)).not.toContain(SALT);
+    expect(databaseBytes(stack.env.STORE_URL ?? "").includes(SALT)).toBe(false);
+    const again = await openModal(ADMIN);
+    expect(JSON.stringify(again)).not.toContain(SALT);
+    expect(JSON.stringify(again.blocks.find((block) => block.block_id === "salt"))).toContain(
+      "Stored. Leave blank",
+    );
+    // Without PUBLIC_URL the workspace has no address, and /invoice status says why.
+    const { reply } = await stack.ask("status", { userId: ADMIN, teamId: NEW_TEAM });
+    expect(JSON.stringify(reply.body)).toContain("Kassa has no public address");
+    const list = await stack.cli(["credentials", "list"]);
+    expect(list.stdout).toMatch(new RegExp(`${NEW_TEAM}.*with Secret 2`));
+  });
+
   it("/invoice status shows the connection, login masked, to anyone", async () => {
     const { reply } = await stack.ask("status", { userId: MEMBER, teamId: NEW_TEAM });
     const text = JSON.stringify(reply.body);

@@ -82,12 +82,29 @@ describe("CredentialsStore over SQLite", () => {
       apiVersion: "v3",
       connectedBy: "U0001",
       connectedAt: expect.stringMatching(ISO_TIME),
+      hasSalt: false,
     });
     const connection = await credentials.get(TEAM);
     expect(connection).toEqual({
       ...info,
       account: { login: LOGIN, secret: SECRET, apiVersion: "v3" },
+      salt: undefined,
     });
+  });
+
+  it("seals Secret 2 apart from the secret, keeps it when left out, and removes it with null", async () => {
+    const { credentials } = open();
+    const SALT = "salt-for-callbacks-9f1c";
+    expect((await credentials.set(TEAM, { login: LOGIN, secret: SECRET, salt: SALT })).hasSalt).toBe(true);
+    expect((await credentials.get(TEAM))?.salt).toBe(SALT);
+    const files = [dbPath, `${dbPath}-wal`].filter((path) => existsSync(path));
+    expect(Buffer.concat(files.map((path) => readFileSync(path))).includes(SALT)).toBe(false);
+    // Reconnected without typing it again (a blank field, no --salt): the stored one stays.
+    await credentials.set(TEAM, { login: LOGIN, secret: "new-secret" });
+    expect((await credentials.get(TEAM))?.salt).toBe(SALT);
+    expect((await credentials.list())[0]).toMatchObject({ teamId: TEAM, hasSalt: true });
+    await credentials.set(TEAM, { login: LOGIN, secret: SECRET, salt: null });
+    expect(await credentials.get(TEAM)).toMatchObject({ hasSalt: false, salt: undefined });
   });
 
   it("leaves optional fields unset as null / undefined", async () => {
@@ -139,6 +156,7 @@ describe("CredentialsStore over SQLite", () => {
         "apiVersion",
         "connectedAt",
         "connectedBy",
+        "hasSalt",
         "login",
         "teamId",
       ]);

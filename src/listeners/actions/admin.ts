@@ -23,7 +23,11 @@ const disconnectValueSchema = z.object({ t: z.string().min(1) });
  * deletes the credentials after checking again that the presser may; Cancel closes the question.
  */
 export const openConnect =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion">) =>
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "callbacks">,
+  ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
     const teamId = teamIdOf(body);
@@ -60,7 +64,7 @@ export const disconnect =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "payments" | "watches">,
+      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "payments" | "watches" | "callbacks">,
   ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
@@ -89,6 +93,8 @@ export const disconnect =
       if (!manager.allowed)
         throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
       const removed = await deps.stores.credentials.remove(teamId);
+      // A reconnected register gets a new callback address: the old one may sit in old invoices.
+      await deps.stores.callbackKeys.remove(teamId);
       await deps.payments.forgetCached(teamId);
       await deps.watches.forgetTeam(teamId);
       return removed

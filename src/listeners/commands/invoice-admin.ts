@@ -1,11 +1,13 @@
 import type { webApi } from "@slack/bolt";
 import {
   disconnectConfirmMessage,
+  type InstantStatus,
   notAllowedMessage,
   nothingToDisconnectMessage,
   statusMessage,
 } from "../../blocks/admin.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { instantStatus } from "../../callbacks/keys.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
@@ -19,7 +21,7 @@ type AdminCommand = { teamId: string; userId: string; enterpriseId?: string | un
 export async function runAdminCommand(
   deps: Pick<
     ListenerDeps,
-    "adminUserIds" | "stores" | "logger" | "replyVisibility" | "watches" | "defaultApiVersion"
+    "adminUserIds" | "stores" | "logger" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks"
   >,
   client: webApi.WebClient,
   action: AdminAction,
@@ -33,6 +35,7 @@ export async function runAdminCommand(
 
   if (action === "status") {
     const connection = await deps.stores.credentials.get(command.teamId);
+    const instant = await instantStatus(deps.callbacks, connection);
     const [visibility, watched] = await Promise.all([
       visibilityFor(deps, command.teamId),
       deps.watches.count(command.teamId),
@@ -44,15 +47,21 @@ export async function runAdminCommand(
       watched,
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
+      instant,
     });
     return { reply, log: { outcome: "ok" } };
   }
   if (!manager.allowed) {
     const reply = notAllowedMessage(
-      action === "connect" ? "connect the cash register" : "disconnect the cash register",
+      action === "connect"
+        ? "connect the cash register"
+        : action === "rotate-callback"
+          ? "change the payment notification address"
+          : "disconnect the cash register",
     );
     return { reply, log: { outcome: "not_allowed" } };
   }
+  if (action === "rotate-callback") return rotateCallback(deps, command.teamId);
   if (action === "connect") {
     try {
       await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
@@ -68,4 +77,26 @@ export async function runAdminCommand(
   const connection = await deps.stores.credentials.get(command.teamId);
   if (!connection) return { reply: nothingToDisconnectMessage(), log: { outcome: "ok" } };
   return { reply: disconnectConfirmMessage(connection, command.teamId), log: { outcome: "confirm_asked" } };
+}
+
+/** `/invoice callback rotate`: a new address; callbacks to the old one are refused from now on. */
+async function rotateCallback(
+  deps: Pick<ListenerDeps, "callbacks" | "stores">,
+  teamId: string,
+): Promise<Produced> {
+  const connection = await deps.stores.credentials.get(teamId);
+  const instant = await instantStatus(deps.callbacks, connection);
+  if (!deps.callbacks || !instant || instant.kind !== "on") {
+    const reply = ephemeral(
+      ":information_source: Nothing was changed: this workspace has no payment notification address. `/invoice status` says why.",
+      "No payment notification address to change.",
+    );
+    return { reply, log: { outcome: "ok" } };
+  }
+  const address = await deps.callbacks.rotate(teamId);
+  const reply = ephemeral(
+    `:white_check_mark: New payment notification address: \`${address}\`. The old one no longer works: put the new one wherever your own invoices or servers used the old one. Invoices created with \`/invoice new\` use it from now on.`,
+    "The payment notification address was changed.",
+  );
+  return { reply, log: { outcome: "callback_rotated" } };
 }

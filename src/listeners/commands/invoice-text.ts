@@ -4,7 +4,7 @@ import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 export { INVOICE_ID_PATTERN };
 
 /** What the text after `/invoice` asks for. */
-export type AdminAction = "connect" | "disconnect" | "status";
+export type AdminAction = "connect" | "disconnect" | "status" | "rotate-callback";
 
 export type InvoiceRequest =
   | { kind: "help" }
@@ -47,6 +47,7 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
   if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
+  if (/^callback\s+rotate$/i.test(trimmed)) return { kind: "admin", action: "rotate-callback" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
 

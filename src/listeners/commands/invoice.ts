@@ -26,7 +26,10 @@ export const invoiceCommand =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion">,
+      Pick<
+        ListenerDeps,
+        "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks"
+      >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.

@@ -4,7 +4,10 @@ import type { EventArgs } from "../router.js";
 
 export const homeOpened =
   (
-    deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger" | "replyVisibility" | "defaultApiVersion">,
+    deps: Pick<
+      ListenerDeps,
+      "adminUserIds" | "stores" | "logger" | "replyVisibility" | "defaultApiVersion" | "callbacks"
+    >,
   ) =>
   async ({ event, body, client, context }: EventArgs<"app_home_opened">): Promise<void> => {
     if (event.tab !== "home") return;

@@ -19,6 +19,8 @@ const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string()
 const formSchema = z.object({
   [CONNECT_FIELDS.login]: z.object({ value: textValue }),
   [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
+  // Absent from forms opened before Secret 2 was asked for: the stored one is kept.
+  [CONNECT_FIELDS.salt]: z.object({ value: textValue }).optional(),
   [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
   [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
   // Absent from forms opened before the setting existed: the stored choice is kept.
@@ -48,7 +50,13 @@ export const connectSubmission =
   (
     deps: Pick<
       ListenerDeps,
-      "adminUserIds" | "stores" | "logger" | "defaultApiVersion" | "payments" | "replyVisibility"
+      | "adminUserIds"
+      | "stores"
+      | "logger"
+      | "defaultApiVersion"
+      | "payments"
+      | "replyVisibility"
+      | "callbacks"
     >,
   ) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
@@ -94,6 +102,8 @@ export const connectSubmission =
     const values = form.data;
     const login = values[CONNECT_FIELDS.login].value.value?.trim() ?? "";
     const typedSecret = values[CONNECT_FIELDS.secret].value.value ?? "";
+    // Blank keeps the stored Secret 2 (undefined); a typed one replaces it.
+    const salt = values[CONNECT_FIELDS.salt]?.value.value?.trim() || undefined;
     const apiVersion = (
       values[CONNECT_FIELDS.apiVersion].value.selected_option?.value === "v3" ? "v3" : "v2"
     ) as ApiVersion;
@@ -132,6 +142,7 @@ export const connectSubmission =
       const info = await deps.stores.credentials.set(teamId, {
         login,
         secret,
+        salt,
         apiVersion,
         connectedBy: userId,
       });
@@ -175,6 +186,7 @@ export const connectSubmission =
       : connectModal({
           login,
           hasSecret: stored !== undefined,
+          hasSalt: stored?.hasSalt,
           apiVersion,
           visibility,
           balanceVisibility:

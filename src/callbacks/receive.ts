@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../logger.js";
+import type { CallbackKeys } from "../store/callback-keys.js";
+import { CALLBACK_BODY_LIMIT_BYTES, parseCallback } from "./payload.js";
+import { signatureMatches } from "./signature.js";
+
+/** The path the payment service posts to; the last part is the workspace's random key. */
+export const CALLBACK_PATH_PREFIX = "/crystalpay/callback/";
+
+export type CallbackDeps = {
+  keys: Pick<CallbackKeys, "teamOf">;
+  /** The workspace's Secret 2, opened; undefined when it has none (then it has no address either). */
+  saltOf(teamId: string): Promise<string | undefined>;
+  /** Read the invoice again and tell Slack what changed (cards, thread notes, feed). Never throws. */
+  nudge(teamId: string, invoiceId: string): Promise<void>;
+  logger: Logger;
+};
+
+type Verdict =
+  | { status: 200; teamId: string; invoiceId: string }
+  | { status: 400 | 403 | 404 | 405 | 413 | 503; reason: string; teamId?: string };
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Checks a callback before anything else: the key (404 when unknown), then the body and its
+ * signature (403 when missing or wrong). Nothing is read from the payment service and nothing
+ * changes unless the signature is right.
+ */
+export async function judgeCallback(req: IncomingMessage, deps: CallbackDeps): Promise<Verdict> {
+  if (req.method !== "POST") return { status: 405, reason: "not a POST" };
+  const key = decodeURIComponent((req.url ?? "").split("?")[0]?.slice(CALLBACK_PATH_PREFIX.length) ?? "");
+  let teamId: string | undefined;
+  let salt: string | undefined;
+  try {
+    teamId = await deps.keys.teamOf(key);
+    salt = teamId === undefined ? undefined : await deps.saltOf(teamId);
+  } catch {
+    // The store is down: the service retries a callback it could not deliver (as far as is known).
+    return { status: 503, reason: "store unavailable" };
+  }
+  if (teamId === undefined || salt === undefined) return { status: 404, reason: "unknown callback address" };
+  let body: string;
+  try {
+    body = await readBody(req, CALLBACK_BODY_LIMIT_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return { status: 413, reason: "body too large", teamId };
+    return { status: 400, reason: "body could not be read", teamId };
+  }
+  const parsed = parseCallback(req.headers["content-type"], body);
+  if (!parsed.ok) return { status: 403, reason: parsed.reason, teamId };
+  if (!signatureMatches(parsed.callback.invoiceId, parsed.callback.signature, salt))
+    return { status: 403, reason: "wrong signature", teamId };
+  return { status: 200, teamId, invoiceId: parsed.callback.invoiceId };
+}
+
+/**
+ * The route: answers at once, then (for a valid callback only) has the invoice read again. The body
+ * proves only which invoice to look at; what Slack is told comes from invoice/info. The same
+ * invoice nudged again while a nudge is under way joins it.
+ */
+export function callbackListener(deps: CallbackDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const inFlight = new Map<string, Promise<void>>();
+  return (req, res) => {
+    void judgeCallback(req, deps).then((verdict) => {
+      res.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8" });
+      res.end(verdict.status === 200 ? "OK" : verdict.reason);
+      if (verdict.status !== 200) {
+        // Unknown keys are the internet's background noise: logged quietly. A wrong signature on a
+        // real address is worth a warning (a misconfigured salt, or someone trying).
+        const level = verdict.status === 404 || verdict.status === 405 ? "info" : "warn";
+        deps.logger[level](
+          {
+            outcome: "callback_refused",
+            status: verdict.status,
+            reason: verdict.reason,
+            teamId: verdict.teamId,
+          },
+          "payment service callback refused",
+        );
+        if (!req.complete) req.resume();
+        return;
+      }
+      deps.logger.info(
+        { outcome: "callback_accepted", teamId: verdict.teamId, invoice: verdict.invoiceId },
+        "payment service callback: reading the invoice again",
+      );
+      const id = `${verdict.teamId}:${verdict.invoiceId}`;
+      if (inFlight.has(id)) return;
+      const work = deps.nudge(verdict.teamId, verdict.invoiceId).finally(() => inFlight.delete(id));
+      inFlight.set(id, work);
+    });
+  };
+}
