@@ -5,7 +5,8 @@
  * `--tz <IANA zone>` shows Slack's date tokens as a reader in that zone sees them (default: this
  * machine's zone), as Slack shows each reader their own time.
  */
-import { FAULT_IDS, SANDBOX_LOGIN } from "../sandbox/fake-payments.js";
+import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../sandbox/fake-payments.js";
+import { freePort } from "../sandbox/ports.js";
 import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
@@ -144,8 +145,15 @@ function buttonValue(message: Record<string, unknown>, actionId: string): string
 }
 
 async function main(): Promise<number> {
+  // The v2 app knows its own address (PUBLIC_URL), so the sandbox service can post its payment
+  // notifications there; live cards are polled only every 10 minutes, so a change is the callback's.
+  const port = await freePort();
   const stacks = {
-    v2: await Stack.start({ apiVersion: "v2", fake: { slowMs: 3500 } }),
+    v2: await Stack.start({
+      apiVersion: "v2",
+      fake: { slowMs: 3500 },
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}/`, WATCH_INTERVAL_MS: "600000" },
+    }),
     v3: await Stack.start({ apiVersion: "v3" }),
   };
   for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };
@@ -156,6 +164,23 @@ async function main(): Promise<number> {
       "not-the-secret",
     );
     if (setup.code !== 0) throw new Error(`could not connect the demo team: ${setup.stderr}`);
+    const withSalt = await stacks.v2.cli(
+      [
+        "credentials",
+        "set",
+        "--team",
+        SANDBOX_TEAM.id,
+        "--login",
+        SANDBOX_LOGIN,
+        "--secret",
+        SANDBOX_SECRET,
+        "--salt",
+        "-",
+      ],
+      SANDBOX_SALT,
+    );
+    if (withSalt.code !== 0)
+      throw new Error(`could not store the demo register's Secret 2: ${withSalt.stderr}`);
     if (!json) {
       console.log(bold("Kassa demo"));
       console.log(
@@ -267,6 +292,24 @@ async function main(): Promise<number> {
         response_type: "in_channel",
         blocks: typeof card?.body.blocks === "string" ? JSON.parse(card.body.blocks) : card?.body.blocks,
       });
+      // The customer pays; the service posts its signed notification to the invoice's callback_url.
+      const id = stack.fake.created.at(-1) ?? "";
+      const updates = stack.slack.callsOf("chat.update").length;
+      const paidAt = performance.now();
+      stack.fake.pay(id);
+      const [update] = (await stack.slack.waitForCalls("chat.update", { count: updates + 1 })).slice(updates);
+      const took = Math.round(performance.now() - paidAt);
+      const sent = stack.fake.callbacks.at(-1);
+      show(
+        "The customer pays: the payment service's notification arrives and the card changes at once",
+        `(callback POST ${sent?.url.replace(/[^/]+$/, "<key>")} answered ${sent?.status}; card updated ${took} ms after the payment, polling set to 10 minutes)`,
+        {
+          ...update?.body,
+          response_type: "in_channel",
+          blocks:
+            typeof update?.body.blocks === "string" ? JSON.parse(update.body.blocks) : update?.body.blocks,
+        },
+      );
     } catch (error) {
       missing += 1;
       console.error(`/invoice new: ${(error as Error).message}`);

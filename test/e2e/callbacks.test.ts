@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { freePort } from "../../sandbox/ports.js";
 import { Stack } from "../../sandbox/stack.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 
@@ -10,14 +10,6 @@ import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 
 const ADMIN = "U0ADMIN";
 const TEAM = "T0SANDBOX";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 type View = { blocks: unknown[]; private_metadata?: string; callback_id?: string };
 const viewOf = (body: Record<string, unknown>) =>
