@@ -1,7 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import {
   disconnectConfirmMessage,
-  type InstantStatus,
   notAllowedMessage,
   nothingToDisconnectMessage,
   statusMessage,
