@@ -32,6 +32,9 @@
  *   --workspaces 500 --watch-seconds 90 --changes 500, with the app's default WATCH_* settings
  *   unless --env sets them.
  *
+ * `--callbacks` runs the payment-notification scenario instead (scripts/bench-callbacks.ts):
+ *   --rate 100 --seconds 30 --read-rps 100.
+ *
  * Targets are reported, not asserted. Exit code: 0 when the run completed, whatever the figures;
  * 1 when a command was not acknowledged or a reply was missing or an error instead of the card/list;
  * 2 when the run itself broke (bad flags, a target that would not start, the time limit).
@@ -1416,6 +1419,9 @@ function watchReport(result: WatchResult): string {
 }
 
 async function main(): Promise<number> {
+  // Its own scenario and flags (scripts/bench-callbacks.ts).
+  if (process.argv.includes("--callbacks"))
+    return (await import("./bench-callbacks.js")).runCallbacksBench(process.argv.slice(2));
   let options: Options;
   try {
     options = readOptions(process.argv.slice(2));
