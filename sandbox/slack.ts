@@ -2,7 +2,7 @@
  * A local stand-in for Slack: the Web API (SLACK_API_URL) and the response_url endpoints that
  * commands answer through. It records every call so tests can read what the app sent.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 
@@ -90,6 +90,15 @@ export type SlackStandIn = {
    * Kassa is not in, "channel_not_found"); chat.update there answers it too. null: back to normal.
    */
   failChannel(channel: string, error: string | null): void;
+  /**
+   * Transient trouble in a channel, as Slack has it: chat.update and/or chat.postMessage there answer
+   * HTTP 500, `ratelimited` (HTTP 429 with Retry-After: 1) or never answer (`hang`), for the next
+   * `times` calls (Infinity: until cleared with null). The calls are recorded all the same.
+   */
+  troubleChannel(
+    channel: string,
+    trouble: { mode: "500" | "ratelimited" | "hang"; methods?: string[]; times?: number } | null,
+  ): void;
   /** Top-level posts to `channel` also count as replies on response_url `id` (the command's card). */
   routeChannel(channel: string, id: string): void;
   /** false: stop keeping Web API calls in apiCalls (a long benchmark would pile them up). */
@@ -132,6 +141,11 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   let rotations = 0;
   const messages = new Map<string, PostedMessage>();
   const channelErrors = new Map<string, string>();
+  const channelTrouble = new Map<
+    string,
+    { mode: "500" | "ratelimited" | "hang"; methods: string[]; left: number }
+  >();
+  const hung = new Set<ServerResponse>();
   const routes = new Map<string, string>();
   const messageWaiters: Array<() => void> = [];
   let keepApiCalls = true;
@@ -168,6 +182,21 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         const channel = String(body.channel ?? "");
         const failure = channelErrors.get(channel);
         if (failure) return send(200, { ok: false, error: failure });
+        const trouble = channelTrouble.get(channel);
+        if (trouble && trouble.left > 0 && trouble.methods.includes(method)) {
+          trouble.left -= 1;
+          if (trouble.mode === "hang") {
+            hung.add(res);
+            res.on("close", () => hung.delete(res));
+            return;
+          }
+          if (trouble.mode === "ratelimited") {
+            res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+            return res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
+          }
+          res.writeHead(500, { "content-type": "text/plain" });
+          return res.end("internal error");
+        }
         if (!channel) return send(200, { ok: false, error: "channel_not_found" });
         const text = typeof body.text === "string" ? body.text : "";
         const blocks = parseBlocks(body.blocks);
@@ -373,6 +402,15 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       if (error) channelErrors.set(channel, error);
       else channelErrors.delete(channel);
     },
+    troubleChannel(channel, trouble) {
+      if (!trouble) channelTrouble.delete(channel);
+      else
+        channelTrouble.set(channel, {
+          mode: trouble.mode,
+          methods: trouble.methods ?? ["chat.update", "chat.postMessage"],
+          left: trouble.times ?? Number.POSITIVE_INFINITY,
+        });
+    },
     routeChannel(channel, id) {
       routes.set(channel, id);
     },
@@ -432,6 +470,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const ws of sockets_) ws.terminate();
+        for (const res of hung) res.destroy();
         wss.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());

@@ -20,6 +20,7 @@ import { boltLogger, type Logger } from "./logger.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
 import { journalCommands, type Recovery, startRecovery } from "./recovery.js";
 import { guardSlackEndpoint } from "./request-guard.js";
+import { slackClientOptions } from "./slack-client.js";
 import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
 import { CommandJournal } from "./store/journal.js";
@@ -122,7 +123,7 @@ function routes(deps: AppDeps): CustomRoute[] {
 function commonOptions(deps: AppDeps): AppOptions {
   return {
     logger: boltLogger(deps.logger),
-    clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
+    clientOptions: slackClientOptions(deps.config.slack),
     // Several replicas: no in-memory conversation state.
     convoStore: false,
     // Long-running server: ack() answers Slack at once, the handler goes on afterwards.
@@ -188,7 +189,7 @@ function oauthApp(deps: AppDeps, auth: Extract<AppDeps["config"]["slack"]["auth"
         stateStore: new SingleUseStateStore(auth.stateSecret, (key, ttlMs) =>
           deps.stores.store.claimOnce(key, ttlMs),
         ),
-        clientOptions: { slackApiUrl: slack.apiUrl },
+        clientOptions: slackClientOptions(slack),
       },
     }),
   });
@@ -202,7 +203,7 @@ function socketModeApp(deps: AppDeps, botToken: string, appToken: string): { app
   const receiver = new SocketModeReceiver({
     appToken,
     logger: boltLogger(deps.logger),
-    installerOptions: { clientOptions: { slackApiUrl: deps.config.slack.apiUrl } },
+    installerOptions: { clientOptions: slackClientOptions(deps.config.slack) },
   });
   const probes = routes(deps);
   const probeServer = createServer((req, res) => {

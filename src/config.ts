@@ -77,6 +77,7 @@ const variablesSchema = z.object({
     z.string().startsWith("xoxb-", { error: "must be a bot token starting with xoxb-" }).optional(),
   ),
   SLACK_API_URL: httpUrl("https://slack.com/api/"),
+  SLACK_TIMEOUT_MS: integer(10_000, 1000, 120_000),
   SLACK_CLIENT_ID: optionalString,
   SLACK_CLIENT_SECRET: optionalString,
   SLACK_STATE_SECRET: z.preprocess(
@@ -226,6 +227,8 @@ export type Config = {
     /** Set: Socket Mode (no public URL); events arrive over a WebSocket. */
     appToken: string | undefined;
     apiUrl: string;
+    /** SLACK_TIMEOUT_MS: the longest any one Slack Web API call may take, retries included. */
+    timeoutMs: number;
     /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
     adminUserIds: string[];
   };
@@ -316,6 +319,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       signingSecret: parsed.SLACK_SIGNING_SECRET,
       appToken: parsed.SLACK_APP_TOKEN,
       apiUrl: parsed.SLACK_API_URL,
+      timeoutMs: parsed.SLACK_TIMEOUT_MS,
       adminUserIds: parsed.ADMIN_USER_IDS,
     },
     payments: {

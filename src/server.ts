@@ -6,6 +6,7 @@ import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
+import { slackClientOptions } from "./slack-client.js";
 import { openStores } from "./store/index.js";
 import { startWatcher } from "./watch/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
@@ -51,11 +52,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // One workspace: check the token now, so a wrong one stops start-up instead of every command.
   let bot: { botId: string; botUserId: string } | undefined;
   if (config.slack.auth.kind === "single-workspace") {
-    const slack = new webApi.WebClient(config.slack.auth.botToken, {
-      slackApiUrl: config.slack.apiUrl,
-      retryConfig: { retries: 2, factor: 2, minTimeout: 200 },
-      logLevel: webApi.LogLevel.ERROR,
-    });
+    const slack = new webApi.WebClient(config.slack.auth.botToken, slackClientOptions(config.slack));
     try {
       const auth = await slack.auth.test();
       bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };

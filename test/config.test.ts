@@ -27,6 +27,7 @@ describe("loadConfig", () => {
         signingSecret: "signing-secret-value",
         appToken: undefined,
         apiUrl: "https://slack.com/api/",
+        timeoutMs: 10_000,
         adminUserIds: [],
       },
       payments: {
@@ -73,6 +74,7 @@ describe("loadConfig", () => {
         ...SLACK,
         PORT: "8080",
         SLACK_API_URL: "http://127.0.0.1:4000/api/",
+        SLACK_TIMEOUT_MS: "2500",
         PAYMENTS_API_URL: "http://127.0.0.1:4001/",
         PAYMENTS_API_VERSION: "v3",
         PAYMENTS_TIMEOUT_MS: "1500",
@@ -103,6 +105,7 @@ describe("loadConfig", () => {
         signingSecret: "signing-secret-value",
         appToken: undefined,
         apiUrl: "http://127.0.0.1:4000/api/",
+        timeoutMs: 2500,
         adminUserIds: ["U0ADMIN1", "W0ADMIN2"],
       },
       payments: {
@@ -174,6 +177,7 @@ describe("loadConfig", () => {
         "SLACK_API_URL",
         "SLACK_BOT_TOKEN",
         "SLACK_SIGNING_SECRET",
+        "SLACK_TIMEOUT_MS",
         "STORE_URL",
         "STORE_TIMEOUT_MS",
         "WATCH_INTERVAL_MS",
@@ -318,6 +322,7 @@ describe("loadConfig", () => {
         signingSecret: undefined,
         appToken: undefined,
         apiUrl: "https://slack.com/api/",
+        timeoutMs: 10_000,
         adminUserIds: [],
       });
       expect(config.port).toBe(3000);

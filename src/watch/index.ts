@@ -1,6 +1,7 @@
 import { webApi } from "@slack/bolt";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { slackClientOptions } from "../slack-client.js";
 import type { Stores } from "../store/index.js";
 import { LocalWatchQueue } from "./local-queue.js";
 import type { WatchQueue } from "./model.js";
@@ -44,11 +45,7 @@ export function slackClients(config: Config, stores: Pick<Stores, "installations
     let client = clients.get(token);
     if (!client) {
       if (clients.size >= 1000) clients.clear();
-      client = new webApi.WebClient(token, {
-        slackApiUrl: config.slack.apiUrl,
-        logLevel: webApi.LogLevel.ERROR,
-        retryConfig: { retries: 2, factor: 2, minTimeout: 500 },
-      });
+      client = new webApi.WebClient(token, slackClientOptions(config.slack));
       clients.set(token, client);
     }
     return client;

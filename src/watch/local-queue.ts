@@ -159,6 +159,16 @@ export class LocalWatchQueue implements WatchQueue {
     Object.assign(entry.watch, patch);
   }
 
+  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
+    const key = watchKey(team, invoiceId);
+    const entry = this.entries.get(key);
+    const at = entry?.watch.cards.findIndex((existing) => cardId(existing) === cardId(card)) ?? -1;
+    if (!entry || at === -1) return false;
+    entry.watch.cards[at] = structuredClone(card);
+    await this.persist(key);
+    return true;
+  }
+
   async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
     const entry = this.entries.get(watchKey(team, invoiceId));
     if (!entry) return false;

@@ -45,6 +45,21 @@ export function amountsFingerprint(invoice: Invoice): string {
  * Where a watched invoice is shown: a channel card Kassa posted (updated in place, changes told in
  * its thread), or a private card, which Slack cannot edit later (changes go to the asker by DM).
  */
+/**
+ * What a card is still owed by Slack: its redraw, and the thread note (or DM) of a state change. It is
+ * written before the Slack calls and cleared once Slack accepts them, so a failed call or a crash
+ * leaves it owed and the next read delivers it. `noteSending`: the note's call was made and may have
+ * reached Slack (a crash then may repeat the note, never lose it).
+ */
+export const owedSchema = z.object({
+  redraw: z.boolean(),
+  note: z.object({ from: z.string().max(100), to: z.string().max(100) }).optional(),
+  noteSending: z.boolean().optional(),
+  /** Failed deliveries in a row: spaces the next attempt out. */
+  attempts: z.number().int().nonnegative().optional(),
+});
+export type Owed = z.infer<typeof owedSchema>;
+
 export const watchCardSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("channel"),
@@ -56,11 +71,13 @@ export const watchCardSchema = z.discriminatedUnion("kind", [
     postedState: z.string().max(100),
     /** `user` created the invoice (/invoice new): the card keeps saying so. */
     createdBy: z.boolean().optional(),
+    owed: owedSchema.optional(),
   }),
   z.object({
     kind: z.literal("dm"),
     user: z.string().min(1).max(40),
     postedState: z.string().max(100),
+    owed: owedSchema.optional(),
   }),
 ]);
 export type WatchCard = z.infer<typeof watchCardSchema>;
@@ -151,6 +168,8 @@ export interface WatchQueue {
    * when there is no such watch. A watch being read keeps its lease: only its next read moves up.
    */
   dueBy(team: string, invoiceId: string, now: number): Promise<boolean>;
+  /** Replaces a card's stored copy (what it is owed); false when the card is gone meanwhile. */
+  setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean>;
   /** After a read: when the watch is next due, and what was seen. */
   reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void>;
   /**

@@ -237,6 +237,14 @@ export class PostgresWatchQueue implements WatchQueue {
     );
   }
 
+  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.cards} SET card = $3 WHERE watch_key = $1 AND card_id = $2`,
+      [watchKey(team, invoiceId), cardId(card), JSON.stringify(card)],
+    );
+    return result.rowCount === 1;
+  }
+
   async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE ${this.watches} SET due_at = LEAST(due_at, $2) WHERE key = $1`,

@@ -100,6 +100,13 @@ redis.call('ZADD', p..':due', 'XX', ARGV[3], key)
 redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
 return 1`;
 
+/** Replaces a card's JSON only while the card is still there. */
+const SET_CARD = `
+local c = ARGV[1]..':c:'..ARGV[2]
+if redis.call('HEXISTS', c, ARGV[3]) == 0 then return 0 end
+redis.call('HSET', c, ARGV[3], ARGV[4])
+return 1`;
+
 /** Due by ARGV[3] at the latest: the score only moves down (ZADD LT). */
 const DUE_BY = `
 if redis.call('EXISTS', ARGV[1]..':w:'..ARGV[2]) == 0 then return 0 end
@@ -132,7 +139,7 @@ const hashSchema = z.object({
   lastCheckedAt: z.coerce.number(),
   cardsUpdatedAt: z.coerce.number(),
   invoice: z.string().transform((text, ctx) => {
-    const parsed = invoiceSnapshotSchema.safeParse(JSON.parse(text));
+    const parsed = invoiceSnapshotSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
       ctx.addIssue({ code: "custom", message: "invoice snapshot not in the expected form" });
       return z.NEVER;
@@ -140,6 +147,15 @@ const hashSchema = z.object({
     return parsed.data;
   }),
 });
+
+/** One malformed row must not fail the pass: unreadable JSON reads as undefined, and its schema refuses it. */
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function pairs(record: Record<string, string | number>): string {
   return JSON.stringify(Object.entries(record).flatMap(([name, value]) => [name, String(value)]));
@@ -225,7 +241,7 @@ export class RedisWatchQueue implements WatchQueue {
       for (let index = 0; index + 1 < flat.length; index += 2)
         record[flat[index] as string] = flat[index + 1] as string;
       const fields = hashSchema.safeParse(record);
-      const parsedCards = cards.map((card) => watchCardSchema.safeParse(JSON.parse(card)));
+      const parsedCards = cards.map((card) => watchCardSchema.safeParse(parseJsonOrUndefined(card)));
       if (!fields.success) {
         // Unreadable: drop it rather than claim it again forever.
         if (record.team && record.invoiceId) await this.remove(record.team, record.invoiceId);
@@ -241,6 +257,11 @@ export class RedisWatchQueue implements WatchQueue {
 
   async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
     await this.run(RESCHEDULE, [this.prefix, watchKey(team, invoiceId), dueAt, pairs(patch)]);
+  }
+
+  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
+    const args = [this.prefix, watchKey(team, invoiceId), cardId(card), JSON.stringify(card)];
+    return (await this.run(SET_CARD, args)) === 1;
   }
 
   async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {

@@ -1,10 +1,11 @@
 import type { webApi } from "@slack/bolt";
-import { buildInvoiceMessage, isExpired } from "../blocks/invoice.js";
-import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
+import { isExpired } from "../blocks/invoice.js";
+import type { WatchStatus } from "../blocks/watch.js";
 import type { Logger } from "../logger.js";
 import { NotConnectedError, ServiceError } from "../payments/errors.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import { withStoreDeadline } from "../store/deadline.js";
+import { classifySlackFailure, DeliveryFailed, deliverCard, nothingOwed, owe } from "./delivery.js";
 import {
   type AddCardResult,
   amountsFingerprint,
@@ -46,25 +47,10 @@ export const CHECKED_LINE_REFRESH_MS = 5 * 60_000;
 const CONCURRENT_READS = 32;
 /** Watches claimed per pass. */
 const CLAIM_BATCH = 256;
-/** Slack errors after which a card cannot be edited again: it is dropped from its watch. */
-const CARD_GONE = new Set(["message_not_found", "channel_not_found", "cant_update_message", "is_archived"]);
-/** Slack errors after which the workspace's token is no good: the watch ends. */
-const TOKEN_DEAD = new Set([
-  "invalid_auth",
-  "account_inactive",
-  "token_revoked",
-  "not_authed",
-  "token_expired",
-]);
-
 /** The credentials were refused by the service, or are gone: reading again will not help. */
 function credentialsFailed(error: unknown): boolean {
   if (error instanceof NotConnectedError) return true;
   return error instanceof ServiceError && error.messages.some((message) => /auth/i.test(message));
-}
-
-function slackError(error: unknown): string {
-  return (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
 }
 
 /** What a command or a button asks of the watcher; listeners see only this. */
@@ -236,11 +222,13 @@ export class Watcher implements WatchRegistry {
     const log = { team: watch.team, invoice: watch.invoiceId };
     if (watch.cards.length === 0) return this.queue.remove(watch.team, watch.invoiceId);
     if (nowMs >= watch.startedAt + this.options.maxHours * 3_600_000) {
-      await this.drawCards(watch, watch.invoice, {
-        kind: "ended",
-        reason: "max_hours",
-        hours: this.options.maxHours,
-      });
+      // A last try for each card (and what it still owes) before the watch goes.
+      await this.deliver(
+        watch,
+        watch.invoice,
+        { kind: "ended", reason: "max_hours", hours: this.options.maxHours },
+        true,
+      );
       await this.queue.remove(watch.team, watch.invoiceId);
       this.logger.info({ ...log, outcome: "watch_ended", reason: "max_hours" }, "watch ended");
       return;
@@ -258,7 +246,7 @@ export class Watcher implements WatchRegistry {
       invoice = await this.reader.invoice(watch.team, watch.invoiceId);
     } catch (error) {
       if (credentialsFailed(error)) {
-        await this.drawCards(watch, watch.invoice, { kind: "ended", reason: "credentials" });
+        await this.deliver(watch, watch.invoice, { kind: "ended", reason: "credentials" }, true);
         await this.queue.remove(watch.team, watch.invoiceId);
         this.logger.warn({ ...log, outcome: "watch_ended", reason: "credentials" }, "watch ended");
         return;
@@ -282,14 +270,18 @@ export class Watcher implements WatchRegistry {
     const status: WatchStatus = final
       ? { kind: "ended", reason: expired ? "expired" : "final" }
       : { kind: "watching", lastCheckedAt: checkedAt };
-    let drawn = false;
+    let changed = false;
     if (state !== watch.state || amounts !== watch.amounts) {
-      // Only the caller whose compare-and-set wins tells the change: once, whichever replica reads it.
+      // Only the caller whose compare-and-set wins tells the change, whichever replica reads it.
       const won = await this.queue.tell(watch.team, watch.invoiceId, watch, { state, amounts, invoice });
       if (won) {
+        changed = true;
         const notice = state !== watch.state ? { from: watch.state, to: state } : undefined;
-        await this.drawCards(watch, invoice, status, notice);
-        drawn = true;
+        // Written down before any Slack call: a failed call or a crash leaves it owed, never lost.
+        for (const card of watch.cards) {
+          card.owed = owe(card, notice);
+          await this.queue.setCard(watch.team, watch.invoiceId, card);
+        }
         this.logger.info(
           {
             ...log,
@@ -300,11 +292,13 @@ export class Watcher implements WatchRegistry {
           "watched invoice changed",
         );
       }
-    } else if (final || checkedAt.getTime() - watch.cardsUpdatedAt >= CHECKED_LINE_REFRESH_MS) {
-      await this.drawCards(watch, invoice, status);
-      drawn = true;
     }
-    if (final) {
+    // A final state, or the "last checked" line now and then: redrawn, best effort unless owed.
+    const refresh = final || changed || checkedAt.getTime() - watch.cardsUpdatedAt >= CHECKED_LINE_REFRESH_MS;
+    const delivery = await this.deliver(watch, invoice, status, refresh);
+    if (delivery === "token_dead") return;
+    const owing = watch.cards.filter((card) => !nothingOwed(card.owed));
+    if (final && owing.length === 0) {
       await this.queue.remove(watch.team, watch.invoiceId);
       this.logger.info(
         { ...log, outcome: "watch_ended", reason: expired ? "expired" : "final" },
@@ -312,89 +306,96 @@ export class Watcher implements WatchRegistry {
       );
       return;
     }
-    const intervalMs = drawn ? this.options.intervalMs : this.nextInterval(watch);
-    await this.queue.reschedule(watch.team, watch.invoiceId, checkedAt.getTime() + intervalMs, {
+    // Something is still owed: tried again soon (sooner than the next read would come), with backoff.
+    const attempts = Math.max(0, ...owing.map((card) => card.owed?.attempts ?? 0));
+    const retryAt =
+      checkedAt.getTime() + Math.max(delivery.retryAfterMs, Math.min(60_000, 2000 * 2 ** attempts));
+    const intervalMs = changed ? this.options.intervalMs : this.nextInterval(watch);
+    const nextRead = checkedAt.getTime() + intervalMs;
+    // Never before Slack's Retry-After, whatever the read schedule says.
+    const owedAt = Math.max(checkedAt.getTime() + delivery.retryAfterMs, Math.min(nextRead, retryAt));
+    await this.queue.reschedule(watch.team, watch.invoiceId, owing.length > 0 ? owedAt : nextRead, {
       intervalMs,
       lastCheckedAt: checkedAt.getTime(),
-      ...(drawn ? { cardsUpdatedAt: checkedAt.getTime() } : {}),
+      ...(refresh && owing.length === 0 ? { cardsUpdatedAt: checkedAt.getTime() } : {}),
     });
   }
 
-  /** Redraws every card of the watch; with `notice`, tells the change in each thread (or by DM). */
-  private async drawCards(
+  /**
+   * Delivers to each card what it is owed (and, with `refresh`, a redraw to every channel card).
+   * Updates `watch.cards` to what each card still owes; "token_dead" when the watch has ended.
+   */
+  private async deliver(
     watch: Watch,
     invoice: Invoice,
     status: WatchStatus,
-    notice?: { from: string; to: string },
-  ): Promise<void> {
+    refresh: boolean,
+  ): Promise<"token_dead" | { retryAfterMs: number }> {
+    const due = watch.cards.filter((card) => !nothingOwed(card.owed) || (refresh && card.kind === "channel"));
+    if (due.length === 0) return { retryAfterMs: 0 };
     const client = await this.slack(watch.team);
     if (!client) {
       this.logger.warn(
         { team: watch.team, outcome: "watch_no_token" },
         "no bot token for a watched workspace",
       );
-      return;
+      return { retryAfterMs: 0 };
     }
     const now = this.now();
     const method = invoice.method
       ? await this.reader.methodFor(watch.team, invoice.method).catch(() => undefined)
       : undefined;
-    for (const card of watch.cards) {
-      const base = buildInvoiceMessage(invoice, {
-        now,
-        teamId: watch.team,
-        visibility: "channel",
-        originalState: card.postedState,
-        method,
-        ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
-      });
+    const save = async (card: WatchCard) => {
+      await this.queue.setCard(watch.team, watch.invoiceId, card);
+    };
+    let retryAfterMs = 0;
+    const log = { team: watch.team, invoice: watch.invoiceId };
+    for (const card of due) {
+      const stored = !nothingOwed(card.owed);
+      const at = watch.cards.indexOf(card);
+      const owing: WatchCard = stored ? card : { ...card, owed: { redraw: true } };
       try {
-        if (card.kind === "channel") {
-          const message = withWatchStatus(base, status, { t: watch.team, id: watch.invoiceId });
-          await client.chat.update({
-            channel: card.channel,
-            ts: card.ts,
-            text: message.text,
-            blocks: message.blocks,
-          });
-          if (notice) {
-            const text = changeNotice(invoice, notice.from, notice.to, {
-              user: card.user,
-              previous: watch.invoice,
-            });
-            await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, text });
-          }
-        } else if (notice) {
-          // A private card cannot be edited later: the asker gets the change and the card by DM.
-          const text = changeNotice(invoice, notice.from, notice.to, { previous: watch.invoice });
-          await client.chat.postMessage({
-            channel: card.user,
-            text,
-            blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...base.blocks],
-          });
-        }
+        const settled = await deliverCard(owing, { client, watch, invoice, status, method, now, save });
+        watch.cards[at] = settled;
+        if (stored) await save(settled);
       } catch (error) {
-        const code = slackError(error);
-        if (CARD_GONE.has(code)) {
+        const failed = error instanceof DeliveryFailed ? error : new DeliveryFailed(owing, error);
+        const failure = classifySlackFailure(failed.cause);
+        if (failure.kind === "card_gone") {
+          watch.cards.splice(at, 1);
           await this.queue.removeCard(watch.team, watch.invoiceId, cardId(card));
           this.logger.info(
-            { team: watch.team, invoice: watch.invoiceId, outcome: "watch_card_gone", slackError: code },
+            { ...log, outcome: "watch_card_gone", slackError: failure.code },
             "card dropped from its watch",
           );
-        } else if (TOKEN_DEAD.has(code)) {
+        } else if (failure.kind === "token_dead") {
           await this.queue.remove(watch.team, watch.invoiceId);
           this.logger.warn(
-            { team: watch.team, outcome: "watch_ended", reason: "slack_token", slackError: code },
+            { ...log, outcome: "watch_ended", reason: "slack_token", slackError: failure.code },
             "watch ended",
           );
-          return;
+          return "token_dead";
+        } else if (stored) {
+          // Still owed: kept with one more attempt counted, delivered on a later pass.
+          const kept: WatchCard = {
+            ...failed.card,
+            owed: { ...(failed.card.owed ?? { redraw: false }), attempts: (card.owed?.attempts ?? 0) + 1 },
+          };
+          watch.cards[at] = kept;
+          await save(kept);
+          retryAfterMs = Math.max(retryAfterMs, failure.retryAfterMs ?? 0);
+          this.logger.warn(
+            { ...log, outcome: "watch_update_failed", slackError: failure.code, owed: kept.owed },
+            "card not updated yet; it stays owed and is tried again",
+          );
         } else {
           this.logger.warn(
-            { team: watch.team, invoice: watch.invoiceId, outcome: "watch_update_failed", slackError: code },
-            "card update failed",
+            { ...log, outcome: "watch_update_failed", slackError: failure.code },
+            "card refresh failed; tried at the next read",
           );
         }
       }
     }
+    return { retryAfterMs };
   }
 }

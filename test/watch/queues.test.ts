@@ -194,6 +194,36 @@ for (const engine of ENGINES) {
       expect(claimed?.invoice.state).toBe("payed");
     });
 
+    it("keeps what a card is owed across replicas, and never brings back a card that was removed", async () => {
+      const t = team("O");
+      await queue.addCard(seed(t, "owed"), card("C1"), limits());
+      const owed: WatchCard = {
+        ...card("C1"),
+        owed: { redraw: false, note: { from: "notpayed", to: "payed" }, noteSending: true, attempts: 2 },
+      };
+      expect(await queue.setCard(t, "owed", owed)).toBe(true);
+      const [claimed] = (await other.claimDue(NOW + 1000, 100, 1000)).filter((watch) => watch.team === t);
+      expect(claimed?.cards).toEqual([owed]);
+      await queue.removeCard(t, "owed", "c:C1:1.000100");
+      expect(await other.setCard(t, "owed", owed)).toBe(false);
+      expect(await queue.count(t)).toBe(0);
+    });
+
+    it("moves a watch's due time earlier only (a payment notification), never later", async () => {
+      const t = team("N");
+      await queue.addCard(seed(t, "soon"), card("C1"), limits());
+      expect(await other.dueBy(t, "soon", NOW + 10)).toBe(true);
+      expect((await queue.claimDue(NOW + 10, 100, 60_000)).filter((watch) => watch.team === t)).toHaveLength(
+        1,
+      );
+      // Claimed: due again after its lease; a later "due by" does not move it back.
+      expect(await other.dueBy(t, "soon", NOW + 120_000)).toBe(true);
+      expect((await queue.claimDue(NOW + 100, 100, 60_000)).filter((watch) => watch.team === t)).toHaveLength(
+        0,
+      );
+      expect(await other.dueBy(t, "missing", NOW)).toBe(false);
+    });
+
     it("drops the watch with its last card", async () => {
       const t = team("E");
       await queue.addCard(seed(t, "cards"), card("C1"), limits());

@@ -1,0 +1,151 @@
+import type { webApi } from "@slack/bolt";
+import { buildInvoiceMessage } from "../blocks/invoice.js";
+import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
+import type { Invoice, PaymentMethod } from "../payments/model.js";
+import type { Owed, Watch, WatchCard } from "./model.js";
+
+// The Slack side of a live card: what one card is owed, delivered, and what Slack's answer means.
+
+/** Slack errors after which this card cannot be shown again: it is dropped from its watch. */
+const CARD_GONE = new Set([
+  "message_not_found",
+  "channel_not_found",
+  "cant_update_message",
+  "not_in_channel",
+  "is_archived",
+]);
+/** Slack errors after which no card of the workspace can be shown: the watch ends. */
+const TOKEN_DEAD = new Set([
+  "invalid_auth",
+  "account_inactive",
+  "token_revoked",
+  "not_authed",
+  "token_expired",
+  "missing_scope",
+]);
+
+/** What a failed Slack call means for the card: gone, the token is, or try again (at `retryAfterMs`). */
+export type SlackFailure =
+  | { kind: "card_gone"; code: string }
+  | { kind: "token_dead"; code: string }
+  | { kind: "transient"; code: string; retryAfterMs?: number };
+
+/**
+ * Permanent answers drop the card or end the watch; everything else (HTTP 5xx, `ratelimited`,
+ * time-outs, connection errors, anything unknown) is transient: the card stays owed.
+ */
+export function classifySlackFailure(error: unknown): SlackFailure {
+  const data = error as { code?: string; data?: { error?: string }; retryAfter?: number };
+  const code = data.data?.error ?? data.code ?? (error as Error).message ?? "unknown";
+  if (CARD_GONE.has(code)) return { kind: "card_gone", code };
+  if (TOKEN_DEAD.has(code)) return { kind: "token_dead", code };
+  if (data.code === "slack_webapi_rate_limited_error" || code === "ratelimited") {
+    const seconds = typeof data.retryAfter === "number" ? data.retryAfter : 1;
+    return { kind: "transient", code: "ratelimited", retryAfterMs: Math.max(1, seconds) * 1000 };
+  }
+  return { kind: "transient", code };
+}
+
+/** What a change (or a redraw) owes a card, added to what it may still owe from before. */
+export function owe(card: WatchCard, notice: { from: string; to: string } | undefined): Owed {
+  const before = card.owed;
+  // A DM card cannot be edited: it is owed only notes. A newer note replaces an older unsent one
+  // (the asker learns the latest change; "was" still names where it came from).
+  const note = notice ? { from: before?.note?.from ?? notice.from, to: notice.to } : before?.note;
+  return {
+    redraw: card.kind === "channel",
+    ...(note ? { note } : {}),
+    ...(before?.attempts ? { attempts: before.attempts } : {}),
+  };
+}
+
+export function nothingOwed(owed: Owed | undefined): boolean {
+  return !owed || (!owed.redraw && !owed.note);
+}
+
+export type DrawContext = {
+  client: webApi.WebClient;
+  watch: Watch;
+  invoice: Invoice;
+  status: WatchStatus;
+  method: PaymentMethod | undefined;
+  now: Date;
+  /** Stores the card as it stands (what it is still owed) before and after each call. */
+  save(card: WatchCard): Promise<void>;
+};
+
+/** A delivery that stopped at a Slack call: the card as it stands (still owing the rest), and why. */
+export class DeliveryFailed extends Error {
+  constructor(
+    readonly card: WatchCard,
+    override readonly cause: unknown,
+  ) {
+    super("card delivery failed");
+  }
+}
+
+/**
+ * Delivers what the card is owed, in order: the redraw, then the note ("sending" stored before the
+ * call, cleared after it). Resolves with the card as it now stands (nothing owed on success); rejects
+ * with the Slack error of the first call that failed, the card still owing the rest.
+ */
+export async function deliverCard(card: WatchCard, context: DrawContext): Promise<WatchCard> {
+  const owed: Owed = { ...(card.owed ?? { redraw: false }) };
+  const current = (): WatchCard => ({ ...card, owed: { ...owed } });
+  try {
+    await deliver(card, owed, current, context);
+  } catch (error) {
+    throw new DeliveryFailed(current(), error);
+  }
+  const { owed: _delivered, ...settled } = card;
+  return settled;
+}
+
+async function deliver(
+  card: WatchCard,
+  owed: Owed,
+  current: () => WatchCard,
+  context: DrawContext,
+): Promise<void> {
+  const { client, watch, invoice } = context;
+  const base = buildInvoiceMessage(invoice, {
+    now: context.now,
+    teamId: watch.team,
+    visibility: "channel",
+    originalState: card.postedState,
+    method: context.method,
+    ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
+  });
+  if (card.kind === "channel" && owed.redraw) {
+    const message = withWatchStatus(base, context.status, { t: watch.team, id: watch.invoiceId });
+    await client.chat.update({
+      channel: card.channel,
+      ts: card.ts,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    owed.redraw = false;
+    if (owed.note) await context.save(current());
+  }
+  if (owed.note) {
+    const { from, to } = owed.note;
+    if (!owed.noteSending) {
+      owed.noteSending = true;
+      await context.save(current());
+    }
+    if (card.kind === "channel") {
+      const text = changeNotice(invoice, from, to, { user: card.user, previous: watch.invoice });
+      await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, text });
+    } else {
+      // A private card cannot be edited later: the asker gets the change and the card by DM.
+      const text = changeNotice(invoice, from, to, { previous: watch.invoice });
+      await client.chat.postMessage({
+        channel: card.user,
+        text,
+        blocks: [{ type: "section", text: { type: "mrkdwn", text } }, ...base.blocks],
+      });
+    }
+    delete owed.note;
+    delete owed.noteSending;
+  }
+}
