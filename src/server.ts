@@ -17,6 +17,9 @@ import { WorkspacePayments } from "./workspace-payments.js";
  */
 export const STORE_MEMO_MS = 10_000;
 
+/** How long a stopping server lets a live-card pass finish; what it could not do stays owed in the store. */
+const WATCHER_CLOSE_GRACE_MS = 3000;
+
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -151,9 +154,13 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     port,
     logger,
     async stop() {
-      const { drained, pending } = await kassa.stop(SHUTDOWN_GRACE_MS);
+      // Both at once, each bounded, so SIGTERM ends the process within SHUTDOWN_GRACE_MS even while
+      // Slack or the store hangs; what the watcher could not finish stays owed in the store.
+      const [{ drained, pending }] = await Promise.all([
+        kassa.stop(SHUTDOWN_GRACE_MS - 1000),
+        watcher.close(WATCHER_CLOSE_GRACE_MS),
+      ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
-      await watcher.close();
       client.close();
       await store.close();
     },

@@ -194,7 +194,11 @@ export class PostgresWatchQueue implements WatchQueue {
       [now, max, leaseMs],
     );
     if (claimed.rowCount === 0) return [];
-    const rows = claimed.rows.map((row) => rowSchema.parse(row));
+    // Row by row: one unreadable row is dropped (below), never the whole batch.
+    const rows = claimed.rows.flatMap((row) => {
+      const parsed = rowSchema.safeParse(row);
+      return parsed.success ? [parsed.data] : [];
+    });
     const cards = await this.pool.query<{ watch_key: string; card: unknown }>(
       `SELECT watch_key, card FROM ${this.cards} WHERE watch_key = ANY($1)`,
       [rows.map((row) => row.key)],

@@ -39,8 +39,12 @@ export type WatcherOptions = {
   storeTimeoutMs: number;
 };
 
-/** Each read without a change waits this much longer than the last, up to MAX_INTERVAL_MS. */
+/** After a failed read, or after an hour without a change, each read waits this much longer than the last. */
 const BACKOFF_FACTOR = 1.5;
+/** For its first hour a watch is read as often as its register's budget allows... */
+const FULL_SPEED_MS = 60 * 60_000;
+/** ...then it may slow down to this (a payment an hour or more after the card is rarer). */
+const SLOW_INTERVAL_MS = 5 * 60_000;
 /** The "last checked" line is redrawn no more often than this (chat.update is rate-limited per workspace). */
 export const CHECKED_LINE_REFRESH_MS = 5 * 60_000;
 /** Watches read at the same time by one replica. */
@@ -51,6 +55,25 @@ const CLAIM_BATCH = 256;
 function credentialsFailed(error: unknown): boolean {
   if (error instanceof NotConnectedError) return true;
   return error instanceof ServiceError && error.messages.some((message) => /auth/i.test(message));
+}
+
+/**
+ * After a read without a change: as often as the register's budget lets every one of its watches be
+ * read (WATCH_MAX_RPS), never more often than WATCH_INTERVAL_MS; after the first hour, slowing down
+ * towards SLOW_INTERVAL_MS (never below the budget's pace).
+ */
+export function readIntervalMs(
+  options: Pick<WatcherOptions, "intervalMs" | "maxReadsPerSecond">,
+  watchesOfRegister: number,
+  watchedForMs: number,
+  previousIntervalMs: number,
+): number {
+  const fair = Math.max(
+    options.intervalMs,
+    Math.ceil((watchesOfRegister / options.maxReadsPerSecond) * 1000),
+  );
+  if (watchedForMs < FULL_SPEED_MS) return fair;
+  return Math.max(fair, Math.min(SLOW_INTERVAL_MS, Math.round(previousIntervalMs * BACKOFF_FACTOR)));
 }
 
 /** What a command or a button asks of the watcher; listeners see only this. */
@@ -172,11 +195,16 @@ export class Watcher implements WatchRegistry {
     this.timer = setTimeout(loop, 0);
   }
 
-  /** Stops claiming; a pass under way finishes (its leases run out if it cannot). */
-  async close(): Promise<void> {
+  /**
+   * Stops claiming; a pass under way gets up to `graceMs` to finish (a Slack call in it ends by
+   * SLACK_TIMEOUT_MS anyway). What it could not finish stays owed in the store, and its leases run out.
+   */
+  async close(graceMs = 5000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     await this.queue.close();
   }
 
@@ -184,11 +212,24 @@ export class Watcher implements WatchRegistry {
   async pass(): Promise<number> {
     const now = this.now().getTime();
     const due = await this.queue.claimDue(now, CLAIM_BATCH, this.options.leaseMs);
+    // Counted once per workspace per pass: how many watches share its register's read budget.
+    const counts = new Map<string, Promise<number>>();
+    const watchesOf = (team: string) => {
+      let count = counts.get(team);
+      if (!count) {
+        count = this.queue.count(team).catch(() => 1);
+        counts.set(team, count);
+      }
+      return count;
+    };
     let next = 0;
     const worker = async () => {
       while (next < due.length && !this.stopped) {
         const watch = due[next++];
-        if (watch) await this.check(watch).catch((error: unknown) => this.failed(watch, error));
+        if (watch)
+          await this.check(watch, await watchesOf(watch.team)).catch((error: unknown) =>
+            this.failed(watch, error),
+          );
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, due.length) }, worker));
@@ -209,14 +250,19 @@ export class Watcher implements WatchRegistry {
       .catch(() => undefined);
   }
 
-  private nextInterval(watch: Watch): number {
+  /** After a failed read: a little less often each time, up to MAX_INTERVAL_MS. */
+  private backoffInterval(watch: Watch): number {
     return Math.min(
       MAX_INTERVAL_MS,
       Math.max(this.options.intervalMs, Math.round(watch.intervalMs * BACKOFF_FACTOR)),
     );
   }
 
-  private async check(watch: Watch): Promise<void> {
+  private readInterval(watch: Watch, watchesOfRegister: number, now: number): number {
+    return readIntervalMs(this.options, watchesOfRegister, now - watch.startedAt, watch.intervalMs);
+  }
+
+  private async check(watch: Watch, watchesOfRegister: number): Promise<void> {
     const now = this.now();
     const nowMs = now.getTime();
     const log = { team: watch.team, invoice: watch.invoiceId };
@@ -256,7 +302,7 @@ export class Watcher implements WatchRegistry {
         { ...log, outcome: "watch_read_failed", err: error },
         "watch read failed; trying later",
       );
-      const intervalMs = this.nextInterval(watch);
+      const intervalMs = this.backoffInterval(watch);
       return this.queue.reschedule(watch.team, watch.invoiceId, nowMs + intervalMs, {
         intervalMs,
         lastCheckedAt: watch.lastCheckedAt,
@@ -310,7 +356,9 @@ export class Watcher implements WatchRegistry {
     const attempts = Math.max(0, ...owing.map((card) => card.owed?.attempts ?? 0));
     const retryAt =
       checkedAt.getTime() + Math.max(delivery.retryAfterMs, Math.min(60_000, 2000 * 2 ** attempts));
-    const intervalMs = changed ? this.options.intervalMs : this.nextInterval(watch);
+    const intervalMs = changed
+      ? this.options.intervalMs
+      : this.readInterval(watch, watchesOfRegister, checkedAt.getTime());
     const nextRead = checkedAt.getTime() + intervalMs;
     // Never before Slack's Retry-After, whatever the read schedule says.
     const owedAt = Math.max(checkedAt.getTime() + delivery.retryAfterMs, Math.min(nextRead, retryAt));

@@ -1,7 +1,12 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
+import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { type RunningServer, startServer } from "../../src/server.js";
 
 // Told until Slack has it: a live card keeps what it is owed (its redraw, its thread note) through
 // Slack's 5xx answers, rate limits and calls that never answer, and gets it once Slack takes it.
@@ -106,5 +111,67 @@ describe("live cards when Slack fails", () => {
         stack.logs.some((line) => line.includes('"outcome":"watch_ended"') && line.includes("deliver_gone")),
       )
       .toBe(true);
+  });
+});
+
+describe("stopping while Slack hangs", () => {
+  const ROOT = new URL("../..", import.meta.url).pathname;
+  let stack: Stack | undefined;
+  let child: ChildProcess | undefined;
+  let next: RunningServer | undefined;
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    await next?.stop();
+    await stack?.stop();
+  });
+
+  it("SIGTERM ends the process within 10 s, and the next process delivers what the card was owed, once", async () => {
+    const port = await freePort();
+    const running = await Stack.start({
+      env: { PORT: String(port), WATCH_INTERVAL_MS: "100", SLACK_TIMEOUT_MS: "60000" },
+      storeMemoMs: 0,
+      // `npm start`'s own entry point, in a process of its own.
+      startApp: async (env) => {
+        const started = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "index.ts")], {
+          cwd: ROOT,
+          env: { ...env, PATH: process.env.PATH ?? "" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        child = started;
+        started.stderr.resume();
+        await new Promise<void>((resolve, reject) => {
+          started.on("exit", (code) => reject(new Error(`the server exited (${code})`)));
+          createInterface({ input: started.stdout }).on("line", (line) => {
+            if (line.includes("Kassa is listening")) resolve();
+          });
+        });
+        return { port, stop: async () => void started.kill("SIGKILL") };
+      },
+    });
+    stack = running;
+    const card = await postCard(running, "deliver_sigterm", "C0STOPPING");
+    running.slack.troubleChannel("C0STOPPING", { mode: "hang", methods: ["chat.update"], times: 1 });
+    running.fake.pay("deliver_sigterm");
+    await expect
+      .poll(
+        () =>
+          running.slack.callsOf("chat.update").filter((call) => call.body.channel === "C0STOPPING").length,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(1);
+    const exited = new Promise<number | null>((resolve) => child?.on("exit", (code) => resolve(code)));
+    const signalled = performance.now();
+    child?.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(performance.now() - signalled).toBeLessThan(10_000);
+    expect(text(card)).not.toContain("Paid");
+
+    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    await expect.poll(() => text(card), { timeout: 15_000 }).toContain("Paid");
+    await expect
+      .poll(() => running.slack.threadOf("C0STOPPING", card.ts).length, { timeout: 10_000 })
+      .toBe(1);
   });
 });
