@@ -204,6 +204,8 @@ describe("live invoice cards (SQLite)", () => {
         stack
           .logEntries()
           .some((entry) => entry.outcome === "watch_card_gone" && entry.invoice === "live_deleted"),
+        // The register's budget paces the reads (its watches / WATCH_MAX_RPS), not only WATCH_INTERVAL_MS.
+        { timeout: 15_000 },
       )
       .toBe(true);
     expect(stack.slack.threadOf("C0DEL", card.ts)).toHaveLength(0);
