@@ -39,7 +39,10 @@ export function screenSlackRequest(
   if (typeof timestampHeader === "string" && timestamp > nowSeconds + MAX_CLOCK_SKEW_SECONDS)
     return { ok: false, status: 401, reason: "timestamp in the future" };
   if (contentType === "application/x-www-form-urlencoded") {
-    const { payload } = parseQuery(rawBody);
+    const { payload, command, team_id: teamId } = parseQuery(rawBody);
+    // A slash command names its workspace; without one nothing can be answered for it.
+    if (payload === undefined && command !== undefined && (typeof teamId !== "string" || teamId === ""))
+      return { ok: false, status: 400, reason: "slash command without a team_id" };
     if (payload === undefined) return OK;
     if (typeof payload === "string" && parsesToObject(payload)) return OK;
     return { ok: false, status: 400, reason: "payload is not a JSON object" };

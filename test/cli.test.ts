@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -323,5 +323,33 @@ describe("kassa bad usage", () => {
     const run = await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", ""]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`kassa: the secret is empty\n\n${USAGE}\n`);
+  });
+});
+
+describe("npm run cli before npm run build", () => {
+  it("says in one line what to run first, with no stack trace", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const root = mkdtempSync(join(tmpdir(), "kassa-unbuilt-"));
+    try {
+      mkdirSync(join(root, "scripts"));
+      copyFileSync(
+        new URL("../scripts/cli-built.mjs", import.meta.url),
+        join(root, "scripts", "cli-built.mjs"),
+      );
+      const run = spawnSync(
+        process.execPath,
+        [join(root, "scripts", "cli-built.mjs"), "credentials", "list"],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        "kassa: the CLI runs the built app: run `npm run build` first, then this command again.\n",
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

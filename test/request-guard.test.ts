@@ -9,7 +9,9 @@ const NOW = 1_800_000_000;
 
 describe("screenSlackRequest", () => {
   it("lets slash commands, interactivity payloads and event objects through", () => {
-    expect(screenSlackRequest(FORM, "command=%2Finvoice&text=1", String(NOW), NOW)).toEqual({ ok: true });
+    expect(screenSlackRequest(FORM, "command=%2Finvoice&text=1&team_id=T0A", String(NOW), NOW)).toEqual({
+      ok: true,
+    });
     expect(
       screenSlackRequest(FORM, `payload=${encodeURIComponent('{"type":"block_actions"}')}`, String(NOW), NOW),
     ).toEqual({
@@ -18,6 +20,20 @@ describe("screenSlackRequest", () => {
     expect(screenSlackRequest("application/json", '{"type":"event_callback"}', String(NOW), NOW)).toEqual({
       ok: true,
     });
+  });
+
+  it("refuses a slash command that names no workspace (no team_id) as a bad request", () => {
+    for (const body of [
+      "command=%2Finvoice&text=1",
+      "command=%2Finvoice&team_id=",
+      "command=%2Finvoice&team_id=a&team_id=b",
+    ]) {
+      expect(screenSlackRequest(FORM, body, String(NOW), NOW), body).toEqual({
+        ok: false,
+        status: 400,
+        reason: "slash command without a team_id",
+      });
+    }
   });
 
   it("refuses bodies that are not a JSON object: null, arrays, strings, numbers, broken JSON", () => {

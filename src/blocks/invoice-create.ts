@@ -157,7 +157,7 @@ export function validateCreateInput(
   input: CreateInput,
 ): { ok: true; draft: InvoiceDraft } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
-  const amountText = (input.amount ?? "").trim().replace(/\s/g, "");
+  const amountText = (input.amount ?? "").trim();
   let amount = "";
   if (amountText === "") errors[CREATE_FIELDS.amount] = "Enter the amount.";
   else if (!AMOUNT_PATTERN.test(amountText))

@@ -210,10 +210,10 @@ export type BalanceListV3 = z.infer<typeof balanceListV3Schema>;
  * other than RUB is refused in ratesFrom; an entry that fits none of these leaves its currency
  * unpriced (then /balance shows no total), never the balances unread.
  */
-const priceSchema = z.union([
-  z.object({ price: decimalSchema }).transform((entry) => entry.price),
-  decimalSchema,
-]);
+const priceSchema = z
+  .union([z.object({ price: decimalSchema }).transform((entry) => entry.price), decimalSchema])
+  // A rouble price of zero or less is no price: it would make the total less than the roubles alone.
+  .refine((price) => !price.startsWith("-") && /[1-9]/.test(price), { error: "not a positive price" });
 export const tickerSchema = z.object({
   base_currency: currencySchema.nullish(),
   currencies: mapOrEmptyList.pipe(methodMap(priceSchema)),

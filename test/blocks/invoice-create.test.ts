@@ -72,6 +72,9 @@ describe("validateCreateInput", () => {
         requiredMethod: undefined,
       },
     });
+    // Spaces around it (a paste) are not part of the amount.
+    const pasted = validateCreateInput({ ...good, amount: " 1500 " });
+    expect(pasted.ok && pasted.draft.amount).toBe("1500");
     const precise = validateCreateInput({ ...good, amount: "0.00000001" });
     expect(precise.ok && precise.draft.amount).toBe("0.00000001");
   });
@@ -85,6 +88,9 @@ describe("validateCreateInput", () => {
     ["12,50", "digits"],
     ["0.000000001", "digits"],
     ["abc", "digits"],
+    // One way of writing an amount, as the error text says: no spaces inside it.
+    [" 15 00 ", "no spaces"],
+    ["1 500", "no spaces"],
   ])("refuses the amount %j next to the field", (amount, words) => {
     const result = validateCreateInput({ ...good, amount });
     expect(result.ok).toBe(false);

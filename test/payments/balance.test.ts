@@ -86,6 +86,15 @@ describe("balance schemas and normalisation", () => {
     ).toEqual({
       USDT: "90",
     });
+    // Nor is a price of zero or less: that currency is unpriced, and /balance leaves the total out.
+    expect(
+      ratesFrom(
+        parse(
+          tickerSchema,
+          '{"currencies":{"BTC":{"price":-92.5},"ETH":"0","LTC":"0.000","USDT":{"price":"0.01"}}}',
+        ),
+      ),
+    ).toEqual({ USDT: "0.01" });
   });
 });
 
