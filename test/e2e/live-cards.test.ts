@@ -200,10 +200,11 @@ describe("live invoice cards (SQLite)", () => {
     stack.slack.messages.delete(`C0DEL:${card.ts}`);
     stack.fake.pay("live_deleted");
     await expect
-      .poll(() =>
-        stack
-          .logEntries()
-          .some((entry) => entry.outcome === "watch_card_gone" && entry.invoice === "live_deleted"),
+      .poll(
+        () =>
+          stack
+            .logEntries()
+            .some((entry) => entry.outcome === "watch_card_gone" && entry.invoice === "live_deleted"),
         // The register's budget paces the reads (its watches / WATCH_MAX_RPS), not only WATCH_INTERVAL_MS.
         { timeout: 15_000 },
       )
