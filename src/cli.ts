@@ -137,13 +137,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       try {
         const entries = await credentials.list();
         if (entries.length === 0) say("No workspace is connected.");
+        let otherKey = 0;
         for (const entry of entries) {
-          if ("problem" in entry) say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
-          else
-            say(
-              `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}`,
-            );
+          if ("problem" in entry) {
+            say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
+            continue;
+          }
+          if (entry.otherKey) otherKey += 1;
+          say(
+            `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
+          );
         }
+        if (otherKey > 0)
+          say(
+            `${otherKey} workspace${otherKey === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than this one (${credentials.keyId}): set the key they were sealed with, or reconnect ${otherKey === 1 ? "it" : "them"} (/invoice connect or credentials set).`,
+          );
       } finally {
         await store.close();
       }

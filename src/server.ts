@@ -7,6 +7,7 @@ import { type Env, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
 import { slackClientOptions } from "./slack-client.js";
+import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
 import { startWatcher } from "./watch/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
@@ -19,6 +20,8 @@ export const STORE_MEMO_MS = 10_000;
 
 /** How long a stopping server lets a live-card pass finish; what it could not do stays owed in the store. */
 const WATCHER_CLOSE_GRACE_MS = 3000;
+/** How long start-up spends at most counting credentials sealed with another key. */
+const OTHER_KEYS_CHECK_MS = 3000;
 
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -149,6 +152,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     },
     config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
+  await reportOtherKeys(credentials, logger);
 
   return {
     port,
@@ -165,4 +169,28 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       await store.close();
     },
   };
+}
+
+/**
+ * One line at start when some workspaces' secrets were sealed with another CREDENTIALS_KEY (a key
+ * made fresh in another shell, a replica with another key): their commands cannot work until the
+ * key is restored or they reconnect. Bounded: a slow store does not hold start-up.
+ */
+async function reportOtherKeys(credentials: CredentialsStore, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), OTHER_KEYS_CHECK_MS);
+  });
+  try {
+    const found = await Promise.race([credentials.sealedWithOtherKeys(), late]);
+    if (found === "late" || found.count === 0) return;
+    logger.warn(
+      { workspaces: found.count, sealedWith: found.keyIds, keyId: credentials.keyId },
+      `${found.count} workspace${found.count === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than the one Kassa runs with: their commands fail until that key is restored or they reconnect (npm run cli -- credentials list shows which)`,
+    );
+  } catch (error) {
+    logger.warn({ err: error }, "could not check which credentials this CREDENTIALS_KEY opens");
+  } finally {
+    clearTimeout(timer);
+  }
 }

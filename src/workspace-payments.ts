@@ -246,6 +246,18 @@ export class WorkspacePayments {
     return (await this.methodsWithin(teamId, budgetMs))?.methods.filter((method) => method.enabled);
   }
 
+  /**
+   * Method names by code, cached or read within `budgetMs` (empty when slower or failing): v2
+   * balances name only the code, and a finance person knows the method by its name.
+   */
+  async methodNamesWithin(
+    teamId: string,
+    budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
+  ): Promise<ReadonlyMap<string, string>> {
+    const list = await this.methodsWithin(teamId, budgetMs);
+    return new Map((list?.methods ?? []).map((method) => [method.code, method.name]));
+  }
+
   /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
   private async methodsWithin(teamId: string, budgetMs: number): Promise<MethodList | undefined> {
     const list = this.methods(teamId).catch(() => undefined);

@@ -34,6 +34,28 @@ export function connectionSummary(info: ConnectionInfo | undefined, defaultVersi
   ].join(" ");
 }
 
+/** What is wrong when the stored secret was sealed with another key, and the two ways out. */
+export function otherKeyLines(canManage: boolean): string[] {
+  return [
+    ":key: *Kassa cannot open this cash register's secret:* it was saved with a different encryption key than the one Kassa is running with now, so no invoice, method list or balance can be read.",
+    canManage
+      ? "Two ways out: whoever runs Kassa restores the key it ran with when the cash register was connected (then everything works as before), or you reconnect now with the login and secret (settings are kept)."
+      : "A workspace admin can fix it by reconnecting the cash register, or whoever runs Kassa by restoring its earlier key. Ask one of them.",
+  ];
+}
+
+/** Any command met credentials sealed with another key: said plainly, with the way out. */
+export function credentialsKeyMessage(canManage: boolean): SlackMessage {
+  return withConnectButton(
+    ephemeral(
+      otherKeyLines(canManage).join("\n"),
+      "Kassa cannot open this workspace's cash register secret: it was saved with a different encryption key. A workspace admin can reconnect it with /invoice connect.",
+    ),
+    "Reconnect",
+    canManage,
+  );
+}
+
 export function statusMessage(
   info: ConnectionInfo | undefined,
   options: {
@@ -50,6 +72,7 @@ export function statusMessage(
 ): SlackMessage {
   const lines = [
     connectionSummary(info, options.defaultVersion),
+    ...(info?.otherKey ? otherKeyLines(options.canManage) : []),
     `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
   ];
   if (options.watched !== undefined) {

@@ -1,7 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
-import { connectButton, connectionSummary, type InstantStatus, instantLine } from "./admin.js";
+import { connectButton, connectionSummary, type InstantStatus, instantLine, otherKeyLines } from "./admin.js";
 import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 
@@ -20,6 +20,11 @@ export function homeView(
     { type: "header", text: { type: "plain_text", text: "Kassa" } },
     { type: "section", text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion) } },
   ];
+  if (info?.otherKey)
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: otherKeyLines(options.canManage).join("\n") },
+    });
   if (info && options.instant)
     blocks.push({
       type: "section",

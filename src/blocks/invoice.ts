@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
+import { compareDecimals } from "../payments/decimal.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
-import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
+import { formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
@@ -20,18 +21,101 @@ export const INVOICE_STATES: Record<string, StateLook> = {
 
 const INVOICE_TYPES: Record<string, string> = { purchase: "Purchase", topup: "Top-up" };
 
+/** Where an invoice stands, as far as its amounts are concerned. */
+type MoneyPhase = "due" | "short" | "paid" | "ended" | "unknown";
+
+function moneyPhase(invoice: Invoice, expired: boolean): MoneyPhase {
+  // isExpired holds for unpaid invoices only; anything else keeps what its state says.
+  if (expired && invoice.state === "notpayed") return "ended";
+  switch (invoice.state) {
+    case "notpayed":
+    case "processing":
+      return "due";
+    case "wrongamount":
+      return "short";
+    case "payed":
+      return "paid";
+    case "failed":
+    case "unavailable":
+      return "ended";
+    default:
+      return "unknown";
+  }
+}
+
 /**
- * What each amount is. v2: the invoice amount is in RUB, the rest in the pay currency (the chosen
- * method's once there is one). v3: all in the invoice currency, plus its rouble equivalent.
+ * What each amount is, in the invoice's state (undefined: not shown in that state). v2: the invoice
+ * amount is in RUB, the rest in the pay currency (the chosen method's once there is one). v3: all in
+ * the invoice currency, plus its rouble equivalent. Before payment nothing reads as money received;
+ * after it nothing is "still to pay" unless the service reports a shortfall (state wrongamount).
+ * An unknown state gets the service's own neutral names: Kassa cannot tell what they mean there.
  */
-const AMOUNT_LABELS: Record<AmountKind, string> = {
-  amount: "Invoice amount",
-  rubAmount: "Amount in RUB",
-  initialAmount: "Initial amount",
-  payAmount: "Pay amount",
-  remainingAmount: "Remaining amount",
-  balanceAmount: "Credited to balance",
+const AMOUNT_LABELS: Record<AmountKind, Record<MoneyPhase, string | undefined>> = {
+  amount: {
+    due: "Invoice amount",
+    short: "Invoice amount",
+    paid: "Invoice amount",
+    ended: "Invoice amount",
+    unknown: "Invoice amount",
+  },
+  rubAmount: {
+    due: "Amount in RUB",
+    short: "Amount in RUB",
+    paid: "Amount in RUB",
+    ended: "Amount in RUB",
+    unknown: "Amount in RUB",
+  },
+  initialAmount: {
+    due: "Initial amount",
+    short: "Initial amount",
+    paid: "Initial amount",
+    ended: "Initial amount",
+    unknown: "Initial amount",
+  },
+  payAmount: {
+    due: "Amount to pay",
+    short: "Amount to pay",
+    paid: "Amount paid",
+    ended: "Amount that was due",
+    unknown: "Pay amount",
+  },
+  remainingAmount: {
+    due: "Still to pay",
+    short: "Still to pay (shortfall)",
+    paid: undefined,
+    ended: undefined,
+    unknown: "Remaining amount",
+  },
+  balanceAmount: {
+    due: "To be credited when paid",
+    short: "To be credited when paid in full",
+    paid: "Credited to balance",
+    ended: undefined,
+    unknown: "Balance amount",
+  },
 };
+
+/** The label an amount has in this invoice's state; undefined where it would mislead. */
+export function amountLabel(kind: AmountKind, invoice: Invoice, expired: boolean): string | undefined {
+  const phase = moneyPhase(invoice, expired);
+  const money = invoice.amounts[kind];
+  // "Still to pay 0" says nothing: left out.
+  if (kind === "remainingAmount" && phase === "due" && money && compareDecimals(money.value, "0") === 0)
+    return undefined;
+  return AMOUNT_LABELS[kind][phase];
+}
+
+/** What `subtract_from` means, in words; an unknown value is shown as the service wrote it. */
+const SUBTRACT_FROM: Record<string, string> = {
+  amount: "the invoice amount (the payer covers it)",
+  balance: "the cash register's balance (you cover it)",
+};
+
+/**
+ * "1,500 USD, charged as 122,190 RUB": an invoice created in one currency that the service
+ * converted (v2 converts every amount to roubles). Only when the currencies differ.
+ */
+export type EnteredAmount = { value: string; currency: string };
 
 const COMMISSION_LABELS: Record<CommissionKind, string> = {
   serviceCommission: "Service commission",
@@ -119,13 +203,23 @@ export type InvoiceCardOptions = {
   createdBy?: string;
   /** The chosen method as the workspace's method list describes it, when it could be read in time. */
   method?: PaymentMethod | undefined;
+  /** What the creator typed in /invoice new, when the service converted it to another currency. */
+  entered?: EnteredAmount | undefined;
 };
 
 /**
  * What the Refresh and Share buttons carry: the workspace, the invoice id, the state first shown and
  * who shared it. No amounts, no secrets: everything else is read again from the service.
  */
-export type InvoiceButtonValue = { t: string; id: string; s: string; by?: string; cb?: string };
+export type InvoiceButtonValue = {
+  t: string;
+  id: string;
+  s: string;
+  by?: string;
+  cb?: string;
+  /** The amount entered at creation ("1500 USD"), kept so a refreshed card still says it. */
+  en?: string;
+};
 
 /** JSON for a button value, with <, > and & as \u escapes: text from the service stays inert anywhere. */
 function buttonValue(value: InvoiceButtonValue): string {
@@ -156,9 +250,12 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   });
 
   const moneyFields: types.MrkdwnElement[] = [];
-  for (const [kind, label] of Object.entries(AMOUNT_LABELS) as [AmountKind, string][]) {
+  for (const kind of Object.keys(AMOUNT_LABELS) as AmountKind[]) {
     const money = invoice.amounts[kind];
-    if (money) moneyFields.push(field(label, moneyText(money)));
+    const label = amountLabel(kind, invoice, expired);
+    if (!money || !label) continue;
+    const entered = kind === "amount" ? enteredText(options.entered, money) : undefined;
+    moneyFields.push(field(label, entered ?? moneyText(money)));
   }
   for (const [kind, label] of Object.entries(COMMISSION_LABELS) as [CommissionKind, string][]) {
     const money = invoice.commissions[kind];
@@ -189,7 +286,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
   ];
   if (invoice.finalAt) detailFields.push(field("Final", slackDate(invoice.finalAt)));
   if (invoice.subtractFrom)
-    detailFields.push(field("Commission taken from", safeText(invoice.subtractFrom, 200)));
+    detailFields.push(field("Commission taken from", subtractFromText(invoice.subtractFrom)));
   blocks.push({ type: "section", fields: detailFields });
 
   for (const [label, value] of [
@@ -213,6 +310,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     s: truncate(originalState, 40),
     ...(options.sharedBy ? { by: options.sharedBy } : {}),
     ...(options.createdBy ? { cb: options.createdBy } : {}),
+    ...(options.entered ? { en: `${options.entered.value} ${options.entered.currency}` } : {}),
   };
   buttons.push({
     type: "button",
@@ -239,7 +337,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
 
   return {
     response_type: visibility === "private" ? "ephemeral" : "in_channel",
-    text: invoiceFallbackText(invoice, expired),
+    text: invoiceFallbackText(invoice, expired, options.entered),
     blocks,
   };
 }
@@ -252,16 +350,38 @@ function methodText(invoice: Invoice, method: PaymentMethod | undefined): string
   return `${safeText(method.name, 80)} ${code} · ${safeText(method.currency, 12)}`;
 }
 
+/** "1,500 USD, charged as 122,190 RUB" when the entered currency is not the one the service shows. */
+function enteredText(entered: EnteredAmount | undefined, money: Money): string | undefined {
+  if (!entered || !money.currency || entered.currency.toUpperCase() === money.currency.toUpperCase())
+    return undefined;
+  return `${escapeMrkdwn(`${formatDecimal(entered.value)} ${entered.currency}`)}, charged as ${moneyText(money)}`;
+}
+
+function subtractFromText(value: string): string {
+  return lookup(SUBTRACT_FROM, value) ?? inlineCode(truncate(value, 100));
+}
+
+/** "1500 USD" from a button value back to an entered amount; anything else is no amount. */
+export function parseEnteredAmount(text: string | undefined): EnteredAmount | undefined {
+  const match = text ? /^(\d{1,15}(?:\.\d{1,18})?) ([A-Z0-9]{2,12})$/.exec(text) : null;
+  return match?.[1] && match[2] ? { value: match[1], currency: match[2] } : undefined;
+}
+
 function plainStateMrkdwn(state: string): string {
   return escapeMrkdwn(truncate(plainState(state), 60));
 }
 
 /** The notification and screen-reader text: state and the amounts that matter, plain. */
-export function invoiceFallbackText(invoice: Invoice, expired: boolean): string {
+export function invoiceFallbackText(invoice: Invoice, expired: boolean, entered?: EnteredAmount): string {
   const parts = [`Invoice ${invoice.id}: ${plainState(invoice.state)}${expired ? " (expired)" : ""}`];
   const main = invoice.amounts.amount;
-  if (main) parts.push(`amount ${formatMoney(main)}`);
+  const typed =
+    main && entered && main.currency && entered.currency.toUpperCase() !== main.currency.toUpperCase();
+  if (main && typed)
+    parts.push(`amount ${formatDecimal(entered.value)} ${entered.currency}, charged as ${formatMoney(main)}`);
+  else if (main) parts.push(`amount ${formatMoney(main)}`);
   const remaining = invoice.amounts.remainingAmount;
-  if (remaining) parts.push(`remaining ${formatMoney(remaining)}`);
+  const remainingLabel = amountLabel("remainingAmount", invoice, expired);
+  if (remaining && remainingLabel) parts.push(`${remainingLabel.toLowerCase()} ${formatMoney(remaining)}`);
   return truncate(escapeMrkdwn(parts.join(", ")), LIMITS.fallbackText);
 }

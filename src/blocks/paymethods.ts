@@ -62,7 +62,8 @@ export function methodLine(method: PaymentMethod): string {
   const parts = [
     `commission ${percent(method.commissionPercent)}${fixed}`,
     `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
-    `*sum ${percent(percentSum(method))}*${fixed}${extraFixed}`,
+    // The whole sum in bold, fixed fees included: it is what the method costs.
+    `*sum ${percent(percentSum(method))}${fixed}${extraFixed}*`,
   ];
   // Level 0 is everyone: worth a word only when a method asks for more.
   if (method.minimalStatusLevel !== null && method.minimalStatusLevel > 0)

@@ -79,11 +79,17 @@ export function serviceWords(messages: string[]): string {
   return messages.map((message) => safeText(message.replace(/\s+/g, " "), 200)).join("; ");
 }
 
+/** Said under every refusal, so the reader knows where they stand and what to try. */
+export const REFUSAL_NEXT_STEP =
+  "Nothing was changed. Check what you asked for and try again; if the refusal stays, a workspace admin can check the cash register's settings in the payment service's dashboard.";
+
 export function serviceErrorMessage(messages: string[]): SlackMessage {
   const quoted = messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
+  // The next step is kept whole however long the service's messages are: they are cut instead.
+  const room = LIMITS.sectionText - REFUSAL_NEXT_STEP.length - 1;
   return ephemeral(
-    `:warning: The payment service refused the request:\n${quoted}`,
-    `The payment service refused the request: ${messages.join("; ")}`,
+    `${truncate(`:warning: The payment service refused the request:\n${quoted}`, room)}\n${REFUSAL_NEXT_STEP}`,
+    `${truncate(`The payment service refused the request: ${messages.join("; ")}.`, LIMITS.fallbackText - 60)} Nothing was changed; check and try again.`,
   );
 }
 

@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Invoice, Money } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
-import { invoiceFallbackText, isExpired, paymentPageButton, stateText } from "./invoice.js";
+import { amountLabel, invoiceFallbackText, isExpired, paymentPageButton, stateText } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 
@@ -23,10 +23,11 @@ function moneyText(money: Money): string {
 }
 
 /** A second figure worth showing: still to pay, and not the amount itself said again. */
-function remainingWorthShowing(invoice: Invoice): Money | undefined {
+function remainingWorthShowing(invoice: Invoice, expired: boolean): Money | undefined {
   const remaining = invoice.amounts.remainingAmount;
   const amount = invoice.amounts.amount;
-  if (!remaining || invoice.state === "payed") return undefined;
+  // Nothing is still to pay on a paid, failed or expired invoice (see amountLabel).
+  if (!remaining || !amountLabel("remainingAmount", invoice, expired)) return undefined;
   if (compareDecimals(remaining.value, "0") === 0) return undefined;
   if (
     amount &&
@@ -52,8 +53,11 @@ export function buildInvoiceUnfurl(invoice: Invoice, options: InvoiceUnfurlOptio
   const figures: string[] = [];
   const amount = invoice.amounts.amount;
   if (amount) figures.push(`*Amount:* ${moneyText(amount)}`);
-  const remaining = remainingWorthShowing(invoice);
-  if (remaining) figures.push(`*Remaining:* ${moneyText(remaining)}`);
+  const remaining = remainingWorthShowing(invoice, expired);
+  if (remaining)
+    figures.push(
+      `*${invoice.state === "wrongamount" ? "Still to pay (shortfall)" : "Still to pay"}:* ${moneyText(remaining)}`,
+    );
   if (figures.length > 0) lines.push(figures.join("  ·  "));
   if (invoice.currencyConflict) {
     const { amountCurrency, currency } = invoice.currencyConflict;

@@ -1,8 +1,8 @@
 import type { types } from "@slack/bolt";
 import type { Invoice } from "../payments/model.js";
-import { formatMoney, slackDateFromEpoch } from "./format.js";
+import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import { WATCH_ACTIONS } from "./ids.js";
-import { INVOICE_STATES } from "./invoice.js";
+import { type EnteredAmount, INVOICE_STATES } from "./invoice.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
@@ -151,11 +151,21 @@ export function changeNotice(
   invoice: Invoice,
   from: string,
   to: string,
-  options: { user?: string | undefined; previous?: Invoice | undefined } = {},
+  options: {
+    user?: string | undefined;
+    previous?: Invoice | undefined;
+    entered?: EnteredAmount | undefined;
+  } = {},
 ): string {
   const amount = noticeAmount(invoice, options.previous);
   const user = options.user;
-  const text = `Invoice ${invoice.id}: ${stateLabel(from)} → ${stateLabel(to)}${amount ? ` · ${formatMoney(amount)}` : ""}`;
+  const entered = options.entered;
+  const amountText = !amount
+    ? ""
+    : entered && amount.currency && entered.currency.toUpperCase() !== amount.currency.toUpperCase()
+      ? ` · ${formatDecimal(entered.value)} ${entered.currency}, charged as ${formatMoney(amount)}`
+      : ` · ${formatMoney(amount)}`;
+  const text = `Invoice ${invoice.id}: ${stateLabel(from)} → ${stateLabel(to)}${amountText}`;
   return `${user ? `<@${user}> ` : ""}${truncate(escapeMrkdwn(text), LIMITS.sectionText - 40)}`;
 }
 

@@ -1,6 +1,6 @@
 import type { InstantStatus } from "../blocks/admin.js";
 import type { CallbackKeys } from "../store/callback-keys.js";
-import type { Connection } from "../store/credentials.js";
+import type { ConnectionInfo } from "../store/credentials.js";
 
 /** What listeners show and change: a workspace's callback address. */
 export type CallbackAddresses = {
@@ -18,11 +18,11 @@ export function callbackAddresses(keys: CallbackKeys, publicUrl: string): Callba
 /** Instant notifications need an address (PUBLIC_URL) and Secret 2 to check what arrives there. */
 export async function instantStatus(
   addresses: CallbackAddresses | undefined,
-  connection: Connection | undefined,
+  connection: ConnectionInfo | undefined,
 ): Promise<InstantStatus | undefined> {
   if (!connection) return undefined;
   if (!addresses) return { kind: "no-address" };
-  if (!connection.salt) return { kind: "no-salt" };
+  if (!connection.hasSalt) return { kind: "no-salt" };
   return { kind: "on", address: await addresses.address(connection.teamId) };
 }
 

@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import type { EnteredAmount } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import type { Invoice } from "../payments/model.js";
 import type { ListenerDeps } from "./deps.js";
@@ -22,9 +23,11 @@ export async function postCreatedCard(
   invoice: Invoice,
   card: SlackMessage,
   delivery: CardDelivery & TellDelivery,
+  entered?: EnteredAmount,
 ): Promise<void> {
   const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", delivery, {
     created: true,
+    ...(entered ? { entered } : {}),
   });
   if (left) await tellCreator(client, creator, left, delivery);
 }

@@ -1,4 +1,4 @@
-import { credentialsRefusedMessage, notConnectedMessage } from "../blocks/admin.js";
+import { credentialsKeyMessage, credentialsRefusedMessage, notConnectedMessage } from "../blocks/admin.js";
 import type { SlackMessage } from "../blocks/message.js";
 import {
   busyMessage,
@@ -15,6 +15,7 @@ import {
   UnexpectedResponseError,
   UnreachableError,
 } from "../payments/errors.js";
+import { CredentialsKeyError } from "../store/credentials.js";
 import { StoreCallError } from "../store/deadline.js";
 import type { FailureKind, RefusalKind } from "./outcome.js";
 
@@ -46,7 +47,11 @@ function isCredentialsRefused(error: ServiceError): boolean {
 
 /** Failures whose reply offers a Connect button to people who may connect. */
 export function offersConnect(error: unknown): boolean {
-  return error instanceof NotConnectedError || (error instanceof ServiceError && isCredentialsRefused(error));
+  return (
+    error instanceof NotConnectedError ||
+    error instanceof CredentialsKeyError ||
+    (error instanceof ServiceError && isCredentialsRefused(error))
+  );
 }
 
 /**
@@ -74,6 +79,13 @@ export function replyForFailure(
       message: notConnectedMessage(context.canManage),
       outcome: "not_connected",
       operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
+    };
+  }
+  if (error instanceof CredentialsKeyError) {
+    return {
+      message: credentialsKeyMessage(context.canManage),
+      outcome: "credentials_key",
+      operatorHint: `restore the CREDENTIALS_KEY with key id ${error.sealedWith} (Kassa runs with ${error.configured}), or the workspace reconnects with /invoice connect`,
     };
   }
   if (error instanceof BusyError) {

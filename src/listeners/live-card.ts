@@ -1,5 +1,5 @@
 import type { webApi } from "@slack/bolt";
-import type { ReplyVisibility } from "../blocks/invoice.js";
+import type { EnteredAmount, ReplyVisibility } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Invoice } from "../payments/model.js";
@@ -44,8 +44,8 @@ export async function deliverInvoiceCard(
   card: SlackMessage,
   visibility: ReplyVisibility,
   delivery: CardDelivery,
-  /** created: the asker created the invoice (/invoice new); live updates keep "Created by". */
-  options: { created?: boolean } = {},
+  /** created: the asker created the invoice (/invoice new); live updates keep "Created by" and the amount typed. */
+  options: { created?: boolean; entered?: EnteredAmount } = {},
 ): Promise<SlackMessage | null> {
   const watchable = deps.watches.shouldWatch(invoice, deps.now());
   const stopValue = { t: asker.teamId, id: invoice.id };
@@ -108,6 +108,7 @@ export async function deliverInvoiceCard(
       user: asker.userId,
       postedState: invoice.state,
       ...(options.created ? { createdBy: true } : {}),
+      ...(options.entered ? { entered: options.entered } : {}),
     })
     .catch((error: unknown) => watchFailed(error, delivery));
   delivery.watch = result;

@@ -80,13 +80,13 @@ export async function publishHome(
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
-  const [connection, visibility, manager] = await Promise.all([
-    deps.stores.credentials.get(who.teamId),
+  // Read without opening the secret: one sealed with another key is shown as such, not an error.
+  const [info, visibility, manager] = await Promise.all([
+    deps.stores.credentials.info(who.teamId),
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
   ]);
-  const info = connection ? { ...connection, account: undefined, salt: undefined } : undefined;
-  const instant = await instantStatus(deps.callbacks, connection);
+  const instant = info?.otherKey ? undefined : await instantStatus(deps.callbacks, info);
   await client.views.publish({
     user_id: who.userId,
     view: homeView(info, {

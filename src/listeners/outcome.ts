@@ -85,6 +85,8 @@ export type FailureKind =
   | "credentials_refused"
   | "service_error"
   | "not_connected"
+  /** The stored secret was sealed with another CREDENTIALS_KEY. */
+  | "credentials_key"
   | "upstream_busy"
   | "upstream_unreachable"
   | "store_unavailable"

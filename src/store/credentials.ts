@@ -28,6 +28,8 @@ export type ConnectionInfo = {
   connectedAt: string;
   /** A Secret 2 is stored: callbacks can be checked (instant notifications). */
   hasSalt: boolean;
+  /** The id of another key the secret was sealed with (this key cannot open it); null when ours. */
+  otherKey: string | null;
 };
 
 /** `salt`: Secret 2, opened; undefined when none is stored. */
@@ -38,7 +40,25 @@ const saltContext = (teamId: string) => `${teamId}:salt`;
 
 /** A stored value that cannot be read: corrupt JSON shape, tampered ciphertext, or another key. */
 export class StoreValueError extends Error {
-  override readonly name = "StoreValueError";
+  override readonly name: string = "StoreValueError";
+}
+
+/**
+ * Credentials sealed with another CREDENTIALS_KEY than the one Kassa runs with (mostly a key made
+ * fresh in another shell, or a replica started with another key). Nothing is lost: the old key opens
+ * them again, or the workspace reconnects. Only key ids here, never a key.
+ */
+export class CredentialsKeyError extends StoreValueError {
+  override readonly name = "CredentialsKeyError";
+  constructor(
+    readonly teamId: string,
+    readonly sealedWith: string,
+    readonly configured: string,
+  ) {
+    super(
+      `credentials of ${teamId} were sealed with key ${sealedWith}, but Kassa runs with key ${configured}`,
+    );
+  }
 }
 
 /** Cash register credentials per Slack workspace (team id; enterprise id for org-wide installs). */
@@ -66,6 +86,8 @@ export class CredentialsStore {
     const raw: unknown = await this.keyv.get(teamId);
     if (raw === undefined) return undefined;
     const stored = this.parse(teamId, raw);
+    const otherKey = [stored.secret, stored.salt].find((sealed) => sealed && sealed.kid !== this.box.keyId);
+    if (otherKey) throw new CredentialsKeyError(teamId, otherKey.kid, this.box.keyId);
     let secret: string;
     let salt: string | undefined;
     try {
@@ -75,7 +97,7 @@ export class CredentialsStore {
       throw new StoreValueError(`credentials of ${teamId} cannot be decrypted: ${(error as Error).message}`);
     }
     return {
-      ...info(teamId, stored),
+      ...info(teamId, stored, this.box.keyId),
       account: { login: stored.login, secret, apiVersion: stored.apiVersion ?? undefined },
       salt,
     };
@@ -104,7 +126,7 @@ export class CredentialsStore {
     };
     await this.keyv.set(teamId, stored);
     this.memo.delete(teamId);
-    return info(teamId, stored);
+    return info(teamId, stored, this.box.keyId);
   }
 
   /** The sealed salt as stored (not opened), to keep it when the rest is replaced. */
@@ -112,7 +134,8 @@ export class CredentialsStore {
     const raw: unknown = await this.keyv.get(teamId);
     if (raw === undefined) return undefined;
     const parsed = storedConnectionSchema.safeParse(raw);
-    return parsed.success ? parsed.data.salt : undefined;
+    // A salt sealed with another key could never be opened: reconnecting drops it.
+    return parsed.success && parsed.data.salt?.kid === this.box.keyId ? parsed.data.salt : undefined;
   }
 
   async remove(teamId: string): Promise<boolean> {
@@ -129,12 +152,33 @@ export class CredentialsStore {
     for await (const [teamId, raw] of iterator(this.keyv.namespace)) {
       const key = String(teamId);
       try {
-        result.set(key, info(key, this.parse(key, raw)));
+        result.set(key, info(key, this.parse(key, raw), this.box.keyId));
       } catch (error) {
         result.set(key, { teamId: key, problem: (error as Error).message });
       }
     }
     return [...result.values()].sort((a, b) => a.teamId.localeCompare(b.teamId));
+  }
+
+  /**
+   * What is stored for a workspace without opening its secret: still says who connected it when the
+   * secret cannot be opened (another key), so /invoice status can say what is wrong.
+   */
+  async info(teamId: string): Promise<ConnectionInfo | undefined> {
+    const raw: unknown = await this.keyv.get(teamId);
+    return raw === undefined ? undefined : info(teamId, this.parse(teamId, raw), this.box.keyId);
+  }
+
+  /** How many workspaces' credentials this key cannot open, and the key ids they were sealed with. */
+  async sealedWithOtherKeys(): Promise<{ count: number; keyIds: string[] }> {
+    const rows = await this.list();
+    const other = rows.filter((row): row is ConnectionInfo => "login" in row && row.otherKey !== null);
+    return { count: other.length, keyIds: [...new Set(other.map((row) => row.otherKey as string))] };
+  }
+
+  /** The id of the key Kassa runs with (a public fingerprint, never the key). */
+  get keyId(): string {
+    return this.box.keyId;
   }
 
   private parse(teamId: string, raw: unknown): StoredConnection {
@@ -144,7 +188,8 @@ export class CredentialsStore {
   }
 }
 
-function info(teamId: string, stored: StoredConnection): ConnectionInfo {
+function info(teamId: string, stored: StoredConnection, keyId: string): ConnectionInfo {
+  const other = [stored.secret, stored.salt].find((sealed) => sealed && sealed.kid !== keyId);
   return {
     teamId,
     login: stored.login,
@@ -152,5 +197,6 @@ function info(teamId: string, stored: StoredConnection): ConnectionInfo {
     connectedBy: stored.connectedBy ?? null,
     connectedAt: stored.connectedAt,
     hasSalt: Boolean(stored.salt),
+    otherKey: other ? other.kid : null,
   };
 }

@@ -115,6 +115,7 @@ async function deliver(
     originalState: card.postedState,
     method: context.method,
     ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
+    ...(card.kind === "channel" && card.entered ? { entered: card.entered } : {}),
   });
   if (card.kind === "channel" && owed.redraw) {
     const message = withWatchStatus(base, context.status, { t: watch.team, id: watch.invoiceId });
@@ -134,7 +135,11 @@ async function deliver(
       await context.save(current());
     }
     if (card.kind === "channel") {
-      const text = changeNotice(invoice, from, to, { user: card.user, previous: watch.invoice });
+      const text = changeNotice(invoice, from, to, {
+        user: card.user,
+        previous: watch.invoice,
+        entered: card.entered,
+      });
       await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, text });
     } else {
       // A private card cannot be edited later: the asker gets the change and the card by DM.

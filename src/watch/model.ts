@@ -71,6 +71,8 @@ export const watchCardSchema = z.discriminatedUnion("kind", [
     postedState: z.string().max(100),
     /** `user` created the invoice (/invoice new): the card keeps saying so. */
     createdBy: z.boolean().optional(),
+    /** The amount typed in /invoice new, shown beside the service's converted one. */
+    entered: z.object({ value: z.string().max(40), currency: z.string().max(12) }).optional(),
     owed: owedSchema.optional(),
   }),
   z.object({

@@ -19,6 +19,7 @@ const INFO: ConnectionInfo = {
   connectedBy: "U0ADMIN",
   connectedAt: "2026-11-22T10:00:00.000Z",
   hasSalt: false,
+  otherKey: null,
 };
 
 describe("maskLogin", () => {

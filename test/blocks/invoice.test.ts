@@ -13,6 +13,7 @@ import {
   invoiceFallbackText,
   isExpired,
   linkUrl,
+  parseEnteredAmount,
   stateText,
   UNKNOWN_STATE_HINT,
 } from "../../src/blocks/invoice.js";
@@ -117,8 +118,16 @@ const MONEY_LABELS = new Set([
   "Amount in RUB",
   "Initial amount",
   "Pay amount",
+  "Amount to pay",
+  "Amount paid",
+  "Amount that was due",
+  "Still to pay",
+  "Still to pay (shortfall)",
   "Remaining amount",
+  "To be credited when paid",
+  "To be credited when paid in full",
   "Credited to balance",
+  "Balance amount",
   "Service commission",
   "Extra commission",
   "Commission",
@@ -133,7 +142,7 @@ describe("buildInvoiceMessage: the whole card", () => {
     const message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm")));
     expect(message).toEqual({
       response_type: "in_channel",
-      text: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, remaining 1,500 RUB",
+      text: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, still to pay 1,500 RUB",
       blocks: [
         {
           type: "header",
@@ -144,9 +153,9 @@ describe("buildInvoiceMessage: the whole card", () => {
           type: "section",
           fields: [
             mrkdwn("*Invoice amount*\n1,500 RUB"),
-            mrkdwn("*Pay amount*\n1,500 RUB"),
-            mrkdwn("*Remaining amount*\n1,500 RUB"),
-            mrkdwn("*Credited to balance*\n1,500 RUB"),
+            mrkdwn("*Amount to pay*\n1,500 RUB"),
+            mrkdwn("*Still to pay*\n1,500 RUB"),
+            mrkdwn("*To be credited when paid*\n1,500 RUB"),
             mrkdwn("*Service commission*\n0 RUB"),
             mrkdwn("*Extra commission*\n0 RUB"),
           ],
@@ -193,7 +202,7 @@ describe("buildInvoiceMessage: the whole card", () => {
     const message = card(invoiceOf("v3", sample("715308962_PaidInFull")));
     expect(message).toEqual({
       response_type: "in_channel",
-      text: "Invoice 715308962_PaidInFull: Paid, amount 12,345,678.9 RUB, remaining 0 RUB",
+      text: "Invoice 715308962_PaidInFull: Paid, amount 12,345,678.9 RUB",
       blocks: [
         {
           type: "header",
@@ -205,7 +214,6 @@ describe("buildInvoiceMessage: the whole card", () => {
           fields: [
             // amount, initial_amount and rub_amount are the same RUB figure: shown once.
             mrkdwn("*Invoice amount*\n12,345,678.9 RUB"),
-            mrkdwn("*Remaining amount*\n0 RUB"),
             mrkdwn("*Credited to balance*\n12,098,765.32 RUB"),
             mrkdwn("*Commission*\n246,913.58 RUB"),
           ],
@@ -218,7 +226,7 @@ describe("buildInvoiceMessage: the whole card", () => {
             mrkdwn(`*Created*\n${CREATED}`),
             mrkdwn(`*Expires*\n${EXPIRES}`),
             mrkdwn(`*Final*\n${FINAL}`),
-            mrkdwn("*Commission taken from*\nbalance"),
+            mrkdwn("*Commission taken from*\nthe cash register's balance (you cover it)"),
           ],
         },
         {
@@ -361,7 +369,9 @@ describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version
     expect(fieldValue(message, "Final")).toBe(
       version === "v3" && c.id === "715308962_PaidInFull" ? FINAL : undefined,
     );
-    expect(fieldValue(message, "Commission taken from")).toBe(version === "v3" ? "balance" : undefined);
+    expect(fieldValue(message, "Commission taken from")).toBe(
+      version === "v3" ? "the cash register's balance (you cover it)" : undefined,
+    );
   });
 
   it("an expired unpaid top-up is marked expired in the state line, field and fallback", () => {
@@ -372,9 +382,7 @@ describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version
     expect(fieldValue(message, "Created")).toBe(EXPIRED_CREATED);
     expect(fieldValue(message, "Expired")).toBe(EXPIRED_AT);
     expect(fieldValue(message, "Expires")).toBeUndefined();
-    expect(message.text).toBe(
-      "Invoice 715308964_ExpiredUnpaid: Not paid (expired), amount 0.1 RUB, remaining 0.1 RUB",
-    );
+    expect(message.text).toBe("Invoice 715308964_ExpiredUnpaid: Not paid (expired), amount 0.1 RUB");
   });
 });
 
@@ -388,63 +396,57 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     "715308958_rPwTzvsvCm": {
       v2: [
         ["Invoice amount", "1,500 RUB"],
-        ["Pay amount", "1,500 RUB"],
-        ["Remaining amount", "1,500 RUB"],
-        ["Credited to balance", "1,500 RUB"],
+        ["Amount to pay", "1,500 RUB"],
+        ["Still to pay", "1,500 RUB"],
+        ["To be credited when paid", "1,500 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "1,500 RUB"],
-        ["Remaining amount", "1,500 RUB"],
-        ["Credited to balance", "1,500 RUB"],
+        ["Still to pay", "1,500 RUB"],
+        ["To be credited when paid", "1,500 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308960_WrongAmount": {
       v2: [
         ["Invoice amount", "2,500.5 RUB"],
-        ["Pay amount", "2,500.5 RUB"],
-        ["Remaining amount", "500.25 RUB"],
-        ["Credited to balance", "1,950.13 RUB"],
+        ["Amount to pay", "2,500.5 RUB"],
+        ["Still to pay (shortfall)", "500.25 RUB"],
+        ["To be credited when paid in full", "1,950.13 RUB"],
         ["Service commission", "50.12 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "2,500.5 RUB"],
-        ["Remaining amount", "500.25 RUB"],
-        ["Credited to balance", "1,950.13 RUB"],
+        ["Still to pay (shortfall)", "500.25 RUB"],
+        ["To be credited when paid in full", "1,950.13 RUB"],
         ["Commission", "50.12 RUB"],
       ],
     },
     "715308961_FailedPay": {
       v2: [
         ["Invoice amount", "990.99 RUB"],
-        ["Pay amount", "990.99 RUB"],
-        ["Remaining amount", "990.99 RUB"],
-        ["Credited to balance", "990.99 RUB"],
+        ["Amount that was due", "990.99 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "990.99 RUB"],
-        ["Remaining amount", "990.99 RUB"],
-        ["Credited to balance", "990.99 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308962_PaidInFull": {
       v2: [
         ["Invoice amount", "12,345,678.9 RUB"],
-        ["Pay amount", "12,345,678.9 RUB"],
-        ["Remaining amount", "0 RUB"],
+        ["Amount paid", "12,345,678.9 RUB"],
         ["Credited to balance", "12,098,765.32 RUB"],
         ["Service commission", "246,913.58 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "12,345,678.9 RUB"],
-        ["Remaining amount", "0 RUB"],
         ["Credited to balance", "12,098,765.32 RUB"],
         ["Commission", "246,913.58 RUB"],
       ],
@@ -452,32 +454,24 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     "715308963_Unavailable": {
       v2: [
         ["Invoice amount", "10 RUB"],
-        ["Pay amount", "10 RUB"],
-        ["Remaining amount", "10 RUB"],
-        ["Credited to balance", "10 RUB"],
+        ["Amount that was due", "10 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "10 RUB"],
-        ["Remaining amount", "10 RUB"],
-        ["Credited to balance", "10 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
     "715308964_ExpiredUnpaid": {
       v2: [
         ["Invoice amount", "0.1 RUB"],
-        ["Pay amount", "0.1 RUB"],
-        ["Remaining amount", "0.1 RUB"],
-        ["Credited to balance", "0.1 RUB"],
+        ["Amount that was due", "0.1 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "0.1 RUB"],
-        ["Remaining amount", "0.1 RUB"],
-        ["Credited to balance", "0.1 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
@@ -486,14 +480,14 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
         ["Invoice amount", "42 RUB"],
         ["Pay amount", "42 RUB"],
         ["Remaining amount", "42 RUB"],
-        ["Credited to balance", "42 RUB"],
+        ["Balance amount", "42 RUB"],
         ["Service commission", "0 RUB"],
         ["Extra commission", "0 RUB"],
       ],
       v3: [
         ["Invoice amount", "42 RUB"],
         ["Remaining amount", "42 RUB"],
-        ["Credited to balance", "42 RUB"],
+        ["Balance amount", "42 RUB"],
         ["Commission", "0 RUB"],
       ],
     },
@@ -513,9 +507,9 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     // v2 converts the invoice to RUB; `currency` (BTC here) is the pay currency of the rest.
     expect(moneyFields(message)).toEqual([
       ["Invoice amount", "1,500 RUB"],
-      ["Pay amount", "0.00017384 BTC"],
-      ["Remaining amount", "0.00017384 BTC"],
-      ["Credited to balance", "0.00016863 BTC"],
+      ["Amount to pay", "0.00017384 BTC"],
+      ["Still to pay", "0.00017384 BTC"],
+      ["To be credited when paid", "0.00016863 BTC"],
       ["Service commission", "0.00000521 BTC"],
       ["Extra commission", "0.000004 BTC"],
     ]);
@@ -523,7 +517,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(JSON.stringify(message)).not.toContain("1,500 BTC");
     expect(JSON.stringify(message)).not.toContain("original invoice currency");
     expect(message.text).toBe(
-      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 RUB, remaining 0.00017384 BTC",
+      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 RUB, still to pay 0.00017384 BTC",
     );
   });
 
@@ -531,8 +525,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     const message = card(invoiceOf("v2", sample("715308966_PaidBitcoin")));
     expect(moneyFields(message)).toEqual([
       ["Invoice amount", "100 RUB"],
-      ["Pay amount", "0.1 BTC"],
-      ["Remaining amount", "0.1 BTC"],
+      ["Amount paid", "0.1 BTC"],
       ["Credited to balance", "0.1 BTC"],
       ["Service commission", "0 BTC"],
       ["Extra commission", "0 BTC"],
@@ -571,12 +564,12 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(moneyFields(message)).toEqual([
       ["Invoice amount", "100 USD"],
       ["Amount in RUB", "8,146 RUB"],
-      ["Remaining amount", "100 USD"],
-      ["Credited to balance", "100 USD"],
+      ["Still to pay", "100 USD"],
+      ["To be credited when paid", "100 USD"],
       ["Commission", "0 USD"],
     ]);
     expect(message.text).toBe(
-      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100 USD, remaining 100 USD",
+      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100 USD, still to pay 100 USD",
     );
     const older = card(invoiceOf("v3", sample("715308968_UsdOlderRevision")));
     expect(moneyFields(older)).toEqual(moneyFields(message));
@@ -589,8 +582,8 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(moneyFields(message)).toEqual([
       ["Invoice amount", "100 (currency unclear)"],
       ["Amount in RUB", "8,146 RUB"],
-      ["Remaining amount", "100 (currency unclear)"],
-      ["Credited to balance", "100 (currency unclear)"],
+      ["Still to pay", "100 (currency unclear)"],
+      ["To be credited when paid", "100 (currency unclear)"],
       ["Commission", "0 (currency unclear)"],
     ]);
     const warning = sections(message).find((block) => block.text?.text.startsWith(":warning:"));
@@ -601,7 +594,8 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
   it.each(VERSIONS)("%s: every money field ends with a currency code", (version) => {
     for (const invoice of SAMPLES) {
       const money = moneyFields(card(invoiceOf(version, invoice)));
-      expect(money.length).toBeGreaterThanOrEqual(4);
+      // Failed and expired invoices show no "still to pay" and nothing credited: fewer fields.
+      expect(money.length).toBeGreaterThanOrEqual(2);
       for (const [, value] of money) expect(value).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]{3,4}$/);
     }
   });
@@ -614,12 +608,12 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(fieldValue(message, "Invoice amount")).toBe("0.0000001 RUB");
     expect(fieldValue(message, "Service commission")).toBe("0.000004 RUB");
     expect(message.text).toBe(
-      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 0.0000001 RUB, remaining 0.0000001 RUB",
+      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 0.0000001 RUB, still to pay 0.0000001 RUB",
     );
 
     message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm"), { amount: 1e-7, balance_amount: 1e-7 }));
     expect(fieldValue(message, "Invoice amount")).toBe("0.0000001 RUB");
-    expect(fieldValue(message, "Credited to balance")).toBe("0.0000001 RUB");
+    expect(fieldValue(message, "To be credited when paid")).toBe("0.0000001 RUB");
     expect(JSON.stringify(message)).not.toMatch(/\de[-+]?\d/i);
   });
 
@@ -637,7 +631,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(fieldValue(message, "Initial amount")).toBe(
       "123,456,789,012,345,678,901,234,567,890.123456789 RUB",
     );
-    expect(fieldValue(message, "Credited to balance")).toBe("-1,234.5 RUB");
+    expect(fieldValue(message, "To be credited when paid")).toBe("-1,234.5 RUB");
     expect(fieldValue(message, "Amount in RUB")).toBe("100 RUB");
     expect(fieldValue(message, "Commission")).toBe("0.0000001 RUB");
   });
@@ -679,9 +673,7 @@ describe("buildInvoiceMessage: expiry", () => {
     );
     expect(fieldValue(later, "Expired")).toBe(EXPIRES);
     expect(fieldValue(later, "Expires")).toBeUndefined();
-    expect(later.text).toBe(
-      "Invoice 715308958_rPwTzvsvCm: Not paid (expired), amount 1,500 RUB, remaining 1,500 RUB",
-    );
+    expect(later.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid (expired), amount 1,500 RUB");
   });
 
   it.each(VERSIONS)("%s: the expired sample is not expired when `now` is before its expiry", (version) => {
@@ -779,10 +771,10 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
       );
       expect(fieldValue(message, "Method")).toBe(`\`${ESCAPED}\``);
       expect(fieldValue(message, "Required method")).toBe(`\`${ESCAPED}\``);
-      if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(ESCAPED);
+      if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`\`${ESCAPED}\``);
       // The fallback is mrkdwn too (notifications): the unknown state is escaped there as well.
       expect(message.text).toBe(
-        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount 1,500 RUB, remaining 1,500 RUB`,
+        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount 1,500 RUB, remaining amount 1,500 RUB`,
       );
     },
   );
@@ -830,7 +822,7 @@ describe("buildInvoiceMessage: huge fields stay within Block Kit limits", () => 
     expect(sections(message)[0]?.text?.text).toBe(
       `*State:* :grey_question: Unknown state \`${"s".repeat(99)}…\`\n${UNKNOWN_STATE_HINT}\n*Type:* \`${"t".repeat(99)}…\``,
     );
-    if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`${"b".repeat(199)}…`);
+    if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`\`${"b".repeat(99)}…\``);
     expect(buttons(message).map((button) => button.url)).toEqual([`https://pay.crystalpay.io/?i=${id}`]);
     expect(message.text).toBe(`Invoice ${id}: ${"s".repeat(2999 - `Invoice ${id}: `.length)}…`);
   });
@@ -948,10 +940,10 @@ describe("stateText and invoiceFallbackText", () => {
     }
     const invoice = invoiceOf("v3", sample("715308960_WrongAmount"));
     expect(invoiceFallbackText(invoice, false)).toBe(
-      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed), amount 2,500.5 RUB, remaining 500.25 RUB",
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed), amount 2,500.5 RUB, still to pay (shortfall) 500.25 RUB",
     );
     expect(invoiceFallbackText(invoice, true)).toBe(
-      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed) (expired), amount 2,500.5 RUB, remaining 500.25 RUB",
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed) (expired), amount 2,500.5 RUB, still to pay (shortfall) 500.25 RUB",
     );
   });
 });
@@ -1037,5 +1029,77 @@ describe("expectWithinBlockKitLimits itself", () => {
       }),
     ).toHaveLength(2);
     expect(blockKitProblems({ text: "hi", blocks: [{ type: "video" }] })).toHaveLength(1);
+  });
+});
+
+describe("buildInvoiceMessage: what each figure is in this state (issue 21)", () => {
+  it("the service's own callback example (Paid by BITCOIN, remaining_amount 0.1) says nothing is still to pay", () => {
+    const message = card(invoiceOf("v2", sample("715308966_PaidBitcoin")));
+    const json = JSON.stringify(message);
+    expect(json).not.toMatch(/remaining|still to pay/i);
+    expect(fieldValue(message, "Amount paid")).toBe("0.1 BTC");
+    expect(fieldValue(message, "Credited to balance")).toBe("0.1 BTC");
+    expect(message.text).toBe("Invoice 715308966_PaidBitcoin: Paid, amount 100 RUB");
+  });
+
+  it("before payment nothing reads as received: to pay, still to pay, to be credited", () => {
+    const message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm")));
+    expect(JSON.stringify(message)).not.toMatch(/Credited to balance|Amount paid/);
+    expect(fieldValue(message, "To be credited when paid")).toBe("1,500 RUB");
+  });
+
+  it("a shortfall is worded as one, and only in the wrong-amount state", () => {
+    const message = card(invoiceOf("v3", sample("715308960_WrongAmount")));
+    expect(fieldValue(message, "Still to pay (shortfall)")).toBe("500.25 RUB");
+    expect(sections(message)[0]?.text?.text).toContain("Wrong amount paid");
+  });
+
+  it("a failed or expired invoice shows nothing still to pay and nothing credited", () => {
+    for (const id of ["715308961_FailedPay", "715308963_Unavailable", "715308964_ExpiredUnpaid"]) {
+      const json = JSON.stringify(card(invoiceOf("v2", sample(id))));
+      expect(json).not.toMatch(/Still to pay|credited|Credited|Remaining/);
+      expect(json).toContain("Amount that was due");
+    }
+  });
+
+  it("subtract_from in words; an unknown value as the service wrote it, in code", () => {
+    const fromAmount = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { subtract_from: "amount" }));
+    expect(fieldValue(fromAmount, "Commission taken from")).toBe("the invoice amount (the payer covers it)");
+    const odd = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { subtract_from: "wallet" }));
+    expect(fieldValue(odd, "Commission taken from")).toBe("`wallet`");
+  });
+
+  it("an invoice created as 1,500 USD says so beside the roubles it is charged in, and keeps it on Refresh", () => {
+    const invoice = invoiceOf("v2", sample("715308958_rPwTzvsvCm"), { amount: 122190 });
+    const message = buildInvoiceMessage(invoice, {
+      now: NOW,
+      teamId: "T0SANDBOX",
+      createdBy: "U0CREATOR",
+      entered: { value: "1500", currency: "USD" },
+    });
+    expectWithinBlockKitLimits(message);
+    expect(fieldValue(message, "Invoice amount")).toBe("1,500 USD, charged as 122,190 RUB");
+    expect(message.text).toBe(
+      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 USD, charged as 122,190 RUB, still to pay 1,500 RUB",
+    );
+    const refresh = message.blocks
+      .flatMap((block) => (block.type === "actions" ? block.elements : []))
+      .find((element) => element.action_id === "invoice_refresh") as types.Button;
+    const value = JSON.parse(refresh.value ?? "{}") as { en?: string };
+    expect(value.en).toBe("1500 USD");
+    expect(parseEnteredAmount(value.en)).toEqual({ value: "1500", currency: "USD" });
+    // Entered in the currency the service shows: nothing more to say.
+    const same = buildInvoiceMessage(invoice, {
+      now: NOW,
+      teamId: "T0SANDBOX",
+      entered: { value: "122190", currency: "RUB" },
+    });
+    expect(fieldValue(same, "Invoice amount")).toBe("122,190 RUB");
+  });
+
+  it("parseEnteredAmount takes only what the card wrote", () => {
+    for (const bad of [undefined, "", "1500", "USD 1500", "1e3 USD", "1500 usd", "<b> USD", "1 500 USD"])
+      expect(parseEnteredAmount(bad)).toBeUndefined();
+    expect(parseEnteredAmount("0.0005 BTC")).toEqual({ value: "0.0005", currency: "BTC" });
   });
 });

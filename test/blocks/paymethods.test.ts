@@ -200,16 +200,16 @@ const refresh = (f: string, p: number): ButtonSummary => ({
 
 const LINES = {
   BITCOIN:
-    ":white_check_mark: *Bitcoin* `BITCOIN` · BTC\n      commission 1.5 % + 0.000004 BTC  ·  extra 0.5 %  ·  *sum 2 %* + 0.000004 BTC",
+    ":white_check_mark: *Bitcoin* `BITCOIN` · BTC\n      commission 1.5 % + 0.000004 BTC  ·  extra 0.5 %  ·  *sum 2 % + 0.000004 BTC*",
   BTCCRYPTOBOT:
-    ":white_check_mark: *BTC (CryptoBot)* `BTCCRYPTOBOT` · BTC\n      commission 3 % + 0.0000001 BTC  ·  extra 0 %  ·  *sum 3 %* + 0.0000001 BTC  ·  min. status level 2",
+    ":white_check_mark: *BTC (CryptoBot)* `BTCCRYPTOBOT` · BTC\n      commission 3 % + 0.0000001 BTC  ·  extra 0 %  ·  *sum 3 % + 0.0000001 BTC*  ·  min. status level 2",
   CARDRUBP2P:
     ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 %  ·  *sum 7 %*",
   CARDTRYP2P:
     ":white_check_mark: *Card TRY P2P* `CARDTRYP2P` · TRY\n      commission 7 %  ·  extra 0 %  ·  *sum 7 %*  ·  min. status level 1",
   USDTTRC:
-    ":white_check_mark: *USDT TRC-20* `USDTTRC` · USDT\n      commission 2 % + 1 USDT  ·  extra 0.2 %  ·  *sum 2.2 %* + 1 USDT",
-  TRON: ":white_check_mark: *Tron* `TRON` · TRX\n      commission 1.5 % + 2 TRX  ·  extra 0 %  ·  *sum 1.5 %* + 2 TRX",
+    ":white_check_mark: *USDT TRC-20* `USDTTRC` · USDT\n      commission 2 % + 1 USDT  ·  extra 0.2 %  ·  *sum 2.2 % + 1 USDT*",
+  TRON: ":white_check_mark: *Tron* `TRON` · TRX\n      commission 1.5 % + 2 TRX  ·  extra 0 %  ·  *sum 1.5 % + 2 TRX*",
   ETHCRYPTOBOT: ":no_entry_sign: *ETH (CryptoBot)* `ETHCRYPTOBOT` · ETH · _disabled_",
   TEST: ":no_entry_sign: *Test method* `TEST` · RUB · _disabled_",
 } as const;
@@ -327,7 +327,7 @@ describe("methodLine", () => {
     const [method] = methodsOf("v2", [sample("BIG", "Big", { commission: "1234567.0000001" })]);
     if (!method) throw new Error("no method");
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Big* `BIG` · RUB\n      commission 1 % + 1,234,567.0000001 RUB  ·  extra 0 %  ·  *sum 1 %* + 1,234,567.0000001 RUB",
+      ":white_check_mark: *Big* `BIG` · RUB\n      commission 1 % + 1,234,567.0000001 RUB  ·  extra 0 %  ·  *sum 1 % + 1,234,567.0000001 RUB*",
     );
   });
 
@@ -383,7 +383,7 @@ describe("methodLine", () => {
       entry.settings.in.extra_commissions.amount = "25.5";
     });
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.5 RUB  ·  *sum 7 %* + 25.5 RUB  ·  limits 10 – 300,000 RUB",
+      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.5 RUB  ·  *sum 7 % + 25.5 RUB*  ·  limits 10 – 300,000 RUB",
     );
   });
 

@@ -8,6 +8,7 @@ import {
   invoiceHelpMessage,
   invoiceNotFoundMessage,
   invoiceUsageMessage,
+  REFUSAL_NEXT_STEP,
   serviceErrorMessage,
   unexpectedResponseMessage,
   unreachableMessage,
@@ -121,21 +122,21 @@ describe("serviceErrorMessage", () => {
   it("quotes each of the service's messages", () => {
     const message = reply(serviceErrorMessage(["Invalid auth credentials", "`id` field is required"]));
     expect(body(message)).toBe(
-      ":warning: The payment service refused the request:\n> Invalid auth credentials\n> `id` field is required",
+      `:warning: The payment service refused the request:\n> Invalid auth credentials\n> \`id\` field is required\n${REFUSAL_NEXT_STEP}`,
     );
     expect(message.text).toBe(
-      "The payment service refused the request: Invalid auth credentials; `id` field is required",
+      "The payment service refused the request: Invalid auth credentials; `id` field is required. Nothing was changed; check and try again.",
     );
   });
 
   it("escapes mentions and links in the service's messages", () => {
     const message = reply(serviceErrorMessage(["Invoice <!here> not found", "see <https://x|y> & <@U123>"]));
     expect(body(message)).toBe(
-      ":warning: The payment service refused the request:\n> Invoice &lt;!here&gt; not found\n> see &lt;https://x|y&gt; &amp; &lt;@U123&gt;",
+      `:warning: The payment service refused the request:\n> Invoice &lt;!here&gt; not found\n> see &lt;https://x|y&gt; &amp; &lt;@U123&gt;\n${REFUSAL_NEXT_STEP}`,
     );
     // Slack parses the top-level text for mentions too.
     expect(message.text).toBe(
-      "The payment service refused the request: Invoice &lt;!here&gt; not found; see &lt;https://x|y&gt; &amp; &lt;@U123&gt;",
+      "The payment service refused the request: Invoice &lt;!here&gt; not found; see &lt;https://x|y&gt; &amp; &lt;@U123&gt;. Nothing was changed; check and try again.",
     );
     const json = JSON.stringify(message);
     for (const raw of ["<!here>", "<@U123>", "<https://x|y>"]) expect(json).not.toContain(raw);
@@ -143,18 +144,25 @@ describe("serviceErrorMessage", () => {
 
   it("keeps a multi-line message inside its quote", () => {
     const message = reply(serviceErrorMessage(["line one\n\nline two\t end"]));
-    expect(body(message)).toBe(":warning: The payment service refused the request:\n> line one line two end");
+    expect(body(message)).toBe(
+      `:warning: The payment service refused the request:\n> line one line two end\n${REFUSAL_NEXT_STEP}`,
+    );
   });
 
   it("cuts each message to 500 characters and the whole reply to Slack's limits", () => {
     const one = reply(serviceErrorMessage(["&".repeat(5000)]));
-    expect(body(one)).toBe(`:warning: The payment service refused the request:\n> ${"&amp;".repeat(99)}…`);
+    expect(body(one)).toBe(
+      `:warning: The payment service refused the request:\n> ${"&amp;".repeat(99)}…\n${REFUSAL_NEXT_STEP}`,
+    );
 
     const many = reply(
       serviceErrorMessage(Array.from({ length: 50 }, (_, i) => `${i}: ${"x".repeat(5000)}`)),
     );
     expect(body(many)).toHaveLength(3000);
-    expect(many.text).toHaveLength(3000);
+    // However long the service's words, the reader still learns what to do next.
+    expect(body(many).endsWith(REFUSAL_NEXT_STEP)).toBe(true);
+    expect(many.text.endsWith("Nothing was changed; check and try again.")).toBe(true);
+    expect(many.text.length).toBeLessThanOrEqual(3000);
   });
 });
 

@@ -46,7 +46,7 @@ describe("buildInvoiceUnfurl", () => {
   it("an unpaid invoice, block by block: id, state, amount, expiry, the payment page", () => {
     const invoice = invoiceOf("v2", "715308958_rPwTzvsvCm");
     expect(unfurl(invoice)).toEqual({
-      fallback: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, remaining 1,500 RUB",
+      fallback: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, still to pay 1,500 RUB",
       blocks: [
         {
           type: "section",
@@ -94,20 +94,23 @@ describe("buildInvoiceUnfurl", () => {
 
   it("adds what is still to pay when it is another figure than the amount", () => {
     const wrong = text(unfurl(invoiceOf("v3", "715308960_WrongAmount")));
-    expect(wrong).toContain("*Amount:* 2,500.5 RUB  ·  *Remaining:* 500.25 RUB");
+    expect(wrong).toContain("*Amount:* 2,500.5 RUB  ·  *Still to pay (shortfall):* 500.25 RUB");
     // Paid in BTC: the remaining figure carries the currency the answer ties it to.
     const crypto = invoiceOf("v2", "715308959_ProcessingBtc");
     const remaining = crypto.amounts.remainingAmount;
     expect(remaining?.currency).toBe("BTC");
-    expect(text(unfurl(crypto))).toContain(`*Remaining:* ${remaining ? formatMoney(remaining) : "?"}`);
+    expect(text(unfurl(crypto))).toContain(`*Still to pay:* ${remaining ? formatMoney(remaining) : "?"}`);
   });
 
-  it("leaves out a remaining figure that says nothing new: same as the amount, zero, or paid", () => {
-    expect(text(unfurl(invoiceOf("v2", "715308958_rPwTzvsvCm")))).not.toContain("Remaining");
-    expect(text(unfurl(invoiceOf("v3", "715308962_PaidInFull")))).not.toContain("Remaining");
+  it("leaves out a remaining figure that says nothing new: same as the amount, zero, paid, failed or expired", () => {
+    expect(text(unfurl(invoiceOf("v2", "715308958_rPwTzvsvCm")))).not.toContain("Still to pay");
+    expect(text(unfurl(invoiceOf("v3", "715308962_PaidInFull")))).not.toContain("Still to pay");
     const paidWithLeftover = invoiceOf("v2", "715308962_PaidInFull");
     paidWithLeftover.amounts.remainingAmount = { value: "1", currency: "RUB" };
-    expect(text(unfurl(paidWithLeftover))).not.toContain("Remaining");
+    expect(text(unfurl(paidWithLeftover))).not.toContain("Still to pay");
+    const failed = invoiceOf("v2", "715308961_FailedPay");
+    failed.amounts.remainingAmount = { value: "1", currency: "RUB" };
+    expect(text(unfurl(failed))).not.toContain("Still to pay");
   });
 
   it("says Paid, and shows nothing of the description, commissions or extra data", () => {

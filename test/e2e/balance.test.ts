@@ -68,10 +68,11 @@ describe("/balance end to end (v2)", () => {
     const body = message(reply.body);
     expect(body.response_type).toBe("ephemeral");
     const all = text(reply.body);
-    expect(all).toContain("`CARDRUBP2P`: *12,345.67 RUB*");
-    expect(all).toContain("`BITCOIN`: *0.00005 BTC*");
-    expect(all).toContain("`BTCCRYPTOBOT`: *0.0000001 BTC*");
-    expect(all).toContain("`USDTTRC`: *150.25 USDT*");
+    // v2 balances give codes only: each is named from the workspace's method list.
+    expect(all).toContain("*Card RUB P2P* `CARDRUBP2P`: *12,345.67 RUB*");
+    expect(all).toContain("*Bitcoin* `BITCOIN`: *0.00005 BTC*");
+    expect(all).toContain("*BTC (CryptoBot)* `BTCCRYPTOBOT`: *0.0000001 BTC*");
+    expect(all).toContain("*USDT TRC-20* `USDTTRC`: *150.25 USDT*");
     expect(all).toContain("Empty (0): `BITCOINCASH`, `TRON`, `CRYSTALPAY`.");
     expect(all).toContain(`*Total ≈ ${SAMPLE_TOTAL}* _(approximate)_`);
     expect(all).toMatch(/rouble rate read <!date\^\d+\^/);

@@ -98,6 +98,8 @@ describe("/invoice new: creating an invoice from Slack", () => {
     expect(card).toContain(id);
     expect(card).toContain(`https://pay.crystalpay.io/?i=${id}`);
     expect(card).toContain("Created by <@U0ADMIN>");
+    // v2 converts to roubles (81.46 RUB per USD here): the card still says what was typed.
+    expect(card).toContain("1,500 USD, charged as 122,190 RUB");
     // The audit line: team, user, id, amount and currency, and never the secret.
     const audit = stack.logEntries().find((entry) => entry.audit === "invoice_created");
     expect(audit).toMatchObject({
@@ -121,6 +123,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
       .find((element) => element.action_id === "invoice_refresh");
     const refreshed = await stack.press("invoice_refresh", refresh?.value ?? "");
     expect(JSON.stringify(refreshed.reply.body)).toContain("Created by <@U0ADMIN>");
+    expect(JSON.stringify(refreshed.reply.body)).toContain("1,500 USD, charged as 122,190 RUB");
   });
 
   it("creates one invoice when the same submission arrives twice (a retry or a double click)", async () => {
@@ -371,5 +374,33 @@ describe("/invoice new with API v3: the created invoice's card is a live card", 
     await expect.poll(() => card?.updates ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(card?.blocks)).toContain("Paid");
     expect(JSON.stringify(card?.blocks)).toContain("Created by <@U0ADMIN>");
+  });
+});
+
+describe("an invoice typed in dollars, charged in roubles (v2)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("keeps saying what was typed on its live updates and in the thread note", async () => {
+    const result = await createThroughModal(stack, "C0USD", "1500", "USD", "60");
+    expect(result.json?.response_action).toBeUndefined();
+    await expect.poll(() => [...stack.slack.messages.values()].some((m) => m.channel === "C0USD")).toBe(true);
+    const card = [...stack.slack.messages.values()].find((m) => m.channel === "C0USD");
+    expect(JSON.stringify(card?.blocks)).toContain("1,500 USD, charged as 122,190 RUB");
+    expect(card?.text).toContain("amount 1,500 USD, charged as 122,190 RUB");
+
+    stack.fake.payAfter(stack.fake.created.at(-1) ?? "", 50);
+    await expect.poll(() => JSON.stringify(card?.blocks), { timeout: 10_000 }).toContain("Paid");
+    expect(JSON.stringify(card?.blocks)).toContain("1,500 USD, charged as 122,190 RUB");
+    await stack.slack.waitForMessages(() => stack.slack.threadOf("C0USD", card?.ts ?? "").length === 1);
+    expect(stack.slack.threadOf("C0USD", card?.ts ?? "")[0]?.text).toContain(
+      "Not paid → Paid · 1,500 USD, charged as 122,190 RUB",
+    );
   });
 });

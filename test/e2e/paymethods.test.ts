@@ -45,9 +45,9 @@ describe("/paymethods end to end (v2)", () => {
     const text = JSON.stringify(reply.body);
     expect(text).toContain("commission 1.5 % + 0.000004 BTC");
     expect(text).toContain("extra 0.5 %");
-    expect(text).toContain("*sum 2 %* + 0.000004 BTC");
+    expect(text).toContain("*sum 2 % + 0.000004 BTC*");
     expect(text).toContain("0.0000001 BTC");
-    expect(text).toContain("*sum 2.2 %*");
+    expect(text).toContain("*sum 2.2 % + 1 USDT*");
     expect(text).not.toMatch(/\de-\d|0000000000\d/);
     // Enabled first, then by name: the first disabled line comes after every enabled one.
     const sections = (body.blocks ?? [])

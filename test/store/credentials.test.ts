@@ -15,7 +15,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
-import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
+import { CredentialsKeyError, CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { keyId, SecretBox } from "../../src/store/crypto.js";
 import { StoreCallError } from "../../src/store/deadline.js";
 import { openStores } from "../../src/store/index.js";
@@ -83,6 +83,7 @@ describe("CredentialsStore over SQLite", () => {
       connectedBy: "U0001",
       connectedAt: expect.stringMatching(ISO_TIME),
       hasSalt: false,
+      otherKey: null,
     });
     const connection = await credentials.get(TEAM);
     expect(connection).toEqual({
@@ -158,6 +159,7 @@ describe("CredentialsStore over SQLite", () => {
         "connectedBy",
         "hasSalt",
         "login",
+        "otherKey",
         "teamId",
       ]);
     }
@@ -234,6 +236,32 @@ describe("CredentialsStore over SQLite", () => {
     expect(error).toBeInstanceOf(StoreValueError);
     expect((error as Error).message).toContain(keyId(key));
     expect((error as Error).message).toContain(keyId(otherKey));
+  });
+
+  it("tells another key apart: CredentialsKeyError, info() and list() without opening, a count for start-up", async () => {
+    const { opened, credentials } = open();
+    await credentials.set(TEAM, { login: LOGIN, secret: SECRET, salt: OTHER_SECRET });
+    await credentials.set("T0SECOND", { login: LOGIN, secret: SECRET });
+    const otherKey = randomBytes(32);
+    const other = credentialsIn(opened, new SecretBox(otherKey));
+    const error = await rejection(other.get(TEAM));
+    expect(error).toBeInstanceOf(CredentialsKeyError);
+    expect(error).toMatchObject({ teamId: TEAM, sealedWith: keyId(key), configured: keyId(otherKey) });
+    expect(await other.info(TEAM)).toMatchObject({ login: LOGIN, hasSalt: true, otherKey: keyId(key) });
+    expect((await credentials.info(TEAM))?.otherKey).toBeNull();
+    expect(await other.sealedWithOtherKeys()).toEqual({ count: 2, keyIds: [keyId(key)] });
+    expect(await credentials.sealedWithOtherKeys()).toEqual({ count: 0, keyIds: [] });
+    expect(JSON.stringify(await other.list())).not.toContain(SECRET);
+  });
+
+  it("reconnecting under a new key drops a Secret 2 the new key could never open", async () => {
+    const { opened, credentials } = open();
+    await credentials.set(TEAM, { login: LOGIN, secret: SECRET, salt: OTHER_SECRET });
+    const other = credentialsIn(opened, new SecretBox(randomBytes(32)));
+    // Blank Secret 2 means "keep": kept only when this key sealed it.
+    const info = await other.set(TEAM, { login: LOGIN, secret: SECRET });
+    expect(info).toMatchObject({ hasSalt: false, otherKey: null });
+    expect(await other.get(TEAM)).toMatchObject({ account: { secret: SECRET }, salt: undefined });
   });
 
   it.each([

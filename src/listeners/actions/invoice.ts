@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { buildInvoiceMessage, INVOICE_ACTIONS } from "../../blocks/invoice.js";
+import { buildInvoiceMessage, INVOICE_ACTIONS, parseEnteredAmount } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
@@ -27,6 +27,7 @@ const buttonValueSchema = z.object({
     .string()
     .regex(/^[UW][A-Z0-9]{2,20}$/)
     .optional(),
+  en: z.string().max(40).optional(),
 });
 
 /**
@@ -80,6 +81,7 @@ export const invoiceCardButton =
         ...(shared ? {} : { refreshedAt: deps.now() }),
         ...(sharedBy ? { sharedBy } : {}),
         ...(value.cb ? { createdBy: value.cb } : {}),
+        entered: parseEnteredAmount(value.en),
         method: await chosenMethod(deps, team, invoice),
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.

@@ -74,8 +74,15 @@ export const balanceCommand =
           );
         }
       }
+      // Only needed where the service gave codes without names (v2); never delays the reply long.
+      const names = report.balances.some((balance) => balance.name === null)
+        ? await deps.payments.methodNamesWithin(command.team_id)
+        : undefined;
       const reply = buildBalanceMessage({
-        balances: report.balances,
+        balances: report.balances.map((balance) => ({
+          ...balance,
+          name: balance.name ?? names?.get(balance.code) ?? null,
+        })),
         unreadable: report.unreadable.length,
         fetchedAt: report.fetchedAt,
         rates: report.rates,

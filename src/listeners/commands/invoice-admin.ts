@@ -33,8 +33,9 @@ export async function runAdminCommand(
   noted.manager = manager.why;
 
   if (action === "status") {
-    const connection = await deps.stores.credentials.get(command.teamId);
-    const instant = await instantStatus(deps.callbacks, connection);
+    // Read without opening the secret: a secret sealed with another key is reported, not an error.
+    const connection = await deps.stores.credentials.info(command.teamId);
+    const instant = connection?.otherKey ? undefined : await instantStatus(deps.callbacks, connection);
     const [visibility, watched] = await Promise.all([
       visibilityFor(deps, command.teamId),
       deps.watches.count(command.teamId),

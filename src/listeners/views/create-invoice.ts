@@ -199,7 +199,7 @@ export const createInvoiceSubmission =
     auditCreated(deps, creator, result.created, draft);
     const outcome: CreatedCardNote = { invoice: result.created.id };
     try {
-      await postCard(deps, client, creator, result.created, outcome);
+      await postCard(deps, client, creator, result.created, draft, outcome);
       log("info", { outcome: "created", ...outcome });
     } catch (error) {
       log("error", { outcome: "card_failed", err: error, ...outcome });
@@ -245,6 +245,7 @@ async function postCard(
   client: Parameters<typeof postCreatedCard>[1],
   creator: Creator,
   created: CreatedInvoice,
+  draft: InvoiceDraft,
   outcome: CreatedCardNote,
 ): Promise<void> {
   let invoice: Awaited<ReturnType<ListenerDeps["payments"]["invoice"]>>;
@@ -260,6 +261,8 @@ async function postCard(
     );
     return;
   }
+  // v2 converts every amount to roubles: the card keeps saying what was typed.
+  const entered = { value: draft.amount, currency: draft.currency };
   const card = buildInvoiceMessage(invoice, {
     now: deps.now(),
     teamId: creator.teamId,
@@ -267,6 +270,7 @@ async function postCard(
     method: await chosenMethod(deps, creator.teamId, invoice),
     // Carried in the Refresh button's value, so a refreshed card still says who created it.
     createdBy: creator.userId,
+    entered,
   });
-  await postCreatedCard(deps, client, creator, invoice, card, outcome);
+  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered);
 }
