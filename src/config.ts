@@ -261,7 +261,7 @@ export type Config = {
   logLevel: (typeof LOG_LEVELS)[number];
 };
 
-/** The variables the server and the CLI read; the README's table lists the same names. */
+/** The variables the server and the CLI read; the table in docs/operating.md lists the same names. */
 export const CONFIG_VARIABLES = Object.keys(variablesSchema.shape);
 
 export class ConfigError extends Error {

@@ -157,7 +157,7 @@ function withConnectButton(message: SlackMessage, label: string, canManage: bool
 
 /**
  * A lookup in a workspace with no cash register connected. Said to finance staff: who connects it and
- * how, in Slack; the operators' CLI belongs in the README and the log, never here.
+ * how, in Slack; the operators' CLI belongs in docs/operating.md and the log, never here.
  */
 export function notConnectedMessage(canManage: boolean): SlackMessage {
   return withConnectButton(

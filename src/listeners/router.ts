@@ -45,8 +45,8 @@ type EventHandler<E extends string> = Middleware<SlackEventMiddlewareArgs<E>>;
  * Slash commands, block actions, modal submissions and events, each kind behind one Bolt listener that
  * routes by command, action id, callback id or event name. Bolt runs every incoming request through
  * the matchers of every registered listener (copying the listener's middleware list and its arguments
- * each time), so each listener costs every request a little (figures under "Load benchmark" in the
- * README). Handlers get exactly the typed arguments of `app.command` / `app.action` / `app.view` /
+ * each time), so each listener costs every request a little (figures in docs/benchmarks.md).
+ * Handlers get exactly the typed arguments of `app.command` / `app.action` / `app.view` /
  * `app.event`, and a RegExp action id matches with its own flags, as in Bolt.
  * Unlike Bolt, a request runs only the first route that matches it (in the order routed), not every one.
  */

@@ -9,7 +9,7 @@ import zlib from "node:zlib";
  *
  * Why not the built-in fetch: on Node 20 (undici) a call costs several times the CPU of a node:http
  * request, and every `/invoice` makes one; under load that was the largest part of Kassa's own work
- * (figures under "Load benchmark" in the README). ofetch takes a custom fetch for
+ * (figures in docs/benchmarks.md). ofetch takes a custom fetch for
  * exactly this (`createFetch({ fetch })`), so the client keeps ofetch's body and error handling.
  *
  * It does what the payments client needs, no more: a method, headers, a string body, and a time-out
