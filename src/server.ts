@@ -7,6 +7,7 @@ import { type Env, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
 import { slackClientOptions } from "./slack-client.js";
+import { slackErrorCode } from "./slack-error.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
 import { startWatcher } from "./watch/index.js";
@@ -63,7 +64,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       const auth = await slack.auth.test();
       bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
     } catch (error) {
-      const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+      const reason = slackErrorCode(error);
       throw new StartupError(
         `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
       );

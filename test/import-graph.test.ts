@@ -84,4 +84,36 @@ describe("src/ import graph", () => {
   it("has no import circle", () => {
     expect(importCycles(graph)).toEqual([]);
   });
+
+  it("keeps floors one-way: listener folders never import each other; below the listeners nothing imports them", () => {
+    const FOLDERS = ["commands", "actions", "views", "events"];
+    const folderOf = (file: string) => {
+      const parts = relative(SRC, file).split("/");
+      return parts[0] === "listeners" && parts.length > 2 && FOLDERS.includes(parts[1] ?? "")
+        ? parts[1]
+        : undefined;
+    };
+    // The app wires the listeners in; the command journal replays a command through their answer.
+    const WIRING = new Set(["app.ts", "recovery.ts"]);
+    const crossings: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = relative(SRC, file);
+      for (const target of targets) {
+        const to = relative(SRC, target);
+        const folder = folderOf(file);
+        if (folder && folderOf(target) && folderOf(target) !== folder) crossings.push(`${from} -> ${to}`);
+        if (!from.startsWith("listeners/") && to.startsWith("listeners/") && !WIRING.has(from))
+          crossings.push(`${from} -> ${to}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  it("the invoice use-case layer knows no Slack listener types", () => {
+    const listenerTypes =
+      /\b(AllMiddlewareArgs|SlackCommandMiddlewareArgs|SlackActionMiddlewareArgs|SlackViewMiddlewareArgs|SlackEventMiddlewareArgs|CommandArgs|ActionArgs|ViewArgs|EventArgs)\b/;
+    const files = sourceFiles(join(SRC, "invoices"));
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) expect(readFileSync(file, "utf8")).not.toMatch(listenerTypes);
+  });
 });

@@ -3,11 +3,13 @@ import type { SlackMessage } from "../blocks/message.js";
 import {
   busyMessage,
   internalErrorMessage,
+  invoiceNotFoundMessage,
   serviceErrorMessage,
   storageUnavailableMessage,
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../blocks/replies.js";
+import { InvoiceNotFoundError } from "../invoices/lookup.js";
 import {
   BusyError,
   NotConnectedError,
@@ -64,6 +66,9 @@ export function replyForFailure(
 ): FailureReply {
   if (error instanceof RefusalError) {
     return { message: error.reply, outcome: error.outcome };
+  }
+  if (error instanceof InvoiceNotFoundError) {
+    return { message: invoiceNotFoundMessage(error.invoiceId, error.messages), outcome: "invoice_not_found" };
   }
   if (error instanceof ServiceError) {
     if (isCredentialsRefused(error)) {

@@ -6,7 +6,7 @@ import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
 import { instantStatus } from "../callbacks/keys.js";
 import type { ListenerDeps } from "./deps.js";
-import { checkManager } from "./permissions.js";
+import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */
 export type ModalOrigin = { from: "command" | "home"; t: string };
@@ -96,4 +96,14 @@ export async function publishHome(
       instant,
     }),
   });
+}
+
+/** May this person create invoices in the workspace? Asked on the command and again on submit. */
+export async function mayCreate(
+  deps: ManagerDeps,
+  client: webApi.WebClient,
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+): Promise<{ allowed: boolean; why: string }> {
+  if ((await invoiceCreatorsFor(deps, who.teamId)) === "everyone") return { allowed: true, why: "everyone" };
+  return checkManager(deps, client, who);
 }

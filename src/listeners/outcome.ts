@@ -1,6 +1,6 @@
 import type { BalanceVisibility } from "../blocks/balance.js";
 import type { SlackMessage } from "../blocks/message.js";
-import type { AddCardResult } from "../watch/model.js";
+import type { CardDelivery, TellDelivery } from "../invoices/deps.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -17,6 +17,8 @@ export type AnswerLogLine = { command?: string; action?: string; team: string; u
  * Facts a producer notes as it goes, before it knows how the request ends: they go onto the log line
  * whatever the outcome, failures included (a failed lookup still names its invoice).
  */
+export type { CardDelivery, TellDelivery };
+
 export type LogContext = CardDelivery & {
   /** The invoice id asked for or pressed on. */
   invoice?: string;
@@ -35,24 +37,6 @@ export type LogContext = CardDelivery & {
 };
 
 /** How an invoice card was delivered and whether it stays live (live-card.ts fills it). */
-export type CardDelivery = {
-  /** The card's watch: watching, or why not (a full workspace or invoice, a store failure). */
-  watch?: AddCardResult | "store_failed";
-  /** The store's error when the watch could not be written; the card went out anyway. */
-  watchError?: string;
-  /** Which way the channel card went. */
-  posted?: "chat.postMessage" | "response_url";
-  /** Slack's refusal of chat.postMessage (the card then went through response_url). */
-  postError?: string;
-};
-
-/** How a private message reached its person (created-card.ts fills it). */
-export type TellDelivery = {
-  told?: "chat.postEphemeral" | "dm";
-  /** chat.postEphemeral's refusal, after which a DM was sent. */
-  ephemeralError?: string;
-};
-
 /** An invoice was read from the service. */
 export type InvoiceRead = {
   /** The service answers every processed request with 200; anything else was a failure. */

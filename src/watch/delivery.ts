@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage } from "../blocks/invoice.js";
 import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { slackApiError } from "../slack-error.js";
 import type { Owed, Watch, WatchCard } from "./model.js";
 
 // The Slack side of a live card: what one card is owed, delivered, and what Slack's answer means.
@@ -35,8 +36,9 @@ export type SlackFailure =
  * time-outs, connection errors, anything unknown) is transient: the card stays owed.
  */
 export function classifySlackFailure(error: unknown): SlackFailure {
-  const data = error as { code?: string; data?: { error?: string }; retryAfter?: number };
-  const code = data.data?.error ?? data.code ?? (error as Error).message ?? "unknown";
+  const data = error as { code?: string; retryAfter?: number };
+  // Slack's answer first; else the Web API client's own code (a time-out, a refused connection).
+  const code = slackApiError(error) ?? data.code ?? (error as Error).message ?? "unknown";
   if (CARD_GONE.has(code)) return { kind: "card_gone", code };
   if (TOKEN_DEAD.has(code)) return { kind: "token_dead", code };
   if (data.code === "slack_webapi_rate_limited_error" || code === "ratelimited") {

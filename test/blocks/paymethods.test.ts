@@ -18,12 +18,12 @@ import {
   percentSum,
   sortMethods,
 } from "../../src/blocks/paymethods.js";
-import { parsePaymethodsText } from "../../src/listeners/commands/paymethods-text.js";
 import { filterMethods, filterText, type MethodFilter } from "../../src/payments/method-filter.js";
 import type { PaymentMethod } from "../../src/payments/model.js";
 import { methodsFromV2, methodsFromV3 } from "../../src/payments/normalize.js";
 import { methodListV2Schema, methodListV3Schema } from "../../src/payments/schemas.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
+import { parsePaymethodsText } from "../../src/paymethods/text.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 type Version = "v2" | "v3";

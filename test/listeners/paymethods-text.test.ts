@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FILTER_MAX_LENGTH, parsePaymethodsText } from "../../src/listeners/commands/paymethods-text.js";
+import { FILTER_MAX_LENGTH, parsePaymethodsText } from "../../src/paymethods/text.js";
 
 describe("parsePaymethodsText", () => {
   it.each(["", "   ", "\n\t", "all", "ALL", " All ", "aLl\n"])("%j -> all methods", (text) => {

@@ -3,13 +3,13 @@ import { buildInvoiceMessage, INVOICE_ACTIONS, parseEnteredAmount } from "../../
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
+import { lookupInvoice } from "../../invoices/lookup.js";
+import { chosenMethod } from "../../invoices/method.js";
+import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
-import { chosenMethod } from "../commands/invoice.js";
-import { INVOICE_ID_PATTERN } from "../commands/invoice-text.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import { lookupInvoice } from "../invoice-lookup.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
+import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
-import { paymethodsReply } from "../commands/paymethods.js";
-import { parsePaymethodsText } from "../commands/paymethods-text.js";
 import type { ListenerDeps } from "../deps.js";
+import { paymethodsReply } from "../paymethods-reply.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";

@@ -7,11 +7,11 @@ import {
 } from "../../blocks/admin.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
+import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
 import { checkManager } from "../permissions.js";
-import { slackErrorCode } from "../slack-error.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = { teamId: string; userId: string; enterpriseId?: string | undefined; triggerId: string };

@@ -2,11 +2,11 @@ import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NotConnectedError } from "../../payments/errors.js";
+import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
-import { invoiceCreatorsFor } from "../manage.js";
+import { mayCreate } from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
-import { checkManager, type ManagerDeps } from "../permissions.js";
-import { slackErrorCode } from "../slack-error.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**
@@ -23,16 +23,6 @@ type CreateCommand = {
   channelId: string;
   triggerId: string;
 };
-
-/** May this person create invoices in the workspace? Asked on the command and again on submit. */
-export async function mayCreate(
-  deps: ManagerDeps,
-  client: webApi.WebClient,
-  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
-): Promise<{ allowed: boolean; why: string }> {
-  if ((await invoiceCreatorsFor(deps, who.teamId)) === "everyone") return { allowed: true, why: "everyone" };
-  return checkManager(deps, client, who);
-}
 
 /** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
 export async function openCreateModal(

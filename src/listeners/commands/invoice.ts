@@ -1,10 +1,11 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
+import { deliverInvoiceCard } from "../../invoices/live-card.js";
+import { lookupInvoice } from "../../invoices/lookup.js";
+import { chosenMethod } from "../../invoices/method.js";
 import type { Invoice } from "../../payments/model.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
-import { lookupInvoice } from "../invoice-lookup.js";
-import { deliverInvoiceCard } from "../live-card.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
@@ -18,10 +19,6 @@ export const INVOICE_COMMAND = "/invoice";
  * The invoice's chosen method from the workspace's method list (its name and currency for the
  * card): cached, or read within a short budget; undefined otherwise, never an error.
  */
-export function chosenMethod(deps: Pick<ListenerDeps, "payments">, teamId: string, invoice: Invoice) {
-  return invoice.method ? deps.payments.methodFor(teamId, invoice.method) : Promise.resolve(undefined);
-}
-
 export const invoiceCommand =
   (
     deps: AnswerDeps &

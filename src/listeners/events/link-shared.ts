@@ -3,10 +3,10 @@ import { z } from "zod";
 import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
 import { newReference } from "../../logger.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
+import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
 import type { EventArgs } from "../router.js";
-import { slackErrorCode } from "../slack-error.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;

@@ -12,13 +12,13 @@ import {
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
 import { WHO_MAY_MANAGE } from "../../blocks/replies.js";
+import { type Creator, postCreatedCard, tellCreator } from "../../invoices/created-card.js";
+import { chosenMethod } from "../../invoices/method.js";
 import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
-import { chosenMethod } from "../commands/invoice.js";
-import { mayCreate } from "../commands/invoice-create.js";
-import { type Creator, postCreatedCard, tellCreator } from "../created-card.js";
 import type { ListenerDeps } from "../deps.js";
+import { mayCreate } from "../manage.js";
 import type { CardDelivery, TellDelivery } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";

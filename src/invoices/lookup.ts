@@ -1,10 +1,20 @@
 import { isKnownState } from "../blocks/invoice.js";
-import { invoiceNotFoundMessage } from "../blocks/replies.js";
 import type { Logger } from "../logger.js";
 import { ServiceError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
-import type { ListenerDeps } from "./deps.js";
-import { RefusalError } from "./error-reply.js";
+import type { InvoiceDeps } from "./deps.js";
+
+/** The cash register has no such invoice (the service said "not found"): the asker typed a wrong id. */
+export class InvoiceNotFoundError extends Error {
+  override readonly name = "InvoiceNotFoundError";
+  constructor(
+    readonly invoiceId: string,
+    /** The service's own words. */
+    readonly messages: string[],
+  ) {
+    super(`no invoice ${invoiceId}`);
+  }
+}
 
 /** States this process has already logged as unknown: one warning per state, not one per lookup. */
 const reportedStates = new Set<string>();
@@ -17,11 +27,12 @@ export function noteUnknownState(logger: Logger, state: string, team: string): v
 }
 
 /**
- * Reads one invoice for `/invoice` and its Refresh button. "Not found" from the service becomes a
- * reply that quotes the id and suggests the payment link; other failures go on to answer().
+ * Reads one invoice for `/invoice` and its Refresh button. "Not found" from the service becomes an
+ * InvoiceNotFoundError (answered with the id quoted and the payment link suggested); other failures
+ * go on as they are.
  */
 export async function lookupInvoice(
-  deps: Pick<ListenerDeps, "logger" | "payments">,
+  deps: Pick<InvoiceDeps, "logger" | "payments">,
   teamId: string,
   invoiceId: string,
 ): Promise<Invoice> {
@@ -31,7 +42,7 @@ export async function lookupInvoice(
     return invoice;
   } catch (error) {
     if (error instanceof ServiceError && error.messages.some((message) => /not found/i.test(message))) {
-      throw new RefusalError(invoiceNotFoundMessage(invoiceId, error.messages), "invoice_not_found");
+      throw new InvoiceNotFoundError(invoiceId, error.messages);
     }
     throw error;
   }

@@ -2,10 +2,9 @@ import type { webApi } from "@slack/bolt";
 import type { EnteredAmount } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import type { Invoice } from "../payments/model.js";
-import type { ListenerDeps } from "./deps.js";
+import { slackErrorCode } from "../slack-error.js";
+import type { CardDelivery, InvoiceDeps, TellDelivery } from "./deps.js";
 import { deliverInvoiceCard } from "./live-card.js";
-import type { CardDelivery, TellDelivery } from "./outcome.js";
-import { slackErrorCode } from "./slack-error.js";
 
 /** Who created the invoice and where the command was typed. */
 export type Creator = { teamId: string; userId: string; channelId: string };
@@ -17,7 +16,7 @@ export type Creator = { teamId: string; userId: string; channelId: string };
  * privately (chat.postEphemeral, else a DM), so the payment link is never lost.
  */
 export async function postCreatedCard(
-  deps: Pick<ListenerDeps, "now" | "stores" | "watches">,
+  deps: Pick<InvoiceDeps, "now" | "stores" | "watches">,
   client: webApi.WebClient,
   creator: Creator,
   invoice: Invoice,

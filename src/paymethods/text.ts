@@ -1,4 +1,4 @@
-import type { MethodFilter } from "../../payments/method-filter.js";
+import type { MethodFilter } from "../payments/method-filter.js";
 
 export type PaymethodsRequest =
   | { kind: "help" }

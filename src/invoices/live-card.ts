@@ -3,9 +3,8 @@ import type { EnteredAmount, ReplyVisibility } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Invoice } from "../payments/model.js";
-import type { ListenerDeps } from "./deps.js";
-import type { CardDelivery } from "./outcome.js";
-import { slackErrorCode } from "./slack-error.js";
+import { slackErrorCode } from "../slack-error.js";
+import type { CardDelivery, InvoiceDeps } from "./deps.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
 const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
@@ -14,7 +13,7 @@ type Asker = { teamId: string; userId: string; channelId: string };
 
 function notWatched(
   result: "workspace_full" | "invoice_full",
-  deps: Pick<ListenerDeps, "watches">,
+  deps: Pick<InvoiceDeps, "watches">,
 ): WatchStatus {
   return {
     kind: "not_watched",
@@ -37,7 +36,7 @@ function watchFailed(error: unknown, delivery: CardDelivery): "store_failed" {
  * notes in `delivery` how it went (also when it then fails).
  */
 export async function deliverInvoiceCard(
-  deps: Pick<ListenerDeps, "now" | "stores" | "watches">,
+  deps: Pick<InvoiceDeps, "now" | "stores" | "watches">,
   client: webApi.WebClient,
   asker: Asker,
   invoice: Invoice,

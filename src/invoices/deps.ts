@@ -1,0 +1,36 @@
+import type { Logger } from "../logger.js";
+import type { Stores } from "../store/index.js";
+import type { AddCardResult } from "../watch/model.js";
+import type { WatchRegistry } from "../watch/watcher.js";
+import type { WorkspacePayments } from "../workspace-payments.js";
+
+/**
+ * What invoice work needs, whoever asks (a command, a button, the create form, the watcher, a
+ * callback): no Slack listener types. ListenerDeps satisfies it, so listeners pass their own.
+ */
+export type InvoiceDeps = {
+  payments: WorkspacePayments;
+  stores: Pick<Stores, "credentials">;
+  watches: WatchRegistry;
+  logger: Logger;
+  now: () => Date;
+};
+
+/** How a card reached its channel, for the log line of whoever delivered it. */
+export type CardDelivery = {
+  /** The card's watch: watching, or why not (a full workspace or invoice, a store failure). */
+  watch?: AddCardResult | "store_failed";
+  /** The store's error when the watch could not be written; the card went out anyway. */
+  watchError?: string;
+  /** Which way the channel card went. */
+  posted?: "chat.postMessage" | "response_url";
+  /** Slack's refusal of chat.postMessage (the card then went through response_url). */
+  postError?: string;
+};
+
+/** How a private message reached its person (created-card.ts fills it). */
+export type TellDelivery = {
+  told?: "chat.postEphemeral" | "dm";
+  /** chat.postEphemeral's refusal, after which a DM was sent. */
+  ephemeralError?: string;
+};
