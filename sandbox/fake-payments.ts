@@ -158,6 +158,8 @@ export type FakePayments = {
   rates: Record<string, string>;
   /** When set, balance/info (v2) and balance/list (v3) misbehave this way. */
   balanceFault: BalanceFault | null;
+  /** Faults of the invoice history (v2 history/payments, v3 report/invoice/history). */
+  historyFault: BalanceFault | null;
   /** When set, ticker/get misbehaves this way. */
   tickerFault: BalanceFault | null;
   /**
@@ -644,6 +646,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     balances: options.balances ?? sampleBalances(),
     rates: options.rates ?? sampleRates(),
     balanceFault: null,
+    historyFault: null,
     tickerFault: null,
     createFault: null,
     createRefusal: ["Amount is less than the minimum for this cash register"],
@@ -698,13 +701,15 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
 
     const match =
-      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get)\/?$/.exec(
+      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get|history\/payments|report\/invoice\/history)\/?$/.exec(
         path,
       );
     // balance/info is v2's name, balance/list v3's.
     const wrongVersion =
       (match?.[2] === "balance/info" && match[1] !== "v2") ||
-      (match?.[2] === "balance/list" && match[1] !== "v3");
+      (match?.[2] === "balance/list" && match[1] !== "v3") ||
+      (match?.[2] === "history/payments" && match[1] !== "v2") ||
+      (match?.[2] === "report/invoice/history" && match[1] !== "v3");
     if (req.method !== "POST" || !match || wrongVersion)
       return answer(res, 404, "<html><body>404 Not Found</body></html>", "text/html");
     const version = match[1] as "v2" | "v3";
@@ -782,6 +787,11 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
     }
     if (match[2] === "invoice/create") return createInvoice(res, body, version);
+    if (match[2] === "history/payments" || match[2] === "report/invoice/history") {
+      const fault = await misbehave(res, fake.historyFault, version === "v3" ? "items" : "payments");
+      if (fault) return;
+      return answer(res, 200, renderHistory([...invoices.values()], body, version));
+    }
     if (match[2] === "balance/info" || match[2] === "balance/list") {
       const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");
       if (fault) return;
@@ -932,4 +942,45 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return fake;
+}
+
+/**
+ * The cash register's invoices, newest first (by created_at, then the later-made first), one page:
+ * v2 `{payments: [{id, state, method, currency, amount, created_at, expired_at}]}` (amount in RUB, no
+ * "has next"), v3 `{items: [invoice info], has_next_page}`. `page` counts from 1; `items` at most 100.
+ */
+export function renderHistory(
+  all: SampleInvoice[],
+  body: Record<string, unknown>,
+  version: "v2" | "v3",
+): string {
+  const page = typeof body.page === "number" && body.page >= 1 ? Math.floor(body.page) : 1;
+  const size = typeof body.items === "number" ? Math.min(100, Math.max(1, Math.floor(body.items))) : 10;
+  const ordered = all
+    .map((invoice, index) => ({ invoice, index }))
+    .sort((a, b) => b.invoice.createdAt.localeCompare(a.invoice.createdAt) || b.index - a.index)
+    .map(({ invoice }) => invoice);
+  const slice = ordered.slice((page - 1) * size, page * size);
+  if (version === "v3") {
+    const items = slice.map((invoice) => {
+      const info = JSON.parse(renderInvoiceV3(invoice));
+      delete info.error;
+      delete info.errors;
+      return info;
+    });
+    return toJson({ error: false, errors: [], items, has_next_page: page * size < ordered.length });
+  }
+  const payments = slice.map((invoice) => {
+    const info = JSON.parse(renderInvoiceV2(invoice));
+    return {
+      id: info.id,
+      state: info.state,
+      method: info.method,
+      currency: info.currency,
+      amount: RAW(withDefaults(invoice).rubAmount),
+      created_at: info.created_at,
+      expired_at: info.expired_at,
+    };
+  });
+  return toJson({ error: false, errors: [], payments });
 }

@@ -393,8 +393,18 @@ export class Stack {
 
   /** Stops the app and starts it again on the same store (a deploy or a crash, as a finance team sees it). */
   async restart(): Promise<void> {
+    await this.stopApp();
+    await this.startAgain();
+  }
+
+  /** Stops the app only (the stand-ins keep running): what happens while Kassa is down. */
+  async stopApp(): Promise<void> {
     await this.server?.stop();
     this.server = undefined;
+  }
+
+  /** Starts the app again on the same store after stopApp(). */
+  async startAgain(): Promise<void> {
     if (!this.startApp) throw new Error("the app was never started");
     this.server = await this.startApp();
   }

@@ -253,6 +253,16 @@ async function main(): Promise<number> {
     // `/invoice new` by an admin: the modal opens pre-filled, is submitted, and the card is posted.
     try {
       const stack = stacks.v2;
+      // An admin makes #payments the workspace's payment feed before the invoice is made.
+      const subscribed = await stack.command("subscribe", { userId: DEMO_ADMIN, channelId: "C0PAYMENTS" });
+      const welcome = await stack.slack.waitForReply(subscribed.responseId);
+      const confirmation = await stack.slack.waitForReply(subscribed.responseId, { count: 2 });
+      show(
+        "An admin makes #payments the payment feed: Kassa says so in the channel",
+        "/invoice subscribe   (in #payments)",
+        welcome.body,
+      );
+      show("…and tells the admin privately", "(only the admin sees this)", confirmation.body);
       const typed = "new 1500 USD Order 10232";
       const opened = stack.slack.callsOf("views.open").length;
       await stack.command(typed, { userId: DEMO_ADMIN, channelId: "C0FINANCE" });
@@ -309,6 +319,19 @@ async function main(): Promise<number> {
           blocks:
             typeof update?.body.blocks === "string" ? JSON.parse(update.body.blocks) : update?.body.blocks,
         },
+      );
+      // The same notification makes the feed read the history at once: one message in #payments.
+      await stack.slack.waitForMessages(
+        (messages) => messages.some((m) => m.channel === "C0PAYMENTS" && m.text.includes(id)),
+        5000,
+      );
+      const feedMessage = [...stack.slack.messages.values()].find(
+        (m) => m.channel === "C0PAYMENTS" && m.text.includes(id),
+      );
+      show(
+        "…and the payment appears in the #payments feed",
+        `(${Math.round(performance.now() - paidAt)} ms after the payment)`,
+        { response_type: "in_channel", text: feedMessage?.text, blocks: feedMessage?.blocks },
       );
     } catch (error) {
       missing += 1;

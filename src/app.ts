@@ -14,6 +14,7 @@ import { notInstalledMessage } from "./blocks/replies.js";
 import type { CallbackAddresses } from "./callbacks/keys.js";
 import { CALLBACK_PATH_PREFIX } from "./callbacks/receive.js";
 import type { Config } from "./config.js";
+import type { FeedStore } from "./feed/store.js";
 import { InFlight } from "./listeners/in-flight.js";
 import { registerListeners } from "./listeners/index.js";
 import { boltLogger, type Logger } from "./logger.js";
@@ -59,6 +60,8 @@ export type AppDeps = {
   payments: WorkspacePayments;
   /** Live cards: where commands register the cards to keep current. */
   watches: WatchRegistry;
+  /** Payment feeds: which channels follow each workspace's cash register. */
+  feeds: FeedStore;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;
@@ -266,6 +269,7 @@ export function createApp(deps: AppDeps): KassaApp {
     defaultApiVersion: config.payments.apiVersion,
     now: deps.now ?? (() => new Date()),
     watches: deps.watches,
+    feeds: deps.feeds,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
     callbacks: deps.callbacks?.addresses,
   });

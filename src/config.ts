@@ -128,6 +128,7 @@ const variablesSchema = z.object({
   WATCH_MAX_HOURS: integer(24, 1, 720),
   WATCH_MAX_PER_WORKSPACE: integer(200, 0, 100_000),
   WATCH_MAX_RPS: integer(2, 1, 100),
+  FEED_INTERVAL_MS: integer(30_000, 100, 3_600_000),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),
@@ -252,6 +253,8 @@ export type Config = {
   watch: { intervalMs: number; maxHours: number; maxPerWorkspace: number; maxReadsPerSecond: number };
   /** How long a workspace's balances (and the rates read for them) are reused (0: not cached). */
   balanceCacheTtlMs: number;
+  /** FEED_INTERVAL_MS: how often the history of a register with a payment feed is read. */
+  feedIntervalMs: number;
   /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
   publicUrl: string | undefined;
   /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
@@ -351,6 +354,7 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
       maxReadsPerSecond: parsed.WATCH_MAX_RPS,
     },
     balanceCacheTtlMs: parsed.BALANCE_CACHE_TTL_MS,
+    feedIntervalMs: parsed.FEED_INTERVAL_MS,
     publicUrl: parsed.PUBLIC_URL,
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     journalAfterMs: parsed.JOURNAL_AFTER_MS,

@@ -4,13 +4,15 @@ import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config.js";
+import { FeedRunner } from "./feed/runner.js";
+import { FeedStore } from "./feed/store.js";
 import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
 import { slackClientOptions } from "./slack-client.js";
 import { slackErrorCode } from "./slack-error.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
-import { startWatcher } from "./watch/index.js";
+import { slackClients, startWatcher } from "./watch/index.js";
 import { WorkspacePayments } from "./workspace-payments.js";
 
 /**
@@ -103,6 +105,18 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     await store.close();
     throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
   }
+  const feeds = new FeedStore(store.namespace("feedsubs"), store.namespace("feedstate"));
+  const feedRunner = new FeedRunner(
+    {
+      feeds,
+      reader: payments,
+      claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
+      slack: slackClients(config, stores),
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    },
+    { intervalMs: config.feedIntervalMs },
+  );
   const callbacks = addresses && {
     addresses,
     receive: callbackListener({
@@ -112,6 +126,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       // the register's budget, and tells Slack only what that answer says.
       nudge: async (teamId, invoiceId) => {
         try {
+          // The feed reads the register's history now too (its announcements stay once-only).
+          feedRunner.checkSoon(teamId);
           const watched = await watcher.checkSoon(teamId, invoiceId);
           logger.info(
             { outcome: watched ? "callback_nudged" : "callback_unwatched", teamId, invoice: invoiceId },
@@ -130,6 +146,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     stores,
     payments,
     watches: watcher,
+    feeds,
     callbacks,
     bot,
     ...(options.now ? { now: options.now } : {}),
@@ -154,6 +171,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
   await reportOtherKeys(credentials, logger);
+  feedRunner.start();
 
   return {
     port,
@@ -164,6 +182,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       const [{ drained, pending }] = await Promise.all([
         kassa.stop(SHUTDOWN_GRACE_MS - 1000),
         watcher.close(WATCHER_CLOSE_GRACE_MS),
+        feedRunner.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
       client.close();

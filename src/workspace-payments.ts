@@ -2,6 +2,7 @@ import { z } from "zod";
 import { currenciesToPrice } from "./payments/balance-total.js";
 import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
+import type { HistoryPage } from "./payments/history.js";
 import type {
   ApiVersion,
   Balance,
@@ -225,6 +226,12 @@ export class WorkspacePayments {
     budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
   ): Promise<PaymentMethod | undefined> {
     return (await this.methodsWithin(teamId, budgetMs))?.methods.find((method) => method.code === code);
+  }
+
+  /** One page of the workspace's cash register history, newest first (never cached: the feed reads it). */
+  async history(teamId: string, page: number, items: number): Promise<HistoryPage> {
+    const connection = await this.connection(teamId);
+    return this.client.getHistory(connection.account, page, items);
   }
 
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */

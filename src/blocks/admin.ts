@@ -56,6 +56,28 @@ export function credentialsKeyMessage(canManage: boolean): SlackMessage {
   );
 }
 
+/** One payment feed as /invoice status lists it. */
+export type FeedLine = {
+  channel: string;
+  mode: "paid" | "all";
+  paused?: "not_in_channel" | "unreadable_history";
+};
+
+function feedsLine(feeds: FeedLine[]): string {
+  if (feeds.length === 0) return "Payment feed: none (`/invoice subscribe` in a channel makes it one).";
+  const each = feeds.map((feed) => {
+    const what = feed.mode === "all" ? "every new, paid or failed invoice" : "paid invoices";
+    const quiet =
+      feed.paused === "not_in_channel"
+        ? ", *stopped*: Kassa is not in the channel (invite it, then subscribe again)"
+        : feed.paused === "unreadable_history"
+          ? ", *paused*: the invoice history could not be read (Kassa keeps trying)"
+          : "";
+    return `<#${feed.channel}> (${what}${quiet})`;
+  });
+  return `Payment feed: ${each.join("; ")}.`;
+}
+
 export function statusMessage(
   info: ConnectionInfo | undefined,
   options: {
@@ -68,6 +90,8 @@ export function statusMessage(
     watched?: number;
     /** Instant notifications (the payment service's callbacks); the address only for managers. */
     instant?: InstantStatus | undefined;
+    /** Channels with the payment feed, and why one is quiet. */
+    feeds?: FeedLine[] | undefined;
   },
 ): SlackMessage {
   const lines = [
@@ -79,6 +103,7 @@ export function statusMessage(
     lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
   }
   if (info && options.instant) lines.push(instantLine(options.instant, options.canManage));
+  if (options.feeds) lines.push(feedsLine(options.feeds));
   if (options.balanceVisibility) {
     lines.push(
       `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,

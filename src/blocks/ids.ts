@@ -2,7 +2,12 @@
 // (src/listeners/routes.ts) and the builders both name them from here, so a grep for an id finds
 // its button and its handler. Input block ids stay with their modal (src/blocks/*-modal builders).
 
-export const INVOICE_ACTIONS = { refresh: "invoice_refresh", share: "invoice_share" } as const;
+/** open: a feed message's "Open full card" (the card privately, with Share). */
+export const INVOICE_ACTIONS = {
+  refresh: "invoice_refresh",
+  share: "invoice_share",
+  open: "invoice_open",
+} as const;
 
 /** The link button to the payment page (cards and unfurls); Slack still posts its click to us. */
 export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";

@@ -1,5 +1,6 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
+import type { FeedStore } from "../feed/store.js";
 import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
@@ -31,6 +32,8 @@ export type ListenerDeps = {
   inFlight: InFlight;
   /** Live cards: starts and stops watches (the watcher itself runs apart from the listeners). */
   watches: WatchRegistry;
+  /** Payment feeds: which channels follow the workspace's cash register. */
+  feeds: FeedStore;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */

@@ -97,6 +97,12 @@ export type Outcome =
   | { outcome: "disconnected" | "nothing_to_disconnect" }
   /** `/invoice callback rotate`: the workspace's callback address was replaced. */
   | { outcome: "callback_rotated" }
+  /** `/invoice subscribe`: the channel is a feed (added, its mode changed, or a paused one resumed). */
+  | { outcome: "feed_subscribed"; feed: "added" | "changed" | "resumed" }
+  /** `/invoice subscribe` where Kassa cannot post: nothing saved, the asker told to invite it. */
+  | { outcome: "feed_not_in_channel"; slackError: string }
+  /** `/invoice unsubscribe`: the channel's feed was removed. */
+  | { outcome: "feed_unsubscribed" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   /** Too many requests from this user or workspace; nothing was asked of the service. */

@@ -39,6 +39,7 @@ export const ROUTES: readonly Route[] = [
   { action: PAYMETHODS_ACTIONS.share, handler: paymethodsPageButton },
   { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
+  { action: INVOICE_ACTIONS.open, handler: invoiceCardButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

@@ -1,6 +1,7 @@
 import { type $Fetch, createFetch, FetchError } from "ofetch";
 import type { z } from "zod";
 import { BusyError, ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
+import { type HistoryPage, historyFrom, historyV2Schema, historyV3Schema } from "./history.js";
 import {
   createHttpFetch,
   type HttpFetch,
@@ -130,6 +131,26 @@ export class PaymentsClient {
     return version === "v3"
       ? methodsFromV3(parseShape(methodListV3Schema, body))
       : methodsFromV2(parseShape(methodListV2Schema, body));
+  }
+
+  /**
+   * One page of the cash register's invoices, newest first (v2 history/payments/, v3
+   * report/invoice/history/). v3 also takes a `period` whose meaning is documented nowhere we found
+   * (days? a keyword?), so none is sent: the service's default is whatever it is, and a refusal
+   * surfaces as a ServiceError like any other.
+   */
+  async getHistory(account: PaymentsAccount, page: number, items: number): Promise<HistoryPage> {
+    const version = account.apiVersion ?? this.options.defaultVersion;
+    const fields = { page, items };
+    if (version === "v3") {
+      const body = parseShape(
+        historyV3Schema,
+        await this.post(version, "report/invoice/history/", account, fields),
+      );
+      return historyFrom(body.items, body.has_next_page ?? null, this.options.timeZone);
+    }
+    const body = parseShape(historyV2Schema, await this.post(version, "history/payments/", account, fields));
+    return historyFrom(body.payments, null, this.options.timeZone);
   }
 
   /** The cash register's balances, one per method, zero ones included (v2 balance/info, v3 balance/list). */

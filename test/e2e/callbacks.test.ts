@@ -23,7 +23,12 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}/`;
     stack = await Stack.start({
-      env: { PORT: String(port), PUBLIC_URL: publicUrl, WATCH_INTERVAL_MS: "600000" },
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: publicUrl,
+        WATCH_INTERVAL_MS: "600000",
+        FEED_INTERVAL_MS: "600000",
+      },
       storeMemoMs: 0,
     });
     stack.slack.users[ADMIN] = { is_admin: true };
@@ -106,6 +111,23 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(stack.slack.threadOf("C0CALLBACK2", ts)).toHaveLength(1);
     expect(cardIn("C0CALLBACK2")?.updates).toBe(updates);
+  });
+
+  it("posts the payment in the workspace's feed within 2 seconds of the callback, once", async () => {
+    const ack = await stack.command("subscribe", { userId: ADMIN, channelId: "C0CBFEED" });
+    await stack.slack.waitForReply(ack.responseId, { count: 2 });
+    const { id } = await createCard("C0CALLBACK6");
+    const feedPosts = () =>
+      [...stack.slack.messages.values()].filter((m) => m.channel === "C0CBFEED" && m.text.includes(id));
+    stack.fake.pay(id);
+    const paidAt = Date.now();
+    await expect.poll(() => feedPosts().length, { timeout: 5000, interval: 50 }).toBe(1);
+    // Polling is at 10 minutes here: only the callback can have brought it this soon.
+    expect(Date.now() - paidAt).toBeLessThan(2000);
+    expect(feedPosts()[0]?.text).toContain("Paid");
+    expect((await stack.fake.sendCallback(id)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(feedPosts()).toHaveLength(1);
   });
 
   it("changes nothing for a wrong signature, an unknown address, or a forged body", async () => {

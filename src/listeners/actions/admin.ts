@@ -64,7 +64,10 @@ export const disconnect =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "payments" | "watches" | "callbacks">,
+      Pick<
+        ListenerDeps,
+        "replyVisibility" | "defaultApiVersion" | "payments" | "watches" | "callbacks" | "feeds"
+      >,
   ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();
@@ -97,6 +100,8 @@ export const disconnect =
       await deps.stores.callbackKeys.remove(teamId);
       await deps.payments.forgetCached(teamId);
       await deps.watches.forgetTeam(teamId);
+      // A feed of a register no longer connected would only pause; a reconnect subscribes afresh.
+      await deps.feeds.removeTeam(teamId);
       return removed
         ? { reply: disconnectedMessage(body.user.id), log: { outcome: "disconnected" } }
         : { reply: nothingToDisconnectMessage(), log: { outcome: "nothing_to_disconnect" } };

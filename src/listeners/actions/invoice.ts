@@ -56,6 +56,9 @@ export const invoiceCardButton =
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
       // An error or refusal is a new private note; the card stays as it was.
       if (failed) return respond({ ...message, replace_original: false });
+      // From a feed message: the full card for the presser alone; the feed message stays.
+      if (action.action_id === INVOICE_ACTIONS.open)
+        return respond({ ...message, response_type: "ephemeral", replace_original: false });
       if (action.action_id === INVOICE_ACTIONS.share) {
         await respond({ ...message, response_type: "in_channel", replace_original: false });
         // The private copy has done its job; if it cannot be deleted it is at least stale-proof.
@@ -72,20 +75,22 @@ export const invoiceCardButton =
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
       const invoice = await lookupInvoice(deps, team, value.id);
       const shared = action.action_id === INVOICE_ACTIONS.share;
+      const opened = action.action_id === INVOICE_ACTIONS.open;
       const sharedBy = shared ? user : value.by;
       const card = buildInvoiceMessage(invoice, {
         now: deps.now(),
         teamId: team,
-        visibility: isPrivate && !shared ? "private" : "channel",
+        visibility: (isPrivate || opened) && !shared ? "private" : "channel",
         originalState: value.s,
-        ...(shared ? {} : { refreshedAt: deps.now() }),
+        ...(shared || opened ? {} : { refreshedAt: deps.now() }),
         ...(sharedBy ? { sharedBy } : {}),
         ...(value.cb ? { createdBy: value.cb } : {}),
         entered: parseEnteredAmount(value.en),
         method: await chosenMethod(deps, team, invoice),
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
-      const reply = shared ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
+      const reply =
+        shared || opened ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
       const log = {
         outcome: "ok",
         upstreamStatus: 200,

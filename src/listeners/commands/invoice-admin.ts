@@ -1,12 +1,21 @@
 import type { webApi } from "@slack/bolt";
 import {
   disconnectConfirmMessage,
+  type FeedLine,
   notAllowedMessage,
   nothingToDisconnectMessage,
   statusMessage,
 } from "../../blocks/admin.js";
+import {
+  feedNotInChannelMessage,
+  feedSubscribedMessage,
+  feedUnsubscribedMessage,
+  feedWelcomeText,
+} from "../../blocks/feed.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
+import type { FeedMode } from "../../feed/model.js";
+import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
@@ -14,13 +23,27 @@ import type { LogContext, Produced } from "../outcome.js";
 import { checkManager } from "../permissions.js";
 import type { AdminAction } from "./invoice-text.js";
 
-type AdminCommand = { teamId: string; userId: string; enterpriseId?: string | undefined; triggerId: string };
+type AdminCommand = {
+  teamId: string;
+  userId: string;
+  enterpriseId?: string | undefined;
+  triggerId: string;
+  channelId: string;
+};
 
 /** `/invoice connect | disconnect | status`: the reply (null when a modal answered) and its outcome. */
 export async function runAdminCommand(
   deps: Pick<
     ListenerDeps,
-    "adminUserIds" | "stores" | "logger" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks"
+    | "adminUserIds"
+    | "stores"
+    | "logger"
+    | "replyVisibility"
+    | "watches"
+    | "defaultApiVersion"
+    | "callbacks"
+    | "feeds"
+    | "now"
   >,
   client: webApi.WebClient,
   action: AdminAction,
@@ -48,6 +71,7 @@ export async function runAdminCommand(
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
       instant,
+      feeds: await feedLines(deps, command.teamId),
     });
     return { reply, log: { outcome: "ok" } };
   }
@@ -57,11 +81,20 @@ export async function runAdminCommand(
         ? "connect the cash register"
         : action === "rotate-callback"
           ? "change the payment notification address"
-          : "disconnect the cash register",
+          : action === "subscribe-paid" || action === "subscribe-all" || action === "unsubscribe"
+            ? "change which channels get the payment feed"
+            : "disconnect the cash register",
     );
     return { reply, log: { outcome: "not_allowed" } };
   }
   if (action === "rotate-callback") return rotateCallback(deps, command.teamId);
+  if (action === "subscribe-paid" || action === "subscribe-all")
+    return subscribeFeed(deps, client, command, action === "subscribe-all" ? "all" : "paid");
+  if (action === "unsubscribe") {
+    const removed = await deps.feeds.unsubscribe(command.teamId, command.channelId);
+    const reply = feedUnsubscribedMessage(removed);
+    return removed ? { reply, log: { outcome: "feed_unsubscribed" } } : { reply, log: { outcome: "ok" } };
+  }
   if (action === "connect") {
     try {
       await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
@@ -99,4 +132,56 @@ async function rotateCallback(
     "The payment notification address was changed.",
   );
   return { reply, log: { outcome: "callback_rotated" } };
+}
+
+/**
+ * `/invoice subscribe [paid|all]` in a channel: says so in the channel first (which also shows Kassa
+ * can post there), then saves the subscription. Needs a connected cash register.
+ */
+async function subscribeFeed(
+  deps: Pick<ListenerDeps, "feeds" | "stores" | "now">,
+  client: webApi.WebClient,
+  command: AdminCommand,
+  mode: FeedMode,
+): Promise<Produced> {
+  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const existing = (await deps.feeds.channels(command.teamId)).find(
+    (entry) => entry.channel === command.channelId,
+  );
+  if (!existing) {
+    try {
+      await client.chat.postMessage({
+        channel: command.channelId,
+        text: feedWelcomeText(mode, command.userId),
+      });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === "not_in_channel" || code === "channel_not_found")
+        return {
+          reply: feedNotInChannelMessage(),
+          log: { outcome: "feed_not_in_channel", slackError: code },
+        };
+      throw error;
+    }
+  }
+  const outcome = await deps.feeds.subscribe(command.teamId, {
+    channel: command.channelId,
+    mode,
+    by: command.userId,
+    now: deps.now().getTime(),
+  });
+  return { reply: feedSubscribedMessage(mode, outcome), log: { outcome: "feed_subscribed", feed: outcome } };
+}
+
+async function feedLines(deps: Pick<ListenerDeps, "feeds">, teamId: string): Promise<FeedLine[]> {
+  const lines: FeedLine[] = [];
+  for (const subscription of await deps.feeds.channels(teamId)) {
+    const state = await deps.feeds.state(teamId, subscription.channel);
+    lines.push({
+      channel: subscription.channel,
+      mode: subscription.mode,
+      ...(state.pause ? { paused: state.pause.reason } : {}),
+    });
+  }
+  return lines;
 }

@@ -4,7 +4,14 @@ import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 export { INVOICE_ID_PATTERN };
 
 /** What the text after `/invoice` asks for. */
-export type AdminAction = "connect" | "disconnect" | "status" | "rotate-callback";
+export type AdminAction =
+  | "connect"
+  | "disconnect"
+  | "status"
+  | "rotate-callback"
+  | "subscribe-paid"
+  | "subscribe-all"
+  | "unsubscribe";
 
 export type InvoiceRequest =
   | { kind: "help" }
@@ -48,6 +55,19 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
   if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
   if (/^callback\s+rotate$/i.test(trimmed)) return { kind: "admin", action: "rotate-callback" };
+  const subscribe = /^subscribe(?:\s+(paid|all))?$/i.exec(trimmed);
+  if (subscribe)
+    return {
+      kind: "admin",
+      action: subscribe[1]?.toLowerCase() === "all" ? "subscribe-all" : "subscribe-paid",
+    };
+  if (/^subscribe\b/i.test(trimmed))
+    return {
+      kind: "invalid",
+      reason: "`/invoice subscribe` takes `paid` (the default) or `all`",
+      input: trimmed,
+    };
+  if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
 

@@ -25,7 +25,7 @@ export const invoiceCommand =
       ManagerDeps &
       Pick<
         ListenerDeps,
-        "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks"
+        "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks" | "feeds"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
@@ -63,6 +63,7 @@ export const invoiceCommand =
             userId: command.user_id,
             enterpriseId: command.enterprise_id,
             triggerId: command.trigger_id,
+            channelId: command.channel_id,
           },
           noted,
         );

@@ -8,7 +8,7 @@ import type { EventArgs } from "../router.js";
  * idempotent, so retries are harmless.
  */
 async function forget(
-  deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">,
+  deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">,
   event: string,
   body: { team_id?: string; enterprise_id?: string },
   context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
@@ -24,6 +24,7 @@ async function forget(
       async (teamId) => {
         await deps.payments.forgetCached(teamId);
         await deps.watches.forgetTeam(teamId);
+        await deps.feeds.removeTeam(teamId);
       },
       query,
     );
@@ -38,12 +39,12 @@ async function forget(
 }
 
 export const appUninstalled =
-  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">) =>
   async ({ body, context }: EventArgs<"app_uninstalled">): Promise<void> =>
     forget(deps, "app_uninstalled", body, context);
 
 export const tokensRevoked =
-  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger">) =>
+  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">) =>
   async ({ event, body, context }: EventArgs<"tokens_revoked">): Promise<void> => {
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;

@@ -1,0 +1,58 @@
+import type { HistoryEntry } from "../payments/history.js";
+import type { Announcement, FeedMode, FeedState, Subscription } from "./model.js";
+
+/** Invoices remembered per channel: enough for many pages of history, bounded in the store. */
+export const SEEN_LIMIT = 2000;
+
+/** States a feed in `all` mode announces besides "paid" (a new invoice is announced as notpayed). */
+const ALL_MODE_STATES = new Set(["payed", "failed", "wrongamount"]);
+
+function worthTelling(mode: FeedMode, state: string, isNew: boolean): boolean {
+  if (state === "payed") return true;
+  if (mode === "paid") return false;
+  return ALL_MODE_STATES.has(state) || (isNew && state === "notpayed");
+}
+
+export type FeedChanges = {
+  state: FeedState;
+  /** Newly owed, oldest first (a channel reads them in the order they happened). */
+  announce: Announcement[];
+  /** Some entry was not seen before, or changed: the next page may hold more. */
+  anythingNew: boolean;
+};
+
+/**
+ * What one page of history means for one channel. Pure: the state in, the next state out.
+ * - An invoice not seen before but created before the subscription is noted, not announced: Kassa
+ *   cannot tell whether it was paid before or after (v2 history has no payment time). The first read
+ *   after subscribing so notes what exists; one created since is announced even on that read.
+ * - A change is announced once: it is added to `owed` and its state to `seen` in the same write.
+ */
+export function feedChanges(
+  before: FeedState,
+  subscription: Subscription,
+  entries: readonly HistoryEntry[],
+): FeedChanges {
+  const seen = new Map(before.seen);
+  const announce: Announcement[] = [];
+  let anythingNew = false;
+  // Oldest first, so `seen` keeps the newest last and owed follows the order of events.
+  for (const entry of [...entries].reverse()) {
+    const previous = seen.get(entry.id);
+    if (previous === entry.state) continue;
+    anythingNew = true;
+    seen.delete(entry.id);
+    seen.set(entry.id, entry.state);
+    const isNew = previous === undefined;
+    // Service times have whole seconds: an invoice made in the second of subscribing counts as after it.
+    if (isNew && entry.createdAt.epochSeconds < Math.floor(subscription.since / 1000)) continue;
+    if (worthTelling(subscription.mode, entry.state, isNew))
+      announce.push({ id: entry.id, state: entry.state, ...(isNew ? { isNew } : {}) });
+  }
+  const kept = [...seen.entries()].slice(-SEEN_LIMIT);
+  return {
+    state: { ...before, seen: kept, owed: [...before.owed, ...announce].slice(-500) },
+    announce,
+    anythingNew,
+  };
+}

@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
+import type { PostedMessage } from "../../sandbox/slack.js";
+import { Stack } from "../../sandbox/stack.js";
+import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+
+const ADMIN = "U0ADMIN";
+const MEMBER = "U0MEMBER";
+const FEED = "C0PAYMENTS";
+
+let made = 0;
+/** An invoice the cash register made just now (after the subscription), not paid yet. */
+function freshInvoice(stack: Stack, overrides: Partial<SampleInvoice> = {}): string {
+  made += 1;
+  const id = `7153${String(made).padStart(5, "0")}_FeedFresh`;
+  const now = new Date();
+  stack.fake.invoices.set(id, {
+    id,
+    state: "notpayed",
+    currency: "RUB",
+    amount: "2500",
+    description: `Order <#${made}> & co`,
+    createdAt: moscowTime(now),
+    expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
+    ...overrides,
+  });
+  return id;
+}
+
+const feedMessages = (stack: Stack, channel = FEED): PostedMessage[] =>
+  [...stack.slack.messages.values()].filter(
+    (m) => m.channel === channel && !m.threadTs && m.text.startsWith("Invoice "),
+  );
+const about = (stack: Stack, id: string, channel = FEED) =>
+  feedMessages(stack, channel).filter((m) => m.text.includes(id));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `/invoice <text>` in `channel`, and the private reply. A first subscribe also posts its welcome in
+ * the channel, which the stand-in counts as a reply of the command too: that one is skipped.
+ */
+async function askIn(stack: Stack, text: string, channelId: string, userId = ADMIN) {
+  const ack = await stack.command(text, { userId, channelId });
+  const first = await stack.slack.waitForReply(ack.responseId);
+  if (first.body.response_type !== "in_channel") return first;
+  return stack.slack.waitForReply(ack.responseId, { count: 2 });
+}
+
+describe("the payment feed", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { FEED_INTERVAL_MS: "200" }, storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("is for those who may connect the cash register: others are told who can", async () => {
+    const { reply } = await stack.ask("subscribe", { userId: MEMBER, channelId: "C0MEMBERS" });
+    expect(JSON.stringify(reply.body)).toContain(
+      "Only workspace admins and owners can change which channels get the payment feed",
+    );
+    const status = await stack.ask("status", { userId: MEMBER });
+    expect(JSON.stringify(status.reply.body)).toContain("Payment feed: none");
+  });
+
+  it("subscribes a channel: says so there, and invoices paid before are never posted", async () => {
+    stack.fake.pay("715308958_rPwTzvsvCm"); // paid before anyone subscribed
+    const reply = await askIn(stack, "subscribe", FEED);
+    expect(JSON.stringify(reply.body)).toContain("This channel is now a payment feed");
+    const welcome = [...stack.slack.messages.values()].find((m) => m.channel === FEED);
+    expect(welcome?.text).toContain("<@U0ADMIN> made this channel Kassa's payment feed");
+    await sleep(800); // a few passes
+    expect(feedMessages(stack)).toHaveLength(0);
+    const status = await stack.ask("status", { userId: ADMIN });
+    expect(JSON.stringify(status.reply.body)).toContain(`Payment feed: <#${FEED}> (paid invoices)`);
+  });
+
+  it("posts each payment once, with its amount and currency, the description escaped and a full-card button", async () => {
+    const id = freshInvoice(stack);
+    await sleep(500);
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    await sleep(800);
+    expect(about(stack, id)).toHaveLength(1);
+    const message = about(stack, id)[0] as PostedMessage;
+    expectWithinBlockKitLimits({ text: message.text, blocks: message.blocks });
+    const json = JSON.stringify(message.blocks);
+    expect(json).toContain(":white_check_mark: *Paid* · Invoice");
+    expect(json).toContain("*Invoice amount*\\n2,500 RUB");
+    expect(json).toContain("Order &lt;#");
+    expect(json).not.toContain("<#1>");
+    expect(message.text).toBe(`Invoice ${id}: Paid · 2,500 RUB`);
+
+    const button = (
+      message.blocks.find((block) => block.type === "actions") as { elements: Array<{ value: string }> }
+    ).elements[0];
+    const opened = await stack.press("invoice_open", button?.value ?? "", {
+      channelId: FEED,
+      userId: MEMBER,
+    });
+    expect(opened.reply.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
+    expect(JSON.stringify(opened.reply.body)).toContain(`Invoice ${id}`);
+  });
+
+  it("marks a test payment as such", async () => {
+    const id = freshInvoice(stack);
+    await sleep(500);
+    stack.fake.pay(id);
+    const invoice = stack.fake.invoices.get(id);
+    if (invoice) invoice.method = "TEST";
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    expect(JSON.stringify(about(stack, id)[0]?.blocks)).toContain("_Test payment_");
+  });
+
+  it("posts a payment made while Kassa was down once, after it starts", async () => {
+    const id = freshInvoice(stack);
+    await sleep(500);
+    await stack.stopApp();
+    stack.fake.pay(id);
+    await stack.startAgain();
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    await sleep(800);
+    expect(about(stack, id)).toHaveLength(1);
+  });
+
+  it("keeps a payment owed through Slack's 500s and posts it once when Slack is back", async () => {
+    const id = freshInvoice(stack);
+    await sleep(500);
+    stack.slack.troubleChannel(FEED, { mode: "500", methods: ["chat.postMessage"], times: 3 });
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 8000);
+    await sleep(600);
+    expect(about(stack, id)).toHaveLength(1);
+  });
+
+  it("pauses with one note to the subscriber when the history cannot be read, and carries on without repeats", async () => {
+    const dms = () => [...stack.slack.messages.values()].filter((m) => m.channel === ADMIN);
+    const before = dms().length;
+    const id = freshInvoice(stack);
+    await sleep(500);
+    stack.fake.historyFault = "html502";
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => dms().length === before + 1, 5000);
+    await sleep(600);
+    expect(dms()).toHaveLength(before + 1);
+    expect(dms().at(-1)?.text).toContain(`feed in <#${FEED}> is paused`);
+    const status = await stack.ask("status", { userId: ADMIN });
+    expect(JSON.stringify(status.reply.body)).toContain("*paused*");
+    stack.fake.historyFault = null;
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    expect(dms().at(-1)?.text).toContain("running again");
+    await sleep(600);
+    expect(about(stack, id)).toHaveLength(1);
+  });
+
+  it("stops when Kassa is no longer in the channel, says so once, and resumes on subscribe", async () => {
+    const dms = () => [...stack.slack.messages.values()].filter((m) => m.channel === ADMIN);
+    const before = dms().length;
+    const id = freshInvoice(stack);
+    await sleep(500);
+    stack.slack.failChannel(FEED, "not_in_channel");
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => dms().length === before + 1, 5000);
+    expect(dms().at(-1)?.text).toContain("has stopped: Kassa is no longer in that channel");
+    await sleep(600);
+    expect(dms()).toHaveLength(before + 1);
+    stack.slack.failChannel(FEED, null);
+    const reply = await askIn(stack, "subscribe", FEED);
+    expect(JSON.stringify(reply.body)).toContain("running again");
+    const later = freshInvoice(stack);
+    await sleep(500);
+    stack.fake.pay(later);
+    await stack.slack.waitForMessages(() => about(stack, later).length === 1, 5000);
+  });
+
+  it("`all` also posts new invoices; unsubscribe stops the feed", async () => {
+    const reply = await askIn(stack, "subscribe all", "C0EVERYTHING");
+    expect(JSON.stringify(reply.body)).toContain("This channel is now a payment feed");
+    await sleep(500);
+    const id = freshInvoice(stack);
+    await stack.slack.waitForMessages(() => about(stack, id, "C0EVERYTHING").length === 1, 5000);
+    expect(about(stack, id, "C0EVERYTHING")[0]?.text).toContain("new invoice");
+    expect(about(stack, id)).toHaveLength(0); // the paid-only feed says nothing of it
+
+    const gone = await stack.ask("unsubscribe", { userId: ADMIN, channelId: "C0EVERYTHING" });
+    expect(JSON.stringify(gone.reply.body)).toContain("no longer gets the payment feed");
+    const after = freshInvoice(stack);
+    await sleep(800);
+    expect(about(stack, after, "C0EVERYTHING")).toHaveLength(0);
+    const none = await stack.ask("unsubscribe", { userId: ADMIN, channelId: "C0EVERYTHING" });
+    expect(JSON.stringify(none.reply.body)).toContain("this channel is not a payment feed");
+  });
+
+  it("answers a bad mode with how to write it", async () => {
+    const { reply } = await stack.ask("subscribe everything", { userId: ADMIN, channelId: FEED });
+    expect(JSON.stringify(reply.body)).toContain("takes `paid` (the default) or `all`");
+  });
+});

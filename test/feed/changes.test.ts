@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { feedChanges, SEEN_LIMIT } from "../../src/feed/changes.js";
+import { emptyState, type Subscription } from "../../src/feed/model.js";
+import type { HistoryEntry } from "../../src/payments/history.js";
+
+const SINCE = Date.UTC(2026, 10, 24, 12, 0, 0);
+const paid: Subscription = { channel: "C0FEED", mode: "paid", by: "U0ADMIN", since: SINCE };
+const all: Subscription = { ...paid, mode: "all" };
+
+/** An entry created `minutes` after the subscription (negative: before it). */
+function entry(id: string, state: string, minutes: number): HistoryEntry {
+  const epochSeconds = Math.floor(SINCE / 1000) + minutes * 60;
+  return { id, state, method: null, createdAt: { text: "", zone: "Europe/Moscow", epochSeconds } };
+}
+
+describe("feedChanges", () => {
+  it("notes invoices from before the subscription without announcing them, paid or not", () => {
+    const first = feedChanges(emptyState(), paid, [
+      entry("old-paid", "payed", -5),
+      entry("old-open", "notpayed", -3),
+    ]);
+    expect(first.announce).toEqual([]);
+    expect(first.anythingNew).toBe(true);
+    expect(first.state.seen).toEqual([
+      ["old-open", "notpayed"],
+      ["old-paid", "payed"],
+    ]);
+  });
+
+  it("announces an invoice paid after subscribing once, and nothing when the page is read again", () => {
+    const before = feedChanges(emptyState(), paid, [entry("a", "notpayed", -3)]).state;
+    const after = feedChanges(before, paid, [entry("a", "payed", -3)]);
+    expect(after.announce).toEqual([{ id: "a", state: "payed" }]);
+    expect(after.state.owed).toEqual([{ id: "a", state: "payed" }]);
+    const again = feedChanges(after.state, paid, [entry("a", "payed", -3)]);
+    expect(again.announce).toEqual([]);
+    expect(again.anythingNew).toBe(false);
+    expect(again.state.owed).toEqual([{ id: "a", state: "payed" }]); // still owed until Slack has it
+  });
+
+  it("announces one made and paid since subscribing even on the first read (the second it was made counts)", () => {
+    const first = feedChanges(emptyState(), paid, [entry("fresh", "payed", 0), entry("new", "notpayed", 1)]);
+    expect(first.announce).toEqual([{ id: "fresh", state: "payed", isNew: true }]);
+  });
+
+  it("`paid` tells paid only; `all` also new, failed and wrong-amount invoices, oldest first", () => {
+    const page = [entry("c", "wrongamount", 3), entry("b", "failed", 2), entry("a", "notpayed", 1)];
+    expect(feedChanges(emptyState(), paid, page).announce).toEqual([]);
+    expect(feedChanges(emptyState(), all, page).announce).toEqual([
+      { id: "a", state: "notpayed", isNew: true },
+      { id: "b", state: "failed", isNew: true },
+      { id: "c", state: "wrongamount", isNew: true },
+    ]);
+    // An invoice going back to processing is not news in either mode.
+    const seen = feedChanges(emptyState(), all, [entry("a", "notpayed", 1)]).state;
+    expect(feedChanges(seen, all, [entry("a", "processing", 1)]).announce).toEqual([]);
+  });
+
+  it("remembers a bounded number of invoices, newest kept", () => {
+    const page = Array.from({ length: SEEN_LIMIT + 10 }, (_, i) =>
+      entry(`i${SEEN_LIMIT + 10 - i}`, "notpayed", -1),
+    );
+    const state = feedChanges(emptyState(), paid, page).state;
+    expect(state.seen).toHaveLength(SEEN_LIMIT);
+    expect(state.seen.at(-1)?.[0]).toBe(`i${SEEN_LIMIT + 10}`);
+  });
+});
