@@ -198,3 +198,26 @@ describe("the payment feed", () => {
     expect(JSON.stringify(reply.body)).toContain("takes `paid` (the default) or `all`");
   });
 });
+
+describe("the payment feed with API v3 (report/invoice/history)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ apiVersion: "v3", env: { FEED_INTERVAL_MS: "200" }, storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("posts a payment once, its amount in the invoice currency", async () => {
+    await askIn(stack, "subscribe", FEED);
+    const id = freshInvoice(stack, { currency: "USD", amount: "100" });
+    await sleep(500);
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    expect(JSON.stringify(about(stack, id)[0]?.blocks)).toContain("*Invoice amount*\\n100 USD");
+    await sleep(600);
+    expect(about(stack, id)).toHaveLength(1);
+    expect(stack.fake.requests.some((request) => request.path === "/v3/report/invoice/history/")).toBe(true);
+  });
+});

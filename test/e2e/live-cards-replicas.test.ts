@@ -44,7 +44,7 @@ for (const engine of ENGINES) {
     beforeAll(async () => {
       stack = await Stack.start({
         connect: false,
-        env: { STORE_URL: engine.url ?? "", WATCH_INTERVAL_MS: "100" },
+        env: { STORE_URL: engine.url ?? "", WATCH_INTERVAL_MS: "100", FEED_INTERVAL_MS: "150" },
         watchNamespace: engine.namespace,
       });
       const connected = await stack.cli(
@@ -59,6 +59,8 @@ for (const engine of ENGINES) {
       });
     });
     afterAll(async () => {
+      // Unsubscribed through the app, so the shared store keeps no feed of this run.
+      await stack?.ask("unsubscribe", { teamId: team, channelId: "C0REPFEED", userId: "U0REPADMIN" });
       await stack?.cli(["credentials", "remove", "--team", team]);
       await second?.stop();
       await stack?.stop();
@@ -96,6 +98,40 @@ for (const engine of ENGINES) {
         (line) => line.includes('"outcome":"watch_changed"') && line.includes(id),
       );
       expect(changed).toHaveLength(1);
+    });
+
+    it("posts a payment in the feed once, whichever replica reads the history", async () => {
+      stack.slack.users.U0REPADMIN = { is_admin: true };
+      const ack = await stack.command("subscribe", {
+        teamId: team,
+        channelId: "C0REPFEED",
+        userId: "U0REPADMIN",
+      });
+      await stack.slack.waitForReply(ack.responseId, { count: 2 });
+      const id = `replica_feed_${engine.name}_${run}`;
+      const now = new Date();
+      stack.fake.invoices.set(id, {
+        id,
+        state: "notpayed",
+        currency: "RUB",
+        amount: "700",
+        createdAt: moscowTime(now),
+        expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
+      });
+      const posts = () =>
+        [...stack.slack.messages.values()].filter((m) => m.channel === "C0REPFEED" && m.text.includes(id));
+      const historyReads = () =>
+        stack.fake.requests.filter((request) => request.path.includes("history")).length;
+      const before = historyReads();
+      await expect.poll(historyReads, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 4);
+      stack.fake.pay(id);
+      await expect.poll(() => posts().length, { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(posts()).toHaveLength(1);
+      const posted = [...stack.logs, ...secondLogs].filter(
+        (line) => line.includes('"outcome":"feed_posted"') && line.includes(id),
+      );
+      expect(posted).toHaveLength(1);
     });
   });
 }
