@@ -14,6 +14,13 @@ export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";
 
 export const WATCH_ACTIONS = { stop: "invoice_stop_watch" } as const;
 
+/** /invoice list: its pages and Share in channel (each row's button is INVOICE_ACTIONS.open). */
+export const LIST_ACTIONS = {
+  previous: "invoice_list_previous",
+  next: "invoice_list_next",
+  share: "invoice_list_share",
+} as const;
+
 export const PAYMETHODS_ACTIONS = {
   previous: "paymethods_previous",
   next: "paymethods_next",

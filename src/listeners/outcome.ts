@@ -49,6 +49,9 @@ export type InvoiceRead = {
 /** The method list was read, from the cache or the service (upstreamStatus only then). */
 export type MethodsRead = { cached: boolean; upstreamStatus?: 200; methods: number };
 
+/** /invoice list: a page of the history was read (never cached); how many invoices it shows. */
+export type HistoryRead = { upstreamStatus: 200; invoices: number };
+
 /** The balances were read, from the cache or the service (upstreamStatus only then). */
 export type BalancesRead = {
   cached: boolean;
@@ -80,7 +83,13 @@ export type FailureKind =
 /** What happened, one kind per line, each with its own fields. */
 export type Outcome =
   /** Answered: a card, a list, the balances, a confirmation or the connection status. */
-  | ({ outcome: "ok" } & (InvoiceRead | MethodsRead | BalancesRead | { upstreamStatus?: never }))
+  | ({ outcome: "ok" } & (
+      | InvoiceRead
+      | MethodsRead
+      | BalancesRead
+      | HistoryRead
+      | { upstreamStatus?: never }
+    ))
   /** `help` was asked for. */
   | { outcome: "help" }
   /** The command's text could not be read; the reply shows how to write it. */

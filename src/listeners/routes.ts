@@ -3,12 +3,14 @@ import {
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
   INVOICE_ACTIONS,
+  LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
 import { invoiceCardButton } from "./actions/invoice.js";
+import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { stopWatch } from "./actions/watch.js";
@@ -40,6 +42,9 @@ export const ROUTES: readonly Route[] = [
   { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.open, handler: invoiceCardButton },
+  { action: LIST_ACTIONS.previous, handler: invoiceListButton },
+  { action: LIST_ACTIONS.next, handler: invoiceListButton },
+  { action: LIST_ACTIONS.share, handler: invoiceListButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

@@ -147,10 +147,10 @@ export class PaymentsClient {
         historyV3Schema,
         await this.post(version, "report/invoice/history/", account, fields),
       );
-      return historyFrom(body.items, body.has_next_page ?? null, this.options.timeZone);
+      return historyFrom(body.items, body.has_next_page ?? null, this.options.timeZone, "v3");
     }
     const body = parseShape(historyV2Schema, await this.post(version, "history/payments/", account, fields));
-    return historyFrom(body.payments, null, this.options.timeZone);
+    return historyFrom(body.payments, null, this.options.timeZone, "v2");
   }
 
   /** The cash register's balances, one per method, zero ones included (v2 balance/info, v3 balance/list). */

@@ -1,9 +1,21 @@
 import { z } from "zod";
-import { optionalTextSchema, serviceTimeSchema } from "./schemas.js";
+import type { Money } from "./model.js";
+import { currencySchema, decimalSchema, optionalTextSchema, serviceTimeSchema } from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
 
 /** One invoice as the cash register's history lists it: enough to see that it changed. */
-export type HistoryEntry = { id: string; state: string; method: string | null; createdAt: ServiceTime };
+export type HistoryEntry = {
+  id: string;
+  state: string;
+  method: string | null;
+  createdAt: ServiceTime;
+  /**
+   * The invoice amount with the currency the answer ties it to: v2 lists it in RUB (its create
+   * converts every invoice to roubles); v3 in its `currency` / `amount_currency`, null when the two
+   * disagree. Null when the entry has none that can be read.
+   */
+  amount: Money | null;
+};
 
 /**
  * One page of the history, newest first. `hasNextPage`: v3 says; v2 does not (null), a full page
@@ -16,7 +28,20 @@ const entrySchema = z.object({
   state: z.string().min(1).max(100),
   method: optionalTextSchema.optional(),
   created_at: serviceTimeSchema,
+  amount: decimalSchema.nullish().catch(null),
+  initial_amount: decimalSchema.nullish().catch(null),
+  currency: currencySchema.nullish().catch(null),
+  amount_currency: currencySchema.nullish().catch(null),
 });
+
+function amountOf(entry: z.infer<typeof entrySchema>, version: "v2" | "v3"): Money | null {
+  const value = entry.amount ?? entry.initial_amount;
+  if (value == null) return null;
+  if (version === "v2") return { value, currency: "RUB" };
+  const named = [entry.currency, entry.amount_currency].filter((code): code is string => Boolean(code));
+  const agree = named.every((code) => code.toUpperCase() === named[0]?.toUpperCase());
+  return { value, currency: named.length > 0 && agree ? (named[0] as string).toUpperCase() : null };
+}
 
 /** v2 history/payments/: `payments: [{id, state, method, currency, amount, created_at, expired_at}]`. */
 export const historyV2Schema = z.object({ payments: z.array(z.unknown()) });
@@ -26,7 +51,12 @@ export const historyV3Schema = z.object({
   has_next_page: z.boolean().nullish(),
 });
 
-export function historyFrom(items: unknown[], hasNextPage: boolean | null, zone: string): HistoryPage {
+export function historyFrom(
+  items: unknown[],
+  hasNextPage: boolean | null,
+  zone: string,
+  version: "v2" | "v3",
+): HistoryPage {
   const entries: HistoryEntry[] = [];
   let unreadable = 0;
   for (const item of items) {
@@ -41,6 +71,7 @@ export function historyFrom(items: unknown[], hasNextPage: boolean | null, zone:
       state: parsed.data.state,
       method: parsed.data.method ?? null,
       createdAt,
+      amount: amountOf(parsed.data, version),
     });
   }
   return { entries, unreadable, hasNextPage };

@@ -10,7 +10,13 @@ const all: Subscription = { ...paid, mode: "all" };
 /** An entry created `minutes` after the subscription (negative: before it). */
 function entry(id: string, state: string, minutes: number): HistoryEntry {
   const epochSeconds = Math.floor(SINCE / 1000) + minutes * 60;
-  return { id, state, method: null, createdAt: { text: "", zone: "Europe/Moscow", epochSeconds } };
+  return {
+    id,
+    state,
+    method: null,
+    createdAt: { text: "", zone: "Europe/Moscow", epochSeconds },
+    amount: null,
+  };
 }
 
 describe("feedChanges", () => {

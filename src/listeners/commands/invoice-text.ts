@@ -1,4 +1,5 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
+import type { ListFilter } from "../../blocks/invoice-list.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 
 export { INVOICE_ID_PATTERN };
@@ -18,6 +19,7 @@ export type InvoiceRequest =
   | { kind: "admin"; action: AdminAction }
   | { kind: "lookup"; invoiceId: string }
   | { kind: "create"; prefill: CreatePrefill }
+  | { kind: "list"; filter: ListFilter }
   | { kind: "invalid"; reason: string; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
@@ -68,6 +70,17 @@ export function parseInvoiceText(text: string): InvoiceRequest {
       input: trimmed,
     };
   if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
+  const list = /^list(?:\s+(paid|notpaid|unpaid|all))?$/i.exec(trimmed);
+  if (list) {
+    const word = list[1]?.toLowerCase() ?? "all";
+    return { kind: "list", filter: word === "unpaid" ? "notpaid" : (word as ListFilter) };
+  }
+  if (/^list\b/i.test(trimmed))
+    return {
+      kind: "invalid",
+      reason: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
+      input: trimmed,
+    };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
 

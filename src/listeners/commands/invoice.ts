@@ -3,9 +3,9 @@ import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
-import type { Invoice } from "../../payments/model.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
+import { invoiceListReply } from "../invoice-list-reply.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
@@ -67,6 +67,14 @@ export const invoiceCommand =
           },
           noted,
         );
+      }
+      if (request.kind === "list") {
+        noted.filter = request.filter;
+        return invoiceListReply(deps, command.team_id, {
+          filter: request.filter,
+          page: 1,
+          visibility: "private",
+        });
       }
       if (request.kind === "create") {
         return openCreateModal(

@@ -1,17 +1,9 @@
-import type { ReplyVisibility } from "../../blocks/invoice.js";
-import type { SlackMessage } from "../../blocks/message.js";
-import {
-  type PaymethodsView,
-  paymethodsHelpMessage,
-  paymethodsNoMatchMessage,
-  paymethodsUsageMessage,
-} from "../../blocks/paymethods.js";
+import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
-import { helpFactsFor, visibilityFor } from "../manage.js";
-import type { Produced } from "../outcome.js";
+import { helpFactsFor } from "../manage.js";
 import { paymethodsReply } from "../paymethods-reply.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";

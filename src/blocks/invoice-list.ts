@@ -1,0 +1,125 @@
+import type { types } from "@slack/bolt";
+import type { HistoryEntry } from "../payments/history.js";
+import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
+import { INVOICE_ACTIONS, LIST_ACTIONS } from "./ids.js";
+import { stateText } from "./invoice.js";
+import { LIMITS } from "./limits.js";
+import { type SlackMessage, shareButton } from "./message.js";
+import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
+
+export const LIST_FILTERS = ["all", "paid", "notpaid"] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
+export const LIST_PAGE_SIZE = 10;
+
+/**
+ * What a page or Share button carries: the workspace, the filter and the page. Short keys: a button
+ * value is at most 2,000 characters and this one is written on every page.
+ */
+export type ListButtonValue = { t: string; f: ListFilter; p: number };
+
+const FILTER_WORDS: Record<ListFilter, string> = { all: "", paid: " (paid)", notpaid: " (not paid yet)" };
+
+/** Whether an invoice belongs in the list for `filter`. */
+export function listMatches(filter: ListFilter, state: string): boolean {
+  if (filter === "paid") return state === "payed";
+  if (filter === "notpaid") return state === "notpayed" || state === "processing";
+  return true;
+}
+
+function row(entry: HistoryEntry, teamId: string): types.SectionBlock {
+  const amount = entry.amount ? `*${escapeMrkdwn(formatMoney(entry.amount))}*` : "_amount not given_";
+  return {
+    type: "section",
+    text: {
+      type: "mrkdwn",
+      text: truncate(
+        `${inlineCode(truncate(entry.id, 100))}  ${stateText(entry.state)}\n${amount} · created ${slackDate(entry.createdAt)}`,
+        LIMITS.sectionText,
+      ),
+    },
+    accessory: {
+      type: "button",
+      action_id: INVOICE_ACTIONS.open,
+      text: { type: "plain_text", text: "Open" },
+      value: JSON.stringify({ t: teamId, id: entry.id, s: truncate(entry.state, 40) }),
+    },
+  };
+}
+
+/**
+ * /invoice list: the newest invoices of the cash register, ten a page, each with its state, amount
+ * and currency, created time in the reader's timezone and an Open button (the full card, privately).
+ * Private to the asker with Previous / Next and Share in channel; a shared copy has no page buttons.
+ */
+export function buildInvoiceList(input: {
+  teamId: string;
+  filter: ListFilter;
+  page: number;
+  entries: readonly HistoryEntry[];
+  hasMore: boolean;
+  fetchedAt: Date;
+  visibility: "private" | "channel";
+  sharedBy?: string | undefined;
+}): SlackMessage {
+  const blocks: types.KnownBlock[] = [
+    {
+      type: "header",
+      text: { type: "plain_text", text: `Recent invoices${FILTER_WORDS[input.filter]}` },
+    },
+  ];
+  if (input.entries.length === 0) {
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text:
+          input.page > 1
+            ? "No more invoices on this page."
+            : `The cash register's recent history has no invoices${FILTER_WORDS[input.filter]}.`,
+      },
+    });
+  }
+  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId));
+  const value = (page: number) =>
+    JSON.stringify({ t: input.teamId, f: input.filter, p: page } satisfies ListButtonValue);
+  if (input.visibility === "private") {
+    const buttons: types.Button[] = [];
+    if (input.page > 1)
+      buttons.push({
+        type: "button",
+        action_id: LIST_ACTIONS.previous,
+        text: { type: "plain_text", text: "Previous" },
+        value: value(input.page - 1),
+      });
+    if (input.hasMore)
+      buttons.push({
+        type: "button",
+        action_id: LIST_ACTIONS.next,
+        text: { type: "plain_text", text: "Next" },
+        value: value(input.page + 1),
+      });
+    buttons.push(shareButton(LIST_ACTIONS.share, value(input.page)));
+    blocks.push({ type: "actions", block_id: "invoice_list_actions", elements: buttons });
+  }
+  const notes = [
+    `Newest first, page ${input.page}. Read from the payment service ${slackDateFromEpoch(Math.floor(input.fetchedAt.getTime() / 1000))}; times are in your own timezone.`,
+    input.sharedBy
+      ? `Shared by <@${input.sharedBy}>.`
+      : input.visibility === "private"
+        ? "Only you can see this list."
+        : "",
+  ].filter(Boolean);
+  blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: notes.join(" ") }] });
+  const text = input.entries
+    .slice(0, LIST_PAGE_SIZE)
+    .map((entry) => `${entry.id} ${entry.state}${entry.amount ? ` ${formatMoney(entry.amount)}` : ""}`)
+    .join("; ");
+  return {
+    response_type: input.visibility === "private" ? "ephemeral" : "in_channel",
+    text: truncate(
+      escapeMrkdwn(`Recent invoices${FILTER_WORDS[input.filter]}: ${text || "none"}`),
+      LIMITS.fallbackText,
+    ),
+    blocks,
+  };
+}

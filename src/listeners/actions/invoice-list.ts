@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { LIST_ACTIONS } from "../../blocks/ids.js";
+import { LIST_FILTERS } from "../../blocks/invoice-list.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { type AnswerDeps, answer } from "../answer.js";
+import { readButtonValue } from "../button-value.js";
+import type { ListenerDeps } from "../deps.js";
+import { RefusalError } from "../error-reply.js";
+import { invoiceListReply } from "../invoice-list-reply.js";
+import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ActionArgs } from "../router.js";
+import { teamIdOf } from "../team.js";
+
+/** As buildInvoiceList wrote it (ListButtonValue); anything else is refused. */
+const listValueSchema = z.object({
+  t: z.string().min(1).max(32),
+  f: z.enum(LIST_FILTERS),
+  p: z.number().int().min(1).max(100),
+});
+
+/**
+ * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone
+ * ("shared by", no page buttons) and the private copy removed. Errors go only to the presser.
+ */
+export const invoiceListButton =
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
+  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+    await ack();
+    const team = teamIdOf(body);
+    const user = body.user.id;
+    const shared = action.action_id === LIST_ACTIONS.share;
+    const context = {
+      kind: "action",
+      name: action.action_id,
+      team,
+      user,
+      canManage: canManageCheck(deps, client, {
+        userId: user,
+        teamId: team,
+        enterpriseId: body.enterprise?.id,
+      }),
+    } as const;
+    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
+      if (failed) return respond({ ...message, replace_original: false });
+      if (shared) {
+        await respond({ ...message, response_type: "in_channel", replace_original: false });
+        return respond({ delete_original: true });
+      }
+      return respond({ ...message, replace_original: true });
+    };
+    await answer(deps, context, send, async (noted) => {
+      const value = readButtonValue(listValueSchema, action);
+      if (value.t !== team)
+        throw new RefusalError(
+          ephemeral(
+            ":lock: This list belongs to another workspace's cash register, so it cannot be read from here.",
+            "This list belongs to another workspace.",
+          ),
+          "foreign_card",
+        );
+      noted.filter = value.f;
+      noted.page = value.p;
+      return invoiceListReply(deps, team, {
+        filter: value.f,
+        page: value.p,
+        visibility: shared ? "channel" : "private",
+        ...(shared ? { sharedBy: user } : {}),
+      });
+    });
+  };
