@@ -30,7 +30,12 @@ export type PostedMessage = {
 };
 
 /** Roles users.info reports; a user not listed is an ordinary member. */
-export type SlackUserRoles = { is_admin?: boolean; is_owner?: boolean; is_primary_owner?: boolean };
+export type SlackUserRoles = {
+  is_admin?: boolean;
+  is_owner?: boolean;
+  is_primary_owner?: boolean;
+  tz?: string;
+};
 
 /** What the next OAuth install (oauth.v2.access) hands over. */
 export type SlackInstallGrant = {

@@ -61,6 +61,8 @@ export type FeedLine = {
   channel: string;
   mode: "paid" | "all";
   paused?: "not_in_channel" | "unreadable_history";
+  /** "09:00 Europe/Moscow": the daily summary's time. */
+  digest?: string;
 };
 
 function feedsLine(feeds: FeedLine[]): string {
@@ -73,7 +75,8 @@ function feedsLine(feeds: FeedLine[]): string {
         : feed.paused === "unreadable_history"
           ? ", *paused*: the invoice history could not be read (Kassa keeps trying)"
           : "";
-    return `<#${feed.channel}> (${what}${quiet})`;
+    const daily = feed.digest ? `, yesterday's summary daily at ${safeText(feed.digest, 80)}` : "";
+    return `<#${feed.channel}> (${what}${daily}${quiet})`;
   });
   return `Payment feed: ${each.join("; ")}.`;
 }

@@ -57,6 +57,8 @@ export function invoiceHelpMessage(facts: HelpFacts): SlackMessage {
       "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
       "• `/invoice status`: whether a cash register is connected, and by whom",
       "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
+      "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
+      "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
       "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
       ...workspaceLines(facts, "invoice cards"),
       "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",

@@ -14,6 +14,14 @@ export const subscriptionSchema = z.object({
   by: slackId,
   /** When (epoch ms): invoices created before it are never announced as new. */
   since: z.number().int().nonnegative(),
+  /** A daily summary of yesterday, posted at `at` (HH:MM) in `zone`, from days after `since`. */
+  digest: z
+    .object({
+      at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+      zone: z.string().min(1).max(60),
+      since: z.number().int().nonnegative(),
+    })
+    .nullish(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -49,6 +57,8 @@ export const feedStateSchema = z.object({
   /** Tries of the first owed announcement that failed in a row (spaces retries, bounds a stuck one). */
   attempts: z.number().int().nonnegative().default(0),
   pause: pauseSchema.nullish(),
+  /** The local day (YYYY-MM-DD) whose digest Slack took last: one per day. */
+  digestDay: z.string().nullish(),
 });
 export type FeedState = z.infer<typeof feedStateSchema>;
 

@@ -1,8 +1,10 @@
 import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/feed.js";
+import { buildSummaryMessage } from "../blocks/summary.js";
 import type { Logger } from "../logger.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { digestDue, periodBounds, summarize } from "../reports/summary.js";
 import { slackErrorCode } from "../slack-error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
 import { feedChanges } from "./changes.js";
@@ -103,6 +105,10 @@ export class FeedRunner {
       if (!(await this.deps.claimOnce(`feed:pass:${team}:${slot}`, this.options.intervalMs))) continue;
       await this.readTeam(team).catch((error: unknown) =>
         this.deps.logger.error({ err: error, team }, "feed read failed"),
+      );
+      // Only under the pass's lease: one replica posts each day's digest.
+      await this.digests(team).catch((error: unknown) =>
+        this.deps.logger.error({ err: error, team }, "feed digest failed"),
       );
     }
   }
@@ -277,6 +283,55 @@ export class FeedRunner {
         "feed post failed",
       );
       return "retry";
+    }
+  }
+
+  /**
+   * Yesterday's summary in each feed channel with a digest, once its time of day has come; the day
+   * is written down once Slack took it, so a failed post is tried at the next pass.
+   */
+  private async digests(team: string): Promise<void> {
+    for (const subscription of await this.deps.feeds.channels(team)) {
+      const digest = subscription.digest;
+      if (!digest || this.stopped) continue;
+      const now = this.now();
+      const day = digestDue(now, digest);
+      if (!day) continue;
+      const state = await this.deps.feeds.state(team, subscription.channel);
+      if (state.digestDay === day || state.pause?.reason === "not_in_channel") continue;
+      const slack = await this.deps.slack(team);
+      if (!slack) continue;
+      const summary = await summarize(
+        (page, items) => this.deps.reader.history(team, page, items),
+        periodBounds("yesterday", now, digest.zone),
+      );
+      const message = buildSummaryMessage(summary, now, "channel");
+      try {
+        await slack.chat.postMessage({
+          channel: subscription.channel,
+          text: message.text,
+          blocks: message.blocks,
+        });
+      } catch (error) {
+        this.deps.logger.warn(
+          {
+            team,
+            channel: subscription.channel,
+            slackError: slackErrorCode(error),
+            outcome: "digest_post_failed",
+          },
+          "digest not posted",
+        );
+        continue;
+      }
+      this.deps.logger.info(
+        { team, channel: subscription.channel, day, outcome: "digest_posted" },
+        "digest posted",
+      );
+      await this.deps.feeds.setState(team, subscription.channel, {
+        ...(await this.deps.feeds.state(team, subscription.channel)),
+        digestDay: day,
+      });
     }
   }
 

@@ -44,6 +44,7 @@ export class FeedStore {
       mode: values.mode,
       by: values.by,
       since: existing?.since ?? values.now,
+      digest: existing?.digest ?? null,
     };
     await this.subscriptions.set(teamId, {
       channels: [...channels.filter((entry) => entry.channel !== values.channel), next],
@@ -58,6 +59,19 @@ export class FeedStore {
       return "resumed";
     }
     return "changed";
+  }
+
+  /** Sets or (null) stops a channel's daily digest; false when the channel is not a feed. */
+  async setDigest(teamId: string, channel: string, digest: Subscription["digest"]): Promise<boolean> {
+    const channels = await this.channels(teamId);
+    const existing = channels.find((entry) => entry.channel === channel);
+    if (!existing) return false;
+    await this.subscriptions.set(teamId, {
+      channels: channels.map((entry) =>
+        entry.channel === channel ? { ...entry, digest: digest ?? null } : entry,
+      ),
+    });
+    return true;
   }
 
   async unsubscribe(teamId: string, channel: string): Promise<boolean> {

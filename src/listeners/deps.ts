@@ -32,6 +32,8 @@ export type ListenerDeps = {
   inFlight: InFlight;
   /** Live cards: starts and stops watches (the watcher itself runs apart from the listeners). */
   watches: WatchRegistry;
+  /** PAYMENTS_TIMEZONE: the service's own zone, when a reader's is not known. */
+  serviceTimeZone: string;
   /** Payment feeds: which channels follow the workspace's cash register. */
   feeds: FeedStore;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */

@@ -110,6 +110,8 @@ export type Outcome =
   | { outcome: "feed_subscribed"; feed: "added" | "changed" | "resumed" }
   /** `/invoice subscribe` where Kassa cannot post: nothing saved, the asker told to invite it. */
   | { outcome: "feed_not_in_channel"; slackError: string }
+  /** `/invoice digest`: the feed channel's daily summary set to a time of day, or off. */
+  | { outcome: "digest_set"; digest: string }
   /** `/invoice unsubscribe`: the channel's feed was removed. */
   | { outcome: "feed_unsubscribed" }
   /** Stop updating pressed: this card left its invoice's watch. */

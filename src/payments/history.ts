@@ -15,6 +15,8 @@ export type HistoryEntry = {
    * disagree. Null when the entry has none that can be read.
    */
   amount: Money | null;
+  /** The amount in roubles: v2's amount (always RUB), v3's `rub_amount`; null when not given. */
+  rub: string | null;
 };
 
 /**
@@ -32,6 +34,7 @@ const entrySchema = z.object({
   initial_amount: decimalSchema.nullish().catch(null),
   currency: currencySchema.nullish().catch(null),
   amount_currency: currencySchema.nullish().catch(null),
+  rub_amount: decimalSchema.nullish().catch(null),
 });
 
 function amountOf(entry: z.infer<typeof entrySchema>, version: "v2" | "v3"): Money | null {
@@ -72,6 +75,7 @@ export function historyFrom(
       method: parsed.data.method ?? null,
       createdAt,
       amount: amountOf(parsed.data, version),
+      rub: version === "v2" ? (parsed.data.amount ?? null) : (parsed.data.rub_amount ?? null),
     });
   }
   return { entries, unreadable, hasNextPage };

@@ -221,3 +221,60 @@ describe("the payment feed with API v3 (report/invoice/history)", () => {
     expect(stack.fake.requests.some((request) => request.path === "/v3/report/invoice/history/")).toBe(true);
   });
 });
+
+describe("the daily summary in a feed channel (/invoice digest)", () => {
+  let stack: Stack;
+  let offsetMs = 0;
+  beforeAll(async () => {
+    stack = await Stack.start({
+      env: { FEED_INTERVAL_MS: "200" },
+      storeMemoMs: 0,
+      now: () => new Date(Date.now() + offsetMs),
+    });
+    stack.slack.users[ADMIN] = { is_admin: true, tz: "Europe/Moscow" };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("is set by an admin in a feed channel, then posted once a day at its time, in the asker's timezone", async () => {
+    const notFeed = await stack.ask("digest 09:00", { userId: ADMIN, channelId: "C0NOFEED" });
+    expect(JSON.stringify(notFeed.reply.body)).toContain("Type `/invoice subscribe` here first");
+    const member = await stack.ask("digest 09:00", { userId: MEMBER, channelId: FEED });
+    expect(JSON.stringify(member.reply.body)).toContain(
+      "Only workspace admins and owners can set the daily summary",
+    );
+
+    await askIn(stack, "subscribe", FEED);
+    // A minute from now, Moscow time.
+    const inAMinute = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Moscow",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date(Date.now() + 60_000));
+    const set = await stack.ask(`digest ${inAMinute}`, { userId: ADMIN, channelId: FEED });
+    expect(JSON.stringify(set.reply.body)).toContain(
+      `Each day at ${inAMinute} (Europe/Moscow) this channel gets yesterday's summary`,
+    );
+    const status = await stack.ask("status", { userId: ADMIN });
+    expect(JSON.stringify(status.reply.body)).toContain(
+      `yesterday's summary daily at ${inAMinute} Europe/Moscow`,
+    );
+
+    const digests = () =>
+      [...stack.slack.messages.values()].filter(
+        (m) => m.channel === FEED && m.text.startsWith("Invoices yesterday"),
+      );
+    await sleep(600);
+    expect(digests()).toHaveLength(0); // not yet its time
+    offsetMs = 2 * 60_000;
+    await stack.slack.waitForMessages(() => digests().length === 1, 5000);
+    await sleep(800);
+    expect(digests()).toHaveLength(1); // once that day
+    expect(JSON.stringify(digests()[0]?.blocks)).toContain("`/invoice digest off` here stops it");
+
+    const off = await stack.ask("digest off", { userId: ADMIN, channelId: FEED });
+    expect(JSON.stringify(off.reply.body)).toContain("The daily summary in this channel is off");
+  });
+});

@@ -94,3 +94,49 @@ describe("/invoice list", () => {
     expect(stack.fake.requests.length).toBe(before);
   });
 });
+
+describe("/invoice summary", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // Only the invoices below: the samples' times depend on the hour the tests run.
+    stack = await Stack.start({ fake: { invoices: [] } });
+    const now = Date.now();
+    const add = (id: string, state: string, amount: string, method: string | null, secondsAgo: number) =>
+      stack.fake.invoices.set(id, {
+        id,
+        state,
+        method,
+        currency: "RUB",
+        amount,
+        createdAt: moscowTime(new Date(now - secondsAgo * 1000)),
+        expiredAt: moscowTime(new Date(now + 3_600_000)),
+      });
+    add("715500001_SumPaid", "payed", "1500.5", "CARDRUBP2P", 1);
+    add("715500002_SumPaid", "payed", "0.5", "CARDRUBP2P", 2);
+    add("715500003_SumOpen", "notpayed", "300", null, 3);
+    add("715500004_SumTest", "payed", "100", "TEST", 4);
+    stack.slack.users.U0MOSCOW = { tz: "Europe/Moscow" };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("counts today's invoices in the reader's timezone: created, paid, the exact paid total, test payments apart", async () => {
+    const { reply } = await stack.ask("summary", { userId: "U0MOSCOW" });
+    expectWithinBlockKitLimits(reply.body);
+    expect(reply.body.response_type).toBe("ephemeral");
+    const text = JSON.stringify(reply.body.blocks);
+    expect(text).toContain("Invoices today");
+    expect(text).toContain("*Created*\\n3 invoices");
+    expect(text).toContain("*Paid*\\n2 invoices (66.7 %)");
+    expect(text).toContain("*Paid total*\\n1,501 RUB");
+    expect(text).toContain("Test payments (not counted)*\\n1 created, 1 paid");
+    expect(text).toContain("(Europe/Moscow)");
+    expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501 RUB paid");
+  });
+
+  it("answers a wrong period with how to write it", async () => {
+    const { reply } = await stack.ask("summary month");
+    expect(JSON.stringify(reply.body)).toContain("takes `today` (the default), `yesterday` or `7d`");
+  });
+});

@@ -16,6 +16,7 @@ function entry(id: string, state: string, minutes: number): HistoryEntry {
     method: null,
     createdAt: { text: "", zone: "Europe/Moscow", epochSeconds },
     amount: null,
+    rub: null,
   };
 }
 

@@ -18,6 +18,7 @@ import type { FeedMode } from "../../feed/model.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
+import { readerZone } from "../invoice-summary-reply.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
 import { checkManager } from "../permissions.js";
@@ -181,7 +182,45 @@ async function feedLines(deps: Pick<ListenerDeps, "feeds">, teamId: string): Pro
       channel: subscription.channel,
       mode: subscription.mode,
       ...(state.pause ? { paused: state.pause.reason } : {}),
+      ...(subscription.digest ? { digest: `${subscription.digest.at} ${subscription.digest.zone}` } : {}),
     });
   }
   return lines;
+}
+
+/**
+ * `/invoice digest HH:MM | off` in a feed channel (admins): yesterday's summary posted there each
+ * day at that time, in the asker's timezone (Slack's, else the payment service's).
+ */
+export async function runDigestCommand(
+  deps: Pick<ListenerDeps, "adminUserIds" | "stores" | "logger" | "feeds" | "now" | "serviceTimeZone">,
+  client: webApi.WebClient,
+  command: {
+    teamId: string;
+    userId: string;
+    enterpriseId?: string | undefined;
+    channelId: string;
+    at: string | null;
+  },
+): Promise<Produced> {
+  const manager = await checkManager(deps, client, command);
+  if (!manager.allowed)
+    return { reply: notAllowedMessage("set the daily summary"), log: { outcome: "not_allowed" } };
+  const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
+  const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;
+  const set = await deps.feeds.setDigest(command.teamId, command.channelId, digest);
+  if (!set) {
+    const reply = ephemeral(
+      ":information_source: Nothing was changed: the daily summary goes to a payment feed channel. Type `/invoice subscribe` here first.",
+      "This channel is not a payment feed; subscribe it first.",
+    );
+    return { reply, log: { outcome: "ok" } };
+  }
+  const reply = digest
+    ? ephemeral(
+        `:calendar: Each day at ${digest.at} (${zone}) this channel gets yesterday's summary: invoices made, paid, and the paid total. \`/invoice digest off\` stops it.`,
+        `Each day at ${digest.at} (${zone}) this channel gets yesterday's summary.`,
+      )
+    : ephemeral(":no_bell: The daily summary in this channel is off.", "The daily summary is off.");
+  return { reply, log: { outcome: "digest_set", digest: digest ? digest.at : "off" } };
 }

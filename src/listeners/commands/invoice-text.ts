@@ -1,6 +1,7 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
+import type { SummaryPeriod } from "../../reports/summary.js";
 
 export { INVOICE_ID_PATTERN };
 
@@ -20,6 +21,9 @@ export type InvoiceRequest =
   | { kind: "lookup"; invoiceId: string }
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
+  | { kind: "summary"; period: SummaryPeriod }
+  /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
+  | { kind: "digest"; at: string | null }
   | { kind: "invalid"; reason: string; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
@@ -75,6 +79,29 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     const word = list[1]?.toLowerCase() ?? "all";
     return { kind: "list", filter: word === "unpaid" ? "notpaid" : (word as ListFilter) };
   }
+  const summary = /^summary(?:\s+(today|yesterday|7d|week))?$/i.exec(trimmed);
+  if (summary) {
+    const word = summary[1]?.toLowerCase() ?? "today";
+    return { kind: "summary", period: word === "week" ? "7d" : (word as SummaryPeriod) };
+  }
+  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))$/i.exec(trimmed);
+  if (digest) {
+    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null };
+    const hour = Number(digest[2]);
+    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}` };
+  }
+  if (/^digest\b/i.test(trimmed))
+    return {
+      kind: "invalid",
+      reason: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
+      input: trimmed,
+    };
+  if (/^summary\b/i.test(trimmed))
+    return {
+      kind: "invalid",
+      reason: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
+      input: trimmed,
+    };
   if (/^list\b/i.test(trimmed))
     return {
       kind: "invalid",

@@ -6,10 +6,11 @@ import { chosenMethod } from "../../invoices/method.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../invoice-list-reply.js";
+import { invoiceSummaryReply } from "../invoice-summary-reply.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
-import { runAdminCommand } from "./invoice-admin.js";
+import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
@@ -25,7 +26,14 @@ export const invoiceCommand =
       ManagerDeps &
       Pick<
         ListenerDeps,
-        "payments" | "now" | "replyVisibility" | "watches" | "defaultApiVersion" | "callbacks" | "feeds"
+        | "payments"
+        | "now"
+        | "replyVisibility"
+        | "watches"
+        | "defaultApiVersion"
+        | "callbacks"
+        | "feeds"
+        | "serviceTimeZone"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
@@ -67,6 +75,20 @@ export const invoiceCommand =
           },
           noted,
         );
+      }
+      if (request.kind === "digest") {
+        noted.action = "digest";
+        return runDigestCommand(deps, client, {
+          teamId: command.team_id,
+          userId: command.user_id,
+          enterpriseId: command.enterprise_id,
+          channelId: command.channel_id,
+          at: request.at,
+        });
+      }
+      if (request.kind === "summary") {
+        noted.action = `summary ${request.period}`;
+        return invoiceSummaryReply(deps, client, command.team_id, command.user_id, request.period);
       }
       if (request.kind === "list") {
         noted.filter = request.filter;
