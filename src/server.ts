@@ -105,7 +105,11 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     await store.close();
     throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
   }
-  const feeds = new FeedStore(store.namespace("feedsubs"), store.namespace("feedstate"));
+  const feeds = new FeedStore(
+    store.namespace("feedsubs"),
+    store.namespace("feedstate"),
+    store.namespace("feedcards"),
+  );
   const feedRunner = new FeedRunner(
     {
       feeds,

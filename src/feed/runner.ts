@@ -239,6 +239,14 @@ export class FeedRunner {
     state: FeedState,
   ): Promise<"sent" | "retry" | "not_in_channel"> {
     const log = { team, channel, invoice: announcement.id, state: announcement.state };
+    if (await this.deps.feeds.hasCard(team, channel, announcement.id)) {
+      // Its live card in this channel tells the change in its thread: not announced twice here.
+      this.deps.logger.info(
+        { ...log, outcome: "feed_left_to_card" },
+        "feed leaves the invoice to its live card",
+      );
+      return "sent";
+    }
     if (!announcement.claimed) {
       const key = `feed:msg:${team}:${channel}:${announcement.id}:${announcement.state}`;
       if (!(await this.deps.claimOnce(key, CLAIM_TTL_MS))) {

@@ -1,5 +1,6 @@
 import type Keyv from "keyv";
 import { StoreValueError } from "../store/credentials.js";
+import { Memo } from "../store/memo.js";
 import {
   emptyState,
   type FeedMode,
@@ -15,10 +16,33 @@ import {
  * two keys, so a subscribe never races a pass writing its state.
  */
 export class FeedStore {
+  private readonly subscribed = new Memo<boolean>(SUBSCRIBED_MEMO_MS);
+
   constructor(
     private readonly subscriptions: Keyv,
     private readonly states: Keyv,
+    /** Live cards posted in feed channels: the feed leaves their invoices to the card's thread. */
+    private readonly cards: Keyv,
   ) {}
+
+  /**
+   * A live card of `invoiceId` was posted in `channel`: if the channel is a feed, the feed will not
+   * announce that invoice there (its card's thread tells the change). One store read per card,
+   * remembered a few seconds; a write only in feed channels.
+   */
+  async noteCard(teamId: string, channel: string, invoiceId: string): Promise<void> {
+    const key = `${teamId}:${channel}`;
+    let isFeed = this.subscribed.get(key, undefined);
+    if (isFeed === undefined) {
+      isFeed = (await this.channels(teamId)).some((entry) => entry.channel === channel);
+      this.subscribed.set(key, isFeed);
+    }
+    if (isFeed) await this.cards.set(`${key}:${invoiceId}`, true, CARD_TTL_MS);
+  }
+
+  async hasCard(teamId: string, channel: string, invoiceId: string): Promise<boolean> {
+    return (await this.cards.get(`${teamId}:${channel}:${invoiceId}`)) === true;
+  }
 
   async channels(teamId: string): Promise<Subscription[]> {
     const raw: unknown = await this.subscriptions.get(teamId);
@@ -119,3 +143,7 @@ export class FeedStore {
 }
 
 const stateKey = (teamId: string, channel: string) => `${teamId}:${channel}`;
+/** A card is watched at most WATCH_MAX_HOURS (24 h by default); kept a day longer. */
+const CARD_TTL_MS = 48 * 3600 * 1000;
+/** How long "this channel is (not) a feed" is reused for noteCard: a new feed is seen within it. */
+const SUBSCRIBED_MEMO_MS = 5000;

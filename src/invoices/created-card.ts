@@ -16,7 +16,7 @@ export type Creator = { teamId: string; userId: string; channelId: string };
  * privately (chat.postEphemeral, else a DM), so the payment link is never lost.
  */
 export async function postCreatedCard(
-  deps: Pick<InvoiceDeps, "now" | "stores" | "watches">,
+  deps: Pick<InvoiceDeps, "now" | "stores" | "watches" | "feeds">,
   client: webApi.WebClient,
   creator: Creator,
   invoice: Invoice,

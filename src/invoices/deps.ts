@@ -1,3 +1,4 @@
+import type { FeedStore } from "../feed/store.js";
 import type { Logger } from "../logger.js";
 import type { Stores } from "../store/index.js";
 import type { AddCardResult } from "../watch/model.js";
@@ -14,6 +15,8 @@ export type InvoiceDeps = {
   watches: WatchRegistry;
   logger: Logger;
   now: () => Date;
+  /** Payment feeds: told of live cards posted in feed channels (they announce those invoices). */
+  feeds?: Pick<FeedStore, "noteCard"> | undefined;
 };
 
 /** How a card reached its channel, for the log line of whoever delivered it. */

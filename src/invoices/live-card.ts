@@ -36,7 +36,7 @@ function watchFailed(error: unknown, delivery: CardDelivery): "store_failed" {
  * notes in `delivery` how it went (also when it then fails).
  */
 export async function deliverInvoiceCard(
-  deps: Pick<InvoiceDeps, "now" | "stores" | "watches">,
+  deps: Pick<InvoiceDeps, "now" | "stores" | "watches" | "feeds">,
   client: webApi.WebClient,
   asker: Asker,
   invoice: Invoice,
@@ -98,6 +98,10 @@ export async function deliverInvoiceCard(
     );
   }
   delivery.posted = "chat.postMessage";
+  // A feed in this channel leaves the invoice to this card (never two announcements of one payment).
+  await deps.feeds?.noteCard(asker.teamId, asker.channelId, invoice.id).catch((error: unknown) => {
+    delivery.watchError = `feed note: ${error instanceof Error ? error.message : String(error)}`;
+  });
   if (!register || room !== "watching") return null;
   const result = await deps.watches
     .watch(asker.teamId, register, invoice, {

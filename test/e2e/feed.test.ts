@@ -49,7 +49,7 @@ async function askIn(stack: Stack, text: string, channelId: string, userId = ADM
 describe("the payment feed", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ env: { FEED_INTERVAL_MS: "200" }, storeMemoMs: 0 });
+    stack = await Stack.start({ env: { FEED_INTERVAL_MS: "200", WATCH_INTERVAL_MS: "200" }, storeMemoMs: 0 });
     stack.slack.users[ADMIN] = { is_admin: true };
   });
   afterAll(async () => {
@@ -102,6 +102,21 @@ describe("the payment feed", () => {
     });
     expect(opened.reply.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
     expect(JSON.stringify(opened.reply.body)).toContain(`Invoice ${id}`);
+  });
+
+  it("leaves an invoice with a live card in the feed's channel to the card: its thread tells the payment, once", async () => {
+    const id = freshInvoice(stack);
+    const { reply } = await stack.ask(id, { channelId: FEED, userId: MEMBER });
+    const card = stack.slack.messages.get(`${FEED}:${String(reply.body.ts)}`);
+    expect(card?.text).toContain(id);
+    await sleep(500);
+    stack.fake.pay(id);
+    await stack.slack.waitForMessages(() => stack.slack.threadOf(FEED, card?.ts ?? "").length === 1, 5000);
+    await sleep(800);
+    expect(about(stack, id).filter((m) => m.ts !== card?.ts)).toHaveLength(0);
+    expect(
+      stack.logEntries().some((entry) => entry.outcome === "feed_left_to_card" && entry.invoice === id),
+    ).toBe(true);
   });
 
   it("marks a test payment as such", async () => {
