@@ -37,6 +37,8 @@ export type SampleInvoice = {
   createdAt: string;
   expiredAt: string;
   finalAt?: string;
+  /** The cash register (login) it belongs to; unset: every register's history lists it. */
+  login?: string;
 };
 
 /** One payment method as the sandbox register has it. Amounts and percents are decimal text. */
@@ -790,7 +792,11 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (match[2] === "history/payments" || match[2] === "report/invoice/history") {
       const fault = await misbehave(res, fake.historyFault, version === "v3" ? "items" : "payments");
       if (fault) return;
-      return answer(res, 200, renderHistory([...invoices.values()], body, version));
+      // Each register's own invoices (and those of none: the shared samples).
+      const own = [...invoices.values()].filter(
+        (invoice) => invoice.login === undefined || invoice.login === body.auth_login,
+      );
+      return answer(res, 200, renderHistory(own, body, version));
     }
     if (match[2] === "balance/info" || match[2] === "balance/list") {
       const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");
@@ -873,6 +879,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       rubAmount,
       createdAt: moscowTime(now),
       expiredAt: moscowTime(new Date(now.getTime() + lifetime * 60_000)),
+      login: String(body.auth_login),
     };
     const description = text("description");
     const extra = text("extra");

@@ -32,6 +32,7 @@
  *   --workspaces 500 --watch-seconds 90 --changes 500, with the app's default WATCH_* settings
  *   unless --env sets them.
  *
+ * `--feed` runs the payment-feed scenario instead (scripts/bench-feed.ts).
  * `--callbacks` runs the payment-notification scenario instead (scripts/bench-callbacks.ts):
  *   --rate 100 --seconds 30 --read-rps 100.
  *
@@ -1420,6 +1421,8 @@ function watchReport(result: WatchResult): string {
 
 async function main(): Promise<number> {
   // Its own scenario and flags (scripts/bench-callbacks.ts).
+  if (process.argv.includes("--feed"))
+    return (await import("./bench-feed.js")).runFeedBench(process.argv.slice(2));
   if (process.argv.includes("--callbacks"))
     return (await import("./bench-callbacks.js")).runCallbacksBench(process.argv.slice(2));
   let options: Options;

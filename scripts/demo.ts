@@ -333,6 +333,11 @@ async function main(): Promise<number> {
         `(${Math.round(performance.now() - paidAt)} ms after the payment)`,
         { response_type: "in_channel", text: feedMessage?.text, blocks: feedMessage?.blocks },
       );
+      // What finance staff ask next: today's figures and the newest invoices.
+      const summary = await stack.ask("summary", { userId: DEMO_ADMIN, channelId: "C0PAYMENTS" });
+      show("Today's figures, counted from the invoice history", "/invoice summary", summary.reply.body);
+      const list = await stack.ask("list paid", { userId: DEMO_ADMIN, channelId: "C0PAYMENTS" });
+      show("The newest paid invoices, only for the asker", "/invoice list paid", list.reply.body);
     } catch (error) {
       missing += 1;
       console.error(`/invoice new: ${(error as Error).message}`);

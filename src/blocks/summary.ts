@@ -59,7 +59,7 @@ export function buildSummaryMessage(
     },
   ];
   const notes = [
-    `From ${slackDateFromEpoch(summary.from)} to ${summary.period === "yesterday" ? slackDateFromEpoch(summary.to) : "now"} (${safeText(summary.zone, 60)}), counted from the payment service's invoice history read ${slackDateFromEpoch(Math.floor(fetchedAt.getTime() / 1000))}. ${audience === "asker" ? "Only you can see this." : "Kassa's daily summary for this channel; `/invoice digest off` here stops it."}`,
+    `${summary.period === "yesterday" ? "Midnight to midnight" : "From midnight to now"} in ${safeText(summary.zone, 60)} (from ${slackDateFromEpoch(summary.from)} in your timezone), counted from the payment service's invoice history read ${slackDateFromEpoch(Math.floor(fetchedAt.getTime() / 1000))}. ${audience === "asker" ? "Only you can see this." : "Kassa's daily summary for this channel; `/invoice digest off` here stops it."}`,
   ];
   if (summary.partial)
     notes.unshift(

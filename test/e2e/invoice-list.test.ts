@@ -131,7 +131,7 @@ describe("/invoice summary", () => {
     expect(text).toContain("*Paid*\\n2 invoices (66.7 %)");
     expect(text).toContain("*Paid total*\\n1,501 RUB");
     expect(text).toContain("Test payments (not counted)*\\n1 created, 1 paid");
-    expect(text).toContain("(Europe/Moscow)");
+    expect(text).toContain("From midnight to now in Europe/Moscow");
     expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501 RUB paid");
   });
 
