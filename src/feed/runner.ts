@@ -1,51 +1,10 @@
-import type { webApi } from "@slack/bolt";
-import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/feed.js";
-import { buildSummaryMessage } from "../blocks/summary.js";
-import type { Logger } from "../logger.js";
-import type { HistoryEntry } from "../payments/history.js";
-import type { Invoice, PaymentMethod } from "../payments/model.js";
-import { digestDue, periodBounds, summarize } from "../reports/summary.js";
-import { slackErrorCode } from "../slack-error.js";
-import { classifySlackFailure } from "../watch/delivery.js";
 import { feedChanges } from "./changes.js";
-import type { Announcement, FeedState, Pause, Subscription } from "./model.js";
-import type { FeedStore } from "./store.js";
+import { deliver, readFailed } from "./delivery.js";
+import type { FeedContext, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
+import { digests } from "./digest.js";
+import type { FeedState } from "./model.js";
 
-/** What the feed reads from the payment service (WorkspacePayments). */
-export type FeedReader = {
-  history(
-    teamId: string,
-    page: number,
-    items: number,
-  ): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean | null; unreadable: number }>;
-  invoice(teamId: string, invoiceId: string): Promise<Invoice>;
-  methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
-};
-
-export type FeedRunnerDeps = {
-  feeds: FeedStore;
-  reader: FeedReader;
-  /** The store's claimOnce: true for one caller per key across replicas. */
-  claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
-  slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
-  logger: Logger;
-  now?: () => Date;
-};
-
-export type FeedRunnerOptions = {
-  /** FEED_INTERVAL_MS: how often each register's history is read. */
-  intervalMs: number;
-  /** Invoices per history page, and how many pages one pass reads at most. */
-  pageSize?: number;
-  maxPages?: number;
-};
-
-/** An announcement is claimed for this long: far longer than any retry of it. */
-const CLAIM_TTL_MS = 14 * 24 * 3600 * 1000;
-/** Failed posts of one announcement before it is given up (with a log line): a day at the interval. */
-const MAX_ATTEMPTS = 2880;
-
-const CHANNEL_GONE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
+export type { FeedReader, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
 
 /**
  * The payment feed: reads each subscribed register's history every interval, newest page first,
@@ -60,12 +19,15 @@ export class FeedRunner {
   private stopped = false;
   private readonly soon = new Map<string, Promise<void>>();
   private readonly now: () => Date;
+  /** What the feed's steps (delivery.ts, digest.ts) share with this loop. */
+  private readonly context: FeedContext;
 
   constructor(
     private readonly deps: FeedRunnerDeps,
     private readonly options: FeedRunnerOptions,
   ) {
     this.now = deps.now ?? (() => new Date());
+    this.context = { deps, now: () => this.now(), stopped: () => this.stopped };
   }
 
   start(): void {
@@ -107,7 +69,7 @@ export class FeedRunner {
         this.deps.logger.error({ err: error, team }, "feed read failed"),
       );
       // Only under the pass's lease: one replica posts each day's digest.
-      await this.digests(team).catch((error: unknown) =>
+      await digests(this.context, team).catch((error: unknown) =>
         this.deps.logger.error({ err: error, team }, "feed digest failed"),
       );
     }
@@ -158,204 +120,8 @@ export class FeedRunner {
 
     for (const subscription of subscriptions) {
       const state = states.get(subscription.channel) as FeedState;
-      if (readError) await this.readFailed(team, subscription, state, readError);
-      else await this.deliver(team, subscription, state);
-    }
-  }
-
-  /** The history could not be read: the feed says so once to its subscriber, and tries again later. */
-  private async readFailed(team: string, subscription: Subscription, state: FeedState, error: unknown) {
-    if (state.pause) return; // already said (or not in the channel: nothing changes that)
-    this.deps.logger.warn(
-      {
-        team,
-        channel: subscription.channel,
-        err: error,
-        outcome: "feed_paused",
-        reason: "unreadable_history",
-      },
-      "feed paused",
-    );
-    const pause: Pause = { reason: "unreadable_history", at: this.now().getTime(), told: false };
-    await this.deps.feeds.setState(team, subscription.channel, { ...state, pause });
-    pause.told = await this.tellSubscriber(
-      team,
-      subscription,
-      feedPausedText("unreadable_history", subscription.channel),
-    );
-    await this.deps.feeds.setState(team, subscription.channel, { ...state, pause });
-  }
-
-  /** Writes down what the channel is owed, then posts it, oldest first, clearing each once Slack has it. */
-  private async deliver(team: string, subscription: Subscription, read: FeedState): Promise<void> {
-    const channel = subscription.channel;
-    let state = read;
-    if (state.pause?.reason === "unreadable_history") {
-      state = { ...state, pause: null };
-      this.deps.logger.info({ team, channel, outcome: "feed_resumed" }, "feed resumed");
-      await this.tellSubscriber(team, subscription, feedResumedText(channel));
-    }
-    if (state.pause?.reason === "not_in_channel") {
-      // Quiet until someone subscribes again: what changed meanwhile is noted, not piled up.
-      await this.deps.feeds.setState(team, channel, { ...state, owed: [] });
-      return;
-    }
-    await this.deps.feeds.setState(team, channel, state);
-    const slack = await this.deps.slack(team);
-    if (!slack) return;
-    while (state.owed.length > 0 && !this.stopped) {
-      const next = state.owed[0] as Announcement;
-      const outcome = await this.post(team, channel, slack, next, state);
-      if (outcome === "retry") {
-        const attempts = state.attempts + 1;
-        if (attempts < MAX_ATTEMPTS) {
-          await this.deps.feeds.setState(team, channel, { ...state, attempts });
-          return;
-        }
-        this.deps.logger.error(
-          { team, channel, invoice: next.id, outcome: "feed_given_up" },
-          "feed message given up",
-        );
-      }
-      if (outcome === "not_in_channel") {
-        const pause: Pause = { reason: "not_in_channel", at: this.now().getTime(), told: false };
-        state = { ...state, owed: [], attempts: 0, pause };
-        await this.deps.feeds.setState(team, channel, state);
-        pause.told = await this.tellSubscriber(team, subscription, feedPausedText("not_in_channel", channel));
-        await this.deps.feeds.setState(team, channel, state);
-        return;
-      }
-      state = { ...state, owed: state.owed.slice(1), attempts: 0 };
-      await this.deps.feeds.setState(team, channel, state);
-    }
-  }
-
-  /** Posts one announcement: "sent" (or already sent by another), "retry" or "not_in_channel". */
-  private async post(
-    team: string,
-    channel: string,
-    slack: webApi.WebClient,
-    announcement: Announcement,
-    state: FeedState,
-  ): Promise<"sent" | "retry" | "not_in_channel"> {
-    const log = { team, channel, invoice: announcement.id, state: announcement.state };
-    if (await this.deps.feeds.hasCard(team, channel, announcement.id)) {
-      // Its live card in this channel tells the change in its thread: not announced twice here.
-      this.deps.logger.info(
-        { ...log, outcome: "feed_left_to_card" },
-        "feed leaves the invoice to its live card",
-      );
-      return "sent";
-    }
-    if (!announcement.claimed) {
-      const key = `feed:msg:${team}:${channel}:${announcement.id}:${announcement.state}`;
-      if (!(await this.deps.claimOnce(key, CLAIM_TTL_MS))) {
-        this.deps.logger.info({ ...log, outcome: "feed_already_sent" }, "feed message already sent");
-        return "sent";
-      }
-      announcement.claimed = true;
-      await this.deps.feeds.setState(team, channel, state);
-    }
-    let invoice: Invoice;
-    try {
-      // The message says what invoice/info says now (the history lists no description or paid amount).
-      invoice = await this.deps.reader.invoice(team, announcement.id);
-    } catch (error) {
-      this.deps.logger.warn({ ...log, err: error, outcome: "feed_read_failed" }, "feed invoice read failed");
-      return "retry";
-    }
-    const method = invoice.method
-      ? await this.deps.reader.methodFor(team, invoice.method).catch(() => undefined)
-      : undefined;
-    const message = buildFeedMessage(
-      // Told as the history showed it, even if it moved on since (its own change comes next).
-      { ...invoice, state: announcement.state },
-      { teamId: team, isNew: announcement.isNew === true, method },
-    );
-    try {
-      await slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
-      this.deps.logger.info({ ...log, outcome: "feed_posted" }, "feed message posted");
-      return "sent";
-    } catch (error) {
-      const failure = classifySlackFailure(error);
-      const code = slackErrorCode(error);
-      if (CHANNEL_GONE.has(code)) {
-        this.deps.logger.warn(
-          { ...log, slackError: code, outcome: "feed_paused", reason: "not_in_channel" },
-          "feed paused",
-        );
-        return "not_in_channel";
-      }
-      this.deps.logger.warn(
-        { ...log, slackError: code, kind: failure.kind, outcome: "feed_post_failed" },
-        "feed post failed",
-      );
-      return "retry";
-    }
-  }
-
-  /**
-   * Yesterday's summary in each feed channel with a digest, once its time of day has come; the day
-   * is written down once Slack took it, so a failed post is tried at the next pass.
-   */
-  private async digests(team: string): Promise<void> {
-    for (const subscription of await this.deps.feeds.channels(team)) {
-      const digest = subscription.digest;
-      if (!digest || this.stopped) continue;
-      const now = this.now();
-      const day = digestDue(now, digest);
-      if (!day) continue;
-      const state = await this.deps.feeds.state(team, subscription.channel);
-      if (state.digestDay === day || state.pause?.reason === "not_in_channel") continue;
-      const slack = await this.deps.slack(team);
-      if (!slack) continue;
-      const summary = await summarize(
-        (page, items) => this.deps.reader.history(team, page, items),
-        periodBounds("yesterday", now, digest.zone),
-      );
-      const message = buildSummaryMessage(summary, now, "channel");
-      try {
-        await slack.chat.postMessage({
-          channel: subscription.channel,
-          text: message.text,
-          blocks: message.blocks,
-        });
-      } catch (error) {
-        this.deps.logger.warn(
-          {
-            team,
-            channel: subscription.channel,
-            slackError: slackErrorCode(error),
-            outcome: "digest_post_failed",
-          },
-          "digest not posted",
-        );
-        continue;
-      }
-      this.deps.logger.info(
-        { team, channel: subscription.channel, day, outcome: "digest_posted" },
-        "digest posted",
-      );
-      await this.deps.feeds.setState(team, subscription.channel, {
-        ...(await this.deps.feeds.state(team, subscription.channel)),
-        digestDay: day,
-      });
-    }
-  }
-
-  /** A private note to whoever subscribed the channel (a DM from Kassa); true once Slack took it. */
-  private async tellSubscriber(team: string, subscription: Subscription, text: string): Promise<boolean> {
-    try {
-      const slack = await this.deps.slack(team);
-      if (!slack) return false;
-      await slack.chat.postMessage({ channel: subscription.by, text });
-      return true;
-    } catch (error) {
-      this.deps.logger.warn(
-        { team, channel: subscription.channel, slackError: slackErrorCode(error) },
-        "feed note not sent",
-      );
-      return false;
+      if (readError) await readFailed(this.context, team, subscription, state, readError);
+      else await deliver(this.context, team, subscription, state);
     }
   }
 }
