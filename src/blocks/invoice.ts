@@ -1,156 +1,33 @@
 import type { types } from "@slack/bolt";
-import { compareDecimals } from "../payments/decimal.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
+import {
+  AMOUNT_LABELS,
+  amountLabel,
+  type EnteredAmount,
+  enteredText,
+  subtractFromText,
+} from "./invoice-figures.js";
+import {
+  isExpired,
+  isKnownState,
+  lookup,
+  plainState,
+  stateText,
+  UNKNOWN_STATE_HINT,
+} from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 
-type StateLook = { emoji: string; label: string };
-
-/** Every state the service is known to use (notes/payments-api.md); others are shown verbatim. */
-export const INVOICE_STATES: Record<string, StateLook> = {
-  notpayed: { emoji: ":hourglass_flowing_sand:", label: "Not paid" },
-  processing: { emoji: ":arrows_counterclockwise:", label: "Payment processing" },
-  wrongamount: { emoji: ":warning:", label: "Wrong amount paid (more payment needed)" },
-  failed: { emoji: ":x:", label: "Payment failed" },
-  payed: { emoji: ":white_check_mark:", label: "Paid" },
-  unavailable: { emoji: ":no_entry:", label: "Payment method unavailable" },
-};
-
 const INVOICE_TYPES: Record<string, string> = { purchase: "Purchase", topup: "Top-up" };
-
-/** Where an invoice stands, as far as its amounts are concerned. */
-type MoneyPhase = "due" | "short" | "paid" | "ended" | "unknown";
-
-function moneyPhase(invoice: Invoice, expired: boolean): MoneyPhase {
-  // isExpired holds for unpaid invoices only; anything else keeps what its state says.
-  if (expired && invoice.state === "notpayed") return "ended";
-  switch (invoice.state) {
-    case "notpayed":
-    case "processing":
-      return "due";
-    case "wrongamount":
-      return "short";
-    case "payed":
-      return "paid";
-    case "failed":
-    case "unavailable":
-      return "ended";
-    default:
-      return "unknown";
-  }
-}
-
-/**
- * What each amount is, in the invoice's state (undefined: not shown in that state). v2: the invoice
- * amount is in RUB, the rest in the pay currency (the chosen method's once there is one). v3: all in
- * the invoice currency, plus its rouble equivalent. Before payment nothing reads as money received;
- * after it nothing is "still to pay" unless the service reports a shortfall (state wrongamount).
- * An unknown state gets the service's own neutral names: Kassa cannot tell what they mean there.
- */
-const AMOUNT_LABELS: Record<AmountKind, Record<MoneyPhase, string | undefined>> = {
-  amount: {
-    due: "Invoice amount",
-    short: "Invoice amount",
-    paid: "Invoice amount",
-    ended: "Invoice amount",
-    unknown: "Invoice amount",
-  },
-  rubAmount: {
-    due: "Amount in RUB",
-    short: "Amount in RUB",
-    paid: "Amount in RUB",
-    ended: "Amount in RUB",
-    unknown: "Amount in RUB",
-  },
-  initialAmount: {
-    due: "Initial amount",
-    short: "Initial amount",
-    paid: "Initial amount",
-    ended: "Initial amount",
-    unknown: "Initial amount",
-  },
-  payAmount: {
-    due: "Amount to pay",
-    short: "Amount to pay",
-    paid: "Amount paid",
-    ended: "Amount that was due",
-    unknown: "Pay amount",
-  },
-  remainingAmount: {
-    due: "Still to pay",
-    short: "Still to pay (shortfall)",
-    paid: undefined,
-    ended: undefined,
-    unknown: "Remaining amount",
-  },
-  balanceAmount: {
-    due: "To be credited when paid",
-    short: "To be credited when paid in full",
-    paid: "Credited to balance",
-    ended: undefined,
-    unknown: "Balance amount",
-  },
-};
-
-/** The label an amount has in this invoice's state; undefined where it would mislead. */
-export function amountLabel(kind: AmountKind, invoice: Invoice, expired: boolean): string | undefined {
-  const phase = moneyPhase(invoice, expired);
-  const money = invoice.amounts[kind];
-  // "Still to pay 0" says nothing: left out.
-  if (kind === "remainingAmount" && phase === "due" && money && compareDecimals(money.value, "0") === 0)
-    return undefined;
-  return AMOUNT_LABELS[kind][phase];
-}
-
-/** What `subtract_from` means, in words; an unknown value is shown as the service wrote it. */
-const SUBTRACT_FROM: Record<string, string> = {
-  amount: "the invoice amount (the payer covers it)",
-  balance: "the cash register's balance (you cover it)",
-};
-
-/**
- * "1,500 USD, charged as 122,190 RUB": an invoice created in one currency that the service
- * converted (v2 converts every amount to roubles). Only when the currencies differ.
- */
-export type EnteredAmount = { value: string; currency: string };
 
 const COMMISSION_LABELS: Record<CommissionKind, string> = {
   serviceCommission: "Service commission",
   extraCommission: "Extra commission",
   commissionAmount: "Commission",
 };
-
-/** Own keys only: a state named "constructor" or "__proto__" is unknown, not Object's. */
-function lookup<T>(table: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
-}
-
-export function isKnownState(state: string): boolean {
-  return lookup(INVOICE_STATES, state) !== undefined;
-}
-
-/** "Not paid" with its emoji, or "Unknown state `refunded`" (escaped, in code). */
-export function stateText(state: string): string {
-  const look = lookup(INVOICE_STATES, state);
-  return look
-    ? `${look.emoji} ${look.label}`
-    : `:grey_question: Unknown state ${inlineCode(truncate(state, 100))}`;
-}
-
-/** Said under an unknown state, so nobody reads more into it than the service told us. */
-export const UNKNOWN_STATE_HINT = "_The payment service reported a state Kassa does not know yet._";
-
-function plainState(state: string): string {
-  return lookup(INVOICE_STATES, state)?.label ?? state;
-}
-
-/** An unpaid invoice past its expiry: the service keeps it `notpayed`, so we compare with now. */
-export function isExpired(invoice: Invoice, now: Date): boolean {
-  return invoice.state === "notpayed" && invoice.expiredAt.epochSeconds * 1000 < now.getTime();
-}
 
 function field(label: string, mrkdwnValue: string): types.MrkdwnElement {
   return { type: "mrkdwn", text: truncate(`*${label}*\n${mrkdwnValue}`, LIMITS.fieldText) };
@@ -172,6 +49,8 @@ export function linkUrl(url: string | null): string | undefined {
 }
 
 export { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
+export { amountLabel, type EnteredAmount, parseEnteredAmount } from "./invoice-figures.js";
+export { INVOICE_STATES, isExpired, isKnownState, stateText, UNKNOWN_STATE_HINT } from "./invoice-state.js";
 
 /** "Open payment page", when the service gave a link we can show (see linkUrl). */
 export function paymentPageButton(url: string | null): types.Button | undefined {
@@ -348,23 +227,6 @@ function methodText(invoice: Invoice, method: PaymentMethod | undefined): string
   const code = inlineCode(invoice.method);
   if (!method || method.code !== invoice.method) return code;
   return `${safeText(method.name, 80)} ${code} · ${safeText(method.currency, 12)}`;
-}
-
-/** "1,500 USD, charged as 122,190 RUB" when the entered currency is not the one the service shows. */
-function enteredText(entered: EnteredAmount | undefined, money: Money): string | undefined {
-  if (!entered || !money.currency || entered.currency.toUpperCase() === money.currency.toUpperCase())
-    return undefined;
-  return `${escapeMrkdwn(`${formatDecimal(entered.value)} ${entered.currency}`)}, charged as ${moneyText(money)}`;
-}
-
-function subtractFromText(value: string): string {
-  return lookup(SUBTRACT_FROM, value) ?? inlineCode(truncate(value, 100));
-}
-
-/** "1500 USD" from a button value back to an entered amount; anything else is no amount. */
-export function parseEnteredAmount(text: string | undefined): EnteredAmount | undefined {
-  const match = text ? /^(\d{1,15}(?:\.\d{1,18})?) ([A-Z0-9]{2,12})$/.exec(text) : null;
-  return match?.[1] && match[2] ? { value: match[1], currency: match[2] } : undefined;
 }
 
 function plainStateMrkdwn(state: string): string {
