@@ -95,7 +95,6 @@ export async function deliver(
 /** Posts one announcement: "sent" (or already sent by another), "retry" or "not_in_channel". */
 export async function post(
   ctx: FeedContext,
-
   team: string,
   channel: string,
   slack: webApi.WebClient,
