@@ -1,10 +1,13 @@
 import type { webApi } from "@slack/bolt";
-import type { EnteredAmount } from "../blocks/invoice.js";
+import { buildInvoiceMessage, type EnteredAmount } from "../blocks/invoice.js";
+import { createdWithoutCardMessage } from "../blocks/invoice-create.js";
 import type { SlackMessage } from "../blocks/message.js";
+import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack-error.js";
 import type { CardDelivery, InvoiceDeps, TellDelivery } from "./deps.js";
 import { deliverInvoiceCard } from "./live-card.js";
+import { chosenMethod } from "./method.js";
 
 /** Who created the invoice and where the command was typed. */
 export type Creator = { teamId: string; userId: string; channelId: string };
@@ -51,4 +54,73 @@ export async function tellCreator(
     await client.chat.postMessage({ channel: creator.userId, text: message.text, blocks: message.blocks });
     delivery.told = "dm";
   }
+}
+
+/** What the log line of a submission notes about the created card and the creator's private notes. */
+export type CreatedCardNote = CardDelivery &
+  TellDelivery & {
+    invoice?: string;
+    /** The new invoice could not be read back; the creator got its id and link instead. */
+    readError?: string;
+    /** Even the private note to the creator failed. */
+    tellError?: string;
+  };
+
+/** The audit trail: one line per created invoice (never the credentials). */
+export function auditCreated(
+  deps: Pick<InvoiceDeps, "logger">,
+  creator: Creator,
+  created: CreatedInvoice,
+  draft: InvoiceDraft,
+): void {
+  deps.logger.info(
+    {
+      audit: "invoice_created",
+      team: creator.teamId,
+      user: creator.userId,
+      invoice: created.id,
+      amount: draft.amount,
+      currency: draft.currency,
+    },
+    "invoice created",
+  );
+}
+
+/**
+ * Reads the new invoice back and posts its card with "Created by". When it cannot be read, the card
+ * is not guessed from the request: the creator gets the id and link privately instead.
+ */
+export async function postCreatedInvoiceCard(
+  deps: Pick<InvoiceDeps, "now" | "payments" | "stores" | "watches" | "feeds">,
+  client: webApi.WebClient,
+  creator: Creator,
+  created: CreatedInvoice,
+  draft: InvoiceDraft,
+  outcome: CreatedCardNote,
+): Promise<void> {
+  let invoice: Invoice;
+  try {
+    invoice = await deps.payments.invoice(creator.teamId, created.id);
+  } catch (error) {
+    outcome.readError = error instanceof Error ? error.message : String(error);
+    await tellCreator(
+      client,
+      creator,
+      createdWithoutCardMessage(created.id, created.url, creator.userId),
+      outcome,
+    );
+    return;
+  }
+  // v2 converts every amount to roubles: the card keeps saying what was typed.
+  const entered = { value: draft.amount, currency: draft.currency };
+  const card = buildInvoiceMessage(invoice, {
+    now: deps.now(),
+    teamId: creator.teamId,
+    visibility: "channel",
+    method: await chosenMethod(deps, creator.teamId, invoice),
+    // Carried in the Refresh button's value, so a refreshed card still says who created it.
+    createdBy: creator.userId,
+    entered,
+  });
+  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered);
 }

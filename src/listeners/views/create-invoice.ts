@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import {
   CREATE_FIELDS,
   CREATE_INVOICE_VIEW,
-  createdWithoutCardMessage,
   createFailedMessage,
   createNotSentMessage,
   createRefusedMessage,
@@ -12,14 +10,18 @@ import {
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
 import { WHO_MAY_MANAGE } from "../../blocks/replies.js";
-import { type Creator, postCreatedCard, tellCreator } from "../../invoices/created-card.js";
-import { chosenMethod } from "../../invoices/method.js";
+import {
+  auditCreated,
+  type CreatedCardNote,
+  type Creator,
+  postCreatedInvoiceCard,
+  tellCreator,
+} from "../../invoices/created-card.js";
 import { newReference } from "../../logger.js";
-import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
+import type { CreatedInvoice } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
 import type { ListenerDeps } from "../deps.js";
 import { mayCreate } from "../manage.js";
-import type { CardDelivery, TellDelivery } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -199,78 +201,9 @@ export const createInvoiceSubmission =
     auditCreated(deps, creator, result.created, draft);
     const outcome: CreatedCardNote = { invoice: result.created.id };
     try {
-      await postCard(deps, client, creator, result.created, draft, outcome);
+      await postCreatedInvoiceCard(deps, client, creator, result.created, draft, outcome);
       log("info", { outcome: "created", ...outcome });
     } catch (error) {
       log("error", { outcome: "card_failed", err: error, ...outcome });
     }
   };
-
-/** What the log line of a submission notes about the created card and the creator's private notes. */
-type CreatedCardNote = CardDelivery &
-  TellDelivery & {
-    invoice?: string;
-    /** The new invoice could not be read back; the creator got its id and link instead. */
-    readError?: string;
-    /** Even the private note to the creator failed. */
-    tellError?: string;
-  };
-
-/** The audit trail: one line per created invoice (never the credentials). */
-function auditCreated(
-  deps: Pick<ListenerDeps, "logger">,
-  creator: Creator,
-  created: CreatedInvoice,
-  draft: InvoiceDraft,
-): void {
-  deps.logger.info(
-    {
-      audit: "invoice_created",
-      team: creator.teamId,
-      user: creator.userId,
-      invoice: created.id,
-      amount: draft.amount,
-      currency: draft.currency,
-    },
-    "invoice created",
-  );
-}
-
-/**
- * Reads the new invoice back and posts its card with "Created by". When it cannot be read, the card
- * is not guessed from the request: the creator gets the id and link privately instead.
- */
-async function postCard(
-  deps: Pick<ListenerDeps, "now" | "payments" | "stores" | "watches">,
-  client: Parameters<typeof postCreatedCard>[1],
-  creator: Creator,
-  created: CreatedInvoice,
-  draft: InvoiceDraft,
-  outcome: CreatedCardNote,
-): Promise<void> {
-  let invoice: Awaited<ReturnType<ListenerDeps["payments"]["invoice"]>>;
-  try {
-    invoice = await deps.payments.invoice(creator.teamId, created.id);
-  } catch (error) {
-    outcome.readError = error instanceof Error ? error.message : String(error);
-    await tellCreator(
-      client,
-      creator,
-      createdWithoutCardMessage(created.id, created.url, creator.userId),
-      outcome,
-    );
-    return;
-  }
-  // v2 converts every amount to roubles: the card keeps saying what was typed.
-  const entered = { value: draft.amount, currency: draft.currency };
-  const card = buildInvoiceMessage(invoice, {
-    now: deps.now(),
-    teamId: creator.teamId,
-    visibility: "channel",
-    method: await chosenMethod(deps, creator.teamId, invoice),
-    // Carried in the Refresh button's value, so a refreshed card still says who created it.
-    createdBy: creator.userId,
-    entered,
-  });
-  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered);
-}
