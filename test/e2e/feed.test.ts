@@ -1,7 +1,12 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
+import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { type RunningServer, startServer } from "../../src/server.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 const ADMIN = "U0ADMIN";
@@ -291,5 +296,62 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
 
     const off = await stack.ask("digest off", { userId: ADMIN, channelId: FEED });
     expect(JSON.stringify(off.reply.body)).toContain("The daily summary in this channel is off");
+  });
+});
+
+describe("the feed and kill -9", () => {
+  const ROOT = new URL("../..", import.meta.url).pathname;
+  let stack: Stack | undefined;
+  let child: ChildProcess | undefined;
+  let next: RunningServer | undefined;
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    await next?.stop();
+    await stack?.stop();
+  });
+
+  it("a process killed while Slack holds the feed message leaves it owed; the next process posts it, once", async () => {
+    const port = await freePort();
+    const running = await Stack.start({
+      env: { PORT: String(port), FEED_INTERVAL_MS: "200", SLACK_TIMEOUT_MS: "60000" },
+      storeMemoMs: 0,
+      // `npm start`'s own entry point, in a process of its own, so it can be killed outright.
+      startApp: async (env) => {
+        const started = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "index.ts")], {
+          cwd: ROOT,
+          env: { ...env, PATH: process.env.PATH ?? "" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        child = started;
+        started.stderr.resume();
+        await new Promise<void>((resolve, reject) => {
+          started.on("exit", (code) => reject(new Error(`the server exited (${code})`)));
+          createInterface({ input: started.stdout }).on("line", (line) => {
+            if (line.includes("Kassa is listening")) resolve();
+          });
+        });
+        return { port, stop: async () => void started.kill("SIGKILL") };
+      },
+    });
+    stack = running;
+    running.slack.users[ADMIN] = { is_admin: true };
+    await askIn(running, "subscribe", FEED);
+    const id = freshInvoice(running);
+    await sleep(600);
+    running.slack.troubleChannel(FEED, { mode: "hang", methods: ["chat.postMessage"], times: 1 });
+    running.fake.pay(id);
+    const held = () =>
+      running.slack
+        .callsOf("chat.postMessage")
+        .filter((call) => call.body.channel === FEED && String(call.body.text).includes(id)).length;
+    await expect.poll(held, { timeout: 10_000 }).toBe(1);
+    child?.kill("SIGKILL");
+    await new Promise((resolve) => child?.on("exit", resolve));
+    expect(about(running, id)).toHaveLength(0);
+
+    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    await running.slack.waitForMessages(() => about(running, id).length === 1, 10_000);
+    await sleep(800);
+    expect(about(running, id)).toHaveLength(1);
   });
 });
