@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import type { BalanceVisibility } from "./balance.js";
+import { disconnectButton } from "./button-values.js";
 import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import type { SlackMessage } from "./message.js";
@@ -198,7 +199,7 @@ export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): 
             action_id: ADMIN_ACTIONS.disconnect,
             style: "danger",
             text: { type: "plain_text", text: "Disconnect" },
-            value: JSON.stringify({ t: teamId }),
+            value: disconnectButton.write({ t: teamId }),
           },
           {
             type: "button",

@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { FeedMode } from "../feed/model.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { invoiceButton } from "./button-values.js";
 import { formatMoney } from "./format.js";
 import { INVOICE_ACTIONS } from "./ids.js";
 import { amountLabel, INVOICE_STATES } from "./invoice.js";
@@ -65,7 +66,7 @@ export function buildFeedMessage(
         type: "button",
         action_id: INVOICE_ACTIONS.open,
         text: { type: "plain_text", text: "Open full card" },
-        value: JSON.stringify({ t: options.teamId, id: invoice.id, s: truncate(invoice.state, 40) }),
+        value: invoiceButton.write({ t: options.teamId, id: invoice.id, s: truncate(invoice.state, 40) }),
       },
     ],
   });

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { HistoryEntry } from "../payments/history.js";
+import { invoiceButton, type ListFilter, listPageButton } from "./button-values.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, LIST_ACTIONS } from "./ids.js";
 import { stateText } from "./invoice.js";
@@ -7,15 +8,13 @@ import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
 
-export const LIST_FILTERS = ["all", "paid", "notpaid"] as const;
-export type ListFilter = (typeof LIST_FILTERS)[number];
+export { LIST_FILTERS, type ListButtonValue, type ListFilter } from "./button-values.js";
 export const LIST_PAGE_SIZE = 10;
 
 /**
  * What a page or Share button carries: the workspace, the filter and the page. Short keys: a button
  * value is at most 2,000 characters and this one is written on every page.
  */
-export type ListButtonValue = { t: string; f: ListFilter; p: number };
 
 const FILTER_WORDS: Record<ListFilter, string> = { all: "", paid: " (paid)", notpaid: " (not paid yet)" };
 
@@ -41,7 +40,7 @@ function row(entry: HistoryEntry, teamId: string): types.SectionBlock {
       type: "button",
       action_id: INVOICE_ACTIONS.open,
       text: { type: "plain_text", text: "Open" },
-      value: JSON.stringify({ t: teamId, id: entry.id, s: truncate(entry.state, 40) }),
+      value: invoiceButton.write({ t: teamId, id: entry.id, s: truncate(entry.state, 40) }),
     },
   };
 }
@@ -80,8 +79,7 @@ export function buildInvoiceList(input: {
     });
   }
   for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId));
-  const value = (page: number) =>
-    JSON.stringify({ t: input.teamId, f: input.filter, p: page } satisfies ListButtonValue);
+  const value = (page: number) => listPageButton.write({ t: input.teamId, f: input.filter, p: page });
   if (input.visibility === "private") {
     const buttons: types.Button[] = [];
     if (input.page > 1)

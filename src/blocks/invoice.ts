@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
+import { type InvoiceButtonValue, invoiceButton } from "./button-values.js";
 import { formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 import {
@@ -86,24 +87,7 @@ export type InvoiceCardOptions = {
   entered?: EnteredAmount | undefined;
 };
 
-/**
- * What the Refresh and Share buttons carry: the workspace, the invoice id, the state first shown and
- * who shared it. No amounts, no secrets: everything else is read again from the service.
- */
-export type InvoiceButtonValue = {
-  t: string;
-  id: string;
-  s: string;
-  by?: string;
-  cb?: string;
-  /** The amount entered at creation ("1500 USD"), kept so a refreshed card still says it. */
-  en?: string;
-};
-
-/** JSON for a button value, with <, > and & as \u escapes: text from the service stays inert anywhere. */
-function buttonValue(value: InvoiceButtonValue): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
-}
+export type { InvoiceButtonValue } from "./button-values.js";
 
 /** The invoice card. Pure: data in, Block Kit out. */
 export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOptions): SlackMessage {
@@ -195,9 +179,9 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     type: "button",
     action_id: INVOICE_ACTIONS.refresh,
     text: { type: "plain_text", text: "Refresh" },
-    value: buttonValue(value),
+    value: invoiceButton.write(value),
   });
-  if (visibility === "private") buttons.push(shareButton(INVOICE_ACTIONS.share, buttonValue(value)));
+  if (visibility === "private") buttons.push(shareButton(INVOICE_ACTIONS.share, invoiceButton.write(value)));
   blocks.push({ type: "actions", block_id: "invoice_actions", elements: buttons });
 
   const notes: string[] = [];

@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import { filterMethods, filterText, type MethodFilter } from "../payments/method-filter.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
+import { paymethodsPageButton } from "./button-values.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import { PAYMETHODS_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
@@ -159,7 +160,8 @@ export function buildPaymethodsMessage(
     ],
   });
 
-  const value = (targetPage: number) => JSON.stringify({ f: filterText(view.filter), p: targetPage });
+  const value = (targetPage: number) =>
+    paymethodsPageButton.write({ f: filterText(view.filter), p: targetPage });
   const buttons: types.Button[] = [];
   if (page > 1) {
     buttons.push({

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { Invoice } from "../payments/model.js";
+import { type StopButtonValue, stopButton as stopValue } from "./button-values.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import { WATCH_ACTIONS } from "./ids.js";
 import { type EnteredAmount, INVOICE_STATES } from "./invoice.js";
@@ -68,15 +69,14 @@ function watchBlock(status: WatchStatus): types.ContextBlock {
   };
 }
 
-/** What the Stop updating button carries: the workspace and the invoice (the card is the message pressed). */
-export type StopButtonValue = { t: string; id: string };
+export type { StopButtonValue } from "./button-values.js";
 
 function stopButton(value: StopButtonValue): types.Button {
   return {
     type: "button",
     action_id: WATCH_ACTIONS.stop,
     text: { type: "plain_text", text: "Stop updating" },
-    value: JSON.stringify(value),
+    value: stopValue.write(value),
   };
 }
 

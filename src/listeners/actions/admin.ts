@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   ADMIN_ACTIONS,
   CONNECT_FROM,
@@ -6,6 +5,7 @@ import {
   notAllowedMessage,
   nothingToDisconnectMessage,
 } from "../../blocks/admin.js";
+import { disconnectButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
@@ -15,8 +15,6 @@ import { openConnectModal, publishHome } from "../manage.js";
 import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
-
-const disconnectValueSchema = z.object({ t: z.string().min(1) });
 
 /**
  * App Home's Connect / Update opens the modal. Disconnect (from the confirmation message or App Home)
@@ -86,7 +84,7 @@ export const disconnect =
           respond({ ...message, replace_original: true });
     await answer(deps, context, send, async () => {
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
-      if (!fromHome && readButtonValue(disconnectValueSchema, action).t !== teamId) {
+      if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
         throw new RefusalError(
           notAllowedMessage("disconnect another workspace's cash register"),
           "foreign_card",

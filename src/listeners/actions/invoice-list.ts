@@ -1,6 +1,5 @@
-import { z } from "zod";
+import { listPageButton } from "../../blocks/button-values.js";
 import { LIST_ACTIONS } from "../../blocks/ids.js";
-import { LIST_FILTERS } from "../../blocks/invoice-list.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { type AnswerDeps, answer } from "../answer.js";
@@ -11,13 +10,6 @@ import { invoiceListReply } from "../invoice-list-reply.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
-
-/** As buildInvoiceList wrote it (ListButtonValue); anything else is refused. */
-const listValueSchema = z.object({
-  t: z.string().min(1).max(32),
-  f: z.enum(LIST_FILTERS),
-  p: z.number().int().min(1).max(100),
-});
 
 /**
  * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone
@@ -50,7 +42,7 @@ export const invoiceListButton =
       return respond({ ...message, replace_original: true });
     };
     await answer(deps, context, send, async (noted) => {
-      const value = readButtonValue(listValueSchema, action);
+      const value = readButtonValue(listPageButton.schema, action);
       if (value.t !== team)
         throw new RefusalError(
           ephemeral(

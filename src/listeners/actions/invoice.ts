@@ -1,11 +1,10 @@
-import { z } from "zod";
+import { invoiceButton } from "../../blocks/button-values.js";
 import { buildInvoiceMessage, INVOICE_ACTIONS, parseEnteredAmount } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
-import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
@@ -13,22 +12,6 @@ import { RefusalError } from "../error-reply.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
-
-/** The value buildInvoiceMessage put on the button; anything else is refused. */
-const buttonValueSchema = z.object({
-  t: z.string().min(1).max(32),
-  id: z.string().regex(INVOICE_ID_PATTERN),
-  s: z.string().max(100),
-  by: z
-    .string()
-    .regex(/^[UW][A-Z0-9]{2,20}$/)
-    .optional(),
-  cb: z
-    .string()
-    .regex(/^[UW][A-Z0-9]{2,20}$/)
-    .optional(),
-  en: z.string().max(40).optional(),
-});
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
@@ -68,7 +51,7 @@ export const invoiceCardButton =
     };
 
     await answer(deps, context, send, async (noted) => {
-      const value = readButtonValue(buttonValueSchema, action);
+      const value = readButtonValue(invoiceButton.schema, action);
       noted.invoice = value.id;
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { paymethodsPageButton as pageValue } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
@@ -9,9 +9,6 @@ import { paymethodsReply } from "../paymethods-reply.js";
 import { canManageCheck, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
-
-/** A page button's value, as buildPaymethodsMessage wrote it; anything else is refused. */
-const buttonValueSchema = z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) });
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),
@@ -47,7 +44,7 @@ export const paymethodsPageButton =
       return respond({ ...message, replace_original: true });
     };
     await answer(deps, context, send, async (noted) => {
-      const value = readButtonValue(buttonValueSchema, action);
+      const value = readButtonValue(pageValue.schema, action);
       const request = parsePaymethodsText(value.f);
       if (request.kind !== "list") throw new Error(`button value holds no filter: ${value.f}`);
       noted.filter = value.f;

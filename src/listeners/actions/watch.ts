@@ -1,16 +1,13 @@
-import { z } from "zod";
+import { stopButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
-import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import type { ActionArgs } from "../router.js";
 import { foreignCardMessage } from "./invoice.js";
-
-const stopValueSchema = z.object({ t: z.string().min(1).max(32), id: z.string().regex(INVOICE_ID_PATTERN) });
 
 /**
  * Stop updating: this card leaves its invoice's watch (other cards of the invoice stay live) and
@@ -28,7 +25,7 @@ export const stopWatch =
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
       respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
     await answer(deps, context, send, async (noted) => {
-      const value = readButtonValue(stopValueSchema, action);
+      const value = readButtonValue(stopButton.schema, action);
       noted.invoice = value.id;
       if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
       const isPrivate = body.container?.is_ephemeral === true;

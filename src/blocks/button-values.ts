@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { INVOICE_ID_PATTERN } from "../payments/payment-link.js";
+
+/**
+ * What each button carries, written and read by one codec: the builders write with `write`, the
+ * listeners read with `schema` (through readButtonValue), so the two cannot drift apart. Keys are one
+ * or two letters: a value holds at most 2,000 characters and a card carries several. No amounts, no
+ * secrets: whatever else a handler needs it reads again.
+ */
+function codec<S extends z.ZodType>(schema: S) {
+  return {
+    schema,
+    /** JSON with <, > and & as \u escapes: text from the service stays inert wherever it is shown. */
+    write(value: z.input<S>): string {
+      return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+    },
+  };
+}
+
+/** What /invoice list can show: everything, paid, or not paid yet. */
+export const LIST_FILTERS = ["all", "paid", "notpaid"] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
+
+const teamId = z.string().min(1).max(32);
+const userId = z.string().regex(/^[UW][A-Z0-9]{2,20}$/);
+
+/** Refresh, Share, Open: workspace, invoice id, state first shown, who shared or created it, what was typed. */
+export const invoiceButton = codec(
+  z.object({
+    t: teamId,
+    id: z.string().regex(INVOICE_ID_PATTERN),
+    s: z.string().max(100),
+    by: userId.optional(),
+    cb: userId.optional(),
+    en: z.string().max(40).optional(),
+  }),
+);
+export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;
+
+/** Stop updating: the workspace and the invoice (the card is the message pressed). */
+export const stopButton = codec(z.object({ t: teamId, id: z.string().regex(INVOICE_ID_PATTERN) }));
+export type StopButtonValue = z.infer<typeof stopButton.schema>;
+
+/** /paymethods pages: the filter as typed and the page. */
+export const paymethodsPageButton = codec(
+  z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) }),
+);
+
+/** /invoice list pages and Share: the workspace, the filter and the page. */
+export const listPageButton = codec(
+  z.object({ t: teamId, f: z.enum(LIST_FILTERS), p: z.number().int().min(1).max(100) }),
+);
+export type ListButtonValue = z.infer<typeof listPageButton.schema>;
+
+/** Disconnect, from the confirmation message: the workspace it names. */
+export const disconnectButton = codec(z.object({ t: z.string().min(1) }));
