@@ -6,6 +6,7 @@ import {
 } from "../../blocks/balance.js";
 import { PaymentsError } from "../../payments/errors.js";
 import { type AnswerDeps, answer } from "../answer.js";
+import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { balanceVisibilityFor } from "../manage.js";
 import type { BalancesRead } from "../outcome.js";
@@ -22,12 +23,7 @@ export const balanceCommand =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments">) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
-    const context = {
-      kind: "command",
-      name: BALANCE_COMMAND,
-      team: command.team_id,
-      user: command.user_id,
-    } as const;
+    const context = commandContext(deps, client, BALANCE_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
       const text = command.text.trim();
       const visibility = await balanceVisibilityFor(deps, command.team_id);

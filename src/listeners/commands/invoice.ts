@@ -4,11 +4,12 @@ import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import { type AnswerDeps, answer } from "../answer.js";
+import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../invoice-list-reply.js";
 import { invoiceSummaryReply } from "../invoice-summary-reply.js";
 import { helpFactsFor, visibilityFor } from "../manage.js";
-import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
@@ -39,17 +40,7 @@ export const invoiceCommand =
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
-    const context = {
-      kind: "command",
-      name: INVOICE_COMMAND,
-      team: command.team_id,
-      user: command.user_id,
-      canManage: canManageCheck(deps, client, {
-        userId: command.user_id,
-        teamId: command.team_id,
-        enterpriseId: command.enterprise_id,
-      }),
-    } as const;
+    const context = commandContext(deps, client, INVOICE_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
       const request = parseInvoiceText(command.text);
       if (request.kind === "help") {

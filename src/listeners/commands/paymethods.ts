@@ -2,10 +2,11 @@ import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../blocks/paym
 import { filterText } from "../../payments/method-filter.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../answer.js";
+import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { helpFactsFor } from "../manage.js";
 import { paymethodsReply } from "../paymethods-reply.js";
-import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
@@ -18,17 +19,7 @@ export const paymethodsCommand =
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
-    const context = {
-      kind: "command",
-      name: PAYMETHODS_COMMAND,
-      team: command.team_id,
-      user: command.user_id,
-      canManage: canManageCheck(deps, client, {
-        userId: command.user_id,
-        teamId: command.team_id,
-        enterpriseId: command.enterprise_id,
-      }),
-    } as const;
+    const context = commandContext(deps, client, PAYMETHODS_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
       const request = parsePaymethodsText(command.text);
       if (request.kind === "help") {
