@@ -15,14 +15,10 @@ import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET, type SampleInvoice } from 
 import { freePort } from "../sandbox/ports.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
+import { percentile } from "./bench-stats.js";
 
 const CHANNELS = 50;
 const POST_CONCURRENCY = 20;
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 export async function runCallbacksBench(argv: string[]): Promise<number> {
   const { values } = parseArgs({

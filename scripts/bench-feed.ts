@@ -12,13 +12,9 @@
 import { parseArgs } from "node:util";
 import { moscowTime, type SampleInvoice } from "../sandbox/fake-payments.js";
 import { Stack } from "../sandbox/stack.js";
+import { percentile } from "./bench-stats.js";
 
 const SETUP_CONCURRENCY = 20;
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;

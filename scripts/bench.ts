@@ -68,6 +68,7 @@ import {
 import { type SampleInvoice, sampleInvoices } from "../sandbox/fake-payments.js";
 import type { SlackReply } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
+import { percentile } from "./bench-stats.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -533,11 +534,6 @@ function othersPercent(
   let ticks = 0;
   for (const [pid, now] of after) ticks += now - (before.get(pid) ?? 0);
   return ticks / seconds;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
 }
 
 function distribution(values: number[]) {

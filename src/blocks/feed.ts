@@ -1,22 +1,20 @@
 import type { types } from "@slack/bolt";
 import type { FeedMode } from "../feed/model.js";
-import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { type Invoice, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
 import { invoiceButton } from "./button-values.js";
 import { formatMoney } from "./format.js";
 import { INVOICE_ACTIONS } from "./ids.js";
 import { amountLabel, INVOICE_STATES } from "./invoice.js";
+import { lookup, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral } from "./replies.js";
 
-/** The method code the service gives its cash registers' test payments. */
-export const TEST_METHOD = "TEST";
-
 /** The feed's headline per change: "Paid" first; "New invoice" only in `all` mode. */
 function headline(state: string, isNew: boolean): string {
   if (state === "notpayed" && isNew) return ":new: *New invoice*";
-  const look = Object.hasOwn(INVOICE_STATES, state) ? INVOICE_STATES[state] : undefined;
+  const look = lookup(INVOICE_STATES, state);
   return look ? `${look.emoji} *${look.label}*` : `:grey_question: *${safeText(state, 60)}*`;
 }
 
@@ -70,10 +68,7 @@ export function buildFeedMessage(
       },
     ],
   });
-  const plainState = Object.hasOwn(INVOICE_STATES, invoice.state)
-    ? (INVOICE_STATES[invoice.state]?.label ?? invoice.state)
-    : invoice.state;
-  const text = `Invoice ${invoice.id}: ${options.isNew && invoice.state === "notpayed" ? "new invoice" : plainState}${amount ? ` · ${formatMoney(amount)}` : ""}${test ? " (test payment)" : ""}`;
+  const text = `Invoice ${invoice.id}: ${options.isNew && invoice.state === "notpayed" ? "new invoice" : plainState(invoice.state)}${amount ? ` · ${formatMoney(amount)}` : ""}${test ? " (test payment)" : ""}`;
   return { text: safeText(text, LIMITS.fallbackText), blocks };
 }
 

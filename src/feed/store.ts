@@ -16,7 +16,8 @@ import {
  * two keys, so a subscribe never races a pass writing its state.
  */
 export class FeedStore {
-  private readonly subscribed = new Memo<boolean>(SUBSCRIBED_MEMO_MS);
+  /** A workspace's feed channels, reused a few seconds: noteCard runs for every channel card. */
+  private readonly feedChannels = new Memo<ReadonlySet<string>>(SUBSCRIBED_MEMO_MS);
 
   constructor(
     private readonly subscriptions: Keyv,
@@ -27,17 +28,16 @@ export class FeedStore {
 
   /**
    * A live card of `invoiceId` was posted in `channel`: if the channel is a feed, the feed will not
-   * announce that invoice there (its card's thread tells the change). One store read per card,
-   * remembered a few seconds; a write only in feed channels.
+   * announce that invoice there (its card's thread tells the change). One store read per workspace
+   * every few seconds; a write only in feed channels.
    */
   async noteCard(teamId: string, channel: string, invoiceId: string): Promise<void> {
-    const key = `${teamId}:${channel}`;
-    let isFeed = this.subscribed.get(key, undefined);
-    if (isFeed === undefined) {
-      isFeed = (await this.channels(teamId)).some((entry) => entry.channel === channel);
-      this.subscribed.set(key, isFeed);
+    let feeds = this.feedChannels.get(teamId, undefined);
+    if (feeds === undefined) {
+      feeds = new Set((await this.channels(teamId)).map((entry) => entry.channel));
+      this.feedChannels.set(teamId, feeds);
     }
-    if (isFeed) await this.cards.set(`${key}:${invoiceId}`, true, CARD_TTL_MS);
+    if (feeds.has(channel)) await this.cards.set(`${teamId}:${channel}:${invoiceId}`, true, CARD_TTL_MS);
   }
 
   async hasCard(teamId: string, channel: string, invoiceId: string): Promise<boolean> {
@@ -145,5 +145,5 @@ export class FeedStore {
 const stateKey = (teamId: string, channel: string) => `${teamId}:${channel}`;
 /** A card is watched at most WATCH_MAX_HOURS (24 h by default); kept a day longer. */
 const CARD_TTL_MS = 48 * 3600 * 1000;
-/** How long "this channel is (not) a feed" is reused for noteCard: a new feed is seen within it. */
+/** How long a workspace's feed channels are reused for noteCard: a new feed is seen within it. */
 const SUBSCRIBED_MEMO_MS = 5000;

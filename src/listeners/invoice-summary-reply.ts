@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
 import { buildSummaryMessage } from "../blocks/summary.js";
+import { isTimeZone } from "../config-values.js";
 import { periodBounds, type SummaryPeriod, summarize } from "../reports/summary.js";
 import type { ListenerDeps } from "./deps.js";
 import type { Produced } from "./outcome.js";
@@ -19,20 +20,11 @@ export async function readerZone(client: webApi.WebClient, userId: string): Prom
       }),
     ]);
     const tz = info?.user?.tz;
-    return typeof tz === "string" && isZone(tz) ? tz : undefined;
+    return typeof tz === "string" && isTimeZone(tz) ? tz : undefined;
   } catch {
     return undefined;
   } finally {
     clearTimeout(timer);
-  }
-}
-
-function isZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -113,3 +113,6 @@ export type BalanceSheet = {
 
 /** Prices of currencies in roubles (decimal strings), keyed by upper-case currency code. */
 export type RubRates = Record<string, string>;
+
+/** The method code the service gives a cash register's test payments (marked, and counted apart). */
+export const TEST_METHOD = "TEST";

@@ -1,12 +1,10 @@
 import { addDecimals } from "../payments/decimal.js";
 import type { HistoryEntry, HistoryPage } from "../payments/history.js";
+import { TEST_METHOD } from "../payments/model.js";
 import { parseServiceTime } from "../payments/time.js";
 
 export const SUMMARY_PERIODS = ["today", "yesterday", "7d"] as const;
 export type SummaryPeriod = (typeof SUMMARY_PERIODS)[number];
-
-/** The method code of the cash register's test payments: counted apart, never in the totals. */
-const TEST_METHOD = "TEST";
 
 /** Invoices read per page, and how many pages at most: a summary of a busy week says where it stopped. */
 export const SUMMARY_PAGE_SIZE = 100;

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
 import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import { startAppProcess } from "../support/app-process.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 const ADMIN = "U0ADMIN";
@@ -300,7 +299,6 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
 });
 
 describe("the feed and kill -9", () => {
-  const ROOT = new URL("../..", import.meta.url).pathname;
   let stack: Stack | undefined;
   let child: ChildProcess | undefined;
   let next: RunningServer | undefined;
@@ -317,19 +315,8 @@ describe("the feed and kill -9", () => {
       storeMemoMs: 0,
       // `npm start`'s own entry point, in a process of its own, so it can be killed outright.
       startApp: async (env) => {
-        const started = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "index.ts")], {
-          cwd: ROOT,
-          env: { ...env, PATH: process.env.PATH ?? "" },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const started = await startAppProcess(env);
         child = started;
-        started.stderr.resume();
-        await new Promise<void>((resolve, reject) => {
-          started.on("exit", (code) => reject(new Error(`the server exited (${code})`)));
-          createInterface({ input: started.stdout }).on("line", (line) => {
-            if (line.includes("Kassa is listening")) resolve();
-          });
-        });
         return { port, stop: async () => void started.kill("SIGKILL") };
       },
     });

@@ -135,6 +135,19 @@ describe("/invoice summary", () => {
     expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501 RUB paid");
   });
 
+  it("falls back to the payment service's zone when Slack cannot say the reader's", async () => {
+    stack.slack.users.U0BERLIN = { tz: "Europe/Berlin" };
+    const own = await stack.ask("summary", { userId: "U0BERLIN" });
+    expect(JSON.stringify(own.reply.body.blocks)).toContain("From midnight to now in Europe/Berlin");
+    stack.slack.usersInfoError = "missing_scope";
+    try {
+      const { reply } = await stack.ask("summary", { userId: "U0BERLIN" });
+      expect(JSON.stringify(reply.body.blocks)).toContain("From midnight to now in Europe/Moscow");
+    } finally {
+      stack.slack.usersInfoError = null;
+    }
+  });
+
   it("answers a wrong period with how to write it", async () => {
     const { reply } = await stack.ask("summary month");
     expect(JSON.stringify(reply.body)).toContain("takes `today` (the default), `yesterday` or `7d`");

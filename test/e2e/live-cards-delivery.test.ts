@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
 import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import { startAppProcess } from "../support/app-process.js";
 
 // Told until Slack has it: a live card keeps what it is owed (its redraw, its thread note) through
 // Slack's 5xx answers, rate limits and calls that never answer, and gets it once Slack takes it.
@@ -115,7 +114,6 @@ describe("live cards when Slack fails", () => {
 });
 
 describe("stopping while Slack hangs", () => {
-  const ROOT = new URL("../..", import.meta.url).pathname;
   let stack: Stack | undefined;
   let child: ChildProcess | undefined;
   let next: RunningServer | undefined;
@@ -132,19 +130,8 @@ describe("stopping while Slack hangs", () => {
       storeMemoMs: 0,
       // `npm start`'s own entry point, in a process of its own.
       startApp: async (env) => {
-        const started = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "index.ts")], {
-          cwd: ROOT,
-          env: { ...env, PATH: process.env.PATH ?? "" },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const started = await startAppProcess(env);
         child = started;
-        started.stderr.resume();
-        await new Promise<void>((resolve, reject) => {
-          started.on("exit", (code) => reject(new Error(`the server exited (${code})`)));
-          createInterface({ input: started.stdout }).on("line", (line) => {
-            if (line.includes("Kassa is listening")) resolve();
-          });
-        });
         return { port, stop: async () => void started.kill("SIGKILL") };
       },
     });

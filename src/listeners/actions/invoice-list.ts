@@ -1,13 +1,13 @@
 import { listPageButton } from "../../blocks/button-values.js";
 import { LIST_ACTIONS } from "../../blocks/ids.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { invoiceListReply } from "../invoice-list-reply.js";
-import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -22,25 +22,8 @@ export const invoiceListButton =
     const team = teamIdOf(body);
     const user = body.user.id;
     const shared = action.action_id === LIST_ACTIONS.share;
-    const context = {
-      kind: "action",
-      name: action.action_id,
-      team,
-      user,
-      canManage: canManageCheck(deps, client, {
-        userId: user,
-        teamId: team,
-        enterpriseId: body.enterprise?.id,
-      }),
-    } as const;
-    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
-      if (failed) return respond({ ...message, replace_original: false });
-      if (shared) {
-        await respond({ ...message, response_type: "in_channel", replace_original: false });
-        return respond({ delete_original: true });
-      }
-      return respond({ ...message, replace_original: true });
-    };
+    const context = actionContext(deps, client, body, action.action_id, team);
+    const send = pageSender(respond, shared);
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(listPageButton.schema, action);
       if (value.t !== team)

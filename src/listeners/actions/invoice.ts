@@ -7,9 +7,10 @@ import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -25,30 +26,14 @@ export const invoiceCardButton =
     const team = teamIdOf(body);
     const user = body.user.id;
     const isPrivate = body.container?.is_ephemeral === true;
-    const context = {
-      kind: "action",
-      name: action.action_id,
-      team,
-      user,
-      canManage: canManageCheck(deps, client, {
-        userId: user,
-        teamId: team,
-        enterpriseId: body.enterprise?.id,
-      }),
-    } as const;
-    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
-      // An error or refusal is a new private note; the card stays as it was.
-      if (failed) return respond({ ...message, replace_original: false });
-      // From a feed message: the full card for the presser alone; the feed message stays.
-      if (action.action_id === INVOICE_ACTIONS.open)
-        return respond({ ...message, response_type: "ephemeral", replace_original: false });
-      if (action.action_id === INVOICE_ACTIONS.share) {
-        await respond({ ...message, response_type: "in_channel", replace_original: false });
-        // The private copy has done its job; if it cannot be deleted it is at least stale-proof.
-        return respond({ delete_original: true });
-      }
-      return respond({ ...message, replace_original: true });
-    };
+    const context = actionContext(deps, client, body, action.action_id, team);
+    // Refresh replaces the card, Share posts it and removes the private copy, an error is a private note.
+    const page = pageSender(respond, action.action_id === INVOICE_ACTIONS.share);
+    const send = async (message: SlackMessage, how: { failed: boolean }) =>
+      // From a feed message or a list: the full card for the presser alone; the message stays.
+      !how.failed && action.action_id === INVOICE_ACTIONS.open
+        ? respond({ ...message, response_type: "ephemeral", replace_original: false })
+        : page(message, how);
 
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(invoiceButton.schema, action);

@@ -1,12 +1,12 @@
 import { paymethodsPageButton as pageValue } from "../../blocks/button-values.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
+import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../paymethods-reply.js";
-import { canManageCheck, type ManagerDeps } from "../permissions.js";
+import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
 
@@ -23,26 +23,9 @@ export const paymethodsPageButton =
     const team = teamIdOf(body);
     const shared = action.action_id === PAYMETHODS_ACTIONS.share;
     const isPrivate = body.container?.is_ephemeral === true;
-    const context = {
-      kind: "action",
-      name: action.action_id,
-      team,
-      user: body.user.id,
-      canManage: canManageCheck(deps, client, {
-        userId: body.user.id,
-        teamId: team,
-        enterpriseId: body.enterprise?.id,
-      }),
-    } as const;
+    const context = actionContext(deps, client, body, action.action_id, team);
     // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
-    const send = async (message: SlackMessage, { failed }: { failed: boolean }) => {
-      if (failed) return respond({ ...message, replace_original: false });
-      if (shared) {
-        await respond({ ...message, response_type: "in_channel", replace_original: false });
-        return respond({ delete_original: true });
-      }
-      return respond({ ...message, replace_original: true });
-    };
+    const send = pageSender(respond, shared);
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(pageValue.schema, action);
       const request = parsePaymethodsText(value.f);
