@@ -2,9 +2,8 @@ import type { types } from "@slack/bolt";
 import Big from "big.js";
 import type { InvoiceDraft } from "../payments/client.js";
 import type { PaymentMethod } from "../payments/model.js";
-import { INPUT_ACTION_ID, selectOption } from "./form.js";
+import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
-import { truncate } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
 /** Block ids of the create modal's inputs; response_action errors are keyed by them. */
@@ -16,8 +15,6 @@ export const CREATE_FIELDS = {
   extra: "extra",
   method: "required_method",
 } as const;
-/** Slack allows at most 100 options in a static_select. */
-const SELECT_OPTIONS = 100;
 
 /**
  * Currencies offered for the invoice. The service converts the invoice's currency to roubles; its
@@ -47,96 +44,68 @@ export type CreateForm = {
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
 export function createInvoiceModal(form: CreateForm): types.ModalView {
-  const currencies = CREATE_CURRENCIES.map((code) => selectOption(code, code));
-  const currency = currencies.find((entry) => entry.value === form.currency?.toUpperCase()) ?? currencies[0];
   const blocks: types.KnownBlock[] = [
-    {
-      type: "input",
-      block_id: CREATE_FIELDS.amount,
-      label: { type: "plain_text", text: "Amount" },
-      hint: { type: "plain_text", text: "Exact, with a point for decimals: 1500 or 0.0005." },
-      element: {
-        type: "plain_text_input",
-        action_id: INPUT_ACTION_ID,
-        max_length: 30,
-        placeholder: { type: "plain_text", text: "1500" },
-        ...(form.amount ? { initial_value: truncate(form.amount, 30) } : {}),
-      },
-    },
-    {
-      type: "input",
-      block_id: CREATE_FIELDS.currency,
-      label: { type: "plain_text", text: "Currency" },
-      hint: { type: "plain_text", text: "The payment service converts it to roubles at its own rate." },
-      element: {
-        type: "static_select",
-        action_id: INPUT_ACTION_ID,
-        options: currencies,
-        ...(currency ? { initial_option: currency } : {}),
-      },
-    },
-    {
-      type: "input",
-      block_id: CREATE_FIELDS.lifetime,
-      label: { type: "plain_text", text: "Payment page open for (minutes)" },
-      hint: { type: "plain_text", text: `1 to ${MAX_LIFETIME_MINUTES} minutes (3 days).` },
-      element: {
-        type: "plain_text_input",
-        action_id: INPUT_ACTION_ID,
-        max_length: 4,
-        initial_value: String(DEFAULT_LIFETIME_MINUTES),
-      },
-    },
-    {
-      type: "input",
-      block_id: CREATE_FIELDS.description,
+    textInput({
+      block: CREATE_FIELDS.amount,
+      label: "Amount",
+      hint: "Exact, with a point for decimals: 1500 or 0.0005.",
+      maxLength: 30,
+      placeholder: "1500",
+      initial: form.amount,
+    }),
+    selectInput({
+      block: CREATE_FIELDS.currency,
+      label: "Currency",
+      hint: "The payment service converts it to roubles at its own rate.",
+      options: CREATE_CURRENCIES.map((code) => selectOption(code, code)),
+      initial:
+        CREATE_CURRENCIES.find((code) => code === form.currency?.toUpperCase()) ?? CREATE_CURRENCIES[0],
+    }),
+    textInput({
+      block: CREATE_FIELDS.lifetime,
+      label: "Payment page open for (minutes)",
+      hint: `1 to ${MAX_LIFETIME_MINUTES} minutes (3 days).`,
+      maxLength: 4,
+      initial: String(DEFAULT_LIFETIME_MINUTES),
+    }),
+    textInput({
+      block: CREATE_FIELDS.description,
       optional: true,
-      label: { type: "plain_text", text: "Description" },
-      hint: { type: "plain_text", text: "Shown to the payer on the payment page." },
-      element: {
-        type: "plain_text_input",
-        action_id: INPUT_ACTION_ID,
-        max_length: MAX_DESCRIPTION,
-        ...(form.description ? { initial_value: truncate(form.description, MAX_DESCRIPTION) } : {}),
-      },
-    },
-    {
-      type: "input",
-      block_id: CREATE_FIELDS.extra,
+      label: "Description",
+      hint: "Shown to the payer on the payment page.",
+      maxLength: MAX_DESCRIPTION,
+      initial: form.description,
+    }),
+    textInput({
+      block: CREATE_FIELDS.extra,
       optional: true,
-      label: { type: "plain_text", text: "Order reference" },
-      hint: {
-        type: "plain_text",
-        text: "Your own reference, kept with the invoice (not shown to the payer).",
-      },
-      element: { type: "plain_text_input", action_id: INPUT_ACTION_ID, max_length: MAX_EXTRA },
-    },
+      label: "Order reference",
+      hint: "Your own reference, kept with the invoice (not shown to the payer).",
+      maxLength: MAX_EXTRA,
+    }),
   ];
-  const methods = (form.methods ?? []).slice(0, SELECT_OPTIONS);
+  // A drop-down takes at most 100 options (selectInput keeps the first 100).
+  const methods = form.methods ?? [];
   if (methods.length > 0) {
-    blocks.push({
-      type: "input",
-      block_id: CREATE_FIELDS.method,
-      optional: true,
-      label: { type: "plain_text", text: "Only this payment method" },
-      hint: { type: "plain_text", text: "Leave empty to let the payer choose." },
-      element: {
-        type: "static_select",
-        action_id: INPUT_ACTION_ID,
-        placeholder: { type: "plain_text", text: "Any method" },
+    blocks.push(
+      selectInput({
+        block: CREATE_FIELDS.method,
+        optional: true,
+        label: "Only this payment method",
+        hint: "Leave empty to let the payer choose.",
+        placeholder: "Any method",
         options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
-      },
-    });
+      }),
+    );
   }
-  return {
-    type: "modal",
-    callback_id: CREATE_INVOICE_VIEW,
-    title: { type: "plain_text", text: "New invoice" },
-    submit: { type: "plain_text", text: "Create" },
-    close: { type: "plain_text", text: "Cancel" },
-    private_metadata: JSON.stringify(form.origin),
+  return modal({
+    callbackId: CREATE_INVOICE_VIEW,
+    title: "New invoice",
+    submit: "Create",
+    close: "Cancel",
+    privateMetadata: JSON.stringify(form.origin),
     blocks,
-  };
+  });
 }
 
 /** What the modal's fields held when submitted (absent fields as undefined). */

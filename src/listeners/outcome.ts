@@ -131,5 +131,76 @@ export type Outcome =
       err?: unknown;
     };
 
+/** What a modal submission ends in, beside the kinds above (not_allowed, store_unavailable, …). */
+export type ViewOutcome =
+  /** The payload is not a current Kassa form (out of date, or another workspace's): reopen it. */
+  | { outcome: "bad_form" }
+  /** Values the form does not accept, each said next to its field. */
+  | { outcome: "invalid"; fields: string[] }
+  /** The same submission arrived again (Slack's redelivery, a double click): nothing more was done. */
+  | { outcome: "duplicate" }
+  /** The payment service refused; `inline` when said in the form, else told privately. */
+  | { outcome: "refused"; inline: boolean; serviceErrors?: string[] }
+  /** Nothing was sent to the service (not connected, busy); the creator was told. */
+  | { outcome: "not_sent"; reason: string }
+  /** The invoice may or may not exist; the creator was told with this reference. */
+  | { outcome: "create_failed"; reference: string; err: unknown }
+  /** The invoice was created and its card posted. */
+  | { outcome: "created" }
+  /** The invoice was created, its card could not be delivered at all. */
+  | { outcome: "card_failed"; err: unknown }
+  /** The credentials worked and were saved. */
+  | { outcome: "connected" };
+
+/** Facts a submission notes as it goes (as LogContext for commands). */
+export type ViewContext = LogContext &
+  TellDelivery & {
+    /** The API version being connected. */
+    apiVersion?: string;
+    /** The service took longer than Slack's 3 s allowed: the answer came after the form was closed. */
+    slow?: boolean;
+    /** The new invoice could not be read back; the creator got its id and link instead. */
+    readError?: string;
+    /** Even the private note to the creator failed. */
+    tellError?: string;
+  };
+
+/** One payment link of a link_shared event: read and unfurled (`ok`), or why not. */
+export type LinkOutcome = {
+  id: string;
+  outcome: "ok" | "rate_limited" | RefusalKind | FailureKind;
+  upstreamStatus?: number;
+  reference?: string;
+};
+
+/** What an event ends in. */
+export type EventOutcome =
+  /** Done: App Home published. */
+  | { outcome: "ok" }
+  /** The workspace's data was deleted (uninstalled, bot token revoked). */
+  | { outcome: "forgotten"; enterprise?: string }
+  /** The event's payload was not what Slack documents; nothing was done. */
+  | { outcome: "bad_event"; problem: string }
+  /** A message with links, none of them a payment page. */
+  | { outcome: "no_payment_links"; links: number }
+  /** Payment links read, one outcome each; `partial` when they differ; the unfurl call refused. */
+  | {
+      outcome: LinkOutcome["outcome"] | "partial" | "unfurl_failed";
+      links: number;
+      invoices: LinkOutcome[];
+      unfurled: number;
+      slackError?: string;
+      /** The first link's error, when it needs the operator's attention. */
+      err?: unknown;
+    }
+  /** A broken store or a bug; nothing reached the channel. */
+  | { outcome: "internal_error"; err: unknown; reference?: string };
+
+/** The one log line per modal submission or event (handled.ts writes it). */
+export type HandledLogLine = { view?: string; event?: string; team: string; user?: string } & ViewContext & {
+    channel?: string;
+    eventId?: string;
+  } & (Outcome | ViewOutcome | EventOutcome) & { latencyMs: number };
+
 /** What a producer hands answer(): the reply (null when a modal answered) and what to log. */
 export type Produced = { reply: SlackMessage | null; log: Outcome };

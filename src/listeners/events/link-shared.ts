@@ -6,6 +6,8 @@ import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-l
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
+import { type Handled, handled } from "../handled.js";
+import type { LinkOutcome } from "../outcome.js";
 import type { EventArgs } from "../router.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
@@ -22,13 +24,7 @@ const linkSharedSchema = z.object({
 });
 type LinkShared = z.infer<typeof linkSharedSchema>;
 
-type Level = "info" | "warn" | "error";
-
-/** The event's one log line, filled in as the work goes. */
-type LogLine = Record<string, unknown>;
-
-/** Per payment link: `ok`, or why it was not unfurled (the same names as the command log lines). */
-type LinkOutcome = { id: string; outcome: string; upstreamStatus?: number; reference?: string };
+type LinkDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">;
 
 /** One link read: its card, or why not (and the error itself when the operator needs its details). */
 type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown };
@@ -41,63 +37,37 @@ type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown }
  * and per-workspace rate limits as a command. Bolt acknowledges the event before this runs.
  */
 export const linkShared =
-  (deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">) =>
+  (deps: LinkDeps) =>
   async ({ event, body, client, context }: EventArgs<"link_shared">): Promise<void> => {
     // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
     // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
     const teamId = context.teamId ?? body.team_id ?? "";
-    await deps.inFlight.track(
-      handleLinkShared(deps, client, { team: teamId, eventId: body.event_id }, event),
-    );
+    await handled(deps, { event: "link_shared", team: teamId, eventId: body.event_id }, async (noted) => {
+      const parsed = linkSharedSchema.safeParse(event);
+      if (!parsed.success) {
+        const problem = parsed.error.issues
+          .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+          .join("; ");
+        return { log: { outcome: "bad_event", problem }, level: "warn" };
+      }
+      noted.user = parsed.data.user;
+      noted.channel = parsed.data.channel;
+      return unfurlPaymentLinks(deps, client, teamId, parsed.data);
+    });
   };
 
-async function handleLinkShared(
-  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
-  client: webApi.WebClient,
-  where: { team: string; eventId: string },
-  raw: unknown,
-): Promise<void> {
-  const started = performance.now();
-  const line: LogLine = { event: "link_shared", team: where.team, eventId: where.eventId };
-  let level: Level;
-  const parsed = linkSharedSchema.safeParse(raw);
-  if (!parsed.success) {
-    line.outcome = "bad_event";
-    line.problem = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    level = "warn";
-  } else {
-    try {
-      level = await unfurlPaymentLinks(deps, client, where.team, parsed.data, line);
-    } catch (error) {
-      // A broken store (rate counts) or a bug: still one line, still nothing in the channel.
-      line.outcome = "internal_error";
-      line.err = error;
-      level = "error";
-    }
-  }
-  line.latencyMs = Math.round(performance.now() - started);
-  if (deps.logger.isLevelEnabled(level)) deps.logger[level](line, "event handled");
-}
-
-/** Reads the message's payment links, unfurls those it could, notes everything in `line`. */
+/** Reads the message's payment links and unfurls those it could; the outcome names each. */
 async function unfurlPaymentLinks(
-  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
+  deps: LinkDeps,
   client: webApi.WebClient,
   teamId: string,
   event: LinkShared,
-  line: LogLine,
-): Promise<Level> {
-  line.user = event.user;
-  line.channel = event.channel;
-  line.links = event.links.length;
+): Promise<Handled> {
   const links = paymentLinksToUnfurl(
     event.links.map((link) => link.url),
     MAX_UNFURLS_PER_MESSAGE,
   );
-  if (links.length === 0) {
-    line.outcome = "no_payment_links";
-    return "info";
-  }
+  if (links.length === 0) return { log: { outcome: "no_payment_links", links: event.links.length } };
   // Counted first, one per read, so a limit reached halfway reads nothing more.
   const allowed: boolean[] = [];
   for (const _link of links) {
@@ -118,34 +88,33 @@ async function unfurlPaymentLinks(
     const unfurl = results[index]?.unfurl;
     if (unfurl) unfurls[link.url] = unfurl;
   });
-  const outcomes = results.map((result) => result.outcome);
-  line.invoices = outcomes;
-  line.outcome =
-    new Set(outcomes.map((entry) => entry.outcome)).size === 1 ? outcomes[0]?.outcome : "partial";
-  let level: Level = "info";
+  const invoices = results.map((result) => result.outcome);
+  const kinds = new Set(invoices.map((entry) => entry.outcome));
+  // Nobody sees a reference here; it ties the cause to the invoice for the operator.
   const failed = results.find((result) => result.error !== undefined);
-  if (failed) {
-    // Nobody sees a reference here; it ties the cause to the invoice for the operator.
-    line.err = failed.error;
-    level = "error";
-  } else if (outcomes.some((entry) => entry.outcome === "upstream_unreachable")) {
-    level = "warn";
-  }
-  line.unfurled = Object.keys(unfurls).length;
-  if (line.unfurled === 0) return level;
+  const unreachable = kinds.has("upstream_unreachable");
+  const read = {
+    outcome: kinds.size === 1 ? (invoices[0]?.outcome ?? "partial") : "partial",
+    links: event.links.length,
+    invoices,
+    unfurled: Object.keys(unfurls).length,
+    ...(failed ? { err: failed.error } : {}),
+  } as const;
+  const level = failed ? "error" : unreachable ? "warn" : "info";
+  if (read.unfurled === 0) return { log: read, level };
   try {
     await client.chat.unfurl({ ...unfurlTarget(event), unfurls });
+    return { log: read, level };
   } catch (error) {
-    line.outcome = "unfurl_failed";
-    line.unfurled = 0;
-    line.slackError = slackErrorCode(error);
-    if (level === "info") level = "warn";
+    return {
+      log: { ...read, outcome: "unfurl_failed", unfurled: 0, slackError: slackErrorCode(error) },
+      level: level === "info" ? "warn" : level,
+    };
   }
-  return level;
 }
 
 async function readLink(
-  deps: Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">,
+  deps: LinkDeps,
   teamId: string,
   link: PaymentLink & { url: string },
   now: Date,

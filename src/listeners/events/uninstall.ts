@@ -1,14 +1,17 @@
 import { forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
+import { handled } from "../handled.js";
 import type { EventArgs } from "../router.js";
+
+type ForgetDeps = Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight">;
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
- * credentials, settings and cached data. Slack may deliver an event more than once; deleting is
- * idempotent, so retries are harmless.
+ * credentials, settings, cached data, live cards and feeds. Slack may deliver an event more than once;
+ * deleting is idempotent, so retries are harmless.
  */
 async function forget(
-  deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">,
+  deps: ForgetDeps,
   event: string,
   body: { team_id?: string; enterprise_id?: string },
   context: { teamId?: string; enterpriseId?: string; isEnterpriseInstall?: boolean },
@@ -18,7 +21,7 @@ async function forget(
     enterpriseId: context.enterpriseId ?? body.enterprise_id,
     isEnterpriseInstall: context.isEnterpriseInstall ?? false,
   };
-  try {
+  await handled(deps, { event, team: query.teamId ?? "" }, async () => {
     await forgetWorkspace(
       deps.stores,
       async (teamId) => {
@@ -28,23 +31,19 @@ async function forget(
       },
       query,
     );
-    deps.logger.info(
-      { event, team: query.teamId, enterprise: query.enterpriseId, outcome: "forgotten" },
-      "event handled",
-    );
-  } catch (error) {
-    deps.logger.error({ event, team: query.teamId, outcome: "error", err: error }, "event handled");
-    throw error;
-  }
+    return {
+      log: { outcome: "forgotten", ...(query.enterpriseId ? { enterprise: query.enterpriseId } : {}) },
+    };
+  });
 }
 
 export const appUninstalled =
-  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">) =>
+  (deps: ForgetDeps) =>
   async ({ body, context }: EventArgs<"app_uninstalled">): Promise<void> =>
     forget(deps, "app_uninstalled", body, context);
 
 export const tokensRevoked =
-  (deps: Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds">) =>
+  (deps: ForgetDeps) =>
   async ({ event, body, context }: EventArgs<"tokens_revoked">): Promise<void> => {
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;

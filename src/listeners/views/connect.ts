@@ -1,11 +1,16 @@
+import type { types, webApi } from "@slack/bolt";
 import { z } from "zod";
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../../blocks/connect-modal.js";
+import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
+import type { ReplyVisibility } from "../../blocks/invoice.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";
+import { handledSubmission, type ViewAnswer } from "../handled.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
+import type { Outcome, ViewOutcome } from "../outcome.js";
 import { checkManager } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -15,18 +20,48 @@ import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 const INLINE_CHECK_MS = 2000;
 
 const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string().min(1) });
-/** The parts of view.state.values the modal defines; anything else in the payload is ignored. */
-const formSchema = z.object({
-  [CONNECT_FIELDS.login]: z.object({ value: textValue }),
-  [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
-  // Absent from forms opened before Secret 2 was asked for: the stored one is kept.
-  [CONNECT_FIELDS.salt]: z.object({ value: textValue }).optional(),
-  [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
-  [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
-  // Absent from forms opened before the setting existed: the stored choice is kept.
-  [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
-  [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
-});
+const whoMay = (choice: string | undefined): BalanceVisibility | undefined =>
+  choice === "everyone" || choice === "admins" ? choice : undefined;
+/** The parts of view.state.values the modal defines, read into what Kassa saves; the rest is ignored. */
+const formSchema = z
+  .object({
+    [CONNECT_FIELDS.login]: z.object({ value: textValue }),
+    [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
+    // Absent from forms opened before Secret 2 was asked for: the stored one is kept.
+    [CONNECT_FIELDS.salt]: z.object({ value: textValue }).optional(),
+    [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
+    [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
+    // Absent from forms opened before the setting existed: the stored choice is kept.
+    [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
+    [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
+  })
+  .transform((values) => ({
+    login: values[CONNECT_FIELDS.login].value.value?.trim() ?? "",
+    typedSecret: values[CONNECT_FIELDS.secret].value.value?.trim() ?? "",
+    // Blank keeps the stored Secret 2 (undefined); a typed one replaces it.
+    salt: values[CONNECT_FIELDS.salt]?.value.value?.trim() || undefined,
+    apiVersion: (values[CONNECT_FIELDS.apiVersion].value.selected_option?.value === "v3"
+      ? "v3"
+      : "v2") as ApiVersion,
+    visibility: (values[CONNECT_FIELDS.visibility].value.selected_option?.value === "private"
+      ? "private"
+      : "channel") as ReplyVisibility,
+    balanceVisibility: whoMay(values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value),
+    invoiceCreators: whoMay(values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value),
+  }));
+type ConnectValues = z.infer<typeof formSchema>;
+
+type ConnectDeps = Pick<
+  ListenerDeps,
+  | "adminUserIds"
+  | "stores"
+  | "logger"
+  | "inFlight"
+  | "defaultApiVersion"
+  | "payments"
+  | "replyVisibility"
+  | "callbacks"
+>;
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
 
@@ -47,158 +82,137 @@ function checkFailure(error: unknown): string {
  * role), so it is checked again before anything is tried or saved.
  */
 export const connectSubmission =
-  (
-    deps: Pick<
-      ListenerDeps,
-      | "adminUserIds"
-      | "stores"
-      | "logger"
-      | "defaultApiVersion"
-      | "payments"
-      | "replyVisibility"
-      | "callbacks"
-    >,
-  ) =>
+  (deps: ConnectDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const userId = body.user.id;
-    const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-    const form = formSchema.safeParse(view.state.values);
-    const teamId = teamIdOf(body);
-    const log = (fields: Record<string, unknown>) =>
-      deps.logger.info(
-        {
-          view: CONNECT_VIEW,
-          team: teamId,
-          user: userId,
-          latencyMs: Math.round(performance.now() - started),
-          ...fields,
-        },
-        "view handled",
-      );
-    if (!origin.success || !form.success || origin.data.t !== teamId) {
-      await ack({
-        response_action: "errors",
-        errors: { [CONNECT_FIELDS.login]: "This form is out of date. Close it and open it again." },
-      });
-      log({ outcome: "bad_form" });
-      return;
-    }
-    const manager = await checkManager(deps, client, {
-      userId,
-      teamId,
-      enterpriseId: body.enterprise?.id,
-    });
-    if (!manager.allowed) {
-      await ack({
-        response_action: "errors",
-        errors: {
-          [CONNECT_FIELDS.login]:
-            "Only workspace admins and owners, the person who installed Kassa, and people the operator lists can change the connection. Nothing was saved.",
-        },
-      });
-      return log({ outcome: "not_allowed", why: manager.why });
-    }
-    const values = form.data;
-    const login = values[CONNECT_FIELDS.login].value.value?.trim() ?? "";
-    const typedSecret = values[CONNECT_FIELDS.secret].value.value ?? "";
-    // Blank keeps the stored Secret 2 (undefined); a typed one replaces it.
-    const salt = values[CONNECT_FIELDS.salt]?.value.value?.trim() || undefined;
-    const apiVersion = (
-      values[CONNECT_FIELDS.apiVersion].value.selected_option?.value === "v3" ? "v3" : "v2"
-    ) as ApiVersion;
-    const visibility =
-      values[CONNECT_FIELDS.visibility].value.selected_option?.value === "private" ? "private" : "channel";
-    const balanceChoice = values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value;
-    const balanceVisibility: BalanceVisibility | undefined =
-      balanceChoice === "everyone" ? "everyone" : balanceChoice === "admins" ? "admins" : undefined;
-    const creatorsChoice = values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value;
-    const invoiceCreators: BalanceVisibility | undefined =
-      creatorsChoice === "everyone" ? "everyone" : creatorsChoice === "admins" ? "admins" : undefined;
-
-    const stored = await deps.stores.credentials.get(teamId).catch(() => undefined);
-    const secret = typedSecret.trim() === "" ? stored?.account.secret : typedSecret.trim();
-    if (login === "") {
-      await ack({
-        response_action: "errors",
-        errors: { [CONNECT_FIELDS.login]: "Enter the cash register's login." },
-      });
-      return log({ outcome: "invalid" });
-    }
-    if (!secret) {
-      await ack({
-        response_action: "errors",
-        errors: { [CONNECT_FIELDS.secret]: "Enter the cash register's secret." },
-      });
-      return log({ outcome: "invalid" });
-    }
-
-    const account: PaymentsAccount = { login, secret, apiVersion };
-    const check: Promise<Check> = deps.payments.tryAccount(account).then(
-      (catalog) => ({ ok: true, methods: catalog.methods.length }),
-      (error: unknown) => ({ ok: false, message: checkFailure(error) }),
-    );
-    const save = async (methods: number) => {
-      const info = await deps.stores.credentials.set(teamId, {
-        login,
-        secret,
-        salt,
-        apiVersion,
-        connectedBy: userId,
-      });
-      await deps.stores.settings.update(teamId, {
-        replyVisibility: visibility,
-        ...(balanceVisibility ? { balanceVisibility } : {}),
-        ...(invoiceCreators ? { invoiceCreators } : {}),
-      });
-      await deps.payments.forgetCached(teamId);
-      return connectedModal(info, methods, deps.defaultApiVersion);
-    };
-    const refreshHome = async (from: ModalOrigin["from"]) => {
-      if (from === "home") await publishHome(deps, client, { userId, teamId }).catch(() => undefined);
-    };
-    // The role check above used part of Slack's 3 s; the credential check gets what is left.
-    const inlineMs = Math.max(0, INLINE_CHECK_MS - (performance.now() - started));
-    const quick = await Promise.race([
-      check,
-      new Promise<null>((resolve) => setTimeout(resolve, inlineMs, null)),
-    ]);
-
-    if (quick) {
-      if (!quick.ok) {
-        await ack({
-          response_action: "errors",
-          errors: { [CONNECT_FIELDS.secret]: quick.message.slice(0, 300) },
-        });
-        return log({ outcome: "refused", apiVersion });
+    const who = { userId: body.user.id, teamId: teamIdOf(body), enterpriseId: body.enterprise?.id };
+    const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field: CONNECT_FIELDS.login };
+    await handledSubmission(deps, origin, ack, async (noted, reply) => {
+      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+      const form = formSchema.safeParse(view.state.values);
+      if (!from.success || !form.success || from.data.t !== who.teamId) {
+        await reply(
+          fieldError(CONNECT_FIELDS.login, "This form is out of date. Close it and open it again."),
+        );
+        return { outcome: "bad_form" };
       }
-      const done = await save(quick.methods);
-      await ack({ response_action: "update", view: done });
-      await refreshHome(origin.data.from);
-      return log({ outcome: "connected", apiVersion });
-    }
-
-    // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
-    await ack({ response_action: "update", view: checkingModal() });
-    const result = await check;
-    const next = result.ok
-      ? await save(result.methods)
-      : connectModal({
-          login,
-          hasSecret: stored !== undefined,
-          hasSalt: stored?.hasSalt,
-          apiVersion,
-          visibility,
-          balanceVisibility:
-            balanceVisibility ?? (await balanceVisibilityFor(deps, teamId).catch(() => "admins" as const)),
-          invoiceCreators:
-            invoiceCreators ?? (await invoiceCreatorsFor(deps, teamId).catch(() => "admins" as const)),
-          error: result.message,
-          privateMetadata: view.private_metadata,
-        });
-    await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
-      deps.logger.warn({ team: teamId, err: error }, "could not update the connect modal");
+      const manager = await checkManager(deps, client, who);
+      noted.manager = manager.why;
+      if (!manager.allowed) {
+        await reply(
+          fieldError(
+            CONNECT_FIELDS.login,
+            "Only workspace admins and owners, the person who installed Kassa, and people the operator lists can change the connection. Nothing was saved.",
+          ),
+        );
+        return { outcome: "not_allowed" };
+      }
+      const values = form.data;
+      noted.apiVersion = values.apiVersion;
+      const stored = await deps.stores.credentials.get(who.teamId).catch(() => undefined);
+      const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
+      if (values.login === "") {
+        await reply(fieldError(CONNECT_FIELDS.login, "Enter the cash register's login."));
+        return { outcome: "invalid", fields: [CONNECT_FIELDS.login] };
+      }
+      if (!secret) {
+        await reply(fieldError(CONNECT_FIELDS.secret, "Enter the cash register's secret."));
+        return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
+      }
+      const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
+      const check: Promise<Check> = deps.payments.tryAccount(account).then(
+        (catalog) => ({ ok: true, methods: catalog.methods.length }),
+        (error: unknown) => ({ ok: false, message: checkFailure(error) }),
+      );
+      // The role check above used part of Slack's 3 s; the credential check gets what is left.
+      const inlineMs = Math.max(0, INLINE_CHECK_MS - (performance.now() - started));
+      const quick = await Promise.race([
+        check,
+        new Promise<null>((resolve) => setTimeout(resolve, inlineMs, null)),
+      ]);
+      const connection = { deps, client, who, values, secret, from: from.data.from };
+      if (quick) return answerInTime(connection, quick, reply);
+      // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
+      noted.slow = true;
+      await reply({ response_action: "update", view: checkingModal() });
+      const result = await check;
+      const next = result.ok
+        ? await save(connection, result.methods)
+        : await connectModalAgain(connection, stored, result.message, view.private_metadata);
+      await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
+        deps.logger.warn({ team: who.teamId, err: error }, "could not update the connect modal");
+      });
+      if (!result.ok) return { outcome: "refused", inline: false };
+      await refreshHome(connection);
+      return { outcome: "connected" };
     });
-    if (result.ok) await refreshHome(origin.data.from);
-    log({ outcome: result.ok ? "connected" : "refused", apiVersion, slow: true });
   };
+
+type Connection = {
+  deps: ConnectDeps;
+  client: webApi.WebClient;
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined };
+  values: ConnectValues;
+  secret: string;
+  from: ModalOrigin["from"];
+};
+
+async function answerInTime(
+  connection: Connection,
+  check: Check,
+  reply: (answer?: ViewAnswer) => Promise<void>,
+): Promise<Outcome | ViewOutcome> {
+  if (!check.ok) {
+    await reply(fieldError(CONNECT_FIELDS.secret, check.message.slice(0, 300)));
+    return { outcome: "refused", inline: true };
+  }
+  await reply({ response_action: "update", view: await save(connection, check.methods) });
+  await refreshHome(connection);
+  return { outcome: "connected" };
+}
+
+/** Saves what was checked: the credentials (sealed), the settings chosen, and forgets cached answers. */
+async function save({ deps, who, values, secret }: Connection, methods: number): Promise<types.ModalView> {
+  const info = await deps.stores.credentials.set(who.teamId, {
+    login: values.login,
+    secret,
+    salt: values.salt,
+    apiVersion: values.apiVersion,
+    connectedBy: who.userId,
+  });
+  await deps.stores.settings.update(who.teamId, {
+    replyVisibility: values.visibility,
+    ...(values.balanceVisibility ? { balanceVisibility: values.balanceVisibility } : {}),
+    ...(values.invoiceCreators ? { invoiceCreators: values.invoiceCreators } : {}),
+  });
+  await deps.payments.forgetCached(who.teamId);
+  return connectedModal(info, methods, deps.defaultApiVersion);
+}
+
+/** The form again, as typed (never the secret), with why the check failed. */
+async function connectModalAgain(
+  { deps, who, values }: Connection,
+  stored: { hasSalt?: boolean } | undefined,
+  error: string,
+  privateMetadata: string,
+): Promise<types.ModalView> {
+  return connectModal({
+    login: values.login,
+    hasSecret: stored !== undefined,
+    hasSalt: stored?.hasSalt,
+    apiVersion: values.apiVersion,
+    visibility: values.visibility,
+    balanceVisibility:
+      values.balanceVisibility ??
+      (await balanceVisibilityFor(deps, who.teamId).catch(() => "admins" as const)),
+    invoiceCreators:
+      values.invoiceCreators ?? (await invoiceCreatorsFor(deps, who.teamId).catch(() => "admins" as const)),
+    error,
+    privateMetadata,
+  });
+}
+
+/** App Home shows the connection: publish it again when the form was opened from there. */
+async function refreshHome({ deps, client, who, from }: Connection): Promise<void> {
+  if (from === "home") await publishHome(deps, client, who).catch(() => undefined);
+}

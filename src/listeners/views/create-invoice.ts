@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import type { webApi } from "@slack/bolt";
 import { z } from "zod";
+import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
   CREATE_INVOICE_VIEW,
@@ -18,10 +20,12 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import { newReference } from "../../logger.js";
-import type { CreatedInvoice } from "../../payments/client.js";
+import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
 import type { ListenerDeps } from "../deps.js";
+import { handledSubmission, type Noted } from "../handled.js";
 import { mayCreate } from "../manage.js";
+import type { ViewOutcome } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -36,16 +40,26 @@ export const INLINE_CREATE_MS = 2500;
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
 
 const originSchema = z.object({ t: z.string().min(1), c: z.string().regex(/^[CGDU][A-Z0-9]+$/) });
-/** The parts of view.state.values the modal defines; anything else is ignored. */
-const formSchema = z.object({
-  [CREATE_FIELDS.amount]: z.object({ value: textValue }),
-  [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
-  [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
-  [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
-  [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
-  [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
-});
+/** The parts of view.state.values the modal defines, as validateCreateInput reads them. */
+const formSchema = z
+  .object({
+    [CREATE_FIELDS.amount]: z.object({ value: textValue }),
+    [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
+    [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
+    [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
+  })
+  .transform((values) => ({
+    amount: values[CREATE_FIELDS.amount].value.value,
+    currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
+    lifetime: values[CREATE_FIELDS.lifetime].value.value,
+    description: values[CREATE_FIELDS.description]?.value.value,
+    extra: values[CREATE_FIELDS.extra]?.value.value,
+    requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
+  }));
 
+type CreateDeps = ManagerDeps & Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight">;
 type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unknown };
 
 /**
@@ -54,156 +68,141 @@ type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unkno
  * then post its card (read back with invoice/info: the service's own view) where the command was typed.
  */
 export const createInvoiceSubmission =
-  (deps: ManagerDeps & Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches">) =>
+  (deps: CreateDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const userId = body.user.id;
     const teamId = teamIdOf(body);
-    const fields: Record<string, unknown> = {};
-    const log = (level: "info" | "error", extra: Record<string, unknown>) =>
-      deps.logger[level](
-        {
-          view: CREATE_INVOICE_VIEW,
-          team: teamId,
-          user: userId,
-          ...fields,
-          ...extra,
-          latencyMs: Math.round(performance.now() - started),
-        },
-        "view handled",
-      );
-    const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-    const form = formSchema.safeParse(view.state.values);
-    if (!origin.success || !form.success || origin.data.t !== teamId) {
-      await ack({
-        response_action: "errors",
-        errors: { [CREATE_FIELDS.amount]: "This form is out of date. Close it and run /invoice new again." },
-      });
-      return log("info", { outcome: "bad_form" });
-    }
-    const values = form.data;
-    const checked = validateCreateInput({
-      amount: values[CREATE_FIELDS.amount].value.value,
-      currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
-      lifetime: values[CREATE_FIELDS.lifetime].value.value,
-      description: values[CREATE_FIELDS.description]?.value.value,
-      extra: values[CREATE_FIELDS.extra]?.value.value,
-      requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
-    });
-    if (!checked.ok) {
-      await ack({ response_action: "errors", errors: checked.errors });
-      return log("info", { outcome: "invalid", fields: Object.keys(checked.errors) });
-    }
-    const draft = checked.draft;
-    const creator: Creator = { teamId, userId, channelId: origin.data.c };
-    const permission = await mayCreate(deps, client, { userId, teamId, enterpriseId: body.enterprise?.id });
-    if (!permission.allowed) {
-      await ack({
-        response_action: "errors",
-        errors: {
-          [CREATE_FIELDS.amount]: `In this workspace only ${WHO_MAY_MANAGE} can create invoices. Nothing was created.`,
-        },
-      });
-      return log("info", { outcome: "not_allowed", why: permission.why });
-    }
-
-    // One invoice per submission: Slack redelivers a submission it got no answer to, and a double
-    // click sends it twice. The same form with the same values is the same submission.
-    const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
-    let first: boolean;
-    try {
-      first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
-    } catch (error) {
-      // Without the store Kassa cannot promise "once": create nothing.
-      await ack({
-        response_action: "errors",
-        errors: {
-          [CREATE_FIELDS.amount]:
+    const origin = {
+      view: CREATE_INVOICE_VIEW,
+      team: teamId,
+      user: body.user.id,
+      field: CREATE_FIELDS.amount,
+    };
+    await handledSubmission(deps, origin, ack, async (noted, reply) => {
+      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+      const form = formSchema.safeParse(view.state.values);
+      if (!from.success || !form.success || from.data.t !== teamId) {
+        await reply(
+          fieldError(CREATE_FIELDS.amount, "This form is out of date. Close it and run /invoice new again."),
+        );
+        return { outcome: "bad_form" };
+      }
+      const checked = validateCreateInput(form.data);
+      if (!checked.ok) {
+        await reply({ response_action: "errors", errors: checked.errors });
+        return { outcome: "invalid", fields: Object.keys(checked.errors) };
+      }
+      const draft = checked.draft;
+      const creator: Creator = { teamId, userId: body.user.id, channelId: from.data.c };
+      const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
+      noted.creator = permission.why;
+      if (!permission.allowed) {
+        await reply(
+          fieldError(
+            CREATE_FIELDS.amount,
+            `In this workspace only ${WHO_MAY_MANAGE} can create invoices. Nothing was created.`,
+          ),
+        );
+        return { outcome: "not_allowed" };
+      }
+      // One invoice per submission: Slack redelivers a submission it got no answer to, and a double
+      // click sends it twice. The same form with the same values is the same submission.
+      const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
+      let first: boolean;
+      try {
+        first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
+      } catch (error) {
+        // Without the store Kassa cannot promise "once": create nothing.
+        await reply(
+          fieldError(
+            CREATE_FIELDS.amount,
             "Kassa's storage is not answering, so nothing was created. Try again in a minute.",
-        },
-      });
-      return log("error", { outcome: "store_failed", err: error });
-    }
-    if (!first) {
-      await ack({
-        response_action: "errors",
-        errors: {
-          [CREATE_FIELDS.amount]:
+          ),
+        );
+        return { outcome: "store_unavailable", err: error };
+      }
+      if (!first) {
+        await reply(
+          fieldError(
+            CREATE_FIELDS.amount,
             "This form was already sent with these values: the invoice's card goes to the channel, or Kassa tells you privately what went wrong. Close the form, or change a value to create another invoice.",
-        },
-      });
-      return log("info", { outcome: "duplicate" });
-    }
+          ),
+        );
+        return { outcome: "duplicate" };
+      }
 
-    const attempt: Promise<Attempt> = deps.payments.createInvoice(teamId, draft).then(
-      (created) => ({ ok: true, created }),
-      (error: unknown) => ({ ok: false, error }),
-    );
-    const inlineMs = Math.max(0, INLINE_CREATE_MS - (performance.now() - started));
-    let timer: NodeJS.Timeout | undefined;
-    const quick = await Promise.race([
-      attempt,
+      const attempt: Promise<Attempt> = deps.payments.createInvoice(teamId, draft).then(
+        (created) => ({ ok: true, created }),
+        (error: unknown) => ({ ok: false, error }),
+      );
+      const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
+      if (quick && !quick.ok && quick.error instanceof ServiceError) {
+        // Refused in time: said next to the amount, the form kept open with what was typed.
+        await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages)));
+        return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
+      }
+      await reply();
+      noted.slow = quick === null;
+      const result = quick ?? (await attempt);
+      if (!result.ok) return tellFailure(client, creator, draft, result.error, noted);
+      auditCreated(deps, creator, result.created, draft);
+      const delivered: CreatedCardNote = { invoice: result.created.id };
+      try {
+        await postCreatedInvoiceCard(deps, client, creator, result.created, draft, delivered);
+        return { outcome: "created" };
+      } catch (error) {
+        return { outcome: "card_failed", err: error };
+      } finally {
+        Object.assign(noted, delivered);
+      }
+    });
+  };
+
+/** What `promise` resolved to within `ms`, else null (it goes on; await it for the rest). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
       new Promise<null>((resolve) => {
-        timer = setTimeout(resolve, inlineMs, null);
+        timer = setTimeout(resolve, Math.max(0, ms), null);
       }),
     ]);
+  } finally {
     clearTimeout(timer);
-    if (quick && !quick.ok && quick.error instanceof ServiceError) {
-      // Refused in time: said next to the amount, the form kept open with what was typed.
-      await ack({
-        response_action: "errors",
-        errors: { [CREATE_FIELDS.amount]: refusalText(quick.error.messages) },
-      });
-      return log("info", { outcome: "refused", inline: true, serviceErrors: quick.error.messages });
-    }
-    await ack();
-    fields.slow = quick === null;
-    const result = quick ?? (await attempt);
-    if (!result.ok) {
-      const outcome: CreatedCardNote = {};
-      if (result.error instanceof ServiceError) {
-        await tellCreator(
-          client,
-          creator,
-          createRefusedMessage(result.error.messages, draft.amount, draft.currency),
-          outcome,
-        ).catch((error: unknown) => {
-          outcome.tellError = String(error);
-        });
-        return log("info", { outcome: "refused", serviceErrors: result.error.messages, ...outcome });
-      }
-      const reference = newReference();
-      // Only these failures happen before anything is sent; after any other, the invoice may exist.
-      const notSent = result.error instanceof NotConnectedError || result.error instanceof BusyError;
-      const message = notSent
-        ? createNotSentMessage(
-            draft.amount,
-            draft.currency,
-            result.error instanceof NotConnectedError
-              ? "this workspace's cash register is no longer connected"
-              : "the payment service is busy with this cash register's other requests",
-          )
-        : createFailedMessage(
-            draft.amount,
-            draft.currency,
-            result.error instanceof PaymentsError
-              ? "the payment service did not give a usable answer"
-              : "an error on Kassa's side",
-            reference,
-          );
-      await tellCreator(client, creator, message, outcome).catch((error: unknown) => {
-        outcome.tellError = String(error);
-      });
-      if (notSent)
-        return log("info", { outcome: "not_sent", reason: (result.error as Error).name, ...outcome });
-      return log("error", { outcome: "create_failed", reference, err: result.error, ...outcome });
-    }
-    auditCreated(deps, creator, result.created, draft);
-    const outcome: CreatedCardNote = { invoice: result.created.id };
-    try {
-      await postCreatedInvoiceCard(deps, client, creator, result.created, draft, outcome);
-      log("info", { outcome: "created", ...outcome });
-    } catch (error) {
-      log("error", { outcome: "card_failed", err: error, ...outcome });
-    }
-  };
+  }
+}
+
+/** The form was closed and the invoice not created: the creator is told privately why, and what now. */
+async function tellFailure(
+  client: webApi.WebClient,
+  creator: Creator,
+  draft: InvoiceDraft,
+  error: unknown,
+  noted: Noted,
+): Promise<ViewOutcome> {
+  const tell = (message: Parameters<typeof tellCreator>[2]) =>
+    tellCreator(client, creator, message, noted).catch((tellError: unknown) => {
+      noted.tellError = String(tellError);
+    });
+  if (error instanceof ServiceError) {
+    await tell(createRefusedMessage(error.messages, draft.amount, draft.currency));
+    return { outcome: "refused", inline: false, serviceErrors: error.messages };
+  }
+  // Only these failures happen before anything is sent; after any other, the invoice may exist.
+  if (error instanceof NotConnectedError || error instanceof BusyError) {
+    const why =
+      error instanceof NotConnectedError
+        ? "this workspace's cash register is no longer connected"
+        : "the payment service is busy with this cash register's other requests";
+    await tell(createNotSentMessage(draft.amount, draft.currency, why));
+    return { outcome: "not_sent", reason: error.name };
+  }
+  const reference = newReference();
+  const why =
+    error instanceof PaymentsError
+      ? "the payment service did not give a usable answer"
+      : "an error on Kassa's side";
+  await tell(createFailedMessage(draft.amount, draft.currency, why, reference));
+  return { outcome: "create_failed", reference, err: error };
+}
