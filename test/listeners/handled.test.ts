@@ -34,7 +34,11 @@ describe("handled: one typed line per event or submission", () => {
     await handled(deps, { event: "tokens_revoked", team: "T1" }, async () => {
       throw new Error("store down");
     });
-    expect(lines[0]).toMatchObject({ outcome: "internal_error", level: "error", err: { message: "store down" } });
+    expect(lines[0]).toMatchObject({
+      outcome: "internal_error",
+      level: "error",
+      err: { message: "store down" },
+    });
     expect(lines[0]?.reference).toMatch(/\S/);
   });
 
