@@ -1,90 +1,25 @@
-import { z } from "zod";
-import { currenciesToPrice } from "./payments/balance-total.js";
+import { type BalanceReport, RATES_BUDGET_MS, readBalanceReport } from "./balance-report.js";
 import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "./payments/client.js";
 import { NotConnectedError } from "./payments/errors.js";
 import type { HistoryPage } from "./payments/history.js";
-import type {
-  ApiVersion,
-  Balance,
-  Invoice,
-  MethodCatalog,
-  PaymentMethod,
-  PaymentsAccount,
-  RubRates,
-} from "./payments/model.js";
+import type { ApiVersion, Invoice, MethodCatalog, PaymentMethod, PaymentsAccount } from "./payments/model.js";
 import { SingleFlight } from "./single-flight.js";
 import type { Cache } from "./store/cache.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { Memo } from "./store/memo.js";
-
-const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
-const unreadableSchema = z.array(z.object({ code: z.string(), reason: z.string() }));
-/** Whose answer a cache entry holds, and when it was read: another login or version is a miss. */
-const cacheEntryFields = { login: z.string(), apiVersion: z.enum(["v2", "v3"]), fetchedAt: z.number() };
-
-/** A cached method list, checked when read back from the store. */
-const cachedMethodsSchema = z.object({
-  ...cacheEntryFields,
-  methods: z.array(
-    z.object({
-      code: z.string(),
-      name: z.string(),
-      enabled: z.boolean(),
-      currency: z.string(),
-      commissionPercent: z.string(),
-      commission: moneySchema,
-      extraCommissionPercent: z.string(),
-      extraCommission: moneySchema.nullable(),
-      minimalStatusLevel: z.number().nullable(),
-      limits: z.object({ min: moneySchema.nullable(), max: moneySchema.nullable() }).nullable(),
-    }),
-  ),
-  // Entries stored before these were kept read as none left out.
-  payoutOnly: z.array(z.string()).default([]),
-  unreadable: unreadableSchema.default([]),
-});
-
-type CachedMethods = z.infer<typeof cachedMethodsSchema>;
-
-/** Cached balances, with the rouble prices read for them (null until a rates call succeeded). */
-const cachedBalancesSchema = z.object({
-  ...cacheEntryFields,
-  balances: z.array(
-    z.object({
-      code: z.string(),
-      name: z.string().nullable(),
-      amount: z.object({ value: z.string(), currency: z.string() }),
-    }),
-  ),
-  unreadable: unreadableSchema,
-  rates: z.object({ prices: z.record(z.string(), z.string()), fetchedAt: z.number() }).nullable(),
-});
-type CachedBalances = z.infer<typeof cachedBalancesSchema>;
-
-/** The balances as /balance shows them, with what the rouble total needs. */
-export type BalanceReport = {
-  balances: Balance[];
-  unreadable: { code: string; reason: string }[];
-  fetchedAt: Date;
-  fromCache: boolean;
-  /** Currencies that need a rouble price for a total (none: the total is plain roubles). */
-  toPrice: string[];
-  /** Rouble prices and when they were read; null when none were needed or the rates call failed. */
-  rates: { prices: RubRates; fetchedAt: Date } | null;
-  /** Why the rates call failed (the balances are still good); for the log. */
-  ratesError: unknown;
-};
+import {
+  type CachedMethods,
+  cachedMethodsSchema,
+  listFrom,
+  type MethodList,
+} from "./store/payment-caches.js";
+import { within } from "./within.js";
 
 /** How long a method list read from the store is reused in memory. */
 const METHODS_MEMO_MS = 5000;
 
-/**
- * How long /balance waits for the rouble rates before answering without a total: the balances are
- * what the person asked for, and a slow rates call (with its retries) must not hold them up.
- */
-export const RATES_BUDGET_MS = 2000;
-
-export type MethodList = MethodCatalog & { fetchedAt: Date; fromCache: boolean };
+export type { BalanceReport, MethodList };
+export { RATES_BUDGET_MS };
 
 /**
  * How long an invoice card waits for a method list that is not cached (to name the chosen method):
@@ -154,65 +89,15 @@ export class WorkspacePayments {
   async balances(teamId: string): Promise<BalanceReport> {
     const connection = await this.connection(teamId);
     const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
-    const key = `balance:${teamId}`;
-    return this.balanceFetches.run(teamId, async () => {
-      const cached = await this.cache.get(key, cachedBalancesSchema);
-      const fromCache = cached?.login === connection.login && cached.apiVersion === apiVersion;
-      let entry: CachedBalances =
-        cached && fromCache
-          ? cached
-          : {
-              login: connection.login,
-              apiVersion,
-              fetchedAt: Date.now(),
-              ...(await this.client.getBalances(connection.account)),
-              rates: null,
-            };
-      let changed = !fromCache;
-      const toPrice = currenciesToPrice(entry.balances);
-      let ratesError: unknown = null;
-      // Rates live no longer than the balances they were read for.
-      const store = async (value: CachedBalances) => {
-        const left = value.fetchedAt + this.options.balanceTtlMs - Date.now();
-        if (left > 0) await this.cache.set(key, value, left);
-      };
-      if (toPrice.length > 0 && !toPrice.every((code) => entry.rates?.prices[code] !== undefined)) {
-        const read = entry;
-        const rates = this.client
-          .getRubRates(connection.account, toPrice)
-          .then((prices) => ({ ...read, rates: { prices, fetchedAt: Date.now() } }));
-        const late = new Error(
-          `the rates call took longer than ${RATES_BUDGET_MS} ms; answered without them`,
-        );
-        let timer: NodeJS.Timeout | undefined;
-        const budget = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(late), RATES_BUDGET_MS);
-        });
-        try {
-          entry = await Promise.race([rates, budget]);
-          changed = true;
-        } catch (error) {
-          ratesError = error;
-          // A slow answer still fills the cache for the next /balance.
-          if (error === late) rates.then(store).catch(() => undefined);
-        } finally {
-          clearTimeout(timer);
-        }
-      }
-      if (changed) await store(entry);
-      return {
-        balances: entry.balances,
-        unreadable: entry.unreadable,
-        fetchedAt: new Date(entry.fetchedAt),
-        fromCache,
-        toPrice,
-        rates:
-          toPrice.length > 0 && entry.rates
-            ? { prices: entry.rates.prices, fetchedAt: new Date(entry.rates.fetchedAt) }
-            : null,
-        ratesError,
-      };
-    });
+    return this.balanceFetches.run(teamId, () =>
+      readBalanceReport(this.client, this.cache, {
+        teamId,
+        login: connection.login,
+        account: connection.account,
+        apiVersion,
+        ttlMs: this.options.balanceTtlMs,
+      }),
+    );
   }
 
   /**
@@ -267,16 +152,12 @@ export class WorkspacePayments {
 
   /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
   private async methodsWithin(teamId: string, budgetMs: number): Promise<MethodList | undefined> {
-    const list = this.methods(teamId).catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), budgetMs);
-    });
-    try {
-      return await Promise.race([list, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return (
+      (await within(
+        this.methods(teamId).catch(() => undefined),
+        budgetMs,
+      )) ?? undefined
+    );
   }
 
   /** Tries credentials before they are saved: a method list call, uncached. */
@@ -302,9 +183,4 @@ export class WorkspacePayments {
     if (!connection) throw new NotConnectedError(teamId);
     return connection;
   }
-}
-
-function listFrom(entry: CachedMethods, fromCache: boolean): MethodList {
-  const { methods, payoutOnly, unreadable } = entry;
-  return { methods, payoutOnly, unreadable, fetchedAt: new Date(entry.fetchedAt), fromCache };
 }

@@ -1,16 +1,6 @@
-import { type $Fetch, createFetch, FetchError } from "ofetch";
-import type { z } from "zod";
-import { BusyError, ServiceError, UnexpectedResponseError, UnreachableError } from "./errors.js";
+import { UnexpectedResponseError } from "./errors.js";
 import { type HistoryPage, historyFrom, historyV2Schema, historyV3Schema } from "./history.js";
-import {
-  createHttpFetch,
-  type HttpFetch,
-  type HttpFetchOptions,
-  RedirectError,
-  ResponseTooLargeError,
-  UnreadableBodyError,
-} from "./http-fetch.js";
-import { parseJsonExact } from "./json.js";
+import type { HttpFetchOptions } from "./http-fetch.js";
 import type { ApiVersion, BalanceSheet, Invoice, MethodCatalog, PaymentsAccount, RubRates } from "./model.js";
 import {
   balancesFromV2,
@@ -21,22 +11,18 @@ import {
   methodsFromV3,
   ratesFrom,
 } from "./normalize.js";
-import { RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
-import { RetryBudget } from "./retry-budget.js";
+import type { RegisterQueueOptions } from "./register-queue.js";
+import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
 import {
   balanceInfoV2Schema,
   balanceListV3Schema,
   createdInvoiceSchema,
-  envelopeSchema,
   invoiceV2Schema,
   invoiceV3Schema,
   methodListV2Schema,
   methodListV3Schema,
   tickerSchema,
 } from "./schemas.js";
-
-/** What a request body may carry besides the credentials. */
-type RequestFields = Record<string, string | number | boolean | string[]>;
 
 /** A new invoice as Kassa asks for it; `amount` is an exact decimal string, never a float. */
 export type InvoiceDraft = {
@@ -55,9 +41,6 @@ export type InvoiceDraft = {
 
 /** What the service answers to a created invoice (v2 `{id, url, amount, type}`, v3 `{id, url, type, rub_amount}`). */
 export type CreatedInvoice = { id: string; url: string };
-
-/** Which failures a request may be sent again after. */
-type RetryPolicy = "transient" | "not-sent";
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -80,32 +63,31 @@ export type PaymentsClientOptions = {
 /** What the service expects of one cash register (about 5 calls a second); PAYMENTS_* settings override. */
 export const DEFAULT_QUEUE: RegisterQueueOptions = { concurrency: 10, ratePerSecond: 5, maxWaitMs: 10_000 };
 
-/** Longest excerpt of a bad answer kept for the log. */
-const DETAIL_LIMIT = 200;
-
 /**
- * The only code that talks to the payment service. Every answer is checked with zod and turned into
- * the version-independent model; every failure becomes one of the PaymentsError kinds.
+ * What Kassa asks of the payment service, one method per call, in both API versions. Every answer is
+ * checked with zod and turned into the version-independent model; sending it is ServiceRequests'
+ * job (request.ts), where every failure becomes one of the PaymentsError kinds.
  */
 export class PaymentsClient {
-  private readonly retries: number;
-  private readonly retryDelayMs: number;
-  private readonly transport: HttpFetch;
-  private readonly ofetch: $Fetch;
-  private readonly queue: RegisterQueue;
-  private readonly retryBudget = new RetryBudget();
+  private readonly requests: ServiceRequests;
 
   constructor(private readonly options: PaymentsClientOptions) {
-    this.queue = new RegisterQueue(options.queue ?? DEFAULT_QUEUE);
-    this.retries = options.retries ?? 2;
-    this.retryDelayMs = options.retryDelayMs ?? 300;
-    this.transport = createHttpFetch({ ...options.transport, timeoutMs: options.timeoutMs });
-    this.ofetch = createFetch({ fetch: this.transport });
+    this.requests = new ServiceRequests({ ...options, queue: options.queue ?? DEFAULT_QUEUE });
   }
 
   /** Closes idle connections to the service (at shutdown). */
   close(): void {
-    this.transport.close();
+    this.requests.close();
+  }
+
+  private post(
+    version: ApiVersion,
+    path: string,
+    account: PaymentsAccount,
+    fields: RequestFields,
+    retry?: RetryPolicy,
+  ): Promise<Record<string, unknown>> {
+    return this.requests.post(version, path, account, fields, retry);
   }
 
   async getInvoice(account: PaymentsAccount, id: string): Promise<Invoice> {
@@ -195,133 +177,4 @@ export class PaymentsClient {
     const body = await this.post(version, "invoice/create/", account, fields, "not-sent");
     return parseShape(createdInvoiceSchema, body);
   }
-
-  /**
-   * POSTs one request and returns the JSON body of a successful answer (error=false). The secret
-   * goes only into the request body; no error built here quotes the request.
-   */
-  protected async post(
-    version: ApiVersion,
-    path: string,
-    account: PaymentsAccount,
-    fields: RequestFields,
-    retry: RetryPolicy = "transient",
-  ): Promise<Record<string, unknown>> {
-    const url = `${this.options.baseUrl}${version}/${path}`;
-    const text = await this.send(
-      account.login,
-      url,
-      { auth_login: account.login, auth_secret: account.secret, ...fields },
-      retry,
-    );
-    let json: unknown;
-    try {
-      json = parseJsonExact(text);
-    } catch {
-      throw new UnexpectedResponseError("not-json", excerpt(text) || "empty body");
-    }
-    const envelope = envelopeSchema.safeParse(json);
-    if (!envelope.success) {
-      throw new UnexpectedResponseError("wrong-shape", `no error flag in ${excerpt(text)}`);
-    }
-    if (envelope.data.error) {
-      const messages = (envelope.data.errors ?? []).filter((message) => message.trim() !== "");
-      throw new ServiceError(
-        messages.length > 0 ? messages : ["The payment service reported an error without a message."],
-      );
-    }
-    return json as Record<string, unknown>;
-  }
-
-  /**
-   * One request with its own retries: each attempt waits for its turn in the register's queue, then
-   * is a call of the transport, with a fresh time-out covering the whole answer (headers and body)
-   * from when it is sent. ofetch's built-in retry reuses the first attempt's abort signal, so a retry
-   * after a time-out would fail at once. Retries are not sent past the retry budget, nor after an
-   * attempt that queued longer than a time-out (the register is overloaded: another call would only
-   * add to it); a retry refused by the queue ends with the failure that called for it.
-   */
-  private async send(
-    register: string,
-    url: string,
-    body: RequestFields,
-    retry: RetryPolicy = "transient",
-  ): Promise<string> {
-    this.retryBudget.attempt();
-    let previous: Error | undefined;
-    for (let attempt = 0; ; attempt += 1) {
-      let waitedMs = 0;
-      try {
-        return await this.queue.run(register, (waited) => {
-          waitedMs = waited;
-          return this.ofetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body,
-            responseType: "text",
-            retry: false,
-          });
-        });
-      } catch (error) {
-        if (error instanceof BusyError) throw previous ?? error;
-        const failure = transportError(error);
-        const retryable =
-          failure instanceof UnreachableError &&
-          (retry === "not-sent" ? connectionRefused(error) : failure.retryable);
-        if (
-          !retryable ||
-          attempt >= this.retries ||
-          waitedMs > this.options.timeoutMs ||
-          !this.retryBudget.tryRetry()
-        )
-          throw failure;
-        previous = failure;
-        await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** attempt));
-      }
-    }
-  }
-}
-
-export function parseShape<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const detail = result.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
-      .join("; ");
-    throw new UnexpectedResponseError("wrong-shape", detail);
-  }
-  return result.data;
-}
-
-/** The service's host refused the connection: the request was never sent. */
-function connectionRefused(error: unknown): boolean {
-  const cause = error instanceof FetchError ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return cause?.code === "ECONNREFUSED";
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > DETAIL_LIMIT ? `${flat.slice(0, DETAIL_LIMIT)}…` : flat;
-}
-
-function transportError(error: unknown): Error {
-  if (error instanceof FetchError) {
-    const status = error.response?.status;
-    if (status !== undefined) return new UnreachableError("http-status", status);
-    // A time-out rejects with the signal's reason, a DOMException named TimeoutError.
-    const cause = error.cause as { name?: unknown; message?: unknown } | undefined;
-    const causeName = typeof cause?.name === "string" ? cause.name : "";
-    const detail = causeName ? `${causeName}: ${String(cause?.message ?? "")}` : error.message;
-    // The FetchError itself is not kept: it holds the request options, secret included.
-    if (cause instanceof RedirectError) return new UnreachableError("http-status", cause.status, detail);
-    if (cause instanceof ResponseTooLargeError)
-      return new UnexpectedResponseError("too-large", cause.message);
-    if (cause instanceof UnreadableBodyError)
-      return new UnexpectedResponseError("undecodable", cause.message);
-    if (causeName === "TimeoutError" || causeName === "AbortError")
-      return new UnreachableError("timeout", undefined, detail);
-    return new UnreachableError("network", undefined, detail);
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -22,6 +22,7 @@ import {
 import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
+import { within } from "../../within.js";
 import type { ListenerDeps } from "../deps.js";
 import { handledSubmission, type Noted } from "../handled.js";
 import { mayCreate } from "../manage.js";
@@ -157,21 +158,6 @@ export const createInvoiceSubmission =
       }
     });
   };
-
-/** What `promise` resolved to within `ms`, else null (it goes on; await it for the rest). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<null>((resolve) => {
-        timer = setTimeout(resolve, Math.max(0, ms), null);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The form was closed and the invoice not created: the creator is told privately why, and what now. */
 async function tellFailure(
