@@ -18,7 +18,7 @@ import { slackClientOptions } from "./slack-client.js";
 import { withStoreDeadline } from "./store/deadline.js";
 import type { Stores } from "./store/index.js";
 import { SingleUseStateStore } from "./store/oauth-state.js";
-import type { WatchRegistry } from "./watch/watcher.js";
+import type { WatchRegistry } from "./watch/registry.js";
 import type { WorkspacePayments } from "./workspace-payments.js";
 
 /** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */

@@ -2,7 +2,7 @@ import type { FeedStore } from "../feed/store.js";
 import type { Logger } from "../logger.js";
 import type { Stores } from "../store/index.js";
 import type { AddCardResult } from "../watch/model.js";
-import type { WatchRegistry } from "../watch/watcher.js";
+import type { WatchRegistry } from "../watch/registry.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 
 /**

@@ -6,7 +6,7 @@ import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
-import type { WatchRegistry } from "../watch/watcher.js";
+import type { WatchRegistry } from "../watch/registry.js";
 import type { WorkspacePayments } from "../workspace-payments.js";
 import type { InFlight } from "./in-flight.js";
 

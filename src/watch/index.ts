@@ -5,9 +5,10 @@ import { slackClientOptions } from "../slack-client.js";
 import type { Stores } from "../store/index.js";
 import { LocalWatchQueue } from "./local-queue.js";
 import type { WatchQueue } from "./model.js";
-import { type InvoiceReader, type SlackClients, Watcher } from "./watcher.js";
+import type { InvoiceReader, SlackClients } from "./registry.js";
+import { Watcher } from "./watcher.js";
 
-export type { WatchRegistry } from "./watcher.js";
+export type { WatchRegistry } from "./registry.js";
 export { Watcher } from "./watcher.js";
 
 /** A claimed watch is left alone this long: more than one read with its retries can take. */

@@ -1,11 +1,9 @@
 import type pg from "pg";
-import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
 import {
   type AddCardLimits,
   type AddCardResult,
   cardId,
-  invoiceSnapshotSchema,
   MAX_CARDS_PER_WATCH,
   type RescheduleFields,
   type ToldFrom,
@@ -17,24 +15,11 @@ import {
   watchCardSchema,
   watchKey,
 } from "./model.js";
+import { createWatchTables, rowSchema, type WatchTables, watchFromRow } from "./postgres-tables.js";
 
 // PostgreSQL: the claim is `FOR UPDATE SKIP LOCKED` plus a lease on the due time, "tell once" an
 // UPDATE guarded by the state last told, the read budget an upserted counter per second. Tables
 // (P = prefix): P_watches, P_watch_cards (cascade), P_watch_reads.
-
-const rowSchema = z.object({
-  key: z.string(),
-  team: z.string(),
-  invoice_id: z.string(),
-  register: z.string(),
-  state: z.string(),
-  amounts: z.string(),
-  invoice: z.unknown(),
-  started_at: z.coerce.number(),
-  interval_ms: z.coerce.number(),
-  last_checked_at: z.coerce.number(),
-  cards_updated_at: z.coerce.number(),
-});
 
 /** Budget rows older than this many seconds are deleted now and then. */
 const READS_KEPT_SECONDS = 10;
@@ -43,6 +28,7 @@ export class PostgresWatchQueue implements WatchQueue {
   private readonly watches: string;
   private readonly cards: string;
   private readonly reads: string;
+  readonly tables: WatchTables;
   private readsTaken = 0;
 
   private constructor(
@@ -52,6 +38,7 @@ export class PostgresWatchQueue implements WatchQueue {
     this.watches = `${prefix}_watches`;
     this.cards = `${prefix}_watch_cards`;
     this.reads = `${prefix}_watch_reads`;
+    this.tables = { watches: this.watches, cards: this.cards, reads: this.reads };
   }
 
   /** Creates the tables when missing. `prefix`: their name's start (tests give each run its own). */
@@ -61,33 +48,8 @@ export class PostgresWatchQueue implements WatchQueue {
     if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
       throw new Error("watch table prefix must be a plain SQL name");
     const queue = new PostgresWatchQueue(store.native.pool, prefix);
-    await queue.createTables();
+    await createWatchTables(store.native.pool, queue.tables);
     return queue;
-  }
-
-  private async createTables(): Promise<void> {
-    const statements = [
-      `CREATE TABLE IF NOT EXISTS ${this.watches} (
-        key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
-        state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
-        interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
-        due_at BIGINT NOT NULL)`,
-      `CREATE INDEX IF NOT EXISTS ${this.watches}_due ON ${this.watches} (due_at)`,
-      `CREATE INDEX IF NOT EXISTS ${this.watches}_team ON ${this.watches} (team)`,
-      `CREATE TABLE IF NOT EXISTS ${this.cards} (
-        watch_key TEXT NOT NULL REFERENCES ${this.watches} (key) ON DELETE CASCADE,
-        card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
-      `CREATE TABLE IF NOT EXISTS ${this.reads} (
-        register TEXT NOT NULL, second BIGINT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (register, second))`,
-    ];
-    for (const sql of statements) {
-      try {
-        await this.pool.query(sql);
-      } catch (error) {
-        // Another replica created it at the same moment (a race on the catalog's unique index).
-        if ((error as { code?: string }).code !== "23505") throw error;
-      }
-    }
   }
 
   async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
@@ -211,24 +173,10 @@ export class PostgresWatchQueue implements WatchQueue {
     }
     const watches: Watch[] = [];
     for (const row of rows) {
-      const invoice = invoiceSnapshotSchema.safeParse(row.invoice);
-      if (!invoice.success) {
-        await this.remove(row.team, row.invoice_id);
-        continue;
-      }
-      watches.push({
-        team: row.team,
-        invoiceId: row.invoice_id,
-        register: row.register,
-        state: row.state,
-        amounts: row.amounts,
-        invoice: invoice.data,
-        startedAt: row.started_at,
-        intervalMs: row.interval_ms,
-        lastCheckedAt: row.last_checked_at,
-        cardsUpdatedAt: row.cards_updated_at,
-        cards: byWatch.get(row.key) ?? [],
-      });
+      const watch = watchFromRow(row, byWatch.get(row.key) ?? []);
+      // A snapshot that cannot be read cannot be compared with the next read: the watch ends.
+      if (watch) watches.push(watch);
+      else await this.remove(row.team, row.invoice_id);
     }
     return watches;
   }

@@ -17,116 +17,21 @@ import {
   watchCardSchema,
   watchKey,
 } from "./model.js";
+import {
+  ADD_CARD,
+  CLAIM,
+  DUE_BY,
+  REMOVE,
+  REMOVE_CARD,
+  REMOVE_TEAM,
+  RESCHEDULE,
+  ROOM,
+  SET_CARD,
+  TAKE_READ,
+  TELL,
+} from "./redis-scripts.js";
 
-// Redis: every step replicas could race on is one Lua script, which Redis runs atomically.
-// Keys (P = prefix): P:due sorted set of watch keys by due time; P:w:<key> hash of the watch's
-// fields; P:c:<key> hash of its cards by card id; P:team:<team> set of the team's watch keys;
-// P:rps:<register>:<second> the register's reads in that second. Scripts name keys from the
-// prefix, so this is for one Redis server (not Redis Cluster), as the store itself is.
-
-const ADD_CARD = `
-local p, key, team = ARGV[1], ARGV[2], ARGV[3]
-local w, c, t = p..':w:'..key, p..':c:'..key, p..':team:'..team
-if redis.call('EXISTS', w) == 1 then
-  if redis.call('HEXISTS', c, ARGV[4]) == 1 then return 'watching' end
-  if redis.call('HLEN', c) >= tonumber(ARGV[7]) then return 'invoice_full' end
-  redis.call('HSET', c, ARGV[4], ARGV[5])
-  return 'watching'
-end
-if redis.call('SCARD', t) >= tonumber(ARGV[6]) then return 'workspace_full' end
-redis.call('HSET', w, unpack(cjson.decode(ARGV[9])))
-redis.call('HSET', c, ARGV[4], ARGV[5])
-redis.call('SADD', t, key)
-redis.call('ZADD', p..':due', ARGV[8], key)
-return 'watching'`;
-
-const ROOM = `
-local p, key, team = ARGV[1], ARGV[2], ARGV[3]
-if redis.call('EXISTS', p..':w:'..key) == 1 then
-  if redis.call('HLEN', p..':c:'..key) >= tonumber(ARGV[5]) then return 'invoice_full' end
-  return 'watching'
-end
-if redis.call('SCARD', p..':team:'..team) >= tonumber(ARGV[4]) then return 'workspace_full' end
-return 'watching'`;
-
-const REMOVE = `
-local p, key, team = ARGV[1], ARGV[2], ARGV[3]
-redis.call('DEL', p..':w:'..key, p..':c:'..key)
-redis.call('ZREM', p..':due', key)
-redis.call('SREM', p..':team:'..team, key)
-return 1`;
-
-const REMOVE_CARD = `
-local p, key, team = ARGV[1], ARGV[2], ARGV[3]
-redis.call('HDEL', p..':c:'..key, ARGV[4])
-if redis.call('HLEN', p..':c:'..key) == 0 then
-  redis.call('DEL', p..':w:'..key)
-  redis.call('ZREM', p..':due', key)
-  redis.call('SREM', p..':team:'..team, key)
-end
-return 1`;
-
-const REMOVE_TEAM = `
-local p, team = ARGV[1], ARGV[2]
-local keys = redis.call('SMEMBERS', p..':team:'..team)
-for _, key in ipairs(keys) do
-  redis.call('DEL', p..':w:'..key, p..':c:'..key)
-  redis.call('ZREM', p..':due', key)
-end
-redis.call('DEL', p..':team:'..team)
-return #keys`;
-
-/** Takes the due watches and pushes each one's due time ahead by the lease, in one step. */
-const CLAIM = `
-local p, now, max, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local keys = redis.call('ZRANGEBYSCORE', p..':due', '-inf', now, 'LIMIT', 0, max)
-local out = {}
-for _, key in ipairs(keys) do
-  local fields = redis.call('HGETALL', p..':w:'..key)
-  if #fields == 0 then
-    redis.call('ZREM', p..':due', key)
-  else
-    redis.call('ZADD', p..':due', now + lease, key)
-    table.insert(out, {fields, redis.call('HVALS', p..':c:'..key)})
-  end
-end
-return out`;
-
-/** Moves the due time only while the watch exists (it may have been stopped meanwhile). */
-const RESCHEDULE = `
-local p, key = ARGV[1], ARGV[2]
-if redis.call('EXISTS', p..':w:'..key) == 0 then return 0 end
-redis.call('ZADD', p..':due', 'XX', ARGV[3], key)
-redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
-return 1`;
-
-/** Replaces a card's JSON only while the card is still there. */
-const SET_CARD = `
-local c = ARGV[1]..':c:'..ARGV[2]
-if redis.call('HEXISTS', c, ARGV[3]) == 0 then return 0 end
-redis.call('HSET', c, ARGV[3], ARGV[4])
-return 1`;
-
-/** Due by ARGV[3] at the latest: the score only moves down (ZADD LT). */
-const DUE_BY = `
-if redis.call('EXISTS', ARGV[1]..':w:'..ARGV[2]) == 0 then return 0 end
-redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
-return 1`;
-
-/** Tell once: the state and amounts move on only from what the caller saw. */
-const TELL = `
-local w = ARGV[1]..':w:'..ARGV[2]
-local seen = redis.call('HMGET', w, 'state', 'amounts')
-if seen[1] ~= ARGV[3] or seen[2] ~= ARGV[4] then return 0 end
-redis.call('HSET', w, 'state', ARGV[5], 'amounts', ARGV[6], 'invoice', ARGV[7])
-return 1`;
-
-/** One read of the register's per-second budget: a counter that expires with its second. */
-const TAKE_READ = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
-if n > tonumber(ARGV[1]) then return 0 end
-return 1`;
+// The keys and the scripts that change them atomically are in redis-scripts.ts.
 
 const hashSchema = z.object({
   team: z.string(),

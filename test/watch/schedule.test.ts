@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readIntervalMs } from "../../src/watch/watcher.js";
+import { readIntervalMs } from "../../src/watch/decide.js";
 
 const options = { intervalMs: 30_000, maxReadsPerSecond: 2 };
 const MINUTE = 60_000;

@@ -1,0 +1,93 @@
+import type { webApi } from "@slack/bolt";
+import type { WatchStatus } from "../blocks/watch.js";
+import type { Logger } from "../logger.js";
+import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { classifySlackFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
+import { cardId, type Watch, type WatchCard, type WatchQueue } from "./model.js";
+
+/** What telling Slack needs: the queue (to write down what is owed), clients, the method's name, the log. */
+export type CardEffectsDeps = {
+  queue: WatchQueue;
+  slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
+  methodFor: (teamId: string, code: string) => Promise<PaymentMethod | undefined>;
+  logger: Logger;
+  now: () => Date;
+};
+
+/**
+ * Delivers to each card what it is owed (and, with `redraw`, a redraw to every channel card).
+ * Updates `watch.cards` to what each card still owes; "token_dead" when the watch has ended.
+ * A card Slack no longer has is dropped; a transient failure keeps what is owed, one more attempt
+ * counted, for a later pass; a failed best-effort redraw is simply tried at the next read.
+ */
+export async function deliverToCards(
+  deps: CardEffectsDeps,
+  watch: Watch,
+  invoice: Invoice,
+  status: WatchStatus,
+  redraw: boolean,
+): Promise<"token_dead" | { retryAfterMs: number }> {
+  const due = watch.cards.filter((card) => !nothingOwed(card.owed) || (redraw && card.kind === "channel"));
+  if (due.length === 0) return { retryAfterMs: 0 };
+  const client = await deps.slack(watch.team);
+  if (!client) {
+    deps.logger.warn({ team: watch.team, outcome: "watch_no_token" }, "no bot token for a watched workspace");
+    return { retryAfterMs: 0 };
+  }
+  const now = deps.now();
+  const method = invoice.method
+    ? await deps.methodFor(watch.team, invoice.method).catch(() => undefined)
+    : undefined;
+  const save = async (card: WatchCard) => {
+    await deps.queue.setCard(watch.team, watch.invoiceId, card);
+  };
+  let retryAfterMs = 0;
+  const log = { team: watch.team, invoice: watch.invoiceId };
+  for (const card of due) {
+    const stored = !nothingOwed(card.owed);
+    const at = watch.cards.indexOf(card);
+    const owing: WatchCard = stored ? card : { ...card, owed: { redraw: true } };
+    try {
+      const settled = await deliverCard(owing, { client, watch, invoice, status, method, now, save });
+      watch.cards[at] = settled;
+      if (stored) await save(settled);
+    } catch (error) {
+      const failed = error instanceof DeliveryFailed ? error : new DeliveryFailed(owing, error);
+      const failure = classifySlackFailure(failed.cause);
+      if (failure.kind === "card_gone") {
+        watch.cards.splice(at, 1);
+        await deps.queue.removeCard(watch.team, watch.invoiceId, cardId(card));
+        deps.logger.info(
+          { ...log, outcome: "watch_card_gone", slackError: failure.code },
+          "card dropped from its watch",
+        );
+      } else if (failure.kind === "token_dead") {
+        await deps.queue.remove(watch.team, watch.invoiceId);
+        deps.logger.warn(
+          { ...log, outcome: "watch_ended", reason: "slack_token", slackError: failure.code },
+          "watch ended",
+        );
+        return "token_dead";
+      } else if (stored) {
+        // Still owed: kept with one more attempt counted, delivered on a later pass.
+        const kept: WatchCard = {
+          ...failed.card,
+          owed: { ...(failed.card.owed ?? { redraw: false }), attempts: (card.owed?.attempts ?? 0) + 1 },
+        };
+        watch.cards[at] = kept;
+        await save(kept);
+        retryAfterMs = Math.max(retryAfterMs, failure.retryAfterMs ?? 0);
+        deps.logger.warn(
+          { ...log, outcome: "watch_update_failed", slackError: failure.code, owed: kept.owed },
+          "card not updated yet; it stays owed and is tried again",
+        );
+      } else {
+        deps.logger.warn(
+          { ...log, outcome: "watch_update_failed", slackError: failure.code },
+          "card refresh failed; tried at the next read",
+        );
+      }
+    }
+  }
+  return { retryAfterMs };
+}

@@ -1,0 +1,126 @@
+import type { webApi } from "@slack/bolt";
+import { isExpired } from "../blocks/invoice.js";
+import type { Invoice, PaymentMethod } from "../payments/model.js";
+import { withStoreDeadline } from "../store/deadline.js";
+import {
+  type AddCardResult,
+  amountsFingerprint,
+  cardId,
+  FINAL_STATES,
+  MAX_CARDS_PER_WATCH,
+  type WatchCard,
+  type WatchQueue,
+} from "./model.js";
+
+/** How the watcher reads invoices: the workspace's own credentials (WorkspacePayments). */
+export type InvoiceReader = {
+  invoice(teamId: string, invoiceId: string): Promise<Invoice>;
+  /** The chosen method as the workspace's method list describes it (cached; undefined when unknown). */
+  methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
+};
+
+/** A Web API client with the workspace's bot token, or undefined when Kassa has none any more. */
+export type SlackClients = (teamId: string) => Promise<webApi.WebClient | undefined>;
+
+export type WatcherOptions = {
+  intervalMs: number;
+  maxHours: number;
+  maxPerWorkspace: number;
+  maxReadsPerSecond: number;
+  /** A claimed watch is not given to another replica for this long (longer than one read can take). */
+  leaseMs: number;
+  /** STORE_TIMEOUT_MS: what a command waits for the store when it starts or stops a watch. */
+  storeTimeoutMs: number;
+};
+
+/** What a command or a button asks of the watcher; listeners see only this. */
+export type WatchRegistry = {
+  /** Whether a card of this invoice would be watched (not final, not expired). */
+  shouldWatch(invoice: Invoice, now: Date): boolean;
+  /** Whether a new card of this invoice would be watched now (posted with the right line first time). */
+  room(team: string, invoiceId: string): Promise<AddCardResult>;
+  /** Starts (or joins) the invoice's watch with this card. */
+  watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult>;
+  /** The card stops being updated (Stop updating). */
+  stop(
+    team: string,
+    invoiceId: string,
+    card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string },
+  ): Promise<void>;
+  /** Every watch of the workspace ends (disconnect, uninstall). */
+  forgetTeam(team: string): Promise<void>;
+  count(team: string): Promise<number>;
+  readonly maxPerWorkspace: number;
+  readonly maxCardsPerWatch: number;
+};
+
+/**
+ * The part of live cards a person waits for (a command, a button, a callback): each call is one step
+ * of the queue, answered within STORE_TIMEOUT_MS or failed with a StoreCallError.
+ */
+export class LiveCardRegistry implements WatchRegistry {
+  readonly maxCardsPerWatch = MAX_CARDS_PER_WATCH;
+
+  constructor(
+    protected readonly queue: WatchQueue,
+    protected readonly options: WatcherOptions,
+    protected readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get maxPerWorkspace(): number {
+    return this.options.maxPerWorkspace;
+  }
+
+  shouldWatch(invoice: Invoice, now: Date): boolean {
+    // WATCH_MAX_PER_WORKSPACE=0 turns live cards off: cards are posted as they are, without a line.
+    if (this.options.maxPerWorkspace === 0) return false;
+    return !FINAL_STATES.has(invoice.state) && !isExpired(invoice, now);
+  }
+
+  room(team: string, invoiceId: string): Promise<AddCardResult> {
+    return this.timed(this.queue.room(team, invoiceId, this.options.maxPerWorkspace), "watch.room");
+  }
+
+  watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {
+    const seed = {
+      team,
+      invoiceId: invoice.id,
+      register,
+      state: invoice.state,
+      amounts: amountsFingerprint(invoice),
+      invoice,
+    };
+    const limits = {
+      maxPerWorkspace: this.options.maxPerWorkspace,
+      firstDueInMs: this.options.intervalMs,
+      now: this.now().getTime(),
+    };
+    return this.timed(this.queue.addCard(seed, card, limits), "watch.add");
+  }
+
+  async stop(
+    team: string,
+    invoiceId: string,
+    card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string },
+  ): Promise<void> {
+    await this.timed(this.queue.removeCard(team, invoiceId, cardId(card)), "watch.stop");
+  }
+
+  /** A payment notification for this invoice: read it on the next pass instead of when it was due. */
+  checkSoon(team: string, invoiceId: string): Promise<boolean> {
+    return this.timed(this.queue.dueBy(team, invoiceId, this.now().getTime()), "watch.checkSoon");
+  }
+
+  async forgetTeam(team: string): Promise<void> {
+    await this.timed(this.queue.removeTeam(team), "watch.forgetTeam");
+  }
+
+  count(team: string): Promise<number> {
+    return this.timed(this.queue.count(team), "watch.count");
+  }
+
+  /** A person is waiting: the store's answer within STORE_TIMEOUT_MS, or a StoreCallError. */
+  private timed<T>(work: Promise<T>, operation: string): Promise<T> {
+    return withStoreDeadline(work, this.options.storeTimeoutMs, operation);
+  }
+}
