@@ -1,5 +1,5 @@
 /**
- * What `npm run bench` (scripts/bench.ts) and the app under load (sandbox/bench-target.ts) share:
+ * What `npm run bench` (scripts/bench/) and the app under load (sandbox/bench-target.ts) share:
  * the targets, the minimal app's reply, and the JSON lines the target writes on stdout.
  */
 

@@ -10,9 +10,9 @@
  * --interval-ms 30000 (FEED_INTERVAL_MS) --settle-seconds 45.
  */
 import { parseArgs } from "node:util";
-import { moscowTime, type SampleInvoice } from "../sandbox/fake-payments.js";
-import { Stack } from "../sandbox/stack.js";
-import { percentile } from "./bench-stats.js";
+import { moscowTime, type SampleInvoice } from "../../../sandbox/fake-payments.js";
+import { Stack } from "../../../sandbox/stack.js";
+import { percentile } from "../shared/stats.js";
 
 const SETUP_CONCURRENCY = 20;
 

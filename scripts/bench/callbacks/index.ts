@@ -11,11 +11,16 @@
  * is setup: PAYMENTS_RATE_PER_SECOND is 0 (no limit) so it is quick.
  */
 import { parseArgs } from "node:util";
-import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET, type SampleInvoice } from "../sandbox/fake-payments.js";
-import { freePort } from "../sandbox/ports.js";
-import { SANDBOX_TEAM } from "../sandbox/slack.js";
-import { Stack } from "../sandbox/stack.js";
-import { percentile } from "./bench-stats.js";
+import {
+  SANDBOX_LOGIN,
+  SANDBOX_SALT,
+  SANDBOX_SECRET,
+  type SampleInvoice,
+} from "../../../sandbox/fake-payments.js";
+import { freePort } from "../../../sandbox/ports.js";
+import { SANDBOX_TEAM } from "../../../sandbox/slack.js";
+import { Stack } from "../../../sandbox/stack.js";
+import { percentile } from "../shared/stats.js";
 
 const CHANNELS = 50;
 const POST_CONCURRENCY = 20;
