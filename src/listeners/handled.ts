@@ -1,13 +1,13 @@
 import { type FieldErrors, fieldError } from "../blocks/form.js";
 import { newReference } from "../logger.js";
 import type { ListenerDeps } from "./deps.js";
-import type { EventOutcome, HandledLogLine, Outcome, ViewContext, ViewOutcome } from "./outcome.js";
+import type { HandledLogLine, Outcome, ViewContext } from "./outcome.js";
 import type { ViewArgs } from "./router.js";
 
 type Level = "info" | "warn" | "error";
 
 /** What a submission or an event ended in, and how loud its line is (error when it carries `err`). */
-export type Handled = { log: Outcome | ViewOutcome | EventOutcome; level?: Level };
+export type Handled = { log: Outcome; level?: Level };
 
 /** Where the line comes from: a modal (its callback id) or an event (its name). */
 type Origin =
@@ -68,7 +68,7 @@ export async function handledSubmission(
   deps: Pick<ListenerDeps, "logger" | "inFlight">,
   origin: { view: string; team: string; user: string; field: string },
   ack: ViewArgs["ack"],
-  run: (noted: Noted, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome | ViewOutcome>,
+  run: (noted: Noted, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome>,
 ): Promise<void> {
   const { field, ...where } = origin;
   let replied = false;

@@ -80,8 +80,14 @@ export type FailureKind =
   | "upstream_unexpected"
   | "internal_error";
 
-/** What happened, one kind per line, each with its own fields. */
-export type Outcome =
+/**
+ * What happened, one kind per line, each with its own fields: a command's or a button's, a modal
+ * submission's (ViewOutcome) or an event's (EventOutcome). Every handler's log line carries one.
+ */
+export type Outcome = CommandOutcome | ViewOutcome | EventOutcome;
+
+/** What a command or a button ends in. */
+export type CommandOutcome =
   /** Answered: a card, a list, the balances, a confirmation or the connection status. */
   | ({ outcome: "ok" } & (
       | InvoiceRead
@@ -200,7 +206,7 @@ export type EventOutcome =
 export type HandledLogLine = { view?: string; event?: string; team: string; user?: string } & ViewContext & {
     channel?: string;
     eventId?: string;
-  } & (Outcome | ViewOutcome | EventOutcome) & { latencyMs: number };
+  } & Outcome & { latencyMs: number };
 
 /** What a producer hands answer(): the reply (null when a modal answered) and what to log. */
 export type Produced = { reply: SlackMessage | null; log: Outcome };

@@ -10,7 +10,7 @@ import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";
 import { handledSubmission, type ViewAnswer } from "../handled.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
-import type { Outcome, ViewOutcome } from "../outcome.js";
+import type { Outcome } from "../outcome.js";
 import { checkManager } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -161,7 +161,7 @@ async function answerInTime(
   connection: Connection,
   check: Check,
   reply: (answer?: ViewAnswer) => Promise<void>,
-): Promise<Outcome | ViewOutcome> {
+): Promise<Outcome> {
   if (!check.ok) {
     await reply(fieldError(CONNECT_FIELDS.secret, check.message.slice(0, 300)));
     return { outcome: "refused", inline: true };
