@@ -1,0 +1,402 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CONNECT_FROM } from "../../src/blocks/admin.js";
+import {
+  disconnectButton,
+  invoiceButton,
+  listPageButton,
+  paymethodsPageButton,
+  stopButton,
+} from "../../src/blocks/button-values.js";
+import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
+import {
+  ADMIN_ACTIONS,
+  CONNECT_VIEW,
+  CREATE_INVOICE_VIEW,
+  INVOICE_ACTIONS,
+  LIST_ACTIONS,
+  OPEN_PAYMENT_PAGE_ACTION,
+  PAYMETHODS_ACTIONS,
+  WATCH_ACTIONS,
+} from "../../src/blocks/ids.js";
+import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
+import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
+import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
+import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
+import { openPaymentPage } from "../../src/listeners/actions/links.js";
+import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
+import { stopWatch } from "../../src/listeners/actions/watch.js";
+import { balanceCommand } from "../../src/listeners/commands/balance.js";
+import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
+import { paymethodsCommand } from "../../src/listeners/commands/paymethods.js";
+import { homeOpened } from "../../src/listeners/events/home.js";
+import { linkShared } from "../../src/listeners/events/link-shared.js";
+import { appUninstalled, tokensRevoked } from "../../src/listeners/events/uninstall.js";
+import { ROUTES } from "../../src/listeners/routes.js";
+import { connectSubmission } from "../../src/listeners/views/connect.js";
+import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
+import {
+  type Acks,
+  ADMIN,
+  buttonArgs,
+  CHANNEL,
+  commandArgs,
+  eventArgs,
+  type ListenerWorld,
+  listenerWorld,
+  MEMBER,
+  submissionArgs,
+  TEAM,
+} from "../support/listener-world.js";
+
+const UNPAID = "715308958_rPwTzvsvCm";
+const PAID = "715308966_PaidBitcoin";
+
+/**
+ * Every route's handler called directly, with Bolt's own argument types and the real rest of Kassa
+ * behind it (store, payment service stand-in, Slack stand-in): one test or more per handler, and a
+ * check that no route of the table is left without one.
+ */
+const covered = new Set<unknown>();
+function cover(handler: unknown): void {
+  covered.add(handler);
+}
+
+let world: ListenerWorld;
+beforeEach(async () => {
+  world = await listenerWorld();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+const lastLine = () => world.lines.filter((line) => line.outcome !== undefined).at(-1);
+const reply = (id: string) => world.slack.waitForReply(id, { timeoutMs: 3000 }).then((entry) => entry.body);
+
+describe("commands", () => {
+  it("/invoice <id> posts the invoice's card in the channel and logs its state", async () => {
+    cover(invoiceCommand);
+    const acks: Acks = [];
+    await invoiceCommand(world.deps)(
+      commandArgs(world, { command: "/invoice", text: PAID, replyId: "inv" }, acks),
+    );
+    expect(acks).toEqual([undefined]);
+    const posted = world.slack.callsOf("chat.postMessage");
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.body.channel).toBe(CHANNEL);
+    expect(JSON.stringify(posted[0]?.body)).toContain("Bitcoin");
+    expect(lastLine()).toMatchObject({ command: "/invoice", outcome: "ok", state: "payed", invoice: PAID });
+  });
+
+  it("/invoice with unreadable text shows how to write it", async () => {
+    await invoiceCommand(world.deps)(
+      commandArgs(world, { command: "/invoice", text: "what?", replyId: "bad" }),
+    );
+    expect(JSON.stringify(await reply("bad"))).toContain("/invoice");
+    expect(lastLine()).toMatchObject({ outcome: "usage" });
+  });
+
+  it("/invoice <id> in a workspace that keeps cards private sends the card to the asker with Share", async () => {
+    await world.deps.stores.settings.update(TEAM, { replyVisibility: "private" });
+    await invoiceCommand(world.deps)(
+      commandArgs(world, { command: "/invoice", text: PAID, replyId: "private" }),
+    );
+    const body = await reply("private");
+    expect(body.response_type).toBe("ephemeral");
+    expect(JSON.stringify(body)).toContain(INVOICE_ACTIONS.share);
+    expect(world.slack.callsOf("chat.postMessage")).toHaveLength(0);
+  });
+
+  it("a person over the rate limit is told to slow down, and the line says which limit", async () => {
+    await world.close();
+    world = await listenerWorld({ userPerMinute: 1 });
+    const args = () => commandArgs(world, { command: "/invoice", text: "help", replyId: "limit" });
+    await invoiceCommand(world.deps)(args());
+    await invoiceCommand(world.deps)(args());
+    const second = await world.slack.waitForReply("limit", { count: 2, timeoutMs: 3000 });
+    expect(JSON.stringify(second.body)).toContain("Slow down");
+    expect(world.lines.map((line) => line.outcome).filter(Boolean)).toEqual(["help", "rate_limited"]);
+    expect(lastLine()).toMatchObject({ command: "/invoice", team: TEAM, user: ADMIN, limit: "user" });
+  });
+
+  it("/paymethods <filter> lists the matching methods", async () => {
+    cover(paymethodsCommand);
+    await paymethodsCommand(world.deps)(
+      commandArgs(world, { command: "/paymethods", text: "btc", replyId: "pm" }),
+    );
+    expect(JSON.stringify(await reply("pm"))).toContain("Bitcoin");
+    expect(lastLine()).toMatchObject({ command: "/paymethods", outcome: "ok", filter: "btc" });
+  });
+
+  it("/balance answers an admin privately with the balances", async () => {
+    cover(balanceCommand);
+    await balanceCommand(world.deps)(commandArgs(world, { command: "/balance", text: "", replyId: "bal" }));
+    const body = await reply("bal");
+    expect(body.response_type).toBe("ephemeral");
+    expect(lastLine()).toMatchObject({ command: "/balance", outcome: "ok", upstreamStatus: 200 });
+  });
+
+  it("/balance tells someone who may not see it who can", async () => {
+    await balanceCommand(world.deps)(
+      commandArgs(world, { command: "/balance", text: "", user: MEMBER, replyId: "bal-member" }),
+    );
+    expect(JSON.stringify(await reply("bal-member"))).toMatch(/admin/i);
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+  });
+});
+
+describe("buttons", () => {
+  it("the payment page link is only acknowledged", async () => {
+    cover(openPaymentPage);
+    const acks: Acks = [];
+    await openPaymentPage()(
+      buttonArgs(world, { actionId: OPEN_PAYMENT_PAGE_ACTION, value: "", replyId: "link" }, acks),
+    );
+    expect(acks).toHaveLength(1);
+    expect(world.slack.replies).toHaveLength(0);
+    expect(world.slack.apiCalls).toHaveLength(0);
+  });
+
+  it("a /paymethods page button redraws the list in place", async () => {
+    cover(paymethodsPageHandler);
+    const value = paymethodsPageButton.write({ f: "", p: 1 });
+    await paymethodsPageHandler(world.deps)(
+      buttonArgs(world, { actionId: PAYMETHODS_ACTIONS.refresh, value, replyId: "pm-page" }),
+    );
+    const body = await reply("pm-page");
+    expect(body.replace_original).toBe(true);
+    expect(lastLine()).toMatchObject({ action: PAYMETHODS_ACTIONS.refresh, outcome: "ok", page: 1 });
+  });
+
+  it("Refresh on an invoice card reads it again and redraws the card", async () => {
+    cover(invoiceCardButton);
+    const value = invoiceButton.write({ t: TEAM, id: PAID, s: "notpayed" });
+    await invoiceCardButton(world.deps)(
+      buttonArgs(world, { actionId: INVOICE_ACTIONS.refresh, value, replyId: "refresh" }),
+    );
+    const body = await reply("refresh");
+    expect(body.replace_original).toBe(true);
+    expect(lastLine()).toMatchObject({ outcome: "ok", state: "payed", previousState: "notpayed" });
+  });
+
+  it("a card button from another workspace is refused without asking the service", async () => {
+    const value = invoiceButton.write({ t: "T0OTHER", id: PAID, s: "payed" });
+    const before = world.fake.requests.length;
+    await invoiceCardButton(world.deps)(
+      buttonArgs(world, { actionId: INVOICE_ACTIONS.refresh, value, replyId: "foreign" }),
+    );
+    expect(JSON.stringify(await reply("foreign"))).toContain("another workspace");
+    expect(world.fake.requests).toHaveLength(before);
+    expect(lastLine()).toMatchObject({ outcome: "foreign_card" });
+  });
+
+  it("a /invoice list page button shows that page", async () => {
+    cover(invoiceListButton);
+    const value = listPageButton.write({ t: TEAM, f: "all", p: 1 });
+    await invoiceListButton(world.deps)(
+      buttonArgs(world, { actionId: LIST_ACTIONS.next, value, replyId: "list" }),
+    );
+    expect(JSON.stringify(await reply("list"))).toContain(UNPAID);
+    expect(lastLine()).toMatchObject({ outcome: "ok", upstreamStatus: 200 });
+  });
+
+  it("Stop updating takes a private card out of its invoice's watch", async () => {
+    cover(stopWatch);
+    const value = stopButton.write({ t: TEAM, id: UNPAID });
+    await stopWatch(world.deps)(
+      buttonArgs(world, { actionId: WATCH_ACTIONS.stop, value, ephemeral: true, replyId: "stop" }),
+    );
+    expect(JSON.stringify(await reply("stop"))).toContain("no longer tells you");
+    expect(lastLine()).toMatchObject({ outcome: "watch_stopped", invoice: UNPAID });
+  });
+
+  it("Connect opens the modal for an admin, and tells a member who can", async () => {
+    cover(openConnect);
+    await openConnect(world.deps)(
+      buttonArgs(world, {
+        actionId: ADMIN_ACTIONS.openConnect,
+        value: CONNECT_FROM.reply,
+        replyId: "connect",
+      }),
+    );
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+    expect(lastLine()).toMatchObject({ outcome: "modal_opened" });
+    await openConnect(world.deps)(
+      buttonArgs(world, {
+        actionId: ADMIN_ACTIONS.openConnect,
+        value: CONNECT_FROM.reply,
+        user: MEMBER,
+        replyId: "connect-member",
+      }),
+    );
+    expect(JSON.stringify(await reply("connect-member"))).toContain("connect the cash register");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+  });
+
+  it("Disconnect removes the credentials after checking the presser again", async () => {
+    cover(disconnect);
+    const value = disconnectButton.write({ t: TEAM });
+    await disconnect(world.deps)(
+      buttonArgs(world, { actionId: ADMIN_ACTIONS.disconnect, value, replyId: "disc" }),
+    );
+    await reply("disc");
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
+    expect(lastLine()).toMatchObject({ outcome: "disconnected" });
+  });
+
+  it("Cancel closes the question and keeps the credentials", async () => {
+    cover(cancelDisconnect);
+    await cancelDisconnect()(
+      buttonArgs(world, { actionId: ADMIN_ACTIONS.cancel, value: "", replyId: "cancel" }),
+    );
+    await reply("cancel");
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeDefined();
+  });
+});
+
+describe("modal submissions", () => {
+  const text = (value: string) => ({ value: { type: "plain_text_input", value } });
+  const choice = (value: string) => ({
+    value: {
+      type: "static_select",
+      selected_option: { value, text: { type: "plain_text" as const, text: value } },
+    },
+  });
+
+  it("the connect form checks the credentials with the service, saves them and says so", async () => {
+    cover(connectSubmission);
+    const acks: Acks = [];
+    const values = {
+      [CONNECT_FIELDS.login]: text("sandbox_register"),
+      [CONNECT_FIELDS.secret]: text(""),
+      [CONNECT_FIELDS.apiVersion]: choice("v3"),
+      [CONNECT_FIELDS.visibility]: choice("private"),
+    };
+    const privateMetadata = JSON.stringify({ from: "command", t: TEAM });
+    await connectSubmission(world.deps)(
+      submissionArgs(world, { callbackId: CONNECT_VIEW, values, privateMetadata }, acks),
+    );
+    expect(acks).toHaveLength(1);
+    expect(acks[0]).toMatchObject({ response_action: "update" });
+    expect((await world.deps.stores.credentials.get(TEAM))?.account.apiVersion).toBe("v3");
+    expect(lastLine()).toMatchObject({
+      view: CONNECT_VIEW,
+      outcome: "connected",
+      apiVersion: "v3",
+      manager: "admin",
+    });
+  });
+
+  it("the connect form says under the field what the service refused, and saves nothing", async () => {
+    const acks: Acks = [];
+    const values = {
+      [CONNECT_FIELDS.login]: text("sandbox_register"),
+      [CONNECT_FIELDS.secret]: text("not-the-secret"),
+      [CONNECT_FIELDS.apiVersion]: choice("v2"),
+      [CONNECT_FIELDS.visibility]: choice("channel"),
+    };
+    const privateMetadata = JSON.stringify({ from: "command", t: TEAM });
+    await connectSubmission(world.deps)(
+      submissionArgs(world, { callbackId: CONNECT_VIEW, values, privateMetadata }, acks),
+    );
+    expect(acks[0]).toMatchObject({
+      response_action: "errors",
+      errors: { [CONNECT_FIELDS.secret]: expect.stringContaining("refused") },
+    });
+    expect((await world.deps.stores.credentials.get(TEAM))?.account.secret).not.toBe("not-the-secret");
+    expect(lastLine()).toMatchObject({ outcome: "refused", inline: true });
+  });
+
+  it("the create form creates the invoice once and posts its card in the channel", async () => {
+    cover(createInvoiceSubmission);
+    const values = {
+      [CREATE_FIELDS.amount]: text("1500.50"),
+      [CREATE_FIELDS.currency]: choice("RUB"),
+      [CREATE_FIELDS.lifetime]: text("60"),
+    };
+    const privateMetadata = JSON.stringify({ t: TEAM, c: CHANNEL });
+    const form = { callbackId: CREATE_INVOICE_VIEW, values, privateMetadata, viewId: "V0CREATE" };
+    const acks: Acks = [];
+    await createInvoiceSubmission(world.deps)(submissionArgs(world, form, acks));
+    expect(acks).toEqual([undefined]);
+    expect(world.slack.callsOf("chat.postMessage").some((call) => call.body.channel === CHANNEL)).toBe(true);
+    expect(lastLine()).toMatchObject({
+      view: CREATE_INVOICE_VIEW,
+      outcome: "created",
+      posted: "chat.postMessage",
+    });
+    // The same submission again (Slack's redelivery): nothing more is created.
+    const again: Acks = [];
+    await createInvoiceSubmission(world.deps)(submissionArgs(world, form, again));
+    expect(again[0]).toMatchObject({ response_action: "errors" });
+    expect(lastLine()).toMatchObject({ outcome: "duplicate" });
+    expect(world.fake.requests.filter((request) => request.path.endsWith("/invoice/create/"))).toHaveLength(
+      1,
+    );
+  });
+
+  it("an out-of-date form is answered next to its first field", async () => {
+    const acks: Acks = [];
+    await createInvoiceSubmission(world.deps)(
+      submissionArgs(
+        world,
+        { callbackId: CREATE_INVOICE_VIEW, values: {}, privateMetadata: "not json" },
+        acks,
+      ),
+    );
+    expect(acks[0]).toMatchObject({
+      response_action: "errors",
+      errors: { [CREATE_FIELDS.amount]: expect.stringContaining("out of date") },
+    });
+    expect(lastLine()).toMatchObject({ outcome: "bad_form" });
+  });
+});
+
+describe("events", () => {
+  it("App Home is published for the person who opened it", async () => {
+    cover(homeOpened);
+    await homeOpened(world.deps)(eventArgs.homeOpened(world));
+    const published = world.slack.callsOf("views.publish");
+    expect(published).toHaveLength(1);
+    expect(published[0]?.body.user_id).toBe(ADMIN);
+    expect(lastLine()).toMatchObject({ event: "app_home_opened", outcome: "ok", user: ADMIN });
+  });
+
+  it("a pasted payment link is unfurled as a compact card", async () => {
+    cover(linkShared);
+    const url = `https://pay.crystalpay.io/?i=${PAID}`;
+    await linkShared(world.deps)(eventArgs.linkShared(world, [url]));
+    const unfurls = world.slack.callsOf("chat.unfurl");
+    expect(unfurls).toHaveLength(1);
+    expect(JSON.stringify(unfurls[0]?.body)).toContain(PAID);
+    expect(lastLine()).toMatchObject({ event: "link_shared", outcome: "ok", unfurled: 1, links: 1 });
+  });
+
+  it("app_uninstalled forgets the workspace", async () => {
+    cover(appUninstalled);
+    await appUninstalled(world.deps)(eventArgs.appUninstalled(world));
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
+    expect(lastLine()).toMatchObject({ event: "app_uninstalled", outcome: "forgotten", team: TEAM });
+  });
+
+  it("tokens_revoked forgets the workspace when the bot token went, and ignores user tokens", async () => {
+    cover(tokensRevoked);
+    await tokensRevoked(world.deps)(eventArgs.tokensRevoked(world, []));
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeDefined();
+    await tokensRevoked(world.deps)(eventArgs.tokensRevoked(world, ["U0KASSABOT"]));
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
+    expect(lastLine()).toMatchObject({ event: "tokens_revoked", outcome: "forgotten" });
+  });
+});
+
+describe("the route table", () => {
+  it("has a direct test above for every handler it routes to", () => {
+    const untested = ROUTES.filter((route) => !covered.has(route.handler)).map(
+      (route) =>
+        ("command" in route && route.command) ||
+        ("action" in route && String(route.action)) ||
+        ("view" in route && route.view) ||
+        ("event" in route && route.event),
+    );
+    expect(untested).toEqual([]);
+  });
+});
