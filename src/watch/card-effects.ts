@@ -39,7 +39,7 @@ export async function deliverToCards(
     ? await deps.methodFor(watch.team, invoice.method).catch(() => undefined)
     : undefined;
   const save = async (card: WatchCard) => {
-    await deps.queue.setCard(watch.team, watch.invoiceId, card);
+    await deps.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
   };
   let retryAfterMs = 0;
   const log = { team: watch.team, invoice: watch.invoiceId };
@@ -62,7 +62,7 @@ export async function deliverToCards(
           "card dropped from its watch",
         );
       } else if (failure.kind === "token_dead") {
-        await deps.queue.remove(watch.team, watch.invoiceId);
+        await deps.queue.remove(watch.team, watch.invoiceId, watch.lease);
         deps.logger.warn(
           { ...log, outcome: "watch_ended", reason: "slack_token", slackError: failure.code },
           "watch ended",

@@ -11,10 +11,12 @@ import { Watcher } from "./watcher.js";
 export type { WatchRegistry } from "./registry.js";
 export { Watcher } from "./watcher.js";
 
-/** A claimed watch is left alone this long: more than one read with its retries can take. */
-function leaseMs(config: Config): number {
-  return Math.max(60_000, config.payments.timeoutMs * 4);
-}
+/**
+ * A claimed watch is left alone this long. The watcher renews it every third of that while it works
+ * (lease-renewal.ts), so it need not outlast a slow read: a replica killed with kill -9 holds its
+ * watches up for seconds only.
+ */
+const LEASE_MS = 10_000;
 
 /** The queue for the store engine behind STORE_URL. */
 async function openQueue(
@@ -74,7 +76,7 @@ export async function startWatcher(
     queue,
     reader,
     slackClients(config, stores),
-    { ...config.watch, leaseMs: leaseMs(config), storeTimeoutMs: config.store.timeoutMs },
+    { ...config.watch, leaseMs: LEASE_MS, storeTimeoutMs: config.store.timeoutMs },
     logger,
     options.now,
   );

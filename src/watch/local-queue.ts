@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type Keyv from "keyv";
 import { z } from "zod";
 import {
@@ -122,10 +123,17 @@ export class LocalWatchQueue implements WatchQueue {
     await this.persist(key);
   }
 
-  async remove(team: string, invoiceId: string): Promise<void> {
+  async remove(team: string, invoiceId: string, lease?: string): Promise<boolean> {
     const key = watchKey(team, invoiceId);
+    if (this.entries.has(key) && !this.holds(key, lease)) return false;
     this.drop(key);
     await this.keyv.delete(key);
+    return true;
+  }
+
+  /** Whether the claim `lease` still holds the watch (no lease given: anyone may). */
+  private holds(key: string, lease: string | undefined): boolean {
+    return lease === undefined || this.entries.get(key)?.watch.lease === lease;
   }
 
   async removeTeam(team: string): Promise<void> {
@@ -146,21 +154,41 @@ export class LocalWatchQueue implements WatchQueue {
       if (entry.dueAt <= now) due.push(entry);
     }
     due.sort((a, b) => a.dueAt - b.dueAt);
+    const lease = randomUUID();
     return due.slice(0, max).map((entry) => {
       entry.dueAt = now + leaseMs;
+      entry.watch.lease = lease;
       return structuredClone(entry.watch);
     });
   }
 
-  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
-    const entry = this.entries.get(watchKey(team, invoiceId));
-    if (!entry) return;
-    entry.dueAt = dueAt;
-    Object.assign(entry.watch, patch);
+  async renew(team: string, invoiceId: string, lease: string, until: number): Promise<boolean> {
+    const key = watchKey(team, invoiceId);
+    const entry = this.entries.get(key);
+    if (!entry || !this.holds(key, lease)) return false;
+    entry.dueAt = until;
+    return true;
   }
 
-  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
+  async reschedule(
+    team: string,
+    invoiceId: string,
+    dueAt: number,
+    patch: RescheduleFields,
+    lease?: string,
+  ): Promise<boolean> {
     const key = watchKey(team, invoiceId);
+    const entry = this.entries.get(key);
+    if (!entry || !this.holds(key, lease)) return false;
+    entry.dueAt = dueAt;
+    Object.assign(entry.watch, patch);
+    delete entry.watch.lease;
+    return true;
+  }
+
+  async setCard(team: string, invoiceId: string, card: WatchCard, lease?: string): Promise<boolean> {
+    const key = watchKey(team, invoiceId);
+    if (!this.holds(key, lease)) return false;
     const entry = this.entries.get(key);
     const at = entry?.watch.cards.findIndex((existing) => cardId(existing) === cardId(card)) ?? -1;
     if (!entry || at === -1) return false;
@@ -176,10 +204,16 @@ export class LocalWatchQueue implements WatchQueue {
     return true;
   }
 
-  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Promise<boolean> {
     const key = watchKey(team, invoiceId);
     const entry = this.entries.get(key);
-    if (!entry || entry.watch.state !== from.state || entry.watch.amounts !== from.amounts) return false;
+    if (
+      !entry ||
+      !this.holds(key, lease) ||
+      entry.watch.state !== from.state ||
+      entry.watch.amounts !== from.amounts
+    )
+      return false;
     entry.watch.state = to.state;
     entry.watch.amounts = to.amounts;
     entry.watch.invoice = to.invoice;

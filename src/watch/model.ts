@@ -109,6 +109,8 @@ export const watchSchema = z.object({
   cards: z.array(watchCardSchema),
   /** The invoice as the cards last showed it. */
   invoice: invoiceSnapshotSchema,
+  /** Set on a claimed watch: the claim's token, which the queue's guarded steps check. */
+  lease: z.string().optional(),
 });
 export type Watch = z.infer<typeof watchSchema>;
 
@@ -156,29 +158,50 @@ export interface WatchQueue {
   room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult>;
   /** Drops one card; the watch goes when its last card does. */
   removeCard(team: string, invoiceId: string, id: string): Promise<void>;
-  remove(team: string, invoiceId: string): Promise<void>;
+  /**
+   * Ends the watch; with `lease`, only while that claim still holds it: false when the watch is there
+   * and another claim (or none, after a reschedule) holds it. A watch already gone counts as ended.
+   */
+  remove(team: string, invoiceId: string, lease?: string): Promise<boolean>;
   /** Every watch of a workspace (disconnect, uninstall). */
   removeTeam(team: string): Promise<void>;
   count(team: string): Promise<number>;
   /**
-   * Up to `max` watches due by `now`, each pushed `leaseMs` ahead in the same atomic step, so no
-   * other replica claims it while this one reads it.
+   * Up to `max` watches due by `now`, each pushed `leaseMs` ahead and marked with a new claim token
+   * (`lease` on each watch) in the same atomic step, so no other replica claims it while this one
+   * reads it. A later claim (after the lease ran out) replaces the token: the steps below given the
+   * old one are then refused, so a replica that was too slow cannot undo the newer one's work.
    */
   claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]>;
+  /** Pushes a claimed watch's due time to `until` while `lease` still holds it; false otherwise. */
+  renew(team: string, invoiceId: string, lease: string, until: number): Promise<boolean>;
   /**
    * Makes the watch due by `now` if it is due later (a payment notification arrived for it); false
    * when there is no such watch. A watch being read keeps its lease: only its next read moves up.
    */
   dueBy(team: string, invoiceId: string, now: number): Promise<boolean>;
-  /** Replaces a card's stored copy (what it is owed); false when the card is gone meanwhile. */
-  setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean>;
-  /** After a read: when the watch is next due, and what was seen. */
-  reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void>;
+  /**
+   * Replaces a card's stored copy (what it is owed); false when the card is gone meanwhile, or
+   * `lease` no longer holds the watch.
+   */
+  setCard(team: string, invoiceId: string, card: WatchCard, lease?: string): Promise<boolean>;
+  /**
+   * After a read: when the watch is next due, and what was seen; the claim ends (its token is
+   * cleared). With `lease`, only while that claim holds the watch; false otherwise.
+   */
+  reschedule(
+    team: string,
+    invoiceId: string,
+    dueAt: number,
+    patch: RescheduleFields,
+    lease?: string,
+  ): Promise<boolean>;
   /**
    * Compare-and-set of what was last told: true for exactly one caller per change (state `from` to
-   * `to`, amounts to `amounts`); false when another replica (or an earlier run) already told it.
+   * `to`, amounts to `amounts`); false when another replica (or an earlier run) already told it, or
+   * `lease` no longer holds the watch.
    */
-  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean>;
+  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Promise<boolean>;
   /** One read of a cash register in the current second; false when its WATCH_MAX_RPS is spent. */
   takeRead(register: string, perSecond: number, now: number): Promise<boolean>;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { KeyvStore } from "../store/keyv.js";
 import {
@@ -15,7 +16,13 @@ import {
   watchCardSchema,
   watchKey,
 } from "./model.js";
-import { createWatchTables, rowSchema, type WatchTables, watchFromRow } from "./postgres-tables.js";
+import {
+  addCardInOneTransaction,
+  createWatchTables,
+  rowSchema,
+  type WatchTables,
+  watchFromRow,
+} from "./postgres-tables.js";
 
 // PostgreSQL: the claim is `FOR UPDATE SKIP LOCKED` plus a lease on the due time, "tell once" an
 // UPDATE guarded by the state last told, the read budget an upserted counter per second. Tables
@@ -53,61 +60,7 @@ export class PostgresWatchQueue implements WatchQueue {
   }
 
   async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
-    const key = watchKey(seed.team, seed.invoiceId);
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // One workspace's additions one after another, so two replicas cannot both take the last place.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${this.watches}:${seed.team}`]);
-      const existing = await client.query(`SELECT 1 FROM ${this.watches} WHERE key = $1`, [key]);
-      if (existing.rowCount === 0) {
-        const count = await client.query<{ n: string }>(
-          `SELECT count(*) AS n FROM ${this.watches} WHERE team = $1`,
-          [seed.team],
-        );
-        if (Number(count.rows[0]?.n ?? 0) >= limits.maxPerWorkspace) {
-          await client.query("ROLLBACK");
-          return "workspace_full";
-        }
-        await client.query(
-          `INSERT INTO ${this.watches} (key, team, invoice_id, register, state, amounts, invoice, started_at,
-            interval_ms, last_checked_at, cards_updated_at, due_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$8,$8,$10)`,
-          [
-            key,
-            seed.team,
-            seed.invoiceId,
-            seed.register,
-            seed.state,
-            seed.amounts,
-            JSON.stringify(seed.invoice),
-            limits.now,
-            limits.firstDueInMs,
-            limits.now + limits.firstDueInMs,
-          ],
-        );
-      } else {
-        const cards = await client.query<{ n: string; mine: boolean }>(
-          `SELECT count(*) AS n, bool_or(card_id = $2) AS mine FROM ${this.cards} WHERE watch_key = $1`,
-          [key, cardId(card)],
-        );
-        const row = cards.rows[0];
-        if (!row?.mine && Number(row?.n ?? 0) >= MAX_CARDS_PER_WATCH) {
-          await client.query("ROLLBACK");
-          return "invoice_full";
-        }
-      }
-      await client.query(
-        `INSERT INTO ${this.cards} (watch_key, card_id, card) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-        [key, cardId(card), JSON.stringify(card)],
-      );
-      await client.query("COMMIT");
-      return "watching";
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return addCardInOneTransaction(this.pool, this.tables, seed, card, limits);
   }
 
   async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
@@ -131,8 +84,14 @@ export class PostgresWatchQueue implements WatchQueue {
     );
   }
 
-  async remove(team: string, invoiceId: string): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.watches} WHERE key = $1`, [watchKey(team, invoiceId)]);
+  async remove(team: string, invoiceId: string, lease = ""): Promise<boolean> {
+    // Refused only when the watch is there and another claim holds it; one gone already is ended.
+    const result = await this.pool.query<{ refused: boolean }>(
+      `WITH gone AS (DELETE FROM ${this.watches} WHERE key = $1 AND ($2 = '' OR lease = $2) RETURNING 1)
+       SELECT NOT EXISTS (SELECT 1 FROM gone) AND EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1) AS refused`,
+      [watchKey(team, invoiceId), lease],
+    );
+    return result.rows[0]?.refused !== true;
   }
 
   async removeTeam(team: string): Promise<void> {
@@ -149,11 +108,11 @@ export class PostgresWatchQueue implements WatchQueue {
 
   async claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]> {
     const claimed = await this.pool.query(
-      `UPDATE ${this.watches} SET due_at = $1 + $3 WHERE key IN (
+      `UPDATE ${this.watches} SET due_at = $1 + $3, lease = $4 WHERE key IN (
          SELECT key FROM ${this.watches} WHERE due_at <= $1 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING key, team, invoice_id, register, state, amounts, invoice, started_at, interval_ms,
-         last_checked_at, cards_updated_at`,
-      [now, max, leaseMs],
+         last_checked_at, cards_updated_at, lease`,
+      [now, max, leaseMs, randomUUID()],
     );
     if (claimed.rowCount === 0) return [];
     // Row by row: one unreadable row is dropped (below), never the whole batch.
@@ -181,18 +140,41 @@ export class PostgresWatchQueue implements WatchQueue {
     return watches;
   }
 
-  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
-    await this.pool.query(
+  async reschedule(
+    team: string,
+    invoiceId: string,
+    dueAt: number,
+    patch: RescheduleFields,
+    lease = "",
+  ): Promise<boolean> {
+    const result = await this.pool.query(
       `UPDATE ${this.watches} SET due_at = $2, interval_ms = $3, last_checked_at = $4,
-         cards_updated_at = COALESCE($5, cards_updated_at) WHERE key = $1`,
-      [watchKey(team, invoiceId), dueAt, patch.intervalMs, patch.lastCheckedAt, patch.cardsUpdatedAt ?? null],
+         cards_updated_at = COALESCE($5, cards_updated_at), lease = '' WHERE key = $1 AND ($6 = '' OR lease = $6)`,
+      [
+        watchKey(team, invoiceId),
+        dueAt,
+        patch.intervalMs,
+        patch.lastCheckedAt,
+        patch.cardsUpdatedAt ?? null,
+        lease,
+      ],
     );
+    return result.rowCount === 1;
   }
 
-  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
+  async renew(team: string, invoiceId: string, lease: string, until: number): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE ${this.cards} SET card = $3 WHERE watch_key = $1 AND card_id = $2`,
-      [watchKey(team, invoiceId), cardId(card), JSON.stringify(card)],
+      `UPDATE ${this.watches} SET due_at = $3 WHERE key = $1 AND lease = $2`,
+      [watchKey(team, invoiceId), lease, until],
+    );
+    return result.rowCount === 1;
+  }
+
+  async setCard(team: string, invoiceId: string, card: WatchCard, lease = ""): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.cards} SET card = $3 WHERE watch_key = $1 AND card_id = $2
+         AND ($4 = '' OR EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1 AND lease = $4))`,
+      [watchKey(team, invoiceId), cardId(card), JSON.stringify(card), lease],
     );
     return result.rowCount === 1;
   }
@@ -205,11 +187,19 @@ export class PostgresWatchQueue implements WatchQueue {
     return result.rowCount === 1;
   }
 
-  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease = ""): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE ${this.watches} SET state = $4, amounts = $5, invoice = $6
-         WHERE key = $1 AND state = $2 AND amounts = $3`,
-      [watchKey(team, invoiceId), from.state, from.amounts, to.state, to.amounts, JSON.stringify(to.invoice)],
+         WHERE key = $1 AND state = $2 AND amounts = $3 AND ($7 = '' OR lease = $7)`,
+      [
+        watchKey(team, invoiceId),
+        from.state,
+        from.amounts,
+        to.state,
+        to.amounts,
+        JSON.stringify(to.invoice),
+        lease,
+      ],
     );
     return result.rowCount === 1;
   }

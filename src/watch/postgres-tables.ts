@@ -1,6 +1,16 @@
 import type pg from "pg";
 import { z } from "zod";
-import { invoiceSnapshotSchema, type Watch, type WatchCard } from "./model.js";
+import {
+  type AddCardLimits,
+  type AddCardResult,
+  cardId,
+  invoiceSnapshotSchema,
+  MAX_CARDS_PER_WATCH,
+  type Watch,
+  type WatchCard,
+  type WatchSeed,
+  watchKey,
+} from "./model.js";
 
 /** The watch queue's tables, named from a prefix (tests give each run its own). */
 export type WatchTables = { watches: string; cards: string; reads: string };
@@ -14,6 +24,8 @@ export async function createWatchTables(pool: pg.Pool, tables: WatchTables): Pro
       state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
       interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
       due_at BIGINT NOT NULL)`,
+    // Added after the first release: tables made before it gain the column here.
+    `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS lease TEXT NOT NULL DEFAULT ''`,
     `CREATE INDEX IF NOT EXISTS ${watches}_due ON ${watches} (due_at)`,
     `CREATE INDEX IF NOT EXISTS ${watches}_team ON ${watches} (team)`,
     `CREATE TABLE IF NOT EXISTS ${cards} (
@@ -45,6 +57,7 @@ export const rowSchema = z.object({
   interval_ms: z.coerce.number(),
   last_checked_at: z.coerce.number(),
   cards_updated_at: z.coerce.number(),
+  lease: z.string(),
 });
 
 /** The watch a row holds; undefined when its invoice snapshot cannot be read. */
@@ -62,6 +75,75 @@ export function watchFromRow(row: z.infer<typeof rowSchema>, cards: WatchCard[])
     intervalMs: row.interval_ms,
     lastCheckedAt: row.last_checked_at,
     cardsUpdatedAt: row.cards_updated_at,
+    lease: row.lease,
     cards,
   };
+}
+
+/**
+ * addCard for PostgreSQL: one transaction, one workspace's additions one after another (an advisory
+ * lock), so two replicas cannot both take the workspace's or the invoice's last place.
+ */
+export async function addCardInOneTransaction(
+  pool: pg.Pool,
+  { watches, cards: cardsTable }: WatchTables,
+  seed: WatchSeed,
+  card: WatchCard,
+  limits: AddCardLimits,
+): Promise<AddCardResult> {
+  const key = watchKey(seed.team, seed.invoiceId);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // One workspace's additions one after another, so two replicas cannot both take the last place.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${watches}:${seed.team}`]);
+    const existing = await client.query(`SELECT 1 FROM ${watches} WHERE key = $1`, [key]);
+    if (existing.rowCount === 0) {
+      const count = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${watches} WHERE team = $1`,
+        [seed.team],
+      );
+      if (Number(count.rows[0]?.n ?? 0) >= limits.maxPerWorkspace) {
+        await client.query("ROLLBACK");
+        return "workspace_full";
+      }
+      await client.query(
+        `INSERT INTO ${watches} (key, team, invoice_id, register, state, amounts, invoice, started_at,
+          interval_ms, last_checked_at, cards_updated_at, due_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$8,$8,$10)`,
+        [
+          key,
+          seed.team,
+          seed.invoiceId,
+          seed.register,
+          seed.state,
+          seed.amounts,
+          JSON.stringify(seed.invoice),
+          limits.now,
+          limits.firstDueInMs,
+          limits.now + limits.firstDueInMs,
+        ],
+      );
+    } else {
+      const cards = await client.query<{ n: string; mine: boolean }>(
+        `SELECT count(*) AS n, bool_or(card_id = $2) AS mine FROM ${cardsTable} WHERE watch_key = $1`,
+        [key, cardId(card)],
+      );
+      const row = cards.rows[0];
+      if (!row?.mine && Number(row?.n ?? 0) >= MAX_CARDS_PER_WATCH) {
+        await client.query("ROLLBACK");
+        return "invoice_full";
+      }
+    }
+    await client.query(
+      `INSERT INTO ${cardsTable} (watch_key, card_id, card) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [key, cardId(card), JSON.stringify(card)],
+    );
+    await client.query("COMMIT");
+    return "watching";
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
@@ -24,6 +25,7 @@ import {
   REMOVE,
   REMOVE_CARD,
   REMOVE_TEAM,
+  RENEW,
   RESCHEDULE,
   ROOM,
   SET_CARD,
@@ -43,6 +45,7 @@ const hashSchema = z.object({
   intervalMs: z.coerce.number(),
   lastCheckedAt: z.coerce.number(),
   cardsUpdatedAt: z.coerce.number(),
+  lease: z.string().optional(),
   invoice: z.string().transform((text, ctx) => {
     const parsed = invoiceSnapshotSchema.safeParse(parseJsonOrUndefined(text));
     if (!parsed.success) {
@@ -124,8 +127,8 @@ export class RedisWatchQueue implements WatchQueue {
     await this.run(REMOVE_CARD, [this.prefix, watchKey(team, invoiceId), team, id]);
   }
 
-  async remove(team: string, invoiceId: string): Promise<void> {
-    await this.run(REMOVE, [this.prefix, watchKey(team, invoiceId), team]);
+  async remove(team: string, invoiceId: string, lease = ""): Promise<boolean> {
+    return (await this.run(REMOVE, [this.prefix, watchKey(team, invoiceId), team, lease])) === 1;
   }
 
   async removeTeam(team: string): Promise<void> {
@@ -139,7 +142,7 @@ export class RedisWatchQueue implements WatchQueue {
   async claimDue(now: number, max: number, leaseMs: number): Promise<Watch[]> {
     const raw = z
       .array(z.tuple([z.array(z.string()), z.array(z.string())]))
-      .parse(await this.run(CLAIM, [this.prefix, now, max, leaseMs]));
+      .parse(await this.run(CLAIM, [this.prefix, now, max, leaseMs, randomUUID()]));
     const watches: Watch[] = [];
     for (const [flat, cards] of raw) {
       const record: Record<string, string> = {};
@@ -160,12 +163,23 @@ export class RedisWatchQueue implements WatchQueue {
     return watches;
   }
 
-  async reschedule(team: string, invoiceId: string, dueAt: number, patch: RescheduleFields): Promise<void> {
-    await this.run(RESCHEDULE, [this.prefix, watchKey(team, invoiceId), dueAt, pairs(patch)]);
+  async reschedule(
+    team: string,
+    invoiceId: string,
+    dueAt: number,
+    patch: RescheduleFields,
+    lease = "",
+  ): Promise<boolean> {
+    const args = [this.prefix, watchKey(team, invoiceId), dueAt, pairs(patch), lease];
+    return (await this.run(RESCHEDULE, args)) === 1;
   }
 
-  async setCard(team: string, invoiceId: string, card: WatchCard): Promise<boolean> {
-    const args = [this.prefix, watchKey(team, invoiceId), cardId(card), JSON.stringify(card)];
+  async renew(team: string, invoiceId: string, lease: string, until: number): Promise<boolean> {
+    return (await this.run(RENEW, [this.prefix, watchKey(team, invoiceId), lease, until])) === 1;
+  }
+
+  async setCard(team: string, invoiceId: string, card: WatchCard, lease = ""): Promise<boolean> {
+    const args = [this.prefix, watchKey(team, invoiceId), cardId(card), JSON.stringify(card), lease];
     return (await this.run(SET_CARD, args)) === 1;
   }
 
@@ -173,7 +187,7 @@ export class RedisWatchQueue implements WatchQueue {
     return (await this.run(DUE_BY, [this.prefix, watchKey(team, invoiceId), now])) === 1;
   }
 
-  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo): Promise<boolean> {
+  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease = ""): Promise<boolean> {
     const won = await this.run(TELL, [
       this.prefix,
       watchKey(team, invoiceId),
@@ -182,6 +196,7 @@ export class RedisWatchQueue implements WatchQueue {
       to.state,
       to.amounts,
       JSON.stringify(to.invoice),
+      lease,
     ]);
     return won === 1;
   }

@@ -31,8 +31,11 @@ end
 if redis.call('SCARD', p..':team:'..team) >= tonumber(ARGV[4]) then return 'workspace_full' end
 return 'watching'`;
 
+/** Ends a watch; with a lease (ARGV[4] not empty), only while that claim holds it. */
 export const REMOVE = `
 local p, key, team = ARGV[1], ARGV[2], ARGV[3]
+local w = p..':w:'..key
+if ARGV[4] ~= '' and redis.call('EXISTS', w) == 1 and redis.call('HGET', w, 'lease') ~= ARGV[4] then return 0 end
 redis.call('DEL', p..':w:'..key, p..':c:'..key)
 redis.call('ZREM', p..':due', key)
 redis.call('SREM', p..':team:'..team, key)
@@ -58,7 +61,7 @@ end
 redis.call('DEL', p..':team:'..team)
 return #keys`;
 
-/** Takes the due watches and pushes each one's due time ahead by the lease, in one step. */
+/** Takes the due watches, pushes each one's due time ahead by the lease and marks it with the claim's token (ARGV[5]), in one step. */
 export const CLAIM = `
 local p, now, max, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local keys = redis.call('ZRANGEBYSCORE', p..':due', '-inf', now, 'LIMIT', 0, max)
@@ -69,23 +72,30 @@ for _, key in ipairs(keys) do
     redis.call('ZREM', p..':due', key)
   else
     redis.call('ZADD', p..':due', now + lease, key)
-    table.insert(out, {fields, redis.call('HVALS', p..':c:'..key)})
+    redis.call('HSET', p..':w:'..key, 'lease', ARGV[5])
+    table.insert(out, {redis.call('HGETALL', p..':w:'..key), redis.call('HVALS', p..':c:'..key)})
   end
 end
 return out`;
 
-/** Moves the due time only while the watch exists (it may have been stopped meanwhile). */
+/**
+ * Moves the due time only while the watch exists (it may have been stopped meanwhile) and, with a
+ * lease (ARGV[5] not empty), only while that claim holds it; the claim ends.
+ */
 export const RESCHEDULE = `
 local p, key = ARGV[1], ARGV[2]
 if redis.call('EXISTS', p..':w:'..key) == 0 then return 0 end
+if ARGV[5] ~= '' and redis.call('HGET', p..':w:'..key, 'lease') ~= ARGV[5] then return 0 end
+redis.call('HDEL', p..':w:'..key, 'lease')
 redis.call('ZADD', p..':due', 'XX', ARGV[3], key)
 redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
 return 1`;
 
-/** Replaces a card's JSON only while the card is still there. */
+/** Replaces a card's JSON only while the card is still there (and the claim ARGV[5], if any, holds the watch). */
 export const SET_CARD = `
 local c = ARGV[1]..':c:'..ARGV[2]
 if redis.call('HEXISTS', c, ARGV[3]) == 0 then return 0 end
+if ARGV[5] ~= '' and redis.call('HGET', ARGV[1]..':w:'..ARGV[2], 'lease') ~= ARGV[5] then return 0 end
 redis.call('HSET', c, ARGV[3], ARGV[4])
 return 1`;
 
@@ -95,11 +105,12 @@ if redis.call('EXISTS', ARGV[1]..':w:'..ARGV[2]) == 0 then return 0 end
 redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
 return 1`;
 
-/** Tell once: the state and amounts move on only from what the caller saw. */
+/** Tell once: the state and amounts move on only from what the caller saw (and while its claim ARGV[8], if any, holds). */
 export const TELL = `
 local w = ARGV[1]..':w:'..ARGV[2]
-local seen = redis.call('HMGET', w, 'state', 'amounts')
+local seen = redis.call('HMGET', w, 'state', 'amounts', 'lease')
 if seen[1] ~= ARGV[3] or seen[2] ~= ARGV[4] then return 0 end
+if ARGV[8] ~= '' and seen[3] ~= ARGV[8] then return 0 end
 redis.call('HSET', w, 'state', ARGV[5], 'amounts', ARGV[6], 'invoice', ARGV[7])
 return 1`;
 
@@ -108,4 +119,10 @@ export const TAKE_READ = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
 if n > tonumber(ARGV[1]) then return 0 end
+return 1`;
+
+/** Renews a claim: the due time moves to ARGV[4] while the claim ARGV[3] still holds the watch. */
+export const RENEW = `
+if redis.call('HGET', ARGV[1]..':w:'..ARGV[2], 'lease') ~= ARGV[3] then return 0 end
+redis.call('ZADD', ARGV[1]..':due', 'XX', ARGV[4], ARGV[2])
 return 1`;

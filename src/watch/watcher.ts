@@ -1,9 +1,8 @@
-import type { WatchStatus } from "../blocks/watch.js";
 import type { Logger } from "../logger.js";
-import type { Invoice } from "../payments/model.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
 import { owe } from "./delivery.js";
+import { LeaseRenewal } from "./lease-renewal.js";
 import type { Watch, WatchQueue } from "./model.js";
 import { type InvoiceReader, LiveCardRegistry, type SlackClients, type WatcherOptions } from "./registry.js";
 
@@ -21,7 +20,7 @@ export class Watcher extends LiveCardRegistry {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
-  private readonly effects: CardEffectsDeps;
+  private readonly effects: CardEffectsDeps & { leaseMs: number };
 
   constructor(
     queue: WatchQueue,
@@ -33,7 +32,7 @@ export class Watcher extends LiveCardRegistry {
   ) {
     super(queue, options, now);
     const methodFor = (team: string, code: string) => this.reader.methodFor(team, code);
-    this.effects = { queue, slack: this.slack, methodFor, logger, now: this.now };
+    this.effects = { queue, slack: this.slack, methodFor, logger, now: this.now, leaseMs: options.leaseMs };
   }
 
   /** Starts the passes: one right away, then every `tickMs`. */
@@ -77,17 +76,23 @@ export class Watcher extends LiveCardRegistry {
       counts.set(team, count);
       return count;
     };
+    const leases = new LeaseRenewal(this.queue, due, this.effects);
     let next = 0;
     const worker = async () => {
       while (next < due.length && !this.stopped) {
         const watch = due[next++];
-        if (watch)
-          await this.check(watch, await watchesOf(watch.team)).catch((error: unknown) =>
-            this.failed(watch, error),
-          );
+        if (!watch || leases.isLost(watch)) continue;
+        await this.check(watch, await watchesOf(watch.team)).catch((error: unknown) =>
+          this.failed(watch, error),
+        );
+        leases.done(watch);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, due.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, due.length) }, worker));
+    } finally {
+      leases.stop();
+    }
     return due.length;
   }
 
@@ -100,21 +105,19 @@ export class Watcher extends LiveCardRegistry {
   }
 
   /** Looked at again at `dueAt`, nothing else changed (`intervalMs` the new pace). */
-  private later(watch: Watch, dueAt: number, intervalMs = watch.intervalMs): Promise<void> {
-    return this.queue.reschedule(watch.team, watch.invoiceId, dueAt, {
-      intervalMs,
-      lastCheckedAt: watch.lastCheckedAt,
-    });
+  private async later(watch: Watch, dueAt: number, intervalMs = watch.intervalMs): Promise<void> {
+    const patch = { intervalMs, lastCheckedAt: watch.lastCheckedAt };
+    await this.queue.reschedule(watch.team, watch.invoiceId, dueAt, patch, watch.lease);
   }
 
   private async check(watch: Watch, watchesOfRegister: number): Promise<void> {
     const nowMs = this.now().getTime();
     const log = { team: watch.team, invoice: watch.invoiceId };
     const step = beforeRead(watch, nowMs, this.options);
-    if (step === "drop") return this.queue.remove(watch.team, watch.invoiceId);
+    if (step === "drop") return void (await this.queue.remove(watch.team, watch.invoiceId, watch.lease));
     if (step === "end") {
       // A last try for each card (and what it still owes) before the watch goes.
-      await this.deliver(watch, watch.invoice, maxHoursStatus(this.options), true);
+      await deliverToCards(this.effects, watch, watch.invoice, maxHoursStatus(this.options), true);
       return this.end(watch, "max_hours", "info");
     }
     if (!(await this.queue.takeRead(watch.register, this.options.maxReadsPerSecond, nowMs))) {
@@ -122,13 +125,13 @@ export class Watcher extends LiveCardRegistry {
       return this.later(watch, nowMs + 1000 + Math.floor(Math.random() * 1000));
     }
     const read = await this.reader.invoice(watch.team, watch.invoiceId).then(
-      (invoice: Invoice) => ({ invoice }),
+      (invoice) => ({ invoice }),
       (error: unknown) => ({ error }),
     );
     const checkedAt = this.now();
     const judgement = judgeRead(watch, read, checkedAt, this.options);
     if (judgement.kind === "end") {
-      await this.deliver(watch, watch.invoice, judgement.status, true);
+      await deliverToCards(this.effects, watch, watch.invoice, judgement.status, true);
       return this.end(watch, judgement.reason, "warn");
     }
     if (judgement.kind === "read_later") {
@@ -141,16 +144,22 @@ export class Watcher extends LiveCardRegistry {
     // Only the caller whose compare-and-set wins tells the change, whichever replica reads it.
     const changed =
       judgement.differs &&
-      (await this.queue.tell(watch.team, watch.invoiceId, watch, {
-        state: judgement.state,
-        amounts: judgement.amounts,
-        invoice: judgement.invoice,
-      }));
+      (await this.queue.tell(
+        watch.team,
+        watch.invoiceId,
+        watch,
+        {
+          state: judgement.state,
+          amounts: judgement.amounts,
+          invoice: judgement.invoice,
+        },
+        watch.lease,
+      ));
     if (changed) {
       // Written down before any Slack call: a failed call or a crash leaves it owed, never lost.
       for (const card of watch.cards) {
         card.owed = owe(card, judgement.notice);
-        await this.queue.setCard(watch.team, watch.invoiceId, card);
+        await this.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
       }
       const outcome = judgement.notice ? "watch_changed" : "watch_amounts_changed";
       this.logger.info(
@@ -159,7 +168,7 @@ export class Watcher extends LiveCardRegistry {
       );
     }
     const redrawn = redrawAll(judgement, changed, checkedAt.getTime(), watch);
-    const delivery = await this.deliver(watch, judgement.invoice, judgement.status, redrawn);
+    const delivery = await deliverToCards(this.effects, watch, judgement.invoice, judgement.status, redrawn);
     if (delivery === "token_dead") return;
     const next = nextCheck(
       watch,
@@ -176,18 +185,15 @@ export class Watcher extends LiveCardRegistry {
     );
     if (next.kind === "end")
       return this.end(watch, judgement.state === "expired" ? "expired" : "final", "info");
-    await this.queue.reschedule(watch.team, watch.invoiceId, next.dueAt, next.patch);
+    await this.queue.reschedule(watch.team, watch.invoiceId, next.dueAt, next.patch, watch.lease);
   }
 
   private async end(watch: Watch, reason: string, level: "info" | "warn"): Promise<void> {
-    await this.queue.remove(watch.team, watch.invoiceId);
+    // Refused when another replica holds the watch now: it decides whether the watch ends.
+    if (!(await this.queue.remove(watch.team, watch.invoiceId, watch.lease))) return;
     this.logger[level](
       { team: watch.team, invoice: watch.invoiceId, outcome: "watch_ended", reason },
       "watch ended",
     );
-  }
-
-  private deliver(watch: Watch, invoice: Invoice, status: WatchStatus, redraw: boolean) {
-    return deliverToCards(this.effects, watch, invoice, status, redraw);
   }
 }

@@ -14,6 +14,7 @@ import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import {
   MAX_CARDS_PER_WATCH,
+  type Watch,
   type WatchCard,
   type WatchQueue,
   type WatchSeed,
@@ -178,6 +179,46 @@ for (const engine of ENGINES) {
       const [again] = mine(await queue.claimDue(at + 60_000, 100, 5000));
       expect(again).toMatchObject({ intervalMs: 1500, lastCheckedAt: at });
       await queue.remove(t, "lease");
+    });
+
+    it("gives each claim a token: once another replica claimed the watch, the first one's steps are refused", async () => {
+      const t = team("L");
+      const start = NOW - 20_000_000;
+      await queue.addCard(seed(t, "owner"), card("C1"), { ...limits(), now: start });
+      const mine = (watches: Watch[]) => watches.filter((watch) => watch.team === t);
+      const [first] = mine(await queue.claimDue(start + 1000, 100, 5000));
+      expect(first?.lease).toMatch(/\S/);
+      // The holder renews its lease: no one else may claim the watch meanwhile.
+      expect(await queue.renew(t, "owner", first?.lease ?? "", start + 20_000)).toBe(true);
+      expect(mine(await other.claimDue(start + 10_000, 100, 5000))).toHaveLength(0);
+      // It stalls past the renewed lease; another replica claims the watch, with a new token.
+      const [second] = mine(await other.claimDue(start + 20_000, 100, 5000));
+      expect(second?.lease).toMatch(/\S/);
+      expect(second?.lease).not.toBe(first?.lease);
+      const stale = first?.lease ?? "";
+      const from = { state: "notpayed", amounts: "a0" };
+      const to = { state: "payed", amounts: "a1", invoice: { ...invoice("owner"), state: "payed" } };
+      expect(await queue.renew(t, "owner", stale, start + 99_000)).toBe(false);
+      expect(await queue.tell(t, "owner", from, to, stale)).toBe(false);
+      expect(await queue.setCard(t, "owner", { ...card("C1"), owed: { redraw: true } }, stale)).toBe(false);
+      expect(
+        await queue.reschedule(t, "owner", start, { intervalMs: 1000, lastCheckedAt: start }, stale),
+      ).toBe(false);
+      expect(await queue.remove(t, "owner", stale)).toBe(false);
+      expect(await other.count(t)).toBe(1);
+      // The current holder's steps go through; rescheduling ends its claim.
+      const current = second?.lease ?? "";
+      expect(await other.tell(t, "owner", from, to, current)).toBe(true);
+      expect(await other.setCard(t, "owner", { ...card("C1"), owed: { redraw: true } }, current)).toBe(true);
+      const patch = { intervalMs: 1000, lastCheckedAt: start + 20_000 };
+      expect(await other.reschedule(t, "owner", start + 30_000, patch, current)).toBe(true);
+      expect(await other.remove(t, "owner", current)).toBe(false);
+      const [third] = mine(await queue.claimDue(start + 30_000, 100, 5000));
+      expect(third).toMatchObject({ state: "payed", cards: [{ owed: { redraw: true } }] });
+      expect(await queue.remove(t, "owner", third?.lease)).toBe(true);
+      expect(await other.count(t)).toBe(0);
+      // Already gone: ended, whoever asks.
+      expect(await other.remove(t, "owner", stale)).toBe(true);
     });
 
     it("tells a change once: of two simultaneous compare-and-sets, one wins", async () => {

@@ -1,0 +1,86 @@
+import Keyv from "keyv";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import type { Invoice } from "../../src/payments/model.js";
+import { LeaseRenewal } from "../../src/watch/lease-renewal.js";
+import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import type { WatchCard } from "../../src/watch/model.js";
+
+const invoice = (id: string): Invoice => ({
+  id,
+  url: null,
+  state: "notpayed",
+  type: "purchase",
+  method: null,
+  requiredMethod: null,
+  currency: "RUB",
+  currencyConflict: null,
+  amounts: { amount: { value: "1500", currency: "RUB" } },
+  commissions: {},
+  subtractFrom: null,
+  description: null,
+  extra: null,
+  redirectUrl: null,
+  callbackUrl: null,
+  createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
+  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
+  finalAt: null,
+  apiVersion: "v2",
+});
+const card: WatchCard = {
+  kind: "channel",
+  channel: "C1",
+  ts: "1.000100",
+  user: "U0ASKER",
+  postedState: "notpayed",
+};
+
+async function claimedWatch() {
+  const { queue } = await LocalWatchQueue.open(new Keyv(), Date.now(), 1);
+  const seed = {
+    team: "T1",
+    invoiceId: "inv1",
+    register: "r",
+    state: "notpayed",
+    amounts: "a0",
+    invoice: invoice("inv1"),
+  };
+  await queue.addCard(seed, card, { maxPerWorkspace: 10, firstDueInMs: 0, now: Date.now() - 1000 });
+  const [watch] = await queue.claimDue(Date.now(), 10, 300);
+  if (!watch) throw new Error("nothing claimed");
+  return { queue, watch };
+}
+
+const lines: string[] = [];
+const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("LeaseRenewal", () => {
+  it("keeps a claimed watch from being claimed again while it is worked on, however long", async () => {
+    const { queue, watch } = await claimedWatch();
+    const leases = new LeaseRenewal(queue, [watch], { leaseMs: 300, now: () => new Date(), logger });
+    await wait(900);
+    expect(await queue.claimDue(Date.now(), 10, 300)).toHaveLength(0);
+    leases.done(watch);
+    await wait(400);
+    leases.stop();
+    // Done: no longer renewed, so it is due again once its lease has run out.
+    expect(await queue.claimDue(Date.now(), 10, 300)).toHaveLength(1);
+  });
+
+  it("notices when another claim took the watch after a stall, and says so once", async () => {
+    const { queue, watch } = await claimedWatch();
+    await wait(350);
+    // The lease ran out before renewal started (a stalled process): another claim takes it.
+    const [taken] = await queue.claimDue(Date.now(), 10, 300);
+    expect(taken?.lease).not.toBe(watch.lease);
+    const leases = new LeaseRenewal(queue, [watch], { leaseMs: 300, now: () => new Date(), logger });
+    await expect.poll(() => leases.isLost(watch), { timeout: 2000 }).toBe(true);
+    leases.stop();
+    expect(lines.filter((line) => line.includes('"outcome":"watch_lease_lost"'))).toHaveLength(1);
+    // The stalled claim's late steps are refused.
+    expect(
+      await queue.reschedule("T1", "inv1", Date.now(), { intervalMs: 1000, lastCheckedAt: 0 }, watch.lease),
+    ).toBe(false);
+  });
+});
