@@ -19,6 +19,8 @@ const countSchema = z.number().int().nonnegative();
  */
 export class RateLimiter {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** The store's last failure and when (commands that were waiting then fail with it at once). */
+  private lastFailure: { at: number; error: unknown } | undefined;
 
   /** In-memory counts of the current window: per workspace, its total and its users' counts. */
   private readonly memory = new Map<string, { count: number; users: Map<string, number> }>();
@@ -42,18 +44,46 @@ export class RateLimiter {
     const keyv = this.keyv;
     const teamKey = `team:${teamId}:${window}`;
     const userKey = `user:${teamId}:${userId}:${window}`;
-    return this.serially(teamId, async () => {
-      const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
-      if (teamPerMinute > 0 && teamCount >= teamPerMinute)
-        return { limited: true, scope: "team", retryAfterSeconds };
-      if (userPerMinute > 0 && userCount >= userPerMinute)
-        return { limited: true, scope: "user", retryAfterSeconds };
-      await Promise.all([
-        teamPerMinute > 0 ? keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
-        userPerMinute > 0 ? keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
-      ]);
-      return { limited: false };
-    });
+    return this.serially(teamId, () =>
+      this.failingFast(at, () => this.counted(keyv, teamKey, userKey, retryAfterSeconds)),
+    );
+  }
+
+  /**
+   * The store's answer; or, when the store failed while this command waited its turn, that failure at
+   * once. Without this, fifty commands queued behind a hung Redis would each wait out
+   * STORE_TIMEOUT_MS in turn (the fiftieth 50 times); a command that arrives after the failure asks
+   * the store again, so counting resumes as soon as the store does.
+   */
+  private async failingFast<T>(arrivedAt: number, work: () => Promise<T>): Promise<T> {
+    const failure = this.lastFailure;
+    if (failure && failure.at > arrivedAt) throw failure.error;
+    try {
+      return await work();
+    } catch (error) {
+      this.lastFailure = { at: this.now(), error };
+      throw error;
+    }
+  }
+
+  /** Reads both counts, then writes both (a refused request uses up no quota). */
+  private async counted(
+    keyv: Keyv,
+    teamKey: string,
+    userKey: string,
+    retryAfterSeconds: number,
+  ): Promise<RateVerdict> {
+    const { userPerMinute, teamPerMinute } = this.limits;
+    const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
+    if (teamPerMinute > 0 && teamCount >= teamPerMinute)
+      return { limited: true, scope: "team", retryAfterSeconds };
+    if (userPerMinute > 0 && userCount >= userPerMinute)
+      return { limited: true, scope: "user", retryAfterSeconds };
+    await Promise.all([
+      teamPerMinute > 0 ? keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
+      userPerMinute > 0 ? keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
+    ]);
+    return { limited: false };
   }
 
   /** Same rule as in the store, with counts held per workspace (no key strings to build and hash). */

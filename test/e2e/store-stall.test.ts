@@ -63,6 +63,30 @@ describe.skipIf(!redisUrl)("a Redis store that stalls while Kassa runs", () => {
     const after = await stack.ask("715308958_rPwTzvsvCm");
     expect(JSON.stringify(after.reply.body)).toContain("Invoice 715308958_rPwTzvsvCm");
   });
+
+  it("answers fifty commands sent while Redis hangs, each within a few store time-outs, none waiting it out", async () => {
+    proxy.stall();
+    try {
+      const answered = await Promise.all(
+        Array.from({ length: 50 }, async (_, index) => {
+          const ack = await stack.command("715308958_rPwTzvsvCm", { userId: `U0STALL${index}` });
+          expect(ack.status).toBe(200);
+          const reply = await stack.slack.waitForReply(ack.responseId, { timeoutMs: 15_000 });
+          return { ms: reply.at - ack.sentAt, text: JSON.stringify(reply.body) };
+        }),
+      );
+      // STORE_TIMEOUT_MS is 400 here: a command makes a few store calls, each bounded by it. Before
+      // the rate limiter failed fast, the workspace's queue made the 50th wait 50 x 400 ms.
+      const slow = answered.filter((entry) => entry.ms > 2500).map((entry) => entry.ms);
+      expect(slow).toEqual([]);
+      for (const entry of answered) expect(entry.text).toContain("storage is not answering");
+    } finally {
+      proxy.resume();
+    }
+    await expect.poll(async () => (await fetch(`${stack.url}/readyz`)).status, { timeout: 5000 }).toBe(200);
+    const after = await stack.ask("715308958_rPwTzvsvCm", { userId: "U0AFTERSTALL" });
+    expect(JSON.stringify(after.reply.body)).toContain("Invoice 715308958_rPwTzvsvCm");
+  });
 });
 
 describe.skipIf(!postgresUrl)("a PostgreSQL store that stalls", () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Keyv from "keyv";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
@@ -66,6 +67,38 @@ describe("RateLimiter", () => {
       for (let index = 0; index < 50; index += 1) expect((await limiter.hit("T1", "U1")).limited).toBe(false);
     });
   }
+
+  it("store: when the store fails, the hits that were waiting fail with it at once; a later hit asks again", async () => {
+    let failing = true;
+    let asked = 0;
+    // A store whose every call fails after 100 ms, as a hung one does once STORE_TIMEOUT_MS runs out.
+    const adapter = new Map<string, unknown>();
+    const keyv = new Keyv({
+      store: {
+        get: async (key: string) => {
+          asked += 1;
+          if (failing)
+            await new Promise((_, reject) => setTimeout(() => reject(new Error("store timed out")), 100));
+          return adapter.get(key);
+        },
+        set: async (key: string, value: unknown) => void adapter.set(key, value),
+        delete: async (key: string) => adapter.delete(key),
+        clear: async () => adapter.clear(),
+      },
+      throwOnErrors: true,
+    });
+    const limiter = new RateLimiter(keyv, { userPerMinute: 100, teamPerMinute: 1000 });
+    const started = performance.now();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) => limiter.hit("T1", `U${index}`)),
+    );
+    expect(results.every((result) => result.status === "rejected")).toBe(true);
+    // One turn of the store's time-out, not twenty in a row; only the first hit asked the store.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(asked).toBe(2);
+    failing = false;
+    expect(await limiter.hit("T1", "U1")).toEqual({ limited: false });
+  });
 
   it("store: simultaneous hits in one process are counted one by one", async () => {
     const limiter = new RateLimiter(store.namespace("rate"), { userPerMinute: 5, teamPerMinute: 0 });
