@@ -16,7 +16,7 @@ export const WATCH_BLOCK_ID = "invoice_watch";
 /** What a card says about live updates. */
 export type WatchStatus =
   | { kind: "watching"; lastCheckedAt: Date; private?: boolean }
-  | { kind: "not_watched"; reason: "workspace_full" | "invoice_full"; limit: number }
+  | { kind: "not_watched"; reason: "workspace_full" | "invoice_full" | "asker_full"; limit: number }
   | { kind: "not_watched"; reason: "not_in_channel" | "cannot_post" }
   | { kind: "ended"; reason: "final" | "expired" | "credentials" }
   | { kind: "ended"; reason: "max_hours"; hours: number }
@@ -38,6 +38,8 @@ export function watchStatusText(status: WatchStatus): string {
           return `Not updated live: this workspace already has ${status.limit} invoices being watched, the most Kassa allows. Press Refresh for the latest.`;
         case "invoice_full":
           return `Not updated live: this invoice already has ${status.limit} live cards. Press Refresh for the latest.`;
+        case "asker_full":
+          return `Not updated live: you already have live cards on ${status.limit} invoices, your share of what Kassa watches in this workspace. Press Stop updating on one you no longer need, or Refresh here for the latest.`;
         case "not_in_channel":
           return "Live updates need Kassa in this channel: type `/invite @Kassa` here, then ask again.";
         case "cannot_post":

@@ -12,14 +12,15 @@ const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
 type Asker = { teamId: string; userId: string; channelId: string };
 
 function notWatched(
-  result: "workspace_full" | "invoice_full",
+  result: "workspace_full" | "invoice_full" | "asker_full",
   deps: Pick<InvoiceDeps, "watches">,
 ): WatchStatus {
-  return {
-    kind: "not_watched",
-    reason: result,
-    limit: result === "workspace_full" ? deps.watches.maxPerWorkspace : deps.watches.maxCardsPerWatch,
-  };
+  const limit = {
+    workspace_full: deps.watches.maxPerWorkspace,
+    invoice_full: deps.watches.maxCardsPerWatch,
+    asker_full: deps.watches.maxPerAsker,
+  }[result];
+  return { kind: "not_watched", reason: result, limit };
 }
 
 /** The card is shown anyway; only its live updates are lost, and the log says why. */
@@ -67,10 +68,10 @@ export async function deliverInvoiceCard(
   // The room is checked first, so the card is posted with the right line (not posted, then corrected).
   const room = register
     ? await deps.watches
-        .room(asker.teamId, invoice.id)
+        .room(asker.teamId, invoice.id, asker.userId)
         .catch((error: unknown) => watchFailed(error, delivery))
     : "store_failed";
-  if (room === "workspace_full" || room === "invoice_full") delivery.watch = room;
+  if (room === "workspace_full" || room === "invoice_full" || room === "asker_full") delivery.watch = room;
   const live =
     room === "watching"
       ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   type AddCardLimits,
   type AddCardResult,
+  type AskerShare,
   cardId,
   MAX_CARDS_PER_WATCH,
   type RescheduleFields,
@@ -16,6 +17,7 @@ import {
   watchKey,
   watchSchema,
 } from "./model.js";
+import { ReadBudget } from "./read-budget.js";
 
 const storedSchema = z.object({ watch: watchSchema, dueAt: z.number() });
 type Entry = z.infer<typeof storedSchema>;
@@ -29,7 +31,7 @@ type Entry = z.infer<typeof storedSchema>;
 export class LocalWatchQueue implements WatchQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly perTeam = new Map<string, number>();
-  private readonly budget = new Map<string, { second: number; count: number }>();
+  private readonly budget = new ReadBudget();
 
   private constructor(private readonly keyv: Keyv) {}
 
@@ -92,6 +94,7 @@ export class LocalWatchQueue implements WatchQueue {
       entry.watch.cards.push(card);
     } else {
       if ((this.perTeam.get(seed.team) ?? 0) >= limits.maxPerWorkspace) return "workspace_full";
+      if (this.overShare(seed.team, limits.asker)) return "asker_full";
       this.put({
         watch: {
           ...seed,
@@ -108,10 +111,26 @@ export class LocalWatchQueue implements WatchQueue {
     return "watching";
   }
 
-  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+  async room(
+    team: string,
+    invoiceId: string,
+    maxPerWorkspace: number,
+    asker?: AskerShare,
+  ): Promise<AddCardResult> {
     const entry = this.entries.get(watchKey(team, invoiceId));
     if (entry) return entry.watch.cards.length >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
-    return (this.perTeam.get(team) ?? 0) >= maxPerWorkspace ? "workspace_full" : "watching";
+    if ((this.perTeam.get(team) ?? 0) >= maxPerWorkspace) return "workspace_full";
+    return this.overShare(team, asker) ? "asker_full" : "watching";
+  }
+
+  /** Whether the asker already has a card on their share of the workspace's watches. */
+  private overShare(team: string, asker: AskerShare | undefined): boolean {
+    if (!asker) return false;
+    let held = 0;
+    for (const { watch } of this.entries.values()) {
+      if (watch.team === team && watch.cards.some((card) => card.user === asker.user)) held += 1;
+    }
+    return held >= asker.max;
   }
 
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {
@@ -222,15 +241,7 @@ export class LocalWatchQueue implements WatchQueue {
   }
 
   async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
-    const second = Math.floor(now / 1000);
-    const window = this.budget.get(register);
-    if (!window || window.second !== second) {
-      this.budget.set(register, { second, count: 1 });
-      return true;
-    }
-    if (window.count >= perSecond) return false;
-    window.count += 1;
-    return true;
+    return this.budget.take(register, perSecond, now);
   }
 
   async close(): Promise<void> {}

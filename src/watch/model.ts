@@ -122,7 +122,17 @@ export function watchKey(team: string, invoiceId: string): string {
 export type WatchSeed = Pick<Watch, "team" | "invoiceId" | "register" | "state" | "amounts" | "invoice">;
 
 /** The result of adding a card: watched, or why not. */
-export type AddCardResult = "watching" | "workspace_full" | "invoice_full";
+export type AddCardResult = "watching" | "workspace_full" | "invoice_full" | "asker_full";
+
+/** The results addCard and room may give (for checking an engine's answer). */
+export const ADD_CARD_RESULTS = ["watching", "workspace_full", "invoice_full", "asker_full"] as const;
+
+/**
+ * One person's fair share of a new watch: at most this many of the workspace's watched invoices may
+ * hold a card of theirs, so one person cannot take the whole WATCH_MAX_PER_WORKSPACE. Joining an
+ * invoice already watched costs nothing and is never refused for it.
+ */
+export type AskerShare = { user: string; max: number };
 
 /** Cards one invoice's watch keeps up to date; past it, new cards of that invoice are not watched. */
 export const MAX_CARDS_PER_WATCH = 20;
@@ -134,7 +144,12 @@ export const MAX_INTERVAL_MS = 10 * 60_000;
 export const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
 
 /** What addCard is told: the workspace's cap, when a new watch is first due, and the time now. */
-export type AddCardLimits = { maxPerWorkspace: number; firstDueInMs: number; now: number };
+export type AddCardLimits = {
+  maxPerWorkspace: number;
+  firstDueInMs: number;
+  now: number;
+  asker?: AskerShare;
+};
 
 /** What a read changes besides the due time. */
 export type RescheduleFields = Pick<Watch, "intervalMs" | "lastCheckedAt"> &
@@ -155,7 +170,7 @@ export interface WatchQueue {
    * What addCard would answer now (without adding): lets a card be posted with the right line the
    * first time. A race with another addCard is settled by addCard itself.
    */
-  room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult>;
+  room(team: string, invoiceId: string, maxPerWorkspace: number, asker?: AskerShare): Promise<AddCardResult>;
   /** Drops one card; the watch goes when its last card does. */
   removeCard(team: string, invoiceId: string, id: string): Promise<void>;
   /**

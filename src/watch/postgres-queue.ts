@@ -4,6 +4,7 @@ import type { KeyvStore } from "../store/keyv.js";
 import {
   type AddCardLimits,
   type AddCardResult,
+  type AskerShare,
   cardId,
   MAX_CARDS_PER_WATCH,
   type RescheduleFields,
@@ -18,6 +19,7 @@ import {
 } from "./model.js";
 import {
   addCardInOneTransaction,
+  askerWatches,
   createWatchTables,
   rowSchema,
   type WatchTables,
@@ -63,7 +65,12 @@ export class PostgresWatchQueue implements WatchQueue {
     return addCardInOneTransaction(this.pool, this.tables, seed, card, limits);
   }
 
-  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
+  async room(
+    team: string,
+    invoiceId: string,
+    maxPerWorkspace: number,
+    asker?: AskerShare,
+  ): Promise<AddCardResult> {
     const result = await this.pool.query<{ cards: string | null; watches: string }>(
       `SELECT (SELECT count(*) FROM ${this.cards} WHERE watch_key = $1) AS cards,
               (SELECT count(*) FROM ${this.watches} WHERE team = $2) AS watches,
@@ -72,7 +79,10 @@ export class PostgresWatchQueue implements WatchQueue {
     );
     const row = result.rows[0] as { cards: string; watches: string; found: boolean } | undefined;
     if (row?.found) return Number(row.cards) >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
-    return Number(row?.watches ?? 0) >= maxPerWorkspace ? "workspace_full" : "watching";
+    if (Number(row?.watches ?? 0) >= maxPerWorkspace) return "workspace_full";
+    return asker && (await askerWatches(this.pool, this.tables, team, asker.user)) >= asker.max
+      ? "asker_full"
+      : "watching";
   }
 
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {

@@ -107,6 +107,14 @@ export async function addCardInOneTransaction(
         await client.query("ROLLBACK");
         return "workspace_full";
       }
+      const asker = limits.asker;
+      if (
+        asker &&
+        (await askerWatches(client, { watches, cards: cardsTable }, seed.team, asker.user)) >= asker.max
+      ) {
+        await client.query("ROLLBACK");
+        return "asker_full";
+      }
       await client.query(
         `INSERT INTO ${watches} (key, team, invoice_id, register, state, amounts, invoice, started_at,
           interval_ms, last_checked_at, cards_updated_at, due_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$8,$8,$10)`,
@@ -146,4 +154,19 @@ export async function addCardInOneTransaction(
   } finally {
     client.release();
   }
+}
+
+/** How many of the team's watches hold a card of `user`. */
+export async function askerWatches(
+  db: pg.Pool | pg.PoolClient,
+  { watches, cards }: Pick<WatchTables, "watches" | "cards">,
+  team: string,
+  user: string,
+): Promise<number> {
+  const result = await db.query<{ n: string }>(
+    `SELECT count(DISTINCT c.watch_key) AS n FROM ${cards} c JOIN ${watches} w ON w.key = c.watch_key
+       WHERE w.team = $1 AND c.card->>'user' = $2`,
+    [team, user],
+  );
+  return Number(result.rows[0]?.n ?? 0);
 }

@@ -3,8 +3,10 @@ import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
 import {
+  ADD_CARD_RESULTS,
   type AddCardLimits,
   type AddCardResult,
+  type AskerShare,
   cardId,
   invoiceSnapshotSchema,
   MAX_CARDS_PER_WATCH,
@@ -108,19 +110,21 @@ export class RedisWatchQueue implements WatchQueue {
       MAX_CARDS_PER_WATCH,
       limits.now + limits.firstDueInMs,
       fields,
+      limits.asker?.max ?? "",
+      limits.asker?.user ?? "",
     ]);
-    return z.enum(["watching", "workspace_full", "invoice_full"]).parse(result);
+    return z.enum(ADD_CARD_RESULTS).parse(result);
   }
 
-  async room(team: string, invoiceId: string, maxPerWorkspace: number): Promise<AddCardResult> {
-    const result = await this.run(ROOM, [
-      this.prefix,
-      watchKey(team, invoiceId),
-      team,
-      maxPerWorkspace,
-      MAX_CARDS_PER_WATCH,
-    ]);
-    return z.enum(["watching", "workspace_full", "invoice_full"]).parse(result);
+  async room(
+    team: string,
+    invoiceId: string,
+    maxPerWorkspace: number,
+    asker?: AskerShare,
+  ): Promise<AddCardResult> {
+    const args = [this.prefix, watchKey(team, invoiceId), team, maxPerWorkspace, MAX_CARDS_PER_WATCH];
+    const result = await this.run(ROOM, [...args, asker?.max ?? "", asker?.user ?? ""]);
+    return z.enum(ADD_CARD_RESULTS).parse(result);
   }
 
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {

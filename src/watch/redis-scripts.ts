@@ -6,7 +6,23 @@
 // P:rps:<register>:<second> the register's reads in that second. Scripts name keys from the
 // prefix, so this is for one Redis server (not Redis Cluster), as the store itself is.
 
-export const ADD_CARD = `
+/** How many of the team's watches hold a card of `user` (cards are JSON with a "user" field). */
+const ASKER_WATCHES = `
+local function askerWatches(p, team, user)
+  local n = 0
+  for _, k in ipairs(redis.call('SMEMBERS', p..':team:'..team)) do
+    for _, c in ipairs(redis.call('HVALS', p..':c:'..k)) do
+      local ok, card = pcall(cjson.decode, c)
+      if ok and type(card) == 'table' and card.user == user then
+        n = n + 1
+        break
+      end
+    end
+  end
+  return n
+end`;
+
+export const ADD_CARD = `${ASKER_WATCHES}
 local p, key, team = ARGV[1], ARGV[2], ARGV[3]
 local w, c, t = p..':w:'..key, p..':c:'..key, p..':team:'..team
 if redis.call('EXISTS', w) == 1 then
@@ -16,19 +32,21 @@ if redis.call('EXISTS', w) == 1 then
   return 'watching'
 end
 if redis.call('SCARD', t) >= tonumber(ARGV[6]) then return 'workspace_full' end
+if ARGV[10] ~= '' and askerWatches(p, team, ARGV[11]) >= tonumber(ARGV[10]) then return 'asker_full' end
 redis.call('HSET', w, unpack(cjson.decode(ARGV[9])))
 redis.call('HSET', c, ARGV[4], ARGV[5])
 redis.call('SADD', t, key)
 redis.call('ZADD', p..':due', ARGV[8], key)
 return 'watching'`;
 
-export const ROOM = `
+export const ROOM = `${ASKER_WATCHES}
 local p, key, team = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('EXISTS', p..':w:'..key) == 1 then
   if redis.call('HLEN', p..':c:'..key) >= tonumber(ARGV[5]) then return 'invoice_full' end
   return 'watching'
 end
 if redis.call('SCARD', p..':team:'..team) >= tonumber(ARGV[4]) then return 'workspace_full' end
+if ARGV[6] ~= '' and askerWatches(p, team, ARGV[7]) >= tonumber(ARGV[6]) then return 'asker_full' end
 return 'watching'`;
 
 /** Ends a watch; with a lease (ARGV[4] not empty), only while that claim holds it. */

@@ -37,8 +37,11 @@ export type WatcherOptions = {
 export type WatchRegistry = {
   /** Whether a card of this invoice would be watched (not final, not expired). */
   shouldWatch(invoice: Invoice, now: Date): boolean;
-  /** Whether a new card of this invoice would be watched now (posted with the right line first time). */
-  room(team: string, invoiceId: string): Promise<AddCardResult>;
+  /**
+   * Whether a new card of this invoice, asked for by `user`, would be watched now (posted with the
+   * right line first time).
+   */
+  room(team: string, invoiceId: string, user: string): Promise<AddCardResult>;
   /** Starts (or joins) the invoice's watch with this card. */
   watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult>;
   /** The card stops being updated (Stop updating). */
@@ -51,8 +54,18 @@ export type WatchRegistry = {
   forgetTeam(team: string): Promise<void>;
   count(team: string): Promise<number>;
   readonly maxPerWorkspace: number;
+  /** One person's fair share of the workspace's watched invoices. */
+  readonly maxPerAsker: number;
   readonly maxCardsPerWatch: number;
 };
+
+/**
+ * One person's fair share: a quarter of WATCH_MAX_PER_WORKSPACE (at least one), so a single person
+ * asking for many invoices leaves room for the rest of the team.
+ */
+export function askerShare(maxPerWorkspace: number): number {
+  return Math.max(1, Math.ceil(maxPerWorkspace / 4));
+}
 
 /**
  * The part of live cards a person waits for (a command, a button, a callback): each call is one step
@@ -71,14 +84,19 @@ export class LiveCardRegistry implements WatchRegistry {
     return this.options.maxPerWorkspace;
   }
 
+  get maxPerAsker(): number {
+    return askerShare(this.options.maxPerWorkspace);
+  }
+
   shouldWatch(invoice: Invoice, now: Date): boolean {
     // WATCH_MAX_PER_WORKSPACE=0 turns live cards off: cards are posted as they are, without a line.
     if (this.options.maxPerWorkspace === 0) return false;
     return !FINAL_STATES.has(invoice.state) && !isExpired(invoice, now);
   }
 
-  room(team: string, invoiceId: string): Promise<AddCardResult> {
-    return this.timed(this.queue.room(team, invoiceId, this.options.maxPerWorkspace), "watch.room");
+  room(team: string, invoiceId: string, user: string): Promise<AddCardResult> {
+    const share = { user, max: this.maxPerAsker };
+    return this.timed(this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share), "watch.room");
   }
 
   watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {
@@ -94,6 +112,7 @@ export class LiveCardRegistry implements WatchRegistry {
       maxPerWorkspace: this.options.maxPerWorkspace,
       firstDueInMs: this.options.intervalMs,
       now: this.now().getTime(),
+      asker: { user: card.user, max: this.maxPerAsker },
     };
     return this.timed(this.queue.addCard(seed, card, limits), "watch.add");
   }

@@ -33,8 +33,13 @@ const buttonIds = (blocks: Array<Record<string, unknown>>) =>
     .flatMap((block) => (block.elements as Array<{ action_id: string }>).map((element) => element.action_id));
 
 /** Asks for the invoice in a channel of its own and returns the card Kassa posted there. */
-async function postCard(stack: Stack, id: string, channelId: string): Promise<PostedMessage> {
-  const { reply } = await stack.ask(id, { channelId });
+async function postCard(
+  stack: Stack,
+  id: string,
+  channelId: string,
+  userId?: string,
+): Promise<PostedMessage> {
+  const { reply } = await stack.ask(id, { channelId, ...(userId ? { userId } : {}) });
   expect(reply.body.via).toBe("chat.postMessage");
   const card = stack.slack.messages.get(`${channelId}:${String(reply.body.ts)}`);
   if (!card) throw new Error("no card posted");
@@ -52,7 +57,8 @@ describe("live invoice cards (SQLite)", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await Stack.start({
-      env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), WATCH_MAX_PER_WORKSPACE: "20" },
+      // One asker posts all of this block's cards: 80 leaves them a share of 20.
+      env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), WATCH_MAX_PER_WORKSPACE: "80" },
       storeMemoMs: 0,
     });
   });
@@ -333,7 +339,8 @@ describe("live cards: limits", () => {
         WATCH_INTERVAL_MS: String(INTERVAL_MS),
         WATCH_MAX_RPS: "1",
         WATCH_MAX_HOURS: "1",
-        WATCH_MAX_PER_WORKSPACE: "6",
+        // A share of 2 per person.
+        WATCH_MAX_PER_WORKSPACE: "8",
       },
       now: () => new Date(Date.now() + shift),
     });
@@ -342,11 +349,26 @@ describe("live cards: limits", () => {
     await stack?.stop();
   });
 
+  it("gives each person a fair share of the workspace's live cards, and says so on the card refused", async () => {
+    for (const id of ["live_share_1", "live_share_2", "live_share_3"])
+      stack.fake.invoices.set(id, unpaid(id));
+    await postCard(stack, "live_share_1", "C0SHARE1", "U0GREEDY");
+    await postCard(stack, "live_share_2", "C0SHARE2", "U0GREEDY");
+    const refused = await postCard(stack, "live_share_3", "C0SHARE3", "U0GREEDY");
+    expect(text(refused)).toContain("you already have live cards on 2 invoices");
+    expect(buttonIds(refused.blocks)).not.toContain("invoice_stop_watch");
+    // Someone else still gets a live card, and joining an invoice already watched is never refused.
+    const other = await postCard(stack, "live_share_3", "C0SHARE4", "U0MODEST");
+    expect(buttonIds(other.blocks)).toContain("invoice_stop_watch");
+    const joined = await postCard(stack, "live_share_1", "C0SHARE5", "U0GREEDY");
+    expect(buttonIds(joined.blocks)).toContain("invoice_stop_watch");
+  });
+
   it("keeps all watch reads of one cash register within WATCH_MAX_RPS", async () => {
-    const ids = Array.from({ length: 5 }, (_, index) => `live_budget_${index}`);
+    const ids = Array.from({ length: 4 }, (_, index) => `live_budget_${index}`);
     for (const [index, id] of ids.entries()) {
       stack.fake.invoices.set(id, unpaid(id));
-      await postCard(stack, id, `C0BUDGET${index}`);
+      await postCard(stack, id, `C0BUDGET${index}`, `U0BUDGET${index}`);
     }
     const start = Date.now();
     const watchReads = () =>
@@ -361,10 +383,10 @@ describe("live cards: limits", () => {
   it("says when a workspace has reached WATCH_MAX_PER_WORKSPACE", async () => {
     stack.fake.invoices.set("live_over", unpaid("live_over"));
     stack.fake.invoices.set("live_over2", unpaid("live_over2"));
-    await postCard(stack, "live_over", "C0OVER1");
-    const card = await postCard(stack, "live_over2", "C0OVER2");
+    await postCard(stack, "live_over", "C0OVER1", "U0OVER1");
+    const card = await postCard(stack, "live_over2", "C0OVER2", "U0OVER2");
     expect(card.updates).toBe(0);
-    expect(text(card)).toContain("already has 6 invoices being watched");
+    expect(text(card)).toContain("already has 8 invoices being watched");
     expect(buttonIds(card.blocks)).not.toContain("invoice_stop_watch");
   });
 

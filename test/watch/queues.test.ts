@@ -165,6 +165,27 @@ for (const engine of ENGINES) {
       expect(await other.count(t)).toBe(0);
     });
 
+    it("keeps each asker to their share of new watches; joining a watched invoice is never refused", async () => {
+      const t = team("S");
+      const share = (user: string) => ({ ...limits(10), asker: { user, max: 2 } });
+      const by = (channel: string, user: string): WatchCard => ({ ...card(channel), user });
+      expect(await queue.addCard(seed(t, "s1"), by("C1", "U0ONE"), share("U0ONE"))).toBe("watching");
+      expect(await other.addCard(seed(t, "s2"), by("C2", "U0ONE"), share("U0ONE"))).toBe("watching");
+      expect(await queue.room(t, "s3", 10, { user: "U0ONE", max: 2 })).toBe("asker_full");
+      expect(await queue.addCard(seed(t, "s3"), by("C3", "U0ONE"), share("U0ONE"))).toBe("asker_full");
+      expect(await other.room(t, "s3", 10, { user: "U0TWO", max: 2 })).toBe("watching");
+      expect(await other.addCard(seed(t, "s3"), by("C3", "U0TWO"), share("U0TWO"))).toBe("watching");
+      // A watch that already exists: one more card of it costs no share.
+      expect(await queue.room(t, "s3", 10, { user: "U0ONE", max: 2 })).toBe("watching");
+      expect(await queue.addCard(seed(t, "s3"), by("C4", "U0ONE"), share("U0ONE"))).toBe("watching");
+      // Stopping a card frees its share.
+      await queue.removeCard(t, "s1", "c:C1:1.000100");
+      expect(await queue.addCard(seed(t, "s4"), by("C5", "U0ONE"), share("U0ONE"))).toBe("asker_full");
+      await queue.removeCard(t, "s3", "c:C4:1.000100");
+      expect(await queue.addCard(seed(t, "s4"), by("C5", "U0ONE"), share("U0ONE"))).toBe("watching");
+      await queue.removeTeam(t);
+    });
+
     it("claims a due watch for one caller at a time, until the lease runs out", async () => {
       const t = team("C");
       await queue.addCard(seed(t, "lease"), card("C1"), { ...limits(), now: NOW - 10_000_000 });
