@@ -1,32 +1,11 @@
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import type { Invoice } from "../../src/payments/model.js";
 import { LeaseRenewal } from "../../src/watch/lease-renewal.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import type { WatchCard } from "../../src/watch/model.js";
+import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
 
-const invoice = (id: string): Invoice => ({
-  id,
-  url: null,
-  state: "notpayed",
-  type: "purchase",
-  method: null,
-  requiredMethod: null,
-  currency: "RUB",
-  currencyConflict: null,
-  amounts: { amount: { value: "1500", currency: "RUB" } },
-  commissions: {},
-  subtractFrom: null,
-  description: null,
-  extra: null,
-  redirectUrl: null,
-  callbackUrl: null,
-  createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
-  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
-  finalAt: null,
-  apiVersion: "v2",
-});
 const card: WatchCard = {
   kind: "channel",
   channel: "C1",

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Invoice } from "../../src/payments/model.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import {
@@ -19,6 +18,7 @@ import {
   type WatchQueue,
   type WatchSeed,
 } from "../../src/watch/model.js";
+import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
@@ -72,27 +72,6 @@ afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });
 });
 
-const invoice = (id: string): Invoice => ({
-  id,
-  url: null,
-  state: "notpayed",
-  type: "purchase",
-  method: null,
-  requiredMethod: null,
-  currency: "RUB",
-  currencyConflict: null,
-  amounts: { amount: { value: "1500", currency: "RUB" } },
-  commissions: {},
-  subtractFrom: null,
-  description: null,
-  extra: null,
-  redirectUrl: null,
-  callbackUrl: null,
-  createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
-  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
-  finalAt: null,
-  apiVersion: "v2",
-});
 const seed = (team: string, id: string): WatchSeed => ({
   team,
   invoiceId: id,

@@ -1,0 +1,24 @@
+import type { Invoice } from "../../src/payments/model.js";
+
+/** An unpaid v2 invoice of 1500 RUB, as the watch queues store it (tests of src/watch/). */
+export const unpaidInvoice = (id: string): Invoice => ({
+  id,
+  url: null,
+  state: "notpayed",
+  type: "purchase",
+  method: null,
+  requiredMethod: null,
+  currency: "RUB",
+  currencyConflict: null,
+  amounts: { amount: { value: "1500", currency: "RUB" } },
+  commissions: {},
+  subtractFrom: null,
+  description: null,
+  extra: null,
+  redirectUrl: null,
+  callbackUrl: null,
+  createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
+  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
+  finalAt: null,
+  apiVersion: "v2",
+});
