@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): KassaApp {
     deps.stores.store.namespace("journal", { durability: "process" }),
     (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
-  app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs));
+  app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs));
   let recovery: Recovery | undefined;
   registerListeners(app, {
     rateLimiter: new RateLimiter(

@@ -97,7 +97,7 @@ export const variablesSchema = z.object({
       .default("sqlite://data/kassa.sqlite"),
   ),
   STORE_TIMEOUT_MS: integer(3000, 100, 60_000),
-  JOURNAL_GRACE_MS: integer(60_000, 100, 600_000),
+  JOURNAL_GRACE_MS: integer(10_000, 100, 600_000),
   JOURNAL_AFTER_MS: integer(250, 0, 10_000),
   CREDENTIALS_KEY: z.preprocess(
     emptyAsUndefined,

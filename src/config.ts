@@ -105,7 +105,7 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
     publicUrl: parsed.PUBLIC_URL,
-    /** JOURNAL_GRACE_MS: an unanswered command this old is taken to belong to a stopped process. */
+    /** JOURNAL_GRACE_MS: an unanswered command whose process has not renewed it this long is a stopped process's. */
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     /** JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled (0: at once). */
     journalAfterMs: parsed.JOURNAL_AFTER_MS,

@@ -11,12 +11,13 @@ import { type CommandJournal, journalCommand } from "./store/journal.js";
 export const DEFAULT_JOURNAL_AFTER_MS = 250;
 
 /** How often replicas sharing a Redis or PostgreSQL store look for commands a stopped one left. */
-export const JOURNAL_SWEEP_MS = 30_000;
+export const JOURNAL_SWEEP_MS = 5_000;
 
 /**
  * Global middleware: a slash command still unanswered `afterMs` (JOURNAL_AFTER_MS) after it was
- * acknowledged is journaled (never before the ack; 0: at once), and the entry removed once the
- * listener is done, reply sent.
+ * acknowledged is journaled (never before the ack; 0: at once), its entry renewed every third of
+ * `graceMs` while the listener works (so a slow lookup is never taken for a dead process's, and a
+ * dead process's commands are answered one grace later), and removed once the reply is sent.
  */
 export function journalCommands(
   journal: CommandJournal,
@@ -24,6 +25,7 @@ export function journalCommands(
   /** Shutdown waits for the removal too: an entry left behind would be answered a second time. */
   inFlight: InFlight,
   afterMs = DEFAULT_JOURNAL_AFTER_MS,
+  graceMs = 10_000,
 ): Middleware<AnyMiddlewareArgs> {
   return async ({ body, next }) => {
     const fields = body as Record<string, unknown>;
@@ -31,12 +33,28 @@ export function journalCommands(
     if (!command) return next();
     const acknowledgedAt = Date.now();
     let recorded: Promise<string | undefined> | undefined;
+    let beating: NodeJS.Timeout | undefined;
+    let beat: Promise<void> = Promise.resolve();
     const record = () => {
-      recorded = journal.record(command, acknowledgedAt).catch((error: unknown) => {
-        logger.warn({ team: command.team_id, err: error }, "could not journal a command");
-        return undefined;
-      });
+      recorded = journal.record(command, acknowledgedAt).then(
+        (id) => {
+          if (!done) {
+            beating = setInterval(
+              () => {
+                beat = journal.beat(id, command, acknowledgedAt, Date.now()).catch(() => undefined);
+              },
+              Math.max(20, Math.floor(graceMs / 3)),
+            );
+          }
+          return id;
+        },
+        (error: unknown) => {
+          logger.warn({ team: command.team_id, err: error }, "could not journal a command");
+          return undefined;
+        },
+      );
     };
+    let done = false;
     // Most commands are answered well within the delay; only those still working then are written
     // down, which saves two store writes on nearly every command.
     const timer = afterMs > 0 ? setTimeout(record, afterMs) : undefined;
@@ -45,8 +63,12 @@ export function journalCommands(
       try {
         await next();
       } finally {
+        done = true;
         clearTimeout(timer);
         const id = await recorded;
+        clearInterval(beating);
+        // A beat still on its way would write the entry back after its removal.
+        await beat;
         if (id) await journal.remove(id).catch(() => undefined);
       }
     };

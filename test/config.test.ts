@@ -44,7 +44,7 @@ describe("loadConfig", () => {
       watch: { intervalMs: 30_000, maxHours: 24, maxPerWorkspace: 200, maxReadsPerSecond: 2 },
       balanceCacheTtlMs: 15_000,
       feedIntervalMs: 30_000,
-      journalGraceMs: 60_000,
+      journalGraceMs: 10_000,
       journalAfterMs: 250,
       logLevel: "info",
     });

@@ -28,7 +28,13 @@ export const journalCommandSchema = z.object({
 });
 export type JournalCommand = z.infer<typeof journalCommandSchema>;
 
-const entrySchema = z.object({ v: z.literal(1), at: z.number(), command: journalCommandSchema });
+/** `at`: when the command was acknowledged; `beat`: when its process last said it is still on it. */
+const entrySchema = z.object({
+  v: z.literal(1),
+  at: z.number(),
+  beat: z.number().optional(),
+  command: journalCommandSchema,
+});
 
 /** Picks the journaled fields out of a slash command's body. */
 export function journalCommand(body: Record<string, unknown>): JournalCommand | undefined {
@@ -64,13 +70,20 @@ export class CommandJournal {
     return id;
   }
 
+  /** The process working on the command is alive: its entry is not stale yet. */
+  async beat(id: string, command: JournalCommand, at: number, now: number): Promise<void> {
+    const left = at + JOURNAL_MAX_AGE_MS - now;
+    if (left > 0) await this.keyv.set(id, { v: 1, at, beat: now, command }, left);
+  }
+
   async remove(id: string): Promise<void> {
     await this.keyv.delete(id);
   }
 
   /**
-   * Entries older than `graceMs` (their process had time to answer) and younger than
-   * JOURNAL_MAX_AGE_MS, each claimed for this caller; older ones are deleted.
+   * Entries whose process has not said it is still on them for `graceMs` (it beats every third of
+   * that while it works, so it is gone) and younger than JOURNAL_MAX_AGE_MS, each claimed for this
+   * caller; older ones are deleted.
    */
   async claimStale(now: number, graceMs: number): Promise<Array<{ id: string; command: JournalCommand }>> {
     const claimed: Array<{ id: string; command: JournalCommand }> = [];
@@ -84,7 +97,7 @@ export class CommandJournal {
         await this.keyv.delete(id);
         continue;
       }
-      if (now - entry.data.at < graceMs) continue;
+      if (now - (entry.data.beat ?? entry.data.at) < graceMs) continue;
       if (!(await this.claimOnce(`journal:${id}`, CLAIM_TTL_MS))) continue;
       claimed.push({ id, command: entry.data.command });
     }
