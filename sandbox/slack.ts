@@ -104,6 +104,13 @@ export type SlackStandIn = {
     channel: string,
     trouble: { mode: "500" | "ratelimited" | "hang"; methods?: string[]; times?: number } | null,
   ): void;
+  /**
+   * Bad luck spread over every channel: this fraction of chat.update and chat.postMessage calls (0
+   * to 1; 0: none) answer HTTP 500, at random. The calls are recorded all the same.
+   */
+  failRandomly(fraction: number): void;
+  /** How many calls failRandomly has failed so far. */
+  readonly randomlyFailed: number;
   /** Top-level posts to `channel` also count as replies on response_url `id` (the command's card). */
   routeChannel(channel: string, id: string): void;
   /** false: stop keeping Web API calls in apiCalls (a long benchmark would pile them up). */
@@ -151,6 +158,8 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     { mode: "500" | "ratelimited" | "hang"; methods: string[]; left: number }
   >();
   const hung = new Set<ServerResponse>();
+  let failFraction = 0;
+  let randomlyFailed = 0;
   const routes = new Map<string, string>();
   const messageWaiters: Array<() => void> = [];
   let keepApiCalls = true;
@@ -199,6 +208,11 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
             res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
             return res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
           }
+          res.writeHead(500, { "content-type": "text/plain" });
+          return res.end("internal error");
+        }
+        if (failFraction > 0 && Math.random() < failFraction) {
+          randomlyFailed += 1;
           res.writeHead(500, { "content-type": "text/plain" });
           return res.end("internal error");
         }
@@ -406,6 +420,12 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     failChannel(channel, error) {
       if (error) channelErrors.set(channel, error);
       else channelErrors.delete(channel);
+    },
+    failRandomly(fraction) {
+      failFraction = Math.min(1, Math.max(0, fraction));
+    },
+    get randomlyFailed() {
+      return randomlyFailed;
     },
     troubleChannel(channel, trouble) {
       if (!trouble) channelTrouble.delete(channel);

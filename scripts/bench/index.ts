@@ -29,8 +29,10 @@
  *   --overload             instead of the above: the overload scenario (see overload/), once
  *
  * `--watch` runs the live-card scenario instead (Kassa only; see watch/): --watches 10000
- *   --workspaces 500 --watch-seconds 90 --changes 500, with the app's default WATCH_* settings
- *   unless --env sets them.
+ *   --workspaces 500 --watch-seconds 90 --changes 500 --slack-failures 0, with the app's default
+ *   WATCH_* settings unless --env sets them. --slack-failures 0.1: one chat.update or
+ *   chat.postMessage in ten fails (HTTP 500) while watching; the report counts thread notes lost and
+ *   repeated.
  *
  * `--feed` runs the payment-feed scenario instead (scripts/bench/feed/).
  * `--callbacks` runs the payment-notification scenario instead (scripts/bench/callbacks/):

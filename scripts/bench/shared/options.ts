@@ -53,7 +53,16 @@ export type Options = {
   storeStats: boolean;
   cpuProfDir: string | undefined;
   /** --watch: the live-card scenario instead of the command load. */
-  watch: { watches: number; workspaces: number; seconds: number; changes: number } | undefined;
+  watch:
+    | {
+        watches: number;
+        workspaces: number;
+        seconds: number;
+        changes: number;
+        /** --slack-failures: this fraction of chat.update/postMessage calls fail (HTTP 500) while watching. */
+        slackFailures: number;
+      }
+    | undefined;
   overload: boolean;
 };
 
@@ -99,6 +108,7 @@ export function readOptions(argv: string[]): Options {
       workspaces: { type: "string", default: "500" },
       "watch-seconds": { type: "string", default: "90" },
       changes: { type: "string", default: "500" },
+      "slack-failures": { type: "string", default: "0" },
       overload: { type: "boolean", default: false },
     },
   });
@@ -106,6 +116,12 @@ export function readOptions(argv: string[]): Options {
     const value = Number(text);
     if (!Number.isInteger(value) || value < min || value > max)
       throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got ${text})`);
+    return value;
+  };
+  const fraction = (name: string, text: string): number => {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0 || value > 0.9)
+      throw new UsageError(`--${name} must be a fraction from 0 to 0.9 (got ${text})`);
     return value;
   };
   const targets = values.targets.split(",").map((name) => name.trim());
@@ -156,6 +172,7 @@ export function readOptions(argv: string[]): Options {
           workspaces: integer("workspaces", values.workspaces, 1, 10_000),
           seconds: integer("watch-seconds", values["watch-seconds"], 10, 3600),
           changes: integer("changes", values.changes, 0, 100_000),
+          slackFailures: fraction("slack-failures", values["slack-failures"]),
         }
       : undefined,
     overload: values.overload,

@@ -27,6 +27,12 @@ type WatchResult = {
   maxRegisterReadsInASecond: number;
   changes: number;
   updated: number;
+  /** The fraction of Slack's chat.update/postMessage made to fail at random, and how many did. */
+  slackFailures: number;
+  slackCallsFailed: number;
+  /** Paid invoices whose card got no thread note, or more than one. */
+  notesLost: number;
+  notesRepeated: number;
   delayMs: { p50: number; p99: number; max: number };
   /** The delay past the interval in force at the payment (last read before it to the read that saw it). */
   beyondIntervalMs: { p50: number; p99: number };
@@ -114,6 +120,8 @@ export async function runWatchScenario(
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     progress(`${watching} cards watched, ${missing} missing; now only watching for ${scenario.seconds} s`);
+    // From here on, Slack has bad luck: updates and thread notes fail at random (--slack-failures).
+    stack.slack.failRandomly(scenario.slackFailures);
 
     const invoiceReads = () =>
       stack.fake.requests.filter((request) => request.path.endsWith("/invoice/info/"));
@@ -155,18 +163,28 @@ export async function runWatchScenario(
     }
     // Payments made late in the window may be seen only after it, by watches that backed off:
     // wait for those cards (up to MAX_UPDATE_WAIT_MS more), outside the CPU and RSS figures.
+    // A card counts as updated once it shows the payment (a failed redraw of it is tried again).
     const updatedCard = (id: string) => {
       const card = cards.get(id);
       const message = card ? stack.slack.messages.get(`${card.channel}:${card.ts}`) : undefined;
       const changedAt = changed.get(id) ?? Number.POSITIVE_INFINITY;
-      return message?.updatedAt !== undefined && message.updatedAt >= changedAt
+      return message?.updatedAt !== undefined &&
+        message.updatedAt >= changedAt &&
+        message.text.includes("Paid")
         ? message.updatedAt
         : undefined;
     };
+    /** Thread notes of the payment on the card: exactly one each is owed. */
+    const notesOf = (id: string) => {
+      const card = cards.get(id);
+      return card ? stack.slack.threadOf(card.channel, card.ts).length : 0;
+    };
+    const settled = (id: string) => updatedCard(id) !== undefined && notesOf(id) > 0;
     const waitUntil = Date.now() + MAX_UPDATE_WAIT_MS;
-    while (Date.now() < waitUntil && [...changed.keys()].some((id) => updatedCard(id) === undefined)) {
+    while (Date.now() < waitUntil && [...changed.keys()].some((id) => !settled(id))) {
       await new Promise((done) => setTimeout(done, 1000));
     }
+    stack.slack.failRandomly(0);
     const delays: number[] = [];
     const beyond: number[] = [];
     const readsById = new Map<string, number[]>();
@@ -204,6 +222,10 @@ export async function runWatchScenario(
       maxRegisterReadsInASecond: Math.max(0, ...perRegisterSecond.values()),
       changes: changed.size,
       updated: delays.length,
+      slackFailures: scenario.slackFailures,
+      slackCallsFailed: stack.slack.randomlyFailed,
+      notesLost: [...changed.keys()].filter((id) => notesOf(id) === 0).length,
+      notesRepeated: [...changed.keys()].filter((id) => notesOf(id) > 1).length,
       delayMs: {
         p50: percentile(delays, 50),
         p99: percentile(delays, 99),
@@ -240,6 +262,11 @@ export function watchReport(result: WatchResult): string {
         "cards updated after a payment",
         `${result.updated} of ${result.changes}`,
         verdict(result.updated === result.changes),
+      ],
+      [
+        `thread notes lost / repeated (Slack failing ${Math.round(result.slackFailures * 100)}% of calls: ${result.slackCallsFailed} failed)`,
+        `${result.notesLost} / ${result.notesRepeated}`,
+        `0 / 0 ${verdict(result.notesLost === 0 && result.notesRepeated === 0)}`,
       ],
       [
         "payment to card update p50 / p99 / max",
