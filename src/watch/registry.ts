@@ -1,7 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { isExpired } from "../blocks/invoice.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
-import { withStoreDeadline } from "../store/deadline.js";
 import {
   type AddCardResult,
   amountsFingerprint,
@@ -11,6 +10,7 @@ import {
   type WatchCard,
   type WatchQueue,
 } from "./model.js";
+import { timedQueue } from "./timed-queue.js";
 
 /** How the watcher reads invoices: the workspace's own credentials (WorkspacePayments). */
 export type InvoiceReader = {
@@ -69,16 +69,20 @@ export function askerShare(maxPerWorkspace: number): number {
 
 /**
  * The part of live cards a person waits for (a command, a button, a callback): each call is one step
- * of the queue, answered within STORE_TIMEOUT_MS or failed with a StoreCallError.
+ * of the queue, answered within STORE_TIMEOUT_MS or failed with a StoreCallError (timed-queue.ts; the
+ * watcher's loop uses the same timed queue).
  */
 export class LiveCardRegistry implements WatchRegistry {
   readonly maxCardsPerWatch = MAX_CARDS_PER_WATCH;
+  protected readonly queue: WatchQueue;
 
   constructor(
-    protected readonly queue: WatchQueue,
+    queue: WatchQueue,
     protected readonly options: WatcherOptions,
     protected readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.queue = timedQueue(queue, options.storeTimeoutMs);
+  }
 
   get maxPerWorkspace(): number {
     return this.options.maxPerWorkspace;
@@ -96,7 +100,7 @@ export class LiveCardRegistry implements WatchRegistry {
 
   room(team: string, invoiceId: string, user: string): Promise<AddCardResult> {
     const share = { user, max: this.maxPerAsker };
-    return this.timed(this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share), "watch.room");
+    return this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share);
   }
 
   watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {
@@ -114,7 +118,7 @@ export class LiveCardRegistry implements WatchRegistry {
       now: this.now().getTime(),
       asker: { user: card.user, max: this.maxPerAsker },
     };
-    return this.timed(this.queue.addCard(seed, card, limits), "watch.add");
+    return this.queue.addCard(seed, card, limits);
   }
 
   async stop(
@@ -122,24 +126,19 @@ export class LiveCardRegistry implements WatchRegistry {
     invoiceId: string,
     card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string },
   ): Promise<void> {
-    await this.timed(this.queue.removeCard(team, invoiceId, cardId(card)), "watch.stop");
+    await this.queue.removeCard(team, invoiceId, cardId(card));
   }
 
   /** A payment notification for this invoice: read it on the next pass instead of when it was due. */
   checkSoon(team: string, invoiceId: string): Promise<boolean> {
-    return this.timed(this.queue.dueBy(team, invoiceId, this.now().getTime()), "watch.checkSoon");
+    return this.queue.dueBy(team, invoiceId, this.now().getTime());
   }
 
   async forgetTeam(team: string): Promise<void> {
-    await this.timed(this.queue.removeTeam(team), "watch.forgetTeam");
+    await this.queue.removeTeam(team);
   }
 
   count(team: string): Promise<number> {
-    return this.timed(this.queue.count(team), "watch.count");
-  }
-
-  /** A person is waiting: the store's answer within STORE_TIMEOUT_MS, or a StoreCallError. */
-  private timed<T>(work: Promise<T>, operation: string): Promise<T> {
-    return withStoreDeadline(work, this.options.storeTimeoutMs, operation);
+    return this.queue.count(team);
   }
 }

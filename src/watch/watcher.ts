@@ -12,9 +12,8 @@ const CONCURRENT_READS = 32;
 const CLAIM_BATCH = 256;
 
 /**
- * Re-reads the invoices of live cards and keeps the cards current. The schedule and its claim, the
- * per-register read budget and the "tell once" step are the queue's (one per store engine); what a
- * read means is decide.ts's; telling Slack is card-effects.ts's; this is the loop that joins them.
+ * Re-reads the invoices of live cards and keeps them current: the loop joining the queue (schedule,
+ * claim, read budget, tell once), decide.ts (what a read means) and card-effects.ts (telling Slack).
  */
 export class Watcher extends LiveCardRegistry {
   private timer: NodeJS.Timeout | undefined;
@@ -32,7 +31,8 @@ export class Watcher extends LiveCardRegistry {
   ) {
     super(queue, options, now);
     const methodFor = (team: string, code: string) => this.reader.methodFor(team, code);
-    this.effects = { queue, slack: this.slack, methodFor, logger, now: this.now, leaseMs: options.leaseMs };
+    const { queue: timed, now: clock, slack: clients } = this;
+    this.effects = { queue: timed, slack: clients, methodFor, logger, now: clock, leaseMs: options.leaseMs };
   }
 
   /** Starts the passes: one right away, then every `tickMs`. */

@@ -7,6 +7,7 @@ import { CONNECT_VIEW } from "../../blocks/ids.js";
 import type { ReplyVisibility } from "../../blocks/invoice.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
+import { within } from "../../within.js";
 import type { ListenerDeps } from "../deps.js";
 import { handledSubmission, type ViewAnswer } from "../handled.js";
 import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
@@ -125,11 +126,7 @@ export const connectSubmission =
         (error: unknown) => ({ ok: false, message: checkFailure(error) }),
       );
       // The role check above used part of Slack's 3 s; the credential check gets what is left.
-      const inlineMs = Math.max(0, INLINE_CHECK_MS - (performance.now() - started));
-      const quick = await Promise.race([
-        check,
-        new Promise<null>((resolve) => setTimeout(resolve, inlineMs, null)),
-      ]);
+      const quick = await within(check, INLINE_CHECK_MS - (performance.now() - started));
       const connection = { deps, client, who, values, secret, from: from.data.from };
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
