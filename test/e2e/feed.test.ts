@@ -1,11 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
-import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
-import { startAppProcess } from "../support/app-process.js";
+import { stackInItsOwnProcess } from "../support/app-process.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 const ADMIN = "U0ADMIN";
@@ -309,17 +308,10 @@ describe("the feed and kill -9", () => {
   });
 
   it("a process killed while Slack holds the feed message leaves it owed; the next process posts it, once", async () => {
-    const port = await freePort();
-    const running = await Stack.start({
-      env: { PORT: String(port), FEED_INTERVAL_MS: "200", SLACK_TIMEOUT_MS: "60000" },
-      storeMemoMs: 0,
-      // `npm start`'s own entry point, in a process of its own, so it can be killed outright.
-      startApp: async (env) => {
-        const started = await startAppProcess(env);
-        child = started;
-        return { port, stop: async () => void started.kill("SIGKILL") };
-      },
-    });
+    // `npm start`'s own entry point, in a process of its own, so it can be stopped or killed outright.
+    const started = await stackInItsOwnProcess({ FEED_INTERVAL_MS: "200", SLACK_TIMEOUT_MS: "60000" });
+    const running = started.stack;
+    child = started.child;
     stack = running;
     running.slack.users[ADMIN] = { is_admin: true };
     await askIn(running, "subscribe", FEED);

@@ -1,11 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
-import { freePort } from "../../sandbox/ports.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
-import { startAppProcess } from "../support/app-process.js";
+import { stackInItsOwnProcess } from "../support/app-process.js";
 
 // Told until Slack has it: a live card keeps what it is owed (its redraw, its thread note) through
 // Slack's 5xx answers, rate limits and calls that never answer, and gets it once Slack takes it.
@@ -124,17 +123,10 @@ describe("stopping while Slack hangs", () => {
   });
 
   it("SIGTERM ends the process within 10 s, and the next process delivers what the card was owed, once", async () => {
-    const port = await freePort();
-    const running = await Stack.start({
-      env: { PORT: String(port), WATCH_INTERVAL_MS: "100", SLACK_TIMEOUT_MS: "60000" },
-      storeMemoMs: 0,
-      // `npm start`'s own entry point, in a process of its own.
-      startApp: async (env) => {
-        const started = await startAppProcess(env);
-        child = started;
-        return { port, stop: async () => void started.kill("SIGKILL") };
-      },
-    });
+    // `npm start`'s own entry point, in a process of its own, so it can be stopped or killed outright.
+    const started = await stackInItsOwnProcess({ WATCH_INTERVAL_MS: "100", SLACK_TIMEOUT_MS: "60000" });
+    const running = started.stack;
+    child = started.child;
     stack = running;
     const card = await postCard(running, "deliver_sigterm", "C0STOPPING");
     running.slack.troubleChannel("C0STOPPING", { mode: "hang", methods: ["chat.update"], times: 1 });

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { freePort } from "../../sandbox/ports.js";
+import { Stack } from "../../sandbox/stack.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -22,4 +24,26 @@ export async function startAppProcess(env: Record<string, string | undefined>): 
     });
   });
   return started;
+}
+
+/**
+ * A Stack whose app runs as `npm start` runs it, in a process of its own, so a test can SIGTERM or
+ * kill -9 it; `child` is that process.
+ */
+export async function stackInItsOwnProcess(
+  env: Record<string, string>,
+): Promise<{ stack: Stack; child: ChildProcess }> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const stack = await Stack.start({
+    env: { PORT: String(port), ...env },
+    storeMemoMs: 0,
+    startApp: async (appEnv) => {
+      const started = await startAppProcess(appEnv);
+      child = started;
+      return { port, stop: async () => void started.kill("SIGKILL") };
+    },
+  });
+  if (!child) throw new Error("the app's process did not start");
+  return { stack, child };
 }
