@@ -3,7 +3,7 @@
  * the targets, the minimal app's reply, and the JSON lines the target writes on stdout.
  */
 
-export const BENCH_TARGETS = ["kassa", "minimal"] as const;
+export const BENCH_TARGETS = ["kassa", "same-io", "minimal"] as const;
 export type BenchTarget = (typeof BENCH_TARGETS)[number];
 
 /** What the minimal app answers to every command. */

@@ -1,13 +1,15 @@
 /**
  * The app under load in `npm run bench`, in a process of its own so that its memory and CPU are
  * measured apart from the load generator and the stand-ins. Started as
- * `node bench-target.js kassa|minimal [--store-stats] [--cpu-prof=FILE]` with exactly the environment a Stack gives
+ * `node bench-target.js kassa|same-io|minimal [--store-stats] [--cpu-prof=FILE]` with exactly the environment a Stack gives
  * the in-process app (nothing inherited).
  *
  * - `kassa`: the real app, `startServer(process.env)` as `npm start` does (logs go to stderr).
  * - `minimal`: the smallest Bolt app that answers the same commands: the same `App` with its HTTP
  *   receiver and signing secret, token plus bot ids (so no auth.test), one listener per command that
  *   acks and then responds with a fixed small message. The reference the targets are relative to.
+ * - `same-io`: a Bolt app doing the outside calls Kassa does and nothing else (bench-same-io.ts):
+ *   the floor of what those calls cost, to tell Kassa's own cost from theirs.
  *
  * Talks JSON lines on stdout: `{"type":"ready",...}` once listening; a `stats` line whenever a line
  * `stats` arrives on stdin; a `stopped` line (final figures, before shutting down) on a `stop` line,
@@ -130,7 +132,12 @@ async function main(): Promise<void> {
 
   let running: Running;
   try {
-    running = target === "kassa" ? await startKassa() : await startMinimal();
+    running =
+      target === "kassa"
+        ? await startKassa()
+        : target === "same-io"
+          ? await (await import("./bench-same-io.js")).startSameIo(process.env)
+          : await startMinimal();
   } catch (error) {
     emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
     process.exit(1);

@@ -19,7 +19,6 @@ import {
 } from "./model.js";
 import {
   addCardInOneTransaction,
-  askerWatches,
   createWatchTables,
   rowSchema,
   type WatchTables,
@@ -71,18 +70,21 @@ export class PostgresWatchQueue implements WatchQueue {
     maxPerWorkspace: number,
     asker?: AskerShare,
   ): Promise<AddCardResult> {
-    const result = await this.pool.query<{ cards: string | null; watches: string }>(
+    // One round trip (it is on the command path, before the card is posted): the asker's count is
+    // only asked for when there is an asker.
+    const result = await this.pool.query<{ cards: string; watches: string; found: boolean; mine: string }>(
       `SELECT (SELECT count(*) FROM ${this.cards} WHERE watch_key = $1) AS cards,
               (SELECT count(*) FROM ${this.watches} WHERE team = $2) AS watches,
-              EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1) AS found`,
-      [watchKey(team, invoiceId), team],
+              EXISTS (SELECT 1 FROM ${this.watches} WHERE key = $1) AS found,
+              CASE WHEN $3::text IS NULL THEN 0 ELSE
+                (SELECT count(DISTINCT c.watch_key) FROM ${this.cards} c JOIN ${this.watches} w ON w.key = c.watch_key
+                  WHERE w.team = $2 AND c.card->>'user' = $3) END AS mine`,
+      [watchKey(team, invoiceId), team, asker?.user ?? null],
     );
-    const row = result.rows[0] as { cards: string; watches: string; found: boolean } | undefined;
+    const row = result.rows[0];
     if (row?.found) return Number(row.cards) >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
     if (Number(row?.watches ?? 0) >= maxPerWorkspace) return "workspace_full";
-    return asker && (await askerWatches(this.pool, this.tables, team, asker.user)) >= asker.max
-      ? "asker_full"
-      : "watching";
+    return asker && Number(row?.mine ?? 0) >= asker.max ? "asker_full" : "watching";
   }
 
   async removeCard(team: string, invoiceId: string, id: string): Promise<void> {

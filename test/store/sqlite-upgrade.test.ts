@@ -8,6 +8,7 @@ import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { SettingsStore } from "../../src/store/settings.js";
+import { openSqliteDatabase } from "../../src/store/sqlite.js";
 
 // test/fixtures/sqlite3-5.1.7-killed.db (+ -wal) was written by Kassa at 3556f5d with the old driver
 // (sqlite3 5.1.7 under @keyv/sqlite 4.0.8): two workspaces' sealed credentials (key: 32 bytes of 7),
@@ -73,6 +74,17 @@ describe("a database written by the old SQLite driver", () => {
 });
 
 describe("the new driver after kill -9", () => {
+  it("runs in WAL mode with synchronous=NORMAL: no commit waits for an fsync on the event loop", () => {
+    const db = openSqliteDatabase(join(dir, "kassa.sqlite"), 5000);
+    try {
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      // 1 = NORMAL (2 would be FULL, SQLite's default: an fsync per commit).
+      expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it("keeps every write that was acknowledged before the process was killed", async () => {
     const path = join(dir, "kassa.sqlite");
     // A child process writes 200 entries, says how many were written, and is killed mid-way.

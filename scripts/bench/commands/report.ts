@@ -19,30 +19,50 @@ export function codeVersion(): string {
 
 type Verdict = { name: string; value: number; target: string; pass: boolean };
 
-export function verdicts(kassa: TargetResult, minimal: TargetResult | undefined): Verdict[] {
+/** The references Kassa is compared with, each with its targets. */
+const REFERENCES = [
+  {
+    target: "minimal",
+    ack: TARGETS.ackP99Ratio,
+    reply: TARGETS.replyP99Ratio,
+    throughput: TARGETS.throughputRatio,
+  },
+  {
+    target: "same-io",
+    ack: undefined,
+    reply: TARGETS.sameIoReplyP99Ratio,
+    throughput: TARGETS.sameIoThroughputRatio,
+  },
+] as const;
+
+export function verdicts(kassa: TargetResult, results: TargetResult[]): Verdict[] {
   const list: Verdict[] = [];
-  if (minimal) {
-    const ack = kassa.ackMs.p99 / minimal.ackMs.p99;
-    const reply = kassa.replyMs.p99 / minimal.replyMs.p99;
-    const throughput = kassa.throughput / minimal.throughput;
+  for (const reference of REFERENCES) {
+    const other = results.find((result) => result.target === reference.target);
+    if (!other) continue;
+    const name = `kassa/${reference.target}`;
+    const ack = kassa.ackMs.p99 / other.ackMs.p99;
+    const reply = kassa.replyMs.p99 / other.replyMs.p99;
+    const throughput = kassa.throughput / other.throughput;
+    if (reference.ack !== undefined)
+      list.push({
+        name: `ack p99, ${name}`,
+        value: ack,
+        target: `<= ${reference.ack}x`,
+        pass: ack <= reference.ack,
+      });
     list.push(
       {
-        name: "ack p99, kassa/minimal",
-        value: ack,
-        target: `<= ${TARGETS.ackP99Ratio}x`,
-        pass: ack <= TARGETS.ackP99Ratio,
-      },
-      {
-        name: "reply p99, kassa/minimal",
+        name: `reply p99, ${name}`,
         value: reply,
-        target: `<= ${TARGETS.replyP99Ratio}x`,
-        pass: reply <= TARGETS.replyP99Ratio,
+        target: `<= ${reference.reply}x`,
+        pass: reply <= reference.reply,
       },
       {
-        name: "throughput, kassa/minimal",
+        name: `throughput, ${name}`,
         value: throughput,
-        target: `>= ${TARGETS.throughputRatio}x`,
-        pass: throughput >= TARGETS.throughputRatio,
+        target: `>= ${reference.throughput}x`,
+        pass: throughput >= reference.throughput,
       },
     );
   }
@@ -81,14 +101,13 @@ export function report(
   runtime: string,
 ): string {
   const kassa = results.find((result) => result.target === "kassa");
-  const minimal = results.find((result) => result.target === "minimal");
   const columns = results.map((result) => result.target);
-  const ratio = (get: (result: TargetResult) => number) =>
-    kassa && minimal ? `${fixed(get(kassa) / get(minimal), 2)}x` : "";
+  // Kassa against each other target run (the minimal app, the same-I/O floor).
+  const others = kassa ? results.filter((result) => result !== kassa) : [];
   const row = (name: string, get: (result: TargetResult) => number, digits = 1, withRatio = true) => [
     name,
     ...results.map((result) => fixed(get(result), digits)),
-    ...(kassa && minimal ? [withRatio ? ratio(get) : ""] : []),
+    ...others.map((other) => (withRatio && kassa ? `${fixed(get(kassa) / get(other), 2)}x` : "")),
   ];
   const lines = [
     `Kassa load benchmark: per round and target ${options.n} commands after ${options.warmup} warm-up, ${options.concurrency} in flight, ${options.users} users,`,
@@ -101,7 +120,7 @@ export function report(
       )}.${options.nodeOptions.length > 0 ? ` Node options: ${options.nodeOptions.join(" ")}.` : ""}`,
     "",
     ...table([
-      ["", ...columns, ...(kassa && minimal ? ["kassa/minimal"] : [])],
+      ["", ...columns, ...others.map((other) => `kassa/${other.target}`)],
       row("ack p50 (ms)", (r) => r.ackMs.p50),
       row("ack p99 (ms)", (r) => r.ackMs.p99),
       row("command-to-reply p50 (ms)", (r) => r.replyMs.p50),
@@ -142,22 +161,26 @@ export function report(
         );
     }
   }
-  if (kassa && minimal && kassa.rounds > 1) {
-    const each = (
-      get: (k: TargetResult["perRound"][number], m: TargetResult["perRound"][number]) => string,
-    ) =>
-      kassa.perRound.map((k, index) => {
-        const m = minimal.perRound[index];
-        return m ? get(k, m) : "-";
-      });
-    lines.push(
-      "",
-      `Round by round (figures above pool all ${kassa.rounds} rounds):`,
-      `  throughput kassa/minimal: ${each((k, m) => `${fixed(k.throughput / m.throughput, 2)}x`).join(", ")}`,
-      `  command-to-reply p99 kassa/minimal: ${each((k, m) => `${fixed(k.replyP99 / m.replyP99, 2)}x`).join(", ")}`,
-      `  ack p99 kassa/minimal: ${each((k, m) => `${fixed(k.ackP99 / m.ackP99, 2)}x`).join(", ")}`,
-      `  kassa peak RSS (MiB): ${kassa.perRound.map((k) => fixed(k.peakRssMiB)).join(", ")}`,
-    );
+  if (kassa && others.length > 0 && kassa.rounds > 1) {
+    lines.push("", `Round by round (figures above pool all ${kassa.rounds} rounds):`);
+    for (const other of others) {
+      const each = (
+        get: (k: TargetResult["perRound"][number], m: TargetResult["perRound"][number]) => number,
+      ) =>
+        kassa.perRound
+          .map((k, index) => {
+            const m = other.perRound[index];
+            return m ? `${fixed(get(k, m), 2)}x` : "-";
+          })
+          .join(", ");
+      const name = `kassa/${other.target}`;
+      lines.push(
+        `  throughput ${name}: ${each((k, m) => k.throughput / m.throughput)}`,
+        `  command-to-reply p99 ${name}: ${each((k, m) => k.replyP99 / m.replyP99)}`,
+        `  ack p99 ${name}: ${each((k, m) => k.ackP99 / m.ackP99)}`,
+      );
+    }
+    lines.push(`  kassa peak RSS (MiB): ${kassa.perRound.map((k) => fixed(k.peakRssMiB)).join(", ")}`);
   }
   const noisy = results.filter((result) => result.othersCpuPercent > 10);
   if (noisy.length > 0) {
@@ -178,7 +201,7 @@ export function report(
     ...table(
       checks.map((check) => [
         `  ${check.name}`,
-        check.name.includes("kassa/minimal")
+        check.name.includes("kassa/")
           ? `${fixed(check.value, 2)}x`
           : fixed(check.value, check.name.includes("RSS") ? 1 : 0),
         check.target,
@@ -186,7 +209,7 @@ export function report(
       ]),
     ),
   );
-  if (!minimal) lines.push("  (ratios need both targets: --targets kassa,minimal)");
+  if (others.length === 0) lines.push("  (ratios need another target: --targets kassa,same-io,minimal)");
   lines.push(
     "",
     "Exit code: 0 when the run completed, whatever the figures; 1 when a reply was missing or an error; 2 when the run broke.",
