@@ -87,6 +87,8 @@ export type FakePayments = {
   methodsFault: MethodsFault | null;
   /** When set, every invoice info call answers with a proxy's HTML 502. */
   invoiceFault: "html502" | null;
+  /** Invoice info of these ids answers only after this long (ms): a slow read of a real invoice. */
+  readDelays: Map<string, number>;
   /** The customer pays the invoice in full now (as the service then reports it). */
   pay(id: string): void;
   /** ... or after `delayMs` (a live card's invoice that gets paid while it is watched). */
@@ -152,6 +154,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     methods: options.methods ?? sampleMethods(),
     methodsFault: null,
     invoiceFault: null,
+    readDelays: new Map(),
     pay(id) {
       const invoice = invoices.get(id);
       if (!invoice) throw new Error(`the fake has no invoice ${id}`);
@@ -248,6 +251,8 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       if (typeof id !== "string" || id === "")
         return answer(res, 200, envelopeError("`id` field is required"));
       if (fake.invoiceFault === "html502") return answer(res, 502, HTML_502, "text/html");
+      const delayMs = fake.readDelays.get(id);
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       switch (id) {
         case FAULT_IDS.slow:
           await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 4000));

@@ -2,16 +2,22 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { freePort } from "../../sandbox/ports.js";
-import { Stack } from "../../sandbox/stack.js";
+import { Stack, type StackOptions } from "../../sandbox/stack.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
+/** A replica with its own watch namespace (TEST_WATCH_NAMESPACE), for a store other runs share. */
+export const REPLICA_ENTRY = join(ROOT, "test", "support", "replica-entry.ts");
+
 /**
- * `npm start`'s own entry point (src/index.ts) in a process of its own, so a test can stop it with
- * SIGTERM or kill it outright; resolves once it says it is listening.
+ * `npm start`'s own entry point (src/index.ts), or `entry`, in a process of its own, so a test can
+ * stop it with SIGTERM or kill it outright; resolves once it says it is listening.
  */
-export async function startAppProcess(env: Record<string, string | undefined>): Promise<ChildProcess> {
-  const started = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "index.ts")], {
+export async function startAppProcess(
+  env: Record<string, string | undefined>,
+  entry = join(ROOT, "src", "index.ts"),
+): Promise<ChildProcess> {
+  const started = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: ROOT,
     env: { ...env, PATH: process.env.PATH ?? "" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -32,14 +38,17 @@ export async function startAppProcess(env: Record<string, string | undefined>): 
  */
 export async function stackInItsOwnProcess(
   env: Record<string, string>,
+  options: Omit<StackOptions, "env" | "startApp"> & { entry?: string } = {},
 ): Promise<{ stack: Stack; child: ChildProcess }> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const { entry, ...stackOptions } = options;
   const stack = await Stack.start({
-    env: { PORT: String(port), ...env },
     storeMemoMs: 0,
+    ...stackOptions,
+    env: { PORT: String(port), ...env },
     startApp: async (appEnv) => {
-      const started = await startAppProcess(appEnv);
+      const started = await startAppProcess(appEnv, entry);
       child = started;
       return { port, stop: async () => void started.kill("SIGKILL") };
     },
