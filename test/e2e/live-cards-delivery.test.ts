@@ -154,3 +154,43 @@ describe("stopping while Slack hangs", () => {
       .toBe(1);
   });
 });
+
+describe("kill -9 with a thread note pending", () => {
+  let stack: Stack | undefined;
+  let child: ChildProcess | undefined;
+  let next: RunningServer | undefined;
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    await next?.stop();
+    await stack?.stop();
+  });
+
+  it("the next process sends the note the killed one had under way, once", async () => {
+    const started = await stackInItsOwnProcess({ WATCH_INTERVAL_MS: "100", SLACK_TIMEOUT_MS: "60000" });
+    const running = started.stack;
+    child = started.child;
+    stack = running;
+    const card = await postCard(running, "deliver_killed", "C0KILLNOTE");
+    // The thread note's chat.postMessage never answers: the process dies with it under way.
+    running.slack.troubleChannel("C0KILLNOTE", { mode: "hang", methods: ["chat.postMessage"], times: 1 });
+    running.fake.pay("deliver_killed");
+    const noteCalls = () =>
+      running.slack
+        .callsOf("chat.postMessage")
+        .filter((call) => call.body.channel === "C0KILLNOTE" && call.body.thread_ts === card.ts).length;
+    await expect.poll(noteCalls, { timeout: 10_000 }).toBe(1);
+    const exited = new Promise((resolve) => child?.once("exit", resolve));
+    child?.kill("SIGKILL");
+    await exited;
+    expect(running.slack.threadOf("C0KILLNOTE", card.ts)).toHaveLength(0);
+
+    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    await expect
+      .poll(() => running.slack.threadOf("C0KILLNOTE", card.ts).length, { timeout: 15_000 })
+      .toBe(1);
+    await expect.poll(() => text(card), { timeout: 10_000 }).toContain("Paid");
+    // Once: no second note on a later pass.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(running.slack.threadOf("C0KILLNOTE", card.ts)).toHaveLength(1);
+  });
+});
