@@ -35,19 +35,19 @@ export class Watcher extends LiveCardRegistry {
     this.effects = { queue: timed, slack: clients, methodFor, logger, now: clock, leaseMs: options.leaseMs };
   }
 
-  /** Starts the passes: one right away, then every `tickMs`. */
+  /** Passes: one now, then every `tickMs`, or at once after a full batch (more are due; waiting would cap the pace). */
   start(): void {
     const tickMs = Math.max(50, Math.min(1000, Math.floor(this.options.intervalMs / 4)));
     const loop = () => {
       if (this.stopped) return;
       this.running = this.pass()
-        .then(() => undefined)
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error, outcome: "watch_pass_failed" }, "watch pass failed"),
-        )
-        .finally(() => {
+        .catch((error: unknown) => {
+          this.logger.warn({ err: error, outcome: "watch_pass_failed" }, "watch pass failed");
+          return 0;
+        })
+        .then((claimed) => {
           this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(loop, tickMs);
+          if (!this.stopped) this.timer = setTimeout(loop, claimed >= CLAIM_BATCH ? 0 : tickMs);
         });
     };
     this.timer = setTimeout(loop, 0);
