@@ -24,20 +24,19 @@ import {
   type WatchTables,
   watchFromRow,
 } from "./postgres-tables.js";
+import { readSpacingMs } from "./read-budget.js";
 
 // PostgreSQL: the claim is `FOR UPDATE SKIP LOCKED` plus a lease on the due time, "tell once" an
 // UPDATE guarded by the state last told, the read budget an upserted counter per second. Tables
-// (P = prefix): P_watches, P_watch_cards (cascade), P_watch_reads.
+// (P = prefix): P_watches, P_watch_cards (cascade), P_watch_next_read.
 
 /** Budget rows older than this many seconds are deleted now and then. */
-const READS_KEPT_SECONDS = 10;
 
 export class PostgresWatchQueue implements WatchQueue {
   private readonly watches: string;
   private readonly cards: string;
-  private readonly reads: string;
+  private readonly nextRead: string;
   readonly tables: WatchTables;
-  private readsTaken = 0;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -45,8 +44,13 @@ export class PostgresWatchQueue implements WatchQueue {
   ) {
     this.watches = `${prefix}_watches`;
     this.cards = `${prefix}_watch_cards`;
-    this.reads = `${prefix}_watch_reads`;
-    this.tables = { watches: this.watches, cards: this.cards, reads: this.reads };
+    this.nextRead = `${prefix}_watch_next_read`;
+    this.tables = {
+      watches: this.watches,
+      cards: this.cards,
+      nextRead: this.nextRead,
+      oldReads: `${prefix}_watch_reads`,
+    };
   }
 
   /** Creates the tables when missing. `prefix`: their name's start (tests give each run its own). */
@@ -217,17 +221,14 @@ export class PostgresWatchQueue implements WatchQueue {
   }
 
   async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
-    const second = Math.floor(now / 1000);
-    const result = await this.pool.query<{ count: number }>(
-      `INSERT INTO ${this.reads} (register, second, count) VALUES ($1, $2, 1)
-         ON CONFLICT (register, second) DO UPDATE SET count = ${this.reads}.count + 1 RETURNING count`,
-      [register, second],
+    // One statement: taken (a row returned) only when the register's next read may start by now.
+    const result = await this.pool.query(
+      `INSERT INTO ${this.nextRead} AS r (register, next_at) VALUES ($1, $2::bigint + $3::bigint)
+         ON CONFLICT (register) DO UPDATE SET next_at = EXCLUDED.next_at WHERE r.next_at <= $2::bigint
+         RETURNING 1`,
+      [register, now, readSpacingMs(perSecond)],
     );
-    this.readsTaken += 1;
-    if (this.readsTaken % 200 === 0) {
-      await this.pool.query(`DELETE FROM ${this.reads} WHERE second < $1`, [second - READS_KEPT_SECONDS]);
-    }
-    return (result.rows[0]?.count ?? Number.POSITIVE_INFINITY) <= perSecond;
+    return (result.rowCount ?? 0) > 0;
   }
 
   async close(): Promise<void> {}

@@ -13,11 +13,11 @@ import {
 } from "./model.js";
 
 /** The watch queue's tables, named from a prefix (tests give each run its own). */
-export type WatchTables = { watches: string; cards: string; reads: string };
+export type WatchTables = { watches: string; cards: string; nextRead: string; oldReads: string };
 
 /** Creates the tables when missing; safe when replicas start together. */
 export async function createWatchTables(pool: pg.Pool, tables: WatchTables): Promise<void> {
-  const { watches, cards, reads } = tables;
+  const { watches, cards, nextRead, oldReads } = tables;
   const statements = [
     `CREATE TABLE IF NOT EXISTS ${watches} (
       key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
@@ -31,8 +31,10 @@ export async function createWatchTables(pool: pg.Pool, tables: WatchTables): Pro
     `CREATE TABLE IF NOT EXISTS ${cards} (
       watch_key TEXT NOT NULL REFERENCES ${watches} (key) ON DELETE CASCADE,
       card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
-    `CREATE TABLE IF NOT EXISTS ${reads} (
-      register TEXT NOT NULL, second BIGINT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (register, second))`,
+    // When each cash register's next read may start (its read budget; see ReadBudget).
+    `CREATE TABLE IF NOT EXISTS ${nextRead} (register TEXT PRIMARY KEY, next_at BIGINT NOT NULL)`,
+    // Counts per second, before reads were spaced: only ever held the last 10 seconds.
+    `DROP TABLE IF EXISTS ${oldReads}`,
   ];
   for (const sql of statements) {
     try {

@@ -20,6 +20,7 @@ import {
   watchCardSchema,
   watchKey,
 } from "./model.js";
+import { readSpacingMs } from "./read-budget.js";
 import {
   ADD_CARD,
   CLAIM,
@@ -206,8 +207,9 @@ export class RedisWatchQueue implements WatchQueue {
   }
 
   async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
-    const key = `${this.prefix}:rps:${register}:${Math.floor(now / 1000)}`;
-    return (await this.run(TAKE_READ, [perSecond], [key])) === 1;
+    // One key per register holding when its next read may start (see ReadBudget).
+    const key = `${this.prefix}:next-read:${register}`;
+    return (await this.run(TAKE_READ, [now, readSpacingMs(perSecond)], [key])) === 1;
   }
 
   async close(): Promise<void> {}

@@ -132,11 +132,11 @@ if ARGV[8] ~= '' and seen[3] ~= ARGV[8] then return 0 end
 redis.call('HSET', w, 'state', ARGV[5], 'amounts', ARGV[6], 'invoice', ARGV[7])
 return 1`;
 
-/** One read of the register's per-second budget: a counter that expires with its second. */
+/** One read of the register's budget: allowed when its next read may start (KEYS[1]) has come; then the next is ARGV[2] ms later. */
 export const TAKE_READ = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
-if n > tonumber(ARGV[1]) then return 0 end
+local nextAt = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if tonumber(ARGV[1]) < nextAt then return 0 end
+redis.call('SET', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), 'PX', tonumber(ARGV[2]) + 1000)
 return 1`;
 
 /** Renews a claim: the due time moves to ARGV[4] while the claim ARGV[3] still holds the watch. */

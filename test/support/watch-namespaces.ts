@@ -12,7 +12,7 @@ export async function dropWatchNamespace(url: string, namespace: string): Promis
       );
     } else if (store.native?.kind === "postgres") {
       await store.native.pool.query(
-        `DROP TABLE IF EXISTS ${namespace}_watch_cards, ${namespace}_watches, ${namespace}_watch_reads`,
+        `DROP TABLE IF EXISTS ${namespace}_watch_cards, ${namespace}_watches, ${namespace}_watch_reads, ${namespace}_watch_next_read`,
       );
     }
   } finally {

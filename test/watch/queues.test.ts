@@ -278,17 +278,23 @@ for (const engine of ENGINES) {
       ).toHaveLength(0);
     });
 
-    it("keeps a cash register's reads within its budget per second, across callers", async () => {
+    it("spaces a cash register's reads 1/N s apart across callers, so no second holds more than N", async () => {
       const register = `reg-${run}-${engine.name}`;
-      const second = NOW + 7000;
+      const start = NOW + 7999;
+      // Six callers at once, a millisecond apart, at 2 a second: one read; the next 500 ms later.
       const taken = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
-          (index % 2 ? other : queue).takeRead(register, 2, second + index),
+          (index % 2 ? other : queue).takeRead(register, 2, start + index),
         ),
       );
-      expect(taken.filter(Boolean)).toHaveLength(2);
-      expect(await queue.takeRead(register, 2, second + 1000)).toBe(true);
-      expect(await queue.takeRead(`${register}-other`, 2, second)).toBe(true);
+      expect(taken.filter(Boolean)).toHaveLength(1);
+      // Across the calendar second's boundary (start + 1 is a new second): still refused.
+      expect(await queue.takeRead(register, 2, start + 1)).toBe(false);
+      expect(await other.takeRead(register, 2, start + 499)).toBe(false);
+      expect(await other.takeRead(register, 2, start + 500)).toBe(true);
+      expect(await queue.takeRead(register, 2, start + 999)).toBe(false);
+      expect(await queue.takeRead(register, 2, start + 1000)).toBe(true);
+      expect(await queue.takeRead(`${register}-other`, 2, start)).toBe(true);
     });
   });
 }
