@@ -1,7 +1,15 @@
+import { fallbackDate } from "../i18n/dates.js";
+import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
+import type { Lang } from "../i18n/lang.js";
+import { formatDecimalIn } from "../i18n/numbers.js";
 import type { Money, ServiceTime } from "../payments/model.js";
 
-/** 1234567.0000001 -> "1,234,567.0000001": digits grouped, every decimal kept. */
-export function formatDecimal(value: string): string {
+/**
+ * 1234567.0000001 -> "1,234,567.0000001" (English) or "1 234 567,0000001" (Russian, through
+ * Intl.NumberFormat on the exact string): digits grouped, every decimal kept.
+ */
+export function formatDecimal(value: string, lang: Lang = "en"): string {
+  if (lang !== "en") return formatDecimalIn(lang, value);
   const negative = value.startsWith("-");
   const unsigned = negative ? value.slice(1) : value;
   const [whole = "0", fraction] = unsigned.split(".");
@@ -16,20 +24,25 @@ export function formatDecimal(value: string): string {
  * An amount is never shown without its currency, or without saying the service's answer does not
  * tie it to one (a v3 answer naming two different invoice currencies; the card says which two).
  */
-export function formatMoney(money: Money): string {
-  return `${formatDecimal(money.value)} ${money.currency ?? "(currency unclear)"}`;
+export function formatMoney(money: Money, lang: Lang = "en"): string {
+  return `${formatDecimal(money.value, lang)} ${money.currency ?? INVOICE_CARD_TEXT[lang].currencyUnclear}`;
 }
 
 /**
  * A Slack date token: every reader sees the moment in their own timezone. The fallback (old clients,
  * notifications) is the service's own text with the zone it was read in.
  */
-export function slackDate(time: ServiceTime): string {
-  return `<!date^${time.epochSeconds}^{date_short_pretty} {time}|${time.text} ${time.zone}>`;
+export function slackDate(time: ServiceTime, lang: Lang = "en"): string {
+  const fallback = lang === "en" ? time.text : fallbackDate(lang, time.epochSeconds, time.zone);
+  return `<!date^${time.epochSeconds}^{date_short_pretty} {time}|${fallback} ${time.zone}>`;
 }
 
 /** Same token for a moment we measured ourselves (e.g. "updated"), with a UTC fallback. */
-export function slackDateFromEpoch(epochSeconds: number): string {
-  const fallback = `${new Date(epochSeconds * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+export function slackDateFromEpoch(epochSeconds: number, lang: Lang = "en"): string {
+  const fallback = `${
+    lang === "en"
+      ? new Date(epochSeconds * 1000).toISOString().slice(0, 19).replace("T", " ")
+      : fallbackDate(lang, epochSeconds, "UTC")
+  } UTC`;
   return `<!date^${epochSeconds}^{date_short_pretty} {time}|${fallback}>`;
 }

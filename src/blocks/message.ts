@@ -10,12 +10,12 @@ export type SlackMessage = {
 };
 
 /** On a private reply: the button that posts it for everyone (invoice cards, method lists). */
-export function shareButton(actionId: string, value: string): types.Button {
+export function shareButton(actionId: string, value: string, label = "Share in channel"): types.Button {
   return {
     type: "button",
     action_id: actionId,
     style: "primary",
-    text: { type: "plain_text", text: "Share in channel" },
+    text: { type: "plain_text", text: label },
     value,
   };
 }

@@ -1,9 +1,13 @@
 import type { types } from "@slack/bolt";
+import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
+import type { Lang } from "../i18n/lang.js";
+import { LIVE_CARD_TEXT } from "../i18n/live-card.js";
 import type { Invoice } from "../payments/model.js";
 import { type StopButtonValue, stopButton as stopValue } from "./button-values.js";
 import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import { WATCH_ACTIONS } from "./ids.js";
-import { type EnteredAmount, INVOICE_STATES } from "./invoice.js";
+import type { EnteredAmount } from "./invoice.js";
+import { plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
@@ -22,62 +26,60 @@ export type WatchStatus =
   | { kind: "ended"; reason: "max_hours"; hours: number }
   | { kind: "ended"; reason: "stopped"; by: string };
 
-function at(date: Date): string {
-  return slackDateFromEpoch(Math.floor(date.getTime() / 1000));
-}
-
-export function watchStatusText(status: WatchStatus): string {
+export function watchStatusText(status: WatchStatus, lang: Lang = "en"): string {
+  const t = LIVE_CARD_TEXT[lang];
+  const at = (date: Date) => slackDateFromEpoch(Math.floor(date.getTime() / 1000), lang);
   switch (status.kind) {
     case "watching":
       return status.private
-        ? `:satellite_antenna: Kassa is watching this invoice and will send you a direct message when its state changes. Last checked ${at(status.lastCheckedAt)}.`
-        : `:satellite_antenna: Live: Kassa is watching this invoice and updates this card when it changes. Last checked ${at(status.lastCheckedAt)}.`;
+        ? t.watchingPrivate(at(status.lastCheckedAt))
+        : t.watching(at(status.lastCheckedAt));
     case "not_watched":
       switch (status.reason) {
         case "workspace_full":
-          return `Not updated live: this workspace already has ${status.limit} invoices being watched, the most Kassa allows. Press Refresh for the latest.`;
+          return t.workspaceFull(status.limit);
         case "invoice_full":
-          return `Not updated live: this invoice already has ${status.limit} live cards. Press Refresh for the latest.`;
+          return t.invoiceFull(status.limit);
         case "asker_full":
-          return `Not updated live: you already have live cards on ${status.limit} invoices, your share of what Kassa watches in this workspace. Press Stop updating on one you no longer need, or Refresh here for the latest.`;
+          return t.askerFull(status.limit);
         case "not_in_channel":
-          return "Live updates need Kassa in this channel: type `/invite @Kassa` here, then ask again.";
+          return t.notInChannel;
         case "cannot_post":
-          return "Live updates are off for this card: Kassa could not post it as its own message (a workspace admin may need to reinstall Kassa to grant it `chat:write`).";
+          return t.cannotPost;
       }
       break;
     case "ended":
       switch (status.reason) {
         case "final":
-          return "Final state: Kassa stopped watching this invoice.";
+          return t.final;
         case "expired":
-          return "Expired without payment: Kassa stopped watching this invoice.";
+          return t.expired;
         case "credentials":
-          return ":electric_plug: Kassa stopped watching: the cash register's credentials no longer work. A workspace admin can reconnect with `/invoice connect`.";
+          return t.credentials;
         case "max_hours":
-          return `Kassa stopped watching this invoice after ${status.hours} h. Press Refresh for the latest.`;
+          return t.maxHours(status.hours);
         case "stopped":
-          return `Live updates stopped by <@${status.by}>. Press Refresh for the latest.`;
+          return t.stopped(`<@${status.by}>`);
       }
   }
   return "";
 }
 
-function watchBlock(status: WatchStatus): types.ContextBlock {
+function watchBlock(status: WatchStatus, lang: Lang): types.ContextBlock {
   return {
     type: "context",
     block_id: WATCH_BLOCK_ID,
-    elements: [{ type: "mrkdwn", text: truncate(watchStatusText(status), LIMITS.sectionText) }],
+    elements: [{ type: "mrkdwn", text: truncate(watchStatusText(status, lang), LIMITS.sectionText) }],
   };
 }
 
 export type { StopButtonValue } from "./button-values.js";
 
-function stopButton(value: StopButtonValue): types.Button {
+function stopButton(value: StopButtonValue, lang: Lang): types.Button {
   return {
     type: "button",
     action_id: WATCH_ACTIONS.stop,
-    text: { type: "plain_text", text: "Stop updating" },
+    text: { type: "plain_text", text: LIVE_CARD_TEXT[lang].stop },
     value: stopValue.write(value),
   };
 }
@@ -94,18 +96,19 @@ export function withWatchStatus(
   message: SlackMessage,
   status: WatchStatus,
   value: StopButtonValue,
+  lang: Lang = "en",
 ): SlackMessage {
   const blocks: types.KnownBlock[] = [];
   for (const block of message.blocks) {
     if (block.block_id === WATCH_BLOCK_ID) continue;
     if (block.type === "actions") {
       const elements = block.elements.filter((element) => !isStopButton(element));
-      if (status.kind === "watching") elements.push(stopButton(value));
+      if (status.kind === "watching") elements.push(stopButton(value, lang));
       blocks.push({ ...block, elements });
     } else blocks.push(block);
   }
   const lastContext = blocks.map((block) => block.type).lastIndexOf("context");
-  blocks.splice(lastContext === -1 ? blocks.length : lastContext, 0, watchBlock(status));
+  blocks.splice(lastContext === -1 ? blocks.length : lastContext, 0, watchBlock(status, lang));
   return { ...message, blocks };
 }
 
@@ -129,10 +132,10 @@ export function carryWatchStatus(from: readonly unknown[] | undefined, message: 
 }
 
 /** A pressed card with the Stop button gone and its live line saying who stopped it. */
-export function stoppedCard(from: readonly unknown[], by: string): types.KnownBlock[] {
+export function stoppedCard(from: readonly unknown[], by: string, lang: Lang = "en"): types.KnownBlock[] {
   const blocks = from as types.KnownBlock[];
   return blocks.map((block) => {
-    if (block.block_id === WATCH_BLOCK_ID) return watchBlock({ kind: "ended", reason: "stopped", by });
+    if (block.block_id === WATCH_BLOCK_ID) return watchBlock({ kind: "ended", reason: "stopped", by }, lang);
     if (block.type === "actions")
       return { ...block, elements: block.elements.filter((e) => !isStopButton(e)) };
     return block;
@@ -140,9 +143,9 @@ export function stoppedCard(from: readonly unknown[], by: string): types.KnownBl
 }
 
 /** The label a state change is told with; "expired" is Kassa's own (the service keeps such an invoice notpayed). */
-export function stateLabel(state: string): string {
-  if (state === "expired") return "Expired";
-  return Object.hasOwn(INVOICE_STATES, state) ? (INVOICE_STATES[state]?.label ?? state) : state;
+export function stateLabel(state: string, lang: Lang = "en"): string {
+  if (state === "expired") return LIVE_CARD_TEXT[lang].expiredState;
+  return plainState(state, lang);
 }
 
 /**
@@ -157,17 +160,27 @@ export function changeNotice(
     user?: string | undefined;
     previous?: Invoice | undefined;
     entered?: EnteredAmount | undefined;
+    lang?: Lang;
   } = {},
 ): string {
+  const lang = options.lang ?? "en";
   const amount = noticeAmount(invoice, options.previous);
   const user = options.user;
   const entered = options.entered;
   const amountText = !amount
     ? ""
     : entered && amount.currency && entered.currency.toUpperCase() !== amount.currency.toUpperCase()
-      ? ` · ${formatDecimal(entered.value)} ${entered.currency}, charged as ${formatMoney(amount)}`
-      : ` · ${formatMoney(amount)}`;
-  const text = `Invoice ${invoice.id}: ${stateLabel(from)} → ${stateLabel(to)}${amountText}`;
+      ? INVOICE_CARD_TEXT[lang].charged(
+          `${formatDecimal(entered.value, lang)} ${entered.currency}`,
+          formatMoney(amount, lang),
+        )
+      : formatMoney(amount, lang);
+  const text = LIVE_CARD_TEXT[lang].notice(
+    invoice.id,
+    stateLabel(from, lang),
+    stateLabel(to, lang),
+    amountText,
+  );
   return `${user ? `<@${user}> ` : ""}${truncate(escapeMrkdwn(text), LIMITS.sectionText - 40)}`;
 }
 
