@@ -4,6 +4,7 @@ import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawA
 import { owe } from "./delivery.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import type { Watch, WatchQueue } from "./model.js";
+import { readSpacingMs } from "./read-budget.js";
 import { type InvoiceReader, LiveCardRegistry, type SlackClients, type WatcherOptions } from "./registry.js";
 
 /** Watches read at the same time by one replica. */
@@ -121,8 +122,8 @@ export class Watcher extends LiveCardRegistry {
       return this.end(watch, "max_hours", "info");
     }
     if (!(await this.queue.takeRead(watch.register, this.options.maxReadsPerSecond, nowMs))) {
-      // The register's budget for this second is spent: try again soon, a little spread out.
-      return this.later(watch, nowMs + 1000 + Math.floor(Math.random() * 1000));
+      const slotMs = readSpacingMs(this.options.maxReadsPerSecond); // the register's next slot is taken
+      return this.later(watch, nowMs + slotMs + Math.floor(Math.random() * slotMs));
     }
     const read = await this.reader.invoice(watch.team, watch.invoiceId).then(
       (invoice) => ({ invoice }),
@@ -148,11 +149,7 @@ export class Watcher extends LiveCardRegistry {
         watch.team,
         watch.invoiceId,
         watch,
-        {
-          state: judgement.state,
-          amounts: judgement.amounts,
-          invoice: judgement.invoice,
-        },
+        { state: judgement.state, amounts: judgement.amounts, invoice: judgement.invoice },
         watch.lease,
       ));
     if (changed) {
