@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import type { Lang } from "../i18n/lang.js";
+import { PAYMETHODS_TEXT } from "../i18n/paymethods.js";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import { filterMethods, filterText, type MethodFilter } from "../payments/method-filter.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
@@ -38,48 +40,51 @@ export function percentSum(method: PaymentMethod): string {
   return addDecimals(method.commissionPercent, method.extraCommissionPercent);
 }
 
-const percent = (value: string) => `${formatDecimal(value)} %`;
+const percent = (value: string, lang: Lang) => `${formatDecimal(value, lang)} %`;
 const isZero = (money: Money | null) => money === null || compareDecimals(money.value, "0") === 0;
 
 /** A limit of 0 is no limit (the service's own example has min "0", max "0" on an enabled method). */
-function limitsText(method: PaymentMethod): string | undefined {
+function limitsText(method: PaymentMethod, lang: Lang): string | undefined {
+  const t = PAYMETHODS_TEXT[lang];
   const min = isZero(method.limits?.min ?? null) ? undefined : method.limits?.min;
   const max = isZero(method.limits?.max ?? null) ? undefined : method.limits?.max;
-  if (min && max) return `${formatDecimal(min.value)} – ${formatDecimal(max.value)} ${method.currency}`;
-  if (min) return `from ${formatDecimal(min.value)} ${method.currency}`;
-  if (max) return `up to ${formatDecimal(max.value)} ${method.currency}`;
+  const amount = (money: Money) => `${formatDecimal(money.value, lang)} ${method.currency}`;
+  if (min && max) return `${formatDecimal(min.value, lang)} – ${amount(max)}`;
+  if (min) return t.from(amount(min));
+  if (max) return t.upTo(amount(max));
   return undefined;
 }
 
 /** One line of mrkdwn per method, escaped, bounded in length whatever the service sends. */
-export function methodLine(method: PaymentMethod): string {
+export function methodLine(method: PaymentMethod, lang: Lang = "en"): string {
+  const t = PAYMETHODS_TEXT[lang];
   const title = `*${safeText(method.name, 80)}* ${inlineCode(truncate(method.code, 40))} · ${safeText(method.currency, 12)}`;
-  if (!method.enabled) return `:no_entry_sign: ${title} · _disabled_`;
-  const fixed = isZero(method.commission) ? "" : ` + ${escapeMrkdwn(formatMoney(method.commission))}`;
+  if (!method.enabled) return `:no_entry_sign: ${title} · ${t.disabled}`;
+  const fee = (money: Money) => ` + ${escapeMrkdwn(formatMoney(money, lang))}`;
+  const fixed = isZero(method.commission) ? "" : fee(method.commission);
   const extraFixed =
-    method.extraCommission && !isZero(method.extraCommission)
-      ? ` + ${escapeMrkdwn(formatMoney(method.extraCommission))}`
-      : "";
+    method.extraCommission && !isZero(method.extraCommission) ? fee(method.extraCommission) : "";
   const parts = [
-    `commission ${percent(method.commissionPercent)}${fixed}`,
-    `extra ${percent(method.extraCommissionPercent)}${extraFixed}`,
+    `${t.commission} ${percent(method.commissionPercent, lang)}${fixed}`,
+    `${t.extra} ${percent(method.extraCommissionPercent, lang)}${extraFixed}`,
     // The whole sum in bold, fixed fees included: it is what the method costs.
-    `*sum ${percent(percentSum(method))}${fixed}${extraFixed}*`,
+    `*${t.sum} ${percent(percentSum(method), lang)}${fixed}${extraFixed}*`,
   ];
   // Level 0 is everyone: worth a word only when a method asks for more.
   if (method.minimalStatusLevel !== null && method.minimalStatusLevel > 0)
-    parts.push(`min. status level ${method.minimalStatusLevel}`);
-  const limits = limitsText(method);
-  if (limits) parts.push(`limits ${escapeMrkdwn(limits)}`);
+    parts.push(t.minStatus(method.minimalStatusLevel));
+  const limits = limitsText(method, lang);
+  if (limits) parts.push(`${t.limits} ${escapeMrkdwn(limits)}`);
   return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}`;
 }
 
-function describeFilter(filter: MethodFilter): string {
+function describeFilter(filter: MethodFilter, lang: Lang): string {
+  const t = PAYMETHODS_TEXT[lang];
   return filter.kind === "text"
-    ? ` matching “${truncate(filter.text, 40)}”`
+    ? t.matching(truncate(filter.text, 40))
     : filter.kind === "all"
       ? ""
-      : ` (${filter.kind} only)`;
+      : t.only[filter.kind];
 }
 
 export type PaymethodsMessageOptions = {
@@ -88,25 +93,21 @@ export type PaymethodsMessageOptions = {
   leftOut?: { payoutOnly: readonly string[]; unreadable: number };
   /** channel: posted for everyone; private: only the asker sees it, with a Share in channel button. */
   visibility?: ReplyVisibility;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 };
 
 /** "Not listed: 2 payout-only methods (not available for payments): `A`, `B`. 1 method could not be read …" */
-function leftOutText(leftOut: PaymethodsMessageOptions["leftOut"]): string {
+function leftOutText(leftOut: PaymethodsMessageOptions["leftOut"], lang: Lang): string {
   if (!leftOut) return "";
+  const t = PAYMETHODS_TEXT[lang];
   const notes: string[] = [];
   const payout = leftOut.payoutOnly;
   if (payout.length > 0) {
     const codes = payout.slice(0, 10).map((code) => inlineCode(truncate(code, 40)));
-    const more = payout.length > codes.length ? `, and ${payout.length - codes.length} more` : "";
-    notes.push(
-      `Not listed: ${payout.length} payout-only method${payout.length === 1 ? "" : "s"} (not available for payments): ${codes.join(", ")}${more}.`,
-    );
+    notes.push(t.payoutOnly(payout.length, codes.join(", "), payout.length - codes.length));
   }
-  if (leftOut.unreadable > 0) {
-    notes.push(
-      `${leftOut.unreadable} method${leftOut.unreadable === 1 ? "" : "s"} could not be read from the payment service's answer and ${leftOut.unreadable === 1 ? "is" : "are"} not shown.`,
-    );
-  }
+  if (leftOut.unreadable > 0) notes.push(t.unreadable(leftOut.unreadable));
   return notes.length > 0 ? `${notes.join(" ")} ` : "";
 }
 
@@ -120,6 +121,8 @@ export function buildPaymethodsMessage(
   options: PaymethodsMessageOptions,
 ): SlackMessage | undefined {
   const visibility = options.visibility ?? "channel";
+  const lang = options.lang ?? "en";
+  const t = PAYMETHODS_TEXT[lang];
   const matching = sortMethods(filterMethods(all, view.filter));
   if (matching.length === 0 && view.filter.kind === "text") return undefined;
   const enabled = matching.filter((method) => method.enabled).length;
@@ -128,15 +131,15 @@ export function buildPaymethodsMessage(
   const page = Number.isFinite(view.page) ? Math.min(Math.max(1, Math.trunc(view.page)), pages) : 1;
   const shown = matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
 
-  const title = `Payment methods${describeFilter(view.filter)}: ${enabled} enabled, ${disabled} disabled`;
+  const title = t.title(describeFilter(view.filter, lang), enabled, disabled);
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: truncate(title, LIMITS.headerText) } },
   ];
   if (shown.length === 0) {
-    blocks.push({ type: "section", text: { type: "mrkdwn", text: "_No payment methods to show._" } });
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: t.none } });
   }
   for (let start = 0; start < shown.length; start += METHODS_PER_SECTION) {
-    const lines = shown.slice(start, start + METHODS_PER_SECTION).map(methodLine);
+    const lines = shown.slice(start, start + METHODS_PER_SECTION).map((method) => methodLine(method, lang));
     blocks.push({
       type: "section",
       text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
@@ -146,14 +149,21 @@ export function buildPaymethodsMessage(
   const range =
     shown.length === 0
       ? ""
-      : `Methods ${(page - 1) * METHODS_PER_PAGE + 1}–${(page - 1) * METHODS_PER_PAGE + shown.length} of ${matching.length}, page ${page} of ${pages}. `;
+      : t.range(
+          (page - 1) * METHODS_PER_PAGE + 1,
+          (page - 1) * METHODS_PER_PAGE + shown.length,
+          matching.length,
+          page,
+          pages,
+        );
+  const readAt = slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000), lang);
   blocks.push({
     type: "context",
     elements: [
       {
         type: "mrkdwn",
         text: truncate(
-          `${range}${leftOutText(options.leftOut)}Fixed fees are in each method's currency; the sum adds the percentages. Read from the payment service ${slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000))}.${visibility === "private" ? " Only you can see this list." : ""}`,
+          `${range}${leftOutText(options.leftOut, lang)}${t.footer(readAt, visibility === "private")}`,
           LIMITS.sectionText,
         ),
       },
@@ -167,7 +177,7 @@ export function buildPaymethodsMessage(
     buttons.push({
       type: "button",
       action_id: PAYMETHODS_ACTIONS.previous,
-      text: { type: "plain_text", text: "◀ Previous" },
+      text: { type: "plain_text", text: t.previous },
       value: value(page - 1),
     });
   }
@@ -175,25 +185,25 @@ export function buildPaymethodsMessage(
     buttons.push({
       type: "button",
       action_id: PAYMETHODS_ACTIONS.next,
-      text: { type: "plain_text", text: "Next ▶" },
+      text: { type: "plain_text", text: t.next },
       value: value(page + 1),
     });
   }
   buttons.push({
     type: "button",
     action_id: PAYMETHODS_ACTIONS.refresh,
-    text: { type: "plain_text", text: "Refresh" },
+    text: { type: "plain_text", text: t.refresh },
     value: value(page),
   });
-  if (visibility === "private") buttons.push(shareButton(PAYMETHODS_ACTIONS.share, value(page)));
+  if (visibility === "private") buttons.push(shareButton(PAYMETHODS_ACTIONS.share, value(page), t.share));
   blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
 
   const listed = shown
-    .map((method) => `${method.code} ${method.enabled ? `${percentSum(method)} %` : "disabled"}`)
+    .map((method) => `${method.code} ${method.enabled ? percent(percentSum(method), lang) : t.disabledShort}`)
     .join(", ");
   // Escaped first, then cut: escaping lengthens text from the service.
   const text = safeText(
-    `${title}${pages > 1 ? ` (page ${page} of ${pages})` : ""}${listed ? `: ${listed}` : ""}`,
+    `${title}${pages > 1 ? t.fallbackPage(page, pages) : ""}${listed ? `: ${listed}` : ""}`,
     LIMITS.fallbackText,
   );
   return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
@@ -212,11 +222,9 @@ export function paymethodsHelpMessage(facts: HelpFacts): SlackMessage {
   );
 }
 
-export function paymethodsNoMatchMessage(filter: string): SlackMessage {
-  return ephemeral(
-    `:mag: No payment method matches ${inlineCode(filter)}. A filter is part of a method's code, name or currency (e.g. \`btc\`, \`card\`, \`RUB\`), or one of \`all\`, \`enabled\`, \`disabled\`.`,
-    `No payment method matches "${filter}".`,
-  );
+export function paymethodsNoMatchMessage(filter: string, lang: Lang = "en"): SlackMessage {
+  const t = PAYMETHODS_TEXT[lang];
+  return ephemeral(t.noMatch(inlineCode(filter)), t.noMatchFallback(filter));
 }
 
 export function paymethodsUsageMessage(reason: string, input: string): SlackMessage {

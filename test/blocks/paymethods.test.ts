@@ -435,7 +435,7 @@ describe("buildPaymethodsMessage: the sandbox register", () => {
   it("shows the lines methodLine writes, disabled ones last", () => {
     const methods = methodsOf("v2", sampleMethods());
     const lines = methodLines(page(methods, ALL));
-    expect(lines).toEqual(sortMethods(methods).map(methodLine));
+    expect(lines).toEqual(sortMethods(methods).map((method) => methodLine(method)));
     expect(lines[0]).toBe(LINES.BITCOIN);
     expect(lines.slice(17)).toEqual([
       LINES.ETHCRYPTOBOT,

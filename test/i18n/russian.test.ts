@@ -1,14 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { renderInvoiceV2, renderInvoiceV3, sampleInvoices } from "../../sandbox/fake-payments.js";
+import {
+  renderInvoiceV2,
+  renderInvoiceV3,
+  renderMethodsV2,
+  renderMethodsV3,
+  sampleInvoices,
+  sampleMethods,
+} from "../../sandbox/fake-payments.js";
 import { formatDecimal, formatMoney, slackDate } from "../../src/blocks/format.js";
 import { buildInvoiceMessage } from "../../src/blocks/invoice.js";
+import { buildPaymethodsMessage, paymethodsNoMatchMessage } from "../../src/blocks/paymethods.js";
 import { changeNotice, type WatchStatus, watchStatusText, withWatchStatus } from "../../src/blocks/watch.js";
 import { LANGS, parseLang } from "../../src/i18n/lang.js";
 import { formatDecimalIn } from "../../src/i18n/numbers.js";
 import { counted } from "../../src/i18n/plural.js";
+import type { MethodFilter } from "../../src/payments/method-filter.js";
 import type { Invoice } from "../../src/payments/model.js";
-import { invoiceFromV2, invoiceFromV3 } from "../../src/payments/normalize.js";
-import { invoiceV2Schema, invoiceV3Schema } from "../../src/payments/schemas.js";
+import { invoiceFromV2, invoiceFromV3, methodsFromV2, methodsFromV3 } from "../../src/payments/normalize.js";
+import {
+  invoiceV2Schema,
+  invoiceV3Schema,
+  methodListV2Schema,
+  methodListV3Schema,
+} from "../../src/payments/schemas.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords, russianLetters } from "../support/english-words.js";
 
@@ -179,5 +193,73 @@ describe("the live card in Russian", () => {
     expect(note).toMatch(/^<@U0ASKER> Счёт \S+: Не оплачен → Оплачен · /);
     expect(englishWords({ text: note })).toEqual([]);
     expect(changeNotice(paid, "notpayed", "expired", { lang: "ru" })).toContain("Не оплачен → Истёк");
+  });
+});
+
+describe("/paymethods in Russian", () => {
+  const catalog = (version: "v2" | "v3") => {
+    const many = Array.from({ length: 3 }, (_, copy) =>
+      sampleMethods().map((method) => ({ ...method, code: `${method.code}${copy || ""}` })),
+    ).flat();
+    const text = version === "v2" ? renderMethodsV2(many) : renderMethodsV3(many);
+    return version === "v2"
+      ? methodsFromV2(methodListV2Schema.parse(JSON.parse(text))).methods
+      : methodsFromV3(methodListV3Schema.parse(JSON.parse(text))).methods;
+  };
+
+  it.each(["v2", "v3"] as const)(
+    "every page, filter and note (%s): Russian only, within Block Kit's limits",
+    (version) => {
+      const methods = catalog(version);
+      // Method names are the service's own (Bitcoin, Card, …), shown as it wrote them.
+      // ... and the filter is the person's own text.
+    const names = [...methods.flatMap((method) => method.name.split(/[\s()]+/)), "btc"];
+      const filters: MethodFilter[] = [
+        { kind: "all" },
+        { kind: "enabled" },
+        { kind: "disabled" },
+        { kind: "text", text: "btc" },
+      ];
+      for (const filter of filters) {
+        for (const page of [1, 2, 3]) {
+          for (const visibility of ["channel", "private"] as const) {
+            const options = {
+              fetchedAt: NOW,
+              visibility,
+              leftOut: { payoutOnly: ["PAYOUT_A", "PAYOUT_B"], unreadable: 1 },
+            };
+            const russian = buildPaymethodsMessage(methods, { filter, page }, { ...options, lang: "ru" });
+            if (!russian) continue;
+            expectWithinBlockKitLimits(russian);
+            expect(englishWords(russian, names), `${filter.kind} ${page} ${visibility}`).toEqual([]);
+            const english = buildPaymethodsMessage(methods, { filter, page }, options);
+            expect(russianLetters(english)).toEqual([]);
+          }
+        }
+      }
+      const first = buildPaymethodsMessage(
+        methods,
+        { filter: { kind: "all" }, page: 1 },
+        { fetchedAt: NOW, lang: "ru" },
+      );
+      expect(JSON.stringify(first?.blocks)).toContain("комиссия");
+      expect(englishWords(paymethodsNoMatchMessage("xyz", "ru"), ["xyz"])).toEqual([]);
+    },
+  );
+
+  it("counts in Russian plurals", () => {
+    const leftOut = (payoutOnly: number, unreadable: number) =>
+      buildPaymethodsMessage(
+        [],
+        { filter: { kind: "all" }, page: 1 },
+        {
+          fetchedAt: NOW,
+          lang: "ru",
+          leftOut: { payoutOnly: Array.from({ length: payoutOnly }, (_, i) => `P${i}`), unreadable },
+        },
+      );
+    expect(JSON.stringify(leftOut(1, 1))).toContain("Не показаны 1 метод только для выплат");
+    expect(JSON.stringify(leftOut(2, 5))).toContain("5 методов не удалось прочитать");
+    expect(JSON.stringify(leftOut(12, 2))).toContain("и ещё 2");
   });
 });
