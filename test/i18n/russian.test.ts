@@ -213,7 +213,7 @@ describe("/paymethods in Russian", () => {
       const methods = catalog(version);
       // Method names are the service's own (Bitcoin, Card, …), shown as it wrote them.
       // ... and the filter is the person's own text.
-    const names = [...methods.flatMap((method) => method.name.split(/[\s()]+/)), "btc"];
+      const names = [...methods.flatMap((method) => method.name.split(/[\s()]+/)), "btc"];
       const filters: MethodFilter[] = [
         { kind: "all" },
         { kind: "enabled" },
