@@ -1,3 +1,5 @@
+import { ERROR_TEXT } from "../i18n/errors.js";
+import type { Lang } from "../i18n/lang.js";
 import type { UnexpectedResponseError, UnreachableError } from "../payments/errors.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
@@ -9,8 +11,7 @@ import { inlineCode, safeText, truncate } from "./mrkdwn.js";
  * text for mentions too, so it is escaped here.
  */
 /** Who may manage the connection, in words for the person refused (no setting names). */
-export const WHO_MAY_MANAGE =
-  "workspace admins and owners, the person who installed Kassa, and the people the Kassa operator has named";
+export const WHO_MAY_MANAGE = ERROR_TEXT.en.whoMayManage;
 
 export function ephemeral(mrkdwn: string, fallback: string): SlackMessage {
   return {
@@ -84,47 +85,44 @@ export function serviceWords(messages: string[]): string {
 }
 
 /** Said under every refusal, so the reader knows where they stand and what to try. */
-export const REFUSAL_NEXT_STEP =
-  "Nothing was changed. Check what you asked for and try again; if the refusal stays, a workspace admin can check the cash register's settings in the payment service's dashboard.";
+export const REFUSAL_NEXT_STEP = ERROR_TEXT.en.refusalNextStep;
 
-export function serviceErrorMessage(messages: string[]): SlackMessage {
+export function serviceErrorMessage(messages: string[], lang: Lang = "en"): SlackMessage {
+  const t = ERROR_TEXT[lang];
   const quoted = messages.map((message) => `> ${safeText(message.replace(/\s+/g, " "), 500)}`).join("\n");
   // The next step is kept whole however long the service's messages are: they are cut instead.
-  const room = LIMITS.sectionText - REFUSAL_NEXT_STEP.length - 1;
+  const room = LIMITS.sectionText - t.refusalNextStep.length - 1;
   return ephemeral(
-    `${truncate(`:warning: The payment service refused the request:\n${quoted}`, room)}\n${REFUSAL_NEXT_STEP}`,
-    `${truncate(`The payment service refused the request: ${messages.join("; ")}.`, LIMITS.fallbackText - 60)} Nothing was changed; check and try again.`,
+    `${truncate(t.refused(quoted), room)}\n${t.refusalNextStep}`,
+    `${truncate(t.refusedFallback(messages.join("; ")), LIMITS.fallbackText - 80)}${t.refusedFallbackEnd}`,
   );
 }
 
 /** `/invoice <id>` for an id the cash register does not know: the id quoted, and what to try instead. */
-export function invoiceNotFoundMessage(invoiceId: string, messages: string[]): SlackMessage {
+export function invoiceNotFoundMessage(
+  invoiceId: string,
+  messages: string[],
+  lang: Lang = "en",
+): SlackMessage {
+  const t = ERROR_TEXT[lang];
   const id = inlineCode(truncate(invoiceId, 100));
   return withDetails(
-    ephemeral(
-      [
-        `:mag: The payment service has no invoice ${id} for this workspace's cash register.`,
-        "Check the id, or paste the invoice's payment link instead: `/invoice https://pay.crystalpay.io/?i=…`.",
-      ].join("\n"),
-      `No invoice ${invoiceId} was found. Check the id, or paste the payment link instead.`,
-    ),
-    `The payment service said: ${serviceWords(messages)}`,
+    ephemeral([t.notFound(id), t.notFoundHint].join("\n"), t.notFoundFallback(invoiceId)),
+    t.serviceSaid(serviceWords(messages)),
   );
 }
 
-export function slowDownMessage(scope: "user" | "team", retryAfterSeconds: number): SlackMessage {
-  const who = scope === "user" ? "you have" : "this workspace has";
-  return ephemeral(
-    `:snail: Slow down: ${who} sent more commands in the last minute than Kassa allows. Try again in ${retryAfterSeconds} s.`,
-    `Slow down: ${who} sent too many commands this minute. Try again in ${retryAfterSeconds} s.`,
-  );
+export function slowDownMessage(
+  scope: "user" | "team",
+  retryAfterSeconds: number,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = ERROR_TEXT[lang];
+  return ephemeral(t.slowDown(scope, retryAfterSeconds), t.slowDownFallback(scope, retryAfterSeconds));
 }
 
-export function notInstalledMessage(): SlackMessage {
-  return ephemeral(
-    ":electric_plug: Kassa is not installed in this workspace (or was uninstalled). A workspace admin can install it again from the link the Kassa operator provides.",
-    "Kassa is not installed in this workspace.",
-  );
+export function notInstalledMessage(lang: Lang = "en"): SlackMessage {
+  return ephemeral(ERROR_TEXT[lang].notInstalled, ERROR_TEXT[lang].notInstalledFallback);
 }
 
 /** Adds a context line (details: statuses, references) under a reply's one clear sentence. */
@@ -146,69 +144,52 @@ export function unreachableMessage(
   error: UnreachableError,
   timeoutMs: number,
   reference: string,
+  lang: Lang = "en",
 ): SlackMessage {
+  const t = ERROR_TEXT[lang];
   const what =
     error.reason === "http-status"
-      ? `HTTP ${error.status}`
+      ? t.httpStatus(error.status ?? 0)
       : error.reason === "timeout"
-        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
-        : "connection failed";
+        ? t.noAnswerWithin(Math.round(timeoutMs / 1000))
+        : t.connectionFailed;
   if (error.retryable) {
     return withDetails(
-      ephemeral(
-        ":hourglass: The payment service is not answering right now. Try again in a minute.",
-        "The payment service is not answering right now. Try again in a minute.",
-      ),
-      `Payment service: ${what}, even after retrying · reference \`${reference}\``,
+      ephemeral(`:hourglass: ${t.notAnswering}`, t.notAnswering),
+      t.notAnsweringDetails(what, reference),
     );
   }
-  return withDetails(
-    ephemeral(
-      ":warning: Kassa cannot reach the payment service at the address it is set up with, so trying again will not help. Ask the Kassa operator to check it.",
-      "Kassa cannot reach the payment service at its configured address. Ask the Kassa operator.",
-    ),
-    `Payment service: ${what} (operator: check PAYMENTS_API_URL) · reference \`${reference}\``,
-  );
+  return withDetails(ephemeral(t.badAddress, t.badAddressFallback), t.badAddressDetails(what, reference));
 }
 
 /** Kassa held the lookup back: the cash register's request budget is spent for now (BusyError). */
-export function busyMessage(): SlackMessage {
-  return withDetails(
-    ephemeral(
-      ":hourglass: The payment service is busy: too many lookups for this cash register are waiting, so yours was not sent. Try again in a minute.",
-      "The payment service is busy: your lookup was not sent. Try again in a minute.",
-    ),
-    "Kassa keeps each cash register under the payment service's request limit; lookups past it wait their turn or, when the wait would be too long, are not sent.",
-  );
+export function busyMessage(lang: Lang = "en"): SlackMessage {
+  const t = ERROR_TEXT[lang];
+  return withDetails(ephemeral(`:hourglass: ${t.busy}`, t.busyFallback), t.busyDetails);
 }
 
-export function unexpectedResponseMessage(_error: UnexpectedResponseError, reference: string): SlackMessage {
+export function unexpectedResponseMessage(
+  _error: UnexpectedResponseError,
+  reference: string,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = ERROR_TEXT[lang];
   return withDetails(
-    ephemeral(
-      ":warning: The payment service sent an answer Kassa cannot read, so nothing is shown rather than something wrong.",
-      `The payment service sent an answer Kassa cannot read (reference ${reference}).`,
-    ),
-    `Reference \`${reference}\`: the operator finds the details in the log.`,
+    ephemeral(t.unreadable, t.unreadableFallback(reference)),
+    t.unreadableDetails(reference),
   );
 }
 
 /** Kassa's own store (credentials, settings) did not answer: not the payment service, not the user. */
-export function storageUnavailableMessage(reference: string): SlackMessage {
-  return withDetails(
-    ephemeral(
-      ":hourglass: Kassa's storage is not answering right now. Try again in a minute.",
-      "Kassa's storage is not answering right now. Try again in a minute.",
-    ),
-    `Reference \`${reference}\`. If this goes on, tell the person who runs Kassa.`,
-  );
+export function storageUnavailableMessage(reference: string, lang: Lang = "en"): SlackMessage {
+  const t = ERROR_TEXT[lang];
+  return withDetails(ephemeral(`:hourglass: ${t.storage}`, t.storage), t.storageDetails(reference));
 }
 
-export function internalErrorMessage(reference: string): SlackMessage {
+export function internalErrorMessage(reference: string, lang: Lang = "en"): SlackMessage {
+  const t = ERROR_TEXT[lang];
   return withDetails(
-    ephemeral(
-      ":boom: Something went wrong on Kassa's side. Try again; if it keeps happening, tell the Kassa operator.",
-      `Something went wrong on Kassa's side (reference ${reference}).`,
-    ),
-    `Reference \`${reference}\`: the operator finds it in the log.`,
+    ephemeral(`:boom: ${t.internal}`, t.internalFallback(reference)),
+    t.internalDetails(reference),
   );
 }

@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import type { Lang } from "../i18n/lang.js";
+import { UNFURL_TEXT } from "../i18n/unfurl.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Invoice, Money } from "../payments/model.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
@@ -16,10 +18,12 @@ export type InvoiceUnfurlOptions = {
   now: Date;
   /** The link as it was pasted: the button's target when the service's answer has no usable one. */
   link: string;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 };
 
-function moneyText(money: Money): string {
-  return escapeMrkdwn(formatMoney(money));
+function moneyText(money: Money, lang: Lang): string {
+  return escapeMrkdwn(formatMoney(money, lang));
 }
 
 /** A second figure worth showing: still to pay, and not the amount itself said again. */
@@ -46,50 +50,47 @@ function remainingWorthShowing(invoice: Invoice, expired: boolean): Money | unde
  */
 export function buildInvoiceUnfurl(invoice: Invoice, options: InvoiceUnfurlOptions): LinkUnfurl {
   const expired = isExpired(invoice, options.now);
+  const lang = options.lang ?? "en";
+  const t = UNFURL_TEXT[lang];
   const lines = [
-    `*Invoice* ${inlineCode(truncate(invoice.id, 100))}`,
-    `*State:* ${stateText(invoice.state)}`,
+    `*${t.invoice}* ${inlineCode(truncate(invoice.id, 100))}`,
+    `*${t.state}:* ${stateText(invoice.state, lang)}`,
   ];
   const figures: string[] = [];
   const amount = invoice.amounts.amount;
-  if (amount) figures.push(`*Amount:* ${moneyText(amount)}`);
+  if (amount) figures.push(`*${t.amount}:* ${moneyText(amount, lang)}`);
   const remaining = remainingWorthShowing(invoice, expired);
   if (remaining)
     figures.push(
-      `*${invoice.state === "wrongamount" ? "Still to pay (shortfall)" : "Still to pay"}:* ${moneyText(remaining)}`,
+      `*${invoice.state === "wrongamount" ? t.shortfall : t.stillToPay}:* ${moneyText(remaining, lang)}`,
     );
   if (figures.length > 0) lines.push(figures.join("  ·  "));
   if (invoice.currencyConflict) {
     const { amountCurrency, currency } = invoice.currencyConflict;
-    lines.push(
-      `:warning: The payment service names two currencies for this invoice, ${safeText(amountCurrency, 12)} and ${safeText(currency, 12)}, without saying which the amount is in.`,
-    );
+    lines.push(t.twoCurrencies(safeText(amountCurrency, 12), safeText(currency, 12)));
   }
-  lines.push(
-    expired
-      ? `:alarm_clock: *Expired* ${slackDate(invoice.expiredAt)}`
-      : `*Expires:* ${slackDate(invoice.expiredAt)}`,
-  );
+  const expiry = slackDate(invoice.expiredAt, lang);
+  lines.push(expired ? `:alarm_clock: *${t.expired}* ${expiry}` : `*${t.expires}:* ${expiry}`);
 
   const section: types.SectionBlock = {
     type: "section",
     text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
   };
-  const button = paymentPageButton(invoice.url) ?? paymentPageButton(options.link);
+  const button = paymentPageButton(invoice.url, lang) ?? paymentPageButton(options.link, lang);
   if (button) section.accessory = button;
 
-  const checked = slackDateFromEpoch(Math.floor(options.now.getTime() / 1000));
+  const checked = slackDateFromEpoch(Math.floor(options.now.getTime() / 1000), lang);
   const context: types.ContextBlock = {
     type: "context",
     elements: [
       {
         type: "mrkdwn",
         text: truncate(
-          `Kassa · as of ${checked}, in your own timezone · ${inlineCode(`/invoice ${truncate(invoice.id, 100)}`)} for the full card`,
+          t.context(checked, inlineCode(`/invoice ${truncate(invoice.id, 100)}`)),
           LIMITS.sectionText,
         ),
       },
     ],
   };
-  return { fallback: invoiceFallbackText(invoice, expired), blocks: [section, context] };
+  return { fallback: invoiceFallbackText(invoice, expired, undefined, lang), blocks: [section, context] };
 }
