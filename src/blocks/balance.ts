@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import { BALANCE_TEXT } from "../i18n/balance.js";
+import type { Lang } from "../i18n/lang.js";
 import { currenciesToPrice, rubTotal } from "../payments/balance-total.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Balance, RubRates } from "../payments/model.js";
@@ -6,7 +8,7 @@ import { formatDecimal, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { ephemeral, WHO_MAY_MANAGE } from "./replies.js";
+import { ephemeral } from "./replies.js";
 
 /** Who may see `/balance` (a workspace setting; admins only unless an admin chose otherwise). */
 export type BalanceVisibility = "admins" | "everyone";
@@ -18,6 +20,8 @@ export type BalanceMessageInput = {
   fetchedAt: Date;
   /** Rouble prices and when they were read; null when none were needed or they could not be read. */
   rates: { prices: RubRates; fetchedAt: Date } | null;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 };
 
 const LINES_PER_SECTION = 20;
@@ -27,15 +31,15 @@ const MAX_LINES = 200;
 const isZero = (balance: Balance) => compareDecimals(balance.amount.value, "0") === 0;
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
-function amountText(balance: Balance): string {
-  return `${formatDecimal(balance.amount.value)} ${safeText(balance.amount.currency, 12)}`;
+function amountText(balance: Balance, lang: Lang): string {
+  return `${formatDecimal(balance.amount.value, lang)} ${safeText(balance.amount.currency, 12)}`;
 }
 
-function balanceLine(balance: Balance): string {
+function balanceLine(balance: Balance, lang: Lang): string {
   const label = balance.name
     ? `*${safeText(balance.name, 80)}* ${inlineCode(truncate(balance.code, 40))}`
     : inlineCode(truncate(balance.code, 40));
-  return `• ${label}: *${amountText(balance)}*`;
+  return `• ${label}: *${amountText(balance, lang)}*`;
 }
 
 type TotalText = { line: string; note?: string; fallback?: string };
@@ -45,32 +49,26 @@ type TotalText = { line: string; note?: string; fallback?: string };
  * when the rates were read; never shown when any non-zero balance could not be read or priced.
  */
 function totalText(input: BalanceMessageInput, nonZero: readonly Balance[]): TotalText | undefined {
-  if (input.unreadable > 0) {
-    return {
-      line: `:warning: No total in RUB: ${input.unreadable} balance${input.unreadable === 1 ? "" : "s"} in the payment service's answer could not be read and ${input.unreadable === 1 ? "is" : "are"} not shown.`,
-    };
-  }
+  const lang = input.lang ?? "en";
+  const t = BALANCE_TEXT[lang];
+  if (input.unreadable > 0) return { line: t.unreadable(input.unreadable) };
   if (nonZero.length === 0) return undefined;
   const toPrice = currenciesToPrice([...nonZero]);
   if (toPrice.length > 0 && !input.rates) {
-    return {
-      line: ":hourglass: No total in RUB right now: the exchange rates could not be read. The balances above are exact; try again in a minute for the total.",
-    };
+    return { line: t.noRates };
   }
   const total = rubTotal([...nonZero], input.rates?.prices ?? {});
   if (total.kind === "unpriced") {
-    return {
-      line: `:information_source: No total in RUB: the payment service gave no rate for ${total.currencies.map((code) => safeText(code, 12)).join(", ")}.`,
-    };
+    return { line: t.unpriced(total.currencies.map((code) => safeText(code, 12)).join(", ")) };
   }
-  const value = `${formatDecimal(total.value)} RUB`;
+  const value = `${formatDecimal(total.value, lang)} RUB`;
   if (!total.approximate || !input.rates) {
-    return { line: `*Total: ${value}*`, fallback: `total ${value}` };
+    return { line: t.total(value), fallback: t.fallbackTotal(value) };
   }
   return {
-    line: `*Total ≈ ${value}* _(approximate)_`,
-    note: `The total converts each balance at the payment service's rouble rate read ${slackDateFromEpoch(epoch(input.rates.fetchedAt))}, rounded to kopecks; the balances themselves are exact.`,
-    fallback: `total about ${value} (approximate)`,
+    line: t.totalApprox(value),
+    note: t.approxNote(slackDateFromEpoch(epoch(input.rates.fetchedAt), lang)),
+    fallback: t.fallbackApprox(value),
   };
 }
 
@@ -80,27 +78,24 @@ function totalText(input: BalanceMessageInput, nonZero: readonly Balance[]): Tot
  * ephemeral: balances are for the asker only.
  */
 export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
+  const lang = input.lang ?? "en";
+  const t = BALANCE_TEXT[lang];
   const nonZero = input.balances.filter((balance) => !isZero(balance));
   const empty = input.balances.filter(isZero);
-  const blocks: types.KnownBlock[] = [
-    { type: "header", text: { type: "plain_text", text: "Cash register balance" } },
-  ];
+  const blocks: types.KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: t.header } }];
 
   if (nonZero.length === 0) {
     blocks.push({
       type: "section",
       text: {
         type: "mrkdwn",
-        text:
-          input.balances.length === 0 && input.unreadable === 0
-            ? "Every balance is 0: there is no money on the cash register."
-            : "Every balance is 0.",
+        text: input.balances.length === 0 && input.unreadable === 0 ? t.allZeroNothing : t.allZero,
       },
     });
   }
   const listed = nonZero.slice(0, MAX_LINES);
   for (let start = 0; start < listed.length; start += LINES_PER_SECTION) {
-    const lines = listed.slice(start, start + LINES_PER_SECTION).map(balanceLine);
+    const lines = listed.slice(start, start + LINES_PER_SECTION).map((balance) => balanceLine(balance, lang));
     blocks.push({
       type: "section",
       text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
@@ -109,7 +104,7 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
   if (nonZero.length > listed.length) {
     blocks.push({
       type: "context",
-      elements: [{ type: "mrkdwn", text: `…and ${nonZero.length - listed.length} more non-zero balances.` }],
+      elements: [{ type: "mrkdwn", text: t.more(nonZero.length - listed.length) }],
     });
   }
 
@@ -121,54 +116,40 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
   const notes: string[] = [];
   if (empty.length > 0) {
     const names = empty.map((balance) => inlineCode(truncate(balance.code, 40))).join(", ");
-    notes.push(`Empty (0): ${names}.`);
+    notes.push(t.empty(names));
   }
   if (total?.note) notes.push(total.note);
-  notes.push(
-    `Read from the payment service ${slackDateFromEpoch(epoch(input.fetchedAt))}. Only you can see this reply.`,
-  );
+  notes.push(t.readAt(slackDateFromEpoch(epoch(input.fetchedAt), lang)));
   blocks.push({
     type: "context",
     elements: notes.map((text) => ({ type: "mrkdwn" as const, text: truncate(text, LIMITS.sectionText) })),
   });
 
   const amounts = nonZero.map(
-    (balance) => `${formatDecimal(balance.amount.value)} ${balance.amount.currency}`,
+    (balance) => `${formatDecimal(balance.amount.value, lang)} ${balance.amount.currency}`,
   );
   const fallback = [
-    `Cash register balance: ${amounts.length > 0 ? amounts.join(", ") : "every balance is 0"}`,
+    t.fallback(amounts.length > 0 ? amounts.join(", ") : undefined),
     ...(total?.fallback ? [total.fallback] : []),
   ].join("; ");
   return { response_type: "ephemeral", text: safeText(fallback, LIMITS.fallbackText), blocks };
 }
 
 /** A polite no, naming who can see the balance and how that can change. */
-export function balanceNotAllowedMessage(): SlackMessage {
+export function balanceNotAllowedMessage(lang: Lang = "en"): SlackMessage {
+  const t = BALANCE_TEXT[lang];
+  return ephemeral([t.notAllowed, t.notAllowedHow].join("\n"), t.notAllowedFallback);
+}
+
+export function balanceHelpMessage(visibility: BalanceVisibility, lang: Lang = "en"): SlackMessage {
+  const t = BALANCE_TEXT[lang];
   return ephemeral(
-    [
-      `:lock: The cash register's balance is shown only to ${WHO_MAY_MANAGE}. Ask one of them.`,
-      "An admin can let everyone in the workspace see it: Kassa's App Home tab → _Update_ (or `/invoice connect`) → _Who may see the balance_.",
-    ].join("\n"),
-    "Only workspace admins and owners can see the cash register's balance. Ask one of them.",
+    [t.help, t.helpOnlyYou, visibility === "everyone" ? t.helpEveryone : t.helpAdmins].join("\n"),
+    t.helpFallback,
   );
 }
 
-export function balanceHelpMessage(visibility: BalanceVisibility): SlackMessage {
-  return ephemeral(
-    [
-      "*`/balance`* shows how much is on this workspace's cash register: each method's balance in its own currency, exact, non-zero ones first, and an approximate total in roubles at the payment service's current rates.",
-      "The reply is visible only to you.",
-      visibility === "everyone"
-        ? "Everyone in this workspace may use it (an admin chose so in the connection settings)."
-        : `Only ${WHO_MAY_MANAGE} may use it, unless an admin lets everyone in the connection settings.`,
-    ].join("\n"),
-    "/balance shows the cash register's balances, visible only to you.",
-  );
-}
-
-export function balanceUsageMessage(input: string): SlackMessage {
-  return ephemeral(
-    `:information_source: \`/balance\` takes no text, got ${inlineCode(truncate(input, 60))}. Type \`/balance\` for the balances or \`/balance help\` for more.`,
-    "Usage: /balance (or /balance help)",
-  );
+export function balanceUsageMessage(input: string, lang: Lang = "en"): SlackMessage {
+  const t = BALANCE_TEXT[lang];
+  return ephemeral(t.usage(inlineCode(truncate(input, 60))), t.usageFallback);
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { renderInvoiceV3, sampleInvoices } from "../../sandbox/fake-payments.js";
 import {
+  type BalanceMessageInput,
+  balanceHelpMessage,
+  balanceNotAllowedMessage,
+  balanceUsageMessage,
+  buildBalanceMessage,
+} from "../../src/blocks/balance.js";
+import {
   busyMessage,
   internalErrorMessage,
   invoiceNotFoundMessage,
@@ -79,6 +86,55 @@ describe("an unfurled payment link in Russian", () => {
       expect(englishWords({ text: russian.fallback, blocks: russian.blocks }, [invoice.state])).toEqual([]);
       const english = buildInvoiceUnfurl(invoice, { now: NOW, link });
       expect(russianLetters({ text: english.fallback, blocks: english.blocks })).toEqual([]);
+    }
+  });
+});
+
+describe("/balance in Russian", () => {
+  const balances = [
+    { code: "BITCOIN", name: "Bitcoin", amount: { value: "0.0005", currency: "BTC" } },
+    { code: "CARDRUBP2P", name: null, amount: { value: "1500.50", currency: "RUB" } },
+    { code: "LTC", name: null, amount: { value: "0", currency: "LTC" } },
+  ];
+  const variants: Array<Omit<BalanceMessageInput, "fetchedAt">> = [
+    { balances, unreadable: 0, rates: { prices: { BTC: "9000000" }, fetchedAt: NOW } },
+    { balances, unreadable: 0, rates: null },
+    { balances, unreadable: 2, rates: null },
+    { balances, unreadable: 0, rates: { prices: { LTC: "7000" }, fetchedAt: NOW } },
+    { balances: [], unreadable: 0, rates: null },
+    {
+      balances: Array.from({ length: 230 }, (_, i) => ({
+        code: `M${i}`,
+        name: null,
+        amount: { value: "1", currency: "RUB" },
+      })),
+      unreadable: 0,
+      rates: null,
+    },
+  ];
+
+  it("every case: Russian only, within Block Kit's limits; amounts as Russians write them", () => {
+    for (const variant of variants) {
+      const russian = buildBalanceMessage({ ...variant, fetchedAt: NOW, lang: "ru" });
+      expectWithinBlockKitLimits(russian);
+      expect(englishWords(russian, ["Bitcoin"])).toEqual([]);
+      expect(russianLetters(buildBalanceMessage({ ...variant, fetchedAt: NOW }))).toEqual([]);
+    }
+    const first = buildBalanceMessage({
+      ...(variants[0] as (typeof variants)[0]),
+      fetchedAt: NOW,
+      lang: "ru",
+    });
+    expect(JSON.stringify(first.blocks)).toContain("1\u00a0500,50 RUB");
+    expect(JSON.stringify(first.blocks)).toContain("0,0005 BTC");
+    expect(JSON.stringify(first.blocks)).toContain("Итого ≈ 6\u00a0000,5 RUB");
+    for (const message of [
+      balanceNotAllowedMessage("ru"),
+      balanceHelpMessage("admins", "ru"),
+      balanceHelpMessage("everyone", "ru"),
+      balanceUsageMessage("now", "ru"),
+    ]) {
+      expect(englishWords(message, ["now"])).toEqual([]);
     }
   });
 });

@@ -5,7 +5,17 @@
  * names, URLs, ids and codes (anything with a digit or underscore), currency codes and other
  * all-capitals words, and the names in `NAMES`. A Russian reply must leave none.
  */
-const NAMES = new Set(["Kassa", "Slack", "CrystalPay", "Europe", "Moscow", "UTC", "Bitcoin", "Ethereum"]);
+const NAMES = new Set([
+  "Kassa",
+  "Slack",
+  "Home",
+  "CrystalPay",
+  "Europe",
+  "Moscow",
+  "UTC",
+  "Bitcoin",
+  "Ethereum",
+]);
 
 function texts(value: unknown, into: string[]): string[] {
   if (Array.isArray(value)) for (const item of value) texts(item, into);
