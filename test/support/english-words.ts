@@ -1,7 +1,8 @@
 /**
  * The English words left in what a person reads in a Slack message: every `text` in it (blocks,
  * buttons, the notification text), after taking out what is no language: inline code, Slack tokens
- * (mentions, links, channel names; a date token keeps its fallback text, which is Kassa's), emoji
+ * (mentions, links, channel names; a date token keeps its fallback text, which is Kassa's), slash
+ * commands with their arguments, emoji
  * names, URLs, ids and codes (anything with a digit or underscore), currency codes and other
  * all-capitals words, and the names in `NAMES`. A Russian reply must leave none.
  */
@@ -39,6 +40,8 @@ export function englishWords(message: unknown, names: readonly string[] = []): s
       .replace(/<[^>]*>/g, " ")
       .replace(/:[a-z0-9_+-]+:/g, " ")
       .replace(/https?:\/\/\S+/g, " ")
+      // A slash command with its arguments, as typed (plain-text fallbacks cannot use code).
+      .replace(/(^|[\s(])\/[a-z]+(?: [a-z0-9|[\]<>._-]+)*/g, " ")
       .replace(/[\w-]*\d[\w-]*/g, " ");
     for (const token of language.split(/[\s«»"'(),.;:!?—–·→/*_~]+/)) {
       if (!/[A-Za-z]/.test(token) || /^[A-Z0-9-]+$/.test(token)) continue;
