@@ -1,9 +1,12 @@
 import type { types } from "@slack/bolt";
+import { INVOICE_LIST_TEXT } from "../i18n/invoice-list.js";
+import type { Lang } from "../i18n/lang.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { invoiceButton, type ListFilter, listPageButton } from "./button-values.js";
 import { formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, LIST_ACTIONS } from "./ids.js";
 import { stateText } from "./invoice.js";
+import { plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
@@ -16,8 +19,6 @@ export const LIST_PAGE_SIZE = 10;
  * value is at most 2,000 characters and this one is written on every page.
  */
 
-const FILTER_WORDS: Record<ListFilter, string> = { all: "", paid: " (paid)", notpaid: " (not paid yet)" };
-
 /** Whether an invoice belongs in the list for `filter`. */
 export function listMatches(filter: ListFilter, state: string): boolean {
   if (filter === "paid") return state === "payed";
@@ -25,21 +26,22 @@ export function listMatches(filter: ListFilter, state: string): boolean {
   return true;
 }
 
-function row(entry: HistoryEntry, teamId: string): types.SectionBlock {
-  const amount = entry.amount ? `*${escapeMrkdwn(formatMoney(entry.amount))}*` : "_amount not given_";
+function row(entry: HistoryEntry, teamId: string, lang: Lang): types.SectionBlock {
+  const t = INVOICE_LIST_TEXT[lang];
+  const amount = entry.amount ? `*${escapeMrkdwn(formatMoney(entry.amount, lang))}*` : t.amountNotGiven;
   return {
     type: "section",
     text: {
       type: "mrkdwn",
       text: truncate(
-        `${inlineCode(truncate(entry.id, 100))}  ${stateText(entry.state)}\n${amount} · created ${slackDate(entry.createdAt)}`,
+        `${inlineCode(truncate(entry.id, 100))}  ${stateText(entry.state, lang)}\n${amount} · ${t.created(slackDate(entry.createdAt, lang))}`,
         LIMITS.sectionText,
       ),
     },
     accessory: {
       type: "button",
       action_id: INVOICE_ACTIONS.open,
-      text: { type: "plain_text", text: "Open" },
+      text: { type: "plain_text", text: t.open },
       value: invoiceButton.write({ t: teamId, id: entry.id, s: truncate(entry.state, 40) }),
     },
   };
@@ -59,26 +61,25 @@ export function buildInvoiceList(input: {
   fetchedAt: Date;
   visibility: "private" | "channel";
   sharedBy?: string | undefined;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 }): SlackMessage {
+  const lang = input.lang ?? "en";
+  const t = INVOICE_LIST_TEXT[lang];
+  const filter = t.filters[input.filter];
   const blocks: types.KnownBlock[] = [
-    {
-      type: "header",
-      text: { type: "plain_text", text: `Recent invoices${FILTER_WORDS[input.filter]}` },
-    },
+    { type: "header", text: { type: "plain_text", text: t.header(filter) } },
   ];
   if (input.entries.length === 0) {
     blocks.push({
       type: "section",
       text: {
         type: "mrkdwn",
-        text:
-          input.page > 1
-            ? "No more invoices on this page."
-            : `The cash register's recent history has no invoices${FILTER_WORDS[input.filter]}.`,
+        text: input.page > 1 ? t.noMore : t.none(filter),
       },
     });
   }
-  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId));
+  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId, lang));
   const value = (page: number) => listPageButton.write({ t: input.teamId, f: input.filter, p: page });
   if (input.visibility === "private") {
     const buttons: types.Button[] = [];
@@ -86,38 +87,34 @@ export function buildInvoiceList(input: {
       buttons.push({
         type: "button",
         action_id: LIST_ACTIONS.previous,
-        text: { type: "plain_text", text: "Previous" },
+        text: { type: "plain_text", text: t.previous },
         value: value(input.page - 1),
       });
     if (input.hasMore)
       buttons.push({
         type: "button",
         action_id: LIST_ACTIONS.next,
-        text: { type: "plain_text", text: "Next" },
+        text: { type: "plain_text", text: t.next },
         value: value(input.page + 1),
       });
-    buttons.push(shareButton(LIST_ACTIONS.share, value(input.page)));
+    buttons.push(shareButton(LIST_ACTIONS.share, value(input.page), t.share));
     blocks.push({ type: "actions", block_id: "invoice_list_actions", elements: buttons });
   }
   const notes = [
-    `Newest first, page ${input.page}. Read from the payment service ${slackDateFromEpoch(Math.floor(input.fetchedAt.getTime() / 1000))}; times are in your own timezone.`,
-    input.sharedBy
-      ? `Shared by <@${input.sharedBy}>.`
-      : input.visibility === "private"
-        ? "Only you can see this list."
-        : "",
+    t.notes(input.page, slackDateFromEpoch(Math.floor(input.fetchedAt.getTime() / 1000), lang)),
+    input.sharedBy ? t.sharedBy(`<@${input.sharedBy}>`) : input.visibility === "private" ? t.onlyYou : "",
   ].filter(Boolean);
   blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: notes.join(" ") }] });
   const text = input.entries
     .slice(0, LIST_PAGE_SIZE)
-    .map((entry) => `${entry.id} ${entry.state}${entry.amount ? ` ${formatMoney(entry.amount)}` : ""}`)
+    .map(
+      (entry) =>
+        `${entry.id} ${plainState(entry.state, lang)}${entry.amount ? ` ${formatMoney(entry.amount, lang)}` : ""}`,
+    )
     .join("; ");
   return {
     response_type: input.visibility === "private" ? "ephemeral" : "in_channel",
-    text: truncate(
-      escapeMrkdwn(`Recent invoices${FILTER_WORDS[input.filter]}: ${text || "none"}`),
-      LIMITS.fallbackText,
-    ),
+    text: truncate(escapeMrkdwn(t.fallback(filter, text || undefined)), LIMITS.fallbackText),
     blocks,
   };
 }

@@ -7,6 +7,7 @@ import {
   balanceUsageMessage,
   buildBalanceMessage,
 } from "../../src/blocks/balance.js";
+import { buildInvoiceList } from "../../src/blocks/invoice-list.js";
 import {
   busyMessage,
   internalErrorMessage,
@@ -18,6 +19,7 @@ import {
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../../src/blocks/replies.js";
+import { buildSummaryMessage } from "../../src/blocks/summary.js";
 import { buildInvoiceUnfurl } from "../../src/blocks/unfurl.js";
 import type { Lang } from "../../src/i18n/lang.js";
 import { UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
@@ -136,5 +138,93 @@ describe("/balance in Russian", () => {
     ]) {
       expect(englishWords(message, ["now"])).toEqual([]);
     }
+  });
+});
+
+describe("/invoice list and /invoice summary in Russian", () => {
+  it("every page and filter of the list: Russian only, within Block Kit's limits", () => {
+    const time = { text: "2024-05-01 13:00:00", zone: "Europe/Moscow", epochSeconds: 1714557600 };
+    const entries = ["notpayed", "payed", "processing", "refunded"].map((state, index) => ({
+      id: `71530895${index}_rPwTzvsvCm`,
+      state,
+      method: null,
+      createdAt: time,
+      amount: index === 3 ? null : { value: "1500.5", currency: "RUB" },
+      rub: null,
+    }));
+    for (const filter of ["all", "paid", "notpaid"] as const) {
+      for (const page of [1, 2]) {
+        for (const visibility of ["private", "channel"] as const) {
+          for (const list of [entries, []]) {
+            const input = {
+              teamId: "T1",
+              filter,
+              page,
+              entries: list,
+              hasMore: true,
+              fetchedAt: NOW,
+              visibility,
+            };
+            const russian = buildInvoiceList({
+              ...input,
+              lang: "ru",
+              sharedBy: visibility === "channel" ? "U1" : undefined,
+            });
+            expectWithinBlockKitLimits(russian);
+            expect(englishWords(russian, ["refunded"])).toEqual([]);
+            expect(russianLetters(buildInvoiceList(input))).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+
+  it("every summary: Russian plurals and numbers, within Block Kit's limits", () => {
+    const base = {
+      zone: "Europe/Moscow",
+      from: 1714510800,
+      to: 1714597200,
+      paidRub: "1234567.5",
+      test: { created: 0, paid: 0 },
+    };
+    const cases = [
+      { ...base, period: "today" as const, created: 1, paid: 1, unpriced: 0, partial: false, unreadable: 0 },
+      {
+        ...base,
+        period: "yesterday" as const,
+        created: 3,
+        paid: 2,
+        unpriced: 1,
+        partial: true,
+        unreadable: 1,
+      },
+      {
+        ...base,
+        period: "7d" as const,
+        created: 25,
+        paid: 21,
+        unpriced: 5,
+        partial: false,
+        unreadable: 22,
+        test: { created: 2, paid: 1 },
+      },
+    ];
+    for (const summary of cases) {
+      for (const audience of ["asker", "channel"] as const) {
+        const russian = buildSummaryMessage(summary, NOW, audience, "ru");
+        expectWithinBlockKitLimits(russian);
+        expect(englishWords(russian)).toEqual([]);
+        expect(russianLetters(buildSummaryMessage(summary, NOW, audience))).toEqual([]);
+      }
+    }
+    const week = JSON.stringify(
+      buildSummaryMessage(cases[2] as (typeof cases)[2], NOW, "asker", "ru").blocks,
+    );
+    expect(week).toContain("25 счетов");
+    expect(week).toContain("21 счёт (84 %)");
+    expect(week).toContain("1\u00a0234\u00a0567,5 RUB + 5 счетов без суммы в рублях");
+    expect(
+      JSON.stringify(buildSummaryMessage(cases[1] as (typeof cases)[1], NOW, "asker", "ru").blocks),
+    ).toContain("2 счёта (66,7 %)");
   });
 });
