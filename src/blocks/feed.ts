@@ -1,20 +1,22 @@
 import type { types } from "@slack/bolt";
 import type { FeedMode } from "../feed/model.js";
+import { FEED_TEXT } from "../i18n/feed.js";
+import type { Lang } from "../i18n/lang.js";
 import { type Invoice, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
 import { invoiceButton } from "./button-values.js";
 import { formatMoney } from "./format.js";
 import { INVOICE_ACTIONS } from "./ids.js";
-import { amountLabel, INVOICE_STATES } from "./invoice.js";
-import { lookup, plainState } from "./invoice-state.js";
+import { amountLabel } from "./invoice.js";
+import { invoiceStates, lookup, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral } from "./replies.js";
 
 /** The feed's headline per change: "Paid" first; "New invoice" only in `all` mode. */
-function headline(state: string, isNew: boolean): string {
-  if (state === "notpayed" && isNew) return ":new: *New invoice*";
-  const look = lookup(INVOICE_STATES, state);
+function headline(state: string, isNew: boolean, lang: Lang): string {
+  if (state === "notpayed" && isNew) return `:new: *${FEED_TEXT[lang].newInvoice}*`;
+  const look = lookup(invoiceStates(lang), state);
   return look ? `${look.emoji} *${look.label}*` : `:grey_question: *${safeText(state, 60)}*`;
 }
 
@@ -25,23 +27,25 @@ function headline(state: string, isNew: boolean): string {
  */
 export function buildFeedMessage(
   invoice: Invoice,
-  options: { teamId: string; isNew: boolean; method?: PaymentMethod | undefined },
+  options: { teamId: string; isNew: boolean; method?: PaymentMethod | undefined; lang?: Lang },
 ): SlackMessage {
+  const lang = options.lang ?? "en";
+  const t = FEED_TEXT[lang];
   const test = invoice.method === TEST_METHOD;
-  const title = `${headline(invoice.state, options.isNew)} · Invoice ${inlineCode(truncate(invoice.id, 100))}${test ? "  ·  :test_tube: _Test payment_" : ""}`;
+  const title = `${headline(invoice.state, options.isNew, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
   const fields: types.MrkdwnElement[] = [];
   const amount = invoice.amounts.amount;
-  if (amount) fields.push(field("Invoice amount", escapeMrkdwn(formatMoney(amount))));
+  if (amount) fields.push(field(t.invoiceAmount, escapeMrkdwn(formatMoney(amount, lang))));
   const paid = invoice.amounts.payAmount;
-  const paidLabel = amountLabel("payAmount", invoice, false);
+  const paidLabel = amountLabel("payAmount", invoice, false, lang);
   // Only when it says something the invoice amount does not (another currency or figure).
   if (paid && paidLabel && amount && (paid.currency !== amount.currency || paid.value !== amount.value))
-    fields.push(field(paidLabel, escapeMrkdwn(formatMoney(paid))));
+    fields.push(field(paidLabel, escapeMrkdwn(formatMoney(paid, lang))));
   if (invoice.method) {
     const method = options.method?.code === invoice.method ? options.method : undefined;
     fields.push(
       field(
-        "Method",
+        t.method,
         method
           ? `${safeText(method.name, 80)} ${inlineCode(invoice.method)}`
           : inlineCode(truncate(invoice.method, 40)),
@@ -63,12 +67,14 @@ export function buildFeedMessage(
       {
         type: "button",
         action_id: INVOICE_ACTIONS.open,
-        text: { type: "plain_text", text: "Open full card" },
+        text: { type: "plain_text", text: t.openCard },
         value: invoiceButton.write({ t: options.teamId, id: invoice.id, s: truncate(invoice.state, 40) }),
       },
     ],
   });
-  const text = `Invoice ${invoice.id}: ${options.isNew && invoice.state === "notpayed" ? "new invoice" : plainState(invoice.state)}${amount ? ` · ${formatMoney(amount)}` : ""}${test ? " (test payment)" : ""}`;
+  const what =
+    options.isNew && invoice.state === "notpayed" ? t.newInvoiceLower : plainState(invoice.state, lang);
+  const text = t.fallback(invoice.id, what, amount ? formatMoney(amount, lang) : undefined, test);
   return { text: safeText(text, LIMITS.fallbackText), blocks };
 }
 
@@ -76,59 +82,45 @@ function field(label: string, value: string): types.MrkdwnElement {
   return { type: "mrkdwn", text: truncate(`*${label}*\n${value}`, LIMITS.fieldText) };
 }
 
-const MODE_WORDS: Record<FeedMode, string> = {
-  paid: "every invoice of this workspace's cash register that gets paid",
-  all: "every new invoice of this workspace's cash register, and each one that gets paid, fails or is paid a wrong amount",
-};
-
 /** Posted in the channel when it subscribes: everyone there knows why messages will come. */
-export function feedWelcomeText(mode: FeedMode, by: string): string {
-  return `:incoming_envelope: <@${by}> made this channel Kassa's payment feed: from now on it gets ${MODE_WORDS[mode]}, one message each. Invoices paid before now are not posted. \`/invoice unsubscribe\` here stops it.`;
+export function feedWelcomeText(mode: FeedMode, by: string, lang: Lang = "en"): string {
+  const t = FEED_TEXT[lang];
+  return t.welcome(`<@${by}>`, t.modes[mode]);
 }
 
 export function feedSubscribedMessage(
   mode: FeedMode,
   outcome: "added" | "changed" | "resumed",
+  lang: Lang = "en",
 ): SlackMessage {
-  const what = MODE_WORDS[mode];
-  const lead =
-    outcome === "resumed"
-      ? ":arrow_forward: The feed in this channel is running again"
-      : outcome === "changed"
-        ? ":white_check_mark: This channel's feed now follows"
-        : ":white_check_mark: This channel is now a payment feed";
-  return ephemeral(
-    `${lead}: ${what}. Kassa checks the cash register's history regularly. \`/invoice unsubscribe\` stops it; \`/invoice status\` lists the feeds.`,
-    `${lead}. /invoice unsubscribe stops it.`,
-  );
+  const t = FEED_TEXT[lang];
+  const lead = outcome === "resumed" ? t.resumedLead : outcome === "changed" ? t.changedLead : t.addedLead;
+  return ephemeral(t.subscribed(lead, t.modes[mode]), t.subscribedFallback(lead));
 }
 
-export function feedNotInChannelMessage(): SlackMessage {
-  return ephemeral(
-    ":wave: Kassa is not in this channel, so it cannot post the feed here. Invite it with `/invite @Kassa`, then type `/invoice subscribe` again.",
-    "Kassa is not in this channel. Invite it with /invite @Kassa, then subscribe again.",
-  );
+export function feedNotInChannelMessage(lang: Lang = "en"): SlackMessage {
+  return ephemeral(FEED_TEXT[lang].notInChannel, FEED_TEXT[lang].notInChannelFallback);
 }
 
-export function feedUnsubscribedMessage(removed: boolean): SlackMessage {
+export function feedUnsubscribedMessage(removed: boolean, lang: Lang = "en"): SlackMessage {
+  const t = FEED_TEXT[lang];
   return removed
-    ? ephemeral(
-        ":no_bell: This channel no longer gets the payment feed. Cards already posted stay as they are.",
-        "This channel no longer gets the payment feed.",
-      )
-    : ephemeral(
-        ":information_source: Nothing was changed: this channel is not a payment feed. `/invoice subscribe` makes it one.",
-        "This channel is not a payment feed.",
-      );
+    ? ephemeral(t.unsubscribed, t.unsubscribedFallback)
+    : ephemeral(t.notAFeed, t.notAFeedFallback);
 }
 
 /** The one private note to the subscriber when a feed goes quiet, and what brings it back. */
-export function feedPausedText(reason: "not_in_channel" | "unreadable_history", channel: string): string {
+export function feedPausedText(
+  reason: "not_in_channel" | "unreadable_history",
+  channel: string,
+  lang: Lang = "en",
+): string {
+  const t = FEED_TEXT[lang];
   return reason === "not_in_channel"
-    ? `:pause_button: Kassa's payment feed in <#${channel}> has stopped: Kassa is no longer in that channel. Invite it with \`/invite @Kassa\` there and type \`/invoice subscribe\` again; payments in between are then posted.`
-    : `:pause_button: Kassa's payment feed in <#${channel}> is paused: the payment service's invoice history could not be read. Kassa keeps trying and carries on by itself once it can; nothing is posted twice.`;
+    ? t.pausedNotInChannel(`<#${channel}>`)
+    : t.pausedUnreadable(`<#${channel}>`);
 }
 
-export function feedResumedText(channel: string): string {
-  return `:arrow_forward: Kassa's payment feed in <#${channel}> is running again: the invoice history could be read again.`;
+export function feedResumedText(channel: string, lang: Lang = "en"): string {
+  return FEED_TEXT[lang].resumed(`<#${channel}>`);
 }

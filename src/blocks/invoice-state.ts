@@ -16,8 +16,7 @@ const STATE_EMOJI: Record<KnownState, string> = {
   unavailable: ":no_entry:",
 };
 
-/** Every state the service is known to use (notes/payments-api.md), in a language; others are shown verbatim. */
-export function invoiceStates(lang: Lang): Record<string, StateLook> {
+function buildStates(lang: Lang): Record<string, StateLook> {
   const labels = INVOICE_CARD_TEXT[lang].states;
   return Object.fromEntries(
     (Object.keys(STATE_EMOJI) as KnownState[]).map((state) => [
@@ -27,7 +26,12 @@ export function invoiceStates(lang: Lang): Record<string, StateLook> {
   );
 }
 
-const STATES: Record<Lang, Record<string, StateLook>> = { en: invoiceStates("en"), ru: invoiceStates("ru") };
+const STATES: Record<Lang, Record<string, StateLook>> = { en: buildStates("en"), ru: buildStates("ru") };
+
+/** Every state the service is known to use (notes/payments-api.md), in a language; others are shown verbatim. */
+export function invoiceStates(lang: Lang): Record<string, StateLook> {
+  return STATES[lang];
+}
 
 /** The English table (tests and older callers). */
 export const INVOICE_STATES: Record<string, StateLook> = STATES.en;

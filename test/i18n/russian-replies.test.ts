@@ -7,6 +7,15 @@ import {
   balanceUsageMessage,
   buildBalanceMessage,
 } from "../../src/blocks/balance.js";
+import {
+  buildFeedMessage,
+  feedNotInChannelMessage,
+  feedPausedText,
+  feedResumedText,
+  feedSubscribedMessage,
+  feedUnsubscribedMessage,
+  feedWelcomeText,
+} from "../../src/blocks/feed.js";
 import { buildInvoiceList } from "../../src/blocks/invoice-list.js";
 import {
   busyMessage,
@@ -226,5 +235,38 @@ describe("/invoice list and /invoice summary in Russian", () => {
     expect(
       JSON.stringify(buildSummaryMessage(cases[1] as (typeof cases)[1], NOW, "asker", "ru").blocks),
     ).toContain("2 счёта (66,7 %)");
+  });
+});
+
+describe("the payment feed in Russian", () => {
+  it("every message, note and reply: Russian only, within Block Kit's limits", () => {
+    for (const sample of sampleInvoices(NOW)) {
+      const invoice = {
+        ...invoiceFromV3(invoiceV3Schema.parse(JSON.parse(renderInvoiceV3(sample))), "Europe/Moscow"),
+        description: null,
+      };
+      for (const isNew of [true, false]) {
+        for (const method of [undefined, "TEST"]) {
+          const shown = { ...invoice, method: method ?? invoice.method };
+          const russian = buildFeedMessage(shown, { teamId: "T1", isNew, lang: "ru" });
+          expectWithinBlockKitLimits(russian);
+          expect(englishWords(russian, [invoice.state])).toEqual([]);
+          expect(russianLetters(buildFeedMessage(shown, { teamId: "T1", isNew }))).toEqual([]);
+        }
+      }
+    }
+    const replies = [
+      feedSubscribedMessage("paid", "added", "ru"),
+      feedSubscribedMessage("all", "changed", "ru"),
+      feedSubscribedMessage("paid", "resumed", "ru"),
+      feedNotInChannelMessage("ru"),
+      feedUnsubscribedMessage(true, "ru"),
+      feedUnsubscribedMessage(false, "ru"),
+      { text: feedWelcomeText("all", "U1", "ru") },
+      { text: feedPausedText("not_in_channel", "C1", "ru") },
+      { text: feedPausedText("unreadable_history", "C1", "ru") },
+      { text: feedResumedText("C1", "ru") },
+    ];
+    for (const reply of replies) expect(englishWords(reply)).toEqual([]);
   });
 });
