@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { HELP_TEXT, type UsageReason } from "../i18n/help.js";
 import type { Lang } from "../i18n/lang.js";
 import { PAYMETHODS_TEXT } from "../i18n/paymethods.js";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
@@ -209,16 +210,11 @@ export function buildPaymethodsMessage(
   return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
 }
 
-export function paymethodsHelpMessage(facts: HelpFacts): SlackMessage {
+export function paymethodsHelpMessage(facts: HelpFacts, lang: Lang = "en"): SlackMessage {
+  const t = HELP_TEXT[lang];
   return ephemeral(
-    [
-      "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level where a method needs one.",
-      "• `/paymethods`: all methods, enabled first",
-      "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
-      "• `/paymethods enabled` or `/paymethods disabled`",
-      ...workspaceLines(facts, "method lists"),
-    ].join("\n"),
-    "/paymethods [filter] lists the payment methods and their commissions.",
+    [...t.paymethodsHelp, ...workspaceLines(facts, "methodLists", lang)].join("\n"),
+    t.paymethodsHelpFallback,
   );
 }
 
@@ -227,9 +223,11 @@ export function paymethodsNoMatchMessage(filter: string, lang: Lang = "en"): Sla
   return ephemeral(t.noMatch(inlineCode(filter)), t.noMatchFallback(filter));
 }
 
-export function paymethodsUsageMessage(reason: string, input: string): SlackMessage {
+export function paymethodsUsageMessage(reason: UsageReason, input: string, lang: Lang = "en"): SlackMessage {
+  const t = HELP_TEXT[lang];
+  const words = t.reasons[reason];
   return ephemeral(
-    `:information_source: ${reason}: ${inlineCode(truncate(input, 60))}\nUsage: \`/paymethods [all | enabled | disabled | part of a code, name or currency]\``,
-    `${reason}. Usage: /paymethods [filter]`,
+    `:information_source: ${words}: ${inlineCode(truncate(input, 60))}\n${t.paymethodsUsage}`,
+    t.paymethodsUsageFallback(words),
   );
 }

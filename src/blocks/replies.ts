@@ -1,4 +1,5 @@
 import { ERROR_TEXT } from "../i18n/errors.js";
+import { HELP_TEXT, type UsageReason } from "../i18n/help.js";
 import type { Lang } from "../i18n/lang.js";
 import type { UnexpectedResponseError, UnreachableError } from "../payments/errors.js";
 import type { ReplyVisibility } from "./invoice.js";
@@ -34,48 +35,40 @@ export type HelpFacts = {
 };
 
 /** The lines both help texts share: where this workspace's replies go. */
-export function workspaceLines(facts: HelpFacts, what: string): string[] {
+export function workspaceLines(
+  facts: HelpFacts,
+  what: "invoiceCards" | "methodLists",
+  lang: Lang = "en",
+): string[] {
+  const t = HELP_TEXT[lang];
   return [
-    facts.visibility === "private"
-      ? `In this workspace ${what} are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.`
-      : `In this workspace ${what} are posted in the channel for everyone.`,
-    ...(facts.liveCards
-      ? [
-          facts.visibility === "private"
-            ? "When an invoice you looked up changes (paid, expired…), Kassa tells you in a direct message."
-            : "Invoice cards of unfinished invoices update themselves and tell each change in their thread; *Stop updating* ends it.",
-        ]
-      : []),
+    facts.visibility === "private" ? t.sharedPrivately(t[what]) : t.postedInChannel(t[what]),
+    ...(facts.liveCards ? [facts.visibility === "private" ? t.dmOnChange : t.liveInThread] : []),
   ];
 }
 
-export function invoiceHelpMessage(facts: HelpFacts): SlackMessage {
+export function invoiceHelpMessage(facts: HelpFacts, lang: Lang = "en"): SlackMessage {
+  const t = HELP_TEXT[lang];
   return ephemeral(
     [
-      "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
-      `• \`/invoice ${EXAMPLE_INVOICE_ID}\`: by invoice id`,
-      `• \`/invoice https://pay.crystalpay.io/?i=${EXAMPLE_INVOICE_ID}\`: by payment page link`,
-      "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
-      "• `/invoice status`: whether a cash register is connected, and by whom",
-      "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
-      "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
-      "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
-      "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
-      ...workspaceLines(facts, "invoice cards"),
-      "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
+      ...t.invoiceHelp(EXAMPLE_INVOICE_ID),
+      ...workspaceLines(facts, "invoiceCards", lang),
+      t.invoiceTimes,
     ].join("\n"),
-    "/invoice <id> shows an invoice's state, amounts, commissions and times.",
+    t.invoiceHelpFallback,
   );
 }
 
-export function invoiceUsageMessage(reason: string, input: string): SlackMessage {
+export function invoiceUsageMessage(reason: UsageReason, input: string, lang: Lang = "en"): SlackMessage {
+  const t = HELP_TEXT[lang];
+  const words = t.reasons[reason];
   return ephemeral(
     [
-      `:information_source: ${reason}: ${inlineCode(truncate(input, 100))}`,
-      `An invoice id is 1 to 64 letters, digits, \`_\` or \`-\` (like \`${EXAMPLE_INVOICE_ID}\`), or paste the payment page link.`,
-      "Type `/invoice help` for more.",
+      `:information_source: ${words}: ${inlineCode(truncate(input, 100))}`,
+      t.invoiceUsageId(EXAMPLE_INVOICE_ID),
+      t.invoiceUsageMore,
     ].join("\n"),
-    `${reason}. Usage: /invoice <id>`,
+    t.invoiceUsageFallback(words),
   );
 }
 

@@ -1,9 +1,10 @@
+import type { UsageReason } from "../i18n/help.js";
 import type { MethodFilter } from "../payments/method-filter.js";
 
 export type PaymethodsRequest =
   | { kind: "help" }
   | { kind: "list"; filter: MethodFilter }
-  | { kind: "invalid"; reason: string; input: string };
+  | { kind: "invalid"; reason: UsageReason; input: string };
 
 export const FILTER_MAX_LENGTH = 40;
 
@@ -15,7 +16,7 @@ export function parsePaymethodsText(text: string): PaymethodsRequest {
   if (/^enabled$/i.test(trimmed)) return { kind: "list", filter: { kind: "enabled" } };
   if (/^disabled$/i.test(trimmed)) return { kind: "list", filter: { kind: "disabled" } };
   if (trimmed.length > FILTER_MAX_LENGTH) {
-    return { kind: "invalid", reason: `A filter is at most ${FILTER_MAX_LENGTH} characters`, input: trimmed };
+    return { kind: "invalid", reason: "filter_long", input: trimmed };
   }
   return { kind: "list", filter: { kind: "text", text: trimmed } };
 }

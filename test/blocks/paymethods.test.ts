@@ -779,7 +779,7 @@ describe("paymethods replies", () => {
   });
 
   it("usage is private, within limits, and escapes and cuts the input", () => {
-    const reason = "A filter is at most 40 characters";
+    const reason = "filter_long";
     const short = paymethodsUsageMessage(reason, "<!channel>");
     expectWithinBlockKitLimits(short);
     expect(short.response_type).toBe("ephemeral");

@@ -97,21 +97,21 @@ describe("invoiceHelpMessage", () => {
 
 describe("invoiceUsageMessage", () => {
   it("quotes the input in code, with the reason", () => {
-    const message = reply(invoiceUsageMessage("That is not a valid invoice id", "../.."));
+    const message = reply(invoiceUsageMessage("bad_id", "../.."));
     expect(body(message).split("\n")[0]).toBe(":information_source: That is not a valid invoice id: `../..`");
     expect(body(message)).toContain(`(like \`${EXAMPLE_INVOICE_ID}\`)`);
     expect(message.text).toMatch(/^That is not a valid invoice id\. Usage: \/invoice \S+$/);
   });
 
   it("escapes the user's input and cuts it to 100 characters", () => {
-    const message = reply(invoiceUsageMessage("That is not a valid invoice id", "<!channel> <@U123> & `x`"));
+    const message = reply(invoiceUsageMessage("bad_id", "<!channel> <@U123> & `x`"));
     expect(body(message).split("\n")[0]).toBe(
       ":information_source: That is not a valid invoice id: `&lt;!channel&gt; &lt;@U123&gt; &amp; ˋxˋ`",
     );
     expect(JSON.stringify(message)).not.toContain("<!channel>");
     expect(JSON.stringify(message)).not.toContain("<@U123>");
 
-    const long = reply(invoiceUsageMessage("Give one invoice id, without spaces", "<".repeat(5000)));
+    const long = reply(invoiceUsageMessage("spaces", "<".repeat(5000)));
     expect(body(long).split("\n")[0]).toBe(
       `:information_source: Give one invoice id, without spaces: \`${"&lt;".repeat(99)}…\``,
     );

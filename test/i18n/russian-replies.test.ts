@@ -17,10 +17,13 @@ import {
   feedWelcomeText,
 } from "../../src/blocks/feed.js";
 import { buildInvoiceList } from "../../src/blocks/invoice-list.js";
+import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../src/blocks/paymethods.js";
 import {
   busyMessage,
   internalErrorMessage,
+  invoiceHelpMessage,
   invoiceNotFoundMessage,
+  invoiceUsageMessage,
   notInstalledMessage,
   serviceErrorMessage,
   slowDownMessage,
@@ -30,6 +33,7 @@ import {
 } from "../../src/blocks/replies.js";
 import { buildSummaryMessage } from "../../src/blocks/summary.js";
 import { buildInvoiceUnfurl } from "../../src/blocks/unfurl.js";
+import { USAGE_REASONS } from "../../src/i18n/help.js";
 import type { Lang } from "../../src/i18n/lang.js";
 import { UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
 import { invoiceFromV3 } from "../../src/payments/normalize.js";
@@ -268,5 +272,33 @@ describe("the payment feed in Russian", () => {
       { text: feedResumedText("C1", "ru") },
     ];
     for (const reply of replies) expect(englishWords(reply)).toEqual([]);
+  });
+});
+
+describe("help and usage in Russian", () => {
+  it("every help text and every usage reason: Russian only (commands and their words as typed)", () => {
+    const facts = [
+      { visibility: "channel" as const, liveCards: true },
+      { visibility: "private" as const, liveCards: true },
+      { visibility: "private" as const },
+    ];
+    for (const fact of facts) {
+      for (const message of [invoiceHelpMessage(fact, "ru"), paymethodsHelpMessage(fact, "ru")]) {
+        expectWithinBlockKitLimits(message);
+        expect(englishWords(message)).toEqual([]);
+      }
+      expect(russianLetters(invoiceHelpMessage(fact))).toEqual([]);
+      expect(russianLetters(paymethodsHelpMessage(fact))).toEqual([]);
+    }
+    for (const reason of USAGE_REASONS) {
+      for (const message of [
+        invoiceUsageMessage(reason, "abc def", "ru"),
+        paymethodsUsageMessage(reason, "x", "ru"),
+      ]) {
+        expectWithinBlockKitLimits(message);
+        expect(englishWords(message, ["abc", "def", "x"]), reason).toEqual([]);
+      }
+      expect(russianLetters(invoiceUsageMessage(reason, "abc"))).toEqual([]);
+    }
   });
 });

@@ -32,25 +32,25 @@ describe("parseInvoiceText", () => {
     const id = "x".repeat(65);
     expect(parseInvoiceText(id)).toEqual({
       kind: "invalid",
-      reason: "That is not a valid invoice id",
+      reason: "bad_id",
       input: id,
     });
   });
 
   it.each([
-    ["a b", "Give one invoice id, without spaces"],
-    [`${ID} ${ID}`, "Give one invoice id, without spaces"],
-    [`${ID}\textra`, "Give one invoice id, without spaces"],
-    ["<script>", "That is not a valid invoice id"],
-    ["<script>alert(1)</script>", "That is not a valid invoice id"],
-    ["../..", "That is not a valid invoice id"],
-    ["../../etc/passwd", "That is not a valid invoice id"],
-    ["715308958.rPwTzvsvCm", "That is not a valid invoice id"],
-    ["<!channel>", "That is not a valid invoice id"],
-    ["<@U123>", "That is not a valid invoice id"],
-    ["id;drop", "That is not a valid invoice id"],
-    ["счёт", "That is not a valid invoice id"],
-    ["%2e%2e", "That is not a valid invoice id"],
+    ["a b", "spaces"],
+    [`${ID} ${ID}`, "spaces"],
+    [`${ID}\textra`, "spaces"],
+    ["<script>", "bad_id"],
+    ["<script>alert(1)</script>", "bad_id"],
+    ["../..", "bad_id"],
+    ["../../etc/passwd", "bad_id"],
+    ["715308958.rPwTzvsvCm", "bad_id"],
+    ["<!channel>", "bad_id"],
+    ["<@U123>", "bad_id"],
+    ["id;drop", "bad_id"],
+    ["счёт", "bad_id"],
+    ["%2e%2e", "bad_id"],
   ])("%j -> invalid (%s)", (text, reason) => {
     expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason, input: text.trim() });
   });
@@ -73,16 +73,16 @@ describe("parseInvoiceText", () => {
     });
 
     it.each([
-      ["https://pay.crystalpay.io/", "That link has no invoice id (`?i=...`)"],
-      ["<https://pay.crystalpay.io/>", "That link has no invoice id (`?i=...`)"],
-      ["https://pay.crystalpay.io/?id=715308958_rPwTzvsvCm", "That link has no invoice id (`?i=...`)"],
-      ["<https://pay.crystalpay.io/?m=BITCOIN|label>", "That link has no invoice id (`?i=...`)"],
-      ["https://pay.crystalpay.io/?i=", "The invoice id in that link is not valid"],
-      ["https://pay.crystalpay.io/?i=../..", "The invoice id in that link is not valid"],
-      ["https://pay.crystalpay.io/?i=a%20b", "The invoice id in that link is not valid"],
-      [`https://pay.crystalpay.io/?i=${"x".repeat(65)}`, "The invoice id in that link is not valid"],
-      ["https://", "That link cannot be read"],
-      ["http://[::1", "That link cannot be read"],
+      ["https://pay.crystalpay.io/", "link_no_id"],
+      ["<https://pay.crystalpay.io/>", "link_no_id"],
+      ["https://pay.crystalpay.io/?id=715308958_rPwTzvsvCm", "link_no_id"],
+      ["<https://pay.crystalpay.io/?m=BITCOIN|label>", "link_no_id"],
+      ["https://pay.crystalpay.io/?i=", "link_bad_id"],
+      ["https://pay.crystalpay.io/?i=../..", "link_bad_id"],
+      ["https://pay.crystalpay.io/?i=a%20b", "link_bad_id"],
+      [`https://pay.crystalpay.io/?i=${"x".repeat(65)}`, "link_bad_id"],
+      ["https://", "link_unreadable"],
+      ["http://[::1", "link_unreadable"],
     ])("%s -> invalid (%s)", (text, reason) => {
       expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason, input: text });
     });
@@ -98,7 +98,7 @@ describe("parseInvoiceText", () => {
     it("does not treat a non-http scheme as a link", () => {
       expect(parseInvoiceText(`javascript:alert(1)//?i=${ID}`)).toEqual({
         kind: "invalid",
-        reason: "That is not a valid invoice id",
+        reason: "bad_id",
         input: `javascript:alert(1)//?i=${ID}`,
       });
     });

@@ -52,7 +52,7 @@ describe("parsePaymethodsText", () => {
     const fortyOne = "x".repeat(41);
     expect(parsePaymethodsText(fortyOne)).toEqual({
       kind: "invalid",
-      reason: "A filter is at most 40 characters",
+      reason: "filter_long",
       input: fortyOne,
     });
   });
@@ -67,7 +67,7 @@ describe("parsePaymethodsText", () => {
     const fortyOne = `${"a".repeat(20)} \t ${"b".repeat(20)}`;
     expect(parsePaymethodsText(fortyOne)).toEqual({
       kind: "invalid",
-      reason: "A filter is at most 40 characters",
+      reason: "filter_long",
       input: `${"a".repeat(20)} ${"b".repeat(20)}`,
     });
   });

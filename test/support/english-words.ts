@@ -35,13 +35,16 @@ export function englishWords(message: unknown, names: readonly string[] = []): s
   const words: string[] = [];
   for (const text of texts(message, [])) {
     const language = text
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&")
       .replace(/`[^`]*`/g, " ")
       .replace(/<!date\^[^|>]*\|([^>]*)>/g, " $1 ")
       .replace(/<[^>]*>/g, " ")
       .replace(/:[a-z0-9_+-]+:/g, " ")
       .replace(/https?:\/\/\S+/g, " ")
       // A slash command with its arguments, as typed (plain-text fallbacks cannot use code).
-      .replace(/(^|[\s(])\/[a-z]+(?: [a-z0-9|[\]<>._-]+)*/g, " ")
+      .replace(/(^|[\s(])\/[a-z]+(?: [a-z0-9|[\]<>._&;-]+)*/g, " ")
       .replace(/[\w-]*\d[\w-]*/g, " ");
     for (const token of language.split(/[\s«»"'(),.;:!?—–·→/*_~]+/)) {
       if (!/[A-Za-z]/.test(token) || /^[A-Z0-9-]+$/.test(token)) continue;

@@ -1,5 +1,6 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
+import type { UsageReason } from "../../i18n/help.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import type { SummaryPeriod } from "../../reports/summary.js";
 
@@ -24,9 +25,11 @@ export type InvoiceRequest =
   | { kind: "summary"; period: SummaryPeriod }
   /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
   | { kind: "digest"; at: string | null }
-  | { kind: "invalid"; reason: string; input: string };
+  | { kind: "invalid"; reason: UsageReason; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
+export type { UsageReason };
+
 export type CreatePrefill = { amount?: string; currency?: string; description?: string };
 
 /**
@@ -70,7 +73,7 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   if (/^subscribe\b/i.test(trimmed))
     return {
       kind: "invalid",
-      reason: "`/invoice subscribe` takes `paid` (the default) or `all`",
+      reason: "subscribe_arg",
       input: trimmed,
     };
   if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
@@ -93,19 +96,19 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   if (/^digest\b/i.test(trimmed))
     return {
       kind: "invalid",
-      reason: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
+      reason: "digest_arg",
       input: trimmed,
     };
   if (/^summary\b/i.test(trimmed))
     return {
       kind: "invalid",
-      reason: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
+      reason: "summary_arg",
       input: trimmed,
     };
   if (/^list\b/i.test(trimmed))
     return {
       kind: "invalid",
-      reason: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
+      reason: "list_arg",
       input: trimmed,
     };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
@@ -118,19 +121,17 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     try {
       id = new URL(unwrapped).searchParams.get("i");
     } catch {
-      return { kind: "invalid", reason: "That link cannot be read", input: trimmed };
+      return { kind: "invalid", reason: "link_unreadable", input: trimmed };
     }
-    if (id === null)
-      return { kind: "invalid", reason: "That link has no invoice id (`?i=...`)", input: trimmed };
+    if (id === null) return { kind: "invalid", reason: "link_no_id", input: trimmed };
     if (!INVOICE_ID_PATTERN.test(id)) {
-      return { kind: "invalid", reason: "The invoice id in that link is not valid", input: trimmed };
+      return { kind: "invalid", reason: "link_bad_id", input: trimmed };
     }
     return { kind: "lookup", invoiceId: id };
   }
-  if (/\s/.test(trimmed))
-    return { kind: "invalid", reason: "Give one invoice id, without spaces", input: trimmed };
+  if (/\s/.test(trimmed)) return { kind: "invalid", reason: "spaces", input: trimmed };
   if (!INVOICE_ID_PATTERN.test(trimmed)) {
-    return { kind: "invalid", reason: "That is not a valid invoice id", input: trimmed };
+    return { kind: "invalid", reason: "bad_id", input: trimmed };
   }
   return { kind: "lookup", invoiceId: trimmed };
 }

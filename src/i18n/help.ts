@@ -1,0 +1,143 @@
+import { ERROR_TEXT } from "./errors.js";
+import type { Lang } from "./lang.js";
+
+/** Why a command's text could not be read: a code from the parsers, words here. */
+export const USAGE_REASONS = [
+  "subscribe_arg",
+  "digest_arg",
+  "summary_arg",
+  "list_arg",
+  "link_unreadable",
+  "link_no_id",
+  "link_bad_id",
+  "spaces",
+  "bad_id",
+  "filter_long",
+] as const;
+export type UsageReason = (typeof USAGE_REASONS)[number];
+
+/** Help and usage texts: what each command does, in this workspace. */
+export type HelpText = {
+  reasons: Record<UsageReason, string>;
+  sharedPrivately: (what: string) => string;
+  postedInChannel: (what: string) => string;
+  dmOnChange: string;
+  liveInThread: string;
+  invoiceCards: string;
+  methodLists: string;
+  invoiceHelp: (example: string) => string[];
+  invoiceTimes: string;
+  invoiceHelpFallback: string;
+  invoiceUsageId: (example: string) => string;
+  invoiceUsageMore: string;
+  invoiceUsageFallback: (reason: string) => string;
+  paymethodsHelp: string[];
+  paymethodsHelpFallback: string;
+  paymethodsUsage: string;
+  paymethodsUsageFallback: (reason: string) => string;
+};
+
+const en: HelpText = {
+  reasons: {
+    subscribe_arg: "`/invoice subscribe` takes `paid` (the default) or `all`",
+    digest_arg: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
+    summary_arg: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
+    list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
+    link_unreadable: "That link cannot be read",
+    link_no_id: "That link has no invoice id (`?i=...`)",
+    link_bad_id: "The invoice id in that link is not valid",
+    spaces: "Give one invoice id, without spaces",
+    bad_id: "That is not a valid invoice id",
+    filter_long: "A filter is at most 40 characters",
+  },
+  sharedPrivately: (what) =>
+    `In this workspace ${what} are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.`,
+  postedInChannel: (what) => `In this workspace ${what} are posted in the channel for everyone.`,
+  dmOnChange: "When an invoice you looked up changes (paid, expired…), Kassa tells you in a direct message.",
+  liveInThread:
+    "Invoice cards of unfinished invoices update themselves and tell each change in their thread; *Stop updating* ends it.",
+  invoiceCards: "invoice cards",
+  methodLists: "method lists",
+  invoiceHelp: (example) => [
+    "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
+    `• \`/invoice ${example}\`: by invoice id`,
+    `• \`/invoice https://pay.crystalpay.io/?i=${example}\`: by payment page link`,
+    "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
+    "• `/invoice status`: whether a cash register is connected, and by whom",
+    "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
+    "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
+    "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
+    "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
+  ],
+  invoiceTimes: "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
+  invoiceHelpFallback: "/invoice <id> shows an invoice's state, amounts, commissions and times.",
+  invoiceUsageId: (example) =>
+    `An invoice id is 1 to 64 letters, digits, \`_\` or \`-\` (like \`${example}\`), or paste the payment page link.`,
+  invoiceUsageMore: "Type `/invoice help` for more.",
+  invoiceUsageFallback: (reason) => `${reason}. Usage: /invoice <id>`,
+  paymethodsHelp: [
+    "*`/paymethods [filter]`* lists this workspace's payment methods and what each costs: commission percent, fixed fee, extra commission, their sum, and the minimal status level where a method needs one.",
+    "• `/paymethods`: all methods, enabled first",
+    "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
+    "• `/paymethods enabled` or `/paymethods disabled`",
+  ],
+  paymethodsHelpFallback: "/paymethods [filter] lists the payment methods and their commissions.",
+  paymethodsUsage: "Usage: `/paymethods [all | enabled | disabled | part of a code, name or currency]`",
+  paymethodsUsageFallback: (reason) => `${reason}. Usage: /paymethods [filter]`,
+};
+
+const ru: HelpText = {
+  reasons: {
+    subscribe_arg: "`/invoice subscribe` принимает `paid` (по умолчанию) или `all`",
+    digest_arg: "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`",
+    summary_arg: "`/invoice summary` принимает `today` (по умолчанию), `yesterday` или `7d`",
+    list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
+    link_unreadable: "Эту ссылку не удаётся прочитать",
+    link_no_id: "В ссылке нет номера счёта (`?i=...`)",
+    link_bad_id: "Номер счёта в ссылке недействителен",
+    spaces: "Укажите один номер счёта, без пробелов",
+    bad_id: "Это не номер счёта",
+    filter_long: "Фильтр — не длиннее 40 символов",
+  },
+  sharedPrivately: (what) =>
+    `В этом рабочем пространстве ${what} видит только тот, кто спросил, с кнопкой *Показать в канале*, которая публикует их для всех.`,
+  postedInChannel: (what) => `В этом рабочем пространстве ${what} публикуются в канале для всех.`,
+  dmOnChange:
+    "Когда счёт, который вы смотрели, меняется (оплачен, истёк…), Kassa пишет вам в личные сообщения.",
+  liveInThread:
+    "Карточки незавершённых счетов обновляются сами и сообщают о каждом изменении в своей ветке; *Остановить обновления* это прекращает.",
+  invoiceCards: "карточки счетов",
+  methodLists: "списки методов",
+  invoiceHelp: (example) => [
+    "*`/invoice &lt;id&gt;`* показывает счёт кассы этого рабочего пространства: статус, суммы, комиссии и время.",
+    `• \`/invoice ${example}\`: по номеру счёта`,
+    `• \`/invoice https://pay.crystalpay.io/?i=${example}\`: по ссылке на страницу оплаты`,
+    "• `/invoice new [сумма] [валюта] [описание]`: создать счёт (ссылку на оплату) в форме, например `/invoice new 1500 USD Заказ 10232`",
+    "• `/invoice status`: подключена ли касса и кем",
+    "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
+    "• `/invoice summary [today|yesterday|7d]`: сколько счетов создано и оплачено и на какую сумму",
+    "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
+    "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
+  ],
+  invoiceTimes: "Время показано в часовом поясе каждого читателя; *Обновить* на карточке читает счёт заново.",
+  invoiceHelpFallback: "/invoice <id> показывает статус, суммы, комиссии и время счёта.",
+  invoiceUsageId: (example) =>
+    `Номер счёта — от 1 до 64 латинских букв, цифр, \`_\` или \`-\` (например, \`${example}\`); можно вставить и ссылку на страницу оплаты.`,
+  invoiceUsageMore: "Наберите `/invoice help`, чтобы узнать больше.",
+  invoiceUsageFallback: (reason) => `${reason}. Использование: /invoice <номер>`,
+  paymethodsHelp: [
+    "*`/paymethods [фильтр]`* показывает методы оплаты этого рабочего пространства и их стоимость: процент комиссии, фиксированную комиссию, дополнительную комиссию, итог и минимальный уровень статуса, если метод его требует.",
+    "• `/paymethods`: все методы, сначала включённые",
+    "• `/paymethods btc`: методы, в коде, названии или валюте которых есть `btc`",
+    "• `/paymethods enabled` или `/paymethods disabled`",
+  ],
+  paymethodsHelpFallback: "/paymethods [фильтр] показывает методы оплаты и их комиссии.",
+  paymethodsUsage:
+    "Использование: `/paymethods [all | enabled | disabled | часть кода, названия или валюты]`",
+  paymethodsUsageFallback: (reason) => `${reason}. Использование: /paymethods [фильтр]`,
+};
+
+export const HELP_TEXT: Record<Lang, HelpText> = { en, ru };
+
+/** Who may manage the connection, in a language. */
+export const whoMayManage = (lang: Lang) => ERROR_TEXT[lang].whoMayManage;
