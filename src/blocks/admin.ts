@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import { ADMIN_TEXT, type ManagedAction } from "../i18n/admin.js";
+import type { Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import type { BalanceVisibility } from "./balance.js";
@@ -7,7 +9,7 @@ import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import type { SlackMessage } from "./message.js";
 import { safeText } from "./mrkdwn.js";
-import { ephemeral, serviceWords, WHO_MAY_MANAGE } from "./replies.js";
+import { ephemeral, serviceWords } from "./replies.js";
 import { type FeedLine, feedsLine, type InstantStatus, instantLine } from "./status-lines.js";
 
 export { ADMIN_ACTIONS, CONNECT_VIEW } from "./ids.js";
@@ -24,37 +26,34 @@ function isoToEpoch(iso: string): number {
 }
 
 /** One paragraph on who connected what and when, for status replies and App Home. */
-export function connectionSummary(info: ConnectionInfo | undefined, defaultVersion: ApiVersion): string {
-  if (!info) return ":electric_plug: *Not connected.* No cash register is connected to this workspace yet.";
+export function connectionSummary(
+  info: ConnectionInfo | undefined,
+  defaultVersion: ApiVersion,
+  lang: Lang = "en",
+): string {
+  const t = ADMIN_TEXT[lang];
+  if (!info) return t.notConnected;
   const by =
     info.connectedBy && /^[UW][A-Z0-9]+$/.test(info.connectedBy)
       ? `<@${info.connectedBy}>`
-      : safeText(info.connectedBy ?? "an operator", 40);
+      : safeText(info.connectedBy ?? t.anOperator, 40);
   const when = `<!date^${isoToEpoch(info.connectedAt)}^{date_short_pretty} {time}|${info.connectedAt}>`;
-  return [
-    `:white_check_mark: *Connected* to cash register \`${safeText(maskLogin(info.login), 40)}\``,
-    `by ${by}, ${when}; API ${info.apiVersion ?? `${defaultVersion} (default)`}.`,
-  ].join(" ");
+  const login = `\`${safeText(maskLogin(info.login), 40)}\``;
+  return t.connected(login, by, when, info.apiVersion ?? t.defaultApi(defaultVersion));
 }
 
 /** What is wrong when the stored secret was sealed with another key, and the two ways out. */
-export function otherKeyLines(canManage: boolean): string[] {
-  return [
-    ":key: *Kassa cannot open this cash register's secret:* it was saved with a different encryption key than the one Kassa is running with now, so no invoice, method list or balance can be read.",
-    canManage
-      ? "Two ways out: whoever runs Kassa restores the key it ran with when the cash register was connected (then everything works as before), or you reconnect now with the login and secret (settings are kept)."
-      : "A workspace admin can fix it by reconnecting the cash register, or whoever runs Kassa by restoring its earlier key. Ask one of them.",
-  ];
+export function otherKeyLines(canManage: boolean, lang: Lang = "en"): string[] {
+  const t = ADMIN_TEXT[lang];
+  return [t.otherKey, canManage ? t.otherKeyManage : t.otherKeyAsk];
 }
 
 /** Any command met credentials sealed with another key: said plainly, with the way out. */
-export function credentialsKeyMessage(canManage: boolean): SlackMessage {
+export function credentialsKeyMessage(canManage: boolean, lang: Lang = "en"): SlackMessage {
+  const t = ADMIN_TEXT[lang];
   return withConnectButton(
-    ephemeral(
-      otherKeyLines(canManage).join("\n"),
-      "Kassa cannot open this workspace's cash register secret: it was saved with a different encryption key. A workspace admin can reconnect it with /invoice connect.",
-    ),
-    "Reconnect",
+    ephemeral(otherKeyLines(canManage, lang).join("\n"), t.otherKeyFallback),
+    t.reconnect,
     canManage,
   );
 }
@@ -73,39 +72,24 @@ export function statusMessage(
     instant?: InstantStatus | undefined;
     /** Channels with the payment feed, and why one is quiet. */
     feeds?: FeedLine[] | undefined;
+    /** The workspace's language (English by default). */
+    lang?: Lang;
   },
 ): SlackMessage {
+  const lang = options.lang ?? "en";
+  const t = ADMIN_TEXT[lang];
   const lines = [
-    connectionSummary(info, options.defaultVersion),
-    ...(info?.otherKey ? otherKeyLines(options.canManage) : []),
-    `Invoice cards and method lists go ${options.visibility === "private" ? "privately to the asker (with a Share button)" : "to the channel"}.`,
+    connectionSummary(info, options.defaultVersion, lang),
+    ...(info?.otherKey ? otherKeyLines(options.canManage, lang) : []),
+    t.goes(options.visibility === "private"),
   ];
-  if (options.watched !== undefined) {
-    lines.push(`Invoices being watched for live cards: ${options.watched === 0 ? "none" : options.watched}.`);
-  }
-  if (info && options.instant) lines.push(instantLine(options.instant, options.canManage));
-  if (options.feeds) lines.push(feedsLine(options.feeds));
-  if (options.balanceVisibility) {
-    lines.push(
-      `\`/balance\` is shown to ${options.balanceVisibility === "everyone" ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
-    );
-  }
-  if (options.invoiceCreators) {
-    lines.push(
-      `\`/invoice new\` (creating invoices) is open to ${options.invoiceCreators === "everyone" ? "everyone in the workspace" : "admins only"}.`,
-    );
-  }
-  lines.push(
-    options.canManage
-      ? info
-        ? "Change it with `/invoice connect`, or remove it with `/invoice disconnect`."
-        : "Connect it with `/invoice connect`."
-      : "Workspace admins and owners can change this.",
-  );
-  return ephemeral(
-    lines.join("\n"),
-    info ? "This workspace is connected to a cash register." : "No cash register is connected.",
-  );
+  if (options.watched !== undefined) lines.push(t.watched(options.watched));
+  if (info && options.instant) lines.push(instantLine(options.instant, options.canManage, lang));
+  if (options.feeds) lines.push(feedsLine(options.feeds, lang));
+  if (options.balanceVisibility) lines.push(t.balanceTo(options.balanceVisibility === "everyone"));
+  if (options.invoiceCreators) lines.push(t.creatorsTo(options.invoiceCreators === "everyone"));
+  lines.push(options.canManage ? (info ? t.changeIt : t.connectIt) : t.adminsCanChange);
+  return ephemeral(lines.join("\n"), t.statusFallback(info !== undefined));
 }
 
 /** What the Connect button carries: where it was pressed, so a refusal is answered there. */
@@ -138,56 +122,55 @@ function withConnectButton(message: SlackMessage, label: string, canManage: bool
  * A lookup in a workspace with no cash register connected. Said to finance staff: who connects it and
  * how, in Slack; the operators' CLI belongs in docs/operating.md and the log, never here.
  */
-export function notConnectedMessage(canManage: boolean): SlackMessage {
+export function notConnectedMessage(canManage: boolean, lang: Lang = "en"): SlackMessage {
+  const t = ADMIN_TEXT[lang];
   return withConnectButton(
     ephemeral(
-      [
-        ":electric_plug: Kassa is not connected to this workspace's cash register yet, so there is nothing to look up.",
-        canManage
-          ? "You can connect it now, or with `/invoice connect`."
-          : "A workspace admin connects it with `/invoice connect`.",
-      ].join("\n"),
-      "Kassa is not connected to this workspace's cash register yet. A workspace admin connects it with /invoice connect.",
+      [t.notConnectedLook, canManage ? t.notConnectedManage : t.notConnectedAsk].join("\n"),
+      t.notConnectedFallback,
     ),
-    "Connect",
+    t.connect,
     canManage,
   );
 }
 
 /** The service refused the stored login or secret (`Invalid auth credentials`). */
-export function credentialsRefusedMessage(messages: string[], canManage: boolean): SlackMessage {
+export function credentialsRefusedMessage(
+  messages: string[],
+  canManage: boolean,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = ADMIN_TEXT[lang];
   return withConnectButton(
     ephemeral(
-      [
-        `:lock: The payment service answered “${serviceWords(messages)}”: it refused this workspace's cash register login or secret, so nothing can be looked up.`,
-        canManage
-          ? "You can reconnect it with the current login and secret now, or with `/invoice connect`."
-          : "A workspace admin can reconnect it with `/invoice connect`.",
-      ].join("\n"),
-      `The payment service refused the cash register's login or secret (${messages.join("; ")}). A workspace admin can reconnect it with /invoice connect.`,
+      [t.refused(serviceWords(messages)), canManage ? t.refusedManage : t.refusedAsk].join("\n"),
+      t.refusedFallback(messages.join("; ")),
     ),
-    "Reconnect",
+    t.reconnect,
     canManage,
   );
 }
 
-export function notAllowedMessage(what: string): SlackMessage {
-  return ephemeral(
-    `:lock: Only ${WHO_MAY_MANAGE} can ${what}. Ask one of them.`,
-    `Only workspace admins and owners can ${what}.`,
-  );
+export function notAllowedMessage(action: ManagedAction, lang: Lang = "en"): SlackMessage {
+  const t = ADMIN_TEXT[lang];
+  return ephemeral(t.notAllowed(t.actions[action]), t.notAllowedFallback(t.actions[action]));
 }
 
-export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): SlackMessage {
+export function disconnectConfirmMessage(
+  info: ConnectionInfo,
+  teamId: string,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = ADMIN_TEXT[lang];
   return {
     response_type: "ephemeral",
-    text: "Disconnect the cash register?",
+    text: t.disconnectFallback,
     blocks: [
       {
         type: "section",
         text: {
           type: "mrkdwn",
-          text: `Disconnect cash register \`${safeText(maskLogin(info.login), 40)}\`? Its stored credentials are deleted; \`/invoice\`, \`/paymethods\` and \`/balance\` stop working until someone connects again.`,
+          text: t.disconnectQuestion(`\`${safeText(maskLogin(info.login), 40)}\``),
         },
       },
       {
@@ -198,13 +181,13 @@ export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): 
             type: "button",
             action_id: ADMIN_ACTIONS.disconnect,
             style: "danger",
-            text: { type: "plain_text", text: "Disconnect" },
+            text: { type: "plain_text", text: t.disconnect },
             value: disconnectButton.write({ t: teamId }),
           },
           {
             type: "button",
             action_id: ADMIN_ACTIONS.cancel,
-            text: { type: "plain_text", text: "Cancel" },
+            text: { type: "plain_text", text: t.cancel },
             value: "cancel",
           },
         ],
@@ -213,16 +196,11 @@ export function disconnectConfirmMessage(info: ConnectionInfo, teamId: string): 
   };
 }
 
-export function disconnectedMessage(userId: string): SlackMessage {
-  return ephemeral(
-    `:electric_plug: Disconnected by <@${userId}>: the credentials are deleted. \`/invoice connect\` connects a cash register again.`,
-    "The cash register was disconnected.",
-  );
+export function disconnectedMessage(userId: string, lang: Lang = "en"): SlackMessage {
+  const t = ADMIN_TEXT[lang];
+  return ephemeral(t.disconnected(`<@${userId}>`), t.disconnectedFallback);
 }
 
-export function nothingToDisconnectMessage(): SlackMessage {
-  return ephemeral(
-    "No cash register is connected, so there is nothing to disconnect.",
-    "Nothing to disconnect.",
-  );
+export function nothingToDisconnectMessage(lang: Lang = "en"): SlackMessage {
+  return ephemeral(ADMIN_TEXT[lang].nothingToDisconnect, ADMIN_TEXT[lang].nothingToDisconnectFallback);
 }

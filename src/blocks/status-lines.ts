@@ -1,3 +1,5 @@
+import type { Lang } from "../i18n/lang.js";
+import { STATUS_LINES_TEXT } from "../i18n/status-lines.js";
 import { safeText } from "./mrkdwn.js";
 
 // The lines of /invoice status and App Home about what runs for a workspace besides commands.
@@ -11,20 +13,17 @@ export type FeedLine = {
   digest?: string;
 };
 
-export function feedsLine(feeds: FeedLine[]): string {
-  if (feeds.length === 0) return "Payment feed: none (`/invoice subscribe` in a channel makes it one).";
+export function feedsLine(feeds: FeedLine[], lang: Lang = "en"): string {
+  const t = STATUS_LINES_TEXT[lang];
+  if (feeds.length === 0) return t.noFeed;
   const each = feeds.map((feed) => {
-    const what = feed.mode === "all" ? "every new, paid or failed invoice" : "paid invoices";
+    const what = feed.mode === "all" ? t.feedAll : t.feedPaid;
     const quiet =
-      feed.paused === "not_in_channel"
-        ? ", *stopped*: Kassa is not in the channel (invite it, then subscribe again)"
-        : feed.paused === "unreadable_history"
-          ? ", *paused*: the invoice history could not be read (Kassa keeps trying)"
-          : "";
-    const daily = feed.digest ? `, yesterday's summary daily at ${safeText(feed.digest, 80)}` : "";
+      feed.paused === "not_in_channel" ? t.stopped : feed.paused === "unreadable_history" ? t.paused : "";
+    const daily = feed.digest ? t.daily(safeText(feed.digest, 80)) : "";
     return `<#${feed.channel}> (${what}${daily}${quiet})`;
   });
-  return `Payment feed: ${each.join("; ")}.`;
+  return t.feeds(each.join("; "));
 }
 
 /** Whether the payment service's callbacks reach Kassa for a workspace, and where. */
@@ -35,21 +34,10 @@ export type InstantStatus =
   | { kind: "no-address" };
 
 /** One paragraph on instant notifications, for status replies and App Home. */
-export function instantLine(status: InstantStatus, canManage: boolean): string {
-  if (status.kind === "on") {
-    if (!canManage)
-      return ":zap: Instant notifications are on: cards change as soon as the payment service reports a payment.";
-    return [
-      `:zap: *Instant notifications are on.* The payment service reports payments to \`${safeText(status.address, 300)}\`; invoices created with \`/invoice new\` carry it.`,
-      "Your own invoices can carry it too (as `callback_url`), or your server can forward the service's notifications to it: their cards then change at once as well.",
-      "If the address leaked, `/invoice callback rotate` makes a new one (the old one stops working).",
-    ].join(" ");
-  }
-  if (status.kind === "no-salt")
-    return canManage
-      ? ":hourglass: Instant notifications are off: no Secret 2 is stored, so cards are checked every so often instead. Add it with `/invoice connect`."
-      : ":hourglass: Instant notifications are off: cards are checked every so often instead.";
-  return canManage
-    ? ":hourglass: Instant notifications are off: Kassa has no public address for the payment service to report to (the operator sets `PUBLIC_URL`), so cards are checked every so often instead."
-    : ":hourglass: Instant notifications are off: cards are checked every so often instead.";
+export function instantLine(status: InstantStatus, canManage: boolean, lang: Lang = "en"): string {
+  const t = STATUS_LINES_TEXT[lang];
+  if (status.kind === "on")
+    return canManage ? t.instantOnManage(safeText(status.address, 300)).join(" ") : t.instantOn;
+  if (status.kind === "no-salt") return canManage ? t.noSaltManage : t.off;
+  return canManage ? t.noAddressManage : t.off;
 }

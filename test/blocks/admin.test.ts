@@ -146,6 +146,6 @@ describe("App Home and the disconnect question", () => {
     const message = disconnectConfirmMessage(INFO, "T0TEAM");
     expectWithinBlockKitLimits(message);
     expect(JSON.stringify(message)).toContain('"value":"{\\"t\\":\\"T0TEAM\\"}"');
-    expect(notAllowedMessage("connect the cash register").response_type).toBe("ephemeral");
+    expect(notAllowedMessage("connect").response_type).toBe("ephemeral");
   });
 });

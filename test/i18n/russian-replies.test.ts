@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { renderInvoiceV3, sampleInvoices } from "../../sandbox/fake-payments.js";
 import {
+  credentialsKeyMessage,
+  credentialsRefusedMessage,
+  disconnectConfirmMessage,
+  disconnectedMessage,
+  type FeedLine,
+  type InstantStatus,
+  notAllowedMessage,
+  notConnectedMessage,
+  nothingToDisconnectMessage,
+  statusMessage,
+} from "../../src/blocks/admin.js";
+import {
   type BalanceMessageInput,
   balanceHelpMessage,
   balanceNotAllowedMessage,
@@ -33,11 +45,13 @@ import {
 } from "../../src/blocks/replies.js";
 import { buildSummaryMessage } from "../../src/blocks/summary.js";
 import { buildInvoiceUnfurl } from "../../src/blocks/unfurl.js";
+import { MANAGED_ACTIONS } from "../../src/i18n/admin.js";
 import { USAGE_REASONS } from "../../src/i18n/help.js";
 import type { Lang } from "../../src/i18n/lang.js";
 import { UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
 import { invoiceFromV3 } from "../../src/payments/normalize.js";
 import { invoiceV3Schema } from "../../src/payments/schemas.js";
+import type { ConnectionInfo } from "../../src/store/credentials.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords, russianLetters } from "../support/english-words.js";
 
@@ -299,6 +313,66 @@ describe("help and usage in Russian", () => {
         expect(englishWords(message, ["abc", "def", "x"]), reason).toEqual([]);
       }
       expect(russianLetters(invoiceUsageMessage(reason, "abc"))).toEqual([]);
+    }
+  });
+});
+
+describe("the connection, /invoice status and refusals in Russian", () => {
+  const info: ConnectionInfo = {
+    teamId: "T0TEAM",
+    login: "shop_register",
+    apiVersion: null,
+    connectedBy: "U0ADMIN",
+    connectedAt: "2026-11-22T10:00:00.000Z",
+    hasSalt: true,
+    otherKey: null,
+  };
+  it("every reply: Russian only, within Block Kit's limits", () => {
+    const instants: InstantStatus[] = [
+      { kind: "on", address: "https://kassa.example/callbacks/abc" },
+      { kind: "no-salt" },
+      { kind: "no-address" },
+    ];
+    const feeds: FeedLine[] = [
+      { channel: "C1", mode: "paid", digest: "09:00 Europe/Moscow" },
+      { channel: "C2", mode: "all", paused: "not_in_channel" },
+      { channel: "C3", mode: "paid", paused: "unreadable_history" },
+    ];
+    const messages = [];
+    for (const canManage of [true, false]) {
+      for (const instant of instants) {
+        for (const connected of [info, { ...info, otherKey: "k" }, undefined]) {
+          messages.push(
+            statusMessage(connected as ConnectionInfo | undefined, {
+              defaultVersion: "v2",
+              visibility: canManage ? "private" : "channel",
+              canManage,
+              balanceVisibility: canManage ? "everyone" : "admins",
+              invoiceCreators: canManage ? "admins" : "everyone",
+              watched: canManage ? 0 : 12,
+              instant,
+              feeds: canManage ? feeds : [],
+              lang: "ru",
+            }),
+          );
+        }
+      }
+      messages.push(
+        notConnectedMessage(canManage, "ru"),
+        credentialsKeyMessage(canManage, "ru"),
+        credentialsRefusedMessage(["Invalid auth credentials"], canManage, "ru"),
+      );
+    }
+    for (const action of MANAGED_ACTIONS) messages.push(notAllowedMessage(action, "ru"));
+    messages.push(
+      disconnectConfirmMessage(info, "T0TEAM", "ru"),
+      disconnectedMessage("U0ADMIN", "ru"),
+      nothingToDisconnectMessage("ru"),
+    );
+    for (const message of messages) {
+      expectWithinBlockKitLimits(message);
+      // "Invalid auth credentials" is the payment service's own answer, quoted.
+      expect(englishWords(message, ["Invalid", "auth", "credentials"])).toEqual([]);
     }
   });
 });

@@ -46,8 +46,7 @@ export const openConnect =
         fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
       async () => {
         const manager = await checkManager(deps, client, who);
-        if (!manager.allowed)
-          throw new RefusalError(notAllowedMessage("connect the cash register"), "not_allowed");
+        if (!manager.allowed) throw new RefusalError(notAllowedMessage("connect"), "not_allowed");
         await openConnectModal(deps, client, body.trigger_id, {
           from: fromMessage ? "command" : "home",
           t: teamId,
@@ -85,14 +84,10 @@ export const disconnect =
     await answer(deps, context, send, async () => {
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
       if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
-        throw new RefusalError(
-          notAllowedMessage("disconnect another workspace's cash register"),
-          "foreign_card",
-        );
+        throw new RefusalError(notAllowedMessage("disconnect_other"), "foreign_card");
       }
       const manager = await checkManager(deps, client, who);
-      if (!manager.allowed)
-        throw new RefusalError(notAllowedMessage("disconnect the cash register"), "not_allowed");
+      if (!manager.allowed) throw new RefusalError(notAllowedMessage("disconnect"), "not_allowed");
       const removed = await deps.stores.credentials.remove(teamId);
       // A reconnected register gets a new callback address: the old one may sit in old invoices.
       await deps.stores.callbackKeys.remove(teamId);

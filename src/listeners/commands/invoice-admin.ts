@@ -79,12 +79,12 @@ export async function runAdminCommand(
   if (!manager.allowed) {
     const reply = notAllowedMessage(
       action === "connect"
-        ? "connect the cash register"
+        ? "connect"
         : action === "rotate-callback"
-          ? "change the payment notification address"
+          ? "callback"
           : action === "subscribe-paid" || action === "subscribe-all" || action === "unsubscribe"
-            ? "change which channels get the payment feed"
-            : "disconnect the cash register",
+            ? "feed"
+            : "disconnect",
     );
     return { reply, log: { outcome: "not_allowed" } };
   }
@@ -204,8 +204,7 @@ export async function runDigestCommand(
   },
 ): Promise<Produced> {
   const manager = await checkManager(deps, client, command);
-  if (!manager.allowed)
-    return { reply: notAllowedMessage("set the daily summary"), log: { outcome: "not_allowed" } };
+  if (!manager.allowed) return { reply: notAllowedMessage("digest"), log: { outcome: "not_allowed" } };
   const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;
   const set = await deps.feeds.setDigest(command.teamId, command.channelId, digest);
