@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import { HOME_TEXT } from "../i18n/home.js";
+import type { Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectButton, connectionSummary, type InstantStatus, instantLine, otherKeyLines } from "./admin.js";
@@ -14,41 +16,45 @@ export function homeView(
     canManage: boolean;
     /** Instant notifications (callbacks); the address is shown to managers only. */
     instant?: InstantStatus | undefined;
+    /** The workspace's language (English by default). */
+    lang?: Lang;
   },
 ): types.HomeView {
+  const lang = options.lang ?? "en";
+  const t = HOME_TEXT[lang];
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: "Kassa" } },
-    { type: "section", text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion) } },
+    {
+      type: "section",
+      text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion, lang) },
+    },
   ];
   if (info?.otherKey)
     blocks.push({
       type: "section",
-      text: { type: "mrkdwn", text: otherKeyLines(options.canManage).join("\n") },
+      text: { type: "mrkdwn", text: otherKeyLines(options.canManage, lang).join("\n") },
     });
   if (info && options.instant)
     blocks.push({
       type: "section",
-      text: { type: "mrkdwn", text: instantLine(options.instant, options.canManage) },
+      text: { type: "mrkdwn", text: instantLine(options.instant, options.canManage, lang) },
     });
   if (options.canManage) {
     const elements: types.Button[] = [
-      info ? connectButton("Update", "home", false) : connectButton("Connect", "home"),
+      info ? connectButton(t.update, "home", false) : connectButton(t.connect, "home"),
     ];
     if (info) {
       elements.push({
         type: "button",
         action_id: ADMIN_ACTIONS.disconnect,
         style: "danger",
-        text: { type: "plain_text", text: "Disconnect" },
+        text: { type: "plain_text", text: t.disconnect },
         value: "home",
         confirm: {
-          title: { type: "plain_text", text: "Disconnect?" },
-          text: {
-            type: "mrkdwn",
-            text: "The stored credentials are deleted; the commands stop working until someone connects again.",
-          },
-          confirm: { type: "plain_text", text: "Disconnect" },
-          deny: { type: "plain_text", text: "Cancel" },
+          title: { type: "plain_text", text: t.disconnectTitle },
+          text: { type: "mrkdwn", text: t.disconnectText },
+          confirm: { type: "plain_text", text: t.disconnect },
+          deny: { type: "plain_text", text: t.cancel },
           style: "danger",
         },
       });
@@ -57,12 +63,7 @@ export function homeView(
   } else if (!info) {
     blocks.push({
       type: "context",
-      elements: [
-        {
-          type: "mrkdwn",
-          text: "A workspace admin or owner can connect it here or with `/invoice connect`.",
-        },
-      ],
+      elements: [{ type: "mrkdwn", text: t.adminConnects }],
     });
   }
   blocks.push(
@@ -71,16 +72,7 @@ export function homeView(
       type: "section",
       text: {
         type: "mrkdwn",
-        text: [
-          "*How to use it*",
-          "• `/invoice &lt;id or payment link&gt;`: an invoice's state, amounts with their currencies, commissions and times (in your timezone). *Refresh* updates the card.",
-          "• `/paymethods [filter]`: the payment methods and what each costs; filter by code, name or currency (`btc`, `card`, `RUB`), or `enabled` / `disabled`.",
-          "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form; its card is posted in the channel. Admins only unless an admin lets everyone (connection settings).",
-          "• `/balance`: how much is on the cash register, per method and in total; only you see the reply, and only admins may ask unless an admin lets everyone (connection settings).",
-          "• Paste a payment page link in a channel: Kassa adds a short card under it with the invoice's state, amount and expiry.",
-          `• Invoice cards and method lists go ${options.visibility === "private" ? "privately to whoever asks, with a *Share in channel* button" : "to the channel"}.`,
-          "• `/invoice status` shows the connection; `/invoice help`, `/paymethods help` and `/balance help` explain the rest.",
-        ].join("\n"),
+        text: t.howTo(options.visibility === "private").join("\n"),
       },
     },
   );

@@ -28,6 +28,7 @@ import {
   feedUnsubscribedMessage,
   feedWelcomeText,
 } from "../../src/blocks/feed.js";
+import { homeView } from "../../src/blocks/home.js";
 import { buildInvoiceList } from "../../src/blocks/invoice-list.js";
 import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../src/blocks/paymethods.js";
 import {
@@ -373,6 +374,37 @@ describe("the connection, /invoice status and refusals in Russian", () => {
       expectWithinBlockKitLimits(message);
       // "Invalid auth credentials" is the payment service's own answer, quoted.
       expect(englishWords(message, ["Invalid", "auth", "credentials"])).toEqual([]);
+    }
+  });
+});
+
+describe("App Home in Russian", () => {
+  it("for admins and others, connected or not: Russian only, within Block Kit's limits", () => {
+    const info: ConnectionInfo = {
+      teamId: "T0TEAM",
+      login: "shop_register",
+      apiVersion: "v3",
+      connectedBy: "U0ADMIN",
+      connectedAt: "2026-11-22T10:00:00.000Z",
+      hasSalt: false,
+      otherKey: "k",
+    };
+    for (const connected of [info, undefined]) {
+      for (const canManage of [true, false]) {
+        for (const visibility of ["private", "channel"] as const) {
+          const options = {
+            defaultVersion: "v2" as const,
+            visibility,
+            canManage,
+            instant: { kind: "no-salt" as const },
+          };
+          const home = homeView(connected, { ...options, lang: "ru" });
+          // Checked as a message: the same block limits (a view has no notification text).
+          expectWithinBlockKitLimits({ text: "App Home", blocks: home.blocks });
+          expect(englishWords(home)).toEqual([]);
+          expect(russianLetters(homeView(connected, options))).toEqual([]);
+        }
+      }
     }
   });
 });
