@@ -1,4 +1,6 @@
 import type { types } from "@slack/bolt";
+import { CONNECT_TEXT } from "../i18n/connect.js";
+import type { Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectionSummary } from "./admin.js";
@@ -34,44 +36,34 @@ type ConnectForm = {
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 };
 
 /** The connect modal. The secret is never put back into it; blank keeps the stored one. */
 export function connectModal(form: ConnectForm): types.ModalView {
-  const whoMay = [
-    selectOption("Admins only", "admins"),
-    selectOption("Everyone in the workspace", "everyone"),
-  ];
+  const t = CONNECT_TEXT[form.lang ?? "en"];
+  const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
   const blocks: types.KnownBlock[] = [
-    {
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: "Connect this workspace to its CrystalPay cash register. The login and secret are checked with the payment service before anything is saved; the secret is stored encrypted and never shown again.",
-      },
-    },
+    { type: "section", text: { type: "mrkdwn", text: t.intro } },
     textInput({
       block: CONNECT_FIELDS.login,
-      label: "Cash register login",
+      label: t.login,
       maxLength: 200,
       initial: form.login,
     }),
     textInput({
       block: CONNECT_FIELDS.secret,
       optional: form.hasSecret,
-      label: "Secret (Secret 1)",
-      hint: form.hasSecret
-        ? "Leave blank to keep the stored secret."
-        : "From the cash register's settings in CrystalPay.",
+      label: t.secret,
+      hint: form.hasSecret ? t.secretKeep : t.secretWhere,
       maxLength: 500,
     }),
     textInput({
       block: CONNECT_FIELDS.salt,
       optional: true,
-      label: "Secret 2 (optional)",
-      hint: form.hasSalt
-        ? "Stored. Leave blank to keep it. Kassa checks the payment service's payment notifications with it."
-        : "Turns on instant notifications: Kassa checks the payment service's payment notifications with it. Stored encrypted.",
+      label: t.salt,
+      hint: form.hasSalt ? t.saltKeep : t.saltWhy,
       maxLength: 500,
     }),
   ];
@@ -84,67 +76,64 @@ export function connectModal(form: ConnectForm): types.ModalView {
   blocks.push(
     selectInput({
       block: CONNECT_FIELDS.apiVersion,
-      label: "API version",
+      label: t.apiVersion,
       options: [selectOption("v2", "v2"), selectOption("v3", "v3")],
       initial: form.apiVersion,
     }),
     radioInput({
       block: CONNECT_FIELDS.visibility,
-      label: "Where invoice cards and method lists go",
-      options: [
-        selectOption("In the channel", "channel"),
-        selectOption("Privately, with a Share button", "private"),
-      ],
+      label: t.where,
+      options: [selectOption(t.inChannel, "channel"), selectOption(t.privately, "private")],
       initial: form.visibility,
     }),
     radioInput({
       block: CONNECT_FIELDS.balanceVisibility,
-      label: "Who may see the balance (/balance)",
-      hint: "Admins: workspace admins and owners, the installer and the operator's list. The reply is always visible only to the asker.",
+      label: t.whoBalance,
+      hint: t.whoBalanceHint,
       options: whoMay,
       initial: form.balanceVisibility ?? "admins",
     }),
     radioInput({
       block: CONNECT_FIELDS.invoiceCreators,
-      label: "Who may create invoices (/invoice new)",
-      hint: "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+      label: t.whoCreates,
+      hint: t.whoCreatesHint,
       options: whoMay,
       initial: form.invoiceCreators ?? "admins",
     }),
   );
   return modal({
     callbackId: CONNECT_VIEW,
-    title: "Connect cash register",
-    submit: "Check and save",
-    close: "Cancel",
+    title: t.title,
+    submit: t.submit,
+    close: t.cancel,
     privateMetadata: form.privateMetadata,
     blocks,
   });
 }
 
-function noticeModal(title: string, mrkdwn: string): types.ModalView {
+function noticeModal(title: string, mrkdwn: string, lang: Lang): types.ModalView {
   return modal({
     callbackId: `${CONNECT_VIEW}_notice`,
     title,
-    close: "Close",
+    close: CONNECT_TEXT[lang].close,
     blocks: [{ type: "section", text: { type: "mrkdwn", text: truncate(mrkdwn, LIMITS.sectionText) } }],
   });
 }
 
-export function checkingModal(): types.ModalView {
-  return noticeModal(
-    "Checking…",
-    ":hourglass_flowing_sand: Checking the login and secret with the payment service. This takes a few seconds.",
-  );
+export function checkingModal(lang: Lang = "en"): types.ModalView {
+  return noticeModal(CONNECT_TEXT[lang].checkingTitle, CONNECT_TEXT[lang].checking, lang);
 }
 
 export function connectedModal(
   info: ConnectionInfo,
   methodCount: number,
   defaultVersion: ApiVersion,
+  lang: Lang = "en",
 ): types.ModalView {
+  const t = CONNECT_TEXT[lang];
   return noticeModal(
-    "Connected",
-    `${connectionSummary(info, defaultVersion)}\nThe payment service accepted the credentials and lists ${methodCount} payment method${methodCount === 1 ? "" : "s"}. Try \`/invoice &lt;id&gt;\` or \`/paymethods\`.`,
+    t.connectedTitle,
+    `${connectionSummary(info, defaultVersion, lang)}\n${t.connected(methodCount)}`,
+    lang,
   );
 }

@@ -19,6 +19,7 @@ import {
   balanceUsageMessage,
   buildBalanceMessage,
 } from "../../src/blocks/balance.js";
+import { checkingModal, connectedModal, connectModal } from "../../src/blocks/connect-modal.js";
 import {
   buildFeedMessage,
   feedNotInChannelMessage,
@@ -47,6 +48,7 @@ import {
 import { buildSummaryMessage } from "../../src/blocks/summary.js";
 import { buildInvoiceUnfurl } from "../../src/blocks/unfurl.js";
 import { MANAGED_ACTIONS } from "../../src/i18n/admin.js";
+import { CONNECT_TEXT } from "../../src/i18n/connect.js";
 import { USAGE_REASONS } from "../../src/i18n/help.js";
 import type { Lang } from "../../src/i18n/lang.js";
 import { UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
@@ -406,5 +408,60 @@ describe("App Home in Russian", () => {
         }
       }
     }
+  });
+});
+
+describe("the connect form in Russian", () => {
+  it("the form and its notices: Russian only; titles and buttons fit Slack's 24 characters uncut", () => {
+    const info: ConnectionInfo = {
+      teamId: "T0TEAM",
+      login: "shop_register",
+      apiVersion: "v2",
+      connectedBy: "U0ADMIN",
+      connectedAt: "2026-11-22T10:00:00.000Z",
+      hasSalt: true,
+      otherKey: null,
+    };
+    const views = [
+      connectModal({
+        hasSecret: false,
+        apiVersion: "v2",
+        visibility: "channel",
+        privateMetadata: "{}",
+        lang: "ru",
+      }),
+      connectModal({
+        login: "shop_register",
+        hasSecret: true,
+        hasSalt: true,
+        apiVersion: "v3",
+        visibility: "private",
+        privateMetadata: "{}",
+        lang: "ru",
+      }),
+      checkingModal("ru"),
+      connectedModal(info, 1, "v2", "ru"),
+      connectedModal(info, 22, "v2", "ru"),
+    ];
+    for (const view of views) {
+      expect(englishWords(view)).toEqual([]);
+      for (const text of [view.title, view.submit, view.close].flatMap((part) => (part ? [part.text] : []))) {
+        expect(text.length).toBeLessThanOrEqual(24);
+      }
+    }
+    // Written to fit, not cut by the modal helper.
+    for (const lang of ["en", "ru"] as const) {
+      const t = CONNECT_TEXT[lang];
+      for (const text of [t.title, t.submit, t.cancel, t.close, t.checkingTitle, t.connectedTitle])
+        expect(text.length, text).toBeLessThanOrEqual(24);
+    }
+    expect(JSON.stringify(views[4])).toContain("22 метода оплаты");
+    const english = connectModal({
+      hasSecret: false,
+      apiVersion: "v2",
+      visibility: "channel",
+      privateMetadata: "{}",
+    });
+    expect(russianLetters(english)).toEqual([]);
   });
 });

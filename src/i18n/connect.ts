@@ -1,0 +1,106 @@
+import type { Lang } from "./lang.js";
+import { pluralForm } from "./plural.js";
+
+/** The connect modal and its notices. Modal titles and buttons are at most 24 characters. */
+export type ConnectText = {
+  adminsOnly: string;
+  everyone: string;
+  intro: string;
+  login: string;
+  secret: string;
+  secretKeep: string;
+  secretWhere: string;
+  salt: string;
+  saltKeep: string;
+  saltWhy: string;
+  apiVersion: string;
+  where: string;
+  inChannel: string;
+  privately: string;
+  whoBalance: string;
+  whoBalanceHint: string;
+  whoCreates: string;
+  whoCreatesHint: string;
+  title: string;
+  submit: string;
+  cancel: string;
+  close: string;
+  checkingTitle: string;
+  checking: string;
+  connectedTitle: string;
+  connected: (methods: number) => string;
+};
+
+const en: ConnectText = {
+  adminsOnly: "Admins only",
+  everyone: "Everyone in the workspace",
+  intro:
+    "Connect this workspace to its CrystalPay cash register. The login and secret are checked with the payment service before anything is saved; the secret is stored encrypted and never shown again.",
+  login: "Cash register login",
+  secret: "Secret (Secret 1)",
+  secretKeep: "Leave blank to keep the stored secret.",
+  secretWhere: "From the cash register's settings in CrystalPay.",
+  salt: "Secret 2 (optional)",
+  saltKeep:
+    "Stored. Leave blank to keep it. Kassa checks the payment service's payment notifications with it.",
+  saltWhy:
+    "Turns on instant notifications: Kassa checks the payment service's payment notifications with it. Stored encrypted.",
+  apiVersion: "API version",
+  where: "Where invoice cards and method lists go",
+  inChannel: "In the channel",
+  privately: "Privately, with a Share button",
+  whoBalance: "Who may see the balance (/balance)",
+  whoBalanceHint:
+    "Admins: workspace admins and owners, the installer and the operator's list. The reply is always visible only to the asker.",
+  whoCreates: "Who may create invoices (/invoice new)",
+  whoCreatesHint:
+    "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+  title: "Connect cash register",
+  submit: "Check and save",
+  cancel: "Cancel",
+  close: "Close",
+  checkingTitle: "Checking…",
+  checking:
+    ":hourglass_flowing_sand: Checking the login and secret with the payment service. This takes a few seconds.",
+  connectedTitle: "Connected",
+  connected: (methods) =>
+    `The payment service accepted the credentials and lists ${methods} payment method${methods === 1 ? "" : "s"}. Try \`/invoice &lt;id&gt;\` or \`/paymethods\`.`,
+};
+
+const ru: ConnectText = {
+  adminsOnly: "Только администраторы",
+  everyone: "Все в рабочем пространстве",
+  intro:
+    "Подключите это рабочее пространство к его кассе CrystalPay. Логин и секрет проверяются в платёжном сервисе до сохранения; секрет хранится зашифрованным и больше не показывается.",
+  login: "Логин кассы",
+  secret: "Секрет (Секрет 1)",
+  secretKeep: "Оставьте пустым, чтобы сохранить прежний секрет.",
+  secretWhere: "Из настроек кассы в CrystalPay.",
+  salt: "Секрет 2 (необязательно)",
+  saltKeep:
+    "Сохранён. Оставьте пустым, чтобы не менять. С ним Kassa проверяет уведомления о платежах от сервиса.",
+  saltWhy:
+    "Включает мгновенные уведомления: с ним Kassa проверяет уведомления о платежах от платёжного сервиса. Хранится зашифрованным.",
+  apiVersion: "Версия API",
+  where: "Куда идут карточки счетов и списки методов",
+  inChannel: "В канал",
+  privately: "Лично, с кнопкой «Показать в канале»",
+  whoBalance: "Кто видит баланс (/balance)",
+  whoBalanceHint:
+    "Администраторы: администраторы и владельцы рабочего пространства, установивший Kassa и список оператора. Ответ всегда видит только спросивший.",
+  whoCreates: "Кто создаёт счета (/invoice new)",
+  whoCreatesHint:
+    "Администраторы: те же люди, что выше. Созданный счёт — настоящая ссылка на оплату в кассу.",
+  title: "Подключение кассы",
+  submit: "Проверить и сохранить",
+  cancel: "Отмена",
+  close: "Закрыть",
+  checkingTitle: "Проверка…",
+  checking:
+    ":hourglass_flowing_sand: Проверяем логин и секрет в платёжном сервисе. Это займёт несколько секунд.",
+  connectedTitle: "Подключено",
+  connected: (methods) =>
+    `Платёжный сервис принял данные доступа и показывает ${methods} ${pluralForm("ru", methods, { one: "метод", few: "метода", many: "методов", other: "метода" })} оплаты. Попробуйте \`/invoice &lt;номер&gt;\` или \`/paymethods\`.`,
+};
+
+export const CONNECT_TEXT: Record<Lang, ConnectText> = { en, ru };
