@@ -1,76 +1,95 @@
 // What the creator of an invoice is told when the form cannot do its job.
 import type { types } from "@slack/bolt";
+import { CREATE_TEXT, type FailedReason, type NotSentReason } from "../i18n/invoice-create.js";
+import type { Lang } from "../i18n/lang.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
-import { inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { ephemeral, serviceWords, WHO_MAY_MANAGE } from "./replies.js";
+import { inlineCode, truncate } from "./mrkdwn.js";
+import { ephemeral, serviceWords } from "./replies.js";
+
+export type { FailedReason, NotSentReason } from "../i18n/invoice-create.js";
 
 /** The service refused the invoice: its own words, for the field or the private message. */
-export function refusalText(messages: string[]): string {
-  return truncate(`The payment service refused it: ${messages.join("; ")}`, 300);
+export function refusalText(messages: string[], lang: Lang = "en"): string {
+  return truncate(CREATE_TEXT[lang].refused(messages.join("; ")), 300);
 }
 
-export function createNotAllowedMessage(): SlackMessage {
-  return ephemeral(
-    `:lock: In this workspace only ${WHO_MAY_MANAGE} can create invoices. Ask one of them, or ask an admin to let everyone create them (connection settings, \`/invoice connect\`).`,
-    "Only workspace admins and owners can create invoices in this workspace.",
-  );
+export function createNotAllowedMessage(lang: Lang = "en"): SlackMessage {
+  return ephemeral(CREATE_TEXT[lang].notAllowed, CREATE_TEXT[lang].notAllowedFallback);
 }
 
 /** Told privately when the service refused an invoice after the form had closed. */
-export function createRefusedMessage(messages: string[], amount: string, currency: string): SlackMessage {
+export function createRefusedMessage(
+  messages: string[],
+  amount: string,
+  currency: string,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = CREATE_TEXT[lang];
   return ephemeral(
-    [
-      `:warning: The invoice for ${inlineCode(`${amount} ${currency}`)} was not created: the payment service answered “${serviceWords(messages)}”.`,
-      "Nothing was posted. Run `/invoice new` again with other values.",
-    ].join("\n"),
-    `The invoice was not created: ${messages.join("; ")}`,
+    [t.refusedLine(inlineCode(`${amount} ${currency}`), serviceWords(messages)), t.refusedNext].join("\n"),
+    t.refusedFallback(messages.join("; ")),
   );
 }
 
 /** Told privately when nothing was sent to the payment service (so nothing was created). */
-export function createNotSentMessage(amount: string, currency: string, why: string): SlackMessage {
-  return ephemeral(
-    `:warning: The invoice for ${inlineCode(`${amount} ${currency}`)} was not created: ${safeText(why, 200)}. Nothing was sent to the payment service; run \`/invoice new\` again in a minute.`,
-    "The invoice was not created; nothing was sent to the payment service.",
-  );
+export function createNotSentMessage(
+  amount: string,
+  currency: string,
+  why: NotSentReason,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = CREATE_TEXT[lang];
+  return ephemeral(t.notSent(inlineCode(`${amount} ${currency}`), t.notSentReasons[why]), t.notSentFallback);
 }
 
 /** Told privately when the request may have reached the service but no usable answer came back. */
 export function createFailedMessage(
   amount: string,
   currency: string,
-  why: string,
+  why: FailedReason,
   reference: string,
+  lang: Lang = "en",
 ): SlackMessage {
+  const t = CREATE_TEXT[lang];
   const message = ephemeral(
-    `:warning: Kassa could not tell whether the invoice for ${inlineCode(`${amount} ${currency}`)} was created: ${safeText(why, 200)}. Before trying again, check the cash register's invoices in CrystalPay, so the payer does not get two links.`,
-    "Kassa could not tell whether the invoice was created.",
+    t.failed(inlineCode(`${amount} ${currency}`), t.failedReasons[why]),
+    t.failedFallback,
   );
   const context: types.ContextBlock = {
     type: "context",
-    elements: [{ type: "mrkdwn", text: `Reference: ${inlineCode(reference)}` }],
+    elements: [{ type: "mrkdwn", text: t.reference(inlineCode(reference)) }],
   };
   return { ...message, blocks: [...message.blocks, context] };
 }
 
 /** Created, but its card could not be read back: the link alone, and how to see the card. */
-export function createdWithoutCardMessage(id: string, url: string, userId: string): SlackMessage {
+export function createdWithoutCardMessage(
+  id: string,
+  url: string,
+  userId: string,
+  lang: Lang = "en",
+): SlackMessage {
+  const t = CREATE_TEXT[lang];
   const safeUrl = /^https:\/\/[^\s<>|]+$/.test(url) ? url : undefined;
   return {
-    text: `Invoice ${id} was created by <@${userId}>.`,
+    text: t.createdBy(id, `<@${userId}>`),
     blocks: [
       {
         type: "section",
         text: {
           type: "mrkdwn",
           text: truncate(
-            `:receipt: Invoice ${inlineCode(id)} was created${safeUrl ? `: <${safeUrl}|payment page>` : ""}. Its details could not be read just now; \`/invoice ${id}\` shows them.`,
+            t.createdNoCard(
+              inlineCode(id),
+              safeUrl ? `: <${safeUrl}|${t.paymentPage}>` : "",
+              `\`/invoice ${id}\``,
+            ),
             LIMITS.sectionText,
           ),
         },
       },
-      { type: "context", elements: [{ type: "mrkdwn", text: `Created by <@${userId}>.` }] },
+      { type: "context", elements: [{ type: "mrkdwn", text: t.createdByNote(`<@${userId}>`) }] },
     ],
   };
 }

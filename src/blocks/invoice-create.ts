@@ -1,5 +1,7 @@
 import type { types } from "@slack/bolt";
 import Big from "big.js";
+import { CREATE_TEXT } from "../i18n/invoice-create.js";
+import type { Lang } from "../i18n/lang.js";
 import type { InvoiceDraft } from "../payments/client.js";
 import type { PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
@@ -40,47 +42,50 @@ export type CreateForm = {
   /** Enabled methods for the "required method" select; undefined: the list was not available. */
   methods?: PaymentMethod[] | undefined;
   origin: CreateOrigin;
+  /** The workspace's language (English by default). */
+  lang?: Lang;
 };
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
 export function createInvoiceModal(form: CreateForm): types.ModalView {
+  const t = CREATE_TEXT[form.lang ?? "en"];
   const blocks: types.KnownBlock[] = [
     textInput({
       block: CREATE_FIELDS.amount,
-      label: "Amount",
-      hint: "Exact, with a point for decimals: 1500 or 0.0005.",
+      label: t.amount,
+      hint: t.amountHint,
       maxLength: 30,
       placeholder: "1500",
       initial: form.amount,
     }),
     selectInput({
       block: CREATE_FIELDS.currency,
-      label: "Currency",
-      hint: "The payment service converts it to roubles at its own rate.",
+      label: t.currency,
+      hint: t.currencyHint,
       options: CREATE_CURRENCIES.map((code) => selectOption(code, code)),
       initial:
         CREATE_CURRENCIES.find((code) => code === form.currency?.toUpperCase()) ?? CREATE_CURRENCIES[0],
     }),
     textInput({
       block: CREATE_FIELDS.lifetime,
-      label: "Payment page open for (minutes)",
-      hint: `1 to ${MAX_LIFETIME_MINUTES} minutes (3 days).`,
+      label: t.lifetime,
+      hint: t.lifetimeHint(MAX_LIFETIME_MINUTES),
       maxLength: 4,
       initial: String(DEFAULT_LIFETIME_MINUTES),
     }),
     textInput({
       block: CREATE_FIELDS.description,
       optional: true,
-      label: "Description",
-      hint: "Shown to the payer on the payment page.",
+      label: t.description,
+      hint: t.descriptionHint,
       maxLength: MAX_DESCRIPTION,
       initial: form.description,
     }),
     textInput({
       block: CREATE_FIELDS.extra,
       optional: true,
-      label: "Order reference",
-      hint: "Your own reference, kept with the invoice (not shown to the payer).",
+      label: t.extra,
+      hint: t.extraHint,
       maxLength: MAX_EXTRA,
     }),
   ];
@@ -91,18 +96,18 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       selectInput({
         block: CREATE_FIELDS.method,
         optional: true,
-        label: "Only this payment method",
-        hint: "Leave empty to let the payer choose.",
-        placeholder: "Any method",
+        label: t.method,
+        hint: t.methodHint,
+        placeholder: t.anyMethod,
         options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
       }),
     );
   }
   return modal({
     callbackId: CREATE_INVOICE_VIEW,
-    title: "New invoice",
-    submit: "Create",
-    close: "Cancel",
+    title: t.title,
+    submit: t.submit,
+    close: t.cancel,
     privateMetadata: JSON.stringify(form.origin),
     blocks,
   });
@@ -121,24 +126,24 @@ export type CreateInput = {
 /** Checks the submitted fields: the draft, or an error per block id (shown next to each field). */
 export function validateCreateInput(
   input: CreateInput,
+  lang: Lang = "en",
 ): { ok: true; draft: InvoiceDraft } | { ok: false; errors: Record<string, string> } {
+  const t = CREATE_TEXT[lang];
   const errors: Record<string, string> = {};
   const amountText = (input.amount ?? "").trim();
   let amount = "";
-  if (amountText === "") errors[CREATE_FIELDS.amount] = "Enter the amount.";
-  else if (!AMOUNT_PATTERN.test(amountText))
-    errors[CREATE_FIELDS.amount] =
-      "Enter a number like 1500 or 99.90: digits, a point for decimals (at most 8), no spaces or signs.";
-  else if (new Big(amountText).lte(0)) errors[CREATE_FIELDS.amount] = "The amount must be more than 0.";
+  if (amountText === "") errors[CREATE_FIELDS.amount] = t.enterAmount;
+  else if (!AMOUNT_PATTERN.test(amountText)) errors[CREATE_FIELDS.amount] = t.amountForm;
+  else if (new Big(amountText).lte(0)) errors[CREATE_FIELDS.amount] = t.amountPositive;
   // Big normalises "0100.50" to "100.5" without ever going through a float.
   else amount = new Big(amountText).toFixed();
   const currency = (input.currency ?? "RUB").toUpperCase();
   if (!(CREATE_CURRENCIES as readonly string[]).includes(currency))
-    errors[CREATE_FIELDS.currency] = "Pick one of the listed currencies.";
+    errors[CREATE_FIELDS.currency] = t.pickCurrency;
   const lifetimeText = (input.lifetime ?? "").trim();
   const lifetime = /^\d{1,5}$/.test(lifetimeText) ? Number(lifetimeText) : Number.NaN;
   if (!(lifetime >= 1 && lifetime <= MAX_LIFETIME_MINUTES))
-    errors[CREATE_FIELDS.lifetime] = `Enter whole minutes from 1 to ${MAX_LIFETIME_MINUTES}.`;
+    errors[CREATE_FIELDS.lifetime] = t.wholeMinutes(MAX_LIFETIME_MINUTES);
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const text = (value: string | null | undefined) => value?.trim() || undefined;
   return {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { renderInvoiceV3, sampleInvoices } from "../../sandbox/fake-payments.js";
+import {
+  renderInvoiceV3,
+  renderMethodsV2,
+  sampleInvoices,
+  sampleMethods,
+} from "../../sandbox/fake-payments.js";
 import {
   credentialsKeyMessage,
   credentialsRefusedMessage,
@@ -30,6 +35,16 @@ import {
   feedWelcomeText,
 } from "../../src/blocks/feed.js";
 import { homeView } from "../../src/blocks/home.js";
+import {
+  createdWithoutCardMessage,
+  createFailedMessage,
+  createInvoiceModal,
+  createNotAllowedMessage,
+  createNotSentMessage,
+  createRefusedMessage,
+  refusalText,
+  validateCreateInput,
+} from "../../src/blocks/invoice-create.js";
 import { buildInvoiceList } from "../../src/blocks/invoice-list.js";
 import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../src/blocks/paymethods.js";
 import {
@@ -52,8 +67,8 @@ import { CONNECT_TEXT } from "../../src/i18n/connect.js";
 import { USAGE_REASONS } from "../../src/i18n/help.js";
 import type { Lang } from "../../src/i18n/lang.js";
 import { UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
-import { invoiceFromV3 } from "../../src/payments/normalize.js";
-import { invoiceV3Schema } from "../../src/payments/schemas.js";
+import { invoiceFromV3, methodsFromV2 } from "../../src/payments/normalize.js";
+import { invoiceV3Schema, methodListV2Schema } from "../../src/payments/schemas.js";
 import type { ConnectionInfo } from "../../src/store/credentials.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords, russianLetters } from "../support/english-words.js";
@@ -463,5 +478,54 @@ describe("the connect form in Russian", () => {
       privateMetadata: "{}",
     });
     expect(russianLetters(english)).toEqual([]);
+  });
+});
+
+describe("/invoice new in Russian", () => {
+  it("the form, its field errors and every reply: Russian only; titles fit uncut", () => {
+    const { methods } = methodsFromV2(methodListV2Schema.parse(JSON.parse(renderMethodsV2(sampleMethods()))));
+    const view = createInvoiceModal({
+      amount: "1500",
+      currency: "usd",
+      methods,
+      origin: { t: "T1", c: "C1" },
+      lang: "ru",
+    });
+    // Method names are the service's own.
+    expect(
+      englishWords(
+        view,
+        methods.flatMap((method) => method.name.split(/[\s()]+/)),
+      ),
+    ).toEqual([]);
+    for (const text of [view.title.text, view.submit?.text ?? "", view.close?.text ?? ""])
+      expect(text.length).toBeLessThanOrEqual(24);
+    expect(view.title.text).toBe("Новый счёт");
+    for (const input of [
+      { amount: "", lifetime: "0" },
+      { amount: "1,5", currency: "XYZ", lifetime: "99999" },
+      { amount: "0", lifetime: "60" },
+    ]) {
+      const checked = validateCreateInput(input, "ru");
+      expect(checked.ok).toBe(false);
+      if (!checked.ok)
+        for (const error of Object.values(checked.errors)) expect(englishWords({ text: error })).toEqual([]);
+    }
+    const replies = [
+      createNotAllowedMessage("ru"),
+      createRefusedMessage(["Сумма слишком мала"], "1500", "RUB", "ru"),
+      createNotSentMessage("1500", "RUB", "not_connected", "ru"),
+      createNotSentMessage("1500", "RUB", "busy", "ru"),
+      createFailedMessage("1500", "RUB", "no_answer", "ref-1", "ru"),
+      createFailedMessage("1500", "RUB", "internal", "ref-2", "ru"),
+      createdWithoutCardMessage(
+        "715308958_rPwTzvsvCm",
+        "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm",
+        "U1",
+        "ru",
+      ),
+      { text: refusalText(["Сумма слишком мала"], "ru") },
+    ];
+    for (const reply of replies) expect(englishWords(reply)).toEqual([]);
   });
 });

@@ -177,18 +177,12 @@ async function tellFailure(
   }
   // Only these failures happen before anything is sent; after any other, the invoice may exist.
   if (error instanceof NotConnectedError || error instanceof BusyError) {
-    const why =
-      error instanceof NotConnectedError
-        ? "this workspace's cash register is no longer connected"
-        : "the payment service is busy with this cash register's other requests";
+    const why = error instanceof NotConnectedError ? "not_connected" : "busy";
     await tell(createNotSentMessage(draft.amount, draft.currency, why));
     return { outcome: "not_sent", reason: error.name };
   }
   const reference = newReference();
-  const why =
-    error instanceof PaymentsError
-      ? "the payment service did not give a usable answer"
-      : "an error on Kassa's side";
+  const why = error instanceof PaymentsError ? "no_answer" : "internal";
   await tell(createFailedMessage(draft.amount, draft.currency, why, reference));
   return { outcome: "create_failed", reference, err: error };
 }
