@@ -1,4 +1,5 @@
 import { type FieldErrors, fieldError } from "../blocks/form.js";
+import { NOTICES_TEXT } from "../i18n/notices.js";
 import { newReference } from "../logger.js";
 import type { ListenerDeps } from "./deps.js";
 import type { HandledLogLine, Outcome, ViewContext } from "./outcome.js";
@@ -88,8 +89,5 @@ export async function handledSubmission(
 }
 
 function somethingWentWrong(field: string, reference: string): FieldErrors {
-  return fieldError(
-    field,
-    `Something went wrong on Kassa's side, so nothing was saved. Try again; if it happens again, give your admin this reference: ${reference}.`,
-  );
+  return fieldError(field, NOTICES_TEXT.en.internalField(reference));
 }

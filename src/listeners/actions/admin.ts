@@ -7,6 +7,7 @@ import {
 } from "../../blocks/admin.js";
 import { disconnectButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
@@ -107,7 +108,7 @@ export const cancelDisconnect =
   async ({ ack, respond }: ActionArgs): Promise<void> => {
     await ack();
     await respond({
-      ...ephemeral("Nothing was changed.", "Nothing was changed."),
+      ...ephemeral(NOTICES_TEXT.en.nothingChanged, NOTICES_TEXT.en.nothingChanged),
       replace_original: true,
     }).catch(() => undefined);
   };

@@ -1,6 +1,7 @@
 import { listPageButton } from "../../blocks/button-values.js";
 import { LIST_ACTIONS } from "../../blocks/ids.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import { actionContext, pageSender } from "../command-context.js";
@@ -28,10 +29,7 @@ export const invoiceListButton =
       const value = readButtonValue(listPageButton.schema, action);
       if (value.t !== team)
         throw new RefusalError(
-          ephemeral(
-            ":lock: This list belongs to another workspace's cash register, so it cannot be read from here.",
-            "This list belongs to another workspace.",
-          ),
+          ephemeral(NOTICES_TEXT.en.foreignList, NOTICES_TEXT.en.foreignListFallback),
           "foreign_card",
         );
       noted.filter = value.f;

@@ -3,6 +3,8 @@ import { buildInvoiceMessage, INVOICE_ACTIONS, parseEnteredAmount } from "../../
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { carryWatchStatus } from "../../blocks/watch.js";
+import type { Lang } from "../../i18n/lang.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import { type AnswerDeps, answer } from "../answer.js";
@@ -69,9 +71,6 @@ export const invoiceCardButton =
     });
   };
 
-export function foreignCardMessage(): SlackMessage {
-  return ephemeral(
-    ":lock: This card belongs to another workspace's cash register, so it can only be refreshed or shared there.",
-    "This card belongs to another workspace.",
-  );
+export function foreignCardMessage(lang: Lang = "en"): SlackMessage {
+  return ephemeral(NOTICES_TEXT[lang].foreignCard, NOTICES_TEXT[lang].foreignCardFallback);
 }

@@ -2,6 +2,7 @@ import { stopButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
@@ -35,10 +36,7 @@ export const stopWatch =
       else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
       const blocks = body.message?.blocks as unknown[] | undefined;
       if (isPrivate || !blocks || blocks.length === 0) {
-        const reply = ephemeral(
-          "Kassa no longer tells you about changes to this invoice.",
-          "Live updates stopped.",
-        );
+        const reply = ephemeral(NOTICES_TEXT.en.dmStopped, NOTICES_TEXT.en.dmStoppedFallback);
         return { reply, log: { outcome: "watch_stopped" } };
       }
       const reply = { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };

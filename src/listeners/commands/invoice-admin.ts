@@ -15,6 +15,7 @@ import {
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import type { FeedMode } from "../../feed/model.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
@@ -101,8 +102,8 @@ export async function runAdminCommand(
       await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
     } catch (error) {
       const reply = ephemeral(
-        ":hourglass: The form could not be opened in time. Run `/invoice connect` again.",
-        "The form could not be opened; run /invoice connect again.",
+        NOTICES_TEXT.en.formNotOpened("/invoice connect"),
+        NOTICES_TEXT.en.formNotOpenedFallback("/invoice connect"),
       );
       return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
     }
@@ -121,17 +122,11 @@ async function rotateCallback(
   const connection = await deps.stores.credentials.get(teamId);
   const instant = await instantStatus(deps.callbacks, connection);
   if (!deps.callbacks || !instant || instant.kind !== "on") {
-    const reply = ephemeral(
-      ":information_source: Nothing was changed: this workspace has no payment notification address. `/invoice status` says why.",
-      "No payment notification address to change.",
-    );
+    const reply = ephemeral(NOTICES_TEXT.en.noAddress, NOTICES_TEXT.en.noAddressFallback);
     return { reply, log: { outcome: "ok" } };
   }
   const address = await deps.callbacks.rotate(teamId);
-  const reply = ephemeral(
-    `:white_check_mark: New payment notification address: \`${address}\`. The old one no longer works: put the new one wherever your own invoices or servers used the old one. Invoices created with \`/invoice new\` use it from now on.`,
-    "The payment notification address was changed.",
-  );
+  const reply = ephemeral(NOTICES_TEXT.en.newAddress(address), NOTICES_TEXT.en.newAddressFallback);
   return { reply, log: { outcome: "callback_rotated" } };
 }
 
@@ -209,17 +204,11 @@ export async function runDigestCommand(
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;
   const set = await deps.feeds.setDigest(command.teamId, command.channelId, digest);
   if (!set) {
-    const reply = ephemeral(
-      ":information_source: Nothing was changed: the daily summary goes to a payment feed channel. Type `/invoice subscribe` here first.",
-      "This channel is not a payment feed; subscribe it first.",
-    );
+    const reply = ephemeral(NOTICES_TEXT.en.digestNeedsFeed, NOTICES_TEXT.en.digestNeedsFeedFallback);
     return { reply, log: { outcome: "ok" } };
   }
   const reply = digest
-    ? ephemeral(
-        `:calendar: Each day at ${digest.at} (${zone}) this channel gets yesterday's summary: invoices made, paid, and the paid total. \`/invoice digest off\` stops it.`,
-        `Each day at ${digest.at} (${zone}) this channel gets yesterday's summary.`,
-      )
-    : ephemeral(":no_bell: The daily summary in this channel is off.", "The daily summary is off.");
+    ? ephemeral(NOTICES_TEXT.en.digestOn(digest.at, zone), NOTICES_TEXT.en.digestOnFallback(digest.at, zone))
+    : ephemeral(NOTICES_TEXT.en.digestOff, NOTICES_TEXT.en.digestOffFallback);
   return { reply, log: { outcome: "digest_set", digest: digest ? digest.at : "off" } };
 }

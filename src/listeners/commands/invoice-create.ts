@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
@@ -50,8 +51,8 @@ export async function openCreateModal(
     });
   } catch (error) {
     const reply = ephemeral(
-      ":hourglass: The form could not be opened in time. Run `/invoice new` again.",
-      "The form could not be opened; run /invoice new again.",
+      NOTICES_TEXT.en.formNotOpened("/invoice new"),
+      NOTICES_TEXT.en.formNotOpenedFallback("/invoice new"),
     );
     return {
       reply,

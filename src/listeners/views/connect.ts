@@ -5,6 +5,7 @@ import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../
 import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
 import type { ReplyVisibility } from "../../blocks/invoice.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import { within } from "../../within.js";
@@ -68,12 +69,18 @@ type Check = { ok: true; methods: number } | { ok: false; message: string };
 
 /** Why credentials failed, in words for the field; never the secret. */
 function checkFailure(error: unknown): string {
-  if (error instanceof ServiceError) return `The payment service refused them: ${error.messages.join("; ")}`;
+  const t = NOTICES_TEXT.en;
+  if (error instanceof ServiceError) return t.refusedThem(error.messages.join("; "));
   if (error instanceof UnreachableError)
-    return `Could not check them: ${error.message}. Try again in a minute.`;
-  if (error instanceof UnexpectedResponseError)
-    return "Could not check them: the payment service sent an answer Kassa cannot read.";
-  return "Could not check them because of an error on Kassa's side.";
+    return t.couldNotCheck(
+      error.reason === "http-status"
+        ? t.unreachable.status(error.status)
+        : error.reason === "timeout"
+          ? t.unreachable.timeout
+          : t.unreachable.network,
+    );
+  if (error instanceof UnexpectedResponseError) return t.couldNotRead;
+  return t.couldNotCheckKassa;
 }
 
 /**
@@ -92,20 +99,13 @@ export const connectSubmission =
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const form = formSchema.safeParse(view.state.values);
       if (!from.success || !form.success || from.data.t !== who.teamId) {
-        await reply(
-          fieldError(CONNECT_FIELDS.login, "This form is out of date. Close it and open it again."),
-        );
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.formOutdatedConnect));
         return { outcome: "bad_form" };
       }
       const manager = await checkManager(deps, client, who);
       noted.manager = manager.why;
       if (!manager.allowed) {
-        await reply(
-          fieldError(
-            CONNECT_FIELDS.login,
-            "Only workspace admins and owners, the person who installed Kassa, and people the operator lists can change the connection. Nothing was saved.",
-          ),
-        );
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.connectNotAllowed));
         return { outcome: "not_allowed" };
       }
       const values = form.data;
@@ -113,11 +113,11 @@ export const connectSubmission =
       const stored = await deps.stores.credentials.get(who.teamId).catch(() => undefined);
       const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
       if (values.login === "") {
-        await reply(fieldError(CONNECT_FIELDS.login, "Enter the cash register's login."));
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.enterLogin));
         return { outcome: "invalid", fields: [CONNECT_FIELDS.login] };
       }
       if (!secret) {
-        await reply(fieldError(CONNECT_FIELDS.secret, "Enter the cash register's secret."));
+        await reply(fieldError(CONNECT_FIELDS.secret, NOTICES_TEXT.en.enterSecret));
         return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
       }
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };

@@ -11,7 +11,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
-import { WHO_MAY_MANAGE } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
   auditCreated,
   type CreatedCardNote,
@@ -83,9 +83,7 @@ export const createInvoiceSubmission =
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const form = formSchema.safeParse(view.state.values);
       if (!from.success || !form.success || from.data.t !== teamId) {
-        await reply(
-          fieldError(CREATE_FIELDS.amount, "This form is out of date. Close it and run /invoice new again."),
-        );
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.formOutdatedCreate));
         return { outcome: "bad_form" };
       }
       const checked = validateCreateInput(form.data);
@@ -98,12 +96,7 @@ export const createInvoiceSubmission =
       const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
       noted.creator = permission.why;
       if (!permission.allowed) {
-        await reply(
-          fieldError(
-            CREATE_FIELDS.amount,
-            `In this workspace only ${WHO_MAY_MANAGE} can create invoices. Nothing was created.`,
-          ),
-        );
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createNotAllowedField));
         return { outcome: "not_allowed" };
       }
       // One invoice per submission: Slack redelivers a submission it got no answer to, and a double
@@ -114,21 +107,11 @@ export const createInvoiceSubmission =
         first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
       } catch (error) {
         // Without the store Kassa cannot promise "once": create nothing.
-        await reply(
-          fieldError(
-            CREATE_FIELDS.amount,
-            "Kassa's storage is not answering, so nothing was created. Try again in a minute.",
-          ),
-        );
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createStoreDown));
         return { outcome: "store_unavailable", err: error };
       }
       if (!first) {
-        await reply(
-          fieldError(
-            CREATE_FIELDS.amount,
-            "This form was already sent with these values: the invoice's card goes to the channel, or Kassa tells you privately what went wrong. Close the form, or change a value to create another invoice.",
-          ),
-        );
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createDuplicate));
         return { outcome: "duplicate" };
       }
 
