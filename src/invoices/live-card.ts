@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import type { EnteredAmount, ReplyVisibility } from "../blocks/invoice.js";
 import type { SlackMessage } from "../blocks/message.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
+import type { Lang } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack-error.js";
 import type { CardDelivery, InvoiceDeps } from "./deps.js";
@@ -45,7 +46,7 @@ export async function deliverInvoiceCard(
   visibility: ReplyVisibility,
   delivery: CardDelivery,
   /** created: the asker created the invoice (/invoice new); live updates keep "Created by" and the amount typed. */
-  options: { created?: boolean; entered?: EnteredAmount } = {},
+  options: { created?: boolean; entered?: EnteredAmount; lang?: Lang } = {},
 ): Promise<SlackMessage | null> {
   const watchable = deps.watches.shouldWatch(invoice, deps.now());
   const stopValue = { t: asker.teamId, id: invoice.id };
@@ -62,7 +63,7 @@ export async function deliverInvoiceCard(
       result === "watching"
         ? { kind: "watching", lastCheckedAt: deps.now(), private: true }
         : notWatched(result, deps);
-    return withWatchStatus(card, status, stopValue);
+    return withWatchStatus(card, status, stopValue, options.lang);
   }
 
   // The room is checked first, so the card is posted with the right line (not posted, then corrected).
@@ -74,10 +75,10 @@ export async function deliverInvoiceCard(
   if (room === "workspace_full" || room === "invoice_full" || room === "asker_full") delivery.watch = room;
   const live =
     room === "watching"
-      ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue)
+      ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue, options.lang)
       : room === "store_failed"
         ? card
-        : withWatchStatus(card, notWatched(room, deps), stopValue);
+        : withWatchStatus(card, notWatched(room, deps), stopValue, options.lang);
   let ts: string;
   try {
     const posted = await client.chat.postMessage({
@@ -96,6 +97,7 @@ export async function deliverInvoiceCard(
       card,
       { kind: "not_watched", reason: NOT_IN_CHANNEL.has(code) ? "not_in_channel" : "cannot_post" },
       stopValue,
+      options.lang,
     );
   }
   delivery.posted = "chat.postMessage";
@@ -119,7 +121,9 @@ export async function deliverInvoiceCard(
   if (result !== "watching") {
     // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
     const honest =
-      result === "store_failed" ? card : withWatchStatus(card, notWatched(result, deps), stopValue);
+      result === "store_failed"
+        ? card
+        : withWatchStatus(card, notWatched(result, deps), stopValue, options.lang);
     await client.chat.update({ channel: asker.channelId, ts, text: honest.text, blocks: honest.blocks });
   }
   return null;

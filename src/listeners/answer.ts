@@ -1,5 +1,6 @@
 import type { SlackMessage } from "../blocks/message.js";
 import { slowDownMessage } from "../blocks/replies.js";
+import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import { newReference } from "../logger.js";
 import type { ListenerDeps } from "./deps.js";
 import { offersConnect, replyForFailure } from "./error-reply.js";
@@ -15,6 +16,8 @@ export type AnswerContext = {
   user: string;
   /** Whether this user may connect the cash register; asked only for replies that offer it. */
   canManage?: () => Promise<boolean>;
+  /** The workspace's language, for the replies answer() writes itself (English when it cannot be read). */
+  lang?: () => Promise<Lang>;
 };
 
 /**
@@ -41,6 +44,8 @@ async function answerNow(
 ): Promise<void> {
   const started = performance.now();
   const noted: LogContext = {};
+  const langOf = async (): Promise<Lang> =>
+    context.lang ? await context.lang().catch(() => DEFAULT_LANG) : DEFAULT_LANG;
   let outcome: Outcome;
   let reply: SlackMessage | null;
   let failed = false;
@@ -48,7 +53,7 @@ async function answerNow(
     const verdict = await deps.rateLimiter.hit(context.team, context.user);
     if (verdict.limited) {
       outcome = { outcome: "rate_limited", limit: verdict.scope };
-      reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds);
+      reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds, await langOf());
       failed = true;
     } else {
       ({ reply, log: outcome } = await produce(noted));
@@ -61,6 +66,7 @@ async function answerNow(
       timeoutMs: deps.timeoutMs,
       reference: newReference(),
       canManage,
+      lang: await langOf(),
     });
     reply = failure.message;
     outcome = {

@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
 import type { AnswerContext } from "./answer.js";
+import { langFor } from "./manage.js";
 import { canManageCheck, type ManagerDeps } from "./permissions.js";
 
 /** The fields of a slash command every command handler reads. */
@@ -21,6 +22,7 @@ export function commandContext(
     name,
     team: command.team_id,
     user: command.user_id,
+    lang: () => langFor(deps, command.team_id),
     canManage: canManageCheck(deps, client, {
       userId: command.user_id,
       teamId: command.team_id,
@@ -45,6 +47,7 @@ export function actionContext(
     name: actionId,
     team,
     user: body.user.id,
+    lang: () => langFor(deps, team),
     canManage: canManageCheck(deps, client, {
       userId: body.user.id,
       teamId: team,

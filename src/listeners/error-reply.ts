@@ -9,6 +9,7 @@ import {
   unexpectedResponseMessage,
   unreachableMessage,
 } from "../blocks/replies.js";
+import type { Lang } from "../i18n/lang.js";
 import { InvoiceNotFoundError } from "../invoices/lookup.js";
 import {
   BusyError,
@@ -62,43 +63,47 @@ export function offersConnect(error: unknown): boolean {
  */
 export function replyForFailure(
   error: unknown,
-  context: { timeoutMs: number; reference: string; canManage: boolean },
+  context: { timeoutMs: number; reference: string; canManage: boolean; lang?: Lang },
 ): FailureReply {
+  const lang = context.lang ?? "en";
   if (error instanceof RefusalError) {
     return { message: error.reply, outcome: error.outcome };
   }
   if (error instanceof InvoiceNotFoundError) {
-    return { message: invoiceNotFoundMessage(error.invoiceId, error.messages), outcome: "invoice_not_found" };
+    return {
+      message: invoiceNotFoundMessage(error.invoiceId, error.messages, lang),
+      outcome: "invoice_not_found",
+    };
   }
   if (error instanceof ServiceError) {
     if (isCredentialsRefused(error)) {
       return {
-        message: credentialsRefusedMessage(error.messages, context.canManage),
+        message: credentialsRefusedMessage(error.messages, context.canManage, lang),
         outcome: "credentials_refused",
       };
     }
-    return { message: serviceErrorMessage(error.messages), outcome: "service_error" };
+    return { message: serviceErrorMessage(error.messages, lang), outcome: "service_error" };
   }
   if (error instanceof NotConnectedError) {
     return {
-      message: notConnectedMessage(context.canManage),
+      message: notConnectedMessage(context.canManage, lang),
       outcome: "not_connected",
       operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
     };
   }
   if (error instanceof CredentialsKeyError) {
     return {
-      message: credentialsKeyMessage(context.canManage),
+      message: credentialsKeyMessage(context.canManage, lang),
       outcome: "credentials_key",
       operatorHint: `restore the CREDENTIALS_KEY with key id ${error.sealedWith} (Kassa runs with ${error.configured}), or the workspace reconnects with /invoice connect`,
     };
   }
   if (error instanceof BusyError) {
-    return { message: busyMessage(), outcome: "upstream_busy" };
+    return { message: busyMessage(lang), outcome: "upstream_busy" };
   }
   if (error instanceof UnreachableError) {
     return {
-      message: unreachableMessage(error, context.timeoutMs, context.reference),
+      message: unreachableMessage(error, context.timeoutMs, context.reference, lang),
       outcome: "upstream_unreachable",
       reference: context.reference,
       ...(error.status === undefined ? {} : { upstreamStatus: error.status }),
@@ -106,20 +111,20 @@ export function replyForFailure(
   }
   if (error instanceof StoreCallError) {
     return {
-      message: storageUnavailableMessage(context.reference),
+      message: storageUnavailableMessage(context.reference, lang),
       outcome: "store_unavailable",
       reference: context.reference,
     };
   }
   if (error instanceof UnexpectedResponseError) {
     return {
-      message: unexpectedResponseMessage(error, context.reference),
+      message: unexpectedResponseMessage(error, context.reference, lang),
       outcome: "upstream_unexpected",
       reference: context.reference,
     };
   }
   return {
-    message: internalErrorMessage(context.reference),
+    message: internalErrorMessage(context.reference, lang),
     outcome: "internal_error",
     reference: context.reference,
   };

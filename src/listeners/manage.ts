@@ -5,6 +5,7 @@ import { homeView } from "../blocks/home.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { HelpFacts } from "../blocks/replies.js";
 import { instantStatus } from "../callbacks/keys.js";
+import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { ListenerDeps } from "./deps.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
@@ -17,6 +18,11 @@ export async function visibilityFor(
   teamId: string,
 ): Promise<ReplyVisibility> {
   return (await deps.stores.settings.get(teamId)).replyVisibility ?? deps.replyVisibility;
+}
+
+/** The language Kassa writes in for the workspace: its own setting, else English. */
+export async function langFor(deps: Pick<ListenerDeps, "stores">, teamId: string): Promise<Lang> {
+  return (await deps.stores.settings.get(teamId)).language ?? DEFAULT_LANG;
 }
 
 /** Who may see `/balance` in the workspace: admins only until an admin chooses everyone. */

@@ -1,5 +1,6 @@
 import type Keyv from "keyv";
 import { z } from "zod";
+import { langSchema } from "../i18n/lang.js";
 import { StoreValueError } from "./credentials.js";
 import { Memo } from "./memo.js";
 
@@ -10,6 +11,8 @@ const settingsSchema = z.object({
   balanceVisibility: z.enum(["admins", "everyone"]).optional(),
   /** Who may create invoices with /invoice new; unset means admins only. */
   invoiceCreators: z.enum(["admins", "everyone"]).optional(),
+  /** The language Kassa writes in for this workspace; unset means English. */
+  language: langSchema.optional(),
 });
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
 

@@ -8,7 +8,7 @@ import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../invoice-list-reply.js";
 import { invoiceSummaryReply } from "../invoice-summary-reply.js";
-import { helpFactsFor, visibilityFor } from "../manage.js";
+import { helpFactsFor, langFor, visibilityFor } from "../manage.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
@@ -43,14 +43,15 @@ export const invoiceCommand =
     const context = commandContext(deps, client, INVOICE_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
       const request = parseInvoiceText(command.text);
+      const lang = await langFor(deps, command.team_id);
       if (request.kind === "help") {
         return {
-          reply: invoiceHelpMessage(await helpFactsFor(deps, command.team_id)),
+          reply: invoiceHelpMessage(await helpFactsFor(deps, command.team_id), lang),
           log: { outcome: "help" },
         };
       }
       if (request.kind === "invalid") {
-        return { reply: invoiceUsageMessage(request.reason, request.input), log: { outcome: "usage" } };
+        return { reply: invoiceUsageMessage(request.reason, request.input, lang), log: { outcome: "usage" } };
       }
       if (request.kind === "admin") {
         return runAdminCommand(
@@ -112,6 +113,7 @@ export const invoiceCommand =
         teamId: command.team_id,
         visibility,
         method: await chosenMethod(deps, command.team_id, invoice),
+        lang,
       });
       const reply = await deliverInvoiceCard(
         deps,
@@ -121,6 +123,7 @@ export const invoiceCommand =
         card,
         visibility,
         noted,
+        { lang },
       );
       return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
     });
