@@ -240,8 +240,13 @@ export class LocalWatchQueue implements WatchQueue {
     return true;
   }
 
-  async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
-    return this.budget.take(register, perSecond, now);
+  async takeRead(
+    register: string,
+    perSecond: number,
+    now: number,
+    maxWaitMs: number,
+  ): Promise<number | null> {
+    return this.budget.take(register, perSecond, now, maxWaitMs);
   }
 
   async close(): Promise<void> {}

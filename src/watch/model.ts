@@ -217,7 +217,11 @@ export interface WatchQueue {
    * `lease` no longer holds the watch.
    */
   tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Promise<boolean>;
-  /** One read of a cash register in the current second; false when its WATCH_MAX_RPS is spent. */
-  takeRead(register: string, perSecond: number, now: number): Promise<boolean>;
+  /**
+   * Reserves the cash register's next read slot (slots 1000 / WATCH_MAX_RPS ms apart, across
+   * replicas): resolves with how long to wait for it (0: now), or null when it is more than
+   * `maxWaitMs` away (nothing reserved).
+   */
+  takeRead(register: string, perSecond: number, now: number, maxWaitMs: number): Promise<number | null>;
   close(): Promise<void>;
 }

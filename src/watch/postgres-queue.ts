@@ -220,15 +220,23 @@ export class PostgresWatchQueue implements WatchQueue {
     return result.rowCount === 1;
   }
 
-  async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
-    // One statement: taken (a row returned) only when the register's next read may start by now.
-    const result = await this.pool.query(
+  async takeRead(
+    register: string,
+    perSecond: number,
+    now: number,
+    maxWaitMs: number,
+  ): Promise<number | null> {
+    // One statement: the register's next slot reserved (a row returned, with the wait) when it is
+    // at most maxWaitMs away; no row: nothing reserved.
+    const result = await this.pool.query<{ wait: string }>(
       `INSERT INTO ${this.nextRead} AS r (register, next_at) VALUES ($1, $2::bigint + $3::bigint)
-         ON CONFLICT (register) DO UPDATE SET next_at = EXCLUDED.next_at WHERE r.next_at <= $2::bigint
-         RETURNING 1`,
-      [register, now, readSpacingMs(perSecond)],
+         ON CONFLICT (register) DO UPDATE SET next_at = GREATEST(r.next_at, $2::bigint) + $3::bigint
+           WHERE GREATEST(r.next_at, $2::bigint) - $2::bigint <= $4::bigint
+         RETURNING next_at - $3::bigint - $2::bigint AS wait`,
+      [register, now, readSpacingMs(perSecond), maxWaitMs],
     );
-    return (result.rowCount ?? 0) > 0;
+    const row = result.rows[0];
+    return row ? Number(row.wait) : null;
   }
 
   async close(): Promise<void> {}

@@ -1,19 +1,43 @@
+import type { WatchQueue } from "./model.js";
+
 /**
- * Each cash register's read budget, in memory (one process reads on SQLite): reads are spaced
- * 1000 / perSecond ms apart, so no second, wherever it starts, holds more than perSecond of them
- * (a count per calendar second would let 2 x perSecond through across a second's boundary).
+ * Each cash register's read budget, in memory (one process reads on SQLite): a read reserves the
+ * register's next slot, slots 1000 / perSecond ms apart, so no second, wherever it starts, holds more
+ * than perSecond reads (a count per calendar second would let 2 x perSecond through across a second's
+ * boundary). The caller waits for its slot when it is near; a slot further than `maxWaitMs` away is
+ * not reserved (null), and the read is tried again later.
  */
 export class ReadBudget {
   private readonly nextAt = new Map<string, number>();
 
-  take(register: string, perSecond: number, now: number): boolean {
-    if (now < (this.nextAt.get(register) ?? Number.NEGATIVE_INFINITY)) return false;
-    this.nextAt.set(register, now + readSpacingMs(perSecond));
-    return true;
+  take(register: string, perSecond: number, now: number, maxWaitMs: number): number | null {
+    const slot = Math.max(this.nextAt.get(register) ?? now, now);
+    if (slot - now > maxWaitMs) return null;
+    this.nextAt.set(register, slot + readSpacingMs(perSecond));
+    return slot - now;
   }
 }
 
 /** How far apart one register's reads are: 500 ms at 2 a second. */
 export function readSpacingMs(perSecond: number): number {
   return Math.ceil(1000 / perSecond);
+}
+
+/** Longest a read waits in a pass for its register's slot; further slots are left to later passes. */
+const READ_WAIT_MS = 1000;
+
+/**
+ * Reserves the register's next read slot and waits for it when it is near ("now": read), or says
+ * when to try again (a due time, a little spread out) when its slots are taken for a while.
+ */
+export async function readSlot(
+  queue: Pick<WatchQueue, "takeRead">,
+  register: string,
+  perSecond: number,
+  nowMs: number,
+): Promise<"now" | number> {
+  const wait = await queue.takeRead(register, perSecond, nowMs, READ_WAIT_MS);
+  if (wait === null) return nowMs + READ_WAIT_MS + Math.floor(Math.random() * readSpacingMs(perSecond));
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  return "now";
 }

@@ -206,10 +206,19 @@ export class RedisWatchQueue implements WatchQueue {
     return won === 1;
   }
 
-  async takeRead(register: string, perSecond: number, now: number): Promise<boolean> {
+  async takeRead(
+    register: string,
+    perSecond: number,
+    now: number,
+    maxWaitMs: number,
+  ): Promise<number | null> {
     // One key per register holding when its next read may start (see ReadBudget).
     const key = `${this.prefix}:next-read:${register}`;
-    return (await this.run(TAKE_READ, [now, readSpacingMs(perSecond)], [key])) === 1;
+    const wait = z
+      .number()
+      .int()
+      .parse(await this.run(TAKE_READ, [now, readSpacingMs(perSecond), maxWaitMs], [key]));
+    return wait < 0 ? null : wait;
   }
 
   async close(): Promise<void> {}

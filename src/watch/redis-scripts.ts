@@ -132,12 +132,16 @@ if ARGV[8] ~= '' and seen[3] ~= ARGV[8] then return 0 end
 redis.call('HSET', w, 'state', ARGV[5], 'amounts', ARGV[6], 'invoice', ARGV[7])
 return 1`;
 
-/** One read of the register's budget: allowed when its next read may start (KEYS[1]) has come; then the next is ARGV[2] ms later. */
+/**
+ * Reserves the register's next read slot (KEYS[1] holds when it starts) at now ARGV[1], slots ARGV[2]
+ * ms apart: the wait in ms, or -1 when the slot is more than ARGV[3] ms away (nothing reserved).
+ */
 export const TAKE_READ = `
-local nextAt = tonumber(redis.call('GET', KEYS[1]) or '-1')
-if tonumber(ARGV[1]) < nextAt then return 0 end
-redis.call('SET', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), 'PX', tonumber(ARGV[2]) + 1000)
-return 1`;
+local now = tonumber(ARGV[1])
+local slot = math.max(tonumber(redis.call('GET', KEYS[1]) or ARGV[1]), now)
+if slot - now > tonumber(ARGV[3]) then return -1 end
+redis.call('SET', KEYS[1], slot + tonumber(ARGV[2]), 'PX', slot - now + tonumber(ARGV[2]) + 1000)
+return slot - now`;
 
 /** Renews a claim: the due time moves to ARGV[4] while the claim ARGV[3] still holds the watch. */
 export const RENEW = `

@@ -28,7 +28,8 @@ export function timedQueue(queue: WatchQueue, timeoutMs: number): WatchQueue {
     reschedule: (team, invoiceId, dueAt, patch, lease) =>
       timed(queue.reschedule(team, invoiceId, dueAt, patch, lease), "reschedule"),
     tell: (team, invoiceId, from, to, lease) => queue.tell(team, invoiceId, from, to, lease),
-    takeRead: (register, perSecond, now) => timed(queue.takeRead(register, perSecond, now), "takeRead"),
+    takeRead: (register, perSecond, now, maxWaitMs) =>
+      timed(queue.takeRead(register, perSecond, now, maxWaitMs), "takeRead"),
     close: () => queue.close(),
   };
 }

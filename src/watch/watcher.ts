@@ -4,7 +4,7 @@ import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawA
 import { owe } from "./delivery.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import type { Watch, WatchQueue } from "./model.js";
-import { readSpacingMs } from "./read-budget.js";
+import { readSlot } from "./read-budget.js";
 import { type InvoiceReader, LiveCardRegistry, type SlackClients, type WatcherOptions } from "./registry.js";
 
 /** Watches read at the same time by one replica. */
@@ -121,10 +121,8 @@ export class Watcher extends LiveCardRegistry {
       await deliverToCards(this.effects, watch, watch.invoice, maxHoursStatus(this.options), true);
       return this.end(watch, "max_hours", "info");
     }
-    if (!(await this.queue.takeRead(watch.register, this.options.maxReadsPerSecond, nowMs))) {
-      const slotMs = readSpacingMs(this.options.maxReadsPerSecond); // the register's next slot is taken
-      return this.later(watch, nowMs + slotMs + Math.floor(Math.random() * slotMs));
-    }
+    const slot = await readSlot(this.queue, watch.register, this.options.maxReadsPerSecond, nowMs);
+    if (slot !== "now") return this.later(watch, slot);
     const read = await this.reader.invoice(watch.team, watch.invoiceId).then(
       (invoice) => ({ invoice }),
       (error: unknown) => ({ error }),

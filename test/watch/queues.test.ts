@@ -281,20 +281,23 @@ for (const engine of ENGINES) {
     it("spaces a cash register's reads 1/N s apart across callers, so no second holds more than N", async () => {
       const register = `reg-${run}-${engine.name}`;
       const start = NOW + 7999;
-      // Six callers at once, a millisecond apart, at 2 a second: one read; the next 500 ms later.
-      const taken = await Promise.all(
+      // Six callers at once, a millisecond apart, at 2 a second, waiting at most 600 ms: two slots
+      // are reserved (now and 500 ms on), the others get none.
+      const waits = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
-          (index % 2 ? other : queue).takeRead(register, 2, start + index),
+          (index % 2 ? other : queue).takeRead(register, 2, start + index, 600),
         ),
       );
-      expect(taken.filter(Boolean)).toHaveLength(1);
-      // Across the calendar second's boundary (start + 1 is a new second): still refused.
-      expect(await queue.takeRead(register, 2, start + 1)).toBe(false);
-      expect(await other.takeRead(register, 2, start + 499)).toBe(false);
-      expect(await other.takeRead(register, 2, start + 500)).toBe(true);
-      expect(await queue.takeRead(register, 2, start + 999)).toBe(false);
-      expect(await queue.takeRead(register, 2, start + 1000)).toBe(true);
-      expect(await queue.takeRead(`${register}-other`, 2, start)).toBe(true);
+      const slots = waits
+        .map((wait, index) => (wait === null ? null : start + index + wait))
+        .filter((slot): slot is number => slot !== null)
+        .sort((a, b) => a - b);
+      expect(slots).toEqual([start, start + 500]);
+      // The next free slot is start + 1000: too far for a caller at start + 1 waiting 600 ms.
+      expect(await queue.takeRead(register, 2, start + 1, 600)).toBeNull();
+      expect(await other.takeRead(register, 2, start + 999, 600)).toBe(1);
+      expect(await queue.takeRead(register, 2, start + 2000, 0)).toBe(0);
+      expect(await queue.takeRead(`${register}-other`, 2, start, 0)).toBe(0);
     });
   });
 }

@@ -102,7 +102,12 @@ export async function runCallbacksBench(argv: string[]): Promise<number> {
       Array.from({ length: POST_CONCURRENCY }, async () => {
         while (next < total) {
           const i = next++;
-          await stack.command(invoices[i]?.id ?? "", { channelId: `C0BENCH${i % CHANNELS}` });
+          // Fifty people ask, as a team does: one person may start at most a quarter of the
+          // workspace's live cards (their fair share), so one asker alone would leave most unwatched.
+          await stack.command(invoices[i]?.id ?? "", {
+            channelId: `C0BENCH${i % CHANNELS}`,
+            userId: `U0BENCH${String(i % 50).padStart(3, "0")}`,
+          });
         }
       }),
     );
