@@ -282,7 +282,7 @@ for (const engine of ENGINES) {
       const register = `reg-${run}-${engine.name}`;
       const start = NOW + 7999;
       // Six callers at once, a millisecond apart, at 2 a second, waiting at most 600 ms: two slots
-      // are reserved (now and 500 ms on), the others get none.
+      // are reserved (now and 550 ms on: a tenth over 500), the others get none.
       const waits = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
           (index % 2 ? other : queue).takeRead(register, 2, start + index, 600),
@@ -292,10 +292,10 @@ for (const engine of ENGINES) {
         .map((wait, index) => (wait === null ? null : start + index + wait))
         .filter((slot): slot is number => slot !== null)
         .sort((a, b) => a - b);
-      expect(slots).toEqual([start, start + 500]);
-      // The next free slot is start + 1000: too far for a caller at start + 1 waiting 600 ms.
+      expect(slots).toEqual([start, start + 550]);
+      // The next free slot is start + 1100: too far for a caller at start + 1 waiting 600 ms.
       expect(await queue.takeRead(register, 2, start + 1, 600)).toBeNull();
-      expect(await other.takeRead(register, 2, start + 999, 600)).toBe(1);
+      expect(await other.takeRead(register, 2, start + 999, 600)).toBe(101);
       expect(await queue.takeRead(register, 2, start + 2000, 0)).toBe(0);
       expect(await queue.takeRead(`${register}-other`, 2, start, 0)).toBe(0);
     });
