@@ -240,13 +240,8 @@ export class LocalWatchQueue implements WatchQueue {
     return true;
   }
 
-  async takeRead(
-    register: string,
-    perSecond: number,
-    now: number,
-    maxWaitMs: number,
-  ): Promise<number | null> {
-    return this.budget.take(register, perSecond, now, maxWaitMs);
+  async takeRead(register: string, rps: number, now: number, maxWaitMs: number): Promise<number | null> {
+    return this.budget.take(register, rps, now, maxWaitMs);
   }
 
   async close(): Promise<void> {}
