@@ -1,15 +1,18 @@
 import type { webApi } from "@slack/bolt";
 import type { WatchStatus } from "../blocks/watch.js";
+import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Logger } from "../logger.js";
-import type { Invoice, PaymentMethod } from "../payments/model.js";
+import type { Invoice } from "../payments/model.js";
 import { classifySlackFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
 import { cardId, type Watch, type WatchCard, type WatchQueue } from "./model.js";
+import type { InvoiceReader } from "./registry.js";
 
 /** What telling Slack needs: the queue (to write down what is owed), clients, the method's name, the log. */
 export type CardEffectsDeps = {
   queue: WatchQueue;
   slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
-  methodFor: (teamId: string, code: string) => Promise<PaymentMethod | undefined>;
+  /** The method's name and the workspace's language (English when it cannot be read: a card is never left untold for it). */
+  reader: Pick<InvoiceReader, "methodFor" | "languageOf">;
   logger: Logger;
   now: () => Date;
 };
@@ -36,8 +39,9 @@ export async function deliverToCards(
   }
   const now = deps.now();
   const method = invoice.method
-    ? await deps.methodFor(watch.team, invoice.method).catch(() => undefined)
+    ? await deps.reader.methodFor(watch.team, invoice.method).catch(() => undefined)
     : undefined;
+  const lang = (await deps.reader.languageOf?.(watch.team).catch(() => undefined)) ?? DEFAULT_LANG;
   const save = async (card: WatchCard) => {
     await deps.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
   };
@@ -48,7 +52,7 @@ export async function deliverToCards(
     const at = watch.cards.indexOf(card);
     const owing: WatchCard = stored ? card : { ...card, owed: { redraw: true } };
     try {
-      const settled = await deliverCard(owing, { client, watch, invoice, status, method, now, save });
+      const settled = await deliverCard(owing, { client, watch, invoice, status, method, now, save, lang });
       watch.cards[at] = settled;
       if (stored) await save(settled);
     } catch (error) {

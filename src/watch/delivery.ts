@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage } from "../blocks/invoice.js";
 import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
+import type { Lang } from "../i18n/lang.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import { slackApiError } from "../slack-error.js";
 import type { Owed, Watch, WatchCard } from "./model.js";
@@ -72,6 +73,8 @@ export type DrawContext = {
   status: WatchStatus;
   method: PaymentMethod | undefined;
   now: Date;
+  /** The workspace's language. */
+  lang: Lang;
   /** Stores the card as it stands (what it is still owed) before and after each call. */
   save(card: WatchCard): Promise<void>;
 };
@@ -116,11 +119,17 @@ async function deliver(
     visibility: "channel",
     originalState: card.postedState,
     method: context.method,
+    lang: context.lang,
     ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
     ...(card.kind === "channel" && card.entered ? { entered: card.entered } : {}),
   });
   if (card.kind === "channel" && owed.redraw) {
-    const message = withWatchStatus(base, context.status, { t: watch.team, id: watch.invoiceId });
+    const message = withWatchStatus(
+      base,
+      context.status,
+      { t: watch.team, id: watch.invoiceId },
+      context.lang,
+    );
     await client.chat.update({
       channel: card.channel,
       ts: card.ts,
@@ -141,11 +150,12 @@ async function deliver(
         user: card.user,
         previous: watch.invoice,
         entered: card.entered,
+        lang: context.lang,
       });
       await client.chat.postMessage({ channel: card.channel, thread_ts: card.ts, text });
     } else {
       // A private card cannot be edited later: the asker gets the change and the card by DM.
-      const text = changeNotice(invoice, from, to, { previous: watch.invoice });
+      const text = changeNotice(invoice, from, to, { previous: watch.invoice, lang: context.lang });
       await client.chat.postMessage({
         channel: card.user,
         text,

@@ -1,5 +1,6 @@
 import { webApi } from "@slack/bolt";
 import type { Config } from "../config.js";
+import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Logger } from "../logger.js";
 import { slackClientOptions } from "../slack-client.js";
 import type { Stores } from "../store/index.js";
@@ -72,9 +73,15 @@ export async function startWatcher(
 ): Promise<Watcher> {
   const { queue, dropped } = await openQueue(stores, config, options.namespace);
   if (dropped > 0) logger.warn({ dropped }, "dropped stored watches that could not be read");
+  // The watcher writes each workspace's cards in its language (a setting; English when unset).
+  const workspaces: InvoiceReader = {
+    invoice: (team, id) => reader.invoice(team, id),
+    methodFor: (team, code) => reader.methodFor(team, code),
+    languageOf: async (team) => (await stores.settings.get(team)).language ?? DEFAULT_LANG,
+  };
   const watcher = new Watcher(
     queue,
-    reader,
+    workspaces,
     slackClients(config, stores),
     { ...config.watch, leaseMs: LEASE_MS, storeTimeoutMs: config.store.timeoutMs },
     logger,

@@ -1,5 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { isExpired } from "../blocks/invoice.js";
+import type { Lang } from "../i18n/lang.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import {
   type AddCardResult,
@@ -17,6 +18,8 @@ export type InvoiceReader = {
   invoice(teamId: string, invoiceId: string): Promise<Invoice>;
   /** The chosen method as the workspace's method list describes it (cached; undefined when unknown). */
   methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
+  /** The language the workspace's cards are written in (English when not given). */
+  languageOf?(teamId: string): Promise<Lang>;
 };
 
 /** A Web API client with the workspace's bot token, or undefined when Kassa has none any more. */

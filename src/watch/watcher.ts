@@ -31,9 +31,8 @@ export class Watcher extends LiveCardRegistry {
     now: () => Date = () => new Date(),
   ) {
     super(queue, options, now);
-    const methodFor = (team: string, code: string) => this.reader.methodFor(team, code);
     const { queue: timed, now: clock, slack: clients } = this;
-    this.effects = { queue: timed, slack: clients, methodFor, logger, now: clock, leaseMs: options.leaseMs };
+    this.effects = { queue: timed, slack: clients, reader, logger, now: clock, leaseMs: options.leaseMs };
   }
 
   /** Passes: one now, then every `tickMs`, or at once after a full batch (more are due; waiting would cap the pace). */

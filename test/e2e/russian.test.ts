@@ -1,0 +1,73 @@
+/**
+ * A workspace whose language is Russian (set in its settings, as the connect form and
+ * `/invoice language` will): what is plumbed so far speaks Russian end to end, through the real app.
+ * The invoice card and its live line, the watcher's redraw and thread note after the payment, usage
+ * and failure replies. No English word is left besides ids, codes, currency codes, URLs and names.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_IDS, moscowTime } from "../../sandbox/fake-payments.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
+import { Stack } from "../../sandbox/stack.js";
+import { openStore } from "../../src/store/keyv.js";
+import { SettingsStore } from "../../src/store/settings.js";
+import { englishWords } from "../support/english-words.js";
+
+const hours = (h: number) => moscowTime(new Date(Date.now() + h * 3_600_000));
+
+describe("a Russian workspace", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
+    } finally {
+      await store.close();
+    }
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("gets its live card, the payment on it and the thread note in Russian", async () => {
+    const id = "715308990_RussianCard";
+    stack.fake.invoices.set(id, {
+      id,
+      state: "notpayed",
+      currency: "RUB",
+      amount: "1500.5",
+      createdAt: hours(-1),
+      expiredAt: hours(5),
+    });
+    const { reply } = await stack.ask(id, { channelId: "C0RUSSIAN" });
+    const card = stack.slack.messages.get(`C0RUSSIAN:${String(reply.body.ts)}`);
+    if (!card) throw new Error("no card posted");
+    expect(englishWords({ text: card.text, blocks: card.blocks })).toEqual([]);
+    expect(JSON.stringify(card.blocks)).toContain("1\u00a0500,5 RUB");
+    expect(JSON.stringify(card.blocks)).toContain("Не оплачен");
+
+    stack.fake.pay(id);
+    await expect.poll(() => JSON.stringify(card.blocks), { timeout: 10_000 }).toContain("Оплачен");
+    await expect.poll(() => stack.slack.threadOf("C0RUSSIAN", card.ts).length, { timeout: 10_000 }).toBe(1);
+    const [note] = stack.slack.threadOf("C0RUSSIAN", card.ts);
+    expect(note?.text).toMatch(/Счёт 715308990_RussianCard: Не оплачен → Оплачен · 1\u00a0500,5 RUB$/);
+    expect(englishWords({ text: note?.text, blocks: note?.blocks ?? [] })).toEqual([]);
+    // The method the payer chose is named as the service names it.
+    expect(englishWords({ text: card.text, blocks: card.blocks }, ["CrystalPAY"])).toEqual([]);
+  });
+
+  it("gets usage and failure replies in Russian", async () => {
+    for (const text of [
+      "not an id!",
+      "help",
+      FAULT_IDS.html502,
+      FAULT_IDS.brokenJson,
+      "715308958_NoSuchInvoice",
+    ]) {
+      const { reply } = await stack.ask(text, { channelId: "C0RUSSIAN2" });
+      // The person's own text is quoted back as they typed it, and the service's own words
+      // ("Invoice not found") as it wrote them, in the details line.
+      expect(englishWords(reply.body, ["not", "an", "id", "Invoice", "found"]), text).toEqual([]);
+    }
+  });
+});
