@@ -2,6 +2,7 @@ import { buildInvoiceList, LIST_PAGE_SIZE, type ListFilter, listMatches } from "
 import type { SlackMessage } from "../blocks/message.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { ListenerDeps } from "./deps.js";
+import { langFor } from "./manage.js";
 import type { Produced } from "./outcome.js";
 
 /** Invoices read per history page when filtering, and how many pages at most (a bounded reply). */
@@ -37,11 +38,14 @@ async function listPage(
 
 /** `/invoice list` and its buttons: the page asked for, private unless shared. */
 export async function invoiceListReply(
-  deps: Pick<ListenerDeps, "payments" | "now">,
+  deps: Pick<ListenerDeps, "payments" | "now" | "stores">,
   teamId: string,
   request: { filter: ListFilter; page: number; visibility: "private" | "channel"; sharedBy?: string },
 ): Promise<Produced & { reply: SlackMessage }> {
-  const { entries, hasMore } = await listPage(deps, teamId, request.filter, request.page);
+  const [{ entries, hasMore }, lang] = await Promise.all([
+    listPage(deps, teamId, request.filter, request.page),
+    langFor(deps, teamId),
+  ]);
   const reply = buildInvoiceList({
     teamId,
     filter: request.filter,
@@ -51,6 +55,7 @@ export async function invoiceListReply(
     fetchedAt: deps.now(),
     visibility: request.visibility,
     sharedBy: request.sharedBy,
+    lang,
   });
   return { reply, log: { outcome: "ok", upstreamStatus: 200, invoices: entries.length } };
 }

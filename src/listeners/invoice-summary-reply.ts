@@ -4,6 +4,7 @@ import { buildSummaryMessage } from "../blocks/summary.js";
 import { isTimeZone } from "../config-values.js";
 import { periodBounds, type SummaryPeriod, summarize } from "../reports/summary.js";
 import type { ListenerDeps } from "./deps.js";
+import { langFor } from "./manage.js";
 import type { Produced } from "./outcome.js";
 
 /** How long the reader's timezone may take to learn (users.info); past it, the service's zone. */
@@ -30,7 +31,7 @@ export async function readerZone(client: webApi.WebClient, userId: string): Prom
 
 /** `/invoice summary [today|yesterday|7d]`: counted from the history, in the reader's timezone. */
 export async function invoiceSummaryReply(
-  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone">,
+  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores">,
   client: webApi.WebClient,
   teamId: string,
   userId: string,
@@ -40,7 +41,7 @@ export async function invoiceSummaryReply(
   const bounds = periodBounds(period, deps.now(), zone);
   const summary = await summarize((page, items) => deps.payments.history(teamId, page, items), bounds);
   return {
-    reply: buildSummaryMessage(summary, deps.now()),
+    reply: buildSummaryMessage(summary, deps.now(), "asker", await langFor(deps, teamId)),
     log: { outcome: "ok", upstreamStatus: 200, invoices: summary.created + summary.test.created },
   };
 }

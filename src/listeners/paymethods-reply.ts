@@ -3,7 +3,7 @@ import type { SlackMessage } from "../blocks/message.js";
 import { type PaymethodsView, paymethodsNoMatchMessage } from "../blocks/paymethods.js";
 import { filterText } from "../payments/method-filter.js";
 import type { ListenerDeps } from "./deps.js";
-import { visibilityFor } from "./manage.js";
+import { langFor, visibilityFor } from "./manage.js";
 import type { Produced } from "./outcome.js";
 
 /**
@@ -17,9 +17,10 @@ export async function paymethodsReply(
   view: PaymethodsView,
   options: { fresh?: boolean; visibility?: ReplyVisibility } = {},
 ): Promise<Produced & { reply: SlackMessage }> {
-  const [list, visibility] = await Promise.all([
+  const [list, visibility, lang] = await Promise.all([
     deps.payments.methods(teamId, { fresh: options.fresh ?? false }),
     options.visibility ?? visibilityFor(deps, teamId),
+    langFor(deps, teamId),
   ]);
   const read = {
     cached: list.fromCache,
@@ -37,10 +38,11 @@ export async function paymethodsReply(
     fetchedAt: list.fetchedAt,
     leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
     visibility,
+    lang,
   });
   if (!message) {
     return {
-      reply: paymethodsNoMatchMessage(filterText(view.filter)),
+      reply: paymethodsNoMatchMessage(filterText(view.filter), lang),
       log: { outcome: "no_match", ...read },
     };
   }

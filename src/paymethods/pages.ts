@@ -36,6 +36,7 @@ export class PaymethodsPages {
       view.page,
       options.fetchedAt.getTime(),
       options.visibility ?? "channel",
+      options.lang ?? "en",
     ]);
     const known = pages.get(key);
     if (known !== undefined) return known ?? undefined;

@@ -56,6 +56,29 @@ describe("a Russian workspace", () => {
     expect(englishWords({ text: card.text, blocks: card.blocks }, ["CrystalPAY"])).toEqual([]);
   });
 
+  it("gets /paymethods, /balance, /invoice list and summary, a Refresh and an unfurl in Russian", async () => {
+    // The service's own method names (Bitcoin, CryptoBot, …) and unknown state codes are names.
+    const methodNames = stack.fake.methods.flatMap((method) => method.name.split(/[\s()]+/));
+    const names = [...methodNames, "CrystalPAY", "refunded", "subscription"];
+    const paymethods = await stack.ask("", { command: "/paymethods", channelId: "C0RUSSIAN3" });
+    expect(englishWords(paymethods.reply.body, names)).toEqual([]);
+    stack.slack.users.U0RUADMIN = { is_admin: true };
+    const balance = await stack.ask("", { command: "/balance", userId: "U0RUADMIN" });
+    expect(JSON.stringify(balance.reply.body)).toContain("Баланс кассы");
+    expect(englishWords(balance.reply.body, names)).toEqual([]);
+    for (const text of ["list", "list paid", "summary", "summary 7d"]) {
+      const { reply } = await stack.ask(text, { channelId: "C0RUSSIAN3" });
+      expect(englishWords(reply.body, names), text).toEqual([]);
+    }
+    const { reply: card } = await stack.ask("715308958_rPwTzvsvCm", { channelId: "C0RUSSIAN4" });
+    const value = JSON.stringify({ t: SANDBOX_TEAM.id, id: "715308958_rPwTzvsvCm", s: "notpayed" });
+    const ack = await stack.action("invoice_refresh", value, { message: card.body });
+    expect(ack.status).toBe(200);
+    const refreshed = await stack.slack.waitForReply(ack.responseId);
+    expect(JSON.stringify(refreshed.body)).toContain("Обновлено");
+    expect(englishWords(refreshed.body, [...names, "Order"])).toEqual([]);
+  });
+
   it("gets usage and failure replies in Russian", async () => {
     for (const text of [
       "not an id!",

@@ -8,6 +8,7 @@ import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
 import { invoiceListReply } from "../invoice-list-reply.js";
+import { langFor } from "../manage.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -27,9 +28,10 @@ export const invoiceListButton =
     const send = pageSender(respond, shared);
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(listPageButton.schema, action);
+      const lang = await langFor(deps, team);
       if (value.t !== team)
         throw new RefusalError(
-          ephemeral(NOTICES_TEXT.en.foreignList, NOTICES_TEXT.en.foreignListFallback),
+          ephemeral(NOTICES_TEXT[lang].foreignList, NOTICES_TEXT[lang].foreignListFallback),
           "foreign_card",
         );
       noted.filter = value.f;

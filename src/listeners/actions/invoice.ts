@@ -12,6 +12,7 @@ import { readButtonValue } from "../button-value.js";
 import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
+import { langFor } from "../manage.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -40,9 +41,10 @@ export const invoiceCardButton =
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(invoiceButton.schema, action);
       noted.invoice = value.id;
+      const lang = await langFor(deps, team);
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
-      if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
+      if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
       const invoice = await lookupInvoice(deps, team, value.id);
       const shared = action.action_id === INVOICE_ACTIONS.share;
       const opened = action.action_id === INVOICE_ACTIONS.open;
@@ -57,6 +59,7 @@ export const invoiceCardButton =
         ...(value.cb ? { createdBy: value.cb } : {}),
         entered: parseEnteredAmount(value.en),
         method: await chosenMethod(deps, team, invoice),
+        lang,
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
       const reply =

@@ -7,6 +7,7 @@ import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
+import { langFor } from "../manage.js";
 import type { ActionArgs } from "../router.js";
 import { foreignCardMessage } from "./invoice.js";
 
@@ -15,7 +16,7 @@ import { foreignCardMessage } from "./invoice.js";
  * says who stopped it. No call to the payment service.
  */
 export const stopWatch =
-  (deps: AnswerDeps & Pick<ListenerDeps, "watches">) =>
+  (deps: AnswerDeps & Pick<ListenerDeps, "watches" | "stores">) =>
   async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
@@ -28,7 +29,8 @@ export const stopWatch =
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(stopButton.schema, action);
       noted.invoice = value.id;
-      if (value.t !== team) throw new RefusalError(foreignCardMessage(), "foreign_card");
+      const lang = await langFor(deps, team);
+      if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
       const isPrivate = body.container?.is_ephemeral === true;
       const channel = body.container?.channel_id ?? body.channel?.id;
       const ts = body.container?.message_ts ?? body.message?.ts;
@@ -36,10 +38,10 @@ export const stopWatch =
       else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
       const blocks = body.message?.blocks as unknown[] | undefined;
       if (isPrivate || !blocks || blocks.length === 0) {
-        const reply = ephemeral(NOTICES_TEXT.en.dmStopped, NOTICES_TEXT.en.dmStoppedFallback);
+        const reply = ephemeral(NOTICES_TEXT[lang].dmStopped, NOTICES_TEXT[lang].dmStoppedFallback);
         return { reply, log: { outcome: "watch_stopped" } };
       }
-      const reply = { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user) };
+      const reply = { text: body.message?.text ?? "Invoice", blocks: stoppedCard(blocks, user, lang) };
       return { reply, log: { outcome: "watch_stopped" } };
     });
   };

@@ -8,7 +8,7 @@ import { PaymentsError } from "../../payments/errors.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { balanceVisibilityFor } from "../manage.js";
+import { balanceVisibilityFor, langFor } from "../manage.js";
 import type { BalancesRead } from "../outcome.js";
 import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
@@ -27,11 +27,12 @@ export const balanceCommand =
     await answer(deps, context, respond, async (noted) => {
       const text = command.text.trim();
       const visibility = await balanceVisibilityFor(deps, command.team_id);
+      const lang = await langFor(deps, command.team_id);
       if (/^(help|\?|-h|--help)$/i.test(text)) {
-        return { reply: balanceHelpMessage(visibility), log: { outcome: "help" } };
+        return { reply: balanceHelpMessage(visibility, lang), log: { outcome: "help" } };
       }
       if (text !== "") {
-        return { reply: balanceUsageMessage(text), log: { outcome: "usage" } };
+        return { reply: balanceUsageMessage(text, lang), log: { outcome: "usage" } };
       }
       noted.visibility = visibility;
       if (visibility === "admins") {
@@ -41,7 +42,8 @@ export const balanceCommand =
           enterpriseId: command.enterprise_id,
         });
         noted.manager = manager.why;
-        if (!manager.allowed) return { reply: balanceNotAllowedMessage(), log: { outcome: "not_allowed" } };
+        if (!manager.allowed)
+          return { reply: balanceNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
       }
       const report = await deps.payments.balances(command.team_id);
       const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
@@ -82,6 +84,7 @@ export const balanceCommand =
         unreadable: report.unreadable.length,
         fetchedAt: report.fetchedAt,
         rates: report.rates,
+        lang,
       });
       return { reply, log: { outcome: "ok", ...read } };
     });

@@ -4,7 +4,7 @@ import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { helpFactsFor } from "../manage.js";
+import { helpFactsFor, langFor } from "../manage.js";
 import { paymethodsReply } from "../paymethods-reply.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
@@ -24,12 +24,19 @@ export const paymethodsCommand =
       const request = parsePaymethodsText(command.text);
       if (request.kind === "help") {
         return {
-          reply: paymethodsHelpMessage(await helpFactsFor(deps, command.team_id)),
+          reply: paymethodsHelpMessage(
+            await helpFactsFor(deps, command.team_id),
+            await langFor(deps, command.team_id),
+          ),
           log: { outcome: "help" },
         };
       }
       if (request.kind === "invalid") {
-        return { reply: paymethodsUsageMessage(request.reason, request.input), log: { outcome: "usage" } };
+        const lang = await langFor(deps, command.team_id);
+        return {
+          reply: paymethodsUsageMessage(request.reason, request.input, lang),
+          log: { outcome: "usage" },
+        };
       }
       noted.filter = filterText(request.filter);
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 });

@@ -1,12 +1,14 @@
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { newReference } from "../../logger.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { replyForFailure } from "../error-reply.js";
 import { type Handled, handled } from "../handled.js";
+import { langFor } from "../manage.js";
 import type { LinkOutcome } from "../outcome.js";
 import type { EventArgs } from "../router.js";
 
@@ -24,7 +26,10 @@ const linkSharedSchema = z.object({
 });
 type LinkShared = z.infer<typeof linkSharedSchema>;
 
-type LinkDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments">;
+type LinkDeps = Pick<
+  ListenerDeps,
+  "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "now" | "payments" | "stores"
+>;
 
 /** One link read: its card, or why not (and the error itself when the operator needs its details). */
 type LinkResult = { outcome: LinkOutcome; unfurl?: LinkUnfurl; error?: unknown };
@@ -75,10 +80,12 @@ async function unfurlPaymentLinks(
     allowed.push(!limited);
   }
   const now = deps.now();
+  // The unfurl is written in the workspace's language; English when its settings cannot be read.
+  const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
   const results = await Promise.all(
     links.map((link, index): LinkResult | Promise<LinkResult> =>
       allowed[index]
-        ? readLink(deps, teamId, link, now)
+        ? readLink(deps, teamId, link, now, lang)
         : { outcome: { id: link.invoiceId, outcome: "rate_limited" } },
     ),
   );
@@ -118,12 +125,13 @@ async function readLink(
   teamId: string,
   link: PaymentLink & { url: string },
   now: Date,
+  lang: Lang,
 ): Promise<LinkResult> {
   try {
     const invoice = await deps.payments.invoice(teamId, link.invoiceId);
     return {
       outcome: { id: link.invoiceId, outcome: "ok" },
-      unfurl: buildInvoiceUnfurl(invoice, { now, link: link.url }),
+      unfurl: buildInvoiceUnfurl(invoice, { now, link: link.url, lang }),
     };
   } catch (error) {
     // Only the outcome is used (nobody is answered), so who may manage does not matter here.
