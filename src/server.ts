@@ -113,7 +113,13 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   const feedRunner = new FeedRunner(
     {
       feeds,
-      reader: payments,
+      // The feed writes in each workspace's language (its settings; English when unset).
+      reader: {
+        history: (team, page, items) => payments.history(team, page, items),
+        invoice: (team, id) => payments.invoice(team, id),
+        methodFor: (team, code) => payments.methodFor(team, code),
+        languageOf: async (team) => (await stores.settings.get(team)).language ?? "en",
+      },
       claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
       slack: slackClients(config, stores),
       logger,

@@ -3,7 +3,7 @@ import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/fee
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack-error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
-import type { FeedContext } from "./deps.js";
+import { type FeedContext, feedLanguage } from "./deps.js";
 import type { Announcement, FeedState, Pause, Subscription } from "./model.js";
 
 /** An announcement is claimed for this long: far longer than any retry of it. */
@@ -38,7 +38,7 @@ export async function readFailed(
     ctx,
     team,
     subscription,
-    feedPausedText("unreadable_history", subscription.channel),
+    feedPausedText("unreadable_history", subscription.channel, await feedLanguage(ctx, team)),
   );
   await ctx.deps.feeds.setState(team, subscription.channel, { ...state, pause });
 }
@@ -55,7 +55,7 @@ export async function deliver(
   if (state.pause?.reason === "unreadable_history") {
     state = { ...state, pause: null };
     ctx.deps.logger.info({ team, channel, outcome: "feed_resumed" }, "feed resumed");
-    await tellSubscriber(ctx, team, subscription, feedResumedText(channel));
+    await tellSubscriber(ctx, team, subscription, feedResumedText(channel, await feedLanguage(ctx, team)));
   }
   if (state.pause?.reason === "not_in_channel") {
     // Quiet until someone subscribes again: what changed meanwhile is noted, not piled up.
@@ -83,7 +83,8 @@ export async function deliver(
       const pause: Pause = { reason: "not_in_channel", at: ctx.now().getTime(), told: false };
       state = { ...state, owed: [], attempts: 0, pause };
       await ctx.deps.feeds.setState(team, channel, state);
-      pause.told = await tellSubscriber(ctx, team, subscription, feedPausedText("not_in_channel", channel));
+      const text = feedPausedText("not_in_channel", channel, await feedLanguage(ctx, team));
+      pause.told = await tellSubscriber(ctx, team, subscription, text);
       await ctx.deps.feeds.setState(team, channel, state);
       return;
     }
@@ -133,7 +134,7 @@ export async function post(
   const message = buildFeedMessage(
     // Told as the history showed it, even if it moved on since (its own change comes next).
     { ...invoice, state: announcement.state },
-    { teamId: team, isNew: announcement.isNew === true, method },
+    { teamId: team, isNew: announcement.isNew === true, method, lang: await feedLanguage(ctx, team) },
   );
   try {
     await slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks });

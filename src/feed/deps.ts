@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { Logger } from "../logger.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
@@ -13,6 +14,8 @@ export type FeedReader = {
   ): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean | null; unreadable: number }>;
   invoice(teamId: string, invoiceId: string): Promise<Invoice>;
   methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
+  /** The language the workspace's feed is written in (English when not given). */
+  languageOf?(teamId: string): Promise<Lang>;
 };
 
 export type FeedRunnerDeps = {
@@ -35,3 +38,8 @@ export type FeedRunnerOptions = {
 
 /** What the feed's steps share with the runner: its deps, its clock, and whether it is stopping. */
 export type FeedContext = { deps: FeedRunnerDeps; now: () => Date; stopped: () => boolean };
+
+/** The workspace's language; English when it cannot be read (a payment is never left unposted for it). */
+export async function feedLanguage(ctx: FeedContext, team: string): Promise<Lang> {
+  return (await ctx.deps.reader.languageOf?.(team).catch(() => undefined)) ?? DEFAULT_LANG;
+}

@@ -1,7 +1,7 @@
 import { buildSummaryMessage } from "../blocks/summary.js";
 import { digestDue, periodBounds, summarize } from "../reports/summary.js";
 import { slackErrorCode } from "../slack-error.js";
-import type { FeedContext } from "./deps.js";
+import { type FeedContext, feedLanguage } from "./deps.js";
 
 /**
  * Yesterday's summary in each feed channel with a digest, once its time of day has come; the day
@@ -22,7 +22,7 @@ export async function digests(ctx: FeedContext, team: string): Promise<void> {
       (page, items) => ctx.deps.reader.history(team, page, items),
       periodBounds("yesterday", now, digest.zone),
     );
-    const message = buildSummaryMessage(summary, now, "channel");
+    const message = buildSummaryMessage(summary, now, "channel", await feedLanguage(ctx, team));
     try {
       await slack.chat.postMessage({
         channel: subscription.channel,
