@@ -56,11 +56,12 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility, balanceVisibility, invoiceCreators] = await Promise.all([
+  const [connection, visibility, balanceVisibility, invoiceCreators, lang] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
     balanceVisibilityFor(deps, origin.t),
     invoiceCreatorsFor(deps, origin.t),
+    langFor(deps, origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -73,6 +74,7 @@ export async function openConnectModal(
       balanceVisibility,
       invoiceCreators,
       privateMetadata: JSON.stringify(origin),
+      lang,
     }),
   });
 }
@@ -87,10 +89,11 @@ export async function publishHome(
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
   // Read without opening the secret: one sealed with another key is shown as such, not an error.
-  const [info, visibility, manager] = await Promise.all([
+  const [info, visibility, manager, lang] = await Promise.all([
     deps.stores.credentials.info(who.teamId),
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
+    langFor(deps, who.teamId),
   ]);
   const instant = info?.otherKey ? undefined : await instantStatus(deps.callbacks, info);
   await client.views.publish({
@@ -100,6 +103,7 @@ export async function publishHome(
       visibility,
       canManage: manager.allowed,
       instant,
+      lang,
     }),
   });
 }

@@ -15,12 +15,19 @@ import {
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import type { FeedMode } from "../../feed/model.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../invoice-summary-reply.js";
-import { balanceVisibilityFor, invoiceCreatorsFor, openConnectModal, visibilityFor } from "../manage.js";
+import {
+  balanceVisibilityFor,
+  invoiceCreatorsFor,
+  langFor,
+  openConnectModal,
+  visibilityFor,
+} from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
 import { checkManager } from "../permissions.js";
 import type { AdminAction } from "./invoice-text.js";
@@ -53,6 +60,7 @@ export async function runAdminCommand(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = action;
+  const lang = await langFor(deps, command.teamId);
   const who = { userId: command.userId, teamId: command.teamId, enterpriseId: command.enterpriseId };
   const manager = await checkManager(deps, client, who);
   noted.manager = manager.why;
@@ -74,6 +82,7 @@ export async function runAdminCommand(
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
       instant,
       feeds: await feedLines(deps, command.teamId),
+      lang,
     });
     return { reply, log: { outcome: "ok" } };
   }
@@ -86,15 +95,16 @@ export async function runAdminCommand(
           : action === "subscribe-paid" || action === "subscribe-all" || action === "unsubscribe"
             ? "feed"
             : "disconnect",
+      lang,
     );
     return { reply, log: { outcome: "not_allowed" } };
   }
-  if (action === "rotate-callback") return rotateCallback(deps, command.teamId);
+  if (action === "rotate-callback") return rotateCallback(deps, command.teamId, lang);
   if (action === "subscribe-paid" || action === "subscribe-all")
-    return subscribeFeed(deps, client, command, action === "subscribe-all" ? "all" : "paid");
+    return subscribeFeed(deps, client, command, action === "subscribe-all" ? "all" : "paid", lang);
   if (action === "unsubscribe") {
     const removed = await deps.feeds.unsubscribe(command.teamId, command.channelId);
-    const reply = feedUnsubscribedMessage(removed);
+    const reply = feedUnsubscribedMessage(removed, lang);
     return removed ? { reply, log: { outcome: "feed_unsubscribed" } } : { reply, log: { outcome: "ok" } };
   }
   if (action === "connect") {
@@ -102,31 +112,33 @@ export async function runAdminCommand(
       await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
     } catch (error) {
       const reply = ephemeral(
-        NOTICES_TEXT.en.formNotOpened("/invoice connect"),
-        NOTICES_TEXT.en.formNotOpenedFallback("/invoice connect"),
+        NOTICES_TEXT[lang].formNotOpened("/invoice connect"),
+        NOTICES_TEXT[lang].formNotOpenedFallback("/invoice connect"),
       );
       return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
     }
     return { reply: null, log: { outcome: "modal_opened" } };
   }
   const connection = await deps.stores.credentials.get(command.teamId);
-  if (!connection) return { reply: nothingToDisconnectMessage(), log: { outcome: "ok" } };
-  return { reply: disconnectConfirmMessage(connection, command.teamId), log: { outcome: "confirm_asked" } };
+  if (!connection) return { reply: nothingToDisconnectMessage(lang), log: { outcome: "ok" } };
+  const reply = disconnectConfirmMessage(connection, command.teamId, lang);
+  return { reply, log: { outcome: "confirm_asked" } };
 }
 
 /** `/invoice callback rotate`: a new address; callbacks to the old one are refused from now on. */
 async function rotateCallback(
   deps: Pick<ListenerDeps, "callbacks" | "stores">,
   teamId: string,
+  lang: Lang,
 ): Promise<Produced> {
   const connection = await deps.stores.credentials.get(teamId);
   const instant = await instantStatus(deps.callbacks, connection);
   if (!deps.callbacks || !instant || instant.kind !== "on") {
-    const reply = ephemeral(NOTICES_TEXT.en.noAddress, NOTICES_TEXT.en.noAddressFallback);
+    const reply = ephemeral(NOTICES_TEXT[lang].noAddress, NOTICES_TEXT[lang].noAddressFallback);
     return { reply, log: { outcome: "ok" } };
   }
   const address = await deps.callbacks.rotate(teamId);
-  const reply = ephemeral(NOTICES_TEXT.en.newAddress(address), NOTICES_TEXT.en.newAddressFallback);
+  const reply = ephemeral(NOTICES_TEXT[lang].newAddress(address), NOTICES_TEXT[lang].newAddressFallback);
   return { reply, log: { outcome: "callback_rotated" } };
 }
 
@@ -139,6 +151,7 @@ async function subscribeFeed(
   client: webApi.WebClient,
   command: AdminCommand,
   mode: FeedMode,
+  lang: Lang,
 ): Promise<Produced> {
   if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
   const existing = (await deps.feeds.channels(command.teamId)).find(
@@ -148,13 +161,13 @@ async function subscribeFeed(
     try {
       await client.chat.postMessage({
         channel: command.channelId,
-        text: feedWelcomeText(mode, command.userId),
+        text: feedWelcomeText(mode, command.userId, lang),
       });
     } catch (error) {
       const code = slackErrorCode(error);
       if (code === "not_in_channel" || code === "channel_not_found")
         return {
-          reply: feedNotInChannelMessage(),
+          reply: feedNotInChannelMessage(lang),
           log: { outcome: "feed_not_in_channel", slackError: code },
         };
       throw error;
@@ -166,7 +179,8 @@ async function subscribeFeed(
     by: command.userId,
     now: deps.now().getTime(),
   });
-  return { reply: feedSubscribedMessage(mode, outcome), log: { outcome: "feed_subscribed", feed: outcome } };
+  const reply = feedSubscribedMessage(mode, outcome, lang);
+  return { reply, log: { outcome: "feed_subscribed", feed: outcome } };
 }
 
 async function feedLines(deps: Pick<ListenerDeps, "feeds">, teamId: string): Promise<FeedLine[]> {
@@ -199,16 +213,20 @@ export async function runDigestCommand(
   },
 ): Promise<Produced> {
   const manager = await checkManager(deps, client, command);
-  if (!manager.allowed) return { reply: notAllowedMessage("digest"), log: { outcome: "not_allowed" } };
+  const lang = await langFor(deps, command.teamId);
+  if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
   const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;
   const set = await deps.feeds.setDigest(command.teamId, command.channelId, digest);
   if (!set) {
-    const reply = ephemeral(NOTICES_TEXT.en.digestNeedsFeed, NOTICES_TEXT.en.digestNeedsFeedFallback);
+    const reply = ephemeral(NOTICES_TEXT[lang].digestNeedsFeed, NOTICES_TEXT[lang].digestNeedsFeedFallback);
     return { reply, log: { outcome: "ok" } };
   }
   const reply = digest
-    ? ephemeral(NOTICES_TEXT.en.digestOn(digest.at, zone), NOTICES_TEXT.en.digestOnFallback(digest.at, zone))
-    : ephemeral(NOTICES_TEXT.en.digestOff, NOTICES_TEXT.en.digestOffFallback);
+    ? ephemeral(
+        NOTICES_TEXT[lang].digestOn(digest.at, zone),
+        NOTICES_TEXT[lang].digestOnFallback(digest.at, zone),
+      )
+    : ephemeral(NOTICES_TEXT[lang].digestOff, NOTICES_TEXT[lang].digestOffFallback);
   return { reply, log: { outcome: "digest_set", digest: digest ? digest.at : "off" } };
 }
