@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
 import { CONNECT_TEXT } from "../i18n/connect.js";
-import type { Lang } from "../i18n/lang.js";
+import { LANG_NAMES, LANGS, type Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectionSummary } from "./admin.js";
@@ -20,6 +20,7 @@ export const CONNECT_FIELDS = {
   visibility: "visibility",
   balanceVisibility: "balance_visibility",
   invoiceCreators: "invoice_creators",
+  language: "language",
 } as const;
 
 type ConnectForm = {
@@ -92,6 +93,13 @@ export function connectModal(form: ConnectForm): types.ModalView {
       hint: t.whoBalanceHint,
       options: whoMay,
       initial: form.balanceVisibility ?? "admins",
+    }),
+    radioInput({
+      block: CONNECT_FIELDS.language,
+      label: t.language,
+      hint: t.languageHint,
+      options: LANGS.map((lang) => selectOption(LANG_NAMES[lang], lang)),
+      initial: form.lang ?? "en",
     }),
     radioInput({
       block: CONNECT_FIELDS.invoiceCreators,

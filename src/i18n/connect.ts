@@ -21,6 +21,8 @@ export type ConnectText = {
   whoBalanceHint: string;
   whoCreates: string;
   whoCreatesHint: string;
+  language: string;
+  languageHint: string;
   title: string;
   submit: string;
   cancel: string;
@@ -55,6 +57,8 @@ const en: ConnectText = {
   whoCreates: "Who may create invoices (/invoice new)",
   whoCreatesHint:
     "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+  language: "Language Kassa writes in",
+  languageHint: "For everyone in this workspace: cards, live updates, the feed, replies and this form.",
   title: "Connect cash register",
   submit: "Check and save",
   cancel: "Cancel",
@@ -91,6 +95,8 @@ const ru: ConnectText = {
   whoCreates: "Кто создаёт счета (/invoice new)",
   whoCreatesHint:
     "Администраторы: те же люди, что выше. Созданный счёт — настоящая ссылка на оплату в кассу.",
+  language: "Язык, на котором пишет Kassa",
+  languageHint: "Для всех в этом рабочем пространстве: карточки, обновления, лента, ответы и эта форма.",
   title: "Подключение кассы",
   submit: "Проверить и сохранить",
   cancel: "Отмена",

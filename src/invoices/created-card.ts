@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage, type EnteredAmount } from "../blocks/invoice.js";
 import { createdWithoutCardMessage } from "../blocks/invoice-create.js";
 import type { SlackMessage } from "../blocks/message.js";
+import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack-error.js";
@@ -26,10 +27,12 @@ export async function postCreatedCard(
   card: SlackMessage,
   delivery: CardDelivery & TellDelivery,
   entered?: EnteredAmount,
+  lang: Lang = DEFAULT_LANG,
 ): Promise<void> {
   const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", delivery, {
     created: true,
     ...(entered ? { entered } : {}),
+    lang,
   });
   if (left) await tellCreator(client, creator, left, delivery);
 }
@@ -98,6 +101,9 @@ export async function postCreatedInvoiceCard(
   draft: InvoiceDraft,
   outcome: CreatedCardNote,
 ): Promise<void> {
+  // The workspace's language (English when its settings cannot be read: the card still goes out).
+  const lang =
+    (await deps.stores.settings.get(creator.teamId).catch(() => undefined))?.language ?? DEFAULT_LANG;
   let invoice: Invoice;
   try {
     invoice = await deps.payments.invoice(creator.teamId, created.id);
@@ -106,7 +112,7 @@ export async function postCreatedInvoiceCard(
     await tellCreator(
       client,
       creator,
-      createdWithoutCardMessage(created.id, created.url, creator.userId),
+      createdWithoutCardMessage(created.id, created.url, creator.userId, lang),
       outcome,
     );
     return;
@@ -121,6 +127,7 @@ export async function postCreatedInvoiceCard(
     // Carried in the Refresh button's value, so a refreshed card still says who created it.
     createdBy: creator.userId,
     entered,
+    lang,
   });
-  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered);
+  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang);
 }

@@ -11,7 +11,7 @@ import type { WorkspacePayments } from "../workspace-payments.js";
  */
 export type InvoiceDeps = {
   payments: WorkspacePayments;
-  stores: Pick<Stores, "credentials">;
+  stores: Pick<Stores, "credentials" | "settings">;
   watches: WatchRegistry;
   logger: Logger;
   now: () => Date;

@@ -1,4 +1,5 @@
 import { type FieldErrors, fieldError } from "../blocks/form.js";
+import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import { NOTICES_TEXT } from "../i18n/notices.js";
 import { newReference } from "../logger.js";
 import type { ListenerDeps } from "./deps.js";
@@ -67,11 +68,11 @@ export type ViewAnswer = Parameters<ViewArgs["ack"]>[0];
  */
 export async function handledSubmission(
   deps: Pick<ListenerDeps, "logger" | "inFlight">,
-  origin: { view: string; team: string; user: string; field: string },
+  origin: { view: string; team: string; user: string; field: string; lang?: Lang },
   ack: ViewArgs["ack"],
   run: (noted: Noted, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome>,
 ): Promise<void> {
-  const { field, ...where } = origin;
+  const { field, lang = DEFAULT_LANG, ...where } = origin;
   let replied = false;
   const reply = async (answer?: ViewAnswer) => {
     replied = true;
@@ -82,12 +83,12 @@ export async function handledSubmission(
       return { log: await run(noted, reply) };
     } catch (error) {
       const reference = newReference();
-      if (!replied) await reply(somethingWentWrong(field, reference)).catch(() => undefined);
+      if (!replied) await reply(somethingWentWrong(field, reference, lang)).catch(() => undefined);
       return { log: { outcome: "internal_error", err: error, reference } };
     }
   });
 }
 
-function somethingWentWrong(field: string, reference: string): FieldErrors {
-  return fieldError(field, NOTICES_TEXT.en.internalField(reference));
+function somethingWentWrong(field: string, reference: string, lang: Lang): FieldErrors {
+  return fieldError(field, NOTICES_TEXT[lang].internalField(reference));
 }

@@ -245,7 +245,7 @@ describe("buttons", () => {
 
   it("Cancel closes the question and keeps the credentials", async () => {
     cover(cancelDisconnect);
-    await cancelDisconnect()(
+    await cancelDisconnect(world.deps)(
       buttonArgs(world, { actionId: ADMIN_ACTIONS.cancel, value: "", replyId: "cancel" }),
     );
     await reply("cancel");

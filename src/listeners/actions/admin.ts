@@ -7,12 +7,13 @@ import {
 } from "../../blocks/admin.js";
 import { disconnectButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { type AnswerDeps, answer } from "../answer.js";
 import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { RefusalError } from "../error-reply.js";
-import { openConnectModal, publishHome } from "../manage.js";
+import { langFor, openConnectModal, publishHome } from "../manage.js";
 import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
 import { teamIdOf } from "../team.js";
@@ -36,6 +37,7 @@ export const openConnect =
       name: ADMIN_ACTIONS.openConnect,
       team: teamId,
       user: body.user.id,
+      lang: () => langFor(deps, teamId),
     } as const;
     // From a reply (not connected, credentials refused) a refusal is a new private note; App Home has
     // no response_url, so there it is shown by re-publishing the tab.
@@ -47,7 +49,8 @@ export const openConnect =
         fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
       async () => {
         const manager = await checkManager(deps, client, who);
-        if (!manager.allowed) throw new RefusalError(notAllowedMessage("connect"), "not_allowed");
+        const lang = await langFor(deps, teamId);
+        if (!manager.allowed) throw new RefusalError(notAllowedMessage("connect", lang), "not_allowed");
         await openConnectModal(deps, client, body.trigger_id, {
           from: fromMessage ? "command" : "home",
           t: teamId,
@@ -83,12 +86,13 @@ export const disconnect =
       : async (message: Parameters<typeof respond>[0] & object) =>
           respond({ ...message, replace_original: true });
     await answer(deps, context, send, async () => {
+      const lang = await langFor(deps, teamId);
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
       if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
-        throw new RefusalError(notAllowedMessage("disconnect_other"), "foreign_card");
+        throw new RefusalError(notAllowedMessage("disconnect_other", lang), "foreign_card");
       }
       const manager = await checkManager(deps, client, who);
-      if (!manager.allowed) throw new RefusalError(notAllowedMessage("disconnect"), "not_allowed");
+      if (!manager.allowed) throw new RefusalError(notAllowedMessage("disconnect", lang), "not_allowed");
       const removed = await deps.stores.credentials.remove(teamId);
       // A reconnected register gets a new callback address: the old one may sit in old invoices.
       await deps.stores.callbackKeys.remove(teamId);
@@ -97,18 +101,19 @@ export const disconnect =
       // A feed of a register no longer connected would only pause; a reconnect subscribes afresh.
       await deps.feeds.removeTeam(teamId);
       return removed
-        ? { reply: disconnectedMessage(body.user.id), log: { outcome: "disconnected" } }
-        : { reply: nothingToDisconnectMessage(), log: { outcome: "nothing_to_disconnect" } };
+        ? { reply: disconnectedMessage(body.user.id, lang), log: { outcome: "disconnected" } }
+        : { reply: nothingToDisconnectMessage(lang), log: { outcome: "nothing_to_disconnect" } };
     });
   };
 
 /** Cancel on the disconnect question. */
 export const cancelDisconnect =
-  () =>
-  async ({ ack, respond }: ActionArgs): Promise<void> => {
+  (deps: Pick<ListenerDeps, "stores">) =>
+  async ({ ack, body, respond }: ActionArgs): Promise<void> => {
     await ack();
+    const lang = await langFor(deps, teamIdOf(body)).catch(() => DEFAULT_LANG);
     await respond({
-      ...ephemeral(NOTICES_TEXT.en.nothingChanged, NOTICES_TEXT.en.nothingChanged),
+      ...ephemeral(NOTICES_TEXT[lang].nothingChanged, NOTICES_TEXT[lang].nothingChanged),
       replace_original: true,
     }).catch(() => undefined);
   };

@@ -5,7 +5,7 @@ import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack-error.js";
 import type { ListenerDeps } from "../deps.js";
-import { mayCreate } from "../manage.js";
+import { langFor, mayCreate } from "../manage.js";
 import type { LogContext, Produced } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { CreatePrefill } from "./invoice-text.js";
@@ -34,9 +34,10 @@ export async function openCreateModal(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = "new";
+  const lang = await langFor(deps, command.teamId);
   const permission = await mayCreate(deps, client, command);
   noted.creator = permission.why;
-  if (!permission.allowed) return { reply: createNotAllowedMessage(), log: { outcome: "not_allowed" } };
+  if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
   const methods = await deps.payments.enabledMethodsWithin(command.teamId, CREATE_METHODS_BUDGET_MS);
   const methodCount = methods ? methods.length : "unavailable";
@@ -47,12 +48,13 @@ export async function openCreateModal(
         ...prefill,
         methods,
         origin: { t: command.teamId, c: command.channelId },
+        lang,
       }),
     });
   } catch (error) {
     const reply = ephemeral(
-      NOTICES_TEXT.en.formNotOpened("/invoice new"),
-      NOTICES_TEXT.en.formNotOpenedFallback("/invoice new"),
+      NOTICES_TEXT[lang].formNotOpened("/invoice new"),
+      NOTICES_TEXT[lang].formNotOpenedFallback("/invoice new"),
     );
     return {
       reply,

@@ -5,13 +5,20 @@ import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../
 import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
 import type { ReplyVisibility } from "../../blocks/invoice.js";
+import { DEFAULT_LANG, type Lang, langSchema } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
 import { within } from "../../within.js";
 import type { ListenerDeps } from "../deps.js";
 import { handledSubmission, type ViewAnswer } from "../handled.js";
-import { balanceVisibilityFor, invoiceCreatorsFor, type ModalOrigin, publishHome } from "../manage.js";
+import {
+  balanceVisibilityFor,
+  invoiceCreatorsFor,
+  langFor,
+  type ModalOrigin,
+  publishHome,
+} from "../manage.js";
 import type { Outcome } from "../outcome.js";
 import { checkManager } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
@@ -36,6 +43,7 @@ const formSchema = z
     // Absent from forms opened before the setting existed: the stored choice is kept.
     [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
     [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
+    [CONNECT_FIELDS.language]: z.object({ value: selectValue }).optional(),
   })
   .transform((values) => ({
     login: values[CONNECT_FIELDS.login].value.value?.trim() ?? "",
@@ -50,6 +58,11 @@ const formSchema = z
       : "channel") as ReplyVisibility,
     balanceVisibility: whoMay(values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value),
     invoiceCreators: whoMay(values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value),
+    // Absent from forms opened before the choice existed: the stored language is kept.
+    language: langSchema
+      .optional()
+      .catch(undefined)
+      .parse(values[CONNECT_FIELDS.language]?.value.selected_option?.value),
   }));
 type ConnectValues = z.infer<typeof formSchema>;
 
@@ -68,8 +81,8 @@ type ConnectDeps = Pick<
 type Check = { ok: true; methods: number } | { ok: false; message: string };
 
 /** Why credentials failed, in words for the field; never the secret. */
-function checkFailure(error: unknown): string {
-  const t = NOTICES_TEXT.en;
+function checkFailure(error: unknown, lang: Lang): string {
+  const t = NOTICES_TEXT[lang];
   if (error instanceof ServiceError) return t.refusedThem(error.messages.join("; "));
   if (error instanceof UnreachableError)
     return t.couldNotCheck(
@@ -94,18 +107,20 @@ export const connectSubmission =
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const who = { userId: body.user.id, teamId: teamIdOf(body), enterpriseId: body.enterprise?.id };
-    const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field: CONNECT_FIELDS.login };
+    const lang = await langFor(deps, who.teamId).catch(() => DEFAULT_LANG);
+    const field = CONNECT_FIELDS.login;
+    const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field, lang };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const form = formSchema.safeParse(view.state.values);
       if (!from.success || !form.success || from.data.t !== who.teamId) {
-        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.formOutdatedConnect));
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].formOutdatedConnect));
         return { outcome: "bad_form" };
       }
       const manager = await checkManager(deps, client, who);
       noted.manager = manager.why;
       if (!manager.allowed) {
-        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.connectNotAllowed));
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].connectNotAllowed));
         return { outcome: "not_allowed" };
       }
       const values = form.data;
@@ -113,17 +128,17 @@ export const connectSubmission =
       const stored = await deps.stores.credentials.get(who.teamId).catch(() => undefined);
       const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
       if (values.login === "") {
-        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT.en.enterLogin));
+        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].enterLogin));
         return { outcome: "invalid", fields: [CONNECT_FIELDS.login] };
       }
       if (!secret) {
-        await reply(fieldError(CONNECT_FIELDS.secret, NOTICES_TEXT.en.enterSecret));
+        await reply(fieldError(CONNECT_FIELDS.secret, NOTICES_TEXT[lang].enterSecret));
         return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
       }
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
       const check: Promise<Check> = deps.payments.tryAccount(account).then(
         (catalog) => ({ ok: true, methods: catalog.methods.length }),
-        (error: unknown) => ({ ok: false, message: checkFailure(error) }),
+        (error: unknown) => ({ ok: false, message: checkFailure(error, lang) }),
       );
       // The role check above used part of Slack's 3 s; the credential check gets what is left.
       const quick = await within(check, INLINE_CHECK_MS - (performance.now() - started));
@@ -131,7 +146,7 @@ export const connectSubmission =
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
       noted.slow = true;
-      await reply({ response_action: "update", view: checkingModal() });
+      await reply({ response_action: "update", view: checkingModal(lang) });
       const result = await check;
       const next = result.ok
         ? await save(connection, result.methods)
@@ -179,11 +194,14 @@ async function save({ deps, who, values, secret }: Connection, methods: number):
   });
   await deps.stores.settings.update(who.teamId, {
     replyVisibility: values.visibility,
+    ...(values.language ? { language: values.language } : {}),
     ...(values.balanceVisibility ? { balanceVisibility: values.balanceVisibility } : {}),
     ...(values.invoiceCreators ? { invoiceCreators: values.invoiceCreators } : {}),
   });
   await deps.payments.forgetCached(who.teamId);
-  return connectedModal(info, methods, deps.defaultApiVersion);
+  // Said in the language just chosen.
+  const lang = values.language ?? (await langFor(deps, who.teamId).catch(() => DEFAULT_LANG));
+  return connectedModal(info, methods, deps.defaultApiVersion, lang);
 }
 
 /** The form again, as typed (never the secret), with why the check failed. */
@@ -206,6 +224,7 @@ async function connectModalAgain(
       values.invoiceCreators ?? (await invoiceCreatorsFor(deps, who.teamId).catch(() => "admins" as const)),
     error,
     privateMetadata,
+    lang: values.language ?? (await langFor(deps, who.teamId).catch(() => DEFAULT_LANG)),
   });
 }
 

@@ -11,6 +11,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
   auditCreated,
@@ -25,7 +26,7 @@ import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../..
 import { within } from "../../within.js";
 import type { ListenerDeps } from "../deps.js";
 import { handledSubmission, type Noted } from "../handled.js";
-import { mayCreate } from "../manage.js";
+import { langFor, mayCreate } from "../manage.js";
 import type { ViewOutcome } from "../outcome.js";
 import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
@@ -73,20 +74,22 @@ export const createInvoiceSubmission =
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
     const teamId = teamIdOf(body);
+    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
     const origin = {
       view: CREATE_INVOICE_VIEW,
       team: teamId,
       user: body.user.id,
       field: CREATE_FIELDS.amount,
+      lang,
     };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const form = formSchema.safeParse(view.state.values);
       if (!from.success || !form.success || from.data.t !== teamId) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.formOutdatedCreate));
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
         return { outcome: "bad_form" };
       }
-      const checked = validateCreateInput(form.data);
+      const checked = validateCreateInput(form.data, lang);
       if (!checked.ok) {
         await reply({ response_action: "errors", errors: checked.errors });
         return { outcome: "invalid", fields: Object.keys(checked.errors) };
@@ -96,7 +99,7 @@ export const createInvoiceSubmission =
       const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
       noted.creator = permission.why;
       if (!permission.allowed) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createNotAllowedField));
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createNotAllowedField));
         return { outcome: "not_allowed" };
       }
       // One invoice per submission: Slack redelivers a submission it got no answer to, and a double
@@ -107,11 +110,11 @@ export const createInvoiceSubmission =
         first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
       } catch (error) {
         // Without the store Kassa cannot promise "once": create nothing.
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createStoreDown));
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
         return { outcome: "store_unavailable", err: error };
       }
       if (!first) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT.en.createDuplicate));
+        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createDuplicate));
         return { outcome: "duplicate" };
       }
 
@@ -122,13 +125,13 @@ export const createInvoiceSubmission =
       const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
       if (quick && !quick.ok && quick.error instanceof ServiceError) {
         // Refused in time: said next to the amount, the form kept open with what was typed.
-        await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages)));
+        await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages, lang)));
         return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
       }
       await reply();
       noted.slow = quick === null;
       const result = quick ?? (await attempt);
-      if (!result.ok) return tellFailure(client, creator, draft, result.error, noted);
+      if (!result.ok) return tellFailure(client, creator, draft, result.error, noted, lang);
       auditCreated(deps, creator, result.created, draft);
       const delivered: CreatedCardNote = { invoice: result.created.id };
       try {
@@ -149,23 +152,24 @@ async function tellFailure(
   draft: InvoiceDraft,
   error: unknown,
   noted: Noted,
+  lang: Lang,
 ): Promise<ViewOutcome> {
   const tell = (message: Parameters<typeof tellCreator>[2]) =>
     tellCreator(client, creator, message, noted).catch((tellError: unknown) => {
       noted.tellError = String(tellError);
     });
   if (error instanceof ServiceError) {
-    await tell(createRefusedMessage(error.messages, draft.amount, draft.currency));
+    await tell(createRefusedMessage(error.messages, draft.amount, draft.currency, lang));
     return { outcome: "refused", inline: false, serviceErrors: error.messages };
   }
   // Only these failures happen before anything is sent; after any other, the invoice may exist.
   if (error instanceof NotConnectedError || error instanceof BusyError) {
     const why = error instanceof NotConnectedError ? "not_connected" : "busy";
-    await tell(createNotSentMessage(draft.amount, draft.currency, why));
+    await tell(createNotSentMessage(draft.amount, draft.currency, why, lang));
     return { outcome: "not_sent", reason: error.name };
   }
   const reference = newReference();
   const why = error instanceof PaymentsError ? "no_answer" : "internal";
-  await tell(createFailedMessage(draft.amount, draft.currency, why, reference));
+  await tell(createFailedMessage(draft.amount, draft.currency, why, reference, lang));
   return { outcome: "create_failed", reference, err: error };
 }
