@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
 import { ADMIN_TEXT, type ManagedAction } from "../i18n/admin.js";
-import type { Lang } from "../i18n/lang.js";
+import { LANG_NAMES, type Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import type { BalanceVisibility } from "./balance.js";
@@ -82,6 +82,7 @@ export function statusMessage(
     connectionSummary(info, options.defaultVersion, lang),
     ...(info?.otherKey ? otherKeyLines(options.canManage, lang) : []),
     t.goes(options.visibility === "private"),
+    t.languageLine(LANG_NAMES[lang]),
   ];
   if (options.watched !== undefined) lines.push(t.watched(options.watched));
   if (info && options.instant) lines.push(instantLine(options.instant, options.canManage, lang));

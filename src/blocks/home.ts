@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
+import { ADMIN_TEXT } from "../i18n/admin.js";
 import { HOME_TEXT } from "../i18n/home.js";
-import type { Lang } from "../i18n/lang.js";
+import { LANG_NAMES, type Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectButton, connectionSummary, type InstantStatus, instantLine, otherKeyLines } from "./admin.js";
@@ -27,6 +28,10 @@ export function homeView(
     {
       type: "section",
       text: { type: "mrkdwn", text: connectionSummary(info, options.defaultVersion, lang) },
+    },
+    {
+      type: "context",
+      elements: [{ type: "mrkdwn", text: ADMIN_TEXT[lang].languageLine(LANG_NAMES[lang]) }],
     },
   ];
   if (info?.otherKey)

@@ -9,6 +9,7 @@ export const MANAGED_ACTIONS = [
   "callback",
   "feed",
   "digest",
+  "language",
 ] as const;
 export type ManagedAction = (typeof MANAGED_ACTIONS)[number];
 
@@ -51,6 +52,9 @@ export type AdminText = {
   disconnectedFallback: string;
   nothingToDisconnect: string;
   nothingToDisconnectFallback: string;
+  languageLine: (name: string) => string;
+  languageSet: string;
+  languageSetFallback: string;
 };
 
 const en: AdminText = {
@@ -100,6 +104,7 @@ const en: AdminText = {
     callback: "change the payment notification address",
     feed: "change which channels get the payment feed",
     digest: "set the daily summary",
+    language: "change the language Kassa writes in",
   },
   notAllowed: (what) => `:lock: Only ${ERROR_TEXT.en.whoMayManage} can ${what}. Ask one of them.`,
   notAllowedFallback: (what) => `Only workspace admins and owners can ${what}.`,
@@ -113,6 +118,10 @@ const en: AdminText = {
   disconnectedFallback: "The cash register was disconnected.",
   nothingToDisconnect: "No cash register is connected, so there is nothing to disconnect.",
   nothingToDisconnectFallback: "Nothing to disconnect.",
+  languageLine: (name) => `Language: ${name} (\`/invoice language ru|en\` changes it).`,
+  languageSet:
+    ":white_check_mark: Kassa now writes in English in this workspace: cards, live updates, the feed and replies. `/invoice language ru` switches to Russian.",
+  languageSetFallback: "Kassa now writes in English in this workspace.",
 };
 
 const ru: AdminText = {
@@ -164,6 +173,7 @@ const ru: AdminText = {
     callback: "менять адрес уведомлений о платежах",
     feed: "менять, в какие каналы приходит лента платежей",
     digest: "настраивать ежедневную сводку",
+    language: "менять язык, на котором пишет Kassa",
   },
   notAllowed: (what) =>
     `:lock: ${what[0]?.toUpperCase()}${what.slice(1)} могут только ${ERROR_TEXT.ru.whoMayManage}. Обратитесь к одному из них.`,
@@ -179,6 +189,10 @@ const ru: AdminText = {
   disconnectedFallback: "Касса отключена.",
   nothingToDisconnect: "Касса не подключена, отключать нечего.",
   nothingToDisconnectFallback: "Отключать нечего.",
+  languageLine: (name) => `Язык: ${name} (\`/invoice language ru|en\` меняет его).`,
+  languageSet:
+    ":white_check_mark: Теперь Kassa пишет в этом рабочем пространстве по-русски: карточки, обновления, лента и ответы. `/invoice language en` переключает на английский.",
+  languageSetFallback: "Теперь Kassa пишет в этом рабочем пространстве по-русски.",
 };
 
 export const ADMIN_TEXT: Record<Lang, AdminText> = { en, ru };

@@ -13,6 +13,7 @@ export const USAGE_REASONS = [
   "spaces",
   "bad_id",
   "filter_long",
+  "language_arg",
 ] as const;
 export type UsageReason = (typeof USAGE_REASONS)[number];
 
@@ -49,6 +50,7 @@ const en: HelpText = {
     spaces: "Give one invoice id, without spaces",
     bad_id: "That is not a valid invoice id",
     filter_long: "A filter is at most 40 characters",
+    language_arg: "`/invoice language` takes `en` (English) or `ru` (Russian)",
   },
   sharedPrivately: (what) =>
     `In this workspace ${what} are shown only to whoever asks, with a *Share in channel* button that posts them for everyone.`,
@@ -68,6 +70,7 @@ const en: HelpText = {
     "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
     "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
+    "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
   ],
   invoiceTimes: "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
   invoiceHelpFallback: "/invoice <id> shows an invoice's state, amounts, commissions and times.",
@@ -98,6 +101,7 @@ const ru: HelpText = {
     spaces: "Укажите один номер счёта, без пробелов",
     bad_id: "Это не номер счёта",
     filter_long: "Фильтр — не длиннее 40 символов",
+    language_arg: "`/invoice language` принимает `en` (английский) или `ru` (русский)",
   },
   sharedPrivately: (what) =>
     `В этом рабочем пространстве ${what} видит только тот, кто спросил, с кнопкой *Показать в канале*, которая публикует их для всех.`,
@@ -118,6 +122,7 @@ const ru: HelpText = {
     "• `/invoice summary [today|yesterday|7d]`: сколько счетов создано и оплачено и на какую сумму",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
     "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
+    "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",
   ],
   invoiceTimes: "Время показано в часовом поясе каждого читателя; *Обновить* на карточке читает счёт заново.",
   invoiceHelpFallback: "/invoice <id> показывает статус, суммы, комиссии и время счёта.",

@@ -94,3 +94,38 @@ describe("a Russian workspace", () => {
     }
   });
 });
+
+describe("choosing the language with /invoice language", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ storeMemoMs: 0 });
+    stack.slack.users.U0LANGADMIN = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("is for admins; switches everything to Russian and back, and /invoice status says which", async () => {
+    const refused = await stack.ask("language ru", { userId: "U0NOTADMIN" });
+    expect(JSON.stringify(refused.reply.body)).toContain("change the language Kassa writes in");
+    const usage = await stack.ask("language fr", { userId: "U0LANGADMIN" });
+    expect(JSON.stringify(usage.reply.body)).toContain(
+      "`/invoice language` takes `en` (English) or `ru` (Russian)",
+    );
+
+    const set = await stack.ask("language ru", { userId: "U0LANGADMIN" });
+    expect(JSON.stringify(set.reply.body)).toContain("по-русски");
+    expect(englishWords(set.reply.body)).toEqual([]);
+    const status = await stack.ask("status", { userId: "U0LANGADMIN" });
+    expect(JSON.stringify(status.reply.body)).toContain("Язык: Русский");
+    // "cli": who connected the register, as stored (the operator's command line).
+    expect(englishWords(status.reply.body, ["cli"])).toEqual([]);
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { channelId: "C0LANG" });
+    expect(JSON.stringify(reply.body)).toContain("Счёт 715308958_rPwTzvsvCm");
+
+    const back = await stack.ask("language en", { userId: "U0LANGADMIN" });
+    expect(JSON.stringify(back.reply.body)).toContain("Kassa now writes in English");
+    const english = await stack.ask("status", { userId: "U0LANGADMIN" });
+    expect(JSON.stringify(english.reply.body)).toContain("Language: English");
+  });
+});

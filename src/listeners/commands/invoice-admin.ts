@@ -15,6 +15,7 @@ import {
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import type { FeedMode } from "../../feed/model.js";
+import { ADMIN_TEXT } from "../../i18n/admin.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
@@ -94,10 +95,18 @@ export async function runAdminCommand(
           ? "callback"
           : action === "subscribe-paid" || action === "subscribe-all" || action === "unsubscribe"
             ? "feed"
-            : "disconnect",
+            : action === "language-en" || action === "language-ru"
+              ? "language"
+              : "disconnect",
       lang,
     );
     return { reply, log: { outcome: "not_allowed" } };
+  }
+  if (action === "language-en" || action === "language-ru") {
+    const chosen = action === "language-ru" ? "ru" : "en";
+    await deps.stores.settings.update(command.teamId, { language: chosen });
+    const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
+    return { reply, log: { outcome: "ok" } };
   }
   if (action === "rotate-callback") return rotateCallback(deps, command.teamId, lang);
   if (action === "subscribe-paid" || action === "subscribe-all")

@@ -1,6 +1,7 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
 import type { UsageReason } from "../../i18n/help.js";
+import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import type { SummaryPeriod } from "../../reports/summary.js";
 
@@ -14,7 +15,9 @@ export type AdminAction =
   | "rotate-callback"
   | "subscribe-paid"
   | "subscribe-all"
-  | "unsubscribe";
+  | "unsubscribe"
+  | "language-en"
+  | "language-ru";
 
 export type InvoiceRequest =
   | { kind: "help" }
@@ -64,6 +67,12 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
   if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
   if (/^callback\s+rotate$/i.test(trimmed)) return { kind: "admin", action: "rotate-callback" };
+  const language = /^language(?:\s+(\S+))?$/i.exec(trimmed);
+  if (language) {
+    const lang = parseLang(language[1] ?? "");
+    if (!lang) return { kind: "invalid", reason: "language_arg", input: trimmed };
+    return { kind: "admin", action: lang === "ru" ? "language-ru" : "language-en" };
+  }
   const subscribe = /^subscribe(?:\s+(paid|all))?$/i.exec(trimmed);
   if (subscribe)
     return {
