@@ -3,7 +3,8 @@
  * sandbox payment service and a local Slack stand-in. Sends signed slash commands and prints what a
  * Slack user would see. `--json` prints the raw messages. No network, no Slack account needed.
  * `--tz <IANA zone>` shows Slack's date tokens as a reader in that zone sees them (default: this
- * machine's zone), as Slack shows each reader their own time.
+ * machine's zone), as Slack shows each reader their own time. `--lang ru` first sets the workspace's
+ * language to Russian with `/invoice language ru`, as an admin would.
  */
 import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../sandbox/fake-payments.js";
 import { freePort } from "../sandbox/ports.js";
@@ -30,6 +31,18 @@ function readerTimeZone(argv: string[]): string {
 }
 
 const reader: Reader = { timeZone: readerTimeZone(process.argv.slice(2)) };
+
+/** `--lang ru` or `--lang=ru` (English when not given). */
+function demoLanguage(argv: string[]): "en" | "ru" {
+  const at = argv.findIndex((arg) => arg === "--lang" || arg.startsWith("--lang="));
+  if (at === -1) return "en";
+  const lang = argv[at]?.startsWith("--lang=") ? argv[at]?.slice(7) : argv[at + 1];
+  if (lang === "en" || lang === "ru") return lang;
+  console.error(`demo: --lang takes en or ru (got ${lang ?? "nothing"})`);
+  process.exit(2);
+}
+
+const language = demoLanguage(process.argv.slice(2));
 
 type Step = {
   title: string;
@@ -181,6 +194,10 @@ async function main(): Promise<number> {
     );
     if (withSalt.code !== 0)
       throw new Error(`could not store the demo register's Secret 2: ${withSalt.stderr}`);
+    if (language === "ru") {
+      // As an admin would: every reply and card after this is in Russian.
+      for (const stack of Object.values(stacks)) await stack.ask("language ru", { userId: DEMO_ADMIN });
+    }
     if (!json) {
       console.log(bold("Kassa demo"));
       console.log(
@@ -189,7 +206,8 @@ async function main(): Promise<number> {
         ),
       );
       console.log(dim(`store: ${stacks.v2.env.STORE_URL} (temporary)`));
-      console.log(dim(`times as a reader in ${reader.timeZone} sees them (--tz <zone> to change)\n`));
+      console.log(dim(`times as a reader in ${reader.timeZone} sees them (--tz <zone> to change)`));
+      console.log(dim(`language: ${language === "ru" ? "Russian" : "English"} (--lang en|ru to change)\n`));
     }
     const results: unknown[] = [];
     const show = (title: string, shown: string, reply: Record<string, unknown>) => {
