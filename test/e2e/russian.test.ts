@@ -79,6 +79,60 @@ describe("a Russian workspace", () => {
     expect(englishWords(refreshed.body, [...names, "Order"])).toEqual([]);
   });
 
+  it("gets its buttons' answers in Russian: Stop updating, list and method pages, Share, subscribe", async () => {
+    const names = [
+      ...stack.fake.methods.flatMap((method) => method.name.split(/[\s()]+/)),
+      "CrystalPAY",
+      "refunded",
+      "subscription",
+      "Order",
+    ];
+    // Every button of a reply, with its value, to press it as Slack would.
+    const buttonsOf = (body: Record<string, unknown>) =>
+      ((body.blocks as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>) ?? [])
+        .flatMap((block) => block.elements ?? [])
+        .filter((element) => element.action_id && element.value);
+    const press = async (body: Record<string, unknown>, actionId: string, ephemeral = false) => {
+      const button = buttonsOf(body).find((element) => element.action_id === actionId);
+      if (!button?.value) throw new Error(`no ${actionId} button`);
+      const ack = await stack.action(actionId, button.value, { message: body, ephemeral });
+      expect(ack.status).toBe(200);
+      return (await stack.slack.waitForReply(ack.responseId)).body;
+    };
+    const { reply: card } = await stack.ask("715308958_rPwTzvsvCm", { channelId: "C0RUSSIAN5" });
+    const stopped = await press(card.body, "invoice_stop_watch");
+    expect(JSON.stringify(stopped)).toContain("остановил");
+    expect(englishWords(stopped, names)).toEqual([]);
+
+    const list = await stack.ask("list", { channelId: "C0RUSSIAN5" });
+    if (buttonsOf(list.reply.body).some((element) => element.action_id === "invoice_list_next")) {
+      expect(englishWords(await press(list.reply.body, "invoice_list_next", true), names)).toEqual([]);
+    }
+    expect(englishWords(await press(list.reply.body, "invoice_list_share", true), names)).toEqual([]);
+
+    stack.fake.methods.push(
+      ...Array.from({ length: 25 }, (_, index) => ({
+        ...(stack.fake.methods[0] as (typeof stack.fake.methods)[number]),
+        code: `EXTRA${index}`,
+      })),
+    );
+    const methods = await stack.ask("", { command: "/paymethods", channelId: "C0RUSSIAN5" });
+    // The list is cached since the first /paymethods: Refresh reads the longer one.
+    const refreshed = await press(methods.reply.body, "paymethods_refresh");
+    expect(englishWords(refreshed, names)).toEqual([]);
+    const next = await press(refreshed, "paymethods_next");
+    expect(JSON.stringify(next)).toContain("страница 2");
+    expect(englishWords(next, names)).toEqual([]);
+
+    stack.slack.users.U0RUADMIN = { is_admin: true };
+    const subscribed = await stack.ask("subscribe", { channelId: "C0RUSSIANFEED", userId: "U0RUADMIN" });
+    expect(englishWords(subscribed.reply.body)).toEqual([]);
+    const welcome = [...stack.slack.messages.values()].find((message) => message.channel === "C0RUSSIANFEED");
+    expect(welcome?.text).toContain("лентой платежей");
+    const unsubscribed = await stack.ask("unsubscribe", { channelId: "C0RUSSIANFEED", userId: "U0RUADMIN" });
+    expect(englishWords(unsubscribed.reply.body)).toEqual([]);
+  });
+
   it("gets usage and failure replies in Russian", async () => {
     for (const text of [
       "not an id!",
