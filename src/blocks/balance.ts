@@ -4,7 +4,7 @@ import type { Lang } from "../i18n/lang.js";
 import { currenciesToPrice, rubTotal } from "../payments/balance-total.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Balance, RubRates } from "../payments/model.js";
-import { formatDecimal, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatDecimal, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
@@ -32,7 +32,7 @@ const isZero = (balance: Balance) => compareDecimals(balance.amount.value, "0") 
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
 function amountText(balance: Balance, lang: Lang): string {
-  return `${formatDecimal(balance.amount.value, lang)} ${safeText(balance.amount.currency, 12)}`;
+  return formatAmount(balance.amount.value, safeText(balance.amount.currency, 12), lang);
 }
 
 function balanceLine(balance: Balance, lang: Lang): string {
@@ -61,7 +61,7 @@ function totalText(input: BalanceMessageInput, nonZero: readonly Balance[]): Tot
   if (total.kind === "unpriced") {
     return { line: t.unpriced(total.currencies.map((code) => safeText(code, 12)).join(", ")) };
   }
-  const value = `${formatDecimal(total.value, lang)} RUB`;
+  const value = formatAmount(total.value, "RUB", lang);
   if (!total.approximate || !input.rates) {
     return { line: t.total(value), fallback: t.fallbackTotal(value) };
   }
@@ -125,9 +125,7 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
     elements: notes.map((text) => ({ type: "mrkdwn" as const, text: truncate(text, LIMITS.sectionText) })),
   });
 
-  const amounts = nonZero.map(
-    (balance) => `${formatDecimal(balance.amount.value, lang)} ${balance.amount.currency}`,
-  );
+  const amounts = nonZero.map((balance) => formatAmount(balance.amount.value, balance.amount.currency, lang));
   const fallback = [
     t.fallback(amounts.length > 0 ? amounts.join(", ") : undefined),
     ...(total?.fallback ? [total.fallback] : []),

@@ -20,12 +20,48 @@ export function formatDecimal(value: string, lang: Lang = "en"): string {
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+const minorUnitsCache = new Map<string, number | undefined>();
+
+/**
+ * The ISO 4217 minor units of a currency (RUB and USD 2, JPY 0, KWD 3), or undefined for a code
+ * outside ISO 4217 (BTC, USDT, TON), whose amounts are shown with exactly the digits the service sent.
+ */
+export function minorUnits(currency: string): number | undefined {
+  const code = currency.toUpperCase();
+  if (minorUnitsCache.has(code)) return minorUnitsCache.get(code);
+  const digits = ISO_CURRENCIES.has(code)
+    ? new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions()
+        .minimumFractionDigits
+    : undefined;
+  minorUnitsCache.set(code, digits);
+  return digits;
+}
+
+/**
+ * "1500.5" RUB is written "1500.50": money is padded with zeros to its currency's minor units (the
+ * exact values drop trailing zeros), never rounded: an amount with more digits keeps all of them.
+ */
+export function padToMinorUnits(value: string, currency: string | undefined): string {
+  const digits = currency === undefined ? undefined : minorUnits(currency);
+  if (!digits || !/^-?\d+(\.\d+)?$/.test(value)) return value;
+  const [whole, fraction = ""] = value.split(".");
+  return fraction.length >= digits ? value : `${whole}.${fraction.padEnd(digits, "0")}`;
+}
+
+/** An amount and its currency code as finance staff write them: "1,500.50 RUB", "1 500,50 RUB". */
+export function formatAmount(value: string, currency: string, lang: Lang = "en"): string {
+  return `${formatDecimal(padToMinorUnits(value, currency), lang)} ${currency}`;
+}
+
 /**
  * An amount is never shown without its currency, or without saying the service's answer does not
  * tie it to one (a v3 answer naming two different invoice currencies; the card says which two).
  */
 export function formatMoney(money: Money, lang: Lang = "en"): string {
-  return `${formatDecimal(money.value, lang)} ${money.currency ?? INVOICE_CARD_TEXT[lang].currencyUnclear}`;
+  return money.currency === null
+    ? `${formatDecimal(money.value, lang)} ${INVOICE_CARD_TEXT[lang].currencyUnclear}`
+    : formatAmount(money.value, money.currency, lang);
 }
 
 /**

@@ -2,7 +2,7 @@ import { INVOICE_CARD_TEXT, type MoneyPhase } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { AmountKind, Invoice, Money } from "../payments/model.js";
-import { formatDecimal, formatMoney } from "./format.js";
+import { formatAmount, formatDecimal, formatMoney } from "./format.js";
 import { lookup } from "./invoice-state.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
 
@@ -65,7 +65,7 @@ export function enteredText(
   if (!entered || !money.currency || entered.currency.toUpperCase() === money.currency.toUpperCase())
     return undefined;
   return INVOICE_CARD_TEXT[lang].charged(
-    escapeMrkdwn(`${formatDecimal(entered.value, lang)} ${entered.currency}`),
+    escapeMrkdwn(formatAmount(entered.value, entered.currency, lang)),
     escapeMrkdwn(formatMoney(money, lang)),
   );
 }

@@ -3,7 +3,7 @@ import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { type InvoiceButtonValue, invoiceButton } from "./button-values.js";
-import { formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 import {
   AMOUNT_LABELS,
@@ -225,7 +225,7 @@ export function invoiceFallbackText(
   if (main && typed)
     parts.push(
       t.fallbackAmount(
-        t.charged(`${formatDecimal(entered.value, lang)} ${entered.currency}`, formatMoney(main, lang)),
+        t.charged(formatAmount(entered.value, entered.currency, lang), formatMoney(main, lang)),
       ),
     );
   else if (main) parts.push(t.fallbackAmount(formatMoney(main, lang)));

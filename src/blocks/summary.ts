@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { countOf, SUMMARY_TEXT } from "../i18n/summary.js";
 import type { Summary } from "../reports/summary.js";
-import { formatDecimal, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatDecimal, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { safeText, truncate } from "./mrkdwn.js";
@@ -33,7 +33,7 @@ export function buildSummaryMessage(
 ): SlackMessage {
   const t = SUMMARY_TEXT[lang];
   const invoices = (count: number) => countOf(lang, count, t.invoices);
-  const rub = `${formatDecimal(summary.paidRub, lang)} RUB`;
+  const rub = formatAmount(summary.paidRub, "RUB", lang);
   const total = summary.unpriced > 0 ? t.withoutRub(rub, invoices(summary.unpriced)) : rub;
   const title = t.titles[summary.period];
   const blocks: types.KnownBlock[] = [

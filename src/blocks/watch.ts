@@ -4,7 +4,7 @@ import type { Lang } from "../i18n/lang.js";
 import { LIVE_CARD_TEXT } from "../i18n/live-card.js";
 import type { Invoice } from "../payments/model.js";
 import { type StopButtonValue, stopButton as stopValue } from "./button-values.js";
-import { formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
 import { WATCH_ACTIONS } from "./ids.js";
 import type { EnteredAmount } from "./invoice.js";
 import { plainState } from "./invoice-state.js";
@@ -149,7 +149,7 @@ export function stateLabel(state: string, lang: Lang = "en"): string {
 }
 
 /**
- * The one line that tells a change, e.g. "<@U123> Invoice 7154…: Not paid → Paid · 1,500 RUB".
+ * The one line that tells a change, e.g. "<@U123> Invoice 7154…: Not paid → Paid · 1,500.00 RUB".
  * Everything from the service is escaped; `user` is mentioned when given.
  */
 export function changeNotice(
@@ -171,7 +171,7 @@ export function changeNotice(
     ? ""
     : entered && amount.currency && entered.currency.toUpperCase() !== amount.currency.toUpperCase()
       ? INVOICE_CARD_TEXT[lang].charged(
-          `${formatDecimal(entered.value, lang)} ${entered.currency}`,
+          formatAmount(entered.value, entered.currency, lang),
           formatMoney(amount, lang),
         )
       : formatMoney(amount, lang);

@@ -56,7 +56,7 @@ export type InvoiceCardText = {
   times: (zone: string, api: string) => string;
   /** "1,500 USD, charged as 122,190 RUB" */
   charged: (entered: string, charged: string) => string;
-  /** The notification text: "Invoice X: Paid (expired), amount 1,500 RUB, still to pay 0 RUB". */
+  /** The notification text: "Invoice X: Paid (expired), amount 1,500.00 RUB, still to pay 0.00 RUB". */
   fallbackTitle: (id: string, state: string, expired: boolean) => string;
   fallbackAmount: (money: string) => string;
 };

@@ -18,7 +18,7 @@ export type LiveCardText = {
   stop: string;
   /** The state an unpaid invoice past its expiry is told with (the service keeps it notpayed). */
   expiredState: string;
-  /** "Invoice 7154…: Not paid → Paid · 1,500 RUB" (plain text, escaped afterwards). */
+  /** "Invoice 7154…: Not paid → Paid · 1,500.00 RUB" (plain text, escaped afterwards). */
   notice: (id: string, from: string, to: string, amount: string) => string;
 };
 

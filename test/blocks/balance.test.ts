@@ -70,9 +70,9 @@ describe("buildBalanceMessage", () => {
       fetchedAt: FETCHED,
       rates: null,
     });
-    expect(sectionTexts(message)).toContain("*Total: 0.3 RUB*");
+    expect(sectionTexts(message)).toContain("*Total: 0.30 RUB*");
     expect(all(message)).not.toContain("approximate");
-    expect(sectionTexts(message)[0]).toBe("• `A`: *0.1 RUB*\n• `B`: *0.2 RUB*");
+    expect(sectionTexts(message)[0]).toBe("• `A`: *0.10 RUB*\n• `B`: *0.20 RUB*");
   });
 
   it("drops only the total when the rates could not be read", () => {

@@ -142,7 +142,7 @@ describe("buildInvoiceMessage: the whole card", () => {
     const message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm")));
     expect(message).toEqual({
       response_type: "in_channel",
-      text: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, still to pay 1,500 RUB",
+      text: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500.00 RUB, still to pay 1,500.00 RUB",
       blocks: [
         {
           type: "header",
@@ -152,12 +152,12 @@ describe("buildInvoiceMessage: the whole card", () => {
         {
           type: "section",
           fields: [
-            mrkdwn("*Invoice amount*\n1,500 RUB"),
-            mrkdwn("*Amount to pay*\n1,500 RUB"),
-            mrkdwn("*Still to pay*\n1,500 RUB"),
-            mrkdwn("*To be credited when paid*\n1,500 RUB"),
-            mrkdwn("*Service commission*\n0 RUB"),
-            mrkdwn("*Extra commission*\n0 RUB"),
+            mrkdwn("*Invoice amount*\n1,500.00 RUB"),
+            mrkdwn("*Amount to pay*\n1,500.00 RUB"),
+            mrkdwn("*Still to pay*\n1,500.00 RUB"),
+            mrkdwn("*To be credited when paid*\n1,500.00 RUB"),
+            mrkdwn("*Service commission*\n0.00 RUB"),
+            mrkdwn("*Extra commission*\n0.00 RUB"),
           ],
         },
         {
@@ -202,7 +202,7 @@ describe("buildInvoiceMessage: the whole card", () => {
     const message = card(invoiceOf("v3", sample("715308962_PaidInFull")));
     expect(message).toEqual({
       response_type: "in_channel",
-      text: "Invoice 715308962_PaidInFull: Paid, amount 12,345,678.9 RUB",
+      text: "Invoice 715308962_PaidInFull: Paid, amount 12,345,678.90 RUB",
       blocks: [
         {
           type: "header",
@@ -213,7 +213,7 @@ describe("buildInvoiceMessage: the whole card", () => {
           type: "section",
           fields: [
             // amount, initial_amount and rub_amount are the same RUB figure: shown once.
-            mrkdwn("*Invoice amount*\n12,345,678.9 RUB"),
+            mrkdwn("*Invoice amount*\n12,345,678.90 RUB"),
             mrkdwn("*Credited to balance*\n12,098,765.32 RUB"),
             mrkdwn("*Commission*\n246,913.58 RUB"),
           ],
@@ -382,7 +382,7 @@ describe.each(VERSIONS)("buildInvoiceMessage: every sample state (%s)", (version
     expect(fieldValue(message, "Created")).toBe(EXPIRED_CREATED);
     expect(fieldValue(message, "Expired")).toBe(EXPIRED_AT);
     expect(fieldValue(message, "Expires")).toBeUndefined();
-    expect(message.text).toBe("Invoice 715308964_ExpiredUnpaid: Not paid (expired), amount 0.1 RUB");
+    expect(message.text).toBe("Invoice 715308964_ExpiredUnpaid: Not paid (expired), amount 0.10 RUB");
   });
 });
 
@@ -395,31 +395,31 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
   const MONEY: Record<string, { v2: [string, string][]; v3: [string, string][] }> = {
     "715308958_rPwTzvsvCm": {
       v2: [
-        ["Invoice amount", "1,500 RUB"],
-        ["Amount to pay", "1,500 RUB"],
-        ["Still to pay", "1,500 RUB"],
-        ["To be credited when paid", "1,500 RUB"],
-        ["Service commission", "0 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Invoice amount", "1,500.00 RUB"],
+        ["Amount to pay", "1,500.00 RUB"],
+        ["Still to pay", "1,500.00 RUB"],
+        ["To be credited when paid", "1,500.00 RUB"],
+        ["Service commission", "0.00 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "1,500 RUB"],
-        ["Still to pay", "1,500 RUB"],
-        ["To be credited when paid", "1,500 RUB"],
-        ["Commission", "0 RUB"],
+        ["Invoice amount", "1,500.00 RUB"],
+        ["Still to pay", "1,500.00 RUB"],
+        ["To be credited when paid", "1,500.00 RUB"],
+        ["Commission", "0.00 RUB"],
       ],
     },
     "715308960_WrongAmount": {
       v2: [
-        ["Invoice amount", "2,500.5 RUB"],
-        ["Amount to pay", "2,500.5 RUB"],
+        ["Invoice amount", "2,500.50 RUB"],
+        ["Amount to pay", "2,500.50 RUB"],
         ["Still to pay (shortfall)", "500.25 RUB"],
         ["To be credited when paid in full", "1,950.13 RUB"],
         ["Service commission", "50.12 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "2,500.5 RUB"],
+        ["Invoice amount", "2,500.50 RUB"],
         ["Still to pay (shortfall)", "500.25 RUB"],
         ["To be credited when paid in full", "1,950.13 RUB"],
         ["Commission", "50.12 RUB"],
@@ -429,66 +429,66 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
       v2: [
         ["Invoice amount", "990.99 RUB"],
         ["Amount that was due", "990.99 RUB"],
-        ["Service commission", "0 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Service commission", "0.00 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
         ["Invoice amount", "990.99 RUB"],
-        ["Commission", "0 RUB"],
+        ["Commission", "0.00 RUB"],
       ],
     },
     "715308962_PaidInFull": {
       v2: [
-        ["Invoice amount", "12,345,678.9 RUB"],
-        ["Amount paid", "12,345,678.9 RUB"],
+        ["Invoice amount", "12,345,678.90 RUB"],
+        ["Amount paid", "12,345,678.90 RUB"],
         ["Credited to balance", "12,098,765.32 RUB"],
         ["Service commission", "246,913.58 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "12,345,678.9 RUB"],
+        ["Invoice amount", "12,345,678.90 RUB"],
         ["Credited to balance", "12,098,765.32 RUB"],
         ["Commission", "246,913.58 RUB"],
       ],
     },
     "715308963_Unavailable": {
       v2: [
-        ["Invoice amount", "10 RUB"],
-        ["Amount that was due", "10 RUB"],
-        ["Service commission", "0 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Invoice amount", "10.00 RUB"],
+        ["Amount that was due", "10.00 RUB"],
+        ["Service commission", "0.00 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "10 RUB"],
-        ["Commission", "0 RUB"],
+        ["Invoice amount", "10.00 RUB"],
+        ["Commission", "0.00 RUB"],
       ],
     },
     "715308964_ExpiredUnpaid": {
       v2: [
-        ["Invoice amount", "0.1 RUB"],
-        ["Amount that was due", "0.1 RUB"],
-        ["Service commission", "0 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Invoice amount", "0.10 RUB"],
+        ["Amount that was due", "0.10 RUB"],
+        ["Service commission", "0.00 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "0.1 RUB"],
-        ["Commission", "0 RUB"],
+        ["Invoice amount", "0.10 RUB"],
+        ["Commission", "0.00 RUB"],
       ],
     },
     "715308965_FutureState": {
       v2: [
-        ["Invoice amount", "42 RUB"],
-        ["Pay amount", "42 RUB"],
-        ["Remaining amount", "42 RUB"],
-        ["Balance amount", "42 RUB"],
-        ["Service commission", "0 RUB"],
-        ["Extra commission", "0 RUB"],
+        ["Invoice amount", "42.00 RUB"],
+        ["Pay amount", "42.00 RUB"],
+        ["Remaining amount", "42.00 RUB"],
+        ["Balance amount", "42.00 RUB"],
+        ["Service commission", "0.00 RUB"],
+        ["Extra commission", "0.00 RUB"],
       ],
       v3: [
-        ["Invoice amount", "42 RUB"],
-        ["Remaining amount", "42 RUB"],
-        ["Balance amount", "42 RUB"],
-        ["Commission", "0 RUB"],
+        ["Invoice amount", "42.00 RUB"],
+        ["Remaining amount", "42.00 RUB"],
+        ["Balance amount", "42.00 RUB"],
+        ["Commission", "0.00 RUB"],
       ],
     },
   };
@@ -506,7 +506,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     const message = card(invoiceOf("v2", sample("715308959_ProcessingBtc")));
     // v2 converts the invoice to RUB; `currency` (BTC here) is the pay currency of the rest.
     expect(moneyFields(message)).toEqual([
-      ["Invoice amount", "1,500 RUB"],
+      ["Invoice amount", "1,500.00 RUB"],
       ["Amount to pay", "0.00017384 BTC"],
       ["Still to pay", "0.00017384 BTC"],
       ["To be credited when paid", "0.00016863 BTC"],
@@ -517,14 +517,14 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(JSON.stringify(message)).not.toContain("1,500 BTC");
     expect(JSON.stringify(message)).not.toContain("original invoice currency");
     expect(message.text).toBe(
-      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500 RUB, still to pay 0.00017384 BTC",
+      "Invoice 715308959_ProcessingBtc: Payment processing, amount 1,500.00 RUB, still to pay 0.00017384 BTC",
     );
   });
 
   it("v2 paid by BITCOIN (the callback example): 100 RUB, then 0.1 BTC each", () => {
     const message = card(invoiceOf("v2", sample("715308966_PaidBitcoin")));
     expect(moneyFields(message)).toEqual([
-      ["Invoice amount", "100 RUB"],
+      ["Invoice amount", "100.00 RUB"],
       ["Amount paid", "0.1 BTC"],
       ["Credited to balance", "0.1 BTC"],
       ["Service commission", "0 BTC"],
@@ -562,14 +562,14 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
   it("v3 in USD (`currency` only, the newer example's figures): USD amounts, RUB equivalent", () => {
     const message = card(invoiceOf("v3", sample("715308967_UsdCurrencyOnly")));
     expect(moneyFields(message)).toEqual([
-      ["Invoice amount", "100 USD"],
-      ["Amount in RUB", "8,146 RUB"],
-      ["Still to pay", "100 USD"],
-      ["To be credited when paid", "100 USD"],
-      ["Commission", "0 USD"],
+      ["Invoice amount", "100.00 USD"],
+      ["Amount in RUB", "8,146.00 RUB"],
+      ["Still to pay", "100.00 USD"],
+      ["To be credited when paid", "100.00 USD"],
+      ["Commission", "0.00 USD"],
     ]);
     expect(message.text).toBe(
-      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100 USD, still to pay 100 USD",
+      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100.00 USD, still to pay 100.00 USD",
     );
     const older = card(invoiceOf("v3", sample("715308968_UsdOlderRevision")));
     expect(moneyFields(older)).toEqual(moneyFields(message));
@@ -581,7 +581,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     );
     expect(moneyFields(message)).toEqual([
       ["Invoice amount", "100 (currency unclear)"],
-      ["Amount in RUB", "8,146 RUB"],
+      ["Amount in RUB", "8,146.00 RUB"],
       ["Still to pay", "100 (currency unclear)"],
       ["To be credited when paid", "100 (currency unclear)"],
       ["Commission", "0 (currency unclear)"],
@@ -631,8 +631,8 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
     expect(fieldValue(message, "Initial amount")).toBe(
       "123,456,789,012,345,678,901,234,567,890.123456789 RUB",
     );
-    expect(fieldValue(message, "To be credited when paid")).toBe("-1,234.5 RUB");
-    expect(fieldValue(message, "Amount in RUB")).toBe("100 RUB");
+    expect(fieldValue(message, "To be credited when paid")).toBe("-1,234.50 RUB");
+    expect(fieldValue(message, "Amount in RUB")).toBe("100.00 RUB");
     expect(fieldValue(message, "Commission")).toBe("0.0000001 RUB");
   });
 
@@ -647,8 +647,8 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
         commission_amount: null,
       }),
     );
-    expect(moneyFields(message)).toEqual([["Invoice amount", "1,500 RUB"]]);
-    expect(message.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB");
+    expect(moneyFields(message)).toEqual([["Invoice amount", "1,500.00 RUB"]]);
+    expect(message.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500.00 RUB");
   });
 });
 
@@ -673,7 +673,7 @@ describe("buildInvoiceMessage: expiry", () => {
     );
     expect(fieldValue(later, "Expired")).toBe(EXPIRES);
     expect(fieldValue(later, "Expires")).toBeUndefined();
-    expect(later.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid (expired), amount 1,500 RUB");
+    expect(later.text).toBe("Invoice 715308958_rPwTzvsvCm: Not paid (expired), amount 1,500.00 RUB");
   });
 
   it.each(VERSIONS)("%s: the expired sample is not expired when `now` is before its expiry", (version) => {
@@ -774,7 +774,7 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
       if (version === "v3") expect(fieldValue(message, "Commission taken from")).toBe(`\`${ESCAPED}\``);
       // The fallback is mrkdwn too (notifications): the unknown state is escaped there as well.
       expect(message.text).toBe(
-        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount 1,500 RUB, remaining amount 1,500 RUB`,
+        `Invoice 715308958_rPwTzvsvCm: ${ESCAPED}, amount 1,500.00 RUB, remaining amount 1,500.00 RUB`,
       );
     },
   );
@@ -940,10 +940,10 @@ describe("stateText and invoiceFallbackText", () => {
     }
     const invoice = invoiceOf("v3", sample("715308960_WrongAmount"));
     expect(invoiceFallbackText(invoice, false)).toBe(
-      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed), amount 2,500.5 RUB, still to pay (shortfall) 500.25 RUB",
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed), amount 2,500.50 RUB, still to pay (shortfall) 500.25 RUB",
     );
     expect(invoiceFallbackText(invoice, true)).toBe(
-      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed) (expired), amount 2,500.5 RUB, still to pay (shortfall) 500.25 RUB",
+      "Invoice 715308960_WrongAmount: Wrong amount paid (more payment needed) (expired), amount 2,500.50 RUB, still to pay (shortfall) 500.25 RUB",
     );
   });
 });
@@ -1039,13 +1039,13 @@ describe("buildInvoiceMessage: what each figure is in this state (issue 21)", ()
     expect(json).not.toMatch(/remaining|still to pay/i);
     expect(fieldValue(message, "Amount paid")).toBe("0.1 BTC");
     expect(fieldValue(message, "Credited to balance")).toBe("0.1 BTC");
-    expect(message.text).toBe("Invoice 715308966_PaidBitcoin: Paid, amount 100 RUB");
+    expect(message.text).toBe("Invoice 715308966_PaidBitcoin: Paid, amount 100.00 RUB");
   });
 
   it("before payment nothing reads as received: to pay, still to pay, to be credited", () => {
     const message = card(invoiceOf("v2", sample("715308958_rPwTzvsvCm")));
     expect(JSON.stringify(message)).not.toMatch(/Credited to balance|Amount paid/);
-    expect(fieldValue(message, "To be credited when paid")).toBe("1,500 RUB");
+    expect(fieldValue(message, "To be credited when paid")).toBe("1,500.00 RUB");
   });
 
   it("a shortfall is worded as one, and only in the wrong-amount state", () => {
@@ -1078,9 +1078,9 @@ describe("buildInvoiceMessage: what each figure is in this state (issue 21)", ()
       entered: { value: "1500", currency: "USD" },
     });
     expectWithinBlockKitLimits(message);
-    expect(fieldValue(message, "Invoice amount")).toBe("1,500 USD, charged as 122,190 RUB");
+    expect(fieldValue(message, "Invoice amount")).toBe("1,500.00 USD, charged as 122,190.00 RUB");
     expect(message.text).toBe(
-      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 USD, charged as 122,190 RUB, still to pay 1,500 RUB",
+      "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500.00 USD, charged as 122,190.00 RUB, still to pay 1,500.00 RUB",
     );
     const refresh = message.blocks
       .flatMap((block) => (block.type === "actions" ? block.elements : []))
@@ -1094,7 +1094,7 @@ describe("buildInvoiceMessage: what each figure is in this state (issue 21)", ()
       teamId: "T0SANDBOX",
       entered: { value: "122190", currency: "RUB" },
     });
-    expect(fieldValue(same, "Invoice amount")).toBe("122,190 RUB");
+    expect(fieldValue(same, "Invoice amount")).toBe("122,190.00 RUB");
   });
 
   it("parseEnteredAmount takes only what the card wrote", () => {

@@ -336,7 +336,12 @@ describe("methodLine", () => {
     for (const one of sampleMethods()) {
       const fromV2 = methodLine(byCode(v2, one.code));
       const fromV3 = methodLine(byCode(v3, one.code));
-      const limits = one.currency === "RUB" ? "10 – 300,000 RUB" : `0.0001 – 100 ${one.currency}`;
+      const limits =
+        one.currency === "RUB"
+          ? "10.00 – 300,000.00 RUB"
+          : one.currency === "TRY"
+            ? "0.0001 – 100.00 TRY"
+            : `0.0001 – 100 ${one.currency}`;
       expect(fromV3).toBe(one.enabled ? `${fromV2}  ·  limits ${limits}` : fromV2);
     }
   });
@@ -344,7 +349,9 @@ describe("methodLine", () => {
   it("writes the v3 limits of BITCOIN and CARDRUBP2P", () => {
     const v3 = methodsOf("v3", sampleMethods());
     expect(methodLine(byCode(v3, "BITCOIN"))).toBe(`${LINES.BITCOIN}  ·  limits 0.0001 – 100 BTC`);
-    expect(methodLine(byCode(v3, "CARDRUBP2P"))).toBe(`${LINES.CARDRUBP2P}  ·  limits 10 – 300,000 RUB`);
+    expect(methodLine(byCode(v3, "CARDRUBP2P"))).toBe(
+      `${LINES.CARDRUBP2P}  ·  limits 10.00 – 300,000.00 RUB`,
+    );
   });
 
   it('writes an open v3 limit as "up to" or "from", and none when both are missing or "0"', () => {
@@ -383,7 +390,7 @@ describe("methodLine", () => {
       entry.settings.in.extra_commissions.amount = "25.5";
     });
     expect(methodLine(method)).toBe(
-      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.5 RUB  ·  *sum 7 % + 25.5 RUB*  ·  limits 10 – 300,000 RUB",
+      ":white_check_mark: *Card RUB P2P* `CARDRUBP2P` · RUB\n      commission 5.5 %  ·  extra 1.5 % + 25.50 RUB  ·  *sum 7 % + 25.50 RUB*  ·  limits 10.00 – 300,000.00 RUB",
     );
   });
 

@@ -46,7 +46,7 @@ describe("buildInvoiceUnfurl", () => {
   it("an unpaid invoice, block by block: id, state, amount, expiry, the payment page", () => {
     const invoice = invoiceOf("v2", "715308958_rPwTzvsvCm");
     expect(unfurl(invoice)).toEqual({
-      fallback: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500 RUB, still to pay 1,500 RUB",
+      fallback: "Invoice 715308958_rPwTzvsvCm: Not paid, amount 1,500.00 RUB, still to pay 1,500.00 RUB",
       blocks: [
         {
           type: "section",
@@ -55,7 +55,7 @@ describe("buildInvoiceUnfurl", () => {
             text: [
               "*Invoice* `715308958_rPwTzvsvCm`",
               "*State:* :hourglass_flowing_sand: Not paid",
-              "*Amount:* 1,500 RUB",
+              "*Amount:* 1,500.00 RUB",
               `*Expires:* ${EXPIRES}`,
             ].join("\n"),
           },
@@ -94,7 +94,7 @@ describe("buildInvoiceUnfurl", () => {
 
   it("adds what is still to pay when it is another figure than the amount", () => {
     const wrong = text(unfurl(invoiceOf("v3", "715308960_WrongAmount")));
-    expect(wrong).toContain("*Amount:* 2,500.5 RUB  ·  *Still to pay (shortfall):* 500.25 RUB");
+    expect(wrong).toContain("*Amount:* 2,500.50 RUB  ·  *Still to pay (shortfall):* 500.25 RUB");
     // Paid in BTC: the remaining figure carries the currency the answer ties it to.
     const crypto = invoiceOf("v2", "715308959_ProcessingBtc");
     const remaining = crypto.amounts.remainingAmount;

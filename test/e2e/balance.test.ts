@@ -206,7 +206,7 @@ describe("/balance end to end (v2)", () => {
   it("leaves out an unreadable entry and then shows no total", async () => {
     stack.fake.balanceFault = "oddEntry";
     const { reply } = await stack.ask("", { command: "/balance", userId: ADMIN });
-    expect(text(reply.body)).toContain("`LZTMARKET`: *100 RUB*");
+    expect(text(reply.body)).toContain("`LZTMARKET`: *100.00 RUB*");
     expect(text(reply.body)).toContain("1 balance in the payment service's answer could not be read");
     await expect.poll(() => stack.logs.some((line) => line.includes("balance entries left out"))).toBe(true);
   });

@@ -99,7 +99,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
     expect(card).toContain(`https://pay.crystalpay.io/?i=${id}`);
     expect(card).toContain("Created by <@U0ADMIN>");
     // v2 converts to roubles (81.46 RUB per USD here): the card still says what was typed.
-    expect(card).toContain("1,500 USD, charged as 122,190 RUB");
+    expect(card).toContain("1,500.00 USD, charged as 122,190.00 RUB");
     // The audit line: team, user, id, amount and currency, and never the secret.
     const audit = stack.logEntries().find((entry) => entry.audit === "invoice_created");
     expect(audit).toMatchObject({
@@ -123,7 +123,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
       .find((element) => element.action_id === "invoice_refresh");
     const refreshed = await stack.press("invoice_refresh", refresh?.value ?? "");
     expect(JSON.stringify(refreshed.reply.body)).toContain("Created by <@U0ADMIN>");
-    expect(JSON.stringify(refreshed.reply.body)).toContain("1,500 USD, charged as 122,190 RUB");
+    expect(JSON.stringify(refreshed.reply.body)).toContain("1,500.00 USD, charged as 122,190.00 RUB");
   });
 
   it("creates one invoice when the same submission arrives twice (a retry or a double click)", async () => {
@@ -392,15 +392,15 @@ describe("an invoice typed in dollars, charged in roubles (v2)", () => {
     expect(result.json?.response_action).toBeUndefined();
     await expect.poll(() => [...stack.slack.messages.values()].some((m) => m.channel === "C0USD")).toBe(true);
     const card = [...stack.slack.messages.values()].find((m) => m.channel === "C0USD");
-    expect(JSON.stringify(card?.blocks)).toContain("1,500 USD, charged as 122,190 RUB");
-    expect(card?.text).toContain("amount 1,500 USD, charged as 122,190 RUB");
+    expect(JSON.stringify(card?.blocks)).toContain("1,500.00 USD, charged as 122,190.00 RUB");
+    expect(card?.text).toContain("amount 1,500.00 USD, charged as 122,190.00 RUB");
 
     stack.fake.payAfter(stack.fake.created.at(-1) ?? "", 50);
     await expect.poll(() => JSON.stringify(card?.blocks), { timeout: 10_000 }).toContain("Paid");
-    expect(JSON.stringify(card?.blocks)).toContain("1,500 USD, charged as 122,190 RUB");
+    expect(JSON.stringify(card?.blocks)).toContain("1,500.00 USD, charged as 122,190.00 RUB");
     await stack.slack.waitForMessages(() => stack.slack.threadOf("C0USD", card?.ts ?? "").length === 1);
     expect(stack.slack.threadOf("C0USD", card?.ts ?? "")[0]?.text).toContain(
-      "Not paid → Paid · 1,500 USD, charged as 122,190 RUB",
+      "Not paid → Paid · 1,500.00 USD, charged as 122,190.00 RUB",
     );
   });
 });

@@ -91,10 +91,10 @@ describe("the payment feed", () => {
     expectWithinBlockKitLimits({ text: message.text, blocks: message.blocks });
     const json = JSON.stringify(message.blocks);
     expect(json).toContain(":white_check_mark: *Paid* · Invoice");
-    expect(json).toContain("*Invoice amount*\\n2,500 RUB");
+    expect(json).toContain("*Invoice amount*\\n2,500.00 RUB");
     expect(json).toContain("Order &lt;#");
     expect(json).not.toContain("<#1>");
-    expect(message.text).toBe(`Invoice ${id}: Paid · 2,500 RUB`);
+    expect(message.text).toBe(`Invoice ${id}: Paid · 2,500.00 RUB`);
 
     const button = (
       message.blocks.find((block) => block.type === "actions") as { elements: Array<{ value: string }> }
@@ -233,7 +233,7 @@ describe("the payment feed with API v3 (report/invoice/history)", () => {
     await sleep(500);
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
-    expect(JSON.stringify(about(stack, id)[0]?.blocks)).toContain("*Invoice amount*\\n100 USD");
+    expect(JSON.stringify(about(stack, id)[0]?.blocks)).toContain("*Invoice amount*\\n100.00 USD");
     await sleep(600);
     expect(about(stack, id)).toHaveLength(1);
     expect(stack.fake.requests.some((request) => request.path === "/v3/report/invoice/history/")).toBe(true);

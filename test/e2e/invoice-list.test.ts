@@ -45,7 +45,7 @@ describe("/invoice list", () => {
     expect(rows(reply.body)).toHaveLength(10);
     const first = rows(reply.body)[0];
     expect(first?.text?.text).toContain("`715400015_ListMore`");
-    expect(first?.text?.text).toContain("*1,500.5 RUB*");
+    expect(first?.text?.text).toContain("*1,500.50 RUB*");
     expect(first?.text?.text).toMatch(/created <!date\^\d+\^/);
     expect(first?.accessory?.action_id).toBe("invoice_open");
     expect(button(reply.body, "invoice_list_previous")).toBeUndefined();
@@ -129,10 +129,10 @@ describe("/invoice summary", () => {
     expect(text).toContain("Invoices today");
     expect(text).toContain("*Created*\\n3 invoices");
     expect(text).toContain("*Paid*\\n2 invoices (66.7 %)");
-    expect(text).toContain("*Paid total*\\n1,501 RUB");
+    expect(text).toContain("*Paid total*\\n1,501.00 RUB");
     expect(text).toContain("Test payments (not counted)*\\n1 created, 1 paid");
     expect(text).toContain("From midnight to now in Europe/Moscow");
-    expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501 RUB paid");
+    expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501.00 RUB paid");
   });
 
   it("falls back to the payment service's zone when Slack cannot say the reader's", async () => {

@@ -43,7 +43,7 @@ describe("/invoice end to end (v2)", () => {
       type: "header",
       text: { text: "Invoice 715308958_rPwTzvsvCm" },
     });
-    expect(allText(reply.body)).toContain("1,500 RUB");
+    expect(allText(reply.body)).toContain("1,500.00 RUB");
     const request = stack.fake.requests.at(-1);
     expect(request?.path).toBe("/v2/invoice/info/");
     expect(request?.body).toEqual({
@@ -281,7 +281,7 @@ describe("/invoice end to end (v3)", () => {
     const text = allText(reply.body);
     expect(stack.fake.requests.some((request) => request.path === "/v3/invoice/info/")).toBe(true);
     expect(message(reply.body).response_type).toBe("in_channel");
-    expect(text).toContain("12,345,678.9 RUB");
+    expect(text).toContain("12,345,678.90 RUB");
     expect(text).toContain("246,913.58 RUB");
     expect(text).not.toMatch(/\de-\d/);
   });

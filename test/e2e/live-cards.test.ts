@@ -83,7 +83,7 @@ describe("live invoice cards (SQLite)", () => {
     expect(buttonIds(card.blocks)).not.toContain("invoice_stop_watch");
     expectWithinBlockKitLimits({ text: card.text, blocks: card.blocks });
     expect(stack.slack.threadOf("C0LIVE1", card.ts)[0]?.text).toBe(
-      "<@U0FINANCE1> Invoice live_paid: Not paid → Paid · 1,500 RUB",
+      "<@U0FINANCE1> Invoice live_paid: Not paid → Paid · 1,500.00 RUB",
     );
 
     const reads = readsOf(stack, "live_paid");
@@ -119,7 +119,7 @@ describe("live invoice cards (SQLite)", () => {
     const invoice = stack.fake.invoices.get("live_partial");
     if (invoice) invoice.remainingAmount = "500";
     await stack.slack.waitForMessages(() => card.updates === 1);
-    expect(text(card)).toContain("500 RUB");
+    expect(text(card)).toContain("500.00 RUB");
     expect(text(card)).toContain("Live: Kassa is watching");
     await passes(2);
     expect(stack.slack.threadOf("C0PART", card.ts)).toHaveLength(0);
@@ -240,7 +240,7 @@ describe("live invoice cards (SQLite)", () => {
     expect(changed.code).toBe(0);
     await stack.slack.waitForMessages(() => card.updates === 1);
     expect(text(card)).toContain("credentials no longer work");
-    expect(text(card)).toContain("1,500 RUB");
+    expect(text(card)).toContain("1,500.00 RUB");
     await passes(2);
     expect(card.updates).toBe(1);
     expect(stack.slack.threadOf("C0CREDS", card.ts)).toHaveLength(0);
@@ -297,7 +297,7 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
     );
     const dms = [...stack.slack.messages.values()].filter((message) => message.channel === "U0ASKER");
     expect(dms).toHaveLength(1);
-    expect(dms[0]?.text).toBe("Invoice live_dm: Not paid → Paid · 1,500 RUB");
+    expect(dms[0]?.text).toBe("Invoice live_dm: Not paid → Paid · 1,500.00 RUB");
     expect(text(dms[0])).toContain(":white_check_mark: Paid");
     await passes(3);
     expect(

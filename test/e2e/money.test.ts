@@ -41,7 +41,7 @@ describe("money end to end (v2): a crypto-paid invoice", () => {
     expectWithinBlockKitLimits(reply.body);
     // The service's own callback example: Paid, yet remaining_amount 0.1. Nothing reads as still to pay.
     expect(fields(reply.body).slice(0, 5)).toEqual([
-      ["Invoice amount", "100 RUB"],
+      ["Invoice amount", "100.00 RUB"],
       ["Amount paid", "0.1 BTC"],
       ["Credited to balance", "0.1 BTC"],
       ["Service commission", "0 BTC"],
@@ -51,7 +51,7 @@ describe("money end to end (v2): a crypto-paid invoice", () => {
     // Not cached yet: read once within the card's budget, then kept for /paymethods.
     expect(field(reply.body, "Method")).toBe("Bitcoin `BITCOIN` · BTC");
     expect(JSON.stringify(reply.body)).not.toContain("original invoice currency");
-    expect(message(reply.body).text).toBe("Invoice 715308966_PaidBitcoin: Paid, amount 100 RUB");
+    expect(message(reply.body).text).toBe("Invoice 715308966_PaidBitcoin: Paid, amount 100.00 RUB");
   });
 
   it("/paymethods: the same method from the cached list, its fee in BTC", async () => {
@@ -73,7 +73,7 @@ describe("money end to end (v2): a crypto-paid invoice", () => {
     });
     const { reply } = await stack.ask("715308966_NewMethod");
     expect(field(reply.body, "Method")).toBe("`SOLANA`");
-    expect(field(reply.body, "Invoice amount")).toBe("100 RUB");
+    expect(field(reply.body, "Invoice amount")).toBe("100.00 RUB");
   });
 });
 
@@ -119,15 +119,15 @@ describe("money end to end (v3): `currency` only, payout-only methods, limits of
     expect(stack.fake.requests.at(-1)?.path).toBe("/v3/invoice/info/");
     expectWithinBlockKitLimits(reply.body);
     expect(fields(reply.body).slice(0, 5)).toEqual([
-      ["Invoice amount", "100 USD"],
-      ["Amount in RUB", "8,146 RUB"],
-      ["Still to pay", "100 USD"],
-      ["To be credited when paid", "100 USD"],
-      ["Commission", "0 USD"],
+      ["Invoice amount", "100.00 USD"],
+      ["Amount in RUB", "8,146.00 RUB"],
+      ["Still to pay", "100.00 USD"],
+      ["To be credited when paid", "100.00 USD"],
+      ["Commission", "0.00 USD"],
     ]);
     expect(field(reply.body, "Method")).toBe("_not chosen yet_");
     expect(message(reply.body).text).toBe(
-      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100 USD, still to pay 100 USD",
+      "Invoice 715308967_UsdCurrencyOnly: Not paid, amount 100.00 USD, still to pay 100.00 USD",
     );
   });
 
@@ -139,7 +139,7 @@ describe("money end to end (v3): `currency` only, payout-only methods, limits of
     const text = JSON.stringify(reply.body);
     expect(text).toContain("Not listed: 1 payout-only method (not available for payments): `CARDRUBPAYOUT`.");
     expect(text).not.toContain("0 – 0");
-    expect(text).toContain("limits 10 – 300,000 RUB");
+    expect(text).toContain("limits 10.00 – 300,000.00 RUB");
     const crystalLine = text.slice(text.indexOf("`CRYSTALPAY`")).split("\\n")[1] ?? "";
     expect(crystalLine).toContain("commission 0 %");
     expect(crystalLine).not.toContain("limits");

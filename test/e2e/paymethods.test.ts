@@ -252,7 +252,7 @@ describe("/paymethods end to end (v3)", () => {
     const text = JSON.stringify(reply.body);
     expect(message(reply.body).text).toContain("16 enabled, 4 disabled");
     expect(text).toContain("commission 1.5 % + 0.000004 BTC");
-    expect(text).toContain("limits 10 – 300,000 RUB");
+    expect(text).toContain("limits 10.00 – 300,000.00 RUB");
     expectWithinBlockKitLimits(reply.body);
   });
 });

@@ -43,14 +43,14 @@ describe("a Russian workspace", () => {
     const card = stack.slack.messages.get(`C0RUSSIAN:${String(reply.body.ts)}`);
     if (!card) throw new Error("no card posted");
     expect(englishWords({ text: card.text, blocks: card.blocks })).toEqual([]);
-    expect(JSON.stringify(card.blocks)).toContain("1\u00a0500,5 RUB");
+    expect(JSON.stringify(card.blocks)).toContain("1\u00a0500,50 RUB");
     expect(JSON.stringify(card.blocks)).toContain("Не оплачен");
 
     stack.fake.pay(id);
     await expect.poll(() => JSON.stringify(card.blocks), { timeout: 10_000 }).toContain("Оплачен");
     await expect.poll(() => stack.slack.threadOf("C0RUSSIAN", card.ts).length, { timeout: 10_000 }).toBe(1);
     const [note] = stack.slack.threadOf("C0RUSSIAN", card.ts);
-    expect(note?.text).toMatch(/Счёт 715308990_RussianCard: Не оплачен → Оплачен · 1\u00a0500,5 RUB$/);
+    expect(note?.text).toMatch(/Счёт 715308990_RussianCard: Не оплачен → Оплачен · 1\u00a0500,50 RUB$/);
     expect(englishWords({ text: note?.text, blocks: note?.blocks ?? [] })).toEqual([]);
     // The method the payer chose is named as the service names it.
     expect(englishWords({ text: card.text, blocks: card.blocks }, ["CrystalPAY"])).toEqual([]);

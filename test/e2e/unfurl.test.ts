@@ -89,7 +89,7 @@ describe("payment links unfurl (connected workspace)", () => {
     for (const unfurl of Object.values(unfurls)) expectUnfurlWithinBlockKitLimits(unfurl);
     const unpaid = JSON.stringify(unfurls[link(UNPAID)]);
     expect(unpaid).toContain("Not paid");
-    expect(unpaid).toContain("*Amount:* 1,500 RUB");
+    expect(unpaid).toContain("*Amount:* 1,500.00 RUB");
     expect(unpaid).toContain("open_payment_page");
     const paid = JSON.stringify(unfurls[urls[1] ?? ""]);
     expect(paid).toContain(":white_check_mark: Paid");

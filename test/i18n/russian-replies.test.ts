@@ -174,7 +174,7 @@ describe("/balance in Russian", () => {
     });
     expect(JSON.stringify(first.blocks)).toContain("1\u00a0500,50 RUB");
     expect(JSON.stringify(first.blocks)).toContain("0,0005 BTC");
-    expect(JSON.stringify(first.blocks)).toContain("Итого ≈ 6\u00a0000,5 RUB");
+    expect(JSON.stringify(first.blocks)).toContain("Итого ≈ 6\u00a0000,50 RUB");
     for (const message of [
       balanceNotAllowedMessage("ru"),
       balanceHelpMessage("admins", "ru"),
@@ -267,7 +267,7 @@ describe("/invoice list and /invoice summary in Russian", () => {
     );
     expect(week).toContain("25 счетов");
     expect(week).toContain("21 счёт (84 %)");
-    expect(week).toContain("1\u00a0234\u00a0567,5 RUB + 5 счетов без суммы в рублях");
+    expect(week).toContain("1\u00a0234\u00a0567,50 RUB + 5 счетов без суммы в рублях");
     expect(
       JSON.stringify(buildSummaryMessage(cases[1] as (typeof cases)[1], NOW, "asker", "ru").blocks),
     ).toContain("2 счёта (66,7 %)");

@@ -69,7 +69,7 @@ describe("summarize", () => {
     expectWithinBlockKitLimits(message);
     const text = JSON.stringify(message.blocks);
     expect(text).toContain("*Paid*\\n2 invoices (66.7 %)");
-    expect(text).toContain("*Paid total*\\n0.3 RUB");
+    expect(text).toContain("*Paid total*\\n0.30 RUB");
     expect(text).toContain("1 created, 1 paid");
     expect(text).not.toContain("0.30000000000000004");
   });
