@@ -1,13 +1,14 @@
 /**
- * A workspace whose language is Russian (set in its settings, as the connect form and
- * `/invoice language` will): what is plumbed so far speaks Russian end to end, through the real app.
- * The invoice card and its live line, the watcher's redraw and thread note after the payment, usage
+ * A workspace whose language is Russian, through the real app: the invoice card, its live line, the
+ * redraw and thread note after the payment; every command's reply, the buttons' answers, the forms
+ * (creating an invoice, connecting the cash register) with their errors, App Home and unfurls; usage
  * and failure replies. No English word is left besides ids, codes, currency codes, URLs and names.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULT_IDS, moscowTime } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { openStore } from "../../src/store/keyv.js";
 import { SettingsStore } from "../../src/store/settings.js";
 import { englishWords } from "../support/english-words.js";
@@ -56,7 +57,7 @@ describe("a Russian workspace", () => {
     expect(englishWords({ text: card.text, blocks: card.blocks }, ["CrystalPAY"])).toEqual([]);
   });
 
-  it("gets /paymethods, /balance, /invoice list and summary, a Refresh and an unfurl in Russian", async () => {
+  it("gets /paymethods, /balance, /invoice list and summary and a Refresh in Russian", async () => {
     // The service's own method names (Bitcoin, CryptoBot, …) and unknown state codes are names.
     const methodNames = stack.fake.methods.flatMap((method) => method.name.split(/[\s()]+/));
     const names = [...methodNames, "CrystalPAY", "refunded", "subscription"];
@@ -146,6 +147,107 @@ describe("a Russian workspace", () => {
       // ("Invoice not found") as it wrote them, in the details line.
       expect(englishWords(reply.body, ["not", "an", "id", "Invoice", "found"]), text).toEqual([]);
     }
+  });
+});
+
+describe("a Russian workspace's forms, App Home and unfurls", () => {
+  let stack: Stack;
+  const ADMIN = "U0RUFORMS";
+  beforeAll(async () => {
+    stack = await Stack.start({ storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
+    } finally {
+      await store.close();
+    }
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** What the service names itself (methods, brands): quoted as it writes them. */
+  const names = () => [...stack.fake.methods.flatMap((method) => method.name.split(/[\s()]+/)), "CrystalPAY"];
+  const viewOf = (body: Record<string, unknown>) =>
+    (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as Record<string, unknown>;
+  async function openModal(text: string, userId = ADMIN): Promise<Record<string, unknown>> {
+    const opened = stack.slack.callsOf("views.open").length;
+    expect((await stack.command(text, { userId, channelId: "C0RUFORMS" })).status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
+    return viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+  }
+
+  it("opens /invoice new's form, answers its errors and posts the created card in Russian", async () => {
+    const view = await openModal("new 1500 RUB");
+    expect(JSON.stringify(view)).toContain("Новый счёт");
+    expect(englishWords(view, names())).toEqual([]);
+    const submit = (amount: string) =>
+      stack.submitView({
+        view,
+        values: {
+          [CREATE_FIELDS.amount]: { value: amount },
+          [CREATE_FIELDS.currency]: { selected: "RUB" },
+          [CREATE_FIELDS.lifetime]: { value: "60" },
+        },
+        userId: ADMIN,
+      });
+    const wrong = await submit("полторы тысячи");
+    expect(wrong.json).toMatchObject({ response_action: "errors" });
+    expect(englishWords(wrong.json)).toEqual([]);
+    expect(Object.values((wrong.json?.errors ?? {}) as Record<string, string>).join(" ")).toMatch(/[а-я]/);
+
+    const posts = stack.slack.callsOf("chat.postMessage").length;
+    const created = await submit("1500.5");
+    expect(created.json?.response_action).toBeUndefined();
+    await expect.poll(() => stack.slack.callsOf("chat.postMessage").length).toBe(posts + 1);
+    const card = stack.slack.callsOf("chat.postMessage").at(-1)?.body ?? {};
+    const blocks = typeof card.blocks === "string" ? JSON.parse(card.blocks) : card.blocks;
+    expect(JSON.stringify(blocks)).toContain("1\u00a0500,50 RUB");
+    expect(englishWords({ text: card.text, blocks }, names())).toEqual([]);
+
+    const member = await stack.ask("new 10", { userId: "U0RUMEMBER", channelId: "C0RUFORMS" });
+    expect(englishWords(member.reply.body)).toEqual([]);
+  });
+
+  it("opens the connect form and shows the service's refusal in Russian, its own words quoted", async () => {
+    const view = await openModal("connect");
+    expect(englishWords(view, ["English"])).toEqual([]);
+    const refused = await stack.submitView({
+      view,
+      values: {
+        login: { value: "sandbox_register" },
+        secret: { value: "wrong-secret" },
+        api_version: { selected: "v2" },
+        visibility: { selected: "channel" },
+      },
+      userId: ADMIN,
+    });
+    expect(refused.json).toMatchObject({ response_action: "errors" });
+    // "Invalid auth credentials" is what the payment service wrote, quoted as it wrote it.
+    expect(englishWords(refused.json, ["Invalid", "auth", "credentials"])).toEqual([]);
+    expect(JSON.stringify(refused.json)).toMatch(/[а-я]/);
+  });
+
+  it("publishes App Home and unfurls payment links in Russian", async () => {
+    const published = stack.slack.callsOf("views.publish").length;
+    expect(
+      (await stack.event({ type: "app_home_opened", user: ADMIN, tab: "home", channel: "D0HOME" })).status,
+    ).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.publish").length).toBe(published + 1);
+    const home = viewOf(stack.slack.callsOf("views.publish").at(-1)?.body ?? {});
+    expect(JSON.stringify(home)).toContain("Русский");
+    // "cli": who connected the register, as stored (the operator's command line).
+    expect(englishWords(home, ["cli"])).toEqual([]);
+
+    const unfurls = stack.slack.callsOf("chat.unfurl").length;
+    const url = "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm";
+    expect((await stack.shareLinks([url])).status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("chat.unfurl").length, { timeout: 10_000 }).toBe(unfurls + 1);
+    const raw = stack.slack.callsOf("chat.unfurl").at(-1)?.body.unfurls;
+    const unfurl = (typeof raw === "string" ? JSON.parse(raw) : raw) as Record<string, unknown>;
+    expect(JSON.stringify(unfurl[url])).toContain("Не оплачен");
+    expect(englishWords(unfurl[url], names())).toEqual([]);
   });
 });
 
