@@ -20,7 +20,8 @@ import {
 import { ReadBudget } from "./read-budget.js";
 
 const storedSchema = z.object({ watch: watchSchema, dueAt: z.number() });
-type Entry = z.infer<typeof storedSchema>;
+/** nudgedAt: a payment notification that came while the watch was being read (see dueBy). */
+type Entry = z.infer<typeof storedSchema> & { nudgedAt?: number };
 
 /**
  * SQLite: one process watches, so the schedule lives in memory and every change is written through
@@ -199,9 +200,10 @@ export class LocalWatchQueue implements WatchQueue {
     const key = watchKey(team, invoiceId);
     const entry = this.entries.get(key);
     if (!entry || !this.holds(key, lease)) return false;
-    entry.dueAt = dueAt;
+    entry.dueAt = Math.min(dueAt, entry.nudgedAt ?? dueAt);
     Object.assign(entry.watch, patch);
     delete entry.watch.lease;
+    delete entry.nudgedAt;
     return true;
   }
 
@@ -219,7 +221,8 @@ export class LocalWatchQueue implements WatchQueue {
   async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
     const entry = this.entries.get(watchKey(team, invoiceId));
     if (!entry) return false;
-    entry.dueAt = Math.min(entry.dueAt, now);
+    if (entry.watch.lease) entry.nudgedAt = Math.min(entry.nudgedAt ?? now, now);
+    else entry.dueAt = Math.min(entry.dueAt, now);
     return true;
   }
 
@@ -233,9 +236,7 @@ export class LocalWatchQueue implements WatchQueue {
       entry.watch.amounts !== from.amounts
     )
       return false;
-    entry.watch.state = to.state;
-    entry.watch.amounts = to.amounts;
-    entry.watch.invoice = to.invoice;
+    Object.assign(entry.watch, { state: to.state, amounts: to.amounts, invoice: to.invoice });
     await this.persist(key);
     return true;
   }

@@ -192,7 +192,9 @@ export interface WatchQueue {
   renew(team: string, invoiceId: string, lease: string, until: number): Promise<boolean>;
   /**
    * Makes the watch due by `now` if it is due later (a payment notification arrived for it); false
-   * when there is no such watch. A watch being read keeps its lease: only its next read moves up.
+   * when there is no such watch. A watch being read is not claimed a second time: its claim's
+   * reschedule makes it due by `now` instead, so the answer read before the payment cannot push the
+   * next read out.
    */
   dueBy(team: string, invoiceId: string, now: number): Promise<boolean>;
   /**

@@ -164,8 +164,9 @@ export class PostgresWatchQueue implements WatchQueue {
     lease = "",
   ): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE ${this.watches} SET due_at = $2, interval_ms = $3, last_checked_at = $4,
-         cards_updated_at = COALESCE($5, cards_updated_at), lease = '' WHERE key = $1 AND ($6 = '' OR lease = $6)`,
+      `UPDATE ${this.watches} SET due_at = LEAST($2, COALESCE(nudged_at, $2)), nudged_at = NULL,
+         interval_ms = $3, last_checked_at = $4, cards_updated_at = COALESCE($5, cards_updated_at),
+         lease = '' WHERE key = $1 AND ($6 = '' OR lease = $6)`,
       [
         watchKey(team, invoiceId),
         dueAt,
@@ -197,7 +198,10 @@ export class PostgresWatchQueue implements WatchQueue {
 
   async dueBy(team: string, invoiceId: string, now: number): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE ${this.watches} SET due_at = LEAST(due_at, $2) WHERE key = $1`,
+      // Under a claim, the nudge waits for that claim's reschedule (see DUE_BY in redis-scripts).
+      `UPDATE ${this.watches} SET due_at = CASE WHEN lease = '' THEN LEAST(due_at, $2) ELSE due_at END,
+         nudged_at = CASE WHEN lease = '' THEN nudged_at ELSE LEAST(COALESCE(nudged_at, $2), $2) END
+         WHERE key = $1`,
       [watchKey(team, invoiceId), now],
     );
     return result.rowCount === 1;

@@ -26,6 +26,8 @@ export async function createWatchTables(pool: pg.Pool, tables: WatchTables): Pro
       due_at BIGINT NOT NULL)`,
     // Added after the first release: tables made before it gain the column here.
     `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS lease TEXT NOT NULL DEFAULT ''`,
+    // A payment notification that came while the watch was being read (see dueBy).
+    `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS nudged_at BIGINT`,
     `CREATE INDEX IF NOT EXISTS ${watches}_due ON ${watches} (due_at)`,
     `CREATE INDEX IF NOT EXISTS ${watches}_team ON ${watches} (team)`,
     `CREATE TABLE IF NOT EXISTS ${cards} (

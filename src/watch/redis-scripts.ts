@@ -104,8 +104,9 @@ export const RESCHEDULE = `
 local p, key = ARGV[1], ARGV[2]
 if redis.call('EXISTS', p..':w:'..key) == 0 then return 0 end
 if ARGV[5] ~= '' and redis.call('HGET', p..':w:'..key, 'lease') ~= ARGV[5] then return 0 end
-redis.call('HDEL', p..':w:'..key, 'lease')
-redis.call('ZADD', p..':due', 'XX', ARGV[3], key)
+local nudged = redis.call('HGET', p..':w:'..key, 'nudgedAt')
+redis.call('HDEL', p..':w:'..key, 'lease', 'nudgedAt')
+redis.call('ZADD', p..':due', 'XX', nudged and math.min(tonumber(ARGV[3]), tonumber(nudged)) or ARGV[3], key)
 redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
 return 1`;
 
@@ -117,10 +118,19 @@ if ARGV[5] ~= '' and redis.call('HGET', ARGV[1]..':w:'..ARGV[2], 'lease') ~= ARG
 redis.call('HSET', c, ARGV[3], ARGV[4])
 return 1`;
 
-/** Due by ARGV[3] at the latest: the score only moves down (ZADD LT). */
+/**
+ * Due by ARGV[3] at the latest: the score only moves down (ZADD LT). A watch under a claim is not
+ * made claimable again (a second read beside the first); the claim's reschedule honours the nudge.
+ */
 export const DUE_BY = `
-if redis.call('EXISTS', ARGV[1]..':w:'..ARGV[2]) == 0 then return 0 end
-redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
+local w = ARGV[1]..':w:'..ARGV[2]
+if redis.call('EXISTS', w) == 0 then return 0 end
+if (redis.call('HGET', w, 'lease') or '') ~= '' then
+  local nudged = tonumber(redis.call('HGET', w, 'nudgedAt') or ARGV[3])
+  redis.call('HSET', w, 'nudgedAt', math.min(nudged, tonumber(ARGV[3])))
+else
+  redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
+end
 return 1`;
 
 /** Tell once: the state and amounts move on only from what the caller saw (and while its claim ARGV[8], if any, holds). */

@@ -265,6 +265,29 @@ for (const engine of ENGINES) {
       expect(await other.dueBy(t, "missing", NOW)).toBe(false);
     });
 
+    it("keeps a notification that comes while the watch is being read: not claimed twice, due at once after", async () => {
+      const t = team("R");
+      await queue.addCard(seed(t, "reading"), card("C1"), limits());
+      const [claimed] = (await queue.claimDue(NOW + 1000, 100, 60_000)).filter((watch) => watch.team === t);
+      expect(claimed?.lease).toEqual(expect.any(String));
+      // The payment is notified while that read is in flight (its answer may predate the payment).
+      expect(await other.dueBy(t, "reading", NOW + 1010)).toBe(true);
+      expect((await other.claimDue(NOW + 1020, 100, 60_000)).filter((watch) => watch.team === t)).toEqual([]);
+      // The read ends and asks for its usual next read 30 s on: the notification wins.
+      const fields = { intervalMs: 30_000, lastCheckedAt: NOW + 1040 };
+      expect(await queue.reschedule(t, "reading", NOW + 31_040, fields, claimed?.lease ?? "")).toBe(true);
+      const again = (await other.claimDue(NOW + 1050, 100, 60_000)).filter((watch) => watch.team === t);
+      expect(again).toHaveLength(1);
+      // Spent: the read after that one keeps its own schedule.
+      expect(await other.reschedule(t, "reading", NOW + 31_060, fields, again[0]?.lease ?? "")).toBe(true);
+      expect((await queue.claimDue(NOW + 31_000, 100, 60_000)).filter((watch) => watch.team === t)).toEqual(
+        [],
+      );
+      expect(
+        (await queue.claimDue(NOW + 31_060, 100, 60_000)).filter((watch) => watch.team === t),
+      ).toHaveLength(1);
+    });
+
     it("drops the watch with its last card", async () => {
       const t = team("E");
       await queue.addCard(seed(t, "cards"), card("C1"), limits());
