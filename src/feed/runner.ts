@@ -18,6 +18,8 @@ export class FeedRunner {
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly soon = new Map<string, Promise<void>>();
+  /** Workspaces told of a change while their read was under way (that read may predate it). */
+  private readonly again = new Set<string>();
   private readonly now: () => Date;
   /** What the feed's steps (delivery.ts, digest.ts) share with this loop. */
   private readonly context: FeedContext;
@@ -77,13 +79,21 @@ export class FeedRunner {
 
   /**
    * A callback or a live card saw a change: read this workspace's history now instead of at the next
-   * interval. Announcements stay once-only through their claims.
+   * interval; told again while that read is under way, read once more after it (never two at once).
+   * Announcements stay once-only through their claims.
    */
   checkSoon(team: string): void {
-    if (this.stopped || this.soon.has(team)) return;
+    if (this.stopped) return;
+    if (this.soon.has(team)) {
+      this.again.add(team);
+      return;
+    }
     const run = this.readTeam(team)
       .catch((error: unknown) => this.deps.logger.error({ err: error, team }, "feed read failed"))
-      .finally(() => this.soon.delete(team));
+      .finally(() => {
+        this.soon.delete(team);
+        if (this.again.delete(team)) this.checkSoon(team);
+      });
     this.soon.set(team, run);
   }
 
