@@ -4,7 +4,7 @@ import type { Lang } from "../i18n/lang.js";
 import { currenciesToPrice, rubTotal } from "../payments/balance-total.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Balance, RubRates } from "../payments/model.js";
-import { formatAmount, formatDecimal, slackDateFromEpoch } from "./format.js";
+import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";

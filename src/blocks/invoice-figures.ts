@@ -2,7 +2,7 @@ import { INVOICE_CARD_TEXT, type MoneyPhase } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { AmountKind, Invoice, Money } from "../payments/model.js";
-import { formatAmount, formatDecimal, formatMoney } from "./format.js";
+import { formatAmount, formatMoney } from "./format.js";
 import { lookup } from "./invoice-state.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
 

@@ -3,7 +3,7 @@ import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { type InvoiceButtonValue, invoiceButton } from "./button-values.js";
-import { formatAmount, formatDecimal, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
 import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
 import {
   AMOUNT_LABELS,

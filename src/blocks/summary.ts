@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { countOf, SUMMARY_TEXT } from "../i18n/summary.js";
 import type { Summary } from "../reports/summary.js";
-import { formatAmount, formatDecimal, slackDateFromEpoch } from "./format.js";
+import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { safeText, truncate } from "./mrkdwn.js";

@@ -4,7 +4,7 @@ import type { Lang } from "../i18n/lang.js";
 import { LIVE_CARD_TEXT } from "../i18n/live-card.js";
 import type { Invoice } from "../payments/model.js";
 import { type StopButtonValue, stopButton as stopValue } from "./button-values.js";
-import { formatAmount, formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
+import { formatAmount, formatMoney, slackDateFromEpoch } from "./format.js";
 import { WATCH_ACTIONS } from "./ids.js";
 import type { EnteredAmount } from "./invoice.js";
 import { plainState } from "./invoice-state.js";
