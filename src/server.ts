@@ -120,7 +120,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         methodFor: (team, code) => payments.methodFor(team, code),
         languageOf: async (team) => (await stores.settings.get(team)).language ?? "en",
       },
-      claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
+      claimOnce: (key, ttlMs, owner) => store.claimOnce(key, ttlMs, owner),
       slack: slackClients(config, stores),
       logger,
       ...(options.now ? { now: options.now } : {}),

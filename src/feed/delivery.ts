@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/feed.js";
 import type { Invoice } from "../payments/model.js";
@@ -113,7 +114,12 @@ export async function post(
   }
   if (!announcement.claimed) {
     const key = `feed:msg:${team}:${channel}:${announcement.id}:${announcement.state}`;
-    if (!(await ctx.deps.claimOnce(key, CLAIM_TTL_MS))) {
+    if (!announcement.claimToken) {
+      // Written down before the claim: a process that dies right after claiming takes it up again.
+      announcement.claimToken = randomUUID();
+      await ctx.deps.feeds.setState(team, channel, state);
+    }
+    if (!(await ctx.deps.claimOnce(key, CLAIM_TTL_MS, announcement.claimToken))) {
       ctx.deps.logger.info({ ...log, outcome: "feed_already_sent" }, "feed message already sent");
       return "sent";
     }

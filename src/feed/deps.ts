@@ -21,8 +21,8 @@ export type FeedReader = {
 export type FeedRunnerDeps = {
   feeds: FeedStore;
   reader: FeedReader;
-  /** The store's claimOnce: true for one caller per key across replicas. */
-  claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
+  /** The store's claimOnce: true for one caller per key across replicas (and for its `owner` again). */
+  claimOnce: (key: string, ttlMs: number, owner?: string) => Promise<boolean>;
   slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
   logger: Logger;
   now?: () => Date;

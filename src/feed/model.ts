@@ -35,6 +35,8 @@ export const announcementSchema = z.object({
   isNew: z.boolean().optional(),
   /** This feed holds the announcement's claim (claimOnce): a retry posts without claiming again. */
   claimed: z.boolean().optional(),
+  /** The claim's owner, written down before claiming, so a claim made just before a crash is ours. */
+  claimToken: z.string().max(64).optional(),
 });
 export type Announcement = z.infer<typeof announcementSchema>;
 

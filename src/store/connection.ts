@@ -19,6 +19,8 @@ export const POSTGRES_PAGE_SIZE = 100;
 export const POSTGRES_TABLE = "kassa";
 /** SQL table of claimOnce on SQLite and PostgreSQL: key, and when the claim lapses. */
 export const CLAIMS_TABLE = "kassa_claims";
+/** The row that says who made a claim (SQL engines; Redis keeps the owner as the claim's value). */
+export const claimOwnerKey = (key: string, owner: string) => `${key}#owner:${owner}`;
 /** Lapsed claims are deleted on about one claim in this many. */
 const CLAIMS_SWEEP_EVERY = 200;
 
@@ -58,9 +60,11 @@ export type KeyvStore = {
    * True for exactly one caller per `key` until `ttlMs` has passed, across every process sharing
    * the store: one atomic statement of the engine (SET NX, INSERT … ON CONFLICT), never a read
    * followed by a write. For work that must happen once: an event Slack delivers again, an OAuth
-   * state, a journal entry another replica might also pick up.
+   * state, a journal entry another replica might also pick up. With `owner` (a token the caller
+   * wrote down before claiming) it is also true for that same owner again while its claim holds: a
+   * process that died right after claiming takes its own claim up again instead of losing the work.
    */
-  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  claimOnce(key: string, ttlMs: number, owner?: string): Promise<boolean>;
   close(): Promise<void>;
 };
 

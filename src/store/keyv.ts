@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import {
   CLAIMS_TABLE,
+  claimOwnerKey,
   type KeyvStore,
   keyvFor,
   type StoreKind,
@@ -42,7 +43,8 @@ export async function openStore(storeUrl: string, options: { timeoutMs?: number 
   return {
     ...store,
     ping: () => withStoreDeadline(store.ping(), timeoutMs, "ping"),
-    claimOnce: (key, ttlMs) => withStoreDeadline(store.claimOnce(key, ttlMs), timeoutMs, "claimOnce"),
+    claimOnce: (key, ttlMs, owner) =>
+      withStoreDeadline(store.claimOnce(key, ttlMs, owner), timeoutMs, "claimOnce"),
   };
 }
 
@@ -98,6 +100,19 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
      ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
      RETURNING key`,
   );
+  const held = control.prepare<[string, number]>(
+    `SELECT 1 FROM ${CLAIMS_TABLE} WHERE key = ? AND expires > ?`,
+  );
+  // The claim and its owner's row in one transaction; or the owner's earlier claim, still held.
+  const claimAs = control.transaction(
+    (key: string, mark: string | undefined, expires: number, now: number): boolean => {
+      if (claim.all(key, expires, now).length === 1) {
+        if (mark) claim.all(mark, expires, now);
+        return true;
+      }
+      return mark !== undefined && held.get(mark, now) !== undefined;
+    },
+  );
   const instances = new Map<string, Keyv>();
 
   return {
@@ -120,10 +135,10 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
     async ping() {
       control.prepare("SELECT 1").get();
     },
-    async claimOnce(key, ttlMs) {
+    async claimOnce(key, ttlMs, owner) {
       const now = Date.now();
       if (sometimes()) sweep.run(now);
-      return claim.all(key, now + ttlMs, now).length === 1;
+      return claimAs(key, owner === undefined ? undefined : claimOwnerKey(key, owner), now + ttlMs, now);
     },
     async close() {
       for (const db of connections) if (db.open) db.close();

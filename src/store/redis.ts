@@ -75,13 +75,15 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
     async ping() {
       await client.ping();
     },
-    async claimOnce(key, ttlMs) {
-      // SET NX PX: Redis sets the key for one caller only, and expires it by itself.
-      const set = await client.set(`kassa-claims::${key}`, "1", {
+    async claimOnce(key, ttlMs, owner) {
+      // SET NX PX: Redis sets the key for one caller only, and expires it by itself; its value is the
+      // owner, which never changes once set, so reading it back afterwards is safe.
+      const set = await client.set(`kassa-claims::${key}`, owner ?? "1", {
         condition: "NX",
         expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
       });
-      return set === "OK";
+      if (set === "OK") return true;
+      return owner !== undefined && (await client.get(`kassa-claims::${key}`)) === owner;
     },
     async close() {
       if (closed) return;

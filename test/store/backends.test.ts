@@ -359,6 +359,26 @@ for (const backend of BACKENDS) {
       expect(again.filter(Boolean)).toHaveLength(1);
     });
 
+    it("claimOnce with an owner: the owner that claimed takes its claim up again (after a crash), nobody else", async () => {
+      const [first, second] = [await open(), await open()];
+      const claim = `${RUN}-feed-message`;
+      const results = await Promise.all([
+        first.claimOnce(claim, 60_000, "owner-a"),
+        second.claimOnce(claim, 60_000, "owner-b"),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const [winner, loser] = results[0] ? ["owner-a", "owner-b"] : ["owner-b", "owner-a"];
+      // The winner's process died before writing down that it claimed: the next one, with the token
+      // it wrote down first, finds the claim its own. The other owner, and an ownerless claim, do not.
+      expect(await second.claimOnce(claim, 60_000, winner)).toBe(true);
+      expect(await first.claimOnce(claim, 60_000, winner)).toBe(true);
+      expect(await first.claimOnce(claim, 60_000, loser)).toBe(false);
+      expect(await first.claimOnce(claim, 60_000)).toBe(false);
+      // An ownerless claim belongs to nobody: no owner takes it up.
+      expect(await first.claimOnce(`${RUN}-ownerless`, 60_000)).toBe(true);
+      expect(await second.claimOnce(`${RUN}-ownerless`, 60_000, "owner-a")).toBe(false);
+    });
+
     it("throws, never reads as empty, once closed", async () => {
       const opened = await open();
       const credentials = new CredentialsStore(opened.namespace(ns("closed")), new SecretBox(key));
