@@ -15,16 +15,22 @@ import { englishWords } from "../support/english-words.js";
 
 const hours = (h: number) => moscowTime(new Date(Date.now() + h * 3_600_000));
 
+/** The sandbox stack with its workspace set to Russian, as the connect form and `/invoice language` do. */
+async function startRussian(options: Parameters<typeof Stack.start>[0]): Promise<Stack> {
+  const stack = await Stack.start(options);
+  const store = await openStore(stack.env.STORE_URL ?? "");
+  try {
+    await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
+  } finally {
+    await store.close();
+  }
+  return stack;
+}
+
 describe("a Russian workspace", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
-    const store = await openStore(stack.env.STORE_URL ?? "");
-    try {
-      await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
-    } finally {
-      await store.close();
-    }
+    stack = await startRussian({ env: { WATCH_INTERVAL_MS: "100" }, storeMemoMs: 0 });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -154,14 +160,8 @@ describe("a Russian workspace's forms, App Home and unfurls", () => {
   let stack: Stack;
   const ADMIN = "U0RUFORMS";
   beforeAll(async () => {
-    stack = await Stack.start({ storeMemoMs: 0 });
+    stack = await startRussian({ storeMemoMs: 0 });
     stack.slack.users[ADMIN] = { is_admin: true };
-    const store = await openStore(stack.env.STORE_URL ?? "");
-    try {
-      await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
-    } finally {
-      await store.close();
-    }
   });
   afterAll(async () => {
     await stack?.stop();
