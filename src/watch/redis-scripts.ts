@@ -104,9 +104,11 @@ export const RESCHEDULE = `
 local p, key = ARGV[1], ARGV[2]
 if redis.call('EXISTS', p..':w:'..key) == 0 then return 0 end
 if ARGV[5] ~= '' and redis.call('HGET', p..':w:'..key, 'lease') ~= ARGV[5] then return 0 end
-local nudged = redis.call('HGET', p..':w:'..key, 'nudgedAt')
+local due = tonumber(ARGV[3])
+local nudged = tonumber(redis.call('HGET', p..':w:'..key, 'nudgedAt') or '')
+if nudged and nudged < due then due = nudged end
 redis.call('HDEL', p..':w:'..key, 'lease', 'nudgedAt')
-redis.call('ZADD', p..':due', 'XX', nudged and math.min(tonumber(ARGV[3]), tonumber(nudged)) or ARGV[3], key)
+redis.call('ZADD', p..':due', 'XX', due, key)
 redis.call('HSET', p..':w:'..key, unpack(cjson.decode(ARGV[4])))
 return 1`;
 
@@ -126,8 +128,8 @@ export const DUE_BY = `
 local w = ARGV[1]..':w:'..ARGV[2]
 if redis.call('EXISTS', w) == 0 then return 0 end
 if (redis.call('HGET', w, 'lease') or '') ~= '' then
-  local nudged = tonumber(redis.call('HGET', w, 'nudgedAt') or ARGV[3])
-  redis.call('HSET', w, 'nudgedAt', math.min(nudged, tonumber(ARGV[3])))
+  local nudged = tonumber(redis.call('HGET', w, 'nudgedAt') or '')
+  if not nudged or tonumber(ARGV[3]) < nudged then redis.call('HSET', w, 'nudgedAt', ARGV[3]) end
 else
   redis.call('ZADD', ARGV[1]..':due', 'XX', 'LT', ARGV[3], ARGV[2])
 end

@@ -288,6 +288,22 @@ for (const engine of ENGINES) {
       ).toHaveLength(1);
     });
 
+    it.skipIf(engine.name !== "redis")("reads past an unreadable nudge mark on a Redis watch", async () => {
+      const t = team("G");
+      await queue.addCard(seed(t, "garbled"), card("C1"), limits());
+      const [claimed] = (await queue.claimDue(NOW + 1000, 100, 60_000)).filter((watch) => watch.team === t);
+      const native = stores[0]?.native;
+      if (native?.kind !== "redis") throw new Error("no Redis client");
+      await native.client.hSet(`kassa-test-${run}:watch:w:${t}:garbled`, "nudgedAt", "not a number");
+      expect(await other.dueBy(t, "garbled", NOW + 1010)).toBe(true);
+      const fields = { intervalMs: 30_000, lastCheckedAt: NOW + 1040 };
+      expect(await queue.reschedule(t, "garbled", NOW + 31_040, fields, claimed?.lease ?? "")).toBe(true);
+      // The fresh mark (written over the garbled one) made it due at once.
+      expect(
+        (await other.claimDue(NOW + 1050, 100, 60_000)).filter((watch) => watch.team === t),
+      ).toHaveLength(1);
+    });
+
     it("drops the watch with its last card", async () => {
       const t = team("E");
       await queue.addCard(seed(t, "cards"), card("C1"), limits());
