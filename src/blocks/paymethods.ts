@@ -6,7 +6,7 @@ import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import { filterMethods, filterText, type MethodFilter } from "../payments/method-filter.js";
 import type { Money, PaymentMethod } from "../payments/model.js";
 import { paymethodsPageButton } from "./button-values.js";
-import { formatAmount, formatDecimal, formatMoney, padToMinorUnits, slackDateFromEpoch } from "./format.js";
+import { formatDecimal, formatMoney, padToMinorUnits, slackDateFromEpoch } from "./format.js";
 import { PAYMETHODS_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
@@ -49,8 +49,8 @@ function limitsText(method: PaymentMethod, lang: Lang): string | undefined {
   const t = PAYMETHODS_TEXT[lang];
   const min = isZero(method.limits?.min ?? null) ? undefined : method.limits?.min;
   const max = isZero(method.limits?.max ?? null) ? undefined : method.limits?.max;
-  const amount = (money: Money) => formatAmount(money.value, method.currency, lang);
   const bare = (money: Money) => formatDecimal(padToMinorUnits(money.value, method.currency), lang);
+  const amount = (money: Money) => `${bare(money)} ${method.currency}`;
   if (min && max) return `${bare(min)} – ${amount(max)}`;
   if (min) return t.from(amount(min));
   if (max) return t.upTo(amount(max));
