@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { runCli } from "../src/cli.js";
-import type { Env } from "../src/config.js";
+import type { Env } from "../src/config/index.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import {
   type FakePayments,

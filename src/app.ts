@@ -1,21 +1,27 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import { type App, type CodedError, ErrorCode } from "@slack/bolt";
-import { type AppDeps, oauthApp, singleWorkspaceApp, socketModeApp, tellNotInstalled } from "./bolt-apps.js";
-import { InFlight } from "./listeners/in-flight.js";
+import {
+  type AppDeps,
+  oauthApp,
+  singleWorkspaceApp,
+  socketModeApp,
+  tellNotInstalled,
+} from "./edge/bolt-apps.js";
+import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
-import { journalCommands, type Recovery, startRecovery } from "./recovery.js";
 import { CommandJournal } from "./store/journal.js";
 import { RateLimiter } from "./store/rate-limit.js";
+import { InFlight } from "./util/in-flight.js";
 
-export type { AppDeps } from "./bolt-apps.js";
+export type { AppDeps } from "./edge/bolt-apps.js";
 export {
   BODY_LIMIT_BYTES,
   BOT_SCOPES,
   READY_TIMEOUT_MS,
   SLACK_EVENTS_PATH,
-} from "./bolt-apps.js";
+} from "./edge/bolt-apps.js";
 
 export type KassaApp = {
   app: App;

@@ -1,13 +1,13 @@
 // First: stops an older Node with one line before anything else loads.
-import "./supported-node.js";
+import "./process/supported-node.js";
 import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ConfigError, type Env, loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { ConfigError, type Env, loadConfig } from "./config/index.js";
 import { openStores } from "./store/index.js";
 import { sqlitePath } from "./store/keyv.js";
+import { createLogger } from "./util/logger.js";
 
 export const USAGE = `Usage: npm run cli -- <command>
 

@@ -1,7 +1,7 @@
 // First: stops an older Node with one line before anything else loads.
-import "./supported-node.js";
-import { ConfigError } from "./config.js";
-import { installCrashGuards } from "./crash-guard.js";
+import "./process/supported-node.js";
+import { ConfigError } from "./config/index.js";
+import { installCrashGuards } from "./process/crash-guard.js";
 import { StartupError, startServer } from "./server.js";
 import { StoreUnavailableError } from "./store/keyv.js";
 

@@ -3,17 +3,17 @@ import type pino from "pino";
 import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
-import { type Env, loadConfig } from "./config.js";
+import { type Env, loadConfig } from "./config/index.js";
 import { FeedRunner } from "./feed/runner.js";
 import { FeedStore } from "./feed/store.js";
-import { createLogger, type Logger } from "./logger.js";
 import { PaymentsClient } from "./payments/client.js";
-import { slackClientOptions } from "./slack-client.js";
-import { slackErrorCode } from "./slack-error.js";
+import { WorkspacePayments } from "./registers/workspace-payments.js";
+import { slackClientOptions } from "./slack/client.js";
+import { slackErrorCode } from "./slack/error.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
+import { createLogger, type Logger } from "./util/logger.js";
 import { slackClients, startWatcher } from "./watch/index.js";
-import { WorkspacePayments } from "./workspace-payments.js";
 
 /**
  * Credentials and settings are read on every command; a few seconds in memory saves most of those

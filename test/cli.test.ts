@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli, USAGE } from "../src/cli.js";
-import type { Env } from "../src/config.js";
+import type { Env } from "../src/config/index.js";
 import { CredentialsStore } from "../src/store/credentials.js";
 import { SecretBox } from "../src/store/crypto.js";
 import { openStore } from "../src/store/keyv.js";

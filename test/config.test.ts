@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, decodeKey, type Env, loadConfig } from "../src/config.js";
+import { CONFIG_VARIABLES, ConfigError, decodeKey, type Env, loadConfig } from "../src/config/index.js";
 
 const SLACK: Env = { SLACK_SIGNING_SECRET: "signing-secret-value", SLACK_BOT_TOKEN: "xoxb-1-2-abc" };
 

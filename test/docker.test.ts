@@ -36,7 +36,7 @@ import {
 import { signedHeaders } from "../sandbox/sign.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../sandbox/slack.js";
 import { SANDBOX_BOT_TOKEN, SANDBOX_CREDENTIALS_KEY, SANDBOX_SIGNING_SECRET } from "../sandbox/stack.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/index.js";
 import { sqlitePath } from "../src/store/keyv.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "../logger.js";
 import type { CallbackKeys } from "../store/callback-keys.js";
+import type { Logger } from "../util/logger.js";
 import { CALLBACK_BODY_LIMIT_BYTES, parseCallback } from "./payload.js";
 import { signatureMatches } from "./signature.js";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/feed.js";
 import type { Invoice } from "../payments/model.js";
-import { slackErrorCode } from "../slack-error.js";
+import { slackErrorCode } from "../slack/error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
 import { type FeedContext, feedLanguage } from "./deps.js";
 import type { Announcement, FeedState, Pause, Subscription } from "./model.js";

@@ -1,8 +1,8 @@
 import type { webApi } from "@slack/bolt";
 import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
-import type { Logger } from "../logger.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import type { Logger } from "../util/logger.js";
 import type { FeedStore } from "./store.js";
 
 /** What the feed reads from the payment service (WorkspacePayments). */

@@ -1,6 +1,6 @@
 import { buildSummaryMessage } from "../blocks/summary.js";
 import { digestDue, periodBounds, summarize } from "../reports/summary.js";
-import { slackErrorCode } from "../slack-error.js";
+import { slackErrorCode } from "../slack/error.js";
 import { type FeedContext, feedLanguage } from "./deps.js";
 
 /**

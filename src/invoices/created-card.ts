@@ -5,7 +5,7 @@ import type { SlackMessage } from "../blocks/message.js";
 import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
 import type { Invoice } from "../payments/model.js";
-import { slackErrorCode } from "../slack-error.js";
+import { slackErrorCode } from "../slack/error.js";
 import type { CardDelivery, InvoiceDeps, TellDelivery } from "./deps.js";
 import { deliverInvoiceCard } from "./live-card.js";
 import { chosenMethod } from "./method.js";

@@ -1,9 +1,9 @@
 import type { FeedStore } from "../feed/store.js";
-import type { Logger } from "../logger.js";
+import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { Stores } from "../store/index.js";
+import type { Logger } from "../util/logger.js";
 import type { AddCardResult } from "../watch/model.js";
 import type { WatchRegistry } from "../watch/registry.js";
-import type { WorkspacePayments } from "../workspace-payments.js";
 
 /**
  * What invoice work needs, whoever asks (a command, a button, the create form, the watcher, a

@@ -4,7 +4,7 @@ import type { SlackMessage } from "../blocks/message.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Lang } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
-import { slackErrorCode } from "../slack-error.js";
+import { slackErrorCode } from "../slack/error.js";
 import type { CardDelivery, InvoiceDeps } from "./deps.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */

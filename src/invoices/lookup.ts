@@ -1,7 +1,7 @@
 import { isKnownState } from "../blocks/invoice.js";
-import type { Logger } from "../logger.js";
 import { ServiceError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
+import type { Logger } from "../util/logger.js";
 import type { InvoiceDeps } from "./deps.js";
 
 /** The cash register has no such invoice (the service said "not found"): the asker typed a wrong id. */

@@ -1,14 +1,14 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import type { FeedStore } from "../feed/store.js";
-import type { Logger } from "../logger.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
+import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
+import type { InFlight } from "../util/in-flight.js";
+import type { Logger } from "../util/logger.js";
 import type { WatchRegistry } from "../watch/registry.js";
-import type { WorkspacePayments } from "../workspace-payments.js";
-import type { InFlight } from "./in-flight.js";
 
 /** What every listener may use; built once in app.ts. */
 export type ListenerDeps = {

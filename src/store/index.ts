@@ -1,5 +1,5 @@
-import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import type { Config } from "../config/index.js";
+import type { Logger } from "../util/logger.js";
 import { Cache } from "./cache.js";
 import { CallbackKeys } from "./callback-keys.js";
 import { CredentialsStore } from "./credentials.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { decodeKey } from "../config.js";
+import { decodeKey } from "../config/index.js";
 
 export type ResolvedKey = { key: Buffer; source: "env" | "file-existing" | "file-created"; path?: string };
 

@@ -1,8 +1,8 @@
 import type { webApi } from "@slack/bolt";
 import type { WatchStatus } from "../blocks/watch.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
-import type { Logger } from "../logger.js";
 import type { Invoice } from "../payments/model.js";
+import type { Logger } from "../util/logger.js";
 import { classifySlackFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
 import { cardId, type Watch, type WatchCard, type WatchQueue } from "./model.js";
 import type { InvoiceReader } from "./registry.js";

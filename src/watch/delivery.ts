@@ -3,7 +3,7 @@ import { buildInvoiceMessage } from "../blocks/invoice.js";
 import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Lang } from "../i18n/lang.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
-import { slackApiError } from "../slack-error.js";
+import { slackApiError } from "../slack/error.js";
 import type { Owed, Watch, WatchCard } from "./model.js";
 
 // The Slack side of a live card: what one card is owed, delivered, and what Slack's answer means.

@@ -1,9 +1,9 @@
 import { webApi } from "@slack/bolt";
-import type { Config } from "../config.js";
+import type { Config } from "../config/index.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
-import type { Logger } from "../logger.js";
-import { slackClientOptions } from "../slack-client.js";
+import { slackClientOptions } from "../slack/client.js";
 import type { Stores } from "../store/index.js";
+import type { Logger } from "../util/logger.js";
 import { LocalWatchQueue } from "./local-queue.js";
 import type { WatchQueue } from "./model.js";
 import type { InvoiceReader, SlackClients } from "./registry.js";

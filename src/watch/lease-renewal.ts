@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.js";
+import type { Logger } from "../util/logger.js";
 import { type Watch, type WatchQueue, watchKey } from "./model.js";
 
 /**

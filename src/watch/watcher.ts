@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.js";
+import type { Logger } from "../util/logger.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
 import { owe } from "./delivery.js";

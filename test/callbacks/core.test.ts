@@ -7,8 +7,8 @@ import { callbackUrl } from "../../src/callbacks/keys.js";
 import { parseCallback } from "../../src/callbacks/payload.js";
 import { CALLBACK_PATH_PREFIX, callbackListener } from "../../src/callbacks/receive.js";
 import { callbackSignature, signatureMatches } from "../../src/callbacks/signature.js";
-import { createLogger } from "../../src/logger.js";
 import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { createLogger } from "../../src/util/logger.js";
 
 const SALT = "second-key-of-the-register";
 

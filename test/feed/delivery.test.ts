@@ -13,8 +13,8 @@ import { deliver } from "../../src/feed/delivery.js";
 import type { FeedContext } from "../../src/feed/deps.js";
 import { emptyState } from "../../src/feed/model.js";
 import { FeedStore } from "../../src/feed/store.js";
-import { createLogger } from "../../src/logger.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { createLogger } from "../../src/util/logger.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";
 
 const TEAM = "T0FEEDCRASH";

@@ -2,7 +2,7 @@ import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { FeedRunner } from "../../src/feed/runner.js";
 import { FeedStore } from "../../src/feed/store.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/util/logger.js";
 
 /** A history read that waits until the test lets it answer. */
 function heldReader() {

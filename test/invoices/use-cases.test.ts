@@ -12,10 +12,10 @@ import { InvoiceNotFoundError, lookupInvoice } from "../../src/invoices/lookup.j
 import { chosenMethod } from "../../src/invoices/method.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { ServiceError } from "../../src/payments/errors.js";
+import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
-import { WorkspacePayments } from "../../src/workspace-payments.js";
 
 const TEAM = "T0USECASE";
 const WRONG_TEAM = "T0WRONGSECRET";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { handled, handledSubmission, type ViewAnswer } from "../../src/listeners/handled.js";
-import { InFlight } from "../../src/listeners/in-flight.js";
-import { createLogger } from "../../src/logger.js";
+import { handled, handledSubmission, type ViewAnswer } from "../../src/listeners/shared/handled.js";
+import { InFlight } from "../../src/util/in-flight.js";
+import { createLogger } from "../../src/util/logger.js";
 
 function setup() {
   const lines: Array<Record<string, unknown>> = [];

@@ -21,13 +21,13 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { PaymentsClient } from "../../src/payments/client.js";
+import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { POSTGRES_TABLE, redactedUrl } from "../../src/store/connection.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
 import { openSqliteDatabase, SqliteKeyvAdapter } from "../../src/store/sqlite.js";
-import { WorkspacePayments } from "../../src/workspace-payments.js";
 
 /** Namespaces of this run: several CI runs may share one Redis or PostgreSQL server. */
 const RUN = `t${randomBytes(5).toString("hex")}`;

@@ -13,8 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/logger.js";
+import { loadConfig } from "../../src/config/index.js";
 import { CredentialsKeyError, CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { keyId, SecretBox } from "../../src/store/crypto.js";
 import { StoreCallError } from "../../src/store/deadline.js";
@@ -22,6 +21,7 @@ import { openStores } from "../../src/store/index.js";
 import { resolveCredentialsKey } from "../../src/store/key-file.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import type { SqliteKeyvAdapter } from "../../src/store/sqlite.js";
+import { createLogger } from "../../src/util/logger.js";
 
 const SECRET = "PLAINTEXT-SECRET-a7c3e9f1-MARKER";
 const OTHER_SECRET = "PLAINTEXT-SECRET-0b4d6e82-SECOND";

@@ -12,11 +12,10 @@ import {
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { FeedStore } from "../../src/feed/store.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
-import { InFlight } from "../../src/listeners/in-flight.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
-import { boltLogger, createLogger, type Logger } from "../../src/logger.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
+import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { CallbackKeys } from "../../src/store/callback-keys.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
@@ -25,9 +24,10 @@ import { KeyvInstallationStore } from "../../src/store/installations.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { SettingsStore } from "../../src/store/settings.js";
+import { InFlight } from "../../src/util/in-flight.js";
+import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import { LiveCardRegistry } from "../../src/watch/registry.js";
-import { WorkspacePayments } from "../../src/workspace-payments.js";
 
 /**
  * Everything a listener handler uses, real: an SQLite store in a temporary folder, the sandbox

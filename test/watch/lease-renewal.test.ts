@@ -1,6 +1,6 @@
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/util/logger.js";
 import { LeaseRenewal } from "../../src/watch/lease-renewal.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import type { WatchCard } from "../../src/watch/model.js";

@@ -1,7 +1,7 @@
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
 import { StoreCallError } from "../../src/store/deadline.js";
+import { createLogger } from "../../src/util/logger.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import type { WatchQueue } from "../../src/watch/model.js";
 import { timedQueue } from "../../src/watch/timed-queue.js";

@@ -1,6 +1,6 @@
 import Keyv from "keyv";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/util/logger.js";
 import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import { Watcher } from "../../src/watch/watcher.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";

@@ -51,8 +51,8 @@ export async function runWatchScenario(
   compiledDir: string | undefined,
   progress: (text: string) => void,
 ): Promise<WatchResult> {
-  const { loadConfig } = await import("../../../src/config.js");
-  const { createLogger } = await import("../../../src/logger.js");
+  const { loadConfig } = await import("../../../src/config/index.js");
+  const { createLogger } = await import("../../../src/util/logger.js");
   const { openStores } = await import("../../../src/store/index.js");
   const { moscowTime } = await import("../../../sandbox/fake-payments.js");
   const perWorkspace = Math.ceil(scenario.watches / scenario.workspaces);

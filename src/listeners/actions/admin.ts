@@ -9,14 +9,14 @@ import { disconnectButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
-import { RefusalError } from "../error-reply.js";
-import { langFor, openConnectModal, publishHome } from "../manage.js";
-import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { RefusalError } from "../shared/error-reply.js";
+import { langFor, openConnectModal, publishHome } from "../shared/manage.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 
 /**
  * App Home's Connect / Update opens the modal. Disconnect (from the confirmation message or App Home)

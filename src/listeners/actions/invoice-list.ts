@@ -2,16 +2,16 @@ import { listPageButton } from "../../blocks/button-values.js";
 import { LIST_ACTIONS } from "../../blocks/ids.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { readButtonValue } from "../button-value.js";
-import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { RefusalError } from "../error-reply.js";
-import { invoiceListReply } from "../invoice-list-reply.js";
-import { langFor } from "../manage.js";
-import type { ManagerDeps } from "../permissions.js";
+import { invoiceListReply } from "../replies/invoice-list.js";
 import type { ActionArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { actionContext, pageSender } from "../shared/command-context.js";
+import { RefusalError } from "../shared/error-reply.js";
+import { langFor } from "../shared/manage.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 
 /**
  * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone

@@ -7,15 +7,15 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { readButtonValue } from "../button-value.js";
-import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { RefusalError } from "../error-reply.js";
-import { langFor } from "../manage.js";
-import type { ManagerDeps } from "../permissions.js";
 import type { ActionArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { actionContext, pageSender } from "../shared/command-context.js";
+import { RefusalError } from "../shared/error-reply.js";
+import { langFor } from "../shared/manage.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card

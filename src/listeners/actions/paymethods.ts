@@ -1,14 +1,14 @@
 import { paymethodsPageButton as pageValue } from "../../blocks/button-values.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { readButtonValue } from "../button-value.js";
-import { actionContext, pageSender } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { paymethodsReply } from "../paymethods-reply.js";
-import type { ManagerDeps } from "../permissions.js";
+import { paymethodsReply } from "../replies/paymethods.js";
 import type { ActionArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { actionContext, pageSender } from "../shared/command-context.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),

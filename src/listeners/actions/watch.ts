@@ -3,12 +3,12 @@ import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { readButtonValue } from "../button-value.js";
 import type { ListenerDeps } from "../deps.js";
-import { RefusalError } from "../error-reply.js";
-import { langFor } from "../manage.js";
 import type { ActionArgs } from "../router.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { RefusalError } from "../shared/error-reply.js";
+import { langFor } from "../shared/manage.js";
 import { foreignCardMessage } from "./invoice.js";
 
 /**

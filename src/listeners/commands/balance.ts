@@ -5,13 +5,13 @@ import {
   buildBalanceMessage,
 } from "../../blocks/balance.js";
 import { PaymentsError } from "../../payments/errors.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { balanceVisibilityFor, langFor } from "../manage.js";
-import type { BalancesRead } from "../outcome.js";
-import { checkManager, type ManagerDeps } from "../permissions.js";
 import type { CommandArgs } from "../router.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { commandContext } from "../shared/command-context.js";
+import { balanceVisibilityFor, langFor } from "../shared/manage.js";
+import type { BalancesRead } from "../shared/outcome.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 
 export const BALANCE_COMMAND = "/balance";
 

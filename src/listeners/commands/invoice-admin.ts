@@ -19,18 +19,18 @@ import { ADMIN_TEXT } from "../../i18n/admin.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
-import { slackErrorCode } from "../../slack-error.js";
+import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
-import { readerZone } from "../invoice-summary-reply.js";
+import { readerZone } from "../replies/invoice-summary.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
   langFor,
   openConnectModal,
   visibilityFor,
-} from "../manage.js";
-import type { LogContext, Produced } from "../outcome.js";
-import { checkManager } from "../permissions.js";
+} from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import { checkManager } from "../shared/permissions.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = {

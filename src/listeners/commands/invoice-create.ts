@@ -3,11 +3,11 @@ import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoic
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
-import { slackErrorCode } from "../../slack-error.js";
+import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor, mayCreate } from "../manage.js";
-import type { LogContext, Produced } from "../outcome.js";
-import type { ManagerDeps } from "../permissions.js";
+import { langFor, mayCreate } from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import type { ManagerDeps } from "../shared/permissions.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**

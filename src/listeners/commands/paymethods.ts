@@ -1,13 +1,13 @@
 import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
-import { type AnswerDeps, answer } from "../answer.js";
-import { commandContext } from "../command-context.js";
 import type { ListenerDeps } from "../deps.js";
-import { helpFactsFor, langFor } from "../manage.js";
-import { paymethodsReply } from "../paymethods-reply.js";
-import type { ManagerDeps } from "../permissions.js";
+import { paymethodsReply } from "../replies/paymethods.js";
 import type { CommandArgs } from "../router.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { commandContext } from "../shared/command-context.js";
+import { helpFactsFor, langFor } from "../shared/manage.js";
+import type { ManagerDeps } from "../shared/permissions.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 

@@ -1,7 +1,7 @@
 import type { ListenerDeps } from "../deps.js";
-import { handled } from "../handled.js";
-import { publishHome } from "../manage.js";
 import type { EventArgs } from "../router.js";
+import { handled } from "../shared/handled.js";
+import { publishHome } from "../shared/manage.js";
 
 /** App Home's Home tab: what the connection is and what this person may do, published on each visit. */
 export const homeOpened =

@@ -2,15 +2,15 @@ import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
-import { newReference } from "../../logger.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
-import { slackErrorCode } from "../../slack-error.js";
+import { slackErrorCode } from "../../slack/error.js";
+import { newReference } from "../../util/logger.js";
 import type { ListenerDeps } from "../deps.js";
-import { replyForFailure } from "../error-reply.js";
-import { type Handled, handled } from "../handled.js";
-import { langFor } from "../manage.js";
-import type { LinkOutcome } from "../outcome.js";
 import type { EventArgs } from "../router.js";
+import { replyForFailure } from "../shared/error-reply.js";
+import { type Handled, handled } from "../shared/handled.js";
+import { langFor } from "../shared/manage.js";
+import type { LinkOutcome } from "../shared/outcome.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;

@@ -1,7 +1,7 @@
 import { forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
-import { handled } from "../handled.js";
 import type { EventArgs } from "../router.js";
+import { handled } from "../shared/handled.js";
 
 type ForgetDeps = Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight">;
 

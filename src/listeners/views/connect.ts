@@ -9,20 +9,20 @@ import { DEFAULT_LANG, type Lang, langSchema } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
-import { within } from "../../within.js";
+import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
-import { handledSubmission, type ViewAnswer } from "../handled.js";
+import type { ViewArgs } from "../router.js";
+import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
   langFor,
   type ModalOrigin,
   publishHome,
-} from "../manage.js";
-import type { Outcome } from "../outcome.js";
-import { checkManager } from "../permissions.js";
-import type { ViewArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+} from "../shared/manage.js";
+import type { Outcome } from "../shared/outcome.js";
+import { checkManager } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */

@@ -20,17 +20,17 @@ import {
   postCreatedInvoiceCard,
   tellCreator,
 } from "../../invoices/created-card.js";
-import { newReference } from "../../logger.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
-import { within } from "../../within.js";
+import { newReference } from "../../util/logger.js";
+import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
-import { handledSubmission, type Noted } from "../handled.js";
-import { langFor, mayCreate } from "../manage.js";
-import type { ViewOutcome } from "../outcome.js";
-import type { ManagerDeps } from "../permissions.js";
 import type { ViewArgs } from "../router.js";
-import { teamIdOf } from "../team.js";
+import { handledSubmission, type Noted } from "../shared/handled.js";
+import { langFor, mayCreate } from "../shared/manage.js";
+import type { ViewOutcome } from "../shared/outcome.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
 /**

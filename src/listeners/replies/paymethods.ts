@@ -1,0 +1,50 @@
+import type { ReplyVisibility } from "../../blocks/invoice.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import { type PaymethodsView, paymethodsNoMatchMessage } from "../../blocks/paymethods.js";
+import { filterText } from "../../payments/method-filter.js";
+import type { ListenerDeps } from "../deps.js";
+import { langFor, visibilityFor } from "../shared/manage.js";
+import type { Produced } from "../shared/outcome.js";
+
+/**
+ * Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for, for
+ * the channel or privately for the asker (the workspace's reply choice, unless `visibility` says).
+ * Its outcome: ok, or no_match when nothing matches the filter, with what was read.
+ */
+export async function paymethodsReply(
+  deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
+  teamId: string,
+  view: PaymethodsView,
+  options: { fresh?: boolean; visibility?: ReplyVisibility } = {},
+): Promise<Produced & { reply: SlackMessage }> {
+  const [list, visibility, lang] = await Promise.all([
+    deps.payments.methods(teamId, { fresh: options.fresh ?? false }),
+    options.visibility ?? visibilityFor(deps, teamId),
+    langFor(deps, teamId),
+  ]);
+  const read = {
+    cached: list.fromCache,
+    ...(list.fromCache ? {} : { upstreamStatus: 200 as const }),
+    methods: list.methods.length,
+  };
+  if (!list.fromCache && list.unreadable.length > 0) {
+    // Codes and schema paths only: what an operator needs to see which entries the service changed.
+    deps.logger.warn(
+      { team: teamId, unreadable: list.unreadable.slice(0, 20) },
+      "method list entries left out",
+    );
+  }
+  const message = deps.paymethodsPages.message(list.methods, view, {
+    fetchedAt: list.fetchedAt,
+    leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
+    visibility,
+    lang,
+  });
+  if (!message) {
+    return {
+      reply: paymethodsNoMatchMessage(filterText(view.filter), lang),
+      log: { outcome: "no_match", ...read },
+    };
+  }
+  return { reply: message, log: { outcome: "ok", ...read } };
+}

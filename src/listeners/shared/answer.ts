@@ -1,0 +1,99 @@
+import type { SlackMessage } from "../../blocks/message.js";
+import { slowDownMessage } from "../../blocks/replies.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import { newReference } from "../../util/logger.js";
+import type { ListenerDeps } from "../deps.js";
+import { offersConnect, replyForFailure } from "./error-reply.js";
+import type { AnswerLogLine, LogContext, Outcome, Produced } from "./outcome.js";
+
+/** What answer() uses: the rate limits, the in-flight count, the log and the time-out it quotes. */
+export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">;
+
+export type AnswerContext = {
+  kind: "command" | "action";
+  name: string;
+  team: string;
+  user: string;
+  /** Whether this user may connect the cash register; asked only for replies that offer it. */
+  canManage?: () => Promise<boolean>;
+  /** The workspace's language, for the replies answer() writes itself (English when it cannot be read). */
+  lang?: () => Promise<Lang>;
+};
+
+/**
+ * Runs one request after it was acknowledged: `produce` returns the reply and its typed outcome,
+ * noting in `noted` what the line carries even if it then fails; any failure becomes the matching
+ * ephemeral reply; the reply is sent; one log line (AnswerLogLine) records team, user, the noted
+ * context, the outcome with its fields and latency, and the reference id on failures.
+ */
+export async function answer(
+  deps: AnswerDeps,
+  context: AnswerContext,
+  send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
+  /** Resolves to the reply (null when the answer is elsewhere: a modal was opened) and its outcome. */
+  produce: (noted: LogContext) => Promise<Produced>,
+): Promise<void> {
+  await deps.inFlight.track(answerNow(deps, context, send, produce));
+}
+
+async function answerNow(
+  deps: AnswerDeps,
+  context: AnswerContext,
+  send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
+  produce: (noted: LogContext) => Promise<Produced>,
+): Promise<void> {
+  const started = performance.now();
+  const noted: LogContext = {};
+  const langOf = async (): Promise<Lang> =>
+    context.lang ? await context.lang().catch(() => DEFAULT_LANG) : DEFAULT_LANG;
+  let outcome: Outcome;
+  let reply: SlackMessage | null;
+  let failed = false;
+  try {
+    const verdict = await deps.rateLimiter.hit(context.team, context.user);
+    if (verdict.limited) {
+      outcome = { outcome: "rate_limited", limit: verdict.scope };
+      reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds, await langOf());
+      failed = true;
+    } else {
+      ({ reply, log: outcome } = await produce(noted));
+    }
+  } catch (error) {
+    failed = true;
+    const canManage =
+      offersConnect(error) && context.canManage ? await context.canManage().catch(() => false) : false;
+    const failure = replyForFailure(error, {
+      timeoutMs: deps.timeoutMs,
+      reference: newReference(),
+      canManage,
+      lang: await langOf(),
+    });
+    reply = failure.message;
+    outcome = {
+      outcome: failure.outcome,
+      ...(failure.upstreamStatus === undefined ? {} : { upstreamStatus: failure.upstreamStatus }),
+      ...(failure.operatorHint === undefined ? {} : { hint: failure.operatorHint }),
+      ...(failure.reference ? { reference: failure.reference, err: error } : {}),
+    };
+  }
+  let replyFailed: string | undefined;
+  try {
+    if (reply) await send(reply, { failed });
+  } catch (error) {
+    replyFailed = error instanceof Error ? error.message : String(error);
+  }
+  const broken = ("reference" in outcome && outcome.reference !== undefined) || replyFailed !== undefined;
+  const level = broken ? "error" : "info";
+  // The record is built only when it will be written (LOG_LEVEL=warn skips the info lines).
+  if (!deps.logger.isLevelEnabled(level)) return;
+  const line: AnswerLogLine = {
+    [context.kind]: context.name,
+    team: context.team,
+    user: context.user,
+    ...noted,
+    ...outcome,
+    ...(replyFailed === undefined ? {} : { replyFailed }),
+    latencyMs: Math.round(performance.now() - started),
+  };
+  deps.logger[level](line, `${context.kind} handled`);
+}

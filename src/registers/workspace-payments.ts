@@ -1,0 +1,192 @@
+import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "../payments/client.js";
+import { NotConnectedError } from "../payments/errors.js";
+import type { HistoryPage } from "../payments/history.js";
+import type {
+  ApiVersion,
+  Invoice,
+  MethodCatalog,
+  PaymentMethod,
+  PaymentsAccount,
+} from "../payments/model.js";
+import type { Cache } from "../store/cache.js";
+import type { CredentialsStore } from "../store/credentials.js";
+import { Memo } from "../store/memo.js";
+import {
+  type CachedMethods,
+  cachedMethodsSchema,
+  listFrom,
+  type MethodList,
+} from "../store/payment-caches.js";
+import { SingleFlight } from "../util/single-flight.js";
+import { within } from "../util/within.js";
+import { type BalanceReport, RATES_BUDGET_MS, readBalanceReport } from "./balance-report.js";
+
+/** How long a method list read from the store is reused in memory. */
+const METHODS_MEMO_MS = 5000;
+
+export type { BalanceReport, MethodList };
+export { RATES_BUDGET_MS };
+
+/**
+ * How long an invoice card waits for a method list that is not cached (to name the chosen method):
+ * the card goes out through response_url after the ack, and a person is waiting for it.
+ */
+export const METHOD_LOOKUP_BUDGET_MS = 1500;
+
+/**
+ * The payment service as one workspace sees it: its own stored credentials, then the client;
+ * the method list cached per workspace and fetched once per burst.
+ */
+export class WorkspacePayments {
+  private readonly methodFetches = new SingleFlight<MethodList>();
+  private readonly invoiceFetches = new SingleFlight<Invoice>();
+  private readonly balanceFetches = new SingleFlight<BalanceReport>();
+  /** The store's cached list, a few seconds in memory (it is read on every /paymethods). */
+  private readonly methodsMemo = new Memo<CachedMethods>(METHODS_MEMO_MS);
+
+  constructor(
+    private readonly credentials: CredentialsStore,
+    private readonly client: PaymentsClient,
+    private readonly cache: Cache,
+    private readonly options: {
+      defaultVersion: ApiVersion;
+      methodsTtlMs: number;
+      balanceTtlMs: number;
+      /** The workspace's callback address (PUBLIC_URL set); only asked for a workspace with Secret 2. */
+      callbackAddress?: ((teamId: string) => Promise<string>) | undefined;
+    },
+  ) {}
+
+  /** Identical lookups of one invoice in one workspace at the same time share one call. */
+  async invoice(teamId: string, invoiceId: string): Promise<Invoice> {
+    const connection = await this.connection(teamId);
+    return this.invoiceFetches.run(`${teamId}:${invoiceId}`, () =>
+      this.client.getInvoice(connection.account, invoiceId),
+    );
+  }
+
+  /** `fresh`: skip the cache (the Refresh button), still sharing a call already under way. */
+  async methods(teamId: string, options: { fresh?: boolean } = {}): Promise<MethodList> {
+    const connection = await this.connection(teamId);
+    const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
+    const key = `paymethods:${teamId}`;
+    if (!options.fresh) {
+      const cached = this.methodsMemo.get(key, undefined) ?? (await this.cache.get(key, cachedMethodsSchema));
+      // Reconnecting with another login or version makes the old list someone else's.
+      if (cached && cached.login === connection.login && cached.apiVersion === apiVersion) {
+        this.remember(key, cached);
+        return listFrom(cached, true);
+      }
+    }
+    return this.methodFetches.run(teamId, async () => {
+      const catalog = await this.client.listMethods(connection.account);
+      const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), ...catalog };
+      await this.cache.set(key, entry, this.options.methodsTtlMs);
+      this.remember(key, entry);
+      return listFrom(entry, false);
+    });
+  }
+
+  /**
+   * The cash register's balances, cached for BALANCE_CACHE_TTL_MS with the rouble prices read for
+   * them. A failed rates call leaves the balances standing (and is not cached: the next command
+   * asks again); a failed balance call fails the whole report. Simultaneous requests share calls.
+   */
+  async balances(teamId: string): Promise<BalanceReport> {
+    const connection = await this.connection(teamId);
+    const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
+    return this.balanceFetches.run(teamId, () =>
+      readBalanceReport(this.client, this.cache, {
+        teamId,
+        login: connection.login,
+        account: connection.account,
+        apiVersion,
+        ttlMs: this.options.balanceTtlMs,
+      }),
+    );
+  }
+
+  /**
+   * The method an invoice names, from the workspace's list: cached, or read within `budgetMs`.
+   * Never fails and never waits longer: an invoice card does not depend on the method list. A read
+   * that outlasts the budget goes on in the background and fills the cache for the next card.
+   */
+  async methodFor(
+    teamId: string,
+    code: string,
+    budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
+  ): Promise<PaymentMethod | undefined> {
+    return (await this.methodsWithin(teamId, budgetMs))?.methods.find((method) => method.code === code);
+  }
+
+  /** One page of the workspace's cash register history, newest first (never cached: the feed reads it). */
+  async history(teamId: string, page: number, items: number): Promise<HistoryPage> {
+    const connection = await this.connection(teamId);
+    return this.client.getHistory(connection.account, page, items);
+  }
+
+  /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */
+  async createInvoice(teamId: string, draft: InvoiceDraft): Promise<CreatedInvoice> {
+    const connection = await this.connection(teamId);
+    // Without Secret 2 a callback could not be checked, so none is asked for; polling tells instead.
+    const callbackUrl =
+      connection.salt && this.options.callbackAddress
+        ? await this.options.callbackAddress(teamId)
+        : undefined;
+    return this.client.createInvoice(connection.account, { ...draft, callbackUrl });
+  }
+
+  /**
+   * The workspace's enabled payment methods if the list is cached or read within `budgetMs`;
+   * undefined otherwise (a form offering them opens without). A late read fills the cache.
+   */
+  async enabledMethodsWithin(teamId: string, budgetMs: number): Promise<PaymentMethod[] | undefined> {
+    return (await this.methodsWithin(teamId, budgetMs))?.methods.filter((method) => method.enabled);
+  }
+
+  /**
+   * Method names by code, cached or read within `budgetMs` (empty when slower or failing): v2
+   * balances name only the code, and a finance person knows the method by its name.
+   */
+  async methodNamesWithin(
+    teamId: string,
+    budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
+  ): Promise<ReadonlyMap<string, string>> {
+    const list = await this.methodsWithin(teamId, budgetMs);
+    return new Map((list?.methods ?? []).map((method) => [method.code, method.name]));
+  }
+
+  /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
+  private async methodsWithin(teamId: string, budgetMs: number): Promise<MethodList | undefined> {
+    return (
+      (await within(
+        this.methods(teamId).catch(() => undefined),
+        budgetMs,
+      )) ?? undefined
+    );
+  }
+
+  /** Tries credentials before they are saved: a method list call, uncached. */
+  async tryAccount(account: PaymentsAccount): Promise<MethodCatalog> {
+    return this.client.listMethods(account);
+  }
+
+  /** Drops what is cached for a workspace (after a disconnect or new credentials). */
+  async forgetCached(teamId: string): Promise<void> {
+    this.methodsMemo.delete(`paymethods:${teamId}`);
+    await this.cache.delete(`paymethods:${teamId}`);
+    await this.cache.delete(`balance:${teamId}`);
+  }
+
+  /** In memory no longer than the store keeps it. */
+  private remember(key: string, entry: CachedMethods): void {
+    const left = entry.fetchedAt + this.options.methodsTtlMs - Date.now();
+    this.methodsMemo.set(key, entry, Math.min(METHODS_MEMO_MS, left));
+  }
+
+  private async connection(teamId: string) {
+    const connection = await this.credentials.get(teamId);
+    if (!connection) throw new NotConnectedError(teamId);
+    return connection;
+  }
+}
