@@ -1,168 +1,222 @@
-import type { App } from "@slack/bolt";
-import { describe, expect, it } from "vitest";
-import type { ListenerDeps } from "../../src/listeners/deps.js";
+import { App, type Receiver, type ReceiverEvent } from "@slack/bolt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CommandArgs, ListenerRouter, type ViewArgs } from "../../src/listeners/router.js";
+import { type ListenerWorld, listenerWorld } from "../support/listener-world.js";
 
-type Registered = { constraint: unknown; listener: (args: unknown) => Promise<void> };
+/** A receiver that never listens: the test hands Bolt its requests through processEvent. */
+const NO_RECEIVER: Receiver = { init: () => {}, start: async () => undefined, stop: async () => undefined };
 
-/** Records what the router registers on Bolt's App (only the two methods it uses). */
-function recordingApp() {
-  const commands: Registered[] = [];
-  const actions: Registered[] = [];
-  const events: Registered[] = [];
-  const views: Registered[] = [];
-  const app = {
-    view: (constraint: unknown, listener: Registered["listener"]) => views.push({ constraint, listener }),
-    command: (constraint: unknown, listener: Registered["listener"]) =>
-      commands.push({ constraint, listener }),
-    action: (constraint: unknown, listener: Registered["listener"]) => actions.push({ constraint, listener }),
-    event: (constraint: unknown, listener: Registered["listener"]) => events.push({ constraint, listener }),
+/** A real Bolt App with the router mounted on it; `deliver` runs one request through Bolt's matching. */
+function mounted(router: ListenerRouter) {
+  const app = new App({
+    receiver: NO_RECEIVER,
+    authorize: async () => ({ botToken: "xoxb-router-test", botId: "B0KASSA" }),
+    logLevel: undefined,
+  });
+  router.mount(app);
+  /** Runs one request through Bolt; true when some listener acknowledged it. */
+  const deliver = async (body: ReceiverEvent["body"]): Promise<boolean> => {
+    let acked = false;
+    await app.processEvent({
+      body,
+      ack: async () => {
+        acked = true;
+      },
+    });
+    return acked;
   };
-  return { app: app as unknown as App, commands, actions, events, views };
+  return { deliver };
 }
 
-describe("ListenerRouter", () => {
-  it("registers one Bolt listener per kind, matching exactly the routed ids and names", () => {
-    const router = new ListenerRouter();
-    router.action("open_payment_page", async () => {});
-    router.action(/^(invoice_refresh|invoice_share)$/, async () => {});
-    router.action("kassa.connect+open", async () => {});
-    router.event("app_home_opened", async () => {});
-    router.event("tokens_revoked", async () => {});
-    const { app, actions, events } = recordingApp();
-    router.mount(app);
+const TEAM = { team_id: "T0KASSA", api_app_id: "A0KASSA", token: "verification-token" };
 
-    expect(actions).toHaveLength(1);
-    expect(events).toHaveLength(1);
-    const actionPattern = actions[0]?.constraint as RegExp;
-    for (const id of ["open_payment_page", "invoice_refresh", "invoice_share", "kassa.connect+open"])
-      expect(actionPattern.test(id), id).toBe(true);
+function command(name: string, text: string): ReceiverEvent["body"] {
+  return {
+    ...TEAM,
+    command: name,
+    text,
+    user_id: "U0ADMIN",
+    channel_id: "C0FINANCE",
+    response_url: "http://127.0.0.1:9/unused",
+    trigger_id: "trigger",
+  };
+}
+
+function button(actionId: string): ReceiverEvent["body"] {
+  return {
+    type: "block_actions",
+    api_app_id: TEAM.api_app_id,
+    token: TEAM.token,
+    team: { id: TEAM.team_id },
+    user: { id: "U0ADMIN", team_id: TEAM.team_id },
+    actions: [{ type: "button", action_id: actionId, block_id: "b", action_ts: "1.2", value: "v" }],
+    container: { type: "message" },
+  };
+}
+
+function event(payload: Record<string, unknown>): ReceiverEvent["body"] {
+  return { ...TEAM, type: "event_callback", event_id: `Ev${payload.type}`, event_time: 1, event: payload };
+}
+
+function submission(callbackId: string): ReceiverEvent["body"] {
+  return {
+    type: "view_submission",
+    api_app_id: TEAM.api_app_id,
+    token: TEAM.token,
+    team: { id: TEAM.team_id },
+    user: { id: "U0ADMIN", team_id: TEAM.team_id },
+    view: { id: "V1", callback_id: callbackId, type: "modal", state: { values: {} }, private_metadata: "" },
+  };
+}
+
+describe("ListenerRouter on a real Bolt App", () => {
+  it("hands each action to its own handler (the first that matches), and nothing else", async () => {
+    const router = new ListenerRouter();
+    const calls: string[] = [];
+    router.action("invoice_share", async ({ action, ack }) => {
+      await ack();
+      calls.push(`exact ${action.action_id}`);
+    });
+    router.action(/^invoice_/, async ({ action, ack }) => {
+      await ack();
+      calls.push(`pattern ${action.action_id}`);
+    });
+    router.action("kassa.connect+open", async ({ ack }) => {
+      await ack();
+      calls.push("connect");
+    });
+    const { deliver } = mounted(router);
     for (const id of [
-      "open_payment_page_2",
-      "xopen_payment_page",
-      "invoice_delete",
+      "invoice_share",
+      "invoice_refresh",
+      "kassa.connect+open",
       "kassaXconnect+open",
-      "",
+      "xinvoice_",
     ])
-      expect(actionPattern.test(id), id).toBe(false);
-    const eventPattern = events[0]?.constraint as RegExp;
-    expect(eventPattern.test("app_home_opened")).toBe(true);
-    expect(eventPattern.test("tokens_revoked")).toBe(true);
-    expect(eventPattern.test("app_uninstalled")).toBe(false);
-    expect(eventPattern.test("app_home_opened_x")).toBe(false);
-  });
-
-  it("hands each action to its own handler (the first that matches), with Bolt's arguments", async () => {
-    const router = new ListenerRouter();
-    const calls: string[] = [];
-    router.action("invoice_share", async ({ action }) => void calls.push(`exact ${action.action_id}`));
-    router.action(/^invoice_/, async ({ action }) => void calls.push(`pattern ${action.action_id}`));
-    const { app, actions } = recordingApp();
-    router.mount(app);
-    const listener = actions[0]?.listener;
-    await listener?.({ action: { action_id: "invoice_share" } });
-    await listener?.({ action: { action_id: "invoice_refresh" } });
-    expect(calls).toEqual(["exact invoice_share", "pattern invoice_refresh"]);
-  });
-
-  it("routes slash commands through one listener that matches exactly their names", async () => {
-    const router = new ListenerRouter();
-    const calls: string[] = [];
-    router.command("/invoice", async ({ command }) => void calls.push(`invoice ${command.text}`));
-    router.command("/paymethods", async ({ command }) => void calls.push(`paymethods ${command.text}`));
-    expect(() => router.command("/invoice", async () => {})).toThrow("command /invoice is routed twice");
-    const { app, commands } = recordingApp();
-    router.mount(app);
-    expect(commands).toHaveLength(1);
-    const pattern = commands[0]?.constraint as RegExp;
-    expect(["/invoice", "/paymethods"].every((name) => pattern.test(name))).toBe(true);
-    expect(["/invoices", "/invoice2", "invoice", "/pay"].some((name) => pattern.test(name))).toBe(false);
-    await commands[0]?.listener({ command: { command: "/paymethods", text: "btc" } });
-    await commands[0]?.listener({ command: { command: "/invoice", text: "42" } });
-    expect(calls).toEqual(["paymethods btc", "invoice 42"]);
-  });
-
-  it("hands each event to the handler for its type", async () => {
-    const router = new ListenerRouter();
-    const calls: string[] = [];
-    router.event("app_uninstalled", async ({ event }) => void calls.push(event.type));
-    router.event("app_home_opened", async ({ event }) => void calls.push(`${event.type} ${event.tab}`));
-    const { app, events } = recordingApp();
-    router.mount(app);
-    await events[0]?.listener({ event: { type: "app_home_opened", tab: "home" } });
-    await events[0]?.listener({ event: { type: "app_uninstalled" } });
-    expect(calls).toEqual(["app_home_opened home", "app_uninstalled"]);
-  });
-
-  it("refuses an event routed twice, and registers nothing for a kind with no routes", () => {
-    const router = new ListenerRouter();
-    router.event("app_uninstalled", async () => {});
-    expect(() => router.event("app_uninstalled", async () => {})).toThrow(
-      "event app_uninstalled is routed twice",
-    );
-    const { app, commands, actions, events } = recordingApp();
-    router.mount(app);
-    expect(commands).toHaveLength(0);
-    expect(actions).toHaveLength(0);
-    expect(events).toHaveLength(1);
+      await deliver(button(id));
+    expect(calls).toEqual(["exact invoice_share", "pattern invoice_refresh", "connect"]);
   });
 
   it("keeps a RegExp action id's flags, as Bolt's String#match would (groups included)", async () => {
     const router = new ListenerRouter();
     const calls: string[] = [];
-    router.action("open_payment_page", async () => void calls.push("exact"));
-    router.action(/^INVOICE_(\w+)$/i, async ({ action }) => void calls.push(`pattern ${action.action_id}`));
-    const { app, actions } = recordingApp();
-    router.mount(app);
-    const pattern = actions[0]?.constraint as RegExp;
-    expect("invoice_refresh".match(pattern)?.[1]).toBe("refresh");
-    expect("open_payment_page".match(pattern)?.[0]).toBe("open_payment_page");
-    expect("OPEN_PAYMENT_PAGE".match(pattern)).toBeNull();
-    expect(pattern.test("Invoice_share")).toBe(true);
-    await actions[0]?.listener({ action: { action_id: "Invoice_share" } });
-    expect(calls).toEqual(["pattern Invoice_share"]);
+    router.action("open_payment_page", async ({ ack }) => {
+      await ack();
+      calls.push("exact");
+    });
+    router.action(/^INVOICE_(\w+)$/i, async ({ action, context, ack }) => {
+      await ack();
+      calls.push(`pattern ${action.action_id} ${context.actionIdMatches?.[1]}`);
+    });
+    const { deliver } = mounted(router);
+    for (const id of ["Invoice_share", "open_payment_page", "OPEN_PAYMENT_PAGE"]) await deliver(button(id));
+    expect(calls).toEqual(["pattern Invoice_share share", "exact"]);
   });
 
-  it("mounts a route table: each handler built once with the deps, views behind one listener", async () => {
+  it("routes slash commands through one listener that matches exactly their names", async () => {
     const router = new ListenerRouter();
     const calls: string[] = [];
-    const deps = { timeoutMs: 7 } as unknown as ListenerDeps;
-    router.routeAll(
-      [
-        {
-          command: "/invoice",
-          handler:
-            (d) =>
-            async ({ command }: CommandArgs) =>
-              void calls.push(`${command.text} ${d.timeoutMs}`),
-        },
-        {
-          view: "connect",
-          handler:
-            () =>
-            async ({ view }: ViewArgs) =>
-              void calls.push(`view ${view.callback_id}`),
-        },
-        {
-          event: "app_home_opened",
-          handler:
-            () =>
-            async ({ event }) =>
-              void calls.push(`${event.tab}`),
-        },
-      ],
-      deps,
+    router.command("/invoice", async ({ command, ack }) => {
+      await ack();
+      calls.push(`invoice ${command.text}`);
+    });
+    router.command("/paymethods", async ({ command, ack }) => {
+      await ack();
+      calls.push(`paymethods ${command.text}`);
+    });
+    expect(() => router.command("/invoice", async () => {})).toThrow("command /invoice is routed twice");
+    const { deliver } = mounted(router);
+    for (const name of ["/paymethods", "/invoices", "/invoice2", "/invoice"])
+      await deliver(command(name, "42"));
+    expect(calls).toEqual(["paymethods 42", "invoice 42"]);
+  });
+
+  it("hands each event to the handler for its type, once per event_id", async () => {
+    const seen = new Set<string>();
+    const router = new ListenerRouter(async (eventId) => !seen.has(eventId) && Boolean(seen.add(eventId)));
+    const calls: string[] = [];
+    router.event("app_uninstalled", async ({ event }) => void calls.push(event.type));
+    router.event("app_home_opened", async ({ event }) => void calls.push(`${event.type} ${event.tab}`));
+    expect(() => router.event("app_uninstalled", async () => {})).toThrow(
+      "event app_uninstalled is routed twice",
     );
-    expect(() => router.view("connect", async () => {})).toThrow("view connect is routed twice");
-    const { app, commands, views, events } = recordingApp();
-    router.mount(app);
-    expect(views).toHaveLength(1);
-    const viewPattern = views[0]?.constraint as RegExp;
-    expect(viewPattern.test("connect")).toBe(true);
-    expect(viewPattern.test("connect_2")).toBe(false);
-    await commands[0]?.listener({ command: { command: "/invoice", text: "42" } });
-    await views[0]?.listener({ view: { callback_id: "connect" } });
-    await events[0]?.listener({ event: { type: "app_home_opened", tab: "home" }, body: {} });
-    expect(calls).toEqual(["42 7", "view connect", "home"]);
+    const { deliver } = mounted(router);
+    const home = { type: "app_home_opened", user: "U0ADMIN", channel: "D1", tab: "home", event_ts: "1.1" };
+    await deliver(event(home));
+    await deliver(event(home));
+    await deliver(event({ type: "app_uninstalled", event_ts: "1.2" }));
+    await deliver(event({ type: "tokens_revoked", tokens: {}, event_ts: "1.3" }));
+    expect(calls).toEqual(["app_home_opened home", "app_uninstalled"]);
+  });
+
+  describe("a route table", () => {
+    let world: ListenerWorld;
+    beforeAll(async () => {
+      world = await listenerWorld();
+    });
+    afterAll(async () => world.close());
+
+    it("builds each handler once with the deps; views sit behind one listener", async () => {
+      const router = new ListenerRouter();
+      const calls: string[] = [];
+      let built = 0;
+      router.routeAll(
+        [
+          {
+            command: "/invoice",
+            handler: (deps) => {
+              built += 1;
+              return async ({ command, ack }: CommandArgs) => {
+                await ack();
+                calls.push(`${command.text} ${deps.timeoutMs}`);
+              };
+            },
+          },
+          {
+            view: "connect",
+            handler:
+              () =>
+              async ({ view, ack }: ViewArgs) => {
+                await ack();
+                calls.push(`view ${view.callback_id}`);
+              },
+          },
+          {
+            event: "app_home_opened",
+            handler:
+              () =>
+              async ({ event }) =>
+                void calls.push(`${event.tab}`),
+          },
+        ],
+        world.deps,
+      );
+      expect(() => router.view("connect", async () => {})).toThrow("view connect is routed twice");
+      const { deliver } = mounted(router);
+      await deliver(command("/invoice", "42"));
+      await deliver(command("/invoice", "43"));
+      await deliver(submission("connect"));
+      await deliver(submission("connect_2"));
+      await deliver(
+        event({ type: "app_home_opened", user: "U0ADMIN", channel: "D1", tab: "home", event_ts: "1" }),
+      );
+      expect(calls).toEqual([
+        `42 ${world.deps.timeoutMs}`,
+        `43 ${world.deps.timeoutMs}`,
+        "view connect",
+        "home",
+      ]);
+      expect(built).toBe(1);
+    });
+  });
+
+  it("registers nothing for a kind with no routes: such a request reaches no listener", async () => {
+    const router = new ListenerRouter();
+    router.event("app_uninstalled", async () => {});
+    const { deliver } = mounted(router);
+    expect(await deliver(command("/invoice", "42"))).toBe(false);
+    const routed = new ListenerRouter();
+    routed.command("/invoice", async ({ ack }) => ack());
+    expect(await mounted(routed).deliver(command("/invoice", "42"))).toBe(true);
   });
 });
