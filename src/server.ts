@@ -4,8 +4,7 @@ import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config/index.js";
-import { FeedRunner } from "./feed/runner.js";
-import { FeedStore } from "./feed/store.js";
+import { openFeed } from "./feed/index.js";
 import { PaymentsClient } from "./payments/client.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
@@ -105,28 +104,26 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     await store.close();
     throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
   }
-  const feeds = new FeedStore(
-    store.namespace("feedsubs"),
-    store.namespace("feedstate"),
-    store.namespace("feedcards"),
-  );
-  const feedRunner = new FeedRunner(
-    {
-      feeds,
-      // The feed writes in each workspace's language (its settings; English when unset).
-      reader: {
-        history: (team, page, items) => payments.history(team, page, items),
-        invoice: (team, id) => payments.invoice(team, id),
-        methodFor: (team, code) => payments.methodFor(team, code),
-        languageOf: async (team) => (await stores.settings.get(team)).language ?? "en",
-      },
-      claimOnce: (key, ttlMs, owner) => store.claimOnce(key, ttlMs, owner),
-      slack: slackClients(config, stores),
-      logger,
+  let feed: Awaited<ReturnType<typeof openFeed>>;
+  try {
+    // The feed writes in each workspace's language (its settings; English when unset).
+    const reader = {
+      history: (team: string, page: number, items: number) => payments.history(team, page, items),
+      invoice: (team: string, id: string) => payments.invoice(team, id),
+      methodFor: (team: string, code: string) => payments.methodFor(team, code),
+      languageOf: async (team: string) => (await stores.settings.get(team)).language ?? "en",
+    };
+    feed = await openFeed(config, stores, reader, slackClients(config, stores), logger, {
       ...(options.now ? { now: options.now } : {}),
-    },
-    { intervalMs: config.feedIntervalMs },
-  );
+      ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+    });
+  } catch (error) {
+    await watcher.close();
+    client.close();
+    await store.close();
+    throw new StartupError(`cannot set up payment feeds in the store: ${(error as Error).message}`);
+  }
+  const { feeds, runner: feedRunner } = feed;
   const callbacks = addresses && {
     addresses,
     receive: callbackListener({

@@ -124,3 +124,13 @@ export function feedPausedText(
 export function feedResumedText(channel: string, lang: Lang = "en"): string {
   return FEED_TEXT[lang].resumed(`<#${channel}>`);
 }
+
+/** The one note to the subscriber when an announcement is given up after a day of failures. */
+export function feedGivenUpText(
+  channel: string,
+  invoiceId: string,
+  why: "unreadable" | "not_taken",
+  lang: Lang = "en",
+): string {
+  return FEED_TEXT[lang].givenUp(`<#${channel}>`, escapeMrkdwn(safeText(invoiceId, 100)), why);
+}

@@ -1,8 +1,14 @@
 import type { HistoryEntry } from "../payments/history.js";
-import type { Announcement, FeedMode, FeedState, Subscription } from "./model.js";
+import type { Announcement, FeedMode, FeedState, Seen, Subscription } from "./model.js";
 
-/** Invoices remembered per channel: enough for many pages of history, bounded in the store. */
-export const SEEN_LIMIT = 2000;
+/**
+ * Invoices remembered per channel: more than a long backlog's pages, bounded in the store. When
+ * full, those created longest ago are forgotten first: the history lists the newest first, so they
+ * are the ones a later read never reaches again.
+ */
+export const SEEN_LIMIT = 10_000;
+/** Announcements a channel may owe at once: history is read on only while there is room for a page. */
+export const OWED_LIMIT = 2000;
 
 /** States a feed in `all` mode announces besides "paid" (a new invoice is announced as notpayed). */
 const ALL_MODE_STATES = new Set(["payed", "failed", "wrongamount"]);
@@ -33,26 +39,30 @@ export function feedChanges(
   subscription: Subscription,
   entries: readonly HistoryEntry[],
 ): FeedChanges {
-  const seen = new Map(before.seen);
+  const seen = new Map(before.seen.map((entry) => [entry[0], entry]));
   const announce: Announcement[] = [];
   let anythingNew = false;
-  // Oldest first, so `seen` keeps the newest last and owed follows the order of events.
+  // Oldest first, so owed follows the order of events.
   for (const entry of [...entries].reverse()) {
-    const previous = seen.get(entry.id);
+    const previous = seen.get(entry.id)?.[1];
     if (previous === entry.state) continue;
     anythingNew = true;
-    seen.delete(entry.id);
-    seen.set(entry.id, entry.state);
+    seen.set(entry.id, [entry.id, entry.state, entry.createdAt.epochSeconds]);
     const isNew = previous === undefined;
     // Service times have whole seconds: an invoice made in the second of subscribing counts as after it.
     if (isNew && entry.createdAt.epochSeconds < Math.floor(subscription.since / 1000)) continue;
     if (worthTelling(subscription.mode, entry.state, isNew))
       announce.push({ id: entry.id, state: entry.state, ...(isNew ? { isNew } : {}) });
   }
-  const kept = [...seen.entries()].slice(-SEEN_LIMIT);
   return {
-    state: { ...before, seen: kept, owed: [...before.owed, ...announce].slice(-500) },
+    state: { ...before, seen: newestCreated([...seen.values()]), owed: [...before.owed, ...announce] },
     announce,
     anythingNew,
   };
+}
+
+/** The SEEN_LIMIT entries created last (entries kept from before creation times were noted count as oldest). */
+function newestCreated(entries: Seen[]): Seen[] {
+  if (entries.length <= SEEN_LIMIT) return entries;
+  return entries.sort((a, b) => (a[2] ?? 0) - (b[2] ?? 0)).slice(-SEEN_LIMIT);
 }

@@ -1,108 +1,117 @@
-import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { buildFeedMessage, feedPausedText, feedResumedText } from "../blocks/feed.js";
+import { buildFeedMessage, feedGivenUpText, feedPausedText } from "../blocks/feed.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
-import { type FeedContext, feedLanguage } from "./deps.js";
-import type { Announcement, FeedState, Pause, Subscription } from "./model.js";
+import { feedLanguage, type Turn } from "./deps.js";
+import type { Announcement, FeedState, Subscription } from "./model.js";
+import { tellSubscriber } from "./notes.js";
 
-/** An announcement is claimed for this long: far longer than any retry of it. */
-const CLAIM_TTL_MS = 14 * 24 * 3600 * 1000;
-/** Failed posts of one announcement before it is given up (with a log line): a day at the interval. */
-const MAX_ATTEMPTS = 2880;
+/** An announcement that fails this long (its invoice unreadable, or Slack not taking it) is given up. */
+export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
+/** Longest wait between two tries of one failing announcement. */
+const MAX_RETRY_WAIT_MS = 30 * 60 * 1000;
 
 const CHANNEL_GONE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
-/** The history could not be read: the feed says so once to its subscriber, and tries again later. */
-export async function readFailed(
-  ctx: FeedContext,
-  team: string,
-  subscription: Subscription,
-  state: FeedState,
-  error: unknown,
-) {
-  if (state.pause) return; // already said (or not in the channel: nothing changes that)
-  ctx.deps.logger.warn(
-    {
-      team,
-      channel: subscription.channel,
-      err: error,
-      outcome: "feed_paused",
-      reason: "unreadable_history",
-    },
-    "feed paused",
-  );
-  const pause: Pause = { reason: "unreadable_history", at: ctx.now().getTime(), told: false };
-  await ctx.deps.feeds.setState(team, subscription.channel, { ...state, pause });
-  pause.told = await tellSubscriber(
-    ctx,
-    team,
-    subscription,
-    feedPausedText("unreadable_history", subscription.channel, await feedLanguage(ctx, team)),
-  );
-  await ctx.deps.feeds.setState(team, subscription.channel, { ...state, pause });
-}
+type PostOutcome = "sent" | "unreadable" | "not_taken" | "not_in_channel" | "lost";
 
-/** Writes down what the channel is owed, then posts it, oldest first, clearing each once Slack has it. */
-export async function deliver(
-  ctx: FeedContext,
-  team: string,
+/** What a channel's delivery left: its state, and whether more is due now or when the next try is. */
+export type Delivered = { state: FeedState; more: boolean; nextTryAt: number | undefined };
+
+/**
+ * Posts what the channel is owed, oldest first, each written off once Slack has it. One that fails
+ * waits on its own (backoff, given up after a day with a note) while the ones after it go on. Stops
+ * at the turn's share (posts and time) with `more` set, or at once when the turn lost its claim.
+ */
+export async function deliverChannel(
+  turn: Turn,
   subscription: Subscription,
-  read: FeedState,
-): Promise<void> {
+  start: FeedState,
+): Promise<Delivered> {
+  const { ctx, team } = turn;
   const channel = subscription.channel;
-  let state = read;
-  if (state.pause?.reason === "unreadable_history") {
-    state = { ...state, pause: null };
-    ctx.deps.logger.info({ team, channel, outcome: "feed_resumed" }, "feed resumed");
-    await tellSubscriber(ctx, team, subscription, feedResumedText(channel, await feedLanguage(ctx, team)));
-  }
+  let state = start;
   if (state.pause?.reason === "not_in_channel") {
     // Quiet until someone subscribes again: what changed meanwhile is noted, not piled up.
-    await ctx.deps.feeds.setState(team, channel, { ...state, owed: [] });
-    return;
+    if (state.owed.length > 0) await turn.write(channel, { ...state, owed: [] });
+    return { state: { ...state, owed: [] }, more: false, nextTryAt: undefined };
   }
-  await ctx.deps.feeds.setState(team, channel, state);
   const slack = await ctx.deps.slack(team);
-  if (!slack) return;
-  while (state.owed.length > 0 && !ctx.stopped()) {
-    const next = state.owed[0] as Announcement;
-    const outcome = await post(ctx, team, channel, slack, next, state);
-    if (outcome === "retry") {
-      const attempts = state.attempts + 1;
-      if (attempts < MAX_ATTEMPTS) {
-        await ctx.deps.feeds.setState(team, channel, { ...state, attempts });
-        return;
-      }
-      ctx.deps.logger.error(
-        { team, channel, invoice: next.id, outcome: "feed_given_up" },
-        "feed message given up",
-      );
+  if (!slack) return { state, more: false, nextTryAt: undefined };
+  let posted = 0;
+  let index = 0;
+  while (index < state.owed.length) {
+    if (turn.late() || posted >= ctx.options.postsPerTurn) return { state, more: true, nextTryAt: undefined };
+    const next = state.owed[index] as Announcement;
+    const now = ctx.now().getTime();
+    if ((next.retryAt ?? 0) > now) {
+      index += 1;
+      continue;
     }
+    const outcome = await post(turn, slack, channel, next);
+    if (outcome === "lost") return { state, more: false, nextTryAt: undefined };
     if (outcome === "not_in_channel") {
-      const pause: Pause = { reason: "not_in_channel", at: ctx.now().getTime(), told: false };
-      state = { ...state, owed: [], attempts: 0, pause };
-      await ctx.deps.feeds.setState(team, channel, state);
+      const pause = { reason: "not_in_channel" as const, at: ctx.now().getTime(), told: true };
+      state = { ...state, owed: [], pause };
+      if (!(await turn.write(channel, state))) return { state, more: false, nextTryAt: undefined };
       const text = feedPausedText("not_in_channel", channel, await feedLanguage(ctx, team));
-      pause.told = await tellSubscriber(ctx, team, subscription, text);
-      await ctx.deps.feeds.setState(team, channel, state);
-      return;
+      await tellSubscriber(ctx, team, subscription, text);
+      return { state, more: false, nextTryAt: undefined };
     }
-    state = { ...state, owed: state.owed.slice(1), attempts: 0 };
-    await ctx.deps.feeds.setState(team, channel, state);
+    let owed: Announcement[];
+    if (outcome === "sent") {
+      owed = state.owed.filter((_, i) => i !== index);
+      posted += 1;
+    } else {
+      const failed = withFailure(next, ctx.now().getTime(), ctx.options.intervalMs);
+      const givenUp = ctx.now().getTime() - (failed.firstFailedAt ?? 0) >= GIVE_UP_AFTER_MS;
+      owed = givenUp ? state.owed.filter((_, i) => i !== index) : state.owed.with(index, failed);
+      if (givenUp) await giveUp(turn, subscription, next, outcome);
+      else index += 1;
+    }
+    state = { ...state, owed };
+    if (!(await turn.write(channel, state))) return { state, more: false, nextTryAt: undefined };
+    // Slack not taking messages is the channel's trouble, not one invoice's: try again next turn.
+    if (outcome === "not_taken") break;
   }
+  const waiting = state.owed.map((entry) => entry.retryAt ?? 0).filter((at) => at > ctx.now().getTime());
+  return { state, more: false, nextTryAt: waiting.length > 0 ? Math.min(...waiting) : undefined };
 }
 
-/** Posts one announcement: "sent" (or already sent by another), "retry" or "not_in_channel". */
-export async function post(
-  ctx: FeedContext,
-  team: string,
-  channel: string,
-  slack: webApi.WebClient,
+/** One more failure: tried again after the feed's interval, doubling with each failure up to 30 minutes. */
+export function withFailure(announcement: Announcement, now: number, intervalMs: number): Announcement {
+  const failures = (announcement.failures ?? 0) + 1;
+  const wait = Math.min(
+    intervalMs * 2 ** Math.min(failures - 1, 20),
+    Math.max(intervalMs, MAX_RETRY_WAIT_MS),
+  );
+  return { ...announcement, failures, firstFailedAt: announcement.firstFailedAt ?? now, retryAt: now + wait };
+}
+
+async function giveUp(
+  turn: Turn,
+  subscription: Subscription,
   announcement: Announcement,
-  state: FeedState,
-): Promise<"sent" | "retry" | "not_in_channel"> {
+  why: "unreadable" | "not_taken",
+): Promise<void> {
+  const { ctx, team } = turn;
+  ctx.deps.logger.warn(
+    { team, channel: subscription.channel, invoice: announcement.id, reason: why, outcome: "feed_given_up" },
+    "feed message given up after a day of failures",
+  );
+  const text = feedGivenUpText(subscription.channel, announcement.id, why, await feedLanguage(ctx, team));
+  await tellSubscriber(ctx, team, subscription, text);
+}
+
+/** Posts one announcement, as invoice/info tells it now; Slack is told only while the turn holds its claim. */
+async function post(
+  turn: Turn,
+  slack: webApi.WebClient,
+  channel: string,
+  announcement: Announcement,
+): Promise<PostOutcome> {
+  const { ctx, team } = turn;
   const log = { team, channel, invoice: announcement.id, state: announcement.state };
   if (await ctx.deps.feeds.hasCard(team, channel, announcement.id)) {
     // Its live card in this channel tells the change in its thread: not announced twice here.
@@ -112,27 +121,13 @@ export async function post(
     );
     return "sent";
   }
-  if (!announcement.claimed) {
-    const key = `feed:msg:${team}:${channel}:${announcement.id}:${announcement.state}`;
-    if (!announcement.claimToken) {
-      // Written down before the claim: a process that dies right after claiming takes it up again.
-      announcement.claimToken = randomUUID();
-      await ctx.deps.feeds.setState(team, channel, state);
-    }
-    if (!(await ctx.deps.claimOnce(key, CLAIM_TTL_MS, announcement.claimToken))) {
-      ctx.deps.logger.info({ ...log, outcome: "feed_already_sent" }, "feed message already sent");
-      return "sent";
-    }
-    announcement.claimed = true;
-    await ctx.deps.feeds.setState(team, channel, state);
-  }
   let invoice: Invoice;
   try {
     // The message says what invoice/info says now (the history lists no description or paid amount).
     invoice = await ctx.deps.reader.invoice(team, announcement.id);
   } catch (error) {
     ctx.deps.logger.warn({ ...log, err: error, outcome: "feed_read_failed" }, "feed invoice read failed");
-    return "retry";
+    return "unreadable";
   }
   const method = invoice.method
     ? await ctx.deps.reader.methodFor(team, invoice.method).catch(() => undefined)
@@ -142,12 +137,12 @@ export async function post(
     { ...invoice, state: announcement.state },
     { teamId: team, isNew: announcement.isNew === true, method, lang: await feedLanguage(ctx, team) },
   );
+  if (!(await turn.stillOurs())) return "lost";
   try {
     await slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     ctx.deps.logger.info({ ...log, outcome: "feed_posted" }, "feed message posted");
     return "sent";
   } catch (error) {
-    const failure = classifySlackFailure(error);
     const code = slackErrorCode(error);
     if (CHANNEL_GONE.has(code)) {
       ctx.deps.logger.warn(
@@ -156,31 +151,11 @@ export async function post(
       );
       return "not_in_channel";
     }
+    const failure = classifySlackFailure(error);
     ctx.deps.logger.warn(
       { ...log, slackError: code, kind: failure.kind, outcome: "feed_post_failed" },
       "feed post failed",
     );
-    return "retry";
-  }
-}
-
-/** A private note to whoever subscribed the channel (a DM from Kassa); true once Slack took it. */
-export async function tellSubscriber(
-  ctx: FeedContext,
-  team: string,
-  subscription: Subscription,
-  text: string,
-): Promise<boolean> {
-  try {
-    const slack = await ctx.deps.slack(team);
-    if (!slack) return false;
-    await slack.chat.postMessage({ channel: subscription.by, text });
-    return true;
-  } catch (error) {
-    ctx.deps.logger.warn(
-      { team, channel: subscription.channel, slackError: slackErrorCode(error) },
-      "feed note not sent",
-    );
-    return false;
+    return "not_taken";
   }
 }

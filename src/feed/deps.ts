@@ -3,6 +3,8 @@ import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
+import type { FeedLedger } from "./ledger.js";
+import type { FeedState } from "./model.js";
 import type { FeedStore } from "./store.js";
 
 /** What the feed reads from the payment service (WorkspacePayments). */
@@ -20,9 +22,8 @@ export type FeedReader = {
 
 export type FeedRunnerDeps = {
   feeds: FeedStore;
+  ledger: FeedLedger;
   reader: FeedReader;
-  /** The store's claimOnce: true for one caller per key across replicas (and for its `owner` again). */
-  claimOnce: (key: string, ttlMs: number, owner?: string) => Promise<boolean>;
   slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
   logger: Logger;
   now?: () => Date;
@@ -31,13 +32,45 @@ export type FeedRunnerDeps = {
 export type FeedRunnerOptions = {
   /** FEED_INTERVAL_MS: how often each register's history is read. */
   intervalMs: number;
-  /** Invoices per history page, and how many pages one pass reads at most. */
+  /** FEED_CONCURRENCY: workspaces one replica works on at once. */
+  concurrency?: number;
+  /** A turn's claim on its workspace; renewed every third of it while the turn works. */
+  leaseMs?: number;
+  /** A turn's share of time: past it, the turn posts no more and its workspace goes to the back of the line. */
+  turnMs?: number;
+  /** Invoices per history page, and how many pages one turn reads at most. */
   pageSize?: number;
   maxPages?: number;
+  /** Messages one turn posts in one channel at most (a backlog drains over several turns). */
+  postsPerTurn?: number;
 };
 
-/** What the feed's steps share with the runner: its deps, its clock, and whether it is stopping. */
-export type FeedContext = { deps: FeedRunnerDeps; now: () => Date; stopped: () => boolean };
+/** What the feed's steps share with the runner: its deps and options, its clock, whether it is stopping. */
+export type FeedContext = {
+  deps: FeedRunnerDeps;
+  options: Required<FeedRunnerOptions>;
+  now: () => Date;
+  stopped: () => boolean;
+};
+
+/**
+ * One turn over one workspace's feed, holding its claim. Every state is written through it: a write
+ * refused (the claim lost to another replica) marks the turn lost, and a lost or late turn stops.
+ */
+export type Turn = {
+  ctx: FeedContext;
+  team: string;
+  /** The time (performance.now()) the turn should be done by: past it, it stops taking on work. */
+  dueBy: number;
+  /** Writes a channel's state under the claim; false when the claim is lost (nothing written). */
+  write(channel: string, state: FeedState): Promise<boolean>;
+  /** Renews the claim right before Slack is told something; false when it is lost. */
+  stillOurs(): Promise<boolean>;
+  /** The claim was lost, or the runner is stopping: take on nothing more. */
+  over(): boolean;
+  /** Past its share of time (or over): leave the rest for the next turn. */
+  late(): boolean;
+};
 
 /** The workspace's language; English when it cannot be read (a payment is never left unposted for it). */
 export async function feedLanguage(ctx: FeedContext, team: string): Promise<Lang> {

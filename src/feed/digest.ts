@@ -1,21 +1,27 @@
 import { buildSummaryMessage } from "../blocks/summary.js";
 import { digestDue, periodBounds, summarize } from "../reports/summary.js";
 import { slackErrorCode } from "../slack/error.js";
-import { type FeedContext, feedLanguage } from "./deps.js";
+import { feedLanguage, type Turn } from "./deps.js";
+import type { FeedState, Subscription } from "./model.js";
 
 /**
  * Yesterday's summary in each feed channel with a digest, once its time of day has come; the day
- * is written down once Slack took it, so a failed post is tried at the next pass.
+ * is written down (under the turn's claim) once Slack took it, so a failed post is tried at the
+ * next turn, and one replica's turn posts it. `states` is updated in place.
  */
-export async function digests(ctx: FeedContext, team: string): Promise<void> {
-  for (const subscription of await ctx.deps.feeds.channels(team)) {
+export async function digests(
+  turn: Turn,
+  subscriptions: readonly Subscription[],
+  states: Map<string, FeedState>,
+): Promise<void> {
+  const { ctx, team } = turn;
+  for (const subscription of subscriptions) {
     const digest = subscription.digest;
-    if (!digest || ctx.stopped()) continue;
+    const state = states.get(subscription.channel);
+    if (!digest || !state || turn.over()) continue;
     const now = ctx.now();
     const day = digestDue(now, digest);
-    if (!day) continue;
-    const state = await ctx.deps.feeds.state(team, subscription.channel);
-    if (state.digestDay === day || state.pause?.reason === "not_in_channel") continue;
+    if (!day || state.digestDay === day || state.pause?.reason === "not_in_channel") continue;
     const slack = await ctx.deps.slack(team);
     if (!slack) continue;
     const summary = await summarize(
@@ -23,6 +29,7 @@ export async function digests(ctx: FeedContext, team: string): Promise<void> {
       periodBounds("yesterday", now, digest.zone),
     );
     const message = buildSummaryMessage(summary, now, "channel", await feedLanguage(ctx, team));
+    if (!(await turn.stillOurs())) return;
     try {
       await slack.chat.postMessage({
         channel: subscription.channel,
@@ -45,9 +52,8 @@ export async function digests(ctx: FeedContext, team: string): Promise<void> {
       { team, channel: subscription.channel, day, outcome: "digest_posted" },
       "digest posted",
     );
-    await ctx.deps.feeds.setState(team, subscription.channel, {
-      ...(await ctx.deps.feeds.state(team, subscription.channel)),
-      digestDay: day,
-    });
+    const next = { ...(states.get(subscription.channel) ?? state), digestDay: day };
+    states.set(subscription.channel, next);
+    if (!(await turn.write(subscription.channel, next))) return;
   }
 }

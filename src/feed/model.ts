@@ -14,6 +14,8 @@ export const subscriptionSchema = z.object({
   by: slackId,
   /** When (epoch ms): invoices created before it are never announced as new. */
   since: z.number().int().nonnegative(),
+  /** Someone subscribed again to a paused feed at this time (epoch ms): its turn lifts the pause. */
+  resumedAt: z.number().int().nullish(),
   /** A daily summary of yesterday, posted at `at` (HH:MM) in `zone`, from days after `since`. */
   digest: z
     .object({
@@ -33,10 +35,11 @@ export const announcementSchema = z.object({
   state: z.string().min(1).max(100),
   /** Not in the history before: a new invoice (said so in `all` mode). */
   isNew: z.boolean().optional(),
-  /** This feed holds the announcement's claim (claimOnce): a retry posts without claiming again. */
-  claimed: z.boolean().optional(),
-  /** The claim's owner, written down before claiming, so a claim made just before a crash is ours. */
-  claimToken: z.string().max(64).optional(),
+  /** Failed tries (the invoice could not be read, or Slack did not take it), and when the first was. */
+  failures: z.number().int().nonnegative().optional(),
+  firstFailedAt: z.number().int().optional(),
+  /** Not tried again before this (epoch ms): a failing announcement waits; the ones after it go on. */
+  retryAt: z.number().int().optional(),
 });
 export type Announcement = z.infer<typeof announcementSchema>;
 
@@ -44,26 +47,43 @@ export type Announcement = z.infer<typeof announcementSchema>;
 export const pauseSchema = z.object({
   reason: z.enum(["not_in_channel", "unreadable_history"]),
   at: z.number().int(),
-  /** The subscriber was told (once). */
+  /** The subscriber was told of this pause (so a resumed note follows it). */
   told: z.boolean(),
 });
 export type Pause = z.infer<typeof pauseSchema>;
 
 /**
- * What one channel's feed knows, written only by the replica holding the register's pass: the last
- * state seen per invoice (newest last, bounded), what it still owes Slack, and why it is quiet.
+ * One invoice as the channel last saw it: id, state, and its creation time in epoch seconds
+ * (older states, from before it was kept, have none).
+ */
+const seenSchema = z.union([
+  z.tuple([z.string(), z.string(), z.number().int()]),
+  z.tuple([z.string(), z.string()]),
+]);
+export type Seen = z.infer<typeof seenSchema>;
+
+/**
+ * What one channel's feed knows, written only under its workspace's turn (the ledger refuses a
+ * writer that lost it): the last state seen per invoice (bounded, the newest created kept), what
+ * it still owes Slack, how far back a long history is still to be read, and why it is quiet.
  */
 export const feedStateSchema = z.object({
-  seen: z.array(z.tuple([z.string(), z.string()])).max(5000),
-  owed: z.array(announcementSchema).max(500),
-  /** Tries of the first owed announcement that failed in a row (spaces retries, bounds a stuck one). */
-  attempts: z.number().int().nonnegative().default(0),
+  /** The subscription (its `since`) this state belongs to: a new subscription starts afresh. */
+  since: z.number().int().nonnegative().optional(),
+  seen: z.array(seenSchema).max(20_000),
+  owed: z.array(announcementSchema).max(5000),
+  /** More history than one turn reads: the page the next turn goes on from. */
+  scanFrom: z.number().int().positive().nullish(),
   pause: pauseSchema.nullish(),
+  /** History reads that went well in a row while paused for an unreadable history. */
+  goodReads: z.number().int().nonnegative().default(0),
+  /** When the subscriber was last told the feed paused (at most one such note an hour). */
+  pausedNoteAt: z.number().int().nullish(),
   /** The local day (YYYY-MM-DD) whose digest Slack took last: one per day. */
   digestDay: z.string().nullish(),
 });
 export type FeedState = z.infer<typeof feedStateSchema>;
 
-export function emptyState(): FeedState {
-  return { seen: [], owed: [], attempts: 0, pause: null };
+export function emptyState(since?: number): FeedState {
+  return { ...(since === undefined ? {} : { since }), seen: [], owed: [], goodReads: 0, pause: null };
 }

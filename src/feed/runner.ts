@@ -1,59 +1,72 @@
-import { feedChanges } from "./changes.js";
-import { deliver, readFailed } from "./delivery.js";
-import type { FeedContext, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
-import { digests } from "./digest.js";
-import type { FeedState } from "./model.js";
+import type { FeedContext, FeedRunnerDeps, FeedRunnerOptions, Turn } from "./deps.js";
+import type { FeedTurnClaim } from "./ledger.js";
+import { workTurn } from "./turn.js";
 
 export type { FeedReader, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
 
+/** Defaults of the options FEED_* variables do not set. */
+const DEFAULTS = {
+  concurrency: 8,
+  leaseMs: 10_000,
+  turnMs: 5000,
+  pageSize: 50,
+  maxPages: 5,
+  postsPerTurn: 20,
+};
+
 /**
- * The payment feed: reads each subscribed register's history every interval, newest page first,
- * stopping at the first page with nothing new, and posts each change once per channel. One replica
- * reads a register per interval (a claimOnce lease per time slot); every announcement is written to
- * the channel's state before Slack is called and claimed once across replicas, so a crash repeats
- * nothing and loses nothing but the instant between the claim and writing it down.
+ * The payment feed: every replica takes due workspaces from the ledger, oldest due first, and works
+ * at most `concurrency` of them at once, each in a turn of its own (turn.ts) under a claim it renews
+ * while it works, as BullMQ and pg-boss renew a job's lock. A turn has a share of time: past it, it
+ * finishes what it started but posts nothing new, its place goes to the next workspace, and its own
+ * workspace, if a backlog is left, goes to the back of the line. So one register's backlog or slow
+ * answers never hold up another's payments, on one replica or several.
  */
 export class FeedRunner {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
   private stopped = false;
-  private readonly soon = new Map<string, Promise<void>>();
-  /** Workspaces told of a change while their read was under way (that read may predate it). */
-  private readonly again = new Set<string>();
+  /** Turns within their share of time (the ones that count against `concurrency`). */
+  private active = 0;
+  private readonly running = new Set<Promise<void>>();
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
   private readonly now: () => Date;
-  /** What the feed's steps (delivery.ts, digest.ts) share with this loop. */
   private readonly context: FeedContext;
+  private readonly options: Required<FeedRunnerOptions>;
 
   constructor(
     private readonly deps: FeedRunnerDeps,
-    private readonly options: FeedRunnerOptions,
+    options: FeedRunnerOptions,
   ) {
     this.now = deps.now ?? (() => new Date());
-    this.context = { deps, now: () => this.now(), stopped: () => this.stopped };
-  }
-
-  start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.pass()
-        .catch((error: unknown) => this.deps.logger.error({ err: error }, "feed pass failed"))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
+    this.options = {
+      ...DEFAULTS,
+      turnMs: Math.min(DEFAULTS.turnMs, options.intervalMs),
+      ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+      intervalMs: options.intervalMs,
     };
-    // A short first wait: a payment made while Kassa was down is posted soon after it starts.
-    this.timer = setTimeout(tick, Math.min(1000, this.options.intervalMs));
+    this.context = { deps, options: this.options, now: () => this.now(), stopped: () => this.stopped };
   }
 
-  /** Stops the loop; a pass under way may finish within `graceMs` (what it did not post stays owed). */
+  /** Enlists every workspace with a feed (feeds made before the ledger), then takes turns as they come due. */
+  start(): void {
+    const poll = () => {
+      if (this.stopped) return;
+      void this.pump();
+      this.timer = setTimeout(poll, Math.min(1000, this.options.intervalMs));
+    };
+    void this.enlistAll().finally(() => {
+      if (!this.stopped) poll();
+    });
+  }
+
+  /** Stops taking turns; turns under way may finish within `graceMs` (what they did not post stays owed). */
   async close(graceMs = 3000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    const waiting = [this.running, ...this.soon.values()].filter(Boolean);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.allSettled(waiting),
+      Promise.allSettled([...this.running]),
       new Promise((resolve) => {
         timer = setTimeout(resolve, graceMs);
       }),
@@ -61,77 +74,128 @@ export class FeedRunner {
     clearTimeout(timer);
   }
 
-  /** One pass over every workspace with a feed; each register read by one replica per interval. */
-  async pass(): Promise<void> {
-    const slot = Math.floor(this.now().getTime() / this.options.intervalMs);
-    for await (const team of this.deps.feeds.teams()) {
-      if (this.stopped) return;
-      if (!(await this.deps.claimOnce(`feed:pass:${team}:${slot}`, this.options.intervalMs))) continue;
-      await this.readTeam(team).catch((error: unknown) =>
-        this.deps.logger.error({ err: error, team }, "feed read failed"),
-      );
-      // Only under the pass's lease: one replica posts each day's digest.
-      await digests(this.context, team).catch((error: unknown) =>
-        this.deps.logger.error({ err: error, team }, "feed digest failed"),
-      );
-    }
-  }
-
   /**
-   * A callback or a live card saw a change: read this workspace's history now instead of at the next
-   * interval; told again while that read is under way, read once more after it (never two at once).
-   * Announcements stay once-only through their claims.
+   * A callback or a live card saw a change: the workspace is due now (a turn under way on any
+   * replica reads again right after it). Announcements stay once-only through the claims.
    */
   checkSoon(team: string): void {
     if (this.stopped) return;
-    if (this.soon.has(team)) {
-      this.again.add(team);
-      return;
-    }
-    const run = this.readTeam(team)
-      .catch((error: unknown) => this.deps.logger.error({ err: error, team }, "feed read failed"))
-      .finally(() => {
-        this.soon.delete(team);
-        if (this.again.delete(team)) this.checkSoon(team);
-      });
-    this.soon.set(team, run);
+    this.deps.ledger
+      .nudge(team, this.now().getTime())
+      .then(() => this.pump())
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, team }, "could not mark the feed due"));
   }
 
-  /** Reads one workspace's history and tells each of its feed channels what is new. */
-  async readTeam(team: string): Promise<void> {
-    const subscriptions = await this.deps.feeds.channels(team);
-    if (subscriptions.length === 0) return;
-    const states = new Map<string, FeedState>();
-    for (const subscription of subscriptions)
-      states.set(subscription.channel, await this.deps.feeds.state(team, subscription.channel));
+  /** Takes due workspaces while there is room, and waits until the turns it started are done (tests, bench). */
+  async pass(): Promise<void> {
+    await this.pump();
+    await Promise.allSettled([...this.running]);
+  }
 
-    let readError: unknown;
-    const pageSize = this.options.pageSize ?? 50;
+  private async enlistAll(): Promise<void> {
     try {
-      for (let page = 1; page <= (this.options.maxPages ?? 5); page += 1) {
-        const history = await this.deps.reader.history(team, page, pageSize);
-        if (history.unreadable > 0)
-          this.deps.logger.warn(
-            { team, page, unreadable: history.unreadable },
-            "feed history entries left out",
-          );
-        let anythingNew = false;
-        for (const subscription of subscriptions) {
-          const before = states.get(subscription.channel) as FeedState;
-          const changes = feedChanges(before, subscription, history.entries);
-          states.set(subscription.channel, changes.state);
-          anythingNew ||= changes.anythingNew;
-        }
-        if (!anythingNew || history.entries.length < pageSize || history.hasNextPage === false) break;
-      }
+      for await (const team of this.deps.feeds.teams())
+        await this.deps.ledger.enlist(team, this.now().getTime());
     } catch (error) {
-      readError = error;
+      this.deps.logger.warn(
+        { err: error },
+        "could not list the workspaces with a feed; trying again at the next start",
+      );
     }
+  }
 
-    for (const subscription of subscriptions) {
-      const state = states.get(subscription.channel) as FeedState;
-      if (readError) await readFailed(this.context, team, subscription, state, readError);
-      else await deliver(this.context, team, subscription, state);
+  /** Claims due workspaces for the free places; one pump at a time, once more if asked meanwhile. */
+  private pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopped && this.active < this.options.concurrency) {
+          const room = this.options.concurrency - this.active;
+          const claims = await this.deps.ledger.claim(this.now().getTime(), this.options.leaseMs, room);
+          for (const claim of claims) this.launch(claim);
+          if (claims.length < room) break;
+        }
+      } while (this.pumpAgain && !this.stopped);
+    })()
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, "could not take feed turns from the store"),
+      )
+      .finally(() => {
+        this.pumping = undefined;
+      });
+    return this.pumping;
+  }
+
+  private launch(claim: FeedTurnClaim): void {
+    this.active += 1;
+    let counted = true;
+    const leaveRoom = () => {
+      if (!counted) return;
+      counted = false;
+      this.active -= 1;
+      // On the next turn of the event loop: an engine answering in microtasks (SQLite) and a
+      // workspace due again at once must not keep timers and I/O from running.
+      setImmediate(() => void this.pump());
+    };
+    const share = setTimeout(leaveRoom, this.options.turnMs);
+    const run = this.take(claim)
+      .catch((error: unknown) => this.deps.logger.error({ err: error, team: claim.team }, "feed turn failed"))
+      .finally(() => {
+        clearTimeout(share);
+        this.running.delete(run);
+        leaveRoom();
+      });
+    this.running.add(run);
+  }
+
+  /** One turn under `claim`: renewed every third of the lease, released with when it is due again. */
+  private async take(claim: FeedTurnClaim): Promise<void> {
+    const { ledger, logger } = this.deps;
+    const { team, token } = claim;
+    const { leaseMs } = this.options;
+    let lost = false;
+    const loseIt = () => {
+      if (!lost)
+        logger.warn(
+          { team, outcome: "feed_claim_lost" },
+          "another replica took over this feed; this turn stops",
+        );
+      lost = true;
+    };
+    const renew = async () => {
+      if (lost) return false;
+      const held = await ledger.renew(team, token, this.now().getTime(), leaseMs);
+      if (!held) loseIt();
+      return held;
+    };
+    const renewal = setInterval(() => void renew().catch(() => {}), Math.max(50, Math.floor(leaseMs / 3)));
+    const dueBy = performance.now() + this.options.turnMs;
+    const turn: Turn = {
+      ctx: this.context,
+      team,
+      dueBy,
+      write: async (channel, state) => {
+        if (lost) return false;
+        const written = await ledger.writeState(team, channel, token, state);
+        if (!written) loseIt();
+        return written;
+      },
+      stillOurs: renew,
+      over: () => lost || this.stopped,
+      late: () => lost || this.stopped || performance.now() > dueBy,
+    };
+    // A turn that fails (the store, a bug) is tried again after the interval, not at once.
+    let dueAt = this.now().getTime() + this.options.intervalMs;
+    try {
+      ({ dueAt } = await workTurn(turn));
+    } finally {
+      clearInterval(renewal);
+      // Stopped or failed: free it at once, due now, for the next replica or start.
+      if (!lost) await ledger.release(team, token, this.stopped ? this.now().getTime() : dueAt);
     }
   }
 }

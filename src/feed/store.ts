@@ -1,8 +1,8 @@
 import type Keyv from "keyv";
 import { StoreValueError } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
+import type { FeedLedger } from "./ledger.js";
 import {
-  emptyState,
   type FeedMode,
   type FeedState,
   feedStateSchema,
@@ -12,8 +12,9 @@ import {
 
 /**
  * Which channels follow each workspace's cash register (written by people, through commands), and
- * each channel's feed state (written by the feed runner alone, under the register's pass lease):
- * two keys, so a subscribe never races a pass writing its state.
+ * each channel's feed state, which only the feed's turns write (through the ledger, fenced by their
+ * claim): people never write a state, so a subscribe never races a turn. What people ask of a
+ * feed's state (resume it, start it afresh) is said in the subscription, and the next turn does it.
  */
 export class FeedStore {
   /** A workspace's feed channels, reused a few seconds: noteCard runs for every channel card. */
@@ -21,9 +22,11 @@ export class FeedStore {
 
   constructor(
     private readonly subscriptions: Keyv,
-    private readonly states: Keyv,
+    readonly ledger: FeedLedger,
     /** Live cards posted in feed channels: the feed leaves their invoices to the card's thread. */
     private readonly cards: Keyv,
+    /** Where states lived before the ledger (read once on upgrade, then removed). */
+    private readonly legacyStates?: Keyv,
   ) {}
 
   /**
@@ -55,7 +58,7 @@ export class FeedStore {
 
   /**
    * Makes `channel` a feed (or changes its mode). A channel subscribing again keeps what it has seen
-   * and resumes a paused feed: nothing old is announced twice.
+   * and resumes a paused feed (its next turn lifts the pause): nothing old is announced twice.
    */
   async subscribe(
     teamId: string,
@@ -63,26 +66,23 @@ export class FeedStore {
   ): Promise<"added" | "changed" | "resumed"> {
     const channels = await this.channels(teamId);
     const existing = channels.find((entry) => entry.channel === values.channel);
+    const paused = existing ? Boolean((await this.state(teamId, values.channel))?.pause) : false;
     const next: Subscription = {
       channel: values.channel,
       mode: values.mode,
       by: values.by,
       since: existing?.since ?? values.now,
       digest: existing?.digest ?? null,
+      ...(paused ? { resumedAt: values.now } : existing?.resumedAt ? { resumedAt: existing.resumedAt } : {}),
     };
     await this.subscriptions.set(teamId, {
       channels: [...channels.filter((entry) => entry.channel !== values.channel), next],
     });
-    if (!existing) {
-      await this.states.delete(stateKey(teamId, values.channel));
-      return "added";
-    }
-    const state = await this.state(teamId, values.channel);
-    if (state.pause) {
-      await this.setState(teamId, values.channel, { ...state, pause: null, attempts: 0 });
-      return "resumed";
-    }
-    return "changed";
+    this.feedChannels.delete(teamId);
+    await this.ledger.enlist(teamId, values.now);
+    await this.ledger.nudge(teamId, values.now);
+    if (!existing) return "added";
+    return paused ? "resumed" : "changed";
   }
 
   /** Sets or (null) stops a channel's daily digest; false when the channel is not a feed. */
@@ -104,18 +104,24 @@ export class FeedStore {
     if (left.length === channels.length) return false;
     if (left.length === 0) await this.subscriptions.delete(teamId);
     else await this.subscriptions.set(teamId, { channels: left });
-    await this.states.delete(stateKey(teamId, channel));
+    this.feedChannels.delete(teamId);
+    // A turn under way may still write it back: its subscription's `since` then no longer matches
+    // a later subscription's, which starts afresh.
+    await this.ledger.deleteState(teamId, channel);
+    await this.legacyStates?.delete(stateKey(teamId, channel));
     return true;
   }
 
   /** Every feed of a workspace (disconnect, uninstall). */
   async removeTeam(teamId: string): Promise<void> {
     for (const entry of await this.channels(teamId))
-      await this.states.delete(stateKey(teamId, entry.channel));
+      await this.legacyStates?.delete(stateKey(teamId, entry.channel));
     await this.subscriptions.delete(teamId);
+    this.feedChannels.delete(teamId);
+    await this.ledger.drop(teamId);
   }
 
-  /** Workspaces with at least one feed. */
+  /** Workspaces with at least one feed (each enlisted in the ledger when Kassa starts). */
   async *teams(): AsyncGenerator<string> {
     const iterator = this.subscriptions.iterator;
     if (!iterator) throw new Error("this store cannot list its keys");
@@ -130,15 +136,24 @@ export class FeedStore {
     }
   }
 
-  /** A channel's state; one that cannot be read starts afresh (it is rebuilt from the history). */
-  async state(teamId: string, channel: string): Promise<FeedState> {
-    const raw: unknown = await this.states.get(stateKey(teamId, channel));
+  /**
+   * A channel's state as its feed last wrote it (undefined: none yet); a state kept before the
+   * ledger existed is read from where it was. One that cannot be read counts as none: the feed
+   * rebuilds it from the history.
+   */
+  async state(teamId: string, channel: string): Promise<FeedState | undefined> {
+    const raw = (await this.ledger.readState(teamId, channel)) ?? (await this.legacyState(teamId, channel));
     const parsed = feedStateSchema.safeParse(raw);
-    return parsed.success ? parsed.data : emptyState();
+    return parsed.success ? parsed.data : undefined;
   }
 
-  async setState(teamId: string, channel: string, state: FeedState): Promise<void> {
-    await this.states.set(stateKey(teamId, channel), state);
+  /** Once the ledger holds a channel's state, the one from before it is gone. */
+  async forgetLegacyState(teamId: string, channel: string): Promise<void> {
+    await this.legacyStates?.delete(stateKey(teamId, channel));
+  }
+
+  private async legacyState(teamId: string, channel: string): Promise<unknown> {
+    return this.legacyStates ? await this.legacyStates.get(stateKey(teamId, channel)) : undefined;
   }
 }
 

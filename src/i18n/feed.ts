@@ -26,6 +26,7 @@ export type FeedText = {
   pausedNotInChannel: (channel: string) => string;
   pausedUnreadable: (channel: string) => string;
   resumed: (channel: string) => string;
+  givenUp: (channel: string, invoice: string, why: "unreadable" | "not_taken") => string;
 };
 
 const en: FeedText = {
@@ -60,11 +61,13 @@ const en: FeedText = {
     ":information_source: Nothing was changed: this channel is not a payment feed. `/invoice subscribe` makes it one.",
   notAFeedFallback: "This channel is not a payment feed.",
   pausedNotInChannel: (channel) =>
-    `:pause_button: Kassa's payment feed in ${channel} has stopped: Kassa is no longer in that channel. Invite it with \`/invite @Kassa\` there and type \`/invoice subscribe\` again; payments in between are then posted.`,
+    `:pause_button: Kassa's payment feed in ${channel} has stopped: Kassa is no longer in that channel. Invite it with \`/invite @Kassa\` there and type \`/invoice subscribe\` again: the feed then goes on with the payments from that moment (those in between are not posted).`,
   pausedUnreadable: (channel) =>
     `:pause_button: Kassa's payment feed in ${channel} is paused: the payment service's invoice history could not be read. Kassa keeps trying and carries on by itself once it can; nothing is posted twice.`,
   resumed: (channel) =>
     `:arrow_forward: Kassa's payment feed in ${channel} is running again: the invoice history could be read again.`,
+  givenUp: (channel, invoice, why) =>
+    `:warning: Kassa gave up posting invoice ${invoice} in ${channel}: ${why === "unreadable" ? "for a day the payment service could not look that invoice up" : "for a day Slack did not take the message"}. Look the invoice up in the payment service's dashboard or with \`/invoice ${invoice}\`; the feed goes on with the payments after it.`,
 };
 
 const ru: FeedText = {
@@ -99,11 +102,13 @@ const ru: FeedText = {
     ":information_source: Ничего не изменено: этот канал не лента платежей. `/invoice subscribe` делает его лентой.",
   notAFeedFallback: "Этот канал не лента платежей.",
   pausedNotInChannel: (channel) =>
-    `:pause_button: Лента платежей Kassa в ${channel} остановлена: Kassa больше нет в этом канале. Пригласите её туда командой \`/invite @Kassa\` и снова наберите \`/invoice subscribe\`; платежи за это время тогда будут опубликованы.`,
+    `:pause_button: Лента платежей Kassa в ${channel} остановлена: Kassa больше нет в этом канале. Пригласите её туда командой \`/invite @Kassa\` и снова наберите \`/invoice subscribe\`: лента продолжится с платежей с этого момента (платежи за перерыв не публикуются).`,
   pausedUnreadable: (channel) =>
     `:pause_button: Лента платежей Kassa в ${channel} приостановлена: не удалось прочитать историю счетов платёжного сервиса. Kassa продолжает попытки и возобновит ленту сама, как только сможет; ничего не будет опубликовано дважды.`,
   resumed: (channel) =>
     `:arrow_forward: Лента платежей Kassa в ${channel} снова работает: историю счетов снова удаётся прочитать.`,
+  givenUp: (channel, invoice, why) =>
+    `:warning: Kassa перестала пытаться опубликовать счёт ${invoice} в ${channel}: ${why === "unreadable" ? "целые сутки платёжный сервис не мог найти этот счёт" : "целые сутки Slack не принимал сообщение"}. Проверьте счёт в личном кабинете платёжного сервиса или командой \`/invoice ${invoice}\`; лента продолжает публиковать следующие платежи.`,
 };
 
 export const FEED_TEXT: Record<Lang, FeedText> = { en, ru };

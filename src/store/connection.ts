@@ -1,4 +1,5 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
+import type Database from "better-sqlite3";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import type pg from "pg";
 import { adapterWithDeadline } from "./deadline.js";
@@ -34,11 +35,13 @@ export type StoreKind = "sqlite" | "redis" | "postgres";
 /** The store behind STORE_URL: one Keyv per namespace (credentials, cache, ...) over the same database. */
 /**
  * The engine's own connection, for the few modules that need its atomic primitives (the watcher's
- * claim and "tell once"); everything else goes through Keyv. Never a second connection.
+ * claim and "tell once", the feed's turns); everything else goes through Keyv. Never a second
+ * connection (SQLite: the store's control connection, which claimOnce uses too).
  */
 export type NativeClient =
   | { kind: "redis"; client: RedisClientConnectionType }
-  | { kind: "postgres"; pool: pg.Pool };
+  | { kind: "postgres"; pool: pg.Pool }
+  | { kind: "sqlite"; db: Database.Database };
 
 export type KeyvStore = {
   /**
@@ -47,7 +50,7 @@ export type KeyvStore = {
    */
   readonly location: string;
   readonly kind: StoreKind;
-  /** Redis and PostgreSQL: the store's own client (SQLite: none; one process keeps such state in memory). */
+  /** The store's own client: Redis, PostgreSQL, or SQLite's control connection. */
   readonly native?: NativeClient;
   /**
    * durability "process": the data must outlive the process, not a power cut (SQLite: commits are

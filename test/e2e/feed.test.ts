@@ -168,9 +168,12 @@ describe("the payment feed", () => {
     expect(JSON.stringify(status.reply.body)).toContain("*paused*");
     stack.fake.historyFault = null;
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
+    // Said back once the history has read well a few times in a row (FEED_INTERVAL_MS apart).
+    await stack.slack.waitForMessages(() => dms().length === before + 2, 5000);
     expect(dms().at(-1)?.text).toContain("running again");
     await sleep(600);
     expect(about(stack, id)).toHaveLength(1);
+    expect(dms()).toHaveLength(before + 2);
   });
 
   it("stops when Kassa is no longer in the channel, says so once, and resumes on subscribe", async () => {
@@ -329,8 +332,9 @@ describe("the feed and kill -9", () => {
     expect(about(running, id)).toHaveLength(0);
 
     next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
-    await running.slack.waitForMessages(() => about(running, id).length === 1, 10_000);
+    // Once the dead process's claim on the workspace has run out (10 s at most after its last renewal).
+    await running.slack.waitForMessages(() => about(running, id).length === 1, 15_000);
     await sleep(800);
     expect(about(running, id)).toHaveLength(1);
-  });
+  }, 40_000);
 });

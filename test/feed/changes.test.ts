@@ -28,9 +28,10 @@ describe("feedChanges", () => {
     ]);
     expect(first.announce).toEqual([]);
     expect(first.anythingNew).toBe(true);
+    const at = (minutes: number) => Math.floor(SINCE / 1000) + minutes * 60;
     expect(first.state.seen).toEqual([
-      ["old-open", "notpayed"],
-      ["old-paid", "payed"],
+      ["old-open", "notpayed", at(-3)],
+      ["old-paid", "payed", at(-5)],
     ]);
   });
 
@@ -63,12 +64,18 @@ describe("feedChanges", () => {
     expect(feedChanges(seen, all, [entry("a", "processing", 1)]).announce).toEqual([]);
   });
 
-  it("remembers a bounded number of invoices, newest kept", () => {
+  it("remembers a bounded number of invoices: those created last, whenever they were read", () => {
+    // A long history, newest first, then an old invoice read again deep in a backlog.
     const page = Array.from({ length: SEEN_LIMIT + 10 }, (_, i) =>
-      entry(`i${SEEN_LIMIT + 10 - i}`, "notpayed", -1),
+      entry(`i${SEEN_LIMIT + 10 - i}`, "notpayed", -i),
     );
     const state = feedChanges(emptyState(), paid, page).state;
     expect(state.seen).toHaveLength(SEEN_LIMIT);
-    expect(state.seen.at(-1)?.[0]).toBe(`i${SEEN_LIMIT + 10}`);
+    const ids = new Set(state.seen.map((seen) => seen[0]));
+    expect(ids.has(`i${SEEN_LIMIT + 10}`)).toBe(true);
+    expect(ids.has("i1")).toBe(false);
+    const deep = feedChanges(state, paid, [entry("ancient", "payed", -SEEN_LIMIT * 2)]).state;
+    expect(deep.seen.some((seen) => seen[0] === `i${SEEN_LIMIT + 10}`)).toBe(true);
+    expect(deep.seen.some((seen) => seen[0] === "ancient")).toBe(false);
   });
 });

@@ -1,52 +1,184 @@
-import Keyv from "keyv";
-import { describe, expect, it } from "vitest";
-import { FeedRunner } from "../../src/feed/runner.js";
-import { FeedStore } from "../../src/feed/store.js";
-import { createLogger } from "../../src/util/logger.js";
+/**
+ * The feed's guarantees, one case each, on a real SQLite store and the Slack stand-in: fair across
+ * workspaces (a held read, a backlog), one bad invoice holding up nothing, quiet while the service
+ * flaps, a change told during a read, and two replicas on one store repeating nothing.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FeedWorld, feedWorld } from "../support/feed-world.js";
 
-/** A history read that waits until the test lets it answer. */
-function heldReader() {
-  const reads: Array<() => void> = [];
-  return {
-    reads,
-    reader: {
-      history: () =>
-        new Promise<{ entries: []; hasNextPage: boolean; unreadable: number }>((resolve) => {
-          reads.push(() => resolve({ entries: [], hasNextPage: false, unreadable: 0 }));
-        }),
-      invoice: () => Promise.reject(new Error("not read in this test")),
-      methodFor: async () => undefined,
-    },
-  };
+const INTERVAL = 200;
+let world: FeedWorld | undefined;
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  await world?.close();
+  world = undefined;
+});
+
+async function started(options: Parameters<typeof feedWorld>[0] = {}, now?: () => Date) {
+  const made = await feedWorld({ intervalMs: INTERVAL, ...options }, now);
+  world = made;
+  return made;
 }
 
-describe("FeedRunner.checkSoon", () => {
-  it("reads once more after the read under way when told of a change during it, never two at once", async () => {
-    const feeds = new FeedStore(new Keyv(), new Keyv(), new Keyv());
-    await feeds.subscribe("T1", { channel: "C1", mode: "paid", by: "U1", now: Date.now() });
-    const { reads, reader } = heldReader();
-    const runner = new FeedRunner(
-      {
-        feeds,
-        reader,
-        claimOnce: async () => true,
-        slack: async () => undefined,
-        logger: createLogger("silent"),
-      },
-      { intervalMs: 60_000 },
-    );
-    runner.checkSoon("T1");
-    await expect.poll(() => reads.length).toBe(1);
-    // Two callbacks while the first read is under way: one read after it, not two, not beside it.
-    runner.checkSoon("T1");
-    runner.checkSoon("T1");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(reads.length).toBe(1);
-    reads[0]?.();
-    await expect.poll(() => reads.length).toBe(2);
-    reads[1]?.();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(reads.length).toBe(2);
-    await runner.close(100);
+function run(made: FeedWorld, extra: Parameters<FeedWorld["runner"]>[0] = {}, clock?: () => Date) {
+  const runner = made.runner(extra, clock);
+  runner.start();
+  stops.push(() => runner.close(200));
+  return runner;
+}
+
+async function subscribe(made: FeedWorld, team: string, channel = `C${team}`) {
+  await made.feeds.subscribe(team, { channel, mode: "paid", by: "U0ADMIN", now: Date.now() - 1000 });
+  return channel;
+}
+
+/** How long after `from` the first message about `id` reached `channel`. */
+async function postedWithin(made: FeedWorld, channel: string, id: string, from: number, timeoutMs: number) {
+  await expect.poll(() => made.posts(channel, id).length, { timeout: timeoutMs, interval: 20 }).toBe(1);
+  return Date.now() - from;
+}
+
+describe("the feed across workspaces", () => {
+  it("posts another workspace's payment within FEED_INTERVAL_MS + 2 s while one register never answers", async () => {
+    const made = await started({ concurrency: 1, turnMs: 300 });
+    const slow = made.history("TSLOW");
+    slow.hold = true;
+    await subscribe(made, "TSLOW");
+    const channel = await subscribe(made, "TOK");
+    const id = made.history("TOK").add();
+    run(made);
+    await expect.poll(() => slow.held.length).toBeGreaterThan(0);
+    await sleep(INTERVAL);
+    made.history("TOK").set(id, "payed");
+    const took = await postedWithin(made, channel, id, Date.now(), INTERVAL + 2000);
+    expect(took).toBeLessThan(INTERVAL + 2000);
+    for (const held of slow.held) held.release();
+  });
+
+  it("drains one register's backlog in shares while another workspace's payment goes first", async () => {
+    const made = await started({ concurrency: 1, postsPerTurn: 10, maxPages: 2, pageSize: 50 });
+    const busy = await subscribe(made, "TBUSY");
+    const quiet = await subscribe(made, "TQUIET");
+    const backlog = Array.from({ length: 300 }, () => made.history("TBUSY").add("payed"));
+    const id = made.history("TQUIET").add();
+    run(made);
+    await expect.poll(() => made.posts(busy).length).toBeGreaterThan(0);
+    made.history("TQUIET").set(id, "payed");
+    expect(await postedWithin(made, quiet, id, Date.now(), INTERVAL + 2000)).toBeLessThan(INTERVAL + 2000);
+    expect(made.posts(busy).length).toBeLessThan(backlog.length);
+    await expect.poll(() => made.posts(busy).length, { timeout: 15_000 }).toBe(backlog.length);
+    const told = new Set(made.posts(busy).map((call) => /inv\d+/.exec(String(call.body.text))?.[0]));
+    expect(told.size).toBe(backlog.length);
+  }, 20_000);
+});
+
+describe("one invoice the service cannot look up", () => {
+  it("waits on its own while later payments are posted, and is given up after a day with one note", async () => {
+    let offsetMs = 0;
+    const made = await started({}, () => new Date(Date.now() + offsetMs));
+    const channel = await subscribe(made, "TPOISON");
+    const history = made.history("TPOISON");
+    const bad = history.add("payed");
+    made.unreadable.add(bad);
+    run(made);
+    await expect.poll(() => made.lines.some((line) => line.outcome === "feed_read_failed")).toBe(true);
+    const good = history.add("payed");
+    await postedWithin(made, channel, good, Date.now(), INTERVAL + 2000);
+    expect(made.posts(channel, bad)).toHaveLength(0);
+    const notes = () => made.posts("U0ADMIN");
+    expect(notes()).toHaveLength(0);
+    offsetMs = 25 * 3600 * 1000;
+    await expect.poll(notes, { timeout: 3000 }).toHaveLength(1);
+    expect(String(notes()[0]?.body.text)).toContain(`gave up posting invoice ${bad}`);
+    await sleep(5 * INTERVAL);
+    expect(notes()).toHaveLength(1);
+    expect(made.posts(channel, bad)).toHaveLength(0);
+  });
+});
+
+describe("a payment service that flaps", () => {
+  it("says paused once, and running again once, after the history reads well a few times in a row", async () => {
+    const made = await started();
+    await subscribe(made, "TFLAP");
+    const history = made.history("TFLAP");
+    const notes = () => made.posts("U0ADMIN").map((call) => String(call.body.text));
+    const flapping = setInterval(() => {
+      history.fault = history.fault ? null : new Error("HTTP 502");
+    }, INTERVAL);
+    run(made);
+    await sleep(12 * INTERVAL);
+    clearInterval(flapping);
+    expect(notes().filter((text) => text.includes("is paused"))).toHaveLength(1);
+    expect(notes().filter((text) => text.includes("running again"))).toHaveLength(0);
+    history.fault = null;
+    await expect.poll(() => notes().filter((text) => text.includes("running again")).length).toBe(1);
+    // Flapping again within the hour: quiet (it already said so), and quiet when it comes back.
+    history.fault = new Error("HTTP 502");
+    await sleep(3 * INTERVAL);
+    history.fault = null;
+    await sleep(6 * INTERVAL);
+    expect(notes()).toHaveLength(2);
+  });
+});
+
+describe("a change told while the history is being read", () => {
+  it("reads once more after the read under way, never two at once", async () => {
+    const made = await started({ intervalMs: 60_000 });
+    await subscribe(made, "TSOON");
+    const history = made.history("TSOON");
+    const runner = run(made);
+    await expect.poll(() => history.reads).toBe(1);
+    history.hold = true;
+    runner.checkSoon("TSOON");
+    await expect.poll(() => history.held.length).toBe(1);
+    runner.checkSoon("TSOON");
+    runner.checkSoon("TSOON");
+    await sleep(100);
+    expect(history.reads).toBe(2);
+    history.hold = false;
+    history.held[0]?.release();
+    await expect.poll(() => history.reads).toBe(3);
+    await sleep(200);
+    expect(history.reads).toBe(3);
+  });
+});
+
+describe("two replicas on one store", () => {
+  it("post each payment once, taking workspaces in turns", async () => {
+    const made = await started({ turnMs: 200 });
+    const teams = Array.from({ length: 10 }, (_, i) => `TREP${i}`);
+    for (const team of teams) await subscribe(made, team);
+    run(made);
+    run(made);
+    await sleep(3 * INTERVAL);
+    const paid: Array<{ team: string; id: string }> = [];
+    for (let round = 0; round < 5; round += 1) {
+      for (const team of teams) paid.push({ team, id: made.history(team).add("payed") });
+      await sleep(INTERVAL / 2);
+    }
+    for (const { team, id } of paid)
+      await expect.poll(() => made.posts(`C${team}`, id).length, { timeout: 5000 }).toBe(1);
+    await sleep(4 * INTERVAL);
+    for (const { team, id } of paid) expect(made.posts(`C${team}`, id)).toHaveLength(1);
+  }, 20_000);
+
+  it("a turn whose claim another replica took stops at its next write, and nothing is posted twice", async () => {
+    const made = await started({ leaseMs: 1000 });
+    const channel = await subscribe(made, "TSTALL");
+    const history = made.history("TSTALL");
+    // The first replica's read stalls; the second replica's clock runs past the claim's lease.
+    history.hold = true;
+    run(made);
+    await expect.poll(() => history.held.length).toBe(1);
+    const ids = [history.add("payed"), history.add("payed")];
+    history.hold = false;
+    run(made, {}, () => new Date(Date.now() + 5000));
+    await expect.poll(() => made.posts(channel).length).toBe(2);
+    history.held[0]?.release();
+    await expect.poll(() => made.lines.some((line) => line.outcome === "feed_claim_lost")).toBe(true);
+    await sleep(5 * INTERVAL);
+    for (const id of ids) expect(made.posts(channel, id)).toHaveLength(1);
   });
 });

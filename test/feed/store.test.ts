@@ -1,53 +1,71 @@
-import Keyv from "keyv";
-import { describe, expect, it } from "vitest";
-import { emptyState } from "../../src/feed/model.js";
-import { FeedStore } from "../../src/feed/store.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreValueError } from "../../src/store/credentials.js";
-
-function stores() {
-  const subscriptions = new Keyv();
-  const states = new Keyv();
-  const cards = new Keyv();
-  return { subscriptions, states, cards, feeds: new FeedStore(subscriptions, states, cards) };
-}
+import { type FeedWorld, feedWorld } from "../support/feed-world.js";
 
 describe("FeedStore", () => {
-  it("subscribes a channel once, keeps its start when the mode changes, and resumes a paused feed", async () => {
-    const { feeds } = stores();
+  let world: FeedWorld;
+  beforeAll(async () => {
+    world = await feedWorld();
+  });
+  afterAll(async () => world.close());
+
+  it("subscribes a channel once, keeps its start when the mode changes, and enlists the workspace", async () => {
+    const { feeds, ledger } = world;
     expect(await feeds.subscribe("T1", { channel: "C1", mode: "paid", by: "U1", now: 1000 })).toBe("added");
     expect(await feeds.subscribe("T1", { channel: "C1", mode: "all", by: "U1", now: 5000 })).toBe("changed");
     expect(await feeds.channels("T1")).toEqual([
       { channel: "C1", mode: "all", by: "U1", since: 1000, digest: null },
     ]);
-    await feeds.setState("T1", "C1", {
-      ...emptyState(),
-      pause: { reason: "not_in_channel", at: 1, told: true },
-    });
-    expect(await feeds.subscribe("T1", { channel: "C1", mode: "all", by: "U1", now: 9000 })).toBe("resumed");
-    expect((await feeds.state("T1", "C1")).pause).toBeNull();
+    expect((await ledger.claim(5000, 1000, 10)).map((claim) => claim.team)).toEqual(["T1"]);
     expect(await feeds.unsubscribe("T1", "C1")).toBe(true);
     expect(await feeds.unsubscribe("T1", "C1")).toBe(false);
     expect(await feeds.channels("T1")).toEqual([]);
   });
 
-  it("says when a workspace's subscriptions cannot be read, instead of dropping its feeds", async () => {
-    const { feeds, subscriptions } = stores();
-    await subscriptions.set("T1", { channels: [{ channel: "not a channel id" }] });
-    await expect(feeds.channels("T1")).rejects.toBeInstanceOf(StoreValueError);
+  it("subscribing again to a paused feed asks its next turn to lift the pause (people never write a state)", async () => {
+    const { feeds, ledger } = world;
+    await feeds.subscribe("T2", { channel: "C1", mode: "paid", by: "U1", now: 1000 });
+    const [claim] = await ledger.claim(2000, 60_000, 10);
+    const paused = {
+      since: 1000,
+      seen: [],
+      owed: [],
+      goodReads: 0,
+      pause: { reason: "not_in_channel", at: 1500, told: true },
+    };
+    expect(await ledger.writeState("T2", "C1", claim?.token ?? "", paused)).toBe(true);
+    expect(await feeds.subscribe("T2", { channel: "C1", mode: "paid", by: "U1", now: 9000 })).toBe("resumed");
+    expect((await feeds.channels("T2"))[0]?.resumedAt).toBe(9000);
+    expect((await feeds.state("T2", "C1"))?.pause?.reason).toBe("not_in_channel");
   });
 
-  it("starts a channel's state afresh when it cannot be read (rebuilt from the history)", async () => {
-    const { feeds, states } = stores();
-    await states.set("T1:C1", { seen: "garbage", owed: 5 });
-    expect(await feeds.state("T1", "C1")).toEqual(emptyState());
+  it("says when a workspace's subscriptions cannot be read, instead of dropping its feeds", async () => {
+    await world.store.namespace("feedsubs").set("T3", { channels: [{ channel: "not a channel id" }] });
+    await expect(world.feeds.channels("T3")).rejects.toBeInstanceOf(StoreValueError);
+  });
+
+  it("reads a channel's state that cannot be read as none (rebuilt from the history)", async () => {
+    const { feeds, ledger } = world;
+    await feeds.subscribe("T4", { channel: "C1", mode: "paid", by: "U1", now: 0 });
+    const [claim] = (await ledger.claim(Date.now(), 60_000, 10)).filter((c) => c.team === "T4");
+    expect(await ledger.writeState("T4", "C1", claim?.token ?? "", { seen: "garbage", owed: 5 })).toBe(true);
+    expect(await feeds.state("T4", "C1")).toBeUndefined();
   });
 
   it("notes live cards only in feed channels", async () => {
-    const { feeds } = stores();
-    await feeds.subscribe("T1", { channel: "CFEED", mode: "paid", by: "U1", now: 0 });
-    await feeds.noteCard("T1", "CFEED", "inv1");
-    await feeds.noteCard("T1", "COTHER", "inv2");
-    expect(await feeds.hasCard("T1", "CFEED", "inv1")).toBe(true);
-    expect(await feeds.hasCard("T1", "COTHER", "inv2")).toBe(false);
+    const { feeds } = world;
+    await feeds.subscribe("T5", { channel: "CFEED", mode: "paid", by: "U1", now: 0 });
+    await feeds.noteCard("T5", "CFEED", "inv1");
+    await feeds.noteCard("T5", "COTHER", "inv2");
+    expect(await feeds.hasCard("T5", "CFEED", "inv1")).toBe(true);
+    expect(await feeds.hasCard("T5", "COTHER", "inv2")).toBe(false);
+  });
+
+  it("removes every feed of a workspace, its turns and states with it", async () => {
+    const { feeds, ledger } = world;
+    await feeds.subscribe("T6", { channel: "C1", mode: "paid", by: "U1", now: 0 });
+    await feeds.removeTeam("T6");
+    expect(await feeds.channels("T6")).toEqual([]);
+    expect((await ledger.claim(Date.now(), 60_000, 100)).filter((c) => c.team === "T6")).toEqual([]);
   });
 });

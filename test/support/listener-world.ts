@@ -10,6 +10,7 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
+import { openFeedLedger } from "../../src/feed/open-ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
@@ -106,7 +107,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     serviceTimeZone: "Europe/Moscow",
     feeds: new FeedStore(
       store.namespace("feedsubs"),
-      store.namespace("feedstate"),
+      await openFeedLedger(store),
       store.namespace("feedcards"),
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),

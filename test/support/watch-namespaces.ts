@@ -1,6 +1,6 @@
 import { openStore } from "../../src/store/keyv.js";
 
-/** Removes a test run's watch keys (Redis, prefix) or tables (PostgreSQL, prefix). */
+/** Removes a test run's live-card and feed keys (Redis, prefix) or tables (PostgreSQL, prefix). */
 export async function dropWatchNamespace(url: string, namespace: string): Promise<void> {
   const store = await openStore(url);
   try {
@@ -12,7 +12,7 @@ export async function dropWatchNamespace(url: string, namespace: string): Promis
       );
     } else if (store.native?.kind === "postgres") {
       await store.native.pool.query(
-        `DROP TABLE IF EXISTS ${namespace}_watch_cards, ${namespace}_watches, ${namespace}_watch_reads, ${namespace}_watch_next_read`,
+        `DROP TABLE IF EXISTS ${namespace}_watch_cards, ${namespace}_watches, ${namespace}_watch_reads, ${namespace}_watch_next_read, ${namespace}_feed_turns, ${namespace}_feed_states`,
       );
     }
   } finally {

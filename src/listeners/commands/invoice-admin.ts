@@ -196,10 +196,12 @@ async function feedLines(deps: Pick<ListenerDeps, "feeds">, teamId: string): Pro
   const lines: FeedLine[] = [];
   for (const subscription of await deps.feeds.channels(teamId)) {
     const state = await deps.feeds.state(teamId, subscription.channel);
+    // Subscribed again since it paused: its next turn lifts the pause.
+    const pause = state?.pause && !(state.pause.at <= (subscription.resumedAt ?? -1)) ? state.pause : null;
     lines.push({
       channel: subscription.channel,
       mode: subscription.mode,
-      ...(state.pause ? { paused: state.pause.reason } : {}),
+      ...(pause ? { paused: pause.reason } : {}),
       ...(subscription.digest ? { digest: `${subscription.digest.at} ${subscription.digest.zone}` } : {}),
     });
   }

@@ -1,0 +1,38 @@
+import type { Config } from "../config/index.js";
+import type { Stores } from "../store/index.js";
+import type { Logger } from "../util/logger.js";
+import type { FeedReader, FeedRunnerDeps } from "./deps.js";
+import { openFeedLedger } from "./open-ledger.js";
+import { FeedRunner } from "./runner.js";
+import { FeedStore } from "./store.js";
+
+export { FeedRunner } from "./runner.js";
+export { FeedStore } from "./store.js";
+
+/**
+ * The feed's store (subscriptions and live cards in Keyv, turns and channel states in the ledger on
+ * the store engine's own primitives) and its runner, not yet started. `namespace`: where the
+ * ledger's tables or keys live (tests give each run its own).
+ */
+export async function openFeed(
+  config: Config,
+  stores: Stores,
+  reader: FeedReader,
+  slack: FeedRunnerDeps["slack"],
+  logger: Logger,
+  options: { now?: () => Date; namespace?: string } = {},
+): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
+  const { store } = stores;
+  const ledger = await openFeedLedger(store, options.namespace);
+  const feeds = new FeedStore(
+    store.namespace("feedsubs"),
+    ledger,
+    store.namespace("feedcards"),
+    store.namespace("feedstate"),
+  );
+  const runner = new FeedRunner(
+    { feeds, ledger, reader, slack, logger, ...(options.now ? { now: options.now } : {}) },
+    { intervalMs: config.feedIntervalMs, concurrency: config.feedConcurrency },
+  );
+  return { feeds, runner };
+}

@@ -1,0 +1,107 @@
+import { feedPausedText, feedResumedText } from "../blocks/feed.js";
+import { type Delivered, deliverChannel } from "./delivery.js";
+import { feedLanguage, type Turn } from "./deps.js";
+import { digests } from "./digest.js";
+import { readHistory } from "./history-read.js";
+import { emptyState, type FeedState, type Subscription } from "./model.js";
+import { tellSubscriber } from "./notes.js";
+import { afterGoodRead, afterUnreadableHistory, type PauseNote } from "./pause.js";
+
+/** A workspace without feeds is looked at again after this many intervals (its row is dropped on uninstall). */
+const IDLE_INTERVALS = 10;
+
+/**
+ * One turn over one workspace's feed: read its history once for all its channels, write down what
+ * each channel is owed, post within the turn's share, the digests; then say when it is due again
+ * (at once when a backlog is left, else after the interval or the next retry of a failing message).
+ * Every write goes through the turn's claim: a turn that lost it stops at its next write.
+ */
+export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
+  const { ctx, team } = turn;
+  const started = ctx.now().getTime();
+  const subscriptions = await ctx.deps.feeds.channels(team);
+  if (subscriptions.length === 0) return { dueAt: started + IDLE_INTERVALS * ctx.options.intervalMs };
+  const states = new Map<string, FeedState>();
+  const legacy = new Set<string>();
+  for (const subscription of subscriptions) {
+    const found = await stateFor(turn, subscription);
+    states.set(subscription.channel, found.state);
+    if (found.legacy) legacy.add(subscription.channel);
+  }
+  const loaded = new Map(states);
+
+  const read = await readHistory(turn, subscriptions, states);
+  if (!read.ok)
+    ctx.deps.logger.warn(
+      { team, err: read.error, outcome: "feed_read_failed" },
+      "feed history could not be read",
+    );
+  const notes = new Map<Subscription, PauseNote>();
+  for (const subscription of subscriptions) {
+    const state = states.get(subscription.channel) as FeedState;
+    const after = read.ok ? afterGoodRead(state) : afterUnreadableHistory(state, ctx.now().getTime());
+    states.set(subscription.channel, after.state);
+    if (after.note) notes.set(subscription, after.note);
+    if (after.state !== loaded.get(subscription.channel)) {
+      if (!(await turn.write(subscription.channel, after.state))) return { dueAt: started };
+      if (legacy.has(subscription.channel))
+        await ctx.deps.feeds.forgetLegacyState(team, subscription.channel);
+    }
+  }
+  for (const [subscription, note] of notes) await tellPause(turn, subscription, note);
+
+  let more = read.ok && read.more;
+  let nextTryAt = Number.POSITIVE_INFINITY;
+  for (const subscription of subscriptions) {
+    if (turn.over()) break;
+    const delivered: Delivered = await deliverChannel(
+      turn,
+      subscription,
+      states.get(subscription.channel) as FeedState,
+    );
+    states.set(subscription.channel, delivered.state);
+    more ||= delivered.more;
+    nextTryAt = Math.min(nextTryAt, delivered.nextTryAt ?? Number.POSITIVE_INFINITY);
+  }
+  await digests(turn, subscriptions, states);
+  const now = ctx.now().getTime();
+  return { dueAt: more ? now : Math.min(now + ctx.options.intervalMs, nextTryAt) };
+}
+
+/**
+ * The channel's state for this subscription: a new subscription (another `since`) starts afresh,
+ * and one subscribed again while paused has the pause lifted.
+ */
+async function stateFor(
+  turn: Turn,
+  subscription: Subscription,
+): Promise<{ state: FeedState; legacy: boolean }> {
+  const stored = await turn.ctx.deps.feeds.state(turn.team, subscription.channel);
+  let state = stored ?? emptyState(subscription.since);
+  // Kept before states noted their subscription (and before the ledger): the current one's.
+  const legacy = state.since === undefined;
+  if (legacy) state = { ...state, since: subscription.since };
+  if (state.since !== subscription.since) state = emptyState(subscription.since);
+  const resumedAt = subscription.resumedAt;
+  if (state.pause && resumedAt != null && state.pause.at <= resumedAt)
+    state = { ...state, pause: null, goodReads: 0 };
+  return { state, legacy };
+}
+
+async function tellPause(turn: Turn, subscription: Subscription, note: PauseNote): Promise<void> {
+  const { ctx, team } = turn;
+  const lang = await feedLanguage(ctx, team);
+  const log = { team, channel: subscription.channel };
+  if (note === "paused") {
+    ctx.deps.logger.warn({ ...log, outcome: "feed_paused", reason: "unreadable_history" }, "feed paused");
+    await tellSubscriber(
+      ctx,
+      team,
+      subscription,
+      feedPausedText("unreadable_history", subscription.channel, lang),
+    );
+  } else if (note === "resumed") {
+    ctx.deps.logger.info({ ...log, outcome: "feed_resumed" }, "feed resumed");
+    await tellSubscriber(ctx, team, subscription, feedResumedText(subscription.channel, lang));
+  }
+}
