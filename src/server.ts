@@ -13,6 +13,7 @@ import { slackErrorCode } from "./slack/error.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
 import { createLogger, type Logger } from "./util/logger.js";
+import { RefusalSummary } from "./util/refusal-summary.js";
 import { slackClients, startWatcher } from "./watch/index.js";
 
 /**
@@ -51,6 +52,8 @@ export type ServerOptions = {
   now?: () => Date;
   /** Where the watches live in Redis or PostgreSQL (key prefix / table prefix); tests give each run its own. */
   watchNamespace?: string;
+  /** How often refused requests are summed up in the log (default a minute); tests shorten it. */
+  refusalSummaryMs?: number;
 };
 
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
@@ -127,6 +130,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     },
     { intervalMs: config.feedIntervalMs },
   );
+  const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   const callbacks = addresses && {
     addresses,
     receive: callbackListener({
@@ -148,6 +152,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         }
       },
       logger,
+      refusals,
     }),
   };
   const kassa = createApp({
@@ -158,6 +163,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     watches: watcher,
     feeds,
     callbacks,
+    refusals,
     bot,
     ...(options.now ? { now: options.now } : {}),
   });
@@ -165,6 +171,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   try {
     port = await kassa.start(config.port);
   } catch (error) {
+    refusals.close();
     await watcher.close();
     client.close();
     await store.close();
@@ -195,6 +202,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         feedRunner.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
+      refusals.close();
       client.close();
       await store.close();
     },

@@ -9,6 +9,7 @@ import { CALLBACK_PATH_PREFIX, callbackListener } from "../../src/callbacks/rece
 import { callbackSignature, signatureMatches } from "../../src/callbacks/signature.js";
 import { CallbackKeys } from "../../src/store/callback-keys.js";
 import { createLogger } from "../../src/util/logger.js";
+import { RefusalSummary } from "../../src/util/refusal-summary.js";
 
 const SALT = "second-key-of-the-register";
 
@@ -96,7 +97,9 @@ describe("callback keys", () => {
 
 describe("receiving a callback (a real HTTP server)", () => {
   let server: Server | undefined;
+  const summaries: RefusalSummary[] = [];
   afterEach(async () => {
+    for (const summary of summaries.splice(0)) summary.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server = undefined;
   });
@@ -111,6 +114,8 @@ describe("receiving a callback (a real HTTP server)", () => {
     });
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const refusals = new RefusalSummary(logger, 3_600_000);
+    summaries.push(refusals);
     const listener = callbackListener({
       keys,
       saltOf: async (team) => (team === "T0A" ? (salt ?? undefined) : undefined),
@@ -119,13 +124,14 @@ describe("receiving a callback (a real HTTP server)", () => {
         await gate;
       },
       logger,
+      refusals,
     });
     server = createServer(listener);
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${CALLBACK_PATH_PREFIX}`;
     const post = (path: string, body: string, type = "application/json") =>
       fetch(base + path, { method: "POST", body, headers: { "content-type": type } });
-    return { key, nudges, release, lines, post };
+    return { key, nudges, release, lines, post, refusals };
   }
 
   it("answers 200 at once to a signed callback, then nudges once per invoice in flight", async () => {
@@ -144,8 +150,8 @@ describe("receiving a callback (a real HTTP server)", () => {
     expect(nudges).toEqual(["T0A:700_a", "T0A:700_a"]);
   });
 
-  it("404 for an unknown key or a workspace without Secret 2; 403 and a warning for a wrong or missing signature", async () => {
-    const { key, nudges, lines, post } = await start();
+  it("404 for an unknown key or a workspace without Secret 2; 403 for a wrong or missing signature, summed up in one warning", async () => {
+    const { key, nudges, lines, post, refusals } = await start();
     const good = callbackSignature("700_a", SALT);
     expect((await post("x".repeat(32), JSON.stringify({ id: "700_a", signature: good }))).status).toBe(404);
     expect(
@@ -155,10 +161,28 @@ describe("receiving a callback (a real HTTP server)", () => {
     // Signed for another invoice: the signature covers the id only, so it proves nothing for this one.
     expect((await post(key, JSON.stringify({ id: "700_b", signature: good }))).status).toBe(403);
     expect(nudges).toEqual([]);
-    const warnings = lines.filter((line) => line.outcome === "callback_refused" && line.level === "warn");
-    expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatchObject({ status: 403, reason: "wrong signature", teamId: "T0A" });
+    // Nothing is written per request: a flood of bad callbacks is not a flood of lines.
+    expect(lines.filter((line) => line.level !== "info" || line.outcome !== "callback_accepted")).toEqual([]);
+    refusals.flush();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        outcome: "callbacks_refused",
+        teamId: "T0A",
+        refused: 3,
+        reasons: { "wrong signature": 2, "no valid signature": 1 },
+      }),
+      expect.objectContaining({
+        level: "info",
+        outcome: "requests_refused",
+        refused: 1,
+        reasons: { "unknown callback address": 1 },
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain(SALT);
+    // Nothing more counted: the next summary writes nothing.
+    refusals.flush();
+    expect(lines).toHaveLength(2);
   });
 
   it("refuses a body over 64 KB with 413, and a workspace that has no Secret 2 with 404", async () => {
