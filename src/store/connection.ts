@@ -1,4 +1,5 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
+import type Database from "better-sqlite3";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import type pg from "pg";
 import { adapterWithDeadline } from "./deadline.js";
@@ -49,6 +50,11 @@ export type KeyvStore = {
   readonly kind: StoreKind;
   /** Redis and PostgreSQL: the store's own client (SQLite: none; one process keeps such state in memory). */
   readonly native?: NativeClient;
+  /**
+   * SQLite: the store's control connection, for the few changes that must be one transaction
+   * across processes sharing the file (the callback keys). Redis and PostgreSQL: none (see native).
+   */
+  readonly sqlite?: Database.Database;
   /**
    * durability "process": the data must outlive the process, not a power cut (SQLite: commits are
    * not synced to disk one by one, which makes a write much cheaper). Other stores ignore it.

@@ -1,7 +1,7 @@
 import type { Config } from "../config/index.js";
 import type { Logger } from "../util/logger.js";
 import { Cache } from "./cache.js";
-import { CallbackKeys } from "./callback-keys.js";
+import { type CallbackKeys, callbackKeysFor } from "./callback-keys.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
 import { KeyvInstallationStore } from "./installations.js";
@@ -61,7 +61,7 @@ export async function openStores(
       cache: new Cache(store.namespace("cache")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
       settings: new SettingsStore(store.namespace("settings"), options.memoMs),
-      callbackKeys: new CallbackKeys(store.namespace("callbacks")),
+      callbackKeys: callbackKeysFor(store, config.store.timeoutMs),
     };
   } catch (error) {
     await store.close();

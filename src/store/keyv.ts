@@ -118,6 +118,7 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
   return {
     location: path,
     kind: "sqlite",
+    sqlite: control,
     namespace(name, options = {}) {
       let keyv = instances.get(name);
       if (!keyv) {

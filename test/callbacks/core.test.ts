@@ -1,17 +1,36 @@
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import Keyv from "keyv";
-import { afterEach, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { callbackUrl } from "../../src/callbacks/keys.js";
 import { parseCallback } from "../../src/callbacks/payload.js";
 import { CALLBACK_PATH_PREFIX, callbackListener } from "../../src/callbacks/receive.js";
 import { callbackSignature, signatureMatches } from "../../src/callbacks/signature.js";
-import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { callbackKeysFor } from "../../src/store/callback-keys.js";
+import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { RefusalSummary } from "../../src/util/refusal-summary.js";
 
 const SALT = "second-key-of-the-register";
+
+const dir = mkdtempSync(join(tmpdir(), "kassa-callbacks-"));
+const opened: KeyvStore[] = [];
+let stores = 0;
+afterAll(async () => {
+  for (const store of opened) await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Callback keys in an SQLite store of their own (the engines are tested in test/store/). */
+async function freshKeys() {
+  stores += 1;
+  const store = await openStore(`sqlite://${join(dir, `keys-${stores}.sqlite`)}`);
+  opened.push(store);
+  return callbackKeysFor(store, 3000);
+}
 
 describe("callback signature", () => {
   it("is sha1(id:salt) in lowercase hex, as the service's own sample computes it", () => {
@@ -69,7 +88,7 @@ describe("callback body", () => {
 
 describe("callback keys", () => {
   it("gives each workspace a random key, routes it back, and rotates it (the old one stops at once)", async () => {
-    const keys = new CallbackKeys(new Keyv());
+    const keys = await freshKeys();
     const first = await keys.keyOf("T0A");
     expect(first).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(first).not.toContain("T0A");
@@ -105,7 +124,7 @@ describe("receiving a callback (a real HTTP server)", () => {
   });
 
   async function start(salt: string | null = SALT) {
-    const keys = new CallbackKeys(new Keyv());
+    const keys = await freshKeys();
     const key = await keys.keyOf("T0A");
     const nudges: string[] = [];
     let release: () => void = () => {};

@@ -17,7 +17,7 @@ import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
-import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { callbackKeysFor } from "../../src/store/callback-keys.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { KeyvInstallationStore } from "../../src/store/installations.js";
@@ -82,7 +82,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
       credentials,
       settings: new SettingsStore(store.namespace("settings")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
-      callbackKeys: new CallbackKeys(store.namespace("callbacks")),
+      callbackKeys: callbackKeysFor(store, 3000),
     },
     logger,
     timeoutMs: 2000,
