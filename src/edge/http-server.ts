@@ -53,7 +53,7 @@ export function dispatchErrorHandler(
       return answer(request, response, 404);
     }
     // decodeURIComponent (Bolt matches routes with it) and new URL (Bolt parses the target with it).
-    if (error instanceof URIError || (error instanceof TypeError && /invalid url/i.test(error.message))) {
+    if (error instanceof URIError || code === "ERR_INVALID_URL") {
       refusals.count(undefined, callback ? "malformed callback address" : "malformed path");
       return answer(request, response, 400);
     }
