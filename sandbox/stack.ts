@@ -43,6 +43,8 @@ export type StackOptions = {
   storeMemoMs?: number;
   /** Where the watches live in a shared Redis or PostgreSQL (tests give each run its own). */
   watchNamespace?: string;
+  /** How often refused requests are summed up in the log (default a minute). */
+  refusalSummaryMs?: number;
   /**
    * Runs the app under test elsewhere (e.g. in a child process, for `npm run bench`) instead of in
    * this process; given the environment the in-process app would get. Default: startServer here.
@@ -115,6 +117,7 @@ export class Stack {
               ...(options.storeMemoMs === undefined ? {} : { storeMemoMs: options.storeMemoMs }),
               ...(options.now ? { now: options.now } : {}),
               ...(options.watchNamespace ? { watchNamespace: options.watchNamespace } : {}),
+              ...(options.refusalSummaryMs ? { refusalSummaryMs: options.refusalSummaryMs } : {}),
             });
       stack.server = await stack.startApp();
     } catch (error) {

@@ -8,6 +8,7 @@ import {
   socketModeApp,
   tellNotInstalled,
 } from "./edge/bolt-apps.js";
+import { httpServerOptions } from "./edge/http-server.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
@@ -87,7 +88,8 @@ export function createApp(deps: AppDeps): KassaApp {
   return {
     app,
     async start(port) {
-      const started = await app.start(port);
+      // Bolt creates its HTTP server in start(): the time limits on slow clients go in here.
+      const started = await app.start(port, httpServerOptions(config.http));
       const server = probeServer ?? (started as Server | undefined);
       if (probeServer) probeServer.listen(port);
       if (server && !server.listening) await once(server, "listening");

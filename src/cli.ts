@@ -113,9 +113,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (action === "remove") {
       const team = requireTeam(values.team);
-      const { store, credentials } = await openStores(config, logger);
+      const { store, credentials, callbackKeys } = await openStores(config, logger);
       try {
         const removed = await credentials.remove(team);
+        // As Disconnect in Slack: the payment notification addresses go with the credentials.
+        await callbackKeys.remove(team);
         say(
           removed ? `Removed the credentials of ${team}.` : `${team} had no credentials; nothing to remove.`,
         );

@@ -12,6 +12,7 @@ import { slackErrorCode } from "./slack/error.js";
 import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
 import { createLogger, type Logger } from "./util/logger.js";
+import { RefusalSummary } from "./util/refusal-summary.js";
 import { slackClients, startWatcher } from "./watch/index.js";
 
 /**
@@ -50,6 +51,8 @@ export type ServerOptions = {
   now?: () => Date;
   /** Where the watches live in Redis or PostgreSQL (key prefix / table prefix); tests give each run its own. */
   watchNamespace?: string;
+  /** How often refused requests are summed up in the log (default a minute); tests shorten it. */
+  refusalSummaryMs?: number;
 };
 
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
@@ -124,6 +127,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     throw new StartupError(`cannot set up payment feeds in the store: ${(error as Error).message}`);
   }
   const { feeds, runner: feedRunner } = feed;
+  const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   const callbacks = addresses && {
     addresses,
     receive: callbackListener({
@@ -145,6 +149,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         }
       },
       logger,
+      refusals,
     }),
   };
   const kassa = createApp({
@@ -155,6 +160,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     watches: watcher,
     feeds,
     callbacks,
+    refusals,
     bot,
     ...(options.now ? { now: options.now } : {}),
   });
@@ -162,6 +168,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   try {
     port = await kassa.start(config.port);
   } catch (error) {
+    refusals.close();
     await watcher.close();
     client.close();
     await store.close();
@@ -192,6 +199,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         feedRunner.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
+      refusals.close();
       client.close();
       await store.close();
     },

@@ -6,6 +6,7 @@ import { Readable, Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli, USAGE } from "../src/cli.js";
 import type { Env } from "../src/config/index.js";
+import { callbackKeysFor } from "../src/store/callback-keys.js";
 import { CredentialsStore } from "../src/store/credentials.js";
 import { SecretBox } from "../src/store/crypto.js";
 import { openStore } from "../src/store/keyv.js";
@@ -224,6 +225,22 @@ describe("kassa credentials", () => {
     });
     expect((await cli(["credentials", "list"])).stdout).toBe("No workspace is connected.\n");
     expect(await stored(TEAM)).toBeUndefined();
+  });
+
+  it("remove forgets the workspace's payment notification address too, as Disconnect does", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    const keysOf = async <T>(work: (keys: ReturnType<typeof callbackKeysFor>) => Promise<T>): Promise<T> => {
+      const store = await openStore(`sqlite://${dbPath}`);
+      try {
+        return await work(callbackKeysFor(store, 3000));
+      } finally {
+        await store.close();
+      }
+    };
+    const key = await keysOf((keys) => keys.keyOf(TEAM));
+    expect(await keysOf((keys) => keys.teamOf(key))).toBe(TEAM);
+    expect((await cli(["credentials", "remove", "--team", TEAM])).code).toBe(0);
+    expect(await keysOf((keys) => keys.teamOf(key))).toBeUndefined();
   });
 
   it("remove of an unknown workspace still exits 0 and says so", async () => {

@@ -22,6 +22,7 @@ describe("loadConfig", () => {
   it("fills every default", () => {
     expect(loadConfig(SLACK)).toEqual({
       port: 3000,
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 },
       slack: {
         auth: { kind: "single-workspace", botToken: "xoxb-1-2-abc" },
         signingSecret: "signing-secret-value",
@@ -75,6 +76,8 @@ describe("loadConfig", () => {
       loadConfig({
         ...SLACK,
         PORT: "8080",
+        HTTP_HEADERS_TIMEOUT_MS: "5000",
+        HTTP_REQUEST_TIMEOUT_MS: "20000",
         SLACK_API_URL: "http://127.0.0.1:4000/api/",
         SLACK_TIMEOUT_MS: "2500",
         PAYMENTS_API_URL: "http://127.0.0.1:4001/",
@@ -104,6 +107,7 @@ describe("loadConfig", () => {
       }),
     ).toEqual({
       port: 8080,
+      http: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000 },
       slack: {
         auth: { kind: "single-workspace", botToken: "xoxb-1-2-abc" },
         signingSecret: "signing-secret-value",
@@ -171,6 +175,8 @@ describe("loadConfig", () => {
         "PAYMETHODS_CACHE_TTL_MS",
         "BALANCE_CACHE_TTL_MS",
         "PORT",
+        "HTTP_HEADERS_TIMEOUT_MS",
+        "HTTP_REQUEST_TIMEOUT_MS",
         "PUBLIC_URL",
         "REPLY_VISIBILITY",
         "RATE_LIMIT_USER_PER_MIN",
@@ -354,6 +360,33 @@ describe("loadConfig", () => {
       ["65536", "PORT must be at most 65535"],
     ])("refuses %j", (port, message) => {
       expect(configError({ ...SLACK, PORT: port }).message).toBe(`Configuration error: ${message}`);
+    });
+  });
+
+  describe("HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS", () => {
+    it("take the ranges docs/operating.md states, the headers never longer than the request", async () => {
+      const { readFileSync } = await import("node:fs");
+      const doc = readFileSync(new URL("../docs/operating.md", import.meta.url), "utf8");
+      const range = (name: string) =>
+        /(\d+) to (\d+)/.exec(new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(doc)?.[0] ?? "")?.slice(1);
+      expect(range("HTTP_HEADERS_TIMEOUT_MS")).toEqual(["100", "600000"]);
+      expect(range("HTTP_REQUEST_TIMEOUT_MS")).toEqual(["100", "3600000"]);
+      const both = (headers: string, request: string) => ({
+        ...SLACK,
+        HTTP_HEADERS_TIMEOUT_MS: headers,
+        HTTP_REQUEST_TIMEOUT_MS: request,
+      });
+      expect(loadConfig(both("100", "100")).http).toEqual({ headersTimeoutMs: 100, requestTimeoutMs: 100 });
+      expect(loadConfig(both("600000", "3600000")).http.headersTimeoutMs).toBe(600_000);
+      expect(configError(both("99", "30000")).message).toContain(
+        "HTTP_HEADERS_TIMEOUT_MS must be at least 100",
+      );
+      expect(configError(both("10000", "3600001")).message).toContain(
+        "HTTP_REQUEST_TIMEOUT_MS must be at most 3600000",
+      );
+      expect(configError(both("20000", "10000")).message).toContain(
+        "HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS",
+      );
     });
   });
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallbackKeys } from "../store/callback-keys.js";
 import type { Logger } from "../util/logger.js";
+import type { RefusalSummary } from "../util/refusal-summary.js";
 import { CALLBACK_BODY_LIMIT_BYTES, parseCallback } from "./payload.js";
 import { signatureMatches } from "./signature.js";
 
@@ -14,6 +15,8 @@ export type CallbackDeps = {
   /** Read the invoice again and tell Slack what changed (cards, thread notes, feed). Never throws. */
   nudge(teamId: string, invoiceId: string): Promise<void>;
   logger: Logger;
+  /** Where refused callbacks are counted; the log gets a summary, never a line each. */
+  refusals: Pick<RefusalSummary, "count">;
 };
 
 type Verdict =
@@ -36,6 +39,16 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The key part of the path, %-escapes decoded; undefined when they cannot be (the sender's mistake). */
+export function keyInPath(url: string): string | undefined {
+  const raw = url.split("?", 1)[0]?.slice(CALLBACK_PATH_PREFIX.length) ?? "";
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Checks a callback before anything else: the key (404 when unknown), then the body and its
  * signature (403 when missing or wrong). Nothing is read from the payment service and nothing
@@ -43,7 +56,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
  */
 export async function judgeCallback(req: IncomingMessage, deps: CallbackDeps): Promise<Verdict> {
   if (req.method !== "POST") return { status: 405, reason: "not a POST" };
-  const key = decodeURIComponent((req.url ?? "").split("?")[0]?.slice(CALLBACK_PATH_PREFIX.length) ?? "");
+  const key = keyInPath(req.url ?? "");
+  if (key === undefined) return { status: 400, reason: "malformed address" };
   let teamId: string | undefined;
   let salt: string | undefined;
   try {
@@ -76,33 +90,31 @@ export async function judgeCallback(req: IncomingMessage, deps: CallbackDeps): P
 export function callbackListener(deps: CallbackDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const inFlight = new Map<string, Promise<void>>();
   return (req, res) => {
-    void judgeCallback(req, deps).then((verdict) => {
-      res.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8" });
-      res.end(verdict.status === 200 ? "OK" : verdict.reason);
-      if (verdict.status !== 200) {
-        // Unknown keys are the internet's background noise: logged quietly. A wrong signature on a
-        // real address is worth a warning (a misconfigured salt, or someone trying).
-        const level = verdict.status === 404 || verdict.status === 405 ? "info" : "warn";
-        deps.logger[level](
-          {
-            outcome: "callback_refused",
-            status: verdict.status,
-            reason: verdict.reason,
-            teamId: verdict.teamId,
-          },
-          "payment service callback refused",
+    void judgeCallback(req, deps).then(
+      (verdict) => {
+        res.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8" });
+        res.end(verdict.status === 200 ? "OK" : verdict.reason);
+        if (verdict.status !== 200) {
+          // Counted, and summed up in the log once a minute (per workspace, and for unknown
+          // addresses): a thousand bad signatures a second must not become a thousand lines.
+          deps.refusals.count(verdict.teamId, verdict.reason);
+          if (!req.complete) req.resume();
+          return;
+        }
+        deps.logger.info(
+          { outcome: "callback_accepted", teamId: verdict.teamId, invoice: verdict.invoiceId },
+          "payment service callback: reading the invoice again",
         );
-        if (!req.complete) req.resume();
-        return;
-      }
-      deps.logger.info(
-        { outcome: "callback_accepted", teamId: verdict.teamId, invoice: verdict.invoiceId },
-        "payment service callback: reading the invoice again",
-      );
-      const id = `${verdict.teamId}:${verdict.invoiceId}`;
-      if (inFlight.has(id)) return;
-      const work = deps.nudge(verdict.teamId, verdict.invoiceId).finally(() => inFlight.delete(id));
-      inFlight.set(id, work);
-    });
+        const id = `${verdict.teamId}:${verdict.invoiceId}`;
+        if (inFlight.has(id)) return;
+        const work = deps.nudge(verdict.teamId, verdict.invoiceId).finally(() => inFlight.delete(id));
+        inFlight.set(id, work);
+      },
+      (error: unknown) => {
+        // Not the sender's doing: Kassa's own fault, so a line of its own.
+        deps.logger.error({ err: error }, "could not judge a payment service callback");
+        if (!res.headersSent) res.writeHead(500).end();
+      },
+    );
   };
 }

@@ -53,6 +53,11 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
       : { kind: "single-workspace", botToken: parsed.SLACK_BOT_TOKEN ?? "" };
   return {
     port: parsed.PORT,
+    /** How long a client may take to send its headers, and its whole request, before it is cut off. */
+    http: {
+      headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
+    },
     slack: {
       auth,
       /** Verifies HTTP requests; unset only in Socket Mode. */

@@ -16,6 +16,8 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 
 export const variablesSchema = z.object({
   PORT: integer(3000, 0, 65535),
+  HTTP_HEADERS_TIMEOUT_MS: integer(10_000, 100, 600_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(30_000, 100, 3_600_000),
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_BOT_TOKEN: z.preprocess(
     emptyAsUndefined,
@@ -153,6 +155,12 @@ export const serverEnvSchema = variablesSchema.superRefine((env, ctx) => {
     problem(
       "PUBLIC_URL",
       "is for HTTP mode: with SLACK_APP_TOKEN (Socket Mode) Kassa has no public address for the payment service's callbacks",
+    );
+  }
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    problem(
+      "HTTP_HEADERS_TIMEOUT_MS",
+      "must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)",
     );
   }
   if (!env.SLACK_SIGNING_SECRET && !env.SLACK_APP_TOKEN) {

@@ -18,7 +18,9 @@ import { withStoreDeadline } from "../store/deadline.js";
 import type { Stores } from "../store/index.js";
 import { SingleUseStateStore } from "../store/oauth-state.js";
 import { boltLogger, type Logger } from "../util/logger.js";
+import type { RefusalSummary } from "../util/refusal-summary.js";
 import type { WatchRegistry } from "../watch/registry.js";
+import { dispatchErrorHandler, httpServerOptions } from "./http-server.js";
 import { guardSlackEndpoint } from "./request-guard.js";
 
 /** Bolt's default endpoint for commands, interactivity and events (the manifest's URLs end in it). */
@@ -58,6 +60,8 @@ export type AppDeps = {
   now?: () => Date;
   /** PUBLIC_URL set, HTTP mode: the workspaces' callback addresses and the route that receives them. */
   callbacks?: { addresses: CallbackAddresses; receive: CustomRoute["handler"] } | undefined;
+  /** Requests refused at the edge (bad callbacks, unknown or malformed paths): counted, summed up in the log. */
+  refusals: Pick<RefusalSummary, "count">;
 };
 
 export async function tellNotInstalled(responseUrl: string, logger: Logger): Promise<void> {
@@ -133,6 +137,7 @@ function httpReceiver(deps: AppDeps, extra: Partial<HTTPReceiverOptions> = {}): 
       : routes(deps),
     logger: boltLogger(deps.logger),
     bodyLimit: BODY_LIMIT_BYTES,
+    dispatchErrorHandler: dispatchErrorHandler(deps.refusals, deps.logger),
     ...extra,
   });
   guardSlackEndpoint(receiver, { path: SLACK_EVENTS_PATH, bodyLimit: BODY_LIMIT_BYTES, logger: deps.logger });
@@ -199,7 +204,7 @@ export function socketModeApp(
     installerOptions: { clientOptions: slackClientOptions(deps.config.slack) },
   });
   const probes = routes(deps);
-  const probeServer = createServer((req, res) => {
+  const probeServer = createServer(httpServerOptions(deps.config.http), (req, res) => {
     const route = probes.find((entry) => entry.path === new URL(req.url ?? "/", "http://probe").pathname);
     if (route && req.method === "GET") return void route.handler(Object.assign(req, { params: {} }), res);
     res.writeHead(404).end();

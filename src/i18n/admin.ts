@@ -2,15 +2,7 @@ import { ERROR_TEXT } from "./errors.js";
 import type { Lang } from "./lang.js";
 
 /** What a refused person was not allowed to do. */
-export const MANAGED_ACTIONS = [
-  "connect",
-  "disconnect",
-  "disconnect_other",
-  "callback",
-  "feed",
-  "digest",
-  "language",
-] as const;
+export const MANAGED_ACTIONS = ["connect", "disconnect", "callback", "feed", "digest", "language"] as const;
 export type ManagedAction = (typeof MANAGED_ACTIONS)[number];
 
 /** The connection, `/invoice status` and the refusals of admin actions. Mentions and dates arrive as tokens. */
@@ -100,7 +92,6 @@ const en: AdminText = {
   actions: {
     connect: "connect the cash register",
     disconnect: "disconnect the cash register",
-    disconnect_other: "disconnect another workspace's cash register",
     callback: "change the payment notification address",
     feed: "change which channels get the payment feed",
     digest: "set the daily summary",
@@ -169,7 +160,6 @@ const ru: AdminText = {
   actions: {
     connect: "подключать кассу",
     disconnect: "отключать кассу",
-    disconnect_other: "отключать кассу другого рабочего пространства",
     callback: "менять адрес уведомлений о платежах",
     feed: "менять, в какие каналы приходит лента платежей",
     digest: "настраивать ежедневную сводку",

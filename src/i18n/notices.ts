@@ -7,6 +7,13 @@ export type NoticesText = {
   foreignListFallback: string;
   foreignCard: string;
   foreignCardFallback: string;
+  foreignDisconnect: string;
+  foreignDisconnectFallback: string;
+  buttonOutdated: string;
+  buttonOutdatedFallback: string;
+  /** Stop updating pressed by someone else: who may (mentions, where known). */
+  stopNotAllowed: (asker: string | undefined, creator: string | undefined) => string;
+  stopNotAllowedFallback: string;
   nothingChanged: string;
   dmStopped: string;
   dmStoppedFallback: string;
@@ -45,6 +52,22 @@ const en: NoticesText = {
   foreignCard:
     ":lock: This card belongs to another workspace's cash register, so it can only be refreshed or shared there.",
   foreignCardFallback: "This card belongs to another workspace.",
+  foreignDisconnect:
+    ":lock: This question belongs to another workspace's cash register, so it cannot be answered from here. Nothing was changed.",
+  foreignDisconnectFallback: "This question belongs to another workspace; nothing was changed.",
+  buttonOutdated:
+    ":hourglass: This button is out of date, so nothing was done. Run the command again for a fresh message.",
+  buttonOutdatedFallback: "This button is out of date; nothing was done.",
+  stopNotAllowed: (asker, creator) => {
+    const named = [
+      asker === undefined ? undefined : `${asker} (who asked for it)`,
+      creator === undefined ? undefined : `${creator} (who created the invoice)`,
+    ].filter((who) => who !== undefined);
+    const who = [...named, ERROR_TEXT.en.whoMayManage].join(named.length > 0 ? ", or " : "");
+    return `:lock: This card's live updates go on: they can be stopped only by ${who}. Refresh shows the latest at any time.`;
+  },
+  stopNotAllowedFallback:
+    "Only the person who asked for this card, the invoice's creator and admins can stop its live updates.",
   nothingChanged: "Nothing was changed.",
   dmStopped: "Kassa no longer tells you about changes to this invoice.",
   dmStoppedFallback: "Live updates stopped.",
@@ -94,6 +117,22 @@ const ru: NoticesText = {
   foreignCard:
     ":lock: Эта карточка относится к кассе другого рабочего пространства, поэтому обновить или показать её можно только там.",
   foreignCardFallback: "Эта карточка относится к другому рабочему пространству.",
+  foreignDisconnect:
+    ":lock: Этот вопрос относится к кассе другого рабочего пространства, поэтому ответить на него отсюда нельзя. Ничего не изменено.",
+  foreignDisconnectFallback: "Этот вопрос относится к другому рабочему пространству; ничего не изменено.",
+  buttonOutdated:
+    ":hourglass: Эта кнопка устарела, поэтому ничего не сделано. Запустите команду снова, чтобы получить свежее сообщение.",
+  buttonOutdatedFallback: "Эта кнопка устарела; ничего не сделано.",
+  stopNotAllowed: (asker, creator) => {
+    const named = [
+      asker === undefined ? undefined : `${asker} (кто её запросил)`,
+      creator === undefined ? undefined : `${creator} (кто создал счёт)`,
+    ].filter((who) => who !== undefined);
+    const who = [...named, ERROR_TEXT.ru.whoMayManage].join(named.length > 0 ? ", или " : "");
+    return `:lock: Обновления этой карточки продолжаются: остановить их могут только ${who}. Кнопка «Обновить» в любой момент покажет последнее состояние.`;
+  },
+  stopNotAllowedFallback:
+    "Остановить обновления этой карточки могут только тот, кто её запросил, создатель счёта и администраторы.",
   nothingChanged: "Ничего не изменено.",
   dmStopped: "Kassa больше не сообщает вам об изменениях этого счёта.",
   dmStoppedFallback: "Обновления остановлены.",

@@ -29,6 +29,12 @@ export async function postCreatedCard(
   entered?: EnteredAmount,
   lang: Lang = DEFAULT_LANG,
 ): Promise<void> {
+  // Its creator may stop the live updates of any card of this invoice, whoever asked for that card.
+  await deps.stores.cardOwners
+    ?.noteCreator(creator.teamId, invoice.id, creator.userId)
+    .catch((error: unknown) => {
+      delivery.ownerError = error instanceof Error ? error.message : String(error);
+    });
   const left = await deliverInvoiceCard(deps, client, creator, invoice, card, "channel", delivery, {
     created: true,
     ...(entered ? { entered } : {}),

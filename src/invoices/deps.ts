@@ -11,7 +11,8 @@ import type { WatchRegistry } from "../watch/registry.js";
  */
 export type InvoiceDeps = {
   payments: WorkspacePayments;
-  stores: Pick<Stores, "credentials" | "settings">;
+  /** cardOwners: where a live card's asker and a created invoice's creator are noted (who may stop it). */
+  stores: Pick<Stores, "credentials" | "settings"> & Partial<Pick<Stores, "cardOwners">>;
   watches: WatchRegistry;
   logger: Logger;
   now: () => Date;
@@ -29,6 +30,8 @@ export type CardDelivery = {
   posted?: "chat.postMessage" | "response_url";
   /** Slack's refusal of chat.postMessage (the card then went through response_url). */
   postError?: string;
+  /** Who asked for the card (or created its invoice) could not be noted: only admins may stop it. */
+  ownerError?: string;
 };
 
 /** How a private message reached its person (created-card.ts fills it). */

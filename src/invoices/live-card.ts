@@ -118,6 +118,14 @@ export async function deliverInvoiceCard(
     })
     .catch((error: unknown) => watchFailed(error, delivery));
   delivery.watch = result;
+  if (result === "watching") {
+    // Who may press Stop updating besides admins: the asker (the button itself says only which invoice).
+    await deps.stores.cardOwners
+      ?.noteCard(asker.teamId, { channel: asker.channelId, ts }, asker.userId)
+      .catch((error: unknown) => {
+        delivery.ownerError = error instanceof Error ? error.message : String(error);
+      });
+  }
   if (result !== "watching") {
     // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
     const honest =

@@ -15,7 +15,7 @@ export type ListenerDeps = {
   payments: WorkspacePayments;
   /** The method list's pages, built once per list and view. */
   paymethodsPages: PaymethodsPages;
-  stores: Pick<Stores, "credentials" | "settings" | "installations" | "callbackKeys">;
+  stores: Pick<Stores, "credentials" | "settings" | "installations" | "callbackKeys" | "cardOwners">;
   logger: Logger;
   /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */
   timeoutMs: number;

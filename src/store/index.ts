@@ -1,7 +1,8 @@
 import type { Config } from "../config/index.js";
 import type { Logger } from "../util/logger.js";
 import { Cache } from "./cache.js";
-import { CallbackKeys } from "./callback-keys.js";
+import { type CallbackKeys, callbackKeysFor } from "./callback-keys.js";
+import { CardOwnersStore } from "./card-owners.js";
 import { CredentialsStore } from "./credentials.js";
 import { SecretBox } from "./crypto.js";
 import { KeyvInstallationStore } from "./installations.js";
@@ -17,6 +18,8 @@ export type Stores = {
   settings: SettingsStore;
   /** The random keys of the workspaces' callback addresses. */
   callbackKeys: CallbackKeys;
+  /** Who asked for each live card and who created each invoice (who may stop a card's updates). */
+  cardOwners: CardOwnersStore;
 };
 
 function keyFromEnvironment(configured: Buffer | undefined, kind: StoreKind): ResolvedKey {
@@ -61,7 +64,8 @@ export async function openStores(
       cache: new Cache(store.namespace("cache")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
       settings: new SettingsStore(store.namespace("settings"), options.memoMs),
-      callbackKeys: new CallbackKeys(store.namespace("callbacks")),
+      callbackKeys: callbackKeysFor(store, config.store.timeoutMs),
+      cardOwners: new CardOwnersStore(store.namespace("cardowners")),
     };
   } catch (error) {
     await store.close();
@@ -74,7 +78,8 @@ export async function openStores(
  * behind (Bolt deletes nothing by itself).
  */
 export async function forgetWorkspace(
-  stores: Pick<Stores, "credentials" | "installations" | "settings"> & Partial<Pick<Stores, "callbackKeys">>,
+  stores: Pick<Stores, "credentials" | "installations" | "settings"> &
+    Partial<Pick<Stores, "callbackKeys" | "cardOwners">>,
   forgetCached: (teamId: string) => Promise<void>,
   query: { teamId?: string | undefined; enterpriseId?: string | undefined; isEnterpriseInstall: boolean },
 ): Promise<void> {
@@ -89,6 +94,7 @@ export async function forgetWorkspace(
       stores.credentials.remove(teamId),
       stores.settings.remove(teamId),
       stores.callbackKeys?.remove(teamId),
+      stores.cardOwners?.removeTeam(teamId),
       forgetCached(teamId),
     ]);
   }

@@ -1,16 +1,36 @@
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import Keyv from "keyv";
-import { afterEach, describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { callbackUrl } from "../../src/callbacks/keys.js";
 import { parseCallback } from "../../src/callbacks/payload.js";
 import { CALLBACK_PATH_PREFIX, callbackListener } from "../../src/callbacks/receive.js";
 import { callbackSignature, signatureMatches } from "../../src/callbacks/signature.js";
-import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { callbackKeysFor } from "../../src/store/callback-keys.js";
+import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
+import { RefusalSummary } from "../../src/util/refusal-summary.js";
 
 const SALT = "second-key-of-the-register";
+
+const dir = mkdtempSync(join(tmpdir(), "kassa-callbacks-"));
+const opened: KeyvStore[] = [];
+let stores = 0;
+afterAll(async () => {
+  for (const store of opened) await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Callback keys in an SQLite store of their own (the engines are tested in test/store/). */
+async function freshKeys() {
+  stores += 1;
+  const store = await openStore(`sqlite://${join(dir, `keys-${stores}.sqlite`)}`);
+  opened.push(store);
+  return callbackKeysFor(store, 3000);
+}
 
 describe("callback signature", () => {
   it("is sha1(id:salt) in lowercase hex, as the service's own sample computes it", () => {
@@ -68,7 +88,7 @@ describe("callback body", () => {
 
 describe("callback keys", () => {
   it("gives each workspace a random key, routes it back, and rotates it (the old one stops at once)", async () => {
-    const keys = new CallbackKeys(new Keyv());
+    const keys = await freshKeys();
     const first = await keys.keyOf("T0A");
     expect(first).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(first).not.toContain("T0A");
@@ -96,13 +116,15 @@ describe("callback keys", () => {
 
 describe("receiving a callback (a real HTTP server)", () => {
   let server: Server | undefined;
+  const summaries: RefusalSummary[] = [];
   afterEach(async () => {
+    for (const summary of summaries.splice(0)) summary.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server = undefined;
   });
 
   async function start(salt: string | null = SALT) {
-    const keys = new CallbackKeys(new Keyv());
+    const keys = await freshKeys();
     const key = await keys.keyOf("T0A");
     const nudges: string[] = [];
     let release: () => void = () => {};
@@ -111,6 +133,8 @@ describe("receiving a callback (a real HTTP server)", () => {
     });
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const refusals = new RefusalSummary(logger, 3_600_000);
+    summaries.push(refusals);
     const listener = callbackListener({
       keys,
       saltOf: async (team) => (team === "T0A" ? (salt ?? undefined) : undefined),
@@ -119,13 +143,14 @@ describe("receiving a callback (a real HTTP server)", () => {
         await gate;
       },
       logger,
+      refusals,
     });
     server = createServer(listener);
     await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${CALLBACK_PATH_PREFIX}`;
     const post = (path: string, body: string, type = "application/json") =>
       fetch(base + path, { method: "POST", body, headers: { "content-type": type } });
-    return { key, nudges, release, lines, post };
+    return { key, nudges, release, lines, post, refusals };
   }
 
   it("answers 200 at once to a signed callback, then nudges once per invoice in flight", async () => {
@@ -144,8 +169,8 @@ describe("receiving a callback (a real HTTP server)", () => {
     expect(nudges).toEqual(["T0A:700_a", "T0A:700_a"]);
   });
 
-  it("404 for an unknown key or a workspace without Secret 2; 403 and a warning for a wrong or missing signature", async () => {
-    const { key, nudges, lines, post } = await start();
+  it("404 for an unknown key or a workspace without Secret 2; 403 for a wrong or missing signature, summed up in one warning", async () => {
+    const { key, nudges, lines, post, refusals } = await start();
     const good = callbackSignature("700_a", SALT);
     expect((await post("x".repeat(32), JSON.stringify({ id: "700_a", signature: good }))).status).toBe(404);
     expect(
@@ -155,10 +180,28 @@ describe("receiving a callback (a real HTTP server)", () => {
     // Signed for another invoice: the signature covers the id only, so it proves nothing for this one.
     expect((await post(key, JSON.stringify({ id: "700_b", signature: good }))).status).toBe(403);
     expect(nudges).toEqual([]);
-    const warnings = lines.filter((line) => line.outcome === "callback_refused" && line.level === "warn");
-    expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatchObject({ status: 403, reason: "wrong signature", teamId: "T0A" });
+    // Nothing is written per request: a flood of bad callbacks is not a flood of lines.
+    expect(lines.filter((line) => line.level !== "info" || line.outcome !== "callback_accepted")).toEqual([]);
+    refusals.flush();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        outcome: "callbacks_refused",
+        teamId: "T0A",
+        refused: 3,
+        reasons: { "wrong signature": 2, "no valid signature": 1 },
+      }),
+      expect.objectContaining({
+        level: "info",
+        outcome: "requests_refused",
+        refused: 1,
+        reasons: { "unknown callback address": 1 },
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain(SALT);
+    // Nothing more counted: the next summary writes nothing.
+    refusals.flush();
+    expect(lines).toHaveLength(2);
   });
 
   it("refuses a body over 64 KB with 413, and a workspace that has no Secret 2 with 404", async () => {

@@ -112,13 +112,24 @@ describe("invoice card buttons, channel replies", () => {
     ["not JSON", "{"],
     ["an id that is not an invoice id", JSON.stringify({ t: "T0SANDBOX", id: "../../etc", s: "notpayed" })],
     ["no workspace", JSON.stringify({ id: UNPAID, s: "notpayed" })],
-  ])("refuses a forged value (%s) with a reference, without calling the service", async (_what, value) => {
-    const before = invoiceRequests(stack);
-    const { reply } = await stack.press("invoice_refresh", value);
-    expect(message(reply.body).response_type).toBe("ephemeral");
-    expect(message(reply.body).text).toMatch(/reference [0-9a-f]{8}/);
-    expect(invoiceRequests(stack)).toBe(before);
-  });
+  ])(
+    "answers a forged value (%s) as out of date, a warn line, without calling the service",
+    async (_what, value) => {
+      const before = invoiceRequests(stack);
+      const lines = stack.logs.length;
+      const { reply } = await stack.press("invoice_refresh", value);
+      expect(message(reply.body).response_type).toBe("ephemeral");
+      expect(message(reply.body).replace_original).toBe(false);
+      expect(message(reply.body).text).toBe("This button is out of date; nothing was done.");
+      expect(invoiceRequests(stack)).toBe(before);
+      // The line is written once the reply is sent.
+      const written = () => stack.logEntries().slice(lines);
+      await expect
+        .poll(() => written().find((entry) => entry.outcome === "stale_button"))
+        .toMatchObject({ level: "warn", action: "invoice_refresh" });
+      expect(written().filter((entry) => entry.level === "error")).toEqual([]);
+    },
+  );
 });
 
 describe("invoice card buttons, private replies (REPLY_VISIBILITY=private)", () => {

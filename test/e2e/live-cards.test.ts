@@ -174,19 +174,24 @@ describe("live invoice cards (SQLite)", () => {
     expect(line).toMatchObject({ outcome: "ok", posted: "response_url" });
   });
 
-  it("Stop updating takes the card out of the watch and says who stopped it", async () => {
+  it("Stop updating takes the card out of the watch and says who stopped it (its asker; a bystander is told who can)", async () => {
     stack.fake.invoices.set("live_stop", unpaid("live_stop"));
-    const card = await postCard(stack, "live_stop", "C0STOP");
+    const card = await postCard(stack, "live_stop", "C0STOP", "U0STOPPER");
     const stopValue = card.blocks
       .filter((block) => block.type === "actions")
       .flatMap((block) => block.elements as Array<{ action_id: string; value?: string }>)
       .find((element) => element.action_id === "invoice_stop_watch")?.value;
-    const ack: Ack = await stack.action("invoice_stop_watch", stopValue ?? "", {
-      userId: "U0STOPPER",
-      message: { type: "message", ts: card.ts, text: card.text, blocks: card.blocks },
-      channelId: "C0STOP",
-      messageTs: card.ts,
-    });
+    const pressBy = (userId: string) =>
+      stack.action("invoice_stop_watch", stopValue ?? "", {
+        userId,
+        message: { type: "message", ts: card.ts, text: card.text, blocks: card.blocks },
+        channelId: "C0STOP",
+        messageTs: card.ts,
+      });
+    const refused = await stack.slack.waitForReply((await pressBy("U0BYSTANDER")).responseId);
+    expect(refused.body).toMatchObject({ response_type: "ephemeral", replace_original: false });
+    expect(JSON.stringify(refused.body)).toContain("<@U0STOPPER> (who asked for it)");
+    const ack: Ack = await pressBy("U0STOPPER");
     const reply = await stack.slack.waitForReply(ack.responseId);
     expect(reply.body.replace_original).toBe(true);
     expect(JSON.stringify(reply.body)).toContain("Live updates stopped by <@U0STOPPER>");

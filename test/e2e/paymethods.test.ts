@@ -200,11 +200,11 @@ describe("/paymethods end to end (v2)", () => {
     ]);
   });
 
-  it("refuses a forged button value without calling the service", async () => {
+  it("answers a forged button value as out of date without calling the service", async () => {
     const before = methodRequests(stack);
     const { reply } = await stack.press("paymethods_next", '{"f":"all","p":"DROP TABLE"}');
     expect(message(reply.body).response_type).toBe("ephemeral");
-    expect(message(reply.body).text).toMatch(/reference [0-9a-f]{8}/);
+    expect(message(reply.body).text).toBe("This button is out of date; nothing was done.");
     expect(methodRequests(stack)).toBe(before);
   });
 

@@ -18,7 +18,8 @@ import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
-import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { callbackKeysFor } from "../../src/store/callback-keys.js";
+import { CardOwnersStore } from "../../src/store/card-owners.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { KeyvInstallationStore } from "../../src/store/installations.js";
@@ -83,7 +84,8 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
       credentials,
       settings: new SettingsStore(store.namespace("settings")),
       installations: new KeyvInstallationStore(store.namespace("installations"), box),
-      callbackKeys: new CallbackKeys(store.namespace("callbacks")),
+      callbackKeys: callbackKeysFor(store, 3000),
+      cardOwners: new CardOwnersStore(store.namespace("cardowners")),
     },
     logger,
     timeoutMs: 2000,
@@ -204,7 +206,15 @@ export function commandArgs(
 /** A button press on a message Kassa posted (ephemeral when `ephemeral`); replies go to `replyId`. */
 export function buttonArgs(
   world: ListenerWorld,
-  press: { actionId: string; value: string; user?: string; ephemeral?: boolean; replyId: string },
+  press: {
+    actionId: string;
+    value: string;
+    user?: string;
+    ephemeral?: boolean;
+    replyId: string;
+    /** The channel message pressed on (a live card Kassa posted), as Slack sends it back. */
+    card?: { ts: string; text: string; blocks: unknown[] };
+  },
   acks: Acks = [],
 ): ActionArgs {
   const user = press.user ?? ADMIN;
@@ -226,7 +236,13 @@ export function buttonArgs(
     response_url: world.slack.responseUrl(press.replyId),
     trigger_id: `trigger-${press.replyId}`,
     api_app_id: "A0KASSA",
-    container: { type: "message", is_ephemeral: press.ephemeral ?? false, channel_id: CHANNEL },
+    container: {
+      type: "message",
+      is_ephemeral: press.ephemeral ?? false,
+      channel_id: CHANNEL,
+      ...(press.card ? { message_ts: press.card.ts } : {}),
+    },
+    ...(press.card ? { message: { type: "message" as const, ...press.card } } : {}),
   };
   return {
     ...common(world, user),

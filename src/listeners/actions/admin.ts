@@ -89,7 +89,11 @@ export const disconnect =
       const lang = await langFor(deps, teamId);
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
       if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
-        throw new RefusalError(notAllowedMessage("disconnect_other", lang), "foreign_card");
+        const text = NOTICES_TEXT[lang];
+        throw new RefusalError(
+          ephemeral(text.foreignDisconnect, text.foreignDisconnectFallback),
+          "foreign_card",
+        );
       }
       const manager = await checkManager(deps, client, who);
       if (!manager.allowed) throw new RefusalError(notAllowedMessage("disconnect", lang), "not_allowed");

@@ -5,7 +5,7 @@ import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { ActionArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
+import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import { actionContext, pageSender } from "../shared/command-context.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { teamIdOf } from "../shared/team.js";
@@ -29,7 +29,8 @@ export const paymethodsPageButton =
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(pageValue.schema, action);
       const request = parsePaymethodsText(value.f);
-      if (request.kind !== "list") throw new Error(`button value holds no filter: ${value.f}`);
+      // A filter the command would not accept was not written by Kassa: the button is out of date.
+      if (request.kind !== "list") throw new StaleButtonError(action.action_id);
       noted.filter = value.f;
       noted.page = value.p;
       return paymethodsReply(

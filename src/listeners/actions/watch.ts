@@ -2,6 +2,7 @@ import { stopButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
@@ -9,21 +10,51 @@ import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import { langFor } from "../shared/manage.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { foreignCardMessage } from "./invoice.js";
+
+type StopDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "watches" | "stores">;
+
+/**
+ * Whether `user` may stop a channel card's updates: the person who asked for the card, the invoice's
+ * creator (both as noted when the card was posted or the invoice created), or someone who may manage
+ * the cash register (admins, the installer, ADMIN_USER_IDS). Others are told who may.
+ */
+async function mayStop(
+  deps: StopDeps,
+  client: ActionArgs["client"],
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+  card: { channel: string; ts: string; invoiceId: string },
+  lang: Lang,
+): Promise<void> {
+  const owners = await deps.stores.cardOwners.of(who.teamId, card);
+  if (who.userId === owners.asker || who.userId === owners.creator) return;
+  if ((await checkManager(deps, client, who)).allowed) return;
+  // A card of an invoice its asker created names that person once.
+  const asker = owners.asker === owners.creator ? undefined : owners.asker;
+  const text = NOTICES_TEXT[lang];
+  throw new RefusalError(
+    ephemeral(
+      text.stopNotAllowed(asker && `<@${asker}>`, owners.creator && `<@${owners.creator}>`),
+      text.stopNotAllowedFallback,
+    ),
+    "not_allowed",
+  );
+}
 
 /**
  * Stop updating: this card leaves its invoice's watch (other cards of the invoice stay live) and
- * says who stopped it. No call to the payment service.
+ * says who stopped it. No call to the payment service. A private card is only ever its asker's.
  */
 export const stopWatch =
-  (deps: AnswerDeps & Pick<ListenerDeps, "watches" | "stores">) =>
-  async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
+  (deps: StopDeps) =>
+  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;
     const context = { kind: "action", name: action.action_id, team, user } as const;
     // The card is redrawn without its Stop button; a private card Slack did not send back is left
-    // as it is, with a note beside it.
+    // as it is, with a note beside it. A refusal is a note beside the card.
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
       respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
     await answer(deps, context, send, async (noted) => {
@@ -35,7 +66,11 @@ export const stopWatch =
       const channel = body.container?.channel_id ?? body.channel?.id;
       const ts = body.container?.message_ts ?? body.message?.ts;
       if (isPrivate || !channel || !ts) await deps.watches.stop(team, value.id, { kind: "dm", user });
-      else await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
+      else {
+        const who = { userId: user, teamId: team, enterpriseId: body.enterprise?.id };
+        await mayStop(deps, client, who, { channel, ts, invoiceId: value.id }, lang);
+        await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
+      }
       const blocks = body.message?.blocks as unknown[] | undefined;
       if (isPrivate || !blocks || blocks.length === 0) {
         const reply = ephemeral(NOTICES_TEXT[lang].dmStopped, NOTICES_TEXT[lang].dmStoppedFallback);

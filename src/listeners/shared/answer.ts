@@ -83,7 +83,8 @@ async function answerNow(
     replyFailed = error instanceof Error ? error.message : String(error);
   }
   const broken = ("reference" in outcome && outcome.reference !== undefined) || replyFailed !== undefined;
-  const level = broken ? "error" : "info";
+  // A button value Kassa never wrote is worth a look (someone changing values), never an error.
+  const level = broken ? "error" : outcome.outcome === "stale_button" ? "warn" : "info";
   // The record is built only when it will be written (LOG_LEVEL=warn skips the info lines).
   if (!deps.logger.isLevelEnabled(level)) return;
   const line: AnswerLogLine = {

@@ -2,6 +2,7 @@ import { credentialsKeyMessage, credentialsRefusedMessage, notConnectedMessage }
 import type { SlackMessage } from "../../blocks/message.js";
 import {
   busyMessage,
+  ephemeral,
   internalErrorMessage,
   invoiceNotFoundMessage,
   serviceErrorMessage,
@@ -10,6 +11,7 @@ import {
   unreachableMessage,
 } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { InvoiceNotFoundError } from "../../invoices/lookup.js";
 import {
   BusyError,
@@ -20,6 +22,7 @@ import {
 } from "../../payments/errors.js";
 import { CredentialsKeyError } from "../../store/credentials.js";
 import { StoreCallError } from "../../store/deadline.js";
+import { StaleButtonError } from "./button-value.js";
 import type { FailureKind, RefusalKind } from "./outcome.js";
 
 /** A request we decline on purpose, with the reply that says why (not a fault: no reference). */
@@ -68,6 +71,10 @@ export function replyForFailure(
   const lang = context.lang ?? "en";
   if (error instanceof RefusalError) {
     return { message: error.reply, outcome: error.outcome };
+  }
+  if (error instanceof StaleButtonError) {
+    const text = NOTICES_TEXT[lang];
+    return { message: ephemeral(text.buttonOutdated, text.buttonOutdatedFallback), outcome: "stale_button" };
   }
   if (error instanceof InvoiceNotFoundError) {
     return {

@@ -64,8 +64,11 @@ export type BalancesRead = {
   ratesError?: string;
 };
 
-/** Requests declined on purpose (RefusalError): not faults, no reference. */
-export type RefusalKind = "not_allowed" | "foreign_card" | "invoice_not_found";
+/**
+ * Requests declined on purpose (RefusalError): not faults, no reference. stale_button: a button
+ * whose value Kassa does not write (an old message, or a changed value), logged at warn.
+ */
+export type RefusalKind = "not_allowed" | "foreign_card" | "invoice_not_found" | "stale_button";
 
 /** Failures replyForFailure turns into a reply (error-reply.ts). */
 export type FailureKind =
