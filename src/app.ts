@@ -8,6 +8,7 @@ import {
   socketModeApp,
   tellNotInstalled,
 } from "./edge/bolt-apps.js";
+import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): KassaApp {
     (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
   app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs));
+  if (slack.auth.kind === "oauth") app.use(noteOrgWorkspaces(deps.stores.installations, logger));
   let recovery: Recovery | undefined;
   const now = deps.now ?? (() => new Date());
   const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
