@@ -47,7 +47,8 @@ async function runNow(
   work: (run: StepRun) => Promise<StepResult>,
 ): Promise<void> {
   const started = performance.now();
-  const teamId = args.context.teamId ?? args.body.team_id ?? "";
+  // The workspace the workflow runs in (with an org-wide install, the event names it, not the install).
+  const teamId = args.body.team_id || args.context.teamId || "";
   const executionId = args.event.function_execution_id;
   const line: Record<string, unknown> = {
     step: options.step,
