@@ -15,6 +15,19 @@ export type SlackApiCall = {
 };
 export type SlackReply = { id: string; body: Record<string, unknown>; at: number };
 
+/**
+ * A workflow step's end as the app told it: functions.completeSuccess (its outputs) or
+ * functions.completeError (the message the workflow's people see), with the token it used.
+ */
+export type FunctionCompletion = {
+  executionId: string;
+  outcome: "success" | "error";
+  outputs?: Record<string, unknown>;
+  error?: string;
+  token: string | undefined;
+  at: number;
+};
+
 /** A message the app posted with chat.postMessage (and maybe edited with chat.update since). */
 export type PostedMessage = {
   channel: string;
@@ -57,6 +70,13 @@ export type SlackStandIn = {
   nextInstall: SlackInstallGrant;
   /** Make users.info fail (e.g. "missing_scope"), or succeed again with null. */
   usersInfoError: string | null;
+  /** Every functions.completeSuccess / completeError Slack accepted, in order. */
+  functionCompletions: FunctionCompletion[];
+  /** Resolves with the completions of one step run once there are at least `count` of them. */
+  waitForCompletion(
+    executionId: string,
+    options?: { count?: number; timeoutMs?: number },
+  ): Promise<FunctionCompletion[]>;
   /** Calls of one Web API method, in order. */
   callsOf(method: string): SlackApiCall[];
   /** Resolves with the calls of `method` once there are at least `count` of them. */
@@ -121,6 +141,15 @@ export type SlackStandIn = {
 export const SANDBOX_TEAM = { id: "T0SANDBOX", domain: "sandbox-finance" };
 export const SANDBOX_BOT = { userId: "U0KASSABOT", botId: "B0KASSABOT" };
 
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -142,6 +171,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   const waiters: Array<() => void> = [];
   const callWaiters: Array<() => void> = [];
   const apiErrors = new Map<string, string>();
+  const functionCompletions: FunctionCompletion[] = [];
   const sockets = new Set<Socket>();
   let replyFailure = 0;
   const state = {
@@ -256,6 +286,26 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         }
         for (const wake of messageWaiters.splice(0)) wake();
         return send(200, { ok: true, channel, ts: posted.ts, message: { text, blocks } });
+      }
+      if (method === "functions.completeSuccess" || method === "functions.completeError") {
+        // The Web API client sends objects in a form body as JSON text.
+        const executionId = body.function_execution_id;
+        const outputs = typeof body.outputs === "string" ? parseObject(body.outputs) : body.outputs;
+        if (typeof executionId !== "string" || executionId === "")
+          return send(200, { ok: false, error: "invalid_arguments" });
+        if (method === "functions.completeError" && typeof body.error !== "string")
+          return send(200, { ok: false, error: "invalid_arguments" });
+        functionCompletions.push({
+          executionId,
+          outcome: method === "functions.completeSuccess" ? "success" : "error",
+          ...(method === "functions.completeSuccess"
+            ? { outputs: (outputs ?? {}) as Record<string, unknown> }
+            : { error: String(body.error) }),
+          token,
+          at: Date.now(),
+        });
+        for (const wake of messageWaiters.splice(0)) wake();
+        return send(200, { ok: true });
       }
       if (method === "users.info") {
         if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
@@ -383,6 +433,23 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       state.usersInfoError = value;
     },
     callsOf: (method) => apiCalls.filter((call) => call.method === method),
+    functionCompletions,
+    waitForCompletion(executionId, { count = 1, timeoutMs = 15_000 } = {}) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`fewer than ${count} completions of ${executionId} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const check = () => {
+          const found = functionCompletions.filter((entry) => entry.executionId === executionId);
+          if (found.length >= count) {
+            clearTimeout(timer);
+            resolve(found);
+          } else messageWaiters.push(check);
+        };
+        check();
+      });
+    },
     messages,
     threadOf: (channel, ts) =>
       [...messages.values()].filter((message) => message.channel === channel && message.threadTs === ts),

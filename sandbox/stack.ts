@@ -62,6 +62,22 @@ export type CommandOptions = {
   signingSecret?: string;
   timestamp?: number;
   contentType?: string;
+  /** A workspace of an Enterprise Grid org where Kassa is installed org-wide (is_enterprise_install). */
+  enterpriseId?: string;
+};
+
+/** A workflow step run as Slack delivers it (function_executed). */
+export type StepRun = {
+  /** The step's callback id (the manifest's `functions` key). */
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** Default: a new one; give the same one (and the same eventId) to deliver a run again. */
+  executionId?: string;
+  eventId?: string;
+  retryNum?: number;
+  teamId?: string;
+  /** Installed org-wide on this Enterprise Grid org. */
+  enterpriseId?: string;
 };
 
 /** Slack's view of the acknowledgement: status, body, how long it took, and when the command was sent. */
@@ -175,7 +191,9 @@ export class Stack {
       command: options.command ?? "/invoice",
       text,
       api_app_id: "A0KASSA",
-      is_enterprise_install: "false",
+      ...(options.enterpriseId
+        ? { enterprise_id: options.enterpriseId, enterprise_name: "Grid Org", is_enterprise_install: "true" }
+        : { is_enterprise_install: "false" }),
       response_url: this.slack.responseUrl(responseId),
       trigger_id: `${counter}.trigger`,
     }).toString();
@@ -202,6 +220,8 @@ export class Stack {
       /** Where the pressed message is (default C0FINANCE, 1700000000.000100). */
       channelId?: string;
       messageTs?: string;
+      /** Installed org-wide on this Enterprise Grid org. */
+      enterpriseId?: string;
     } = {},
   ): Promise<Ack> {
     counter += 1;
@@ -213,6 +233,9 @@ export class Stack {
       token: "deprecated-verification-token",
       team: { id: teamId, domain: SANDBOX_TEAM.domain },
       user: { id: options.userId ?? "U0FINANCE1", username: "alex", team_id: teamId },
+      ...(options.enterpriseId
+        ? { enterprise: { id: options.enterpriseId, name: "Grid Org" }, is_enterprise_install: true }
+        : {}),
       container: {
         type: "message",
         message_ts: options.messageTs ?? "1700000000.000100",
@@ -276,6 +299,8 @@ export class Stack {
     userId?: string;
     teamId?: string;
     viewId?: string;
+    /** Installed org-wide on this Enterprise Grid org. */
+    enterpriseId?: string;
   }): Promise<{ status: number; body: string; json: Record<string, unknown> | null }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
     const state = Object.fromEntries(
@@ -299,6 +324,9 @@ export class Stack {
       type: "view_submission",
       team: { id: teamId, domain: SANDBOX_TEAM.domain },
       user: { id: options.userId ?? "U0ADMIN", username: "admin", team_id: teamId },
+      ...(options.enterpriseId
+        ? { enterprise: { id: options.enterpriseId, name: "Grid Org" }, is_enterprise_install: true }
+        : {}),
       api_app_id: "A0KASSA",
       token: "deprecated-verification-token",
       trigger_id: `${++counter}.trigger`,
@@ -321,20 +349,23 @@ export class Stack {
   async event(
     event: Record<string, unknown>,
     /** eventId and retryNum: to deliver the same event again, as Slack does when it missed the ack. */
-    options: { teamId?: string; eventId?: string; retryNum?: number } = {},
+    options: { teamId?: string; eventId?: string; retryNum?: number; enterpriseId?: string } = {},
   ): Promise<{ status: number; body: string; eventId: string }> {
     const teamId = options.teamId ?? SANDBOX_TEAM.id;
     const eventId = options.eventId ?? `Ev${++counter}`;
+    // An org-wide install is authorised for the org: its authorization names no workspace.
+    const authorization = options.enterpriseId
+      ? { enterprise_id: options.enterpriseId, team_id: null, is_enterprise_install: true }
+      : { enterprise_id: null, team_id: teamId, is_enterprise_install: false };
     const text = JSON.stringify({
       token: "deprecated-verification-token",
       team_id: teamId,
+      ...(options.enterpriseId ? { enterprise_id: options.enterpriseId } : {}),
       api_app_id: "A0KASSA",
       type: "event_callback",
       event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
-      authorizations: [
-        { team_id: teamId, user_id: "U0KASSABOT", is_bot: true, is_enterprise_install: false },
-      ],
+      authorizations: [{ ...authorization, user_id: "U0KASSABOT", is_bot: true }],
       event,
     });
     const headers: Record<string, string> = {
@@ -347,6 +378,47 @@ export class Stack {
     }
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: text });
     return { status: response.status, body: await response.text(), eventId };
+  }
+
+  /**
+   * Runs a workflow step as Slack does: a function_executed event carrying the run's id, its inputs
+   * and a short-lived function token of its own (xwfp-). Resolves with the run's ids once acknowledged.
+   */
+  async runStep(
+    run: StepRun,
+  ): Promise<{ status: number; executionId: string; token: string; eventId: string }> {
+    counter += 1;
+    const executionId = run.executionId ?? `Fx${counter}${Date.now().toString(36).toUpperCase()}`;
+    const token = `xwfp-sandbox-${executionId}`;
+    const result = await this.event(
+      {
+        type: "function_executed",
+        function: {
+          id: `Fn0${run.callbackId.toUpperCase()}`,
+          callback_id: run.callbackId,
+          title: run.callbackId,
+          type: "app",
+          input_parameters: [],
+          output_parameters: [],
+          app_id: "A0KASSA",
+          date_created: 1_700_000_000,
+          date_updated: 1_700_000_000,
+          date_deleted: 0,
+        },
+        inputs: run.inputs,
+        function_execution_id: executionId,
+        workflow_execution_id: `Wx${executionId}`,
+        event_ts: `${Date.now() / 1000}`,
+        bot_access_token: token,
+      },
+      {
+        ...(run.teamId ? { teamId: run.teamId } : {}),
+        ...(run.eventId ? { eventId: run.eventId } : {}),
+        ...(run.retryNum === undefined ? {} : { retryNum: run.retryNum }),
+        ...(run.enterpriseId ? { enterpriseId: run.enterpriseId } : {}),
+      },
+    );
+    return { status: result.status, executionId, token, eventId: result.eventId };
   }
 
   /**

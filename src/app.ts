@@ -9,9 +9,11 @@ import {
   tellNotInstalled,
 } from "./edge/bolt-apps.js";
 import { httpServerOptions } from "./edge/http-server.js";
+import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
+import { registerSteps } from "./steps/index.js";
 import { CommandJournal } from "./store/journal.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import { InFlight } from "./util/in-flight.js";
@@ -62,7 +64,10 @@ export function createApp(deps: AppDeps): KassaApp {
     (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
   app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs));
+  if (slack.auth.kind === "oauth") app.use(noteOrgWorkspaces(deps.stores.installations, logger));
   let recovery: Recovery | undefined;
+  const now = deps.now ?? (() => new Date());
+  const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
   registerListeners(app, {
     rateLimiter: new RateLimiter(
       deps.stores.store.kind === "sqlite" ? undefined : deps.stores.store.namespace("rate"),
@@ -77,12 +82,22 @@ export function createApp(deps: AppDeps): KassaApp {
     replyVisibility: config.replyVisibility,
     adminUserIds: slack.adminUserIds,
     defaultApiVersion: config.payments.apiVersion,
-    now: deps.now ?? (() => new Date()),
+    now,
     watches: deps.watches,
     feeds: deps.feeds,
     serviceTimeZone: config.payments.timeZone,
-    claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
+    claimOnce,
     callbacks: deps.callbacks?.addresses,
+  });
+  registerSteps(app, {
+    payments: deps.payments,
+    stores: deps.stores,
+    watches: deps.watches,
+    feeds: deps.feeds,
+    logger,
+    now,
+    claimOnce,
+    inFlight,
   });
 
   return {

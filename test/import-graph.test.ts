@@ -53,7 +53,7 @@ const FLOORS: string[][] = [
   ["blocks"],
   ["registers"],
   ["paymethods", "invoices", "watch", "feed", "callbacks"],
-  ["listeners", "edge"],
+  ["listeners", "steps", "edge"],
 ];
 
 function floorOf(file: string): number {

@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import { BOT_SCOPES } from "../src/app.js";
 import { HANDLED } from "../src/listeners/routes.js";
 import { PAYMENT_PAGE_HOST } from "../src/payments/payment-link.js";
+import { STEP_IDS, STEP_PARAMETERS } from "../src/steps/index.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 /** Slack's JSON Schema for version 1 manifests (draft-07), copied from shared/schemas. */
@@ -20,7 +21,17 @@ const manifest = parse(read("../manifest.yml")) as {
   settings: {
     event_subscriptions: { request_url: string; bot_events: string[] };
     interactivity: { is_enabled: boolean; request_url: string };
+    function_runtime?: string;
+    org_deploy_enabled?: boolean;
   };
+  functions?: Record<
+    string,
+    {
+      title: string;
+      input_parameters: Record<string, { type: string; name?: string; is_required?: boolean }>;
+      output_parameters: Record<string, { type: string; name?: string; is_required?: boolean }>;
+    }
+  >;
 };
 
 /** RFC 3986 absolute URI: a scheme and something after it, as URL parses it. */
@@ -82,8 +93,10 @@ describe("manifest.yml", () => {
     }
   });
 
-  it("subscribes to exactly the events the app handles", () => {
-    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([...HANDLED.events].sort());
+  it("subscribes to exactly the events the app handles (function_executed: its workflow steps)", () => {
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(
+      [...HANDLED.events, "function_executed"].sort(),
+    );
     expect(manifest.settings.event_subscriptions.request_url).toBe("https://kassa.example.com/slack/events");
   });
 
@@ -95,6 +108,28 @@ describe("manifest.yml", () => {
       request_url: "https://kassa.example.com/slack/events",
     });
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+  });
+
+  it("declares exactly the workflow steps the app runs, remotely, with the inputs and outputs they use", () => {
+    expect(manifest.settings.function_runtime).toBe("remote");
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    const functions = manifest.functions ?? {};
+    expect(Object.keys(functions).sort()).toEqual(Object.values(STEP_IDS).sort());
+    for (const [id, declared] of Object.entries(functions)) {
+      const used = STEP_PARAMETERS[id as keyof typeof STEP_PARAMETERS];
+      expect(Object.keys(declared.input_parameters), id).toEqual([...used.inputs]);
+      expect(Object.keys(declared.output_parameters), id).toEqual([...used.outputs]);
+      for (const [name, parameter] of [
+        ...Object.entries(declared.input_parameters),
+        ...Object.entries(declared.output_parameters),
+      ])
+        expect(parameter.name, `${id}.${name}`).toBe(name);
+    }
+    // Money is exact text, never a float; a run cannot start without an amount or an invoice.
+    const create = functions[STEP_IDS.createInvoice];
+    expect(create?.input_parameters.amount).toMatchObject({ type: "string", is_required: true });
+    expect(create?.output_parameters.amount?.type).toBe("string");
+    expect(functions[STEP_IDS.invoiceStatus]?.input_parameters.invoice?.is_required).toBe(true);
   });
 
   it("unfurls links of the payment page host, with the scopes and event that takes", () => {

@@ -66,6 +66,8 @@ export function statusMessage(
     canManage: boolean;
     balanceVisibility?: BalanceVisibility | undefined;
     invoiceCreators?: BalanceVisibility | undefined;
+    /** Whether workflows may create invoices (the Create invoice step). */
+    workflowsCreate?: boolean | undefined;
     /** Live cards: how many invoices the workspace has watched. */
     watched?: number;
     /** Instant notifications (the payment service's callbacks); the address only for managers. */
@@ -89,6 +91,7 @@ export function statusMessage(
   if (options.feeds) lines.push(feedsLine(options.feeds, lang));
   if (options.balanceVisibility) lines.push(t.balanceTo(options.balanceVisibility === "everyone"));
   if (options.invoiceCreators) lines.push(t.creatorsTo(options.invoiceCreators === "everyone"));
+  if (options.workflowsCreate !== undefined) lines.push(t.workflowsCreate(options.workflowsCreate));
   lines.push(options.canManage ? (info ? t.changeIt : t.connectIt) : t.adminsCanChange);
   return ephemeral(lines.join("\n"), t.statusFallback(info !== undefined));
 }

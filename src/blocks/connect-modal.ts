@@ -20,6 +20,7 @@ export const CONNECT_FIELDS = {
   visibility: "visibility",
   balanceVisibility: "balance_visibility",
   invoiceCreators: "invoice_creators",
+  workflowCreates: "workflow_creates",
   language: "language",
 } as const;
 
@@ -34,6 +35,8 @@ type ConnectForm = {
   balanceVisibility?: BalanceVisibility | undefined;
   /** Who may create invoices with /invoice new; admins when not given. */
   invoiceCreators?: BalanceVisibility | undefined;
+  /** Whether workflows may create invoices; off when not given. */
+  workflowCreates?: "off" | "on" | undefined;
   /** Shown under the secret when the check could only finish after the form was answered. */
   error?: string | undefined;
   privateMetadata: string;
@@ -107,6 +110,13 @@ export function connectModal(form: ConnectForm): types.ModalView {
       hint: t.whoCreatesHint,
       options: whoMay,
       initial: form.invoiceCreators ?? "admins",
+    }),
+    radioInput({
+      block: CONNECT_FIELDS.workflowCreates,
+      label: t.workflows,
+      hint: t.workflowsHint,
+      options: [selectOption(t.workflowsNo, "off"), selectOption(t.workflowsYes, "on")],
+      initial: form.workflowCreates ?? "off",
     }),
   );
   return modal({

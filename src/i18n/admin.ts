@@ -21,6 +21,7 @@ export type AdminText = {
   watched: (count: number) => string;
   balanceTo: (everyone: boolean) => string;
   creatorsTo: (everyone: boolean) => string;
+  workflowsCreate: (allowed: boolean) => string;
   changeIt: string;
   connectIt: string;
   adminsCanChange: string;
@@ -72,6 +73,10 @@ const en: AdminText = {
     `\`/balance\` is shown to ${everyone ? "everyone in the workspace" : "admins only"}, each time privately to the asker.`,
   creatorsTo: (everyone) =>
     `\`/invoice new\` (creating invoices) is open to ${everyone ? "everyone in the workspace" : "admins only"}.`,
+  workflowsCreate: (allowed) =>
+    allowed
+      ? "Workflows may create invoices (Kassa's `Create invoice` step in Workflow Builder)."
+      : "Workflows may not create invoices; Kassa's `Invoice status` step works in any workflow.",
   changeIt: "Change it with `/invoice connect`, or remove it with `/invoice disconnect`.",
   connectIt: "Connect it with `/invoice connect`.",
   adminsCanChange: "Workspace admins and owners can change this.",
@@ -138,6 +143,10 @@ const ru: AdminText = {
     `\`/balance\` ${everyone ? "доступна всем в рабочем пространстве" : "доступна только администраторам"}, ответ каждый раз видит только спросивший.`,
   creatorsTo: (everyone) =>
     `\`/invoice new\` (создание счетов) ${everyone ? "доступна всем в рабочем пространстве" : "доступна только администраторам"}.`,
+  workflowsCreate: (allowed) =>
+    allowed
+      ? "Процессы могут создавать счета (шаг Kassa `Create invoice` в конструкторе процессов)."
+      : "Процессам не разрешено создавать счета; шаг Kassa `Invoice status` работает в любом процессе.",
   changeIt: "Изменить подключение — `/invoice connect`, отключить — `/invoice disconnect`.",
   connectIt: "Подключить — `/invoice connect`.",
   adminsCanChange: "Изменить это могут администраторы и владельцы рабочего пространства.",

@@ -21,6 +21,10 @@ export type ConnectText = {
   whoBalanceHint: string;
   whoCreates: string;
   whoCreatesHint: string;
+  workflows: string;
+  workflowsHint: string;
+  workflowsNo: string;
+  workflowsYes: string;
   language: string;
   languageHint: string;
   title: string;
@@ -57,6 +61,11 @@ const en: ConnectText = {
   whoCreates: "Who may create invoices (/invoice new)",
   whoCreatesHint:
     "Admins: the same people as above. A created invoice is a real payment link of the cash register.",
+  workflows: "Workflows may create invoices (Kassa's Workflow Builder step)",
+  workflowsHint:
+    "Slack does not tell Kassa who runs a workflow, so this is for the whole workspace: any workflow built here with the step may then create invoices. Always on when everyone may create them.",
+  workflowsNo: "No",
+  workflowsYes: "Yes, any workflow in this workspace",
   language: "Language Kassa writes in",
   languageHint: "For everyone in this workspace: cards, live updates, the feed, replies and this form.",
   title: "Connect cash register",
@@ -95,6 +104,11 @@ const ru: ConnectText = {
   whoCreates: "Кто создаёт счета (/invoice new)",
   whoCreatesHint:
     "Администраторы: те же люди, что выше. Созданный счёт — настоящая ссылка на оплату в кассу.",
+  workflows: "Процессы могут создавать счета (шаг Kassa для конструктора процессов)",
+  workflowsHint:
+    "Slack не сообщает Kassa, кто запустил процесс, поэтому это решение для всего рабочего пространства: любой процесс с этим шагом сможет создавать счета. Всегда включено, если создавать счета могут все.",
+  workflowsNo: "Нет",
+  workflowsYes: "Да, любой процесс в этом рабочем пространстве",
   language: "Язык, на котором пишет Kassa",
   languageHint: "Для всех в этом рабочем пространстве: карточки, обновления, лента, ответы и эта форма.",
   title: "Подключение кассы",

@@ -19,7 +19,7 @@ import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, paymethodsCommand } from "./commands/paymethods.js";
 import { homeOpened } from "./events/home.js";
 import { linkShared } from "./events/link-shared.js";
-import { appUninstalled, tokensRevoked } from "./events/uninstall.js";
+import { appUninstalled, appUninstalledTeam, tokensRevoked } from "./events/uninstall.js";
 import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
@@ -56,6 +56,7 @@ export const ROUTES: readonly Route[] = [
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },
   { event: "tokens_revoked", handler: tokensRevoked },
+  { event: "app_uninstalled_team", handler: appUninstalledTeam },
   { event: "link_shared", handler: linkShared },
 ];
 

@@ -62,7 +62,11 @@ export async function openStores(
       store,
       credentials: new CredentialsStore(store.namespace("credentials"), box, options.memoMs),
       cache: new Cache(store.namespace("cache")),
-      installations: new KeyvInstallationStore(store.namespace("installations"), box),
+      installations: new KeyvInstallationStore(
+        store.namespace("installations"),
+        box,
+        store.namespace("orgworkspaces"),
+      ),
       settings: new SettingsStore(store.namespace("settings"), options.memoMs),
       callbackKeys: callbackKeysFor(store, config.store.timeoutMs),
       cardOwners: new CardOwnersStore(store.namespace("cardowners")),
@@ -73,29 +77,43 @@ export async function openStores(
   }
 }
 
+type ForgetStores = Pick<Stores, "credentials" | "installations" | "settings"> &
+  Partial<Pick<Stores, "callbackKeys" | "cardOwners">>;
+
 /**
  * Everything Kassa keeps about a workspace: on app_uninstalled / tokens_revoked nothing may stay
- * behind (Bolt deletes nothing by itself).
+ * behind (Bolt deletes nothing by itself). An org-wide install's uninstall forgets every workspace
+ * of the org Kassa has seen, each with its own cash register. Resolves to the workspaces forgotten.
  */
 export async function forgetWorkspace(
-  stores: Pick<Stores, "credentials" | "installations" | "settings"> &
-    Partial<Pick<Stores, "callbackKeys" | "cardOwners">>,
+  stores: ForgetStores,
   forgetCached: (teamId: string) => Promise<void>,
   query: { teamId?: string | undefined; enterpriseId?: string | undefined; isEnterpriseInstall: boolean },
-): Promise<void> {
+): Promise<string[]> {
   await stores.installations.deleteInstallation({
     teamId: query.teamId,
     enterpriseId: query.enterpriseId,
     isEnterpriseInstall: query.isEnterpriseInstall,
   });
-  if (query.teamId) {
-    const teamId = query.teamId;
-    await Promise.all([
-      stores.credentials.remove(teamId),
-      stores.settings.remove(teamId),
-      stores.callbackKeys?.remove(teamId),
-      stores.cardOwners?.removeTeam(teamId),
-      forgetCached(teamId),
-    ]);
-  }
+  const teams = new Set(query.teamId && query.teamId !== query.enterpriseId ? [query.teamId] : []);
+  if (query.isEnterpriseInstall && query.enterpriseId)
+    for (const teamId of await stores.installations.workspacesOf(query.enterpriseId)) teams.add(teamId);
+  for (const teamId of teams) await forgetOrgWorkspace(stores, forgetCached, teamId);
+  return [...teams];
+}
+
+/** One workspace's data (not its org's installation): an org-wide app removed from one workspace. */
+export async function forgetOrgWorkspace(
+  stores: ForgetStores,
+  forgetCached: (teamId: string) => Promise<void>,
+  teamId: string,
+): Promise<void> {
+  await Promise.all([
+    stores.credentials.remove(teamId),
+    stores.settings.remove(teamId),
+    stores.callbackKeys?.remove(teamId),
+    stores.cardOwners?.removeTeam(teamId),
+    forgetCached(teamId),
+  ]);
+  await stores.installations.forgetOrgWorkspace(teamId);
 }

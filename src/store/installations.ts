@@ -34,6 +34,9 @@ type Query = {
   isEnterpriseInstall: boolean;
 };
 
+/** A workspace of an Enterprise Grid org where Kassa is installed org-wide, as first seen. */
+const orgWorkspaceSchema = z.object({ enterpriseId: z.string().min(1), seenAt: z.iso.datetime() });
+
 /** Org-wide (Enterprise Grid) installs are keyed by enterprise id, all others by team id. */
 export function installationKey(query: Query): string | undefined {
   if (query.isEnterpriseInstall && query.enterpriseId) return `enterprise:${query.enterpriseId}`;
@@ -41,10 +44,72 @@ export function installationKey(query: Query): string | undefined {
 }
 
 export class KeyvInstallationStore implements InstallationStore {
+  /** Workspaces this process has already written down (one write per workspace, not per request). */
+  private readonly noted = new Set<string>();
+
+  /**
+   * @param orgWorkspaces which org each workspace of an org-wide install belongs to (team id ->
+   *   enterprise id): requests carry both, but the watcher, the feed and an org's uninstall know a
+   *   workspace (or the org) only.
+   */
   constructor(
     private readonly keyv: Keyv,
     private readonly box: SecretBox,
+    private readonly orgWorkspaces: Keyv,
   ) {}
+
+  /** Notes that `teamId` belongs to the org-wide install of `enterpriseId` (once per process). */
+  async noteOrgWorkspace(teamId: string, enterpriseId: string): Promise<void> {
+    const key = `${teamId}:${enterpriseId}`;
+    if (this.noted.has(key)) return;
+    if (this.noted.size >= 10_000) this.noted.clear();
+    this.noted.add(key);
+    try {
+      const raw: unknown = await this.orgWorkspaces.get(teamId);
+      if (orgWorkspaceSchema.safeParse(raw).data?.enterpriseId === enterpriseId) return;
+      await this.orgWorkspaces.set(teamId, { enterpriseId, seenAt: new Date().toISOString() });
+    } catch (error) {
+      this.noted.delete(key);
+      throw error;
+    }
+  }
+
+  /** The org a workspace was seen in, when Kassa is installed org-wide there. */
+  async orgOf(teamId: string): Promise<string | undefined> {
+    return orgWorkspaceSchema.safeParse(await this.orgWorkspaces.get(teamId)).data?.enterpriseId;
+  }
+
+  /** Every workspace seen in the org-wide install of `enterpriseId` (an org's uninstall forgets them). */
+  async workspacesOf(enterpriseId: string): Promise<string[]> {
+    const iterator = this.orgWorkspaces.iterator;
+    if (!iterator) throw new Error("this store cannot list its keys");
+    const found: string[] = [];
+    for await (const [teamId, raw] of iterator(this.orgWorkspaces.namespace)) {
+      if (orgWorkspaceSchema.safeParse(raw).data?.enterpriseId === enterpriseId) found.push(String(teamId));
+    }
+    return found;
+  }
+
+  /** Forgets that a workspace belongs to an org (it left, or the org uninstalled Kassa). */
+  async forgetOrgWorkspace(teamId: string): Promise<void> {
+    for (const key of this.noted) if (key.startsWith(`${teamId}:`)) this.noted.delete(key);
+    await this.orgWorkspaces.delete(teamId);
+  }
+
+  /**
+   * The installation that acts for a workspace, knowing only its team id (the watcher, the feed):
+   * its own install, else its org's org-wide one. `orgWide`: Web API calls must then name the team.
+   */
+  async forWorkspace(
+    teamId: string,
+  ): Promise<{ installation: Installation<"v1" | "v2", boolean>; orgWide: boolean } | undefined> {
+    const own = await this.find({ teamId, isEnterpriseInstall: false });
+    if (own) return { installation: own, orgWide: false };
+    const enterpriseId = await this.orgOf(teamId);
+    if (!enterpriseId) return undefined;
+    const org = await this.find({ teamId, enterpriseId, isEnterpriseInstall: true });
+    return org ? { installation: org, orgWide: true } : undefined;
+  }
 
   async storeInstallation(installation: Installation<"v1" | "v2", boolean>): Promise<void> {
     const query: Query = {

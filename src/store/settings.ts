@@ -11,10 +11,23 @@ const settingsSchema = z.object({
   balanceVisibility: z.enum(["admins", "everyone"]).optional(),
   /** Who may create invoices with /invoice new; unset means admins only. */
   invoiceCreators: z.enum(["admins", "everyone"]).optional(),
+  /**
+   * Whether workflows (Kassa's Create invoice step in Workflow Builder) may create invoices; unset
+   * means no. Slack does not tell a step who runs its workflow, so this is the workspace's choice.
+   */
+  workflowCreates: z.enum(["off", "on"]).optional(),
   /** The language Kassa writes in for this workspace; unset means English. */
   language: langSchema.optional(),
 });
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
+
+/**
+ * May a workflow create invoices here? When an admin allowed it, or when everyone may create them
+ * anyway (a workflow then can do nothing its builder could not do with /invoice new).
+ */
+export function workflowsMayCreate(settings: WorkspaceSettings): boolean {
+  return settings.workflowCreates === "on" || settings.invoiceCreators === "everyone";
+}
 
 export class SettingsStore {
   private readonly memo: Memo<WorkspaceSettings>;

@@ -4,7 +4,7 @@ import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch
 import type { Lang } from "../i18n/lang.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import { slackApiError } from "../slack/error.js";
-import type { Owed, Watch, WatchCard } from "./model.js";
+import { type Owed, type Watch, type WatchCard, WORKFLOW_ASKER } from "./model.js";
 
 // The Slack side of a live card: what one card is owed, delivered, and what Slack's answer means.
 
@@ -147,7 +147,7 @@ async function deliver(
     }
     if (card.kind === "channel") {
       const text = changeNotice(invoice, from, to, {
-        user: card.user,
+        user: card.user === WORKFLOW_ASKER ? undefined : card.user,
         previous: watch.invoice,
         entered: card.entered,
         lang: context.lang,

@@ -41,25 +41,33 @@ async function openQueue(
 
 /**
  * Web API clients with each workspace's bot token: SLACK_BOT_TOKEN for one workspace, the stored
- * installation's token with OAuth. Clients are kept per token (a rotated token gets a new one).
+ * installation's token with OAuth: the workspace's own, or its Enterprise Grid org's org-wide one
+ * (then every call names the workspace, team_id, as Slack asks of org tokens). The live cards, the
+ * feed and its digests all get their clients here. Clients are kept per token and workspace (a
+ * rotated token gets a new one).
  */
 export function slackClients(config: Config, stores: Pick<Stores, "installations">): SlackClients {
   const clients = new Map<string, webApi.WebClient>();
-  const clientFor = (token: string) => {
-    let client = clients.get(token);
+  const clientFor = (token: string, teamId?: string) => {
+    const key = teamId ? `${token} ${teamId}` : token;
+    let client = clients.get(key);
     if (!client) {
       if (clients.size >= 1000) clients.clear();
-      client = new webApi.WebClient(token, slackClientOptions(config.slack));
-      clients.set(token, client);
+      client = new webApi.WebClient(token, {
+        ...slackClientOptions(config.slack),
+        ...(teamId ? { teamId } : {}),
+      });
+      clients.set(key, client);
     }
     return client;
   };
   const auth = config.slack.auth;
   if (auth.kind === "single-workspace") return async () => clientFor(auth.botToken);
   return async (teamId) => {
-    const installation = await stores.installations.find({ teamId, isEnterpriseInstall: false });
-    const token = installation?.bot?.token;
-    return token ? clientFor(token) : undefined;
+    const found = await stores.installations.forWorkspace(teamId);
+    const token = found?.installation.bot?.token;
+    if (!token) return undefined;
+    return found.orgWide ? clientFor(token, teamId) : clientFor(token);
   };
 }
 

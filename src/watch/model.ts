@@ -84,6 +84,12 @@ export const watchCardSchema = z.discriminatedUnion("kind", [
 ]);
 export type WatchCard = z.infer<typeof watchCardSchema>;
 
+/**
+ * The asker of a card a workflow step posted without naming a person: nobody is mentioned in its
+ * thread, and all such cards of a workspace share one asker's share of its live cards.
+ */
+export const WORKFLOW_ASKER = "workflow";
+
 /** One card's identity within its watch. */
 export function cardId(card: Pick<WatchCard, "kind" | "user"> & { channel?: string; ts?: string }): string {
   return card.kind === "channel" ? `c:${card.channel}:${card.ts}` : `u:${card.user}`;

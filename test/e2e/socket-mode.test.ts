@@ -57,6 +57,34 @@ describe("Socket Mode (SLACK_APP_TOKEN)", () => {
     expect(JSON.stringify(reply.body)).toContain("Invoice 715308958_rPwTzvsvCm");
   });
 
+  it("runs a workflow step that arrives over the socket and ends it on the run's own token", async () => {
+    stack.slack.sendEnvelope({
+      envelope_id: "env-step",
+      type: "events_api",
+      payload: {
+        token: "x",
+        team_id: SANDBOX_TEAM.id,
+        api_app_id: "A0KASSA",
+        type: "event_callback",
+        event_id: "EvSocketStep",
+        event_time: Math.floor(Date.now() / 1000),
+        event: {
+          type: "function_executed",
+          function: { id: "Fn0STATUS", callback_id: "invoice_status", title: "Invoice status", type: "app" },
+          inputs: { invoice: "715308958_rPwTzvsvCm" },
+          function_execution_id: "FxSOCKET1",
+          workflow_execution_id: "WxSOCKET1",
+          event_ts: `${Date.now() / 1000}`,
+          bot_access_token: "xwfp-socket-run",
+        },
+      },
+    });
+    await stack.slack.waitForSocketAck("env-step");
+    const [end] = await stack.slack.waitForCompletion("FxSOCKET1");
+    expect(end).toMatchObject({ outcome: "success", token: "xwfp-socket-run" });
+    expect(end?.outputs).toMatchObject({ invoice_id: "715308958_rPwTzvsvCm", state: "notpayed" });
+  });
+
   it("still answers /healthz for the operator", async () => {
     const response = await fetch(`${stack.url}/healthz`);
     expect(response.status).toBe(200);

@@ -30,7 +30,7 @@ import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
 import { paymethodsCommand } from "../../src/listeners/commands/paymethods.js";
 import { homeOpened } from "../../src/listeners/events/home.js";
 import { linkShared } from "../../src/listeners/events/link-shared.js";
-import { appUninstalled, tokensRevoked } from "../../src/listeners/events/uninstall.js";
+import { appUninstalled, appUninstalledTeam, tokensRevoked } from "../../src/listeners/events/uninstall.js";
 import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
@@ -376,6 +376,15 @@ describe("events", () => {
     await appUninstalled(world.deps)(eventArgs.appUninstalled(world));
     expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
     expect(lastLine()).toMatchObject({ event: "app_uninstalled", outcome: "forgotten", team: TEAM });
+  });
+
+  it("app_uninstalled_team forgets that workspace of the org (its cash register), not the org's installation", async () => {
+    cover(appUninstalledTeam);
+    await world.deps.stores.installations.noteOrgWorkspace(TEAM, "E0GRID");
+    await appUninstalledTeam(world.deps)(eventArgs.appUninstalledTeam(world));
+    expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
+    expect(await world.deps.stores.installations.orgOf(TEAM)).toBeUndefined();
+    expect(lastLine()).toMatchObject({ event: "app_uninstalled_team", outcome: "forgotten", team: TEAM });
   });
 
   it("tokens_revoked forgets the workspace when the bot token went, and ignores user tokens", async () => {

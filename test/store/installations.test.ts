@@ -51,7 +51,11 @@ let installations: KeyvInstallationStore;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "kassa-installations-"));
   store = await openStore(`sqlite://${join(dir, "kassa.sqlite")}`);
-  installations = new KeyvInstallationStore(store.namespace("installations"), new SecretBox(KEY));
+  installations = new KeyvInstallationStore(
+    store.namespace("installations"),
+    new SecretBox(KEY),
+    store.namespace("orgworkspaces"),
+  );
 });
 afterEach(async () => {
   await store.close();
@@ -67,6 +71,32 @@ describe("KeyvInstallationStore", () => {
     expect(
       installationKey({ teamId: undefined, enterpriseId: undefined, isEnterpriseInstall: false }),
     ).toBeUndefined();
+  });
+
+  it("finds the install acting for a workspace that knows only its team id: its own, else its org's once seen there", async () => {
+    await installations.storeInstallation(orgInstall);
+    await installations.storeInstallation(workspaceInstall);
+    expect(await installations.forWorkspace("T0GRIDA")).toBeUndefined();
+    await installations.noteOrgWorkspace("T0GRIDA", "E0GRID");
+    await installations.noteOrgWorkspace("T0GRIDB", "E0GRID");
+    await installations.noteOrgWorkspace("T0ELSE", "E0OTHER");
+    expect(await installations.forWorkspace("T0GRIDA")).toMatchObject({
+      orgWide: true,
+      installation: { bot: { token: ORG_TOKEN } },
+    });
+    expect(await installations.forWorkspace("T0WORK")).toMatchObject({
+      orgWide: false,
+      installation: { bot: { token: WORKSPACE_TOKEN } },
+    });
+    // The org without an install any more: nothing acts for its workspaces.
+    expect(await installations.forWorkspace("T0ELSE")).toBeUndefined();
+    expect((await installations.workspacesOf("E0GRID")).sort()).toEqual(["T0GRIDA", "T0GRIDB"]);
+    await installations.forgetOrgWorkspace("T0GRIDA");
+    expect(await installations.orgOf("T0GRIDA")).toBeUndefined();
+    expect(await installations.workspacesOf("E0GRID")).toEqual(["T0GRIDB"]);
+    // Written down again when the workspace is seen again (the memory of this process was cleared too).
+    await installations.noteOrgWorkspace("T0GRIDA", "E0GRID");
+    expect(await installations.orgOf("T0GRIDA")).toBe("E0GRID");
   });
 
   it("stores and fetches a workspace install, rotating tokens included", async () => {

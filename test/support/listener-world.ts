@@ -83,7 +83,11 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     stores: {
       credentials,
       settings: new SettingsStore(store.namespace("settings")),
-      installations: new KeyvInstallationStore(store.namespace("installations"), box),
+      installations: new KeyvInstallationStore(
+        store.namespace("installations"),
+        box,
+        store.namespace("orgworkspaces"),
+      ),
       callbackKeys: callbackKeysFor(store, 3000),
       cardOwners: new CardOwnersStore(store.namespace("cardowners")),
     },
@@ -356,6 +360,19 @@ export const eventArgs = {
   },
   appUninstalled(world: ListenerWorld): EventArgs<"app_uninstalled"> {
     const event = { type: "app_uninstalled" as const, event_ts: "1764000000.3" };
+    return { ...common(world, ADMIN), payload: event, event, body: envelope(event) };
+  },
+  appUninstalledTeam(world: ListenerWorld): EventArgs<"app_uninstalled_team"> {
+    const event = {
+      type: "app_uninstalled_team" as const,
+      app_id: "A0KASSA",
+      app_name: "Kassa",
+      app_owner_id: ADMIN,
+      team_id: TEAM,
+      team_domain: SANDBOX_TEAM.domain,
+      user_id: ADMIN,
+      event_ts: "1764000000.5",
+    };
     return { ...common(world, ADMIN), payload: event, event, body: envelope(event) };
   },
   tokensRevoked(world: ListenerWorld, bot: string[]): EventArgs<"tokens_revoked"> {

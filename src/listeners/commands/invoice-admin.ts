@@ -20,6 +20,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { workflowsMayCreate } from "../../store/settings.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
 import {
@@ -81,6 +82,7 @@ export async function runAdminCommand(
       watched,
       balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
+      workflowsCreate: workflowsMayCreate(await deps.stores.settings.get(command.teamId)),
       instant,
       feeds: await feedLines(deps, command.teamId),
       lang,

@@ -1,14 +1,24 @@
-import { forgetWorkspace } from "../../store/index.js";
+import { forgetOrgWorkspace, forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
 import { handled } from "../shared/handled.js";
 
 type ForgetDeps = Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight">;
 
+/** What one workspace leaves outside the stores: cached answers, live cards, feeds. */
+function forgetCached(deps: ForgetDeps): (teamId: string) => Promise<void> {
+  return async (teamId) => {
+    await deps.payments.forgetCached(teamId);
+    await deps.watches.forgetTeam(teamId);
+    await deps.feeds.removeTeam(teamId);
+  };
+}
+
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
- * credentials, settings, cached data, live cards and feeds. Slack may deliver an event more than once;
- * deleting is idempotent, so retries are harmless.
+ * credentials, settings, cached data, live cards and feeds; for an org-wide install, those of every
+ * workspace of the org. Slack may deliver an event more than once; deleting is idempotent, so
+ * retries are harmless.
  */
 async function forget(
   deps: ForgetDeps,
@@ -22,17 +32,13 @@ async function forget(
     isEnterpriseInstall: context.isEnterpriseInstall ?? false,
   };
   await handled(deps, { event, team: query.teamId ?? "" }, async () => {
-    await forgetWorkspace(
-      deps.stores,
-      async (teamId) => {
-        await deps.payments.forgetCached(teamId);
-        await deps.watches.forgetTeam(teamId);
-        await deps.feeds.removeTeam(teamId);
-      },
-      query,
-    );
+    const teams = await forgetWorkspace(deps.stores, forgetCached(deps), query);
     return {
-      log: { outcome: "forgotten", ...(query.enterpriseId ? { enterprise: query.enterpriseId } : {}) },
+      log: {
+        outcome: "forgotten",
+        ...(query.enterpriseId ? { enterprise: query.enterpriseId } : {}),
+        ...(query.isEnterpriseInstall ? { workspaces: teams.length } : {}),
+      },
     };
   });
 }
@@ -48,4 +54,19 @@ export const tokensRevoked =
     // Only the bot token matters: Kassa keeps no user tokens.
     if ((event.tokens.bot ?? []).length === 0) return;
     await forget(deps, "tokens_revoked", body, context);
+  };
+
+/**
+ * An org-wide install taken out of one workspace of the org: that workspace's cash register,
+ * settings, cached data, live cards and feeds go; the org's installation stays for the others.
+ */
+export const appUninstalledTeam =
+  (deps: ForgetDeps) =>
+  async ({ event, context }: EventArgs<"app_uninstalled_team">): Promise<void> => {
+    await handled(deps, { event: "app_uninstalled_team", team: event.team_id }, async () => {
+      await forgetOrgWorkspace(deps.stores, forgetCached(deps), event.team_id);
+      return {
+        log: { outcome: "forgotten", ...(context.enterpriseId ? { enterprise: context.enterpriseId } : {}) },
+      };
+    });
   };

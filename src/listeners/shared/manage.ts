@@ -56,12 +56,13 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility, balanceVisibility, invoiceCreators, lang] = await Promise.all([
+  const [connection, visibility, balanceVisibility, invoiceCreators, lang, settings] = await Promise.all([
     deps.stores.credentials.get(origin.t).catch(() => undefined),
     visibilityFor(deps, origin.t),
     balanceVisibilityFor(deps, origin.t),
     invoiceCreatorsFor(deps, origin.t),
     langFor(deps, origin.t),
+    deps.stores.settings.get(origin.t),
   ]);
   await client.views.open({
     trigger_id: triggerId,
@@ -73,6 +74,7 @@ export async function openConnectModal(
       visibility,
       balanceVisibility,
       invoiceCreators,
+      workflowCreates: settings.workflowCreates,
       privateMetadata: JSON.stringify(origin),
       lang,
     }),

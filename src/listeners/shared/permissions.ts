@@ -8,7 +8,9 @@ export type Manager = { allowed: boolean; why: string };
 
 /**
  * Who may connect, change or disconnect the cash register: people the operator lists in
- * ADMIN_USER_IDS, the person who installed Kassa, and workspace admins and owners (users.info).
+ * ADMIN_USER_IDS, the person who installed Kassa (for this workspace, or for its Enterprise Grid
+ * org: the lookup falls back to the org's install when given the enterprise id), and workspace
+ * admins and owners (users.info).
  */
 export async function checkManager(
   deps: ManagerDeps,

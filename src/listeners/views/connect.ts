@@ -43,6 +43,7 @@ const formSchema = z
     // Absent from forms opened before the setting existed: the stored choice is kept.
     [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
     [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
+    [CONNECT_FIELDS.workflowCreates]: z.object({ value: selectValue }).optional(),
     [CONNECT_FIELDS.language]: z.object({ value: selectValue }).optional(),
   })
   .transform((values) => ({
@@ -58,6 +59,11 @@ const formSchema = z
       : "channel") as ReplyVisibility,
     balanceVisibility: whoMay(values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value),
     invoiceCreators: whoMay(values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value),
+    workflowCreates: z
+      .enum(["off", "on"])
+      .optional()
+      .catch(undefined)
+      .parse(values[CONNECT_FIELDS.workflowCreates]?.value.selected_option?.value),
     // Absent from forms opened before the choice existed: the stored language is kept.
     language: langSchema
       .optional()
@@ -197,6 +203,7 @@ async function save({ deps, who, values, secret }: Connection, methods: number):
     ...(values.language ? { language: values.language } : {}),
     ...(values.balanceVisibility ? { balanceVisibility: values.balanceVisibility } : {}),
     ...(values.invoiceCreators ? { invoiceCreators: values.invoiceCreators } : {}),
+    ...(values.workflowCreates ? { workflowCreates: values.workflowCreates } : {}),
   });
   await deps.payments.forgetCached(who.teamId);
   // Said in the language just chosen.
@@ -222,6 +229,7 @@ async function connectModalAgain(
       (await balanceVisibilityFor(deps, who.teamId).catch(() => "admins" as const)),
     invoiceCreators:
       values.invoiceCreators ?? (await invoiceCreatorsFor(deps, who.teamId).catch(() => "admins" as const)),
+    workflowCreates: values.workflowCreates,
     error,
     privateMetadata,
     lang: values.language ?? (await langFor(deps, who.teamId).catch(() => DEFAULT_LANG)),
