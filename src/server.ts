@@ -49,8 +49,10 @@ export type ServerOptions = {
   /** Delay before each payments retry; tests shorten it. */
   paymentsRetryDelayMs?: number;
   now?: () => Date;
-  /** Where the watches live in Redis or PostgreSQL (key prefix / table prefix); tests give each run its own. */
+  /** Where live cards and feed turns live (key prefix / table prefix); tests give each run its own. */
   watchNamespace?: string;
+  /** The feed's lease on a workspace (default 10 s); tests shorten it to see a takeover quickly. */
+  feedLeaseMs?: number;
   /** How often refused requests are summed up in the log (default a minute); tests shorten it. */
   refusalSummaryMs?: number;
 };
@@ -119,6 +121,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     feed = await openFeed(config, stores, reader, slackClients(config, stores), logger, {
       ...(options.now ? { now: options.now } : {}),
       ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+      ...(options.feedLeaseMs ? { leaseMs: options.feedLeaseMs } : {}),
     });
   } catch (error) {
     await watcher.close();

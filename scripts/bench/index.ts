@@ -38,6 +38,8 @@
  * `--feed` runs the payment-feed scenario instead (scripts/bench/feed/).
  * `--callbacks` runs the payment-notification scenario instead (scripts/bench/callbacks/):
  *   --rate 100 --seconds 30 --read-rps 100.
+ * `--replicas` runs the feed on two replicas of Redis and PostgreSQL, steady and with one replica
+ *   paused and one killed (scripts/bench/replicas/).
  *
  * Targets are reported, not asserted. Exit code: 0 when the run completed, whatever the figures;
  * 1 when a command was not acknowledged or a reply was missing or an error instead of the card/list;
@@ -65,6 +67,8 @@ async function main(): Promise<number> {
     return (await import("./feed/index.js")).runFeedBench(process.argv.slice(2));
   if (process.argv.includes("--callbacks"))
     return (await import("./callbacks/index.js")).runCallbacksBench(process.argv.slice(2));
+  if (process.argv.includes("--replicas"))
+    return (await import("./replicas/index.js")).runReplicasBench(process.argv.slice(2));
   let options: Options;
   try {
     options = readOptions(process.argv.slice(2));

@@ -20,7 +20,7 @@ export async function openFeed(
   reader: FeedReader,
   slack: FeedRunnerDeps["slack"],
   logger: Logger,
-  options: { now?: () => Date; namespace?: string } = {},
+  options: { now?: () => Date; namespace?: string; leaseMs?: number } = {},
 ): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
   const { store } = stores;
   const ledger = await openFeedLedger(store, options.namespace);
@@ -32,7 +32,11 @@ export async function openFeed(
   );
   const runner = new FeedRunner(
     { feeds, ledger, reader, slack, logger, ...(options.now ? { now: options.now } : {}) },
-    { intervalMs: config.feedIntervalMs, concurrency: config.feedConcurrency },
+    {
+      intervalMs: config.feedIntervalMs,
+      concurrency: config.feedConcurrency,
+      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    },
   );
   return { feeds, runner };
 }

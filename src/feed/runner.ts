@@ -4,6 +4,12 @@ import { workTurn } from "./turn.js";
 
 export type { FeedReader, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
 
+/**
+ * How often a replica asks the ledger for due workspaces (one indexed query or script): a
+ * workspace comes due at its interval, and waits at most this long beyond it for a replica.
+ */
+const POLL_MS = 250;
+
 /** Defaults of the options FEED_* variables do not set. */
 const DEFAULTS = {
   concurrency: 8,
@@ -53,7 +59,7 @@ export class FeedRunner {
     const poll = () => {
       if (this.stopped) return;
       void this.pump();
-      this.timer = setTimeout(poll, Math.min(1000, this.options.intervalMs));
+      this.timer = setTimeout(poll, POLL_MS);
     };
     void this.enlistAll().finally(() => {
       if (!this.stopped) poll();

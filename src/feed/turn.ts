@@ -65,7 +65,9 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
   }
   await digests(turn, subscriptions, states);
   const now = ctx.now().getTime();
-  return { dueAt: more ? now : Math.min(now + ctx.options.intervalMs, nextTryAt) };
+  // The interval runs from this turn's start, so a turn's own work does not stretch the cadence.
+  const next = Math.max(now, started + ctx.options.intervalMs);
+  return { dueAt: more ? now : Math.min(next, nextTryAt) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * A replica killed with kill -9 while it holds a live card's lease and an unanswered command: the
  * other replica on the same Redis or PostgreSQL takes both over within seconds (the watch lease,
  * 10 s, renewed while held; the command journal's grace), tells the payment once and answers the
- * command once. The killed replica runs in a process of its own (test/support/replica-entry.ts).
+ * command once. The killed replica runs in a process of its own (sandbox/replica-entry.ts).
  * Runs when TEST_REDIS_URL / TEST_POSTGRES_URL are set; each run has its own workspace and watch
  * namespace, so runs can share a server.
  */
