@@ -173,7 +173,9 @@ export async function runFeedBench(argv: string[]): Promise<number> {
       `  most history reads of one register in one second   ${Math.max(0, ...perSecond.values())} (budget PAYMENTS_RATE_PER_SECOND 5)`,
       `  peak RSS (bench and app, one process)  ${(peakRss / 2 ** 20).toFixed(1)} MiB`,
       ...(backlog > 0
-        ? [`  the busy workspace's backlog posted meanwhile   ${backlogPosted()} of ${backlog} (drains at its register's budget)`]
+        ? [
+            `  the busy workspace's backlog posted meanwhile   ${backlogPosted()} of ${backlog} (drains at its register's budget)`,
+          ]
         : []),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
