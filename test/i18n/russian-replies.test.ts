@@ -194,6 +194,7 @@ describe("/invoice list and /invoice summary in Russian", () => {
       state,
       method: null,
       createdAt: time,
+      expiresAt: null,
       amount: index === 3 ? null : { value: "1500.5", currency: "RUB" },
       rub: null,
     }));

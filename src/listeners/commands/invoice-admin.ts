@@ -14,7 +14,7 @@ import {
 } from "../../blocks/feed.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
-import type { FeedMode } from "../../feed/model.js";
+import { type FeedMode, filterOfMode } from "../../feed/model.js";
 import { ADMIN_TEXT } from "../../i18n/admin.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
@@ -186,7 +186,7 @@ async function subscribeFeed(
   }
   const outcome = await deps.feeds.subscribe(command.teamId, {
     channel: command.channelId,
-    mode,
+    filter: filterOfMode(mode),
     by: command.userId,
     now: deps.now().getTime(),
   });
