@@ -1,13 +1,13 @@
 import type { types } from "@slack/bolt";
-import type { FeedEvent, FeedFilter, FeedMode } from "../feed/model.js";
+import type { FeedEvent, FeedFilter } from "../feed/model.js";
 import { FEED_TEXT } from "../i18n/feed.js";
 import { FEED_FILTER_TEXT } from "../i18n/feed-filter.js";
 import type { Lang } from "../i18n/lang.js";
 import { type Invoice, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
-import { invoiceButton } from "./button-values.js";
+import { feedSettingsButton, invoiceButton } from "./button-values.js";
 import { describeFilter, mentionList, rubThreshold } from "./feed-describe.js";
 import { formatMoney } from "./format.js";
-import { INVOICE_ACTIONS } from "./ids.js";
+import { FEED_ACTIONS, INVOICE_ACTIONS } from "./ids.js";
 import { amountLabel } from "./invoice.js";
 import { invoiceStates, lookup, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
@@ -122,20 +122,44 @@ function field(label: string, value: string): types.MrkdwnElement {
   return { type: "mrkdwn", text: truncate(`*${label}*\n${value}`, LIMITS.fieldText) };
 }
 
-/** Posted in the channel when it subscribes: everyone there knows why messages will come. */
-export function feedWelcomeText(mode: FeedMode, by: string, lang: Lang = "en"): string {
-  const t = FEED_TEXT[lang];
-  return t.welcome(`<@${by}>`, t.modes[mode]);
+/** A feed's Settings button: opens its form (for those who may change feeds). */
+export function feedSettingsButtonFor(teamId: string, channel: string, lang: Lang): types.Button {
+  return {
+    type: "button",
+    action_id: FEED_ACTIONS.settings,
+    text: { type: "plain_text", text: FEED_FILTER_TEXT[lang].settings },
+    value: feedSettingsButton.write({ t: teamId, c: channel }),
+  };
+}
+
+/**
+ * Posted in the channel when it becomes a feed: everyone there knows why messages will come, and
+ * its Settings button opens the feed form. `what`: the feed in words (feed-describe.ts).
+ */
+export function feedWelcomeMessage(
+  what: string,
+  by: string,
+  origin: { teamId: string; channel: string },
+  lang: Lang = "en",
+): SlackMessage {
+  const text = FEED_TEXT[lang].welcome(`<@${by}>`, what);
+  return {
+    text: truncate(text, LIMITS.fallbackText),
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) } },
+      { type: "actions", elements: [feedSettingsButtonFor(origin.teamId, origin.channel, lang)] },
+    ],
+  };
 }
 
 export function feedSubscribedMessage(
-  mode: FeedMode,
+  what: string,
   outcome: "added" | "changed" | "resumed",
   lang: Lang = "en",
 ): SlackMessage {
   const t = FEED_TEXT[lang];
   const lead = outcome === "resumed" ? t.resumedLead : outcome === "changed" ? t.changedLead : t.addedLead;
-  return ephemeral(t.subscribed(lead, t.modes[mode]), t.subscribedFallback(lead));
+  return ephemeral(t.subscribed(lead, what), t.subscribedFallback(lead));
 }
 
 export function feedNotInChannelMessage(lang: Lang = "en"): SlackMessage {

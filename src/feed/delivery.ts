@@ -5,7 +5,7 @@ import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
 import { feedLanguage, type Turn } from "./deps.js";
-import { factsOfAnnouncement, mentionsFor, rubOfInvoice, stillWanted } from "./filter.js";
+import { factsOfAnnouncement, mentionsFor, rubOfInvoice, saysWhy, stillWanted } from "./filter.js";
 import { type Announcement, type FeedState, filterOf, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
 
@@ -163,7 +163,7 @@ async function post(
       event: facts.event,
       method,
       lang: await feedLanguage(ctx, team),
-      ...(subscription.filter || subscription.mentions
+      ...(saysWhy(subscription)
         ? { why: { filter: filterOf(subscription), mention: mentionsFor(subscription, facts) } }
         : {}),
     },

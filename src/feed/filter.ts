@@ -90,3 +90,18 @@ export function factsOfAnnouncement(announcement: Announcement): ChangeFacts | n
 export function stillWanted(subscription: Subscription, facts: ChangeFacts): boolean {
   return wanted(filterOf(subscription), facts);
 }
+
+/**
+ * Does a feed's message say why it is there? Yes for a filtered feed or one that mentions people;
+ * a plain feed of paid invoices (the default) says it in its welcome, not in every message.
+ */
+export function saysWhy(subscription: Pick<Subscription, "mode" | "filter" | "mentions">): boolean {
+  const filter = filterOf(subscription);
+  const plain =
+    filter.events.length === 1 &&
+    filter.events[0] === "paid" &&
+    !filter.minRub &&
+    !filter.methods?.length &&
+    filter.tests !== false;
+  return !plain || Boolean(subscription.mentions);
+}

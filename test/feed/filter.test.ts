@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { feedChanges } from "../../src/feed/changes.js";
 import { expiredUnpaid, UNPAID_LIMIT } from "../../src/feed/expiry.js";
-import { factsOfAnnouncement, mentionsFor, stillWanted, wanted } from "../../src/feed/filter.js";
+import { factsOfAnnouncement, mentionsFor, saysWhy, stillWanted, wanted } from "../../src/feed/filter.js";
 import { emptyState, type FeedFilter, type Subscription } from "../../src/feed/model.js";
 import type { HistoryEntry } from "../../src/payments/history.js";
 
@@ -207,5 +207,16 @@ describe("expired unpaid (`expiredUnpaid`)", () => {
     expect(bounded).toHaveLength(UNPAID_LIMIT);
     expect(bounded.some((u) => u[0] === `u${UNPAID_LIMIT + 4}`)).toBe(true); // made first, expires first
     expect(bounded.some((u) => u[0] === "u0")).toBe(false);
+  });
+});
+
+describe("saysWhy", () => {
+  it("a filtered feed or one with mentions says why each message is there; the plain paid feed does not", () => {
+    expect(saysWhy(base)).toBe(false);
+    expect(saysWhy(withFilter({ events: ["paid"] }))).toBe(false);
+    expect(saysWhy({ ...base, mode: "all" })).toBe(true);
+    expect(saysWhy(withFilter({ events: ["paid"], minRub: "1" }))).toBe(true);
+    expect(saysWhy(withFilter({ events: ["paid"], tests: false }))).toBe(true);
+    expect(saysWhy({ ...base, mentions: { users: ["U0ANNA"], payments: true, failures: false } })).toBe(true);
   });
 });
