@@ -67,7 +67,7 @@ const ru: FeedFilterText = {
   from: (amount) => `от ${amount}`,
   methods: (codes) => `оплаченные через ${codes}`,
   noTests: "без тестовых платежей",
-  mentions: (people, when) => `упоминает ${people} ${when}`,
+  mentions: (people, when) => `с упоминанием ${people} ${when}`,
   mentionFrom: (amount) => `от ${amount}`,
   mentionEveryPayment: "при каждом платеже",
   mentionFailures: "при сбоях",
