@@ -6,11 +6,18 @@
  * machine's zone), as Slack shows each reader their own time. `--lang ru` first sets the workspace's
  * language to Russian with `/invoice language ru`, as an admin would.
  */
-import { FAULT_IDS, SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../sandbox/fake-payments.js";
+import {
+  FAULT_IDS,
+  moscowTime,
+  SANDBOX_LOGIN,
+  SANDBOX_SALT,
+  SANDBOX_SECRET,
+} from "../sandbox/fake-payments.js";
 import { freePort } from "../sandbox/ports.js";
 import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
+import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
 
 const json = process.argv.includes("--json");
@@ -65,6 +72,8 @@ const WRONG_TEAM = "T0WRONGKEY";
 const UNCONNECTED_TEAM = "T0NOTCONNECTED";
 /** A workspace admin (users.info says so in the Slack stand-in). */
 const DEMO_ADMIN = "U0ADMIN";
+/** Someone in sales the feed form mentions. */
+const DEMO_ANNA = "U0ANNA";
 
 const steps: Step[] = [
   { title: "Help", text: "help" },
@@ -165,7 +174,12 @@ async function main(): Promise<number> {
     v2: await Stack.start({
       apiVersion: "v2",
       fake: { slowMs: 3500 },
-      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}/`, WATCH_INTERVAL_MS: "600000" },
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}/`,
+        WATCH_INTERVAL_MS: "600000",
+        FEED_INTERVAL_MS: "1000",
+      },
     }),
     v3: await Stack.start({ apiVersion: "v3" }),
   };
@@ -351,6 +365,7 @@ async function main(): Promise<number> {
         `(${Math.round(performance.now() - paidAt)} ms after the payment)`,
         { response_type: "in_channel", text: feedMessage?.text, blocks: feedMessage?.blocks },
       );
+      await routedFeed(stack, show);
       // What finance staff ask next: today's figures and the newest invoices.
       const summary = await stack.ask("summary", { userId: DEMO_ADMIN, channelId: "C0PAYMENTS" });
       show("Today's figures, counted from the invoice history", "/invoice summary", summary.reply.body);
@@ -371,6 +386,88 @@ async function main(): Promise<number> {
         : `${missing} command(s) or unfurl(s) got no answer.`,
     );
   return missing === 0 ? 0 : 1;
+}
+
+/**
+ * Routing: the feed form makes #sales a feed of paid invoices from 10,000 RUB that mentions Anna on
+ * payments from 50,000 RUB; two customers pay 64,000 and 4,500 RUB; `/invoice status` says it all.
+ */
+async function routedFeed(
+  stack: Stack,
+  show: (title: string, shown: string, reply: Record<string, unknown>) => void,
+): Promise<void> {
+  const opened = stack.slack.callsOf("views.open").length;
+  await stack.command("feed", { userId: DEMO_ADMIN, channelId: "C0SALES" });
+  const [call] = (await stack.slack.waitForCalls("views.open", { count: opened + 1 })).slice(opened);
+  const form: Record<string, unknown> = typeof call?.body.view === "string" ? JSON.parse(call.body.view) : {};
+  if (!json)
+    console.log(
+      dim(
+        "> /invoice feed   (in #sales; the form: paid invoices, from 10000 RUB, mention @anna from 50000 RUB)\n",
+      ),
+    );
+  await stack.submitView({
+    view: form,
+    values: {
+      [FEED_FIELDS.events]: { ticked: ["paid"] },
+      [FEED_FIELDS.minRub]: { value: "10000" },
+      [FEED_FIELDS.tests]: { selected: "include" },
+      [FEED_FIELDS.people]: { users: [DEMO_ANNA] },
+      [FEED_FIELDS.when]: { ticked: ["payments"] },
+      [FEED_FIELDS.mentionMin]: { value: "50000" },
+    },
+    userId: DEMO_ADMIN,
+  });
+  const inSales = () => [...stack.slack.messages.values()].filter((m) => m.channel === "C0SALES");
+  await stack.slack.waitForMessages(() => inSales().length > 0, 5000);
+  const welcome = inSales()[0];
+  show("The feed form saved: #sales gets big payments, and Anna hears of the biggest", "(Save pressed)", {
+    response_type: "in_channel",
+    text: welcome?.text,
+    blocks: welcome?.blocks,
+  });
+  const big = demoInvoice(stack, "64000", "Annual plan, ACME <!channel>");
+  const small = demoInvoice(stack, "4500", "Monthly plan");
+  stack.fake.pay(big);
+  stack.fake.pay(small);
+  await stack.slack.waitForMessages(() => inSales().some((m) => m.text.includes(big)), 10_000);
+  const message = inSales().find((m) => m.text.includes(big));
+  show(
+    "A 64,000 RUB payment reaches #sales and mentions Anna (the description's <!channel> stays text)",
+    `(a customer pays; the message text Slack notifies with: “${message?.text}”)`,
+    { response_type: "in_channel", text: message?.text, blocks: message?.blocks },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  if (!json)
+    console.log(
+      dim(
+        `  A 4,500 RUB payment made at the same time: ${inSales().some((m) => m.text.includes(small)) ? "posted in #sales (unexpected)" : "not posted in #sales (below its 10,000 RUB)"}.\n`,
+      ),
+    );
+  const status = await stack.ask("status", { userId: DEMO_ADMIN, channelId: "C0SALES" });
+  show(
+    "/invoice status says what each feed posts and whom it mentions",
+    "/invoice status",
+    status.reply.body,
+  );
+}
+
+let demoInvoices = 0;
+/** An invoice a customer makes through the shop (not Slack), just now, in roubles. */
+function demoInvoice(stack: Stack, amount: string, description: string): string {
+  demoInvoices += 1;
+  const id = `7159000${String(demoInvoices).padStart(2, "0")}_ShopOrder`;
+  const now = new Date();
+  stack.fake.invoices.set(id, {
+    id,
+    state: "notpayed",
+    currency: "RUB",
+    amount,
+    description,
+    createdAt: moscowTime(now),
+    expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
+  });
+  return id;
 }
 
 main().then(

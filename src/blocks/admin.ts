@@ -10,7 +10,7 @@ import type { ReplyVisibility } from "./invoice.js";
 import type { SlackMessage } from "./message.js";
 import { safeText } from "./mrkdwn.js";
 import { ephemeral, serviceWords } from "./replies.js";
-import { type FeedLine, feedsLine, type InstantStatus, instantLine } from "./status-lines.js";
+import { type FeedLine, feedSections, feedsLine, type InstantStatus, instantLine } from "./status-lines.js";
 
 export { ADMIN_ACTIONS, CONNECT_VIEW } from "./ids.js";
 export { type FeedLine, type InstantStatus, instantLine } from "./status-lines.js";
@@ -72,8 +72,9 @@ export function statusMessage(
     watched?: number;
     /** Instant notifications (the payment service's callbacks); the address only for managers. */
     instant?: InstantStatus | undefined;
-    /** Channels with the payment feed, and why one is quiet. */
+    /** Channels with the payment feed, what each posts, and why one is quiet; teamId for their Settings. */
     feeds?: FeedLine[] | undefined;
+    teamId?: string | undefined;
     /** The workspace's language (English by default). */
     lang?: Lang;
   },
@@ -88,12 +89,18 @@ export function statusMessage(
   ];
   if (options.watched !== undefined) lines.push(t.watched(options.watched));
   if (info && options.instant) lines.push(instantLine(options.instant, options.canManage, lang));
-  if (options.feeds) lines.push(feedsLine(options.feeds, lang));
+  if (options.feeds?.length === 0) lines.push(feedsLine(options.feeds, lang));
   if (options.balanceVisibility) lines.push(t.balanceTo(options.balanceVisibility === "everyone"));
   if (options.invoiceCreators) lines.push(t.creatorsTo(options.invoiceCreators === "everyone"));
   if (options.workflowsCreate !== undefined) lines.push(t.workflowsCreate(options.workflowsCreate));
   lines.push(options.canManage ? (info ? t.changeIt : t.connectIt) : t.adminsCanChange);
-  return ephemeral(lines.join("\n"), t.statusFallback(info !== undefined));
+  const message = ephemeral(lines.join("\n"), t.statusFallback(info !== undefined));
+  const feeds = feedSections(
+    options.feeds ?? [],
+    { teamId: options.teamId ?? "", canManage: options.canManage && Boolean(options.teamId) },
+    lang,
+  );
+  return { ...message, blocks: [...message.blocks, ...feeds] };
 }
 
 /** What the Connect button carries: where it was pressed, so a refusal is answered there. */

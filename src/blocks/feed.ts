@@ -1,11 +1,13 @@
 import type { types } from "@slack/bolt";
-import type { FeedMode } from "../feed/model.js";
+import type { FeedEvent, FeedFilter } from "../feed/model.js";
 import { FEED_TEXT } from "../i18n/feed.js";
+import { FEED_FILTER_TEXT } from "../i18n/feed-filter.js";
 import type { Lang } from "../i18n/lang.js";
 import { type Invoice, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
-import { invoiceButton } from "./button-values.js";
+import { feedSettingsButton, invoiceButton } from "./button-values.js";
+import { describeFilter, mentionList, rubThreshold } from "./feed-describe.js";
 import { formatMoney } from "./format.js";
-import { INVOICE_ACTIONS } from "./ids.js";
+import { FEED_ACTIONS, INVOICE_ACTIONS } from "./ids.js";
 import { amountLabel } from "./invoice.js";
 import { invoiceStates, lookup, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
@@ -13,26 +15,44 @@ import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral } from "./replies.js";
 
-/** The feed's headline per change: "Paid" first; "New invoice" only in `all` mode. */
-function headline(state: string, isNew: boolean, lang: Lang): string {
+/** The feed's headline per change: "Paid" first; "New invoice" only in `all` mode; "Expired unpaid". */
+function headline(state: string, isNew: boolean, expired: boolean, lang: Lang): string {
+  if (expired) return `:alarm_clock: *${FEED_FILTER_TEXT[lang].expiredUnpaid}*`;
   if (state === "notpayed" && isNew) return `:new: *${FEED_TEXT[lang].newInvoice}*`;
   const look = lookup(invoiceStates(lang), state);
   return look ? `${look.emoji} *${look.label}*` : `:grey_question: *${safeText(state, 60)}*`;
 }
 
+/** Why a message of a filtered feed is in its channel, and why someone is mentioned in it. */
+export type FeedWhy = {
+  filter: FeedFilter;
+  mention: { users: string[]; why: "failure" | "payment"; minRub?: string | null | undefined } | null;
+};
+
 /**
  * One feed message: what happened to which invoice, the amount with the currency the service's
  * answer ties it to (v2: the invoice amount in RUB, the amount paid in the method's currency), the
- * method, the description, a test payment marked, and a button for the full card. Pure.
+ * method, the description (escaped: never a mention), a test payment marked, and a button for the
+ * full card. A filtered feed's message says why it is there; the people the feed's form names are
+ * mentioned in the text (so Slack notifies them) and in that line. Pure.
  */
 export function buildFeedMessage(
   invoice: Invoice,
-  options: { teamId: string; isNew: boolean; method?: PaymentMethod | undefined; lang?: Lang },
+  options: {
+    teamId: string;
+    isNew: boolean;
+    /** What made it news ("expired": an unpaid invoice past its expiry). */
+    event?: FeedEvent | undefined;
+    method?: PaymentMethod | undefined;
+    why?: FeedWhy | undefined;
+    lang?: Lang;
+  },
 ): SlackMessage {
   const lang = options.lang ?? "en";
   const t = FEED_TEXT[lang];
+  const expired = options.event === "expired";
   const test = invoice.method === TEST_METHOD;
-  const title = `${headline(invoice.state, options.isNew, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
+  const title = `${headline(invoice.state, options.isNew, expired, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
   const fields: types.MrkdwnElement[] = [];
   const amount = invoice.amounts.amount;
   if (amount) fields.push(field(t.invoiceAmount, escapeMrkdwn(formatMoney(amount, lang))));
@@ -72,30 +92,74 @@ export function buildFeedMessage(
       },
     ],
   });
-  const what =
-    options.isNew && invoice.state === "notpayed" ? t.newInvoiceLower : plainState(invoice.state, lang);
+  const what = expired
+    ? FEED_FILTER_TEXT[lang].expiredUnpaidLower
+    : options.isNew && invoice.state === "notpayed"
+      ? t.newInvoiceLower
+      : plainState(invoice.state, lang);
   const text = t.fallback(invoice.id, what, amount ? formatMoney(amount, lang) : undefined, test);
-  return { text: safeText(text, LIMITS.fallbackText), blocks };
+  const why = options.why;
+  const people = why?.mention ? mentionList(why.mention.users, lang) : "";
+  if (why) blocks.splice(blocks.length - 1, 0, whyContext(why, people, lang));
+  // Escaped first, the mentions added after: only the form's people are ever mentioned.
+  const safe = safeText(text, LIMITS.fallbackText - people.length - 3);
+  return { text: people ? `${safe} · ${people}` : safe, blocks };
+}
+
+function whyContext(why: FeedWhy, people: string, lang: Lang): types.KnownBlock {
+  const t = FEED_FILTER_TEXT[lang];
+  let line = t.why(describeFilter(why.filter, lang));
+  if (why.mention && people)
+    line += ` ${
+      why.mention.why === "failure"
+        ? t.mentionedFailure(people)
+        : t.mentionedPayment(people, why.mention.minRub ? rubThreshold(why.mention.minRub, lang) : undefined)
+    }`;
+  return { type: "context", elements: [{ type: "mrkdwn", text: truncate(line, LIMITS.fieldText) }] };
 }
 
 function field(label: string, value: string): types.MrkdwnElement {
   return { type: "mrkdwn", text: truncate(`*${label}*\n${value}`, LIMITS.fieldText) };
 }
 
-/** Posted in the channel when it subscribes: everyone there knows why messages will come. */
-export function feedWelcomeText(mode: FeedMode, by: string, lang: Lang = "en"): string {
-  const t = FEED_TEXT[lang];
-  return t.welcome(`<@${by}>`, t.modes[mode]);
+/** A feed's Settings button: opens its form (for those who may change feeds). */
+export function feedSettingsButtonFor(teamId: string, channel: string, lang: Lang): types.Button {
+  return {
+    type: "button",
+    action_id: FEED_ACTIONS.settings,
+    text: { type: "plain_text", text: FEED_FILTER_TEXT[lang].settings },
+    value: feedSettingsButton.write({ t: teamId, c: channel }),
+  };
+}
+
+/**
+ * Posted in the channel when it becomes a feed: everyone there knows why messages will come, and
+ * its Settings button opens the feed form. `what`: the feed in words (feed-describe.ts).
+ */
+export function feedWelcomeMessage(
+  what: string,
+  by: string,
+  origin: { teamId: string; channel: string },
+  lang: Lang = "en",
+): SlackMessage {
+  const text = FEED_TEXT[lang].welcome(`<@${by}>`, what);
+  return {
+    text: truncate(text, LIMITS.fallbackText),
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) } },
+      { type: "actions", elements: [feedSettingsButtonFor(origin.teamId, origin.channel, lang)] },
+    ],
+  };
 }
 
 export function feedSubscribedMessage(
-  mode: FeedMode,
+  what: string,
   outcome: "added" | "changed" | "resumed",
   lang: Lang = "en",
 ): SlackMessage {
   const t = FEED_TEXT[lang];
   const lead = outcome === "resumed" ? t.resumedLead : outcome === "changed" ? t.changedLead : t.addedLead;
-  return ephemeral(t.subscribed(lead, t.modes[mode]), t.subscribedFallback(lead));
+  return ephemeral(t.subscribed(lead, what), t.subscribedFallback(lead));
 }
 
 export function feedNotInChannelMessage(lang: Lang = "en"): SlackMessage {

@@ -11,6 +11,7 @@ const PLACEHOLDER_MAX = 150;
 const TITLE_MAX = 24;
 const OPTION_TEXT_MAX = 75;
 const OPTIONS_MAX = 100;
+const CHECKBOXES_MAX = 10;
 const METADATA_MAX = 3000;
 
 /** A select option; Slack refuses option texts over 75 characters. */
@@ -82,6 +83,56 @@ export function radioInput(input: InputCommon & Choices): types.InputBlock {
     action_id: INPUT_ACTION_ID,
     options: input.options.slice(0, OPTIONS_MAX),
     ...initialOption(input),
+  });
+}
+
+/** Checkboxes (at most 10, Slack's limit), those whose values are in `initial` ticked. */
+export function checkboxesInput(
+  input: InputCommon & { options: types.PlainTextOption[]; initial?: readonly string[] | undefined },
+): types.InputBlock {
+  const options = input.options.slice(0, CHECKBOXES_MAX);
+  const ticked = options.filter((option) => input.initial?.includes(option.value ?? ""));
+  return inputBlock(input, {
+    type: "checkboxes",
+    action_id: INPUT_ACTION_ID,
+    options,
+    ...(ticked.length > 0 ? { initial_options: ticked } : {}),
+  });
+}
+
+/** A drop-down choosing several of at most 100 options, those whose values are in `initial` chosen. */
+export function multiSelectInput(
+  input: InputCommon & {
+    options: types.PlainTextOption[];
+    initial?: readonly string[] | undefined;
+    placeholder?: string | undefined;
+  },
+): types.InputBlock {
+  const options = input.options.slice(0, OPTIONS_MAX);
+  const chosen = options.filter((option) => input.initial?.includes(option.value ?? ""));
+  return inputBlock(input, {
+    type: "multi_static_select",
+    action_id: INPUT_ACTION_ID,
+    options,
+    ...(input.placeholder ? { placeholder: plain(input.placeholder, PLACEHOLDER_MAX) } : {}),
+    ...(chosen.length > 0 ? { initial_options: chosen } : {}),
+  });
+}
+
+/** Slack's people picker: at most `max` people, `initial` chosen. */
+export function usersInput(
+  input: InputCommon & {
+    max: number;
+    initial?: readonly string[] | undefined;
+    placeholder?: string | undefined;
+  },
+): types.InputBlock {
+  return inputBlock(input, {
+    type: "multi_users_select",
+    action_id: INPUT_ACTION_ID,
+    max_selected_items: input.max,
+    ...(input.placeholder ? { placeholder: plain(input.placeholder, PLACEHOLDER_MAX) } : {}),
+    ...(input.initial && input.initial.length > 0 ? { initial_users: [...input.initial] } : {}),
   });
 }
 

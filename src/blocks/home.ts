@@ -7,6 +7,7 @@ import type { ConnectionInfo } from "../store/credentials.js";
 import { connectButton, connectionSummary, type InstantStatus, instantLine, otherKeyLines } from "./admin.js";
 import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
+import { type FeedLine, feedSections, feedsLine } from "./status-lines.js";
 
 /** App Home: status, how to use both commands, and for people who may, the buttons to manage it. */
 export function homeView(
@@ -17,6 +18,9 @@ export function homeView(
     canManage: boolean;
     /** Instant notifications (callbacks); the address is shown to managers only. */
     instant?: InstantStatus | undefined;
+    /** The payment feeds in words, each with Settings for managers (teamId for their buttons). */
+    feeds?: FeedLine[] | undefined;
+    teamId?: string | undefined;
     /** The workspace's language (English by default). */
     lang?: Lang;
   },
@@ -44,6 +48,16 @@ export function homeView(
       type: "section",
       text: { type: "mrkdwn", text: instantLine(options.instant, options.canManage, lang) },
     });
+  if (info && options.feeds)
+    blocks.push(
+      ...(options.feeds.length === 0
+        ? [{ type: "context" as const, elements: [{ type: "mrkdwn" as const, text: feedsLine([], lang) }] }]
+        : feedSections(
+            options.feeds,
+            { teamId: options.teamId ?? "", canManage: options.canManage && Boolean(options.teamId) },
+            lang,
+          )),
+    );
   if (options.canManage) {
     const elements: types.Button[] = [
       info ? connectButton(t.update, "home", false) : connectButton(t.connect, "home"),

@@ -37,3 +37,8 @@ export const ADMIN_ACTIONS = {
 export const CONNECT_VIEW = "kassa_connect";
 
 export const CREATE_INVOICE_VIEW = "kassa_create_invoice";
+
+/** A feed's Settings (its welcome message, /invoice status, App Home): opens the feed form. */
+export const FEED_ACTIONS = { settings: "kassa_feed_settings" } as const;
+
+export const FEED_FORM_VIEW = "kassa_feed_form";

@@ -1,29 +1,72 @@
+import type { types } from "@slack/bolt";
+import type { FeedFilter, Mentions } from "../feed/model.js";
 import type { Lang } from "../i18n/lang.js";
 import { STATUS_LINES_TEXT } from "../i18n/status-lines.js";
-import { safeText } from "./mrkdwn.js";
+import { feedSettingsButtonFor } from "./feed.js";
+import { describeFeed } from "./feed-describe.js";
+import { LIMITS } from "./limits.js";
+import { safeText, truncate } from "./mrkdwn.js";
 
 // The lines of /invoice status and App Home about what runs for a workspace besides commands.
 
-/** One payment feed as /invoice status lists it. */
+/** One payment feed as /invoice status and App Home list it. */
 export type FeedLine = {
   channel: string;
-  mode: "paid" | "all";
+  filter: FeedFilter;
+  mentions?: Mentions | null | undefined;
   paused?: "not_in_channel" | "unreadable_history";
   /** "09:00 Europe/Moscow": the daily summary's time. */
   digest?: string;
 };
 
+/** Feeds listed with a Settings button each at most; the rest are named in one section. */
+const FEEDS_WITH_BUTTONS = 15;
+
+/** One feed in words: "<#C0SALES>: paid invoices from 10,000 RUB, mentions @anna from 50,000 RUB". */
+export function feedLineText(feed: FeedLine, lang: Lang = "en"): string {
+  const t = STATUS_LINES_TEXT[lang];
+  const quiet =
+    feed.paused === "not_in_channel" ? t.stopped : feed.paused === "unreadable_history" ? t.paused : "";
+  const daily = feed.digest ? t.daily(safeText(feed.digest, 80)) : "";
+  return `<#${feed.channel}>: ${describeFeed(feed, lang)}${daily}${quiet}`;
+}
+
+/** The feeds in one line each (the fallback text, and no feed at all). */
 export function feedsLine(feeds: FeedLine[], lang: Lang = "en"): string {
   const t = STATUS_LINES_TEXT[lang];
   if (feeds.length === 0) return t.noFeed;
-  const each = feeds.map((feed) => {
-    const what = feed.mode === "all" ? t.feedAll : t.feedPaid;
-    const quiet =
-      feed.paused === "not_in_channel" ? t.stopped : feed.paused === "unreadable_history" ? t.paused : "";
-    const daily = feed.digest ? t.daily(safeText(feed.digest, 80)) : "";
-    return `<#${feed.channel}> (${what}${daily}${quiet})`;
-  });
-  return t.feeds(each.join("; "));
+  return t.feeds(feeds.map((feed) => feedLineText(feed, lang)).join("; "));
+}
+
+/**
+ * The feeds as blocks: a title, then one section per feed in words, with its Settings button for
+ * people who may change feeds (the first FEEDS_WITH_BUTTONS; the rest in one section).
+ */
+export function feedSections(
+  feeds: FeedLine[],
+  options: { teamId: string; canManage: boolean },
+  lang: Lang = "en",
+): types.KnownBlock[] {
+  if (feeds.length === 0) return [];
+  const blocks: types.KnownBlock[] = [
+    { type: "section", text: { type: "mrkdwn", text: STATUS_LINES_TEXT[lang].feedsTitle } },
+  ];
+  for (const feed of feeds.slice(0, FEEDS_WITH_BUTTONS))
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: truncate(feedLineText(feed, lang), LIMITS.sectionText) },
+      ...(options.canManage ? { accessory: feedSettingsButtonFor(options.teamId, feed.channel, lang) } : {}),
+    });
+  const rest = feeds.slice(FEEDS_WITH_BUTTONS);
+  if (rest.length > 0)
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: truncate(rest.map((feed) => feedLineText(feed, lang)).join("\n"), LIMITS.sectionText),
+      },
+    });
+  return blocks;
 }
 
 /** Whether the payment service's callbacks reach Kassa for a workspace, and where. */

@@ -1,5 +1,7 @@
 import type { HistoryEntry } from "../payments/history.js";
-import type { Announcement, FeedMode, FeedState, Seen, Subscription } from "./model.js";
+import { boundUnpaid, noteUnpaid } from "./expiry.js";
+import { eventOf, rubOfEntry, wanted } from "./filter.js";
+import { type Announcement, type FeedState, filterOf, type Seen, type Subscription } from "./model.js";
 
 /**
  * Invoices remembered per channel: more than a long backlog's pages, bounded in the store. When
@@ -9,15 +11,6 @@ import type { Announcement, FeedMode, FeedState, Seen, Subscription } from "./mo
 export const SEEN_LIMIT = 10_000;
 /** Announcements a channel may owe at once: history is read on only while there is room for a page. */
 export const OWED_LIMIT = 2000;
-
-/** States a feed in `all` mode announces besides "paid" (a new invoice is announced as notpayed). */
-const ALL_MODE_STATES = new Set(["payed", "failed", "wrongamount"]);
-
-function worthTelling(mode: FeedMode, state: string, isNew: boolean): boolean {
-  if (state === "payed") return true;
-  if (mode === "paid") return false;
-  return ALL_MODE_STATES.has(state) || (isNew && state === "notpayed");
-}
 
 export type FeedChanges = {
   state: FeedState;
@@ -33,6 +26,9 @@ export type FeedChanges = {
  *   cannot tell whether it was paid before or after (v2 history has no payment time). The first read
  *   after subscribing so notes what exists; one created since is announced even on that read.
  * - A change is announced once: it is added to `owed` and its state to `seen` in the same write.
+ * - What is announced is what the feed's filter takes (filter.ts), but every change is noted
+ *   in `seen` whatever the filter: a filter changed later never makes an old change news.
+ * - An unpaid invoice is noted with its expiry (expiry.ts tells it once it passes).
  */
 export function feedChanges(
   before: FeedState,
@@ -40,6 +36,8 @@ export function feedChanges(
   entries: readonly HistoryEntry[],
 ): FeedChanges {
   const seen = new Map(before.seen.map((entry) => [entry[0], entry]));
+  const filter = filterOf(subscription);
+  let unpaid = before.unpaid;
   const announce: Announcement[] = [];
   let anythingNew = false;
   // Oldest first, so owed follows the order of events.
@@ -48,14 +46,23 @@ export function feedChanges(
     if (previous === entry.state) continue;
     anythingNew = true;
     seen.set(entry.id, [entry.id, entry.state, entry.createdAt.epochSeconds]);
+    unpaid = noteUnpaid(unpaid, entry, subscription.since);
     const isNew = previous === undefined;
     // Service times have whole seconds: an invoice made in the second of subscribing counts as after it.
     if (isNew && entry.createdAt.epochSeconds < Math.floor(subscription.since / 1000)) continue;
-    if (worthTelling(subscription.mode, entry.state, isNew))
-      announce.push({ id: entry.id, state: entry.state, ...(isNew ? { isNew } : {}) });
+    const event = eventOf(entry.state, isNew);
+    if (!event) continue;
+    const facts = { event, rub: rubOfEntry(entry), method: entry.method };
+    if (wanted(filter, facts))
+      announce.push({ id: entry.id, state: entry.state, ...(isNew ? { isNew } : {}), ...facts });
   }
   return {
-    state: { ...before, seen: newestCreated([...seen.values()]), owed: [...before.owed, ...announce] },
+    state: {
+      ...before,
+      seen: newestCreated([...seen.values()]),
+      owed: [...before.owed, ...announce],
+      unpaid: boundUnpaid(unpaid),
+    },
     announce,
     anythingNew,
   };

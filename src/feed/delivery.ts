@@ -1,10 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedGivenUpText, feedPausedText } from "../blocks/feed.js";
+import { isExpired } from "../blocks/invoice-state.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
 import { classifySlackFailure } from "../watch/delivery.js";
 import { feedLanguage, type Turn } from "./deps.js";
-import type { Announcement, FeedState, Subscription } from "./model.js";
+import { factsOfAnnouncement, mentionsFor, rubOfInvoice, saysWhy, stillWanted } from "./filter.js";
+import { type Announcement, type FeedState, filterOf, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
 
 /** An announcement that fails this long (its invoice unreadable, or Slack not taking it) is given up. */
@@ -14,7 +16,8 @@ const MAX_RETRY_WAIT_MS = 30 * 60 * 1000;
 
 const CHANNEL_GONE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
-type PostOutcome = "sent" | "unreadable" | "not_taken" | "not_in_channel" | "lost";
+/** skipped: no longer for this channel (its filter changed, or an expiry's invoice was paid meanwhile). */
+type PostOutcome = "sent" | "skipped" | "unreadable" | "not_taken" | "not_in_channel" | "lost";
 
 /** What a channel's delivery left: its state, and whether more is due now or when the next try is. */
 export type Delivered = { state: FeedState; more: boolean; nextTryAt: number | undefined };
@@ -49,7 +52,7 @@ export async function deliverChannel(
       index += 1;
       continue;
     }
-    const outcome = await post(turn, slack, channel, next);
+    const outcome = await post(turn, slack, subscription, next);
     if (outcome === "lost") return { state, more: false, nextTryAt: undefined };
     if (outcome === "not_in_channel") {
       const pause = { reason: "not_in_channel" as const, at: ctx.now().getTime(), told: true };
@@ -60,9 +63,9 @@ export async function deliverChannel(
       return { state, more: false, nextTryAt: undefined };
     }
     let owed: Announcement[];
-    if (outcome === "sent") {
+    if (outcome === "sent" || outcome === "skipped") {
       owed = state.owed.filter((_, i) => i !== index);
-      posted += 1;
+      if (outcome === "sent") posted += 1;
     } else {
       const failed = withFailure(next, ctx.now().getTime(), ctx.options.intervalMs);
       const givenUp = ctx.now().getTime() - (failed.firstFailedAt ?? 0) >= GIVE_UP_AFTER_MS;
@@ -104,15 +107,25 @@ async function giveUp(
   await tellSubscriber(ctx, team, subscription, text);
 }
 
-/** Posts one announcement, as invoice/info tells it now; Slack is told only while the turn holds its claim. */
+/**
+ * Posts one announcement, as invoice/info tells it now, if the feed's filter (as it is now) still
+ * takes it; Slack is told only while the turn holds its claim.
+ */
 async function post(
   turn: Turn,
   slack: webApi.WebClient,
-  channel: string,
+  subscription: Subscription,
   announcement: Announcement,
 ): Promise<PostOutcome> {
   const { ctx, team } = turn;
+  const channel = subscription.channel;
   const log = { team, channel, invoice: announcement.id, state: announcement.state };
+  const skip = (reason: string): PostOutcome => {
+    ctx.deps.logger.info({ ...log, reason, outcome: "feed_skipped" }, "feed message no longer due here");
+    return "skipped";
+  };
+  const owedFacts = factsOfAnnouncement(announcement);
+  if (!owedFacts || !stillWanted(subscription, owedFacts)) return skip("filter");
   if (await ctx.deps.feeds.hasCard(team, channel, announcement.id)) {
     // Its live card in this channel tells the change in its thread: not announced twice here.
     ctx.deps.logger.info(
@@ -129,13 +142,31 @@ async function post(
     ctx.deps.logger.warn({ ...log, err: error, outcome: "feed_read_failed" }, "feed invoice read failed");
     return "unreadable";
   }
+  // Owed before filters kept amounts and methods: the invoice tells them now.
+  const facts = {
+    ...owedFacts,
+    rub: owedFacts.rub ?? rubOfInvoice(invoice),
+    method: owedFacts.method ?? invoice.method,
+  };
+  if (!stillWanted(subscription, facts)) return skip("filter");
+  // Paid (or changed) after the history showed it unpaid: not "expired unpaid"; its change is told as it comes.
+  if (facts.event === "expired" && !isExpired(invoice, ctx.now())) return skip("not_expired");
   const method = invoice.method
     ? await ctx.deps.reader.methodFor(team, invoice.method).catch(() => undefined)
     : undefined;
   const message = buildFeedMessage(
     // Told as the history showed it, even if it moved on since (its own change comes next).
     { ...invoice, state: announcement.state },
-    { teamId: team, isNew: announcement.isNew === true, method, lang: await feedLanguage(ctx, team) },
+    {
+      teamId: team,
+      isNew: announcement.isNew === true,
+      event: facts.event,
+      method,
+      lang: await feedLanguage(ctx, team),
+      ...(saysWhy(subscription)
+        ? { why: { filter: filterOf(subscription), mention: mentionsFor(subscription, facts) } }
+        : {}),
+    },
   );
   if (!(await turn.stillOurs())) return "lost";
   try {

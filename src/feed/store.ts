@@ -3,9 +3,13 @@ import { StoreValueError } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
 import type { FeedLedger } from "./ledger.js";
 import {
-  type FeedMode,
+  type FeedFilter,
   type FeedState,
   feedStateSchema,
+  filterOf,
+  filterOfMode,
+  type Mentions,
+  modeOfFilter,
   type Subscription,
   subscriptionsSchema,
 } from "./model.js";
@@ -57,19 +61,31 @@ export class FeedStore {
   }
 
   /**
-   * Makes `channel` a feed (or changes its mode). A channel subscribing again keeps what it has seen
-   * and resumes a paused feed (its next turn lifts the pause): nothing old is announced twice.
+   * Makes `channel` a feed, or changes what it posts (`filter`) and whom it mentions (`mentions`);
+   * left out, each stays as it was (a new feed posts paid invoices and mentions nobody). A channel
+   * subscribing again keeps what it has seen (its `since`) and resumes a paused feed (its next turn
+   * lifts the pause): nothing old is announced twice, whatever the new filter takes.
    */
   async subscribe(
     teamId: string,
-    values: { channel: string; mode: FeedMode; by: string; now: number },
+    values: {
+      channel: string;
+      by: string;
+      now: number;
+      filter?: FeedFilter | undefined;
+      mentions?: Mentions | null | undefined;
+    },
   ): Promise<"added" | "changed" | "resumed"> {
     const channels = await this.channels(teamId);
     const existing = channels.find((entry) => entry.channel === values.channel);
     const paused = existing ? Boolean((await this.state(teamId, values.channel))?.pause) : false;
+    const filter = values.filter ?? (existing ? filterOf(existing) : filterOfMode("paid"));
+    const mentions = values.mentions === undefined ? (existing?.mentions ?? null) : values.mentions;
     const next: Subscription = {
       channel: values.channel,
-      mode: values.mode,
+      mode: modeOfFilter(filter),
+      filter,
+      mentions,
       by: values.by,
       since: existing?.since ?? values.now,
       digest: existing?.digest ?? null,
@@ -83,6 +99,11 @@ export class FeedStore {
     await this.ledger.nudge(teamId, values.now);
     if (!existing) return "added";
     return paused ? "resumed" : "changed";
+  }
+
+  /** The channel's feed, if it is one. */
+  async channel(teamId: string, channel: string): Promise<Subscription | undefined> {
+    return (await this.channels(teamId)).find((entry) => entry.channel === channel);
   }
 
   /** Sets or (null) stops a channel's daily digest; false when the channel is not a feed. */

@@ -1,7 +1,9 @@
 import { feedPausedText, feedResumedText } from "../blocks/feed.js";
+import { OWED_LIMIT } from "./changes.js";
 import { type Delivered, deliverChannel } from "./delivery.js";
 import { feedLanguage, type Turn } from "./deps.js";
 import { digests } from "./digest.js";
+import { expiredUnpaid } from "./expiry.js";
 import { readHistory } from "./history-read.js";
 import { emptyState, type FeedState, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
@@ -40,6 +42,14 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
   for (const subscription of subscriptions) {
     const state = states.get(subscription.channel) as FeedState;
     const after = read.ok ? afterGoodRead(state) : afterUnreadableHistory(state, ctx.now().getTime());
+    // Expiries are told only after a good read: a payment made just before one would otherwise be missed.
+    if (read.ok)
+      after.state = expiredUnpaid(
+        after.state,
+        subscription,
+        ctx.now().getTime(),
+        OWED_LIMIT - after.state.owed.length,
+      ).state;
     states.set(subscription.channel, after.state);
     if (after.note) notes.set(subscription, after.note);
     if (after.state !== loaded.get(subscription.channel)) {

@@ -10,7 +10,6 @@ export type FeedText = {
   openCard: string;
   fallback: (id: string, what: string, amount: string | undefined, test: boolean) => string;
   newInvoiceLower: string;
-  modes: Record<"paid" | "all", string>;
   welcome: (by: string, what: string) => string;
   resumedLead: string;
   changedLead: string;
@@ -39,17 +38,13 @@ const en: FeedText = {
   fallback: (id, what, amount, test) =>
     `Invoice ${id}: ${what}${amount ? ` · ${amount}` : ""}${test ? " (test payment)" : ""}`,
   newInvoiceLower: "new invoice",
-  modes: {
-    paid: "every invoice of this workspace's cash register that gets paid",
-    all: "every new invoice of this workspace's cash register, and each one that gets paid, fails or is paid a wrong amount",
-  },
   welcome: (by, what) =>
-    `:incoming_envelope: ${by} made this channel Kassa's payment feed: from now on it gets ${what}, one message each. Invoices paid before now are not posted. \`/invoice unsubscribe\` here stops it.`,
+    `:incoming_envelope: ${by} made this channel Kassa's payment feed: from now on it gets ${what}, one message each. Invoices paid before now are not posted. _Settings_ (or \`/invoice feed\` here) changes what it posts and whom it mentions; \`/invoice unsubscribe\` here stops it.`,
   resumedLead: ":arrow_forward: The feed in this channel is running again",
   changedLead: ":white_check_mark: This channel's feed now follows",
   addedLead: ":white_check_mark: This channel is now a payment feed",
   subscribed: (lead, what) =>
-    `${lead}: ${what}. Kassa checks the cash register's history regularly. \`/invoice unsubscribe\` stops it; \`/invoice status\` lists the feeds.`,
+    `${lead}: ${what}. Kassa checks the cash register's history regularly. \`/invoice feed\` here chooses methods, test payments and whom to mention; \`/invoice unsubscribe\` stops it; \`/invoice status\` lists the feeds.`,
   subscribedFallback: (lead) => `${lead}. /invoice unsubscribe stops it.`,
   notInChannel:
     ":wave: Kassa is not in this channel, so it cannot post the feed here. Invite it with `/invite @Kassa`, then type `/invoice subscribe` again.",
@@ -80,17 +75,13 @@ const ru: FeedText = {
   fallback: (id, what, amount, test) =>
     `Счёт ${id}: ${what}${amount ? ` · ${amount}` : ""}${test ? " (тестовый платёж)" : ""}`,
   newInvoiceLower: "новый счёт",
-  modes: {
-    paid: "каждый оплаченный счёт кассы этого рабочего пространства",
-    all: "каждый новый счёт кассы этого рабочего пространства и каждый, который оплачен, не оплачен из-за ошибки или оплачен на неверную сумму",
-  },
   welcome: (by, what) =>
-    `:incoming_envelope: ${by} сделал(а) этот канал лентой платежей Kassa: теперь сюда приходит ${what}, по сообщению на каждый. Счета, оплаченные раньше, не публикуются. \`/invoice unsubscribe\` здесь отключает ленту.`,
+    `:incoming_envelope: ${by} сделал(а) этот канал лентой платежей Kassa: теперь сюда приходят ${what}, по сообщению на каждый. Счета, оплаченные раньше, не публикуются. «Настройки» (или \`/invoice feed\` здесь) меняют, что публикуется и кого упоминать; \`/invoice unsubscribe\` здесь отключает ленту.`,
   resumedLead: ":arrow_forward: Лента в этом канале снова работает",
   changedLead: ":white_check_mark: Лента этого канала теперь показывает",
   addedLead: ":white_check_mark: Этот канал теперь лента платежей",
   subscribed: (lead, what) =>
-    `${lead}: ${what}. Kassa регулярно проверяет историю кассы. \`/invoice unsubscribe\` отключает ленту; \`/invoice status\` показывает все ленты.`,
+    `${lead}: ${what}. Kassa регулярно проверяет историю кассы. \`/invoice feed\` здесь выбирает методы, тестовые платежи и кого упоминать; \`/invoice unsubscribe\` отключает ленту; \`/invoice status\` показывает все ленты.`,
   subscribedFallback: (lead) => `${lead}. /invoice unsubscribe отключает ленту.`,
   notInChannel:
     ":wave: Kassa нет в этом канале, поэтому она не может вести здесь ленту. Пригласите её командой `/invite @Kassa`, затем снова наберите `/invoice subscribe`.",

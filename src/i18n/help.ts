@@ -40,7 +40,8 @@ export type HelpText = {
 
 const en: HelpText = {
   reasons: {
-    subscribe_arg: "`/invoice subscribe` takes `paid` (the default) or `all`",
+    subscribe_arg:
+      "`/invoice subscribe` takes what to post, `paid` (the default), `failures` (failed, wrong-amount and expired unpaid invoices) or `all`, then a rouble amount to start from, in digits: `/invoice subscribe paid over 10000`",
     digest_arg: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
     summary_arg: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
@@ -69,7 +70,7 @@ const en: HelpText = {
     "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
     "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
-    "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
+    "• `/invoice subscribe [paid|failures|all] [over 10000]` in a channel: post every paid invoice there (`failures`: failed, wrong-amount and expired unpaid ones; `all`: every change; `over`: only from that many roubles); `/invoice feed` there: the feed's form (methods, test payments, whom to mention); `/invoice unsubscribe` stops it (admins)",
     "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
   ],
   invoiceTimes: "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
@@ -91,7 +92,8 @@ const en: HelpText = {
 
 const ru: HelpText = {
   reasons: {
-    subscribe_arg: "`/invoice subscribe` принимает `paid` (по умолчанию) или `all`",
+    subscribe_arg:
+      "`/invoice subscribe` принимает, что публиковать: `оплаченные` (`paid`, по умолчанию), `сбои` (`failures`: ошибки оплаты, неверные суммы и истёкшие без оплаты) или `все` (`all`), затем сумму в рублях цифрами, с которой начинать: `/invoice subscribe оплаченные от 10000`",
     digest_arg: "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`",
     summary_arg: "`/invoice summary` принимает `today` (по умолчанию), `yesterday` или `7d`",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
@@ -121,7 +123,7 @@ const ru: HelpText = {
     "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
     "• `/invoice summary [today|yesterday|7d]`: сколько счетов создано и оплачено и на какую сумму",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
-    "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
+    "• `/invoice subscribe [оплаченные|сбои|все] [от 10000]` в канале: публиковать там каждый оплаченный счёт (`сбои`: неоплаченные из-за ошибки, оплаченные на неверную сумму и истёкшие без оплаты; `все`: каждое изменение; `от`: только от этой суммы в рублях); `/invoice feed` там: форма ленты (методы, тестовые платежи, кого упоминать); `/invoice unsubscribe` отключает (администраторы)",
     "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",
   ],
   invoiceTimes: "Время показано в часовом поясе каждого читателя; *Обновить* на карточке читает счёт заново.",

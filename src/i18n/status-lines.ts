@@ -3,8 +3,7 @@ import type { Lang } from "./lang.js";
 /** The lines of /invoice status and App Home about the feed and instant notifications. */
 export type StatusLinesText = {
   noFeed: string;
-  feedPaid: string;
-  feedAll: string;
+  feedsTitle: string;
   stopped: string;
   paused: string;
   daily: (at: string) => string;
@@ -18,8 +17,7 @@ export type StatusLinesText = {
 
 const en: StatusLinesText = {
   noFeed: "Payment feed: none (`/invoice subscribe` in a channel makes it one).",
-  feedPaid: "paid invoices",
-  feedAll: "every new, paid or failed invoice",
+  feedsTitle: "*Payment feeds*",
   stopped: ", *stopped*: Kassa is not in the channel (invite it, then subscribe again)",
   paused: ", *paused*: the invoice history could not be read (Kassa keeps trying)",
   daily: (at) => `, yesterday's summary daily at ${at}`,
@@ -40,8 +38,7 @@ const en: StatusLinesText = {
 
 const ru: StatusLinesText = {
   noFeed: "Лента платежей: нет (`/invoice subscribe` в канале делает его лентой).",
-  feedPaid: "оплаченные счета",
-  feedAll: "каждый новый, оплаченный или неоплаченный из-за ошибки счёт",
+  feedsTitle: "*Ленты платежей*",
   stopped: ", *остановлена*: Kassa нет в канале (пригласите её и подпишитесь снова)",
   paused: ", *приостановлена*: не удалось прочитать историю счетов (Kassa продолжает попытки)",
   daily: (at) => `, вчерашняя сводка ежедневно в ${at}`,

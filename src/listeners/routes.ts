@@ -2,6 +2,8 @@ import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  FEED_ACTIONS,
+  FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
@@ -9,6 +11,7 @@ import {
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
+import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
@@ -23,6 +26,7 @@ import { appUninstalled, appUninstalledTeam, tokensRevoked } from "./events/unin
 import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
+import { feedFormSubmission } from "./views/feed-form.js";
 
 /**
  * Everything Kassa answers, and which handler answers it. To add one, export a handler from its
@@ -49,9 +53,11 @@ export const ROUTES: readonly Route[] = [
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
+  { action: FEED_ACTIONS.settings, handler: openFeedSettings },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
+  { view: FEED_FORM_VIEW, handler: feedFormSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

@@ -9,6 +9,8 @@ export type HistoryEntry = {
   state: string;
   method: string | null;
   createdAt: ServiceTime;
+  /** When an unpaid invoice expires (`expired_at`, both versions); null when the entry has none that can be read. */
+  expiresAt: ServiceTime | null;
   /**
    * The invoice amount with the currency the answer ties it to: v2 lists it in RUB (its create
    * converts every invoice to roubles); v3 in its `currency` / `amount_currency`, null when the two
@@ -30,6 +32,7 @@ const entrySchema = z.object({
   state: z.string().min(1).max(100),
   method: optionalTextSchema.optional(),
   created_at: serviceTimeSchema,
+  expired_at: serviceTimeSchema.nullish().catch(null),
   amount: decimalSchema.nullish().catch(null),
   initial_amount: decimalSchema.nullish().catch(null),
   currency: currencySchema.nullish().catch(null),
@@ -74,6 +77,7 @@ export function historyFrom(
       state: parsed.data.state,
       method: parsed.data.method ?? null,
       createdAt,
+      expiresAt: parsed.data.expired_at ? (parseServiceTime(parsed.data.expired_at, zone) ?? null) : null,
       amount: amountOf(parsed.data, version),
       rub: version === "v2" ? (parsed.data.amount ?? null) : (parsed.data.rub_amount ?? null),
     });

@@ -77,7 +77,7 @@ describe("the payment feed", () => {
     await sleep(800); // a few passes
     expect(feedMessages(stack)).toHaveLength(0);
     const status = await stack.ask("status", { userId: ADMIN });
-    expect(JSON.stringify(status.reply.body)).toContain(`Payment feed: <#${FEED}> (paid invoices)`);
+    expect(JSON.stringify(status.reply.body)).toContain(`<#${FEED}>: paid invoices`);
   });
 
   it("posts each payment once, with its amount and currency, the description escaped and a full-card button", async () => {
@@ -216,7 +216,7 @@ describe("the payment feed", () => {
 
   it("answers a bad mode with how to write it", async () => {
     const { reply } = await stack.ask("subscribe everything", { userId: ADMIN, channelId: FEED });
-    expect(JSON.stringify(reply.body)).toContain("takes `paid` (the default) or `all`");
+    expect(JSON.stringify(reply.body)).toContain("takes what to post, `paid` (the default), `failures`");
   });
 });
 

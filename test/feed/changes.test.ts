@@ -15,6 +15,7 @@ function entry(id: string, state: string, minutes: number): HistoryEntry {
     state,
     method: null,
     createdAt: { text: "", zone: "Europe/Moscow", epochSeconds },
+    expiresAt: null,
     amount: null,
     rub: null,
   };
@@ -38,26 +39,27 @@ describe("feedChanges", () => {
   it("announces an invoice paid after subscribing once, and nothing when the page is read again", () => {
     const before = feedChanges(emptyState(), paid, [entry("a", "notpayed", -3)]).state;
     const after = feedChanges(before, paid, [entry("a", "payed", -3)]);
-    expect(after.announce).toEqual([{ id: "a", state: "payed" }]);
-    expect(after.state.owed).toEqual([{ id: "a", state: "payed" }]);
+    const owedPaid = { id: "a", state: "payed", event: "paid", rub: null, method: null };
+    expect(after.announce).toEqual([owedPaid]);
+    expect(after.state.owed).toEqual([owedPaid]);
     const again = feedChanges(after.state, paid, [entry("a", "payed", -3)]);
     expect(again.announce).toEqual([]);
     expect(again.anythingNew).toBe(false);
-    expect(again.state.owed).toEqual([{ id: "a", state: "payed" }]); // still owed until Slack has it
+    expect(again.state.owed).toEqual([owedPaid]); // still owed until Slack has it
   });
 
   it("announces one made and paid since subscribing even on the first read (the second it was made counts)", () => {
     const first = feedChanges(emptyState(), paid, [entry("fresh", "payed", 0), entry("new", "notpayed", 1)]);
-    expect(first.announce).toEqual([{ id: "fresh", state: "payed", isNew: true }]);
+    expect(first.announce).toMatchObject([{ id: "fresh", state: "payed", isNew: true, event: "paid" }]);
   });
 
   it("`paid` tells paid only; `all` also new, failed and wrong-amount invoices, oldest first", () => {
     const page = [entry("c", "wrongamount", 3), entry("b", "failed", 2), entry("a", "notpayed", 1)];
     expect(feedChanges(emptyState(), paid, page).announce).toEqual([]);
     expect(feedChanges(emptyState(), all, page).announce).toEqual([
-      { id: "a", state: "notpayed", isNew: true },
-      { id: "b", state: "failed", isNew: true },
-      { id: "c", state: "wrongamount", isNew: true },
+      { id: "a", state: "notpayed", isNew: true, event: "new", rub: null, method: null },
+      { id: "b", state: "failed", isNew: true, event: "failed", rub: null, method: null },
+      { id: "c", state: "wrongamount", isNew: true, event: "wrongamount", rub: null, method: null },
     ]);
     // An invoice going back to processing is not news in either mode.
     const seen = feedChanges(emptyState(), all, [entry("a", "notpayed", 1)]).state;

@@ -30,7 +30,7 @@ function run(made: FeedWorld, extra: Parameters<FeedWorld["runner"]>[0] = {}, cl
 }
 
 async function subscribe(made: FeedWorld, team: string, channel = `C${team}`) {
-  await made.feeds.subscribe(team, { channel, mode: "paid", by: "U0ADMIN", now: Date.now() - 1000 });
+  await made.feeds.subscribe(team, { channel, by: "U0ADMIN", now: Date.now() - 1000 });
   return channel;
 }
 

@@ -32,8 +32,10 @@ import {
   feedResumedText,
   feedSubscribedMessage,
   feedUnsubscribedMessage,
-  feedWelcomeText,
+  feedWelcomeMessage,
 } from "../../src/blocks/feed.js";
+import { describeFeed } from "../../src/blocks/feed-describe.js";
+import { feedFormModal } from "../../src/blocks/feed-form.js";
 import { homeView } from "../../src/blocks/home.js";
 import {
   createdWithoutCardMessage,
@@ -62,6 +64,7 @@ import {
 } from "../../src/blocks/replies.js";
 import { buildSummaryMessage } from "../../src/blocks/summary.js";
 import { buildInvoiceUnfurl } from "../../src/blocks/unfurl.js";
+import type { FeedFilter } from "../../src/feed/model.js";
 import { MANAGED_ACTIONS } from "../../src/i18n/admin.js";
 import { CONNECT_TEXT } from "../../src/i18n/connect.js";
 import { USAGE_REASONS } from "../../src/i18n/help.js";
@@ -194,6 +197,7 @@ describe("/invoice list and /invoice summary in Russian", () => {
       state,
       method: null,
       createdAt: time,
+      expiresAt: null,
       amount: index === 3 ? null : { value: "1500.5", currency: "RUB" },
       rub: null,
     }));
@@ -274,6 +278,16 @@ describe("/invoice list and /invoice summary in Russian", () => {
   });
 });
 
+const FILTERED: FeedFilter = {
+  events: ["paid", "failed", "expired"],
+  minRub: "10000",
+  methods: ["BITCOIN"],
+  tests: false,
+};
+const MENTIONS = { users: ["U0ANNA", "U0BORIS"], payments: true, minRub: "50000.5", failures: true };
+const MENTIONED_PAYMENT = { users: ["U0ANNA"], why: "payment" as const, minRub: "50000" };
+const MENTIONED_FAILURE = { users: ["U0ANNA"], why: "failure" as const };
+
 describe("the payment feed in Russian", () => {
   it("every message, note and reply: Russian only, within Block Kit's limits", () => {
     for (const sample of sampleInvoices(NOW)) {
@@ -288,17 +302,50 @@ describe("the payment feed in Russian", () => {
           expectWithinBlockKitLimits(russian);
           expect(englishWords(russian, [invoice.state])).toEqual([]);
           expect(russianLetters(buildFeedMessage(shown, { teamId: "T1", isNew }))).toEqual([]);
+          for (const mention of [MENTIONED_PAYMENT, MENTIONED_FAILURE, null]) {
+            const options = {
+              teamId: "T1",
+              isNew,
+              event: mention?.why === "failure" ? ("expired" as const) : undefined,
+              why: { filter: FILTERED, mention },
+            };
+            const filtered = buildFeedMessage(shown, { ...options, lang: "ru" });
+            expectWithinBlockKitLimits(filtered);
+            expect(englishWords(filtered, [invoice.state])).toEqual([]);
+            expect(russianLetters(buildFeedMessage(shown, options))).toEqual([]);
+          }
         }
       }
     }
+    const described = [
+      describeFeed({ filter: { events: ["paid"] } }, "ru"),
+      describeFeed({ filter: { events: ["new", "paid", "failed", "wrongamount", "expired"] } }, "ru"),
+      describeFeed({ filter: FILTERED, mentions: MENTIONS }, "ru"),
+      describeFeed({ filter: FILTERED, mentions: { ...MENTIONS, minRub: null, failures: false } }, "ru"),
+    ];
+    for (const modal of [true, false].map((isFeed) =>
+      feedFormModal({
+        channel: "C1",
+        isFeed,
+        filter: FILTERED,
+        mentions: isFeed ? MENTIONS : null,
+        methods: isFeed ? [{ code: "BITCOIN", name: "Биткоин" }] : undefined,
+        maxPeople: 10,
+        origin: { t: "T1", c: "C1" },
+        lang: "ru",
+      }),
+    )) {
+      expect(modal.blocks.length).toBeLessThanOrEqual(100);
+      expect(englishWords({ text: "", blocks: modal.blocks }, ["BITCOIN"])).toEqual([]);
+    }
     const replies = [
-      feedSubscribedMessage("paid", "added", "ru"),
-      feedSubscribedMessage("all", "changed", "ru"),
-      feedSubscribedMessage("paid", "resumed", "ru"),
+      ...described.map((what) => feedSubscribedMessage(what, "added", "ru")),
+      feedSubscribedMessage(described[1] ?? "", "changed", "ru"),
+      feedSubscribedMessage(described[2] ?? "", "resumed", "ru"),
+      feedWelcomeMessage(described[2] ?? "", "U1", { teamId: "T1", channel: "C1" }, "ru"),
       feedNotInChannelMessage("ru"),
       feedUnsubscribedMessage(true, "ru"),
       feedUnsubscribedMessage(false, "ru"),
-      { text: feedWelcomeText("all", "U1", "ru") },
       { text: feedPausedText("not_in_channel", "C1", "ru") },
       { text: feedPausedText("unreadable_history", "C1", "ru") },
       { text: feedResumedText("C1", "ru") },
@@ -352,9 +399,9 @@ describe("the connection, /invoice status and refusals in Russian", () => {
       { kind: "no-address" },
     ];
     const feeds: FeedLine[] = [
-      { channel: "C1", mode: "paid", digest: "09:00 Europe/Moscow" },
-      { channel: "C2", mode: "all", paused: "not_in_channel" },
-      { channel: "C3", mode: "paid", paused: "unreadable_history" },
+      { channel: "C1", filter: { events: ["paid"] }, digest: "09:00 Europe/Moscow" },
+      { channel: "C2", filter: FILTERED, mentions: MENTIONS, paused: "not_in_channel" },
+      { channel: "C3", filter: { events: ["paid"], minRub: "1" }, paused: "unreadable_history" },
     ];
     const messages = [];
     for (const canManage of [true, false]) {
@@ -370,6 +417,7 @@ describe("the connection, /invoice status and refusals in Russian", () => {
               watched: canManage ? 0 : 12,
               instant,
               feeds: canManage ? feeds : [],
+              teamId: "T1",
               lang: "ru",
             }),
           );

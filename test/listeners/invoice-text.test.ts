@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseInvoiceText } from "../../src/listeners/commands/invoice-text.js";
+import { parseRubAmount } from "../../src/listeners/shared/rub-amount.js";
 
 const ID = "715308958_rPwTzvsvCm";
 const PAGE = `https://pay.crystalpay.io/?i=${ID}`;
@@ -126,5 +127,76 @@ describe("/invoice new", () => {
       kind: "create",
       prefill: { amount: "10", description: "XYZ gift" },
     });
+  });
+});
+
+describe("/invoice subscribe words and /invoice feed", () => {
+  const words = (text: string) => {
+    const request = parseInvoiceText(text);
+    return request.kind === "subscribe" ? request.words : request.kind;
+  };
+
+  it("reads what to post and the rouble amount, in English and in Russian; words add up", () => {
+    expect(words("subscribe")).toBeNull();
+    expect(words("subscribe paid")).toEqual({ events: ["paid"], minRub: null });
+    expect(words("subscribe paid over 10000")).toEqual({ events: ["paid"], minRub: "10000" });
+    expect(words("Subscribe FAILURES")).toEqual({
+      events: ["failed", "wrongamount", "expired"],
+      minRub: null,
+    });
+    expect(words("subscribe all over 50000")).toEqual({
+      events: ["paid", "failed", "wrongamount", "expired", "new"],
+      minRub: "50000",
+    });
+    expect(words("subscribe paid failures from 10 000 RUB")).toEqual({
+      events: ["paid", "failed", "wrongamount", "expired"],
+      minRub: "10000",
+    });
+    expect(words("subscribe оплаченные от 10000,50")).toEqual({ events: ["paid"], minRub: "10000.5" });
+    expect(words("subscribe сбои свыше 1 000 ₽")).toEqual({
+      events: ["failed", "wrongamount", "expired"],
+      minRub: "1000",
+    });
+    expect(words("subscribe все")).toMatchObject({ minRub: null });
+    expect(words("subscribe over 15000")).toEqual({ events: ["paid"], minRub: "15000" });
+    expect(words("subscribe 15000")).toEqual({ events: ["paid"], minRub: "15000" });
+  });
+
+  it("answers anything else with how to write it", () => {
+    for (const text of [
+      "subscribe everything",
+      "subscribe paid over",
+      "subscribe paid over lots",
+      "subscribe paid over 0",
+      "subscribe paid over 10.005",
+      "subscribe over 10000 paid",
+      "subscribe paid over -5",
+    ])
+      expect(parseInvoiceText(text), text).toMatchObject({ kind: "invalid", reason: "subscribe_arg" });
+  });
+
+  it("`/invoice feed` (or `лента`) asks for the channel's feed form", () => {
+    expect(parseInvoiceText("feed")).toEqual({ kind: "feed" });
+    expect(parseInvoiceText("Лента")).toEqual({ kind: "feed" });
+  });
+});
+
+describe("parseRubAmount", () => {
+  it("takes roubles as people write them, and nothing else", () => {
+    const cases: Array<[string, string | null]> = [
+      ["10000", "10000"],
+      ["10 000", "10000"],
+      ["10,000", "10000"],
+      ["1,000,000.25", "1000000.25"],
+      ["10000,50", "10000.5"],
+      ["10000.00", "10000"],
+      ["0.5", "0.5"],
+      ["5000₽", "5000"],
+      ["7 500 руб", "7500"],
+      ["", null],
+    ];
+    for (const [text, value] of cases) expect(parseRubAmount(text), text).toBe(value);
+    for (const text of ["0", "0,00", "12.345", "1e5", "10k", "abc", "1234567890123"])
+      expect(parseRubAmount(text), text).toBe("invalid");
   });
 });

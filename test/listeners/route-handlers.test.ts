@@ -2,16 +2,20 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
   disconnectButton,
+  feedSettingsButton,
   invoiceButton,
   listPageButton,
   paymethodsPageButton,
   stopButton,
 } from "../../src/blocks/button-values.js";
 import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
+import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  FEED_ACTIONS,
+  FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
@@ -20,6 +24,7 @@ import {
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
+import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
@@ -34,6 +39,7 @@ import { appUninstalled, appUninstalledTeam, tokensRevoked } from "../../src/lis
 import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
+import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
 import {
   type Acks,
   ADMIN,
@@ -243,6 +249,27 @@ describe("buttons", () => {
     expect(lastLine()).toMatchObject({ outcome: "disconnected" });
   });
 
+  it("a feed's Settings opens that channel's feed form for an admin, and tells a member who can", async () => {
+    cover(openFeedSettings);
+    const value = feedSettingsButton.write({ t: TEAM, c: CHANNEL });
+    await openFeedSettings(world.deps)(
+      buttonArgs(world, { actionId: FEED_ACTIONS.settings, value, replyId: "fs" }),
+    );
+    const opened = world.slack.callsOf("views.open");
+    expect(opened).toHaveLength(1);
+    const view = JSON.stringify(opened[0]?.body.view);
+    expect(view).toContain(FEED_FORM_VIEW);
+    expect(view).toContain("multi_users_select");
+    expect(view).toContain("BITCOIN"); // the register's methods
+    expect(lastLine()).toMatchObject({ outcome: "modal_opened", action: "feed" });
+    await openFeedSettings(world.deps)(
+      buttonArgs(world, { actionId: FEED_ACTIONS.settings, value, user: MEMBER, replyId: "fs-member" }),
+    );
+    expect(JSON.stringify(await reply("fs-member"))).toContain("change which channels get the payment feed");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+  });
+
   it("Cancel closes the question and keeps the credentials", async () => {
     cover(cancelDisconnect);
     await cancelDisconnect(world.deps)(
@@ -332,6 +359,66 @@ describe("modal submissions", () => {
     expect(world.fake.requests.filter((request) => request.path.endsWith("/invoice/create/"))).toHaveLength(
       1,
     );
+  });
+
+  it("the feed form makes the channel a feed with its filter and mentions; bad values are said next to their fields", async () => {
+    cover(feedFormSubmission);
+    const checked = (...values: string[]) => ({
+      value: {
+        type: "checkboxes",
+        selected_options: values.map((value) => ({
+          value,
+          text: { type: "plain_text" as const, text: value },
+        })),
+      },
+    });
+    const people = (...users: string[]) => ({ value: { type: "multi_users_select", selected_users: users } });
+    const privateMetadata = JSON.stringify({ t: TEAM, c: CHANNEL });
+    const values = {
+      [FEED_FIELDS.events]: checked("paid", "expired"),
+      [FEED_FIELDS.minRub]: text("10 000"),
+      [FEED_FIELDS.people]: people("U0ANNA"),
+      [FEED_FIELDS.when]: checked("payments"),
+      [FEED_FIELDS.mentionMin]: text("lots"),
+    };
+    const bad: Acks = [];
+    await feedFormSubmission(world.deps)(
+      submissionArgs(world, { callbackId: FEED_FORM_VIEW, values, privateMetadata }, bad),
+    );
+    expect(bad[0]).toMatchObject({
+      response_action: "errors",
+      errors: { [FEED_FIELDS.mentionMin]: expect.stringContaining("roubles") },
+    });
+    expect(await world.deps.feeds.channel(TEAM, CHANNEL)).toBeUndefined();
+
+    const member: Acks = [];
+    const good = { ...values, [FEED_FIELDS.mentionMin]: text("50000") };
+    await feedFormSubmission(world.deps)(
+      submissionArgs(
+        world,
+        { callbackId: FEED_FORM_VIEW, values: good, privateMetadata, user: MEMBER },
+        member,
+      ),
+    );
+    expect(member[0]).toMatchObject({
+      errors: { [FEED_FIELDS.events]: expect.stringContaining("Only workspace admins") },
+    });
+
+    const acks: Acks = [];
+    await feedFormSubmission(world.deps)(
+      submissionArgs(world, { callbackId: FEED_FORM_VIEW, values: good, privateMetadata }, acks),
+    );
+    expect(acks).toEqual([undefined]);
+    expect(await world.deps.feeds.channel(TEAM, CHANNEL)).toMatchObject({
+      filter: { events: ["paid", "expired"], minRub: "10000" },
+      mentions: { users: ["U0ANNA"], payments: true, minRub: "50000", failures: false },
+      by: ADMIN,
+    });
+    const welcome = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === CHANNEL);
+    expect(String(welcome?.body.text)).toContain(
+      "paid and expired unpaid invoices from 10,000 RUB, mentions <@U0ANNA> from 50,000 RUB",
+    );
+    expect(lastLine()).toMatchObject({ view: FEED_FORM_VIEW, outcome: "feed_subscribed", feed: "added" });
   });
 
   it("an out-of-date form is answered next to its first field", async () => {

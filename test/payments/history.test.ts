@@ -60,4 +60,26 @@ describe("historyFrom", () => {
     const [entry] = historyFrom([{ ...ok, amount: "lots" }], null, "UTC", "v2").entries;
     expect(entry).toMatchObject({ id: ok.id, amount: null, rub: null });
   });
+
+  it("reads the expiry (`expired_at`) in the service's zone; one that cannot be read is null, the entry kept", () => {
+    const [v2, v3, bad, none] = historyFrom(
+      [
+        { ...ok, expired_at: "2026-11-24 13:00:00" },
+        { ...ok, expired_at: "2026-11-24 13:00:00" },
+        { ...ok, expired_at: "soon" },
+        ok,
+      ],
+      null,
+      "Europe/Moscow",
+      "v2",
+    ).entries;
+    expect(v2?.expiresAt?.epochSeconds).toBe(Date.UTC(2026, 10, 24, 10) / 1000);
+    expect(v3?.expiresAt?.text).toBe("2026-11-24 13:00:00");
+    expect(bad?.expiresAt).toBeNull();
+    expect(none?.expiresAt).toBeNull();
+    expect(
+      historyFrom([{ ...ok, expired_at: "2026-11-24 13:00:00" }], true, "UTC", "v3").entries[0]?.expiresAt
+        ?.epochSeconds,
+    ).toBe(Date.UTC(2026, 10, 24, 13) / 1000);
+  });
 });

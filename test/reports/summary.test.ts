@@ -20,6 +20,7 @@ function entry(
     state,
     method,
     createdAt: { text: "", zone: "UTC", epochSeconds: epoch(iso) },
+    expiresAt: null,
     amount: rub ? { value: rub, currency: "RUB" } : null,
     rub,
   };

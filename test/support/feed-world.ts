@@ -39,6 +39,7 @@ export class RegisterHistory {
       state,
       method: null,
       createdAt: { text: "", zone: "Europe/Moscow", epochSeconds: at },
+      expiresAt: { text: "", zone: "Europe/Moscow", epochSeconds: at + 3600 },
       amount: { value: "1500", currency: "RUB" },
       rub: "1500",
     });

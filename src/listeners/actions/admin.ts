@@ -26,7 +26,7 @@ export const openConnect =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "callbacks">,
+      Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "callbacks" | "feeds">,
   ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
     await ack();

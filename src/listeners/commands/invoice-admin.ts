@@ -1,28 +1,21 @@
 import type { webApi } from "@slack/bolt";
 import {
   disconnectConfirmMessage,
-  type FeedLine,
   notAllowedMessage,
   nothingToDisconnectMessage,
   statusMessage,
 } from "../../blocks/admin.js";
-import {
-  feedNotInChannelMessage,
-  feedSubscribedMessage,
-  feedUnsubscribedMessage,
-  feedWelcomeText,
-} from "../../blocks/feed.js";
+import { feedUnsubscribedMessage } from "../../blocks/feed.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
-import type { FeedMode } from "../../feed/model.js";
 import { ADMIN_TEXT } from "../../i18n/admin.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
-import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { workflowsMayCreate } from "../../store/settings.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
+import { feedLines } from "../shared/feed-lines.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
@@ -85,6 +78,7 @@ export async function runAdminCommand(
       workflowsCreate: workflowsMayCreate(await deps.stores.settings.get(command.teamId)),
       instant,
       feeds: await feedLines(deps, command.teamId),
+      teamId: command.teamId,
       lang,
     });
     return { reply, log: { outcome: "ok" } };
@@ -95,7 +89,7 @@ export async function runAdminCommand(
         ? "connect"
         : action === "rotate-callback"
           ? "callback"
-          : action === "subscribe-paid" || action === "subscribe-all" || action === "unsubscribe"
+          : action === "unsubscribe"
             ? "feed"
             : action === "language-en" || action === "language-ru"
               ? "language"
@@ -111,8 +105,6 @@ export async function runAdminCommand(
     return { reply, log: { outcome: "ok" } };
   }
   if (action === "rotate-callback") return rotateCallback(deps, command.teamId, lang);
-  if (action === "subscribe-paid" || action === "subscribe-all")
-    return subscribeFeed(deps, client, command, action === "subscribe-all" ? "all" : "paid", lang);
   if (action === "unsubscribe") {
     const removed = await deps.feeds.unsubscribe(command.teamId, command.channelId);
     const reply = feedUnsubscribedMessage(removed, lang);
@@ -151,63 +143,6 @@ async function rotateCallback(
   const address = await deps.callbacks.rotate(teamId);
   const reply = ephemeral(NOTICES_TEXT[lang].newAddress(address), NOTICES_TEXT[lang].newAddressFallback);
   return { reply, log: { outcome: "callback_rotated" } };
-}
-
-/**
- * `/invoice subscribe [paid|all]` in a channel: says so in the channel first (which also shows Kassa
- * can post there), then saves the subscription. Needs a connected cash register.
- */
-async function subscribeFeed(
-  deps: Pick<ListenerDeps, "feeds" | "stores" | "now">,
-  client: webApi.WebClient,
-  command: AdminCommand,
-  mode: FeedMode,
-  lang: Lang,
-): Promise<Produced> {
-  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
-  const existing = (await deps.feeds.channels(command.teamId)).find(
-    (entry) => entry.channel === command.channelId,
-  );
-  if (!existing) {
-    try {
-      await client.chat.postMessage({
-        channel: command.channelId,
-        text: feedWelcomeText(mode, command.userId, lang),
-      });
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (code === "not_in_channel" || code === "channel_not_found")
-        return {
-          reply: feedNotInChannelMessage(lang),
-          log: { outcome: "feed_not_in_channel", slackError: code },
-        };
-      throw error;
-    }
-  }
-  const outcome = await deps.feeds.subscribe(command.teamId, {
-    channel: command.channelId,
-    mode,
-    by: command.userId,
-    now: deps.now().getTime(),
-  });
-  const reply = feedSubscribedMessage(mode, outcome, lang);
-  return { reply, log: { outcome: "feed_subscribed", feed: outcome } };
-}
-
-async function feedLines(deps: Pick<ListenerDeps, "feeds">, teamId: string): Promise<FeedLine[]> {
-  const lines: FeedLine[] = [];
-  for (const subscription of await deps.feeds.channels(teamId)) {
-    const state = await deps.feeds.state(teamId, subscription.channel);
-    // Subscribed again since it paused: its next turn lifts the pause.
-    const pause = state?.pause && !(state.pause.at <= (subscription.resumedAt ?? -1)) ? state.pause : null;
-    lines.push({
-      channel: subscription.channel,
-      mode: subscription.mode,
-      ...(pause ? { paused: pause.reason } : {}),
-      ...(subscription.digest ? { digest: `${subscription.digest.at} ${subscription.digest.zone}` } : {}),
-    });
-  }
-  return lines;
 }
 
 /**

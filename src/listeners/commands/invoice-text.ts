@@ -4,6 +4,7 @@ import type { UsageReason } from "../../i18n/help.js";
 import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import type { SummaryPeriod } from "../../reports/summary.js";
+import { parseSubscribeWords, type SubscribeWords } from "./feed-words.js";
 
 export { INVOICE_ID_PATTERN };
 
@@ -13,8 +14,6 @@ export type AdminAction =
   | "disconnect"
   | "status"
   | "rotate-callback"
-  | "subscribe-paid"
-  | "subscribe-all"
   | "unsubscribe"
   | "language-en"
   | "language-ru";
@@ -22,6 +21,10 @@ export type AdminAction =
 export type InvoiceRequest =
   | { kind: "help" }
   | { kind: "admin"; action: AdminAction }
+  /** `/invoice subscribe [paid|failures|all] [over 10000]`; null words: the feed as it is (paid when new). */
+  | { kind: "subscribe"; words: SubscribeWords | null }
+  /** `/invoice feed`: the channel's feed form. */
+  | { kind: "feed" }
   | { kind: "lookup"; invoiceId: string }
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
@@ -73,18 +76,13 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     if (!lang) return { kind: "invalid", reason: "language_arg", input: trimmed };
     return { kind: "admin", action: lang === "ru" ? "language-ru" : "language-en" };
   }
-  const subscribe = /^subscribe(?:\s+(paid|all))?$/i.exec(trimmed);
-  if (subscribe)
-    return {
-      kind: "admin",
-      action: subscribe[1]?.toLowerCase() === "all" ? "subscribe-all" : "subscribe-paid",
-    };
-  if (/^subscribe\b/i.test(trimmed))
-    return {
-      kind: "invalid",
-      reason: "subscribe_arg",
-      input: trimmed,
-    };
+  const subscribe = /^subscribe(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (subscribe) {
+    const words = parseSubscribeWords(subscribe[1] ?? "");
+    if (words === "invalid") return { kind: "invalid", reason: "subscribe_arg", input: trimmed };
+    return { kind: "subscribe", words };
+  }
+  if (/^(feed|лента)$/i.test(trimmed)) return { kind: "feed" };
   if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
   const list = /^list(?:\s+(paid|notpaid|unpaid|all))?$/i.exec(trimmed);
   if (list) {

@@ -13,6 +13,7 @@ import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
+import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
@@ -68,6 +69,15 @@ export const invoiceCommand =
           noted,
         );
       }
+      const asker = {
+        teamId: command.team_id,
+        userId: command.user_id,
+        enterpriseId: command.enterprise_id,
+        channelId: command.channel_id,
+        triggerId: command.trigger_id,
+      };
+      if (request.kind === "subscribe") return subscribeFeed(deps, client, asker, request.words, noted);
+      if (request.kind === "feed") return feedFormCommand(deps, client, asker, noted);
       if (request.kind === "digest") {
         noted.action = "digest";
         return runDigestCommand(deps, client, {

@@ -15,6 +15,7 @@ export const homeOpened =
       | "replyVisibility"
       | "defaultApiVersion"
       | "callbacks"
+      | "feeds"
     >,
   ) =>
   async ({ event, body, client, context }: EventArgs<"app_home_opened">): Promise<void> => {

@@ -7,6 +7,7 @@ import type { HelpFacts } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import type { ListenerDeps } from "../deps.js";
+import { feedLines } from "./feed-lines.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */
@@ -85,17 +86,18 @@ export async function openConnectModal(
 export async function publishHome(
   deps: Pick<
     ListenerDeps,
-    "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger" | "callbacks"
+    "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger" | "callbacks" | "feeds"
   >,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
   // Read without opening the secret: one sealed with another key is shown as such, not an error.
-  const [info, visibility, manager, lang] = await Promise.all([
+  const [info, visibility, manager, lang, feeds] = await Promise.all([
     deps.stores.credentials.info(who.teamId),
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
     langFor(deps, who.teamId),
+    feedLines(deps, who.teamId),
   ]);
   const instant = info?.otherKey ? undefined : await instantStatus(deps.callbacks, info);
   await client.views.publish({
@@ -105,6 +107,8 @@ export async function publishHome(
       visibility,
       canManage: manager.allowed,
       instant,
+      feeds,
+      teamId: who.teamId,
       lang,
     }),
   });

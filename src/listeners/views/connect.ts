@@ -76,6 +76,7 @@ type ConnectDeps = Pick<
   ListenerDeps,
   | "adminUserIds"
   | "stores"
+  | "feeds"
   | "logger"
   | "inFlight"
   | "defaultApiVersion"

@@ -1,0 +1,68 @@
+import { notAllowedMessage } from "../../blocks/admin.js";
+import { feedSettingsButton } from "../../blocks/button-values.js";
+import { FEED_ACTIONS } from "../../blocks/ids.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import type { ListenerDeps } from "../deps.js";
+import type { ActionArgs } from "../router.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { readButtonValue } from "../shared/button-value.js";
+import { RefusalError } from "../shared/error-reply.js";
+import { openFeedForm } from "../shared/feed-form.js";
+import { langFor, publishHome } from "../shared/manage.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+import { teamIdOf } from "../shared/team.js";
+
+/**
+ * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form
+ * for those who may change feeds. Anyone else is told who can: privately under the message, or on
+ * App Home (which has no response_url) by publishing the tab again.
+ */
+export const openFeedSettings =
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "feeds" | "replyVisibility" | "defaultApiVersion" | "callbacks">,
+  ) =>
+  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+    await ack();
+    const teamId = teamIdOf(body);
+    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
+    const fromHome = body.container?.type === "view";
+    const context = {
+      kind: "action",
+      name: FEED_ACTIONS.settings,
+      team: teamId,
+      user: body.user.id,
+      lang: () => langFor(deps, teamId),
+    } as const;
+    const send = async (message: SlackMessage) =>
+      fromHome ? publishHome(deps, client, who) : respond({ ...message, replace_original: false });
+    await answer(deps, context, send, async (noted) => {
+      const value = readButtonValue(feedSettingsButton.schema, action);
+      noted.action = "feed";
+      const lang = await langFor(deps, teamId);
+      if (value.t !== teamId) {
+        const text = NOTICES_TEXT[lang];
+        throw new RefusalError(ephemeral(text.foreignCard, text.foreignCardFallback), "foreign_card");
+      }
+      const opened = await openFeedForm(deps, client, {
+        ...who,
+        channelId: value.c,
+        triggerId: body.trigger_id,
+      });
+      if (opened.kind === "not_allowed" || opened.kind === "not_a_channel") {
+        noted.manager = opened.kind === "not_allowed" ? opened.why : undefined;
+        throw new RefusalError(notAllowedMessage("feed", lang), "not_allowed");
+      }
+      if (opened.kind === "failed") {
+        const reply = ephemeral(
+          NOTICES_TEXT[lang].formNotOpened("/invoice feed"),
+          NOTICES_TEXT[lang].formNotOpenedFallback("/invoice feed"),
+        );
+        return { reply, log: { outcome: "modal_failed", modalError: opened.modalError } };
+      }
+      return { reply: null, log: { outcome: "modal_opened", methods: opened.methods } };
+    });
+  };

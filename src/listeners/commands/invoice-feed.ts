@@ -1,0 +1,114 @@
+import type { webApi } from "@slack/bolt";
+import { notAllowedMessage } from "../../blocks/admin.js";
+import { feedNotInChannelMessage, feedSubscribedMessage, feedWelcomeMessage } from "../../blocks/feed.js";
+import { describeFeed } from "../../blocks/feed-describe.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { type FeedFilter, filterOf, filterOfMode } from "../../feed/model.js";
+import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import { slackErrorCode } from "../../slack/error.js";
+import type { ListenerDeps } from "../deps.js";
+import { isFeedChannel, openFeedForm } from "../shared/feed-form.js";
+import { langFor } from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import type { SubscribeWords } from "./feed-words.js";
+
+type FeedCommand = {
+  teamId: string;
+  userId: string;
+  enterpriseId?: string | undefined;
+  channelId: string;
+  triggerId: string;
+};
+
+/**
+ * `/invoice subscribe [paid|failures|all] [over 10000]` in a channel (those who may connect the
+ * cash register): a new feed says so in the channel first (which also shows Kassa can post there),
+ * then the subscription is saved. Words set what it posts (a method or test choice made in the form
+ * stays); none keep an existing feed as it is (and resume it if paused). Mentions stay the form's.
+ */
+export async function subscribeFeed(
+  deps: ManagerDeps & Pick<ListenerDeps, "feeds" | "now">,
+  client: webApi.WebClient,
+  command: FeedCommand,
+  words: SubscribeWords | null,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "subscribe";
+  const lang = await langFor(deps, command.teamId);
+  const manager = await checkManager(deps, client, command);
+  noted.manager = manager.why;
+  if (!manager.allowed) return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
+  if (!isFeedChannel(command.channelId)) return { reply: notAChannel(lang), log: { outcome: "usage" } };
+  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const existing = await deps.feeds.channel(command.teamId, command.channelId);
+  const before = existing ? filterOf(existing) : filterOfMode("paid");
+  const filter: FeedFilter = words
+    ? { ...before, events: words.events, ...(words.minRub ? { minRub: words.minRub } : { minRub: null }) }
+    : before;
+  if (!existing) {
+    const welcome = feedWelcomeMessage(
+      describeFeed({ filter }, lang),
+      command.userId,
+      { teamId: command.teamId, channel: command.channelId },
+      lang,
+    );
+    try {
+      await client.chat.postMessage({
+        channel: command.channelId,
+        text: welcome.text,
+        blocks: welcome.blocks,
+      });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === "not_in_channel" || code === "channel_not_found")
+        return {
+          reply: feedNotInChannelMessage(lang),
+          log: { outcome: "feed_not_in_channel", slackError: code },
+        };
+      throw error;
+    }
+  }
+  const outcome = await deps.feeds.subscribe(command.teamId, {
+    channel: command.channelId,
+    filter,
+    by: command.userId,
+    now: deps.now().getTime(),
+  });
+  const what = describeFeed({ filter, mentions: existing?.mentions }, lang);
+  return {
+    reply: feedSubscribedMessage(what, outcome, lang),
+    log: { outcome: "feed_subscribed", feed: outcome },
+  };
+}
+
+/** `/invoice feed` in a channel: its feed form, or why not. */
+export async function feedFormCommand(
+  deps: ManagerDeps & Pick<ListenerDeps, "feeds" | "payments">,
+  client: webApi.WebClient,
+  command: FeedCommand,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "feed";
+  const lang = await langFor(deps, command.teamId);
+  const opened = await openFeedForm(deps, client, command);
+  if (opened.kind === "not_a_channel") return { reply: notAChannel(lang), log: { outcome: "usage" } };
+  if (opened.kind === "not_allowed") {
+    noted.manager = opened.why;
+    return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
+  }
+  if (opened.kind === "failed") {
+    const reply = ephemeral(
+      NOTICES_TEXT[lang].formNotOpened("/invoice feed"),
+      NOTICES_TEXT[lang].formNotOpenedFallback("/invoice feed"),
+    );
+    return { reply, log: { outcome: "modal_failed", modalError: opened.modalError } };
+  }
+  return { reply: null, log: { outcome: "modal_opened", methods: opened.methods } };
+}
+
+function notAChannel(lang: "en" | "ru") {
+  return ephemeral(FEED_FORM_TEXT[lang].notAChannel, FEED_FORM_TEXT[lang].notAChannelFallback);
+}

@@ -1,0 +1,68 @@
+import type { webApi } from "@slack/bolt";
+import { feedFormModal } from "../../blocks/feed-form.js";
+import { filterOf, filterOfMode, MENTIONS_MAX } from "../../feed/model.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import { slackErrorCode } from "../../slack/error.js";
+import type { ListenerDeps } from "../deps.js";
+import { langFor } from "./manage.js";
+import { checkManager, type ManagerDeps } from "./permissions.js";
+
+/** How long the form waits for the method list: the trigger_id lapses 3 s after the click or command. */
+export const FEED_FORM_METHODS_BUDGET_MS = 700;
+
+export type FeedFormOpened =
+  | { kind: "opened"; methods: number | "unavailable" }
+  | { kind: "not_a_channel" }
+  | { kind: "not_allowed"; why: string }
+  | { kind: "failed"; modalError: string };
+
+/** A feed belongs to a channel (public or private), never to a DM. */
+export function isFeedChannel(channel: string): boolean {
+  return /^[CG][A-Z0-9]{2,40}$/.test(channel);
+}
+
+/**
+ * Opens `channel`'s feed form (`/invoice feed`, a feed's Settings) for someone who may change feeds
+ * (those who may subscribe), filled with what the feed does now, the register's methods offered
+ * from its cached list. Not connected: NotConnectedError (the reply offers Connect).
+ */
+export async function openFeedForm(
+  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "feeds">,
+  client: webApi.WebClient,
+  who: {
+    teamId: string;
+    userId: string;
+    enterpriseId?: string | undefined;
+    channelId: string;
+    triggerId: string;
+  },
+): Promise<FeedFormOpened> {
+  if (!isFeedChannel(who.channelId)) return { kind: "not_a_channel" };
+  const manager = await checkManager(deps, client, who);
+  if (!manager.allowed) return { kind: "not_allowed", why: manager.why };
+  if (!(await deps.stores.credentials.get(who.teamId))) throw new NotConnectedError(who.teamId);
+  const [existing, names, lang] = await Promise.all([
+    deps.feeds.channel(who.teamId, who.channelId),
+    deps.payments.methodNamesWithin(who.teamId, FEED_FORM_METHODS_BUDGET_MS),
+    langFor(deps, who.teamId),
+  ]);
+  const methods = names.size > 0 ? [...names].map(([code, name]) => ({ code, name })) : undefined;
+  try {
+    await client.views.open({
+      trigger_id: who.triggerId,
+      view: feedFormModal({
+        channel: who.channelId,
+        isFeed: existing !== undefined,
+        filter: existing ? filterOf(existing) : filterOfMode("paid"),
+        mentions: existing?.mentions,
+        methods,
+        maxPeople: MENTIONS_MAX,
+        origin: { t: who.teamId, c: who.channelId },
+        lang,
+      }),
+    });
+  } catch (error) {
+    return { kind: "failed", modalError: slackErrorCode(error) };
+  }
+  return { kind: "opened", methods: methods ? methods.length : "unavailable" };
+}
