@@ -6,6 +6,7 @@ export const USAGE_REASONS = [
   "subscribe_arg",
   "digest_arg",
   "summary_arg",
+  "summary_future",
   "list_arg",
   "link_unreadable",
   "link_no_id",
@@ -42,7 +43,9 @@ const en: HelpText = {
   reasons: {
     subscribe_arg: "`/invoice subscribe` takes `paid` (the default) or `all`",
     digest_arg: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
-    summary_arg: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
+    summary_arg:
+      "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
+    summary_future: "That month has not begun yet: `/invoice summary` takes this month or an earlier one",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
@@ -67,7 +70,7 @@ const en: HelpText = {
     "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
     "• `/invoice status`: whether a cash register is connected, and by whom",
     "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
-    "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
+    "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period's report: invoices made and paid, the paid total and its change on the period before, the largest payments, the total per method",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
     "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
     "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
@@ -93,7 +96,9 @@ const ru: HelpText = {
   reasons: {
     subscribe_arg: "`/invoice subscribe` принимает `paid` (по умолчанию) или `all`",
     digest_arg: "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`",
-    summary_arg: "`/invoice summary` принимает `today` (по умолчанию), `yesterday` или `7d`",
+    summary_arg:
+      "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц, например `2026-10`",
+    summary_future: "Этот месяц ещё не начался: `/invoice summary` принимает текущий месяц или более ранний",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
@@ -119,7 +124,7 @@ const ru: HelpText = {
     "• `/invoice new [сумма] [валюта] [описание]`: создать счёт (ссылку на оплату) в форме, например `/invoice new 1500 USD Заказ 10232`",
     "• `/invoice status`: подключена ли касса и кем",
     "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
-    "• `/invoice summary [today|yesterday|7d]`: сколько счетов создано и оплачено и на какую сумму",
+    "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: отчёт за период: сколько счетов создано и оплачено, на какую сумму и как это изменилось к прошлому периоду, крупнейшие платежи, суммы по методам",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
     "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
     "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",

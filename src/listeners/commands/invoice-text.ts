@@ -3,7 +3,7 @@ import type { ListFilter } from "../../blocks/invoice-list.js";
 import type { UsageReason } from "../../i18n/help.js";
 import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
-import type { SummaryPeriod } from "../../reports/summary.js";
+import { monthPeriod, type PeriodName } from "../../reports/periods.js";
 
 export { INVOICE_ID_PATTERN };
 
@@ -25,7 +25,7 @@ export type InvoiceRequest =
   | { kind: "lookup"; invoiceId: string }
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
-  | { kind: "summary"; period: SummaryPeriod }
+  | { kind: "summary"; period: PeriodName }
   /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
   | { kind: "digest"; at: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
@@ -91,11 +91,9 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     const word = list[1]?.toLowerCase() ?? "all";
     return { kind: "list", filter: word === "unpaid" ? "notpaid" : (word as ListFilter) };
   }
-  const summary = /^summary(?:\s+(today|yesterday|7d|week))?$/i.exec(trimmed);
-  if (summary) {
-    const word = summary[1]?.toLowerCase() ?? "today";
-    return { kind: "summary", period: word === "week" ? "7d" : (word as SummaryPeriod) };
-  }
+  const summary = /^summary(?:\s+(today|yesterday|7d|week|30d|\d{4}-\d{2}))?$/i.exec(trimmed);
+  const period = summary && periodWord(summary[1]);
+  if (period) return { kind: "summary", period };
   const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))$/i.exec(trimmed);
   if (digest) {
     if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null };
@@ -143,4 +141,12 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     return { kind: "invalid", reason: "bad_id", input: trimmed };
   }
   return { kind: "lookup", invoiceId: trimmed };
+}
+
+/** `today` (none given), `yesterday`, `7d` (or `week`), `30d` or a month `YYYY-MM`; undefined otherwise. */
+function periodWord(word: string | undefined): PeriodName | undefined {
+  const lower = word?.toLowerCase() ?? "today";
+  if (lower === "week") return "7d";
+  if (lower === "today" || lower === "yesterday" || lower === "7d" || lower === "30d") return lower;
+  return monthPeriod(lower);
 }

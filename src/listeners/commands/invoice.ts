@@ -80,7 +80,12 @@ export const invoiceCommand =
       }
       if (request.kind === "summary") {
         noted.action = `summary ${request.period}`;
-        return invoiceSummaryReply(deps, client, command.team_id, command.user_id, request.period);
+        return invoiceSummaryReply(
+          deps,
+          client,
+          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
+          request.period,
+        );
       }
       if (request.kind === "list") {
         noted.filter = request.filter;

@@ -1,14 +1,21 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../../blocks/message.js";
-import { buildSummaryMessage } from "../../blocks/summary.js";
+import { buildPeriodReport } from "../../blocks/period-report.js";
+import { invoiceUsageMessage } from "../../blocks/replies.js";
 import { isTimeZone } from "../../config/values.js";
-import { periodBounds, type SummaryPeriod, summarize } from "../../reports/summary.js";
+import { type PeriodName, periodBounds } from "../../reports/periods.js";
+import { ReportCounter } from "../../reports/report.js";
+import { scanHistory } from "../../reports/scan.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
+import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
 
 /** How long the reader's timezone may take to learn (users.info); past it, the service's zone. */
 const TZ_BUDGET_MS = 1000;
+
+/** History pages a report reads at most (100 invoices each). */
+export const REPORT_MAX_PAGES = 20;
 
 /** The reader's own timezone from Slack, or undefined (then the payment service's zone is used). */
 export async function readerZone(client: webApi.WebClient, userId: string): Promise<string | undefined> {
@@ -29,19 +36,48 @@ export async function readerZone(client: webApi.WebClient, userId: string): Prom
   }
 }
 
-/** `/invoice summary [today|yesterday|7d]`: counted from the history, in the reader's timezone. */
+/**
+ * `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period report, in the reader's timezone,
+ * counted from the history; the largest payments only for those who may see the balance.
+ */
 export async function invoiceSummaryReply(
-  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores">,
+  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores"> & ManagerDeps,
   client: webApi.WebClient,
-  teamId: string,
-  userId: string,
-  period: SummaryPeriod,
+  who: { teamId: string; userId: string; enterpriseId?: string | undefined },
+  period: PeriodName,
 ): Promise<Produced & { reply: SlackMessage }> {
-  const zone = (await readerZone(client, userId)) ?? deps.serviceTimeZone;
+  const lang = await langFor(deps, who.teamId);
+  const zone = (await readerZone(client, who.userId)) ?? deps.serviceTimeZone;
   const bounds = periodBounds(period, deps.now(), zone);
-  const summary = await summarize((page, items) => deps.payments.history(teamId, page, items), bounds);
+  if (!bounds)
+    return { reply: invoiceUsageMessage("summary_future", period, lang), log: { outcome: "usage" } };
+  const counter = new ReportCounter(bounds);
+  const scan = await scanHistory(
+    (page, items) => deps.payments.history(who.teamId, page, items),
+    bounds.previous.from,
+    (entry) => counter.add(entry),
+    { maxPages: REPORT_MAX_PAGES },
+  );
+  counter.partial = scan.partial;
+  counter.unreadable = scan.unreadable;
+  const report = counter.finish();
+  const [reader, methodNames] = await Promise.all([
+    checkMoneyReader(deps, client, who),
+    deps.payments.methodNamesWithin(who.teamId),
+  ]);
   return {
-    reply: buildSummaryMessage(summary, deps.now(), "asker", await langFor(deps, teamId)),
-    log: { outcome: "ok", upstreamStatus: 200, invoices: summary.created + summary.test.created },
+    reply: buildPeriodReport(report, {
+      teamId: who.teamId,
+      fetchedAt: deps.now(),
+      audience: "asker",
+      lang,
+      methodNames,
+      showLargest: reader.allowed,
+    }),
+    log: {
+      outcome: "ok",
+      upstreamStatus: 200,
+      invoices: report.current.created + report.test.created,
+    },
   };
 }
