@@ -79,6 +79,7 @@ export function createApp(deps: AppDeps): KassaApp {
     now: deps.now ?? (() => new Date()),
     watches: deps.watches,
     feeds: deps.feeds,
+    exports: deps.exports,
     serviceTimeZone: config.payments.timeZone,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
     callbacks: deps.callbacks?.addresses,

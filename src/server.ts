@@ -4,6 +4,7 @@ import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config/index.js";
+import { ExportJobs } from "./exports/jobs.js";
 import { FeedRunner } from "./feed/runner.js";
 import { FeedStore } from "./feed/store.js";
 import { PaymentsClient } from "./payments/client.js";
@@ -150,6 +151,10 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       logger,
     }),
   };
+  const exports = new ExportJobs({
+    history: (team, page, items) => payments.history(team, page, items),
+    logger,
+  });
   const kassa = createApp({
     config,
     logger,
@@ -157,6 +162,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     payments,
     watches: watcher,
     feeds,
+    exports,
     callbacks,
     bot,
     ...(options.now ? { now: options.now } : {}),
@@ -193,6 +199,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         kassa.stop(SHUTDOWN_GRACE_MS - 1000),
         watcher.close(WATCHER_CLOSE_GRACE_MS),
         feedRunner.close(WATCHER_CLOSE_GRACE_MS),
+        exports.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
       client.close();

@@ -52,7 +52,7 @@ const FLOORS: string[][] = [
   ["store", "reports"],
   ["blocks"],
   ["registers"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks"],
+  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports"],
   ["listeners", "edge"],
 ];
 

@@ -11,6 +11,7 @@ import { notInstalledMessage } from "../blocks/replies.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import { CALLBACK_PATH_PREFIX } from "../callbacks/receive.js";
 import type { Config } from "../config/index.js";
+import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
@@ -33,7 +34,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
  * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards, and
- * link_shared / chat.unfurl to unfurl payment links.
+ * link_shared / chat.unfurl to unfurl payment links; files:write and im:write to send exports and
+ * charts (files.uploadV2) into the asker's messages with Kassa (conversations.open).
  */
 export const BOT_SCOPES = [
   "commands",
@@ -42,6 +44,8 @@ export const BOT_SCOPES = [
   "chat:write.public",
   "links:read",
   "links:write",
+  "files:write",
+  "im:write",
 ];
 
 export type AppDeps = {
@@ -53,6 +57,8 @@ export type AppDeps = {
   watches: WatchRegistry;
   /** Payment feeds: which channels follow each workspace's cash register. */
   feeds: FeedStore;
+  /** Exports under way (one per workspace). */
+  exports: ExportJobs;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

@@ -7,6 +7,7 @@ export const USAGE_REASONS = [
   "digest_arg",
   "summary_arg",
   "summary_future",
+  "export_arg",
   "list_arg",
   "link_unreadable",
   "link_no_id",
@@ -46,6 +47,8 @@ const en: HelpText = {
     summary_arg:
       "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
     summary_future: "That month has not begun yet: `/invoice summary` takes this month or an earlier one",
+    export_arg:
+      "`/invoice export` takes a period (`today`, `yesterday`, `7d`, `30d` or a month like `2026-10`) and `csv` (the default) or `xlsx`",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
@@ -71,6 +74,7 @@ const en: HelpText = {
     "• `/invoice status`: whether a cash register is connected, and by whom",
     "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period's report: invoices made and paid, the paid total and its change on the period before, the largest payments, the total per method",
+    "• `/invoice export [period] [csv|xlsx]`: every invoice of the period in a file sent to your messages with Kassa, for reconciliation (those who may see the balance)",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
     "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
     "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
@@ -99,6 +103,8 @@ const ru: HelpText = {
     summary_arg:
       "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц, например `2026-10`",
     summary_future: "Этот месяц ещё не начался: `/invoice summary` принимает текущий месяц или более ранний",
+    export_arg:
+      "`/invoice export` принимает период (`today`, `yesterday`, `7d`, `30d` или месяц, например `2026-10`) и `csv` (по умолчанию) или `xlsx`",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
@@ -125,6 +131,7 @@ const ru: HelpText = {
     "• `/invoice status`: подключена ли касса и кем",
     "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: отчёт за период: сколько счетов создано и оплачено, на какую сумму и как это изменилось к прошлому периоду, крупнейшие платежи, суммы по методам",
+    "• `/invoice export [период] [csv|xlsx]`: все счета периода файлом в ваши сообщения с Kassa, для сверки (тем, кому виден баланс)",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
     "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
     "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",

@@ -1,5 +1,6 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
+import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
@@ -36,6 +37,8 @@ export type ListenerDeps = {
   serviceTimeZone: string;
   /** Payment feeds: which channels follow the workspace's cash register. */
   feeds: FeedStore;
+  /** Exports under way: one per workspace, started by /invoice export. */
+  exports: ExportJobs;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */

@@ -2,6 +2,7 @@ import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  EXPORT_ACTIONS,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
@@ -9,6 +10,7 @@ import {
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
+import { cancelExport } from "./actions/export.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
@@ -49,6 +51,7 @@ export const ROUTES: readonly Route[] = [
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
+  { action: EXPORT_ACTIONS.cancel, handler: cancelExport },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },

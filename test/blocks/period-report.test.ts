@@ -32,7 +32,12 @@ describe("the period report's blocks", () => {
   it("stays within Block Kit's limits in both languages, Russian without English words", () => {
     const report = busyReport();
     for (const lang of ["en", "ru"] as const) {
-      const message = buildPeriodReport(report, { teamId: "T0SANDBOX", fetchedAt: NOW, audience: "asker", lang });
+      const message = buildPeriodReport(report, {
+        teamId: "T0SANDBOX",
+        fetchedAt: NOW,
+        audience: "asker",
+        lang,
+      });
       expectWithinBlockKitLimits(message);
       if (lang === "ru") expect(englishWords(message)).toEqual([]);
       else expect(russianLetters(message)).toEqual([]);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
   disconnectButton,
+  exportButton,
   invoiceButton,
   listPageButton,
   paymethodsPageButton,
@@ -12,6 +13,7 @@ import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  EXPORT_ACTIONS,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
@@ -20,6 +22,7 @@ import {
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
+import { cancelExport } from "../../src/listeners/actions/export.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
@@ -34,6 +37,7 @@ import { appUninstalled, tokensRevoked } from "../../src/listeners/events/uninst
 import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
+import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
   ADMIN,
@@ -207,6 +211,42 @@ describe("buttons", () => {
     );
     expect(JSON.stringify(await reply("stop"))).toContain("no longer tells you");
     expect(lastLine()).toMatchObject({ outcome: "watch_stopped", invoice: UNPAID });
+  });
+
+  it("Cancel stops the asker's own export; someone else's press is told it is not theirs", async () => {
+    cover(cancelExport);
+    world.fake.historyDelayMs = 300;
+    const bounds = periodBounds("7d", new Date(), "Europe/Moscow");
+    if (!bounds) throw new Error("no period");
+    const start = await world.deps.exports.start(
+      {
+        teamId: TEAM,
+        userId: ADMIN,
+        bounds,
+        format: "csv",
+        lang: "en",
+        title: "Invoices in the last 7 days",
+      },
+      world.client,
+    );
+    if (!start.started) throw new Error("not started");
+    const value = exportButton.write({ t: TEAM, j: start.jobId });
+    await cancelExport(world.deps)(
+      buttonArgs(world, { actionId: EXPORT_ACTIONS.cancel, value, user: MEMBER, replyId: "theirs" }),
+    );
+    expect(JSON.stringify(await reply("theirs"))).toContain("Only the person who asked for this export");
+    expect(lastLine()).toMatchObject({ outcome: "export_cancel", result: "not_yours" });
+    await cancelExport(world.deps)(
+      buttonArgs(world, { actionId: EXPORT_ACTIONS.cancel, value, replyId: "mine" }),
+    );
+    expect(lastLine()).toMatchObject({ outcome: "export_cancel", result: "cancelled" });
+    await world.slack.waitForMessages((messages) =>
+      messages.some(
+        (message) =>
+          message.channel === "D0ADMIN" && JSON.stringify(message.blocks).includes("cancelled by <@U0ADMIN>"),
+      ),
+    );
+    expect(world.slack.files.shared()).toHaveLength(0);
   });
 
   it("Connect opens the modal for an admin, and tells a member who can", async () => {

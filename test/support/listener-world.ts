@@ -10,6 +10,7 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
+import { ExportJobs } from "../../src/exports/jobs.js";
 import { FeedStore } from "../../src/feed/store.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
@@ -71,12 +72,13 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     retries: 0,
   });
   const { queue } = await LocalWatchQueue.open(store.namespace("watches"), Date.now(), 1000);
+  const payments = new WorkspacePayments(credentials, client, new Cache(store.namespace("cache")), {
+    defaultVersion: "v2",
+    methodsTtlMs: 60_000,
+    balanceTtlMs: 60_000,
+  });
   const deps: ListenerDeps = {
-    payments: new WorkspacePayments(credentials, client, new Cache(store.namespace("cache")), {
-      defaultVersion: "v2",
-      methodsTtlMs: 60_000,
-      balanceTtlMs: 60_000,
-    }),
+    payments,
     paymethodsPages: new PaymethodsPages(),
     stores: {
       credentials,
@@ -111,6 +113,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
+    exports: new ExportJobs({ history: (team, page, items) => payments.history(team, page, items), logger }),
   };
   const web = new webApi.WebClient("xoxb-handler-tests", {
     slackApiUrl: slack.apiUrl,

@@ -1,5 +1,6 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
+import type { ExportFormat } from "../../exports/file.js";
 import type { UsageReason } from "../../i18n/help.js";
 import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
@@ -26,6 +27,7 @@ export type InvoiceRequest =
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
   | { kind: "summary"; period: PeriodName }
+  | { kind: "export"; period: PeriodName; format: ExportFormat }
   /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
   | { kind: "digest"; at: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
@@ -94,6 +96,12 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const summary = /^summary(?:\s+(today|yesterday|7d|week|30d|\d{4}-\d{2}))?$/i.exec(trimmed);
   const period = summary && periodWord(summary[1]);
   if (period) return { kind: "summary", period };
+  const exported = /^export((?:\s+\S+){0,2})$/i.exec(trimmed);
+  if (exported) {
+    const request = exportWords(exported[1]?.trim().split(/\s+/).filter(Boolean) ?? []);
+    if (request) return { kind: "export", ...request };
+  }
+  if (/^export\b/i.test(trimmed)) return { kind: "invalid", reason: "export_arg", input: trimmed };
   const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))$/i.exec(trimmed);
   if (digest) {
     if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null };
@@ -149,4 +157,22 @@ function periodWord(word: string | undefined): PeriodName | undefined {
   if (lower === "week") return "7d";
   if (lower === "today" || lower === "yesterday" || lower === "7d" || lower === "30d") return lower;
   return monthPeriod(lower);
+}
+
+/** `[period] [csv|xlsx]` in either order; CSV and today when not given. */
+function exportWords(words: string[]): { period: PeriodName; format: ExportFormat } | undefined {
+  let format: ExportFormat | undefined;
+  let period: PeriodName | undefined;
+  for (const word of words) {
+    const lower = word.toLowerCase();
+    if (lower === "csv" || lower === "xlsx") {
+      if (format) return undefined;
+      format = lower;
+    } else {
+      if (period) return undefined;
+      period = periodWord(lower);
+      if (!period) return undefined;
+    }
+  }
+  return { period: period ?? "today", format: format ?? "csv" };
 }

@@ -13,6 +13,7 @@ import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
+import { runExportCommand } from "./invoice-export.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
@@ -35,6 +36,7 @@ export const invoiceCommand =
         | "callbacks"
         | "feeds"
         | "serviceTimeZone"
+        | "exports"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
@@ -85,6 +87,15 @@ export const invoiceCommand =
           client,
           { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
           request.period,
+        );
+      }
+      if (request.kind === "export") {
+        return runExportCommand(
+          deps,
+          client,
+          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
+          request,
+          noted,
         );
       }
       if (request.kind === "list") {
