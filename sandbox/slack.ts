@@ -351,6 +351,13 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     const reply = /^\/response\/([\w-]+)$/.exec(path);
     if (reply?.[1]) {
       if (replyFailure) return send(replyFailure, { ok: false, error: "stand-in told to fail" });
+      // As Slack: an image of an uploaded file must name one that was shared.
+      const images = parseBlocks(body.blocks).filter((block) => block.type === "image" && block.slack_file);
+      const unknown = images.some((block) => {
+        const id = (block.slack_file as { id?: unknown }).id;
+        return typeof id !== "string" || !files.files.get(id)?.completed;
+      });
+      if (unknown) return send(400, { ok: false, error: "invalid_blocks" });
       replies.push({ id: reply[1], body, at: Date.now() });
       for (const wake of waiters.splice(0)) wake();
       return send(200, { ok: true });

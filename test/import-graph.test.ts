@@ -50,7 +50,7 @@ const FLOORS: string[][] = [
   ["util", "config", "process"],
   ["payments", "i18n", "slack"],
   ["store", "reports"],
-  ["blocks"],
+  ["blocks", "charts"],
   ["registers"],
   ["paymethods", "invoices", "watch", "feed", "callbacks", "exports"],
   ["listeners", "edge"],

@@ -73,4 +73,40 @@ describe("/invoice summary over a realistic history", () => {
     expect(text).toContain(`*Paid*\\n${current.paid.toLocaleString("en-US")} invoices`);
     expect(text).toContain(`*Paid total*\\n${formatAmount(current.total, "RUB")}`);
   });
+
+  it("sends the chart (a 1200 x 600 PNG) to the asker's messages with Kassa and shows it with the report", async () => {
+    const shared = stack.slack.files.shared().length;
+    const { reply } = await stack.ask("summary 7d", { userId: "U0ADMIN" });
+    const files = await stack.slack.files.waitFor(shared + 1);
+    const chart = files.at(-1);
+    expect(chart?.channel).toBe("D0ADMIN");
+    expect(chart?.filename).toBe("kassa-chart-7d.png");
+    const png = chart?.bytes ?? Buffer.alloc(0);
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 600]);
+    const blocks = reply.body.blocks as Array<{
+      type: string;
+      slack_file?: { id: string };
+      alt_text?: string;
+    }>;
+    const image = blocks.find((block) => block.type === "image");
+    expect(image?.slack_file?.id).toBe(chart?.id);
+    expect(image?.alt_text).toContain("Invoices in the last 7 days");
+    expect(JSON.stringify(blocks)).toContain("The chart is in your messages with Kassa.");
+  });
+
+  it("without files:write the report still has every figure, and one line says the chart needs the permission", async () => {
+    stack.slack.failApi("files.getUploadURLExternal", "missing_scope");
+    try {
+      const { reply } = await stack.ask("summary yesterday", { userId: "U0ADMIN" });
+      const text = JSON.stringify(reply.body.blocks);
+      expect(text).toContain("Invoices yesterday");
+      expect(text).toContain("*Paid total*");
+      expect(text).toContain("*Largest payments*");
+      expect(text).toContain("The chart needs Kassa to be allowed to upload files");
+      expect(text).not.toContain('"type":"image"');
+    } finally {
+      stack.slack.failApi("files.getUploadURLExternal", null);
+    }
+  });
 });

@@ -9,6 +9,7 @@ import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
+import { withImageFallback } from "../shared/image-fallback.js";
 import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
@@ -43,7 +44,7 @@ export const invoiceCommand =
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = commandContext(deps, client, INVOICE_COMMAND, command);
-    await answer(deps, context, respond, async (noted) => {
+    await answer(deps, context, withImageFallback(respond), async (noted) => {
       const request = parseInvoiceText(command.text);
       const lang = await langFor(deps, command.team_id);
       if (request.kind === "help") {

@@ -1,11 +1,15 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../../blocks/message.js";
-import { buildPeriodReport } from "../../blocks/period-report.js";
+import { buildPeriodReport, reportTitle } from "../../blocks/period-report.js";
 import { invoiceUsageMessage } from "../../blocks/replies.js";
+import { reportChartPng } from "../../charts/report-chart.js";
 import { isTimeZone } from "../../config/values.js";
+import type { Lang } from "../../i18n/lang.js";
+import { REPORT_TEXT } from "../../i18n/report.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
-import { ReportCounter } from "../../reports/report.js";
+import { type Report, ReportCounter } from "../../reports/report.js";
 import { scanHistory } from "../../reports/scan.js";
+import { directChannel, UploadError, type UploadFailure, uploadFile } from "../../slack/files.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
@@ -61,23 +65,65 @@ export async function invoiceSummaryReply(
   counter.partial = scan.partial;
   counter.unreadable = scan.unreadable;
   const report = counter.finish();
-  const [reader, methodNames] = await Promise.all([
+  const title = reportTitle(period, lang);
+  const [reader, methodNames, chart] = await Promise.all([
     checkMoneyReader(deps, client, who),
     deps.payments.methodNamesWithin(who.teamId),
+    sendChart(client, who.userId, report, title, lang),
   ]);
+  const t = REPORT_TEXT[lang];
+  const reply = buildPeriodReport(report, {
+    teamId: who.teamId,
+    fetchedAt: deps.now(),
+    audience: "asker",
+    lang,
+    methodNames,
+    showLargest: reader.allowed,
+    chartNote:
+      "fileId" in chart
+        ? t.chartInMessages
+        : chart.failure === "missing_scope"
+          ? t.chartNeedsScope
+          : t.chartFailed,
+    ...("fileId" in chart
+      ? { chart: { type: "image", slack_file: { id: chart.fileId }, alt_text: t.chartAlt(title) } }
+      : {}),
+  });
   return {
-    reply: buildPeriodReport(report, {
-      teamId: who.teamId,
-      fetchedAt: deps.now(),
-      audience: "asker",
-      lang,
-      methodNames,
-      showLargest: reader.allowed,
-    }),
+    reply,
     log: {
       outcome: "ok",
       upstreamStatus: 200,
       invoices: report.current.created + report.test.created,
+      chart: "fileId" in chart ? "sent" : chart.failure,
     },
   };
+}
+
+/**
+ * The report's chart, rendered here and uploaded to the asker's messages with Kassa (an ephemeral
+ * reply can only show a file its reader may open); its id for the reply's image. Never fails the
+ * report: without `files:write` / `im:write`, or with Slack failing, the figures go out alone.
+ */
+async function sendChart(
+  client: webApi.WebClient,
+  userId: string,
+  report: Report,
+  title: string,
+  lang: Lang,
+): Promise<{ fileId: string } | { failure: UploadFailure }> {
+  try {
+    const png = await reportChartPng(report, title, lang);
+    const channel = await directChannel(client, userId);
+    const fileId = await uploadFile(client, {
+      bytes: png,
+      channel,
+      filename: `kassa-chart-${report.period}.png`,
+      title: REPORT_TEXT[lang].chartComment(title),
+      altText: REPORT_TEXT[lang].chartAlt(title),
+    });
+    return { fileId };
+  } catch (error) {
+    return { failure: error instanceof UploadError ? error.failure : "failed" };
+  }
 }

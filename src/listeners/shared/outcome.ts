@@ -50,7 +50,12 @@ export type InvoiceRead = {
 export type MethodsRead = { cached: boolean; upstreamStatus?: 200; methods: number };
 
 /** /invoice list: a page of the history was read (never cached); how many invoices it shows. */
-export type HistoryRead = { upstreamStatus: 200; invoices: number };
+export type HistoryRead = {
+  upstreamStatus: 200;
+  invoices: number;
+  /** A report's chart: sent to the asker's messages, or why not. */
+  chart?: "sent" | "missing_scope" | "failed";
+};
 
 /** The balances were read, from the cache or the service (upstreamStatus only then). */
 export type BalancesRead = {
