@@ -80,6 +80,8 @@ export function createApp(deps: AppDeps): KassaApp {
     watches: deps.watches,
     feeds: deps.feeds,
     exports: deps.exports,
+    history: deps.history,
+    cancels: deps.cancels,
     serviceTimeZone: config.payments.timeZone,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
     callbacks: deps.callbacks?.addresses,

@@ -7,6 +7,7 @@ import { type Env, loadConfig } from "./config/index.js";
 import { ExportJobs } from "./exports/jobs.js";
 import { FeedRunner } from "./feed/runner.js";
 import { FeedStore } from "./feed/store.js";
+import { openLongReads } from "./history/open.js";
 import { PaymentsClient } from "./payments/client.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
@@ -151,10 +152,19 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       logger,
     }),
   };
-  const exports = new ExportJobs({
-    history: (team, page, items) => payments.history(team, page, items),
+  // Reports and exports read each register's history through what is kept of it (src/history/).
+  const { history, leases, cancels } = await openLongReads(
+    store,
+    payments,
+    config.payments.timeZone,
     logger,
+  ).catch(async (error: unknown) => {
+    await watcher.close();
+    client.close();
+    await store.close();
+    throw new StartupError(`cannot set up leases in the store: ${(error as Error).message}`);
   });
+  const exports = new ExportJobs({ history, leases, cancels, logger });
   const kassa = createApp({
     config,
     logger,
@@ -163,6 +173,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     watches: watcher,
     feeds,
     exports,
+    history,
+    cancels,
     callbacks,
     bot,
     ...(options.now ? { now: options.now } : {}),

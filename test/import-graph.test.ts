@@ -51,7 +51,7 @@ const FLOORS: string[][] = [
   ["payments", "i18n", "slack"],
   ["store", "reports"],
   ["blocks", "charts"],
-  ["registers"],
+  ["registers", "history"],
   ["paymethods", "invoices", "watch", "feed", "callbacks", "exports"],
   ["listeners", "edge"],
 ];

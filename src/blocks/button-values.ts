@@ -55,6 +55,6 @@ export type ListButtonValue = z.infer<typeof listPageButton.schema>;
 /** Disconnect, from the confirmation message: the workspace it names. */
 export const disconnectButton = codec(z.object({ t: z.string().min(1) }));
 
-/** Cancel on an export's progress message: the workspace and the export's id. */
-export const exportButton = codec(z.object({ t: teamId, j: z.string().regex(/^[a-z0-9]{8,40}$/) }));
-export type ExportButtonValue = z.infer<typeof exportButton.schema>;
+/** Cancel on a long read's progress message (a report, an export): the workspace and the read's id. */
+export const cancelReadButton = codec(z.object({ t: teamId, j: z.string().regex(/^[a-z0-9]{8,40}$/) }));
+export type CancelReadButtonValue = z.infer<typeof cancelReadButton.schema>;

@@ -2,7 +2,7 @@ import type { types } from "@slack/bolt";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
-import { exportButton } from "./button-values.js";
+import { cancelReadButton } from "./button-values.js";
 import { EXPORT_ACTIONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -65,7 +65,7 @@ export function exportProgressMessage(input: {
             action_id: EXPORT_ACTIONS.cancel,
             style: "danger",
             text: { type: "plain_text", text: t.cancel },
-            value: exportButton.write({ t: input.teamId, j: input.jobId }),
+            value: cancelReadButton.write({ t: input.teamId, j: input.jobId }),
           },
         ],
       },

@@ -34,8 +34,9 @@ export const ADMIN_ACTIONS = {
   cancel: "kassa_disconnect_cancel",
 } as const;
 
-/** The Cancel button on an export's progress message. */
+/** The Cancel button on an export's progress message, and on a report's. */
 export const EXPORT_ACTIONS = { cancel: "invoice_export_cancel" } as const;
+export const REPORT_ACTIONS = { cancel: "invoice_report_cancel" } as const;
 
 export const CONNECT_VIEW = "kassa_connect";
 

@@ -13,8 +13,10 @@ import { CALLBACK_PATH_PREFIX } from "../callbacks/receive.js";
 import type { Config } from "../config/index.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
+import type { KeptHistory } from "../history/kept.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
+import type { CancelMarks } from "../store/cancels.js";
 import { withStoreDeadline } from "../store/deadline.js";
 import type { Stores } from "../store/index.js";
 import { SingleUseStateStore } from "../store/oauth-state.js";
@@ -59,6 +61,10 @@ export type AppDeps = {
   feeds: FeedStore;
   /** Exports under way (one per workspace). */
   exports: ExportJobs;
+  /** Each register's kept history, which reports and exports read. */
+  history: KeptHistory;
+  /** Cancel presses on long reads, shared by the replicas. */
+  cancels: CancelMarks;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

@@ -3,19 +3,19 @@ import Big from "big.js";
 import { exportEndMessage, exportProgressMessage } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import type { SlackMessage } from "../blocks/message.js";
+import type { KeptRead, ReadOptions } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
-import type { HistoryPage } from "../payments/history.js";
+import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
 import { dayIn, type Period } from "../reports/periods.js";
 import { rubOf } from "../reports/report.js";
-import { type ScanProgress, scanHistory } from "../reports/scan.js";
 import { uploadFile } from "../slack/files.js";
 import { exportRow } from "./columns.js";
 import { type ExportFormat, exportFile } from "./file.js";
 
-/** History pages an export reads at most: 200,000 invoices. A longer period is refused, not cut. */
+/** History pages an export reads at most in one go: 200,000 invoices. A longer period is refused, not cut. */
 export const EXPORT_MAX_PAGES = 2000;
 
 /** The progress message appears once an export has run this long, and is edited at most this often. */
@@ -37,6 +37,7 @@ export type ExportEnd =
   | { outcome: "export_sent"; invoices: number; bytes: number; pages: number }
   | { outcome: "export_cancelled"; by: string; pages: number }
   | { outcome: "export_stopped"; pages: number }
+  | { outcome: "export_lost"; pages: number }
   | { outcome: "export_too_long"; pages: number }
   | { outcome: "export_failed"; where: "service" | "slack"; pages: number; err: unknown };
 
@@ -46,9 +47,18 @@ export type ExportRun = {
   client: webApi.WebClient;
   /** The asker's direct message channel with Kassa. */
   channel: string;
-  readPage: (page: number, items: number) => Promise<HistoryPage>;
-  /** Aborted with "cancelled:<user>" or "stopping". */
+  /** The register's kept history: brought up to date and back to `since`, then handed out. */
+  read: (
+    span: { since: number; until: number },
+    onEntry: (entry: HistoryEntry) => void,
+    options: ReadOptions,
+  ) => Promise<KeptRead>;
+  /** Aborted with "cancelled:<user>", "stopping" or "lost" (another replica took the export over). */
   signal: AbortSignal;
+  /** Called after each page: looks for a Cancel pressed on another replica (aborting `signal`). */
+  checkpoint: () => Promise<void>;
+  /** Before anything is sent: throws when the lease was lost (then nothing more is written). */
+  stillOurs: () => Promise<void>;
 };
 
 /** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26.xlsx`. */
@@ -86,19 +96,17 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
   const file = exportFile(request.format, { sheetName: t.sheetName, zone: request.bounds.zone });
   let invoices = 0;
   let paidRub = new Big(0);
-  let read: ScanProgress = { pages: 0, invoices: 0 };
+  let pagesRead = 0;
   const end = async (message: SlackMessage, result: ExportEnd): Promise<ExportEnd> => {
     // A quick export's file speaks for itself; an end without a file is always said.
     await progress.finish(message, result.outcome !== "export_sent");
     return result;
   };
-  let scan: Awaited<ReturnType<typeof scanHistory>>;
+  let scan: KeptRead;
   try {
-    scan = await scanHistory(
-      run.readPage,
-      request.bounds.from,
+    scan = await run.read(
+      { since: request.bounds.from, until: request.bounds.to },
       (entry) => {
-        if (entry.createdAt.epochSeconds >= request.bounds.to) return;
         invoices += 1;
         file.add(exportRow(entry));
         const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
@@ -107,16 +115,17 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
       {
         maxPages: EXPORT_MAX_PAGES,
         signal,
-        onPage: (state) => {
-          read = state;
-          progress.show({ pages: state.pages, invoices });
+        onProgress: (state) => {
+          pagesRead = state.pages;
+          progress.show(state);
+          void run.checkpoint().catch(() => undefined);
         },
       },
     );
     // A Cancel pressed during the last page still stops the export before anything is sent.
     signal.throwIfAborted();
   } catch (error) {
-    const pages = read.pages;
+    const pages = pagesRead;
     const reason = signal.aborted ? String(signal.reason) : "";
     if (reason.startsWith("cancelled:")) {
       const by = reason.slice("cancelled:".length);
@@ -128,6 +137,8 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     }
     if (reason === "stopping")
       return end(exportEndMessage({ kind: "stopped" }, request.lang), { outcome: "export_stopped", pages });
+    // Another replica holds the export now: this one writes nothing more, the progress line included.
+    if (reason === "lost") return { outcome: "export_lost", pages };
     return end(exportEndMessage({ kind: "failed", where: "service" }, request.lang), {
       outcome: "export_failed",
       where: "service",
@@ -143,6 +154,11 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
   progress.show({ pages: scan.pages, invoices, writing: true });
   const bytes = await file.finish();
   const paid = formatAmount(paidRub.toFixed(), "RUB", request.lang);
+  try {
+    await run.stillOurs();
+  } catch {
+    return { outcome: "export_lost", pages: scan.pages };
+  }
   try {
     await uploadFile(client, {
       bytes,

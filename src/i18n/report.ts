@@ -44,6 +44,12 @@ export type ReportText = {
   chartNeedsScope: string;
   chartFailed: string;
   chartInMessages: string;
+  reading: (title: string) => string;
+  pages: PluralForms;
+  progress: (pages: string, invoices: string) => string;
+  cancel: string;
+  cancelled: (user: string) => string;
+  cancelledFallback: string;
 };
 
 const en: ReportText = {
@@ -90,6 +96,14 @@ const en: ReportText = {
     "The chart needs Kassa to be allowed to upload files: a workspace admin can reinstall Kassa to allow it.",
   chartFailed: "The chart could not be sent this time; the figures above are complete.",
   chartInMessages: "The chart is in your messages with Kassa.",
+  reading: (title) =>
+    `:hourglass_flowing_sand: ${title}: reading the payment service's invoice history, within what the cash register allows a second. What is read is kept, so the next report is quick.`,
+  pages: { one: "page", other: "pages" },
+  progress: (pages, invoices) => `Read so far: ${pages}, ${invoices}.`,
+  cancel: "Cancel",
+  cancelled: (user) =>
+    `:no_entry_sign: The report was cancelled by ${user}. What was read is kept for the next one.`,
+  cancelledFallback: "The report was cancelled.",
 };
 
 const ru: ReportText = {
@@ -136,6 +150,13 @@ const ru: ReportText = {
     "Для графика Kassa нужно разрешение загружать файлы: администратор может переустановить Kassa, чтобы его дать.",
   chartFailed: "График на этот раз отправить не удалось; цифры выше полные.",
   chartInMessages: "График — в ваших сообщениях с Kassa.",
+  reading: (title) =>
+    `:hourglass_flowing_sand: ${title}: читаю историю счетов платёжного сервиса, не чаще, чем касса позволяет в секунду. Прочитанное сохраняется, и следующий отчёт будет быстрым.`,
+  pages: { one: "страница", few: "страницы", many: "страниц", other: "страницы" },
+  progress: (pages, invoices) => `Прочитано: ${pages}, ${invoices}.`,
+  cancel: "Отменить",
+  cancelled: (user) => `:no_entry_sign: Отчёт отменил ${user}. Прочитанное сохранено для следующего.`,
+  cancelledFallback: "Отчёт отменён.",
 };
 
 export const REPORT_TEXT: Record<Lang, ReportText> = { en, ru };

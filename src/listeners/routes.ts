@@ -7,6 +7,7 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
@@ -15,6 +16,7 @@ import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
+import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
@@ -52,6 +54,7 @@ export const ROUTES: readonly Route[] = [
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
   { action: EXPORT_ACTIONS.cancel, handler: cancelExport },
+  { action: REPORT_ACTIONS.cancel, handler: cancelReport },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },

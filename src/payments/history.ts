@@ -34,6 +34,8 @@ export type HistoryDetails = {
   extra: string | null;
   paid: Money | null;
   commission: Money | null;
+  /** When the payment page closes (epoch seconds); an unpaid invoice is final some time after. */
+  expiresAt: number | null;
 };
 
 /**
@@ -58,6 +60,7 @@ const entrySchema = z.object({
   extra: z.string().max(10_000).nullish().catch(null),
   remaining_amount: decimalSchema.nullish().catch(null),
   commission_amount: decimalSchema.nullish().catch(null),
+  expired_at: serviceTimeSchema.nullish().catch(null),
 });
 
 const PAID_STATES = new Set(["payed", "wrongamount"]);
@@ -66,6 +69,7 @@ function detailsOf(
   entry: z.infer<typeof entrySchema>,
   amount: Money | null,
   version: "v2" | "v3",
+  zone: string,
 ): HistoryDetails {
   const inCurrency = (value: string | null | undefined): Money | null =>
     value == null || !amount ? null : { value, currency: amount.currency };
@@ -80,6 +84,7 @@ function detailsOf(
     extra: entry.extra || null,
     paid,
     commission: version === "v3" ? inCurrency(entry.commission_amount) : null,
+    expiresAt: entry.expired_at ? (parseServiceTime(entry.expired_at, zone)?.epochSeconds ?? null) : null,
   };
 }
 
@@ -123,7 +128,7 @@ export function historyFrom(
       createdAt,
       amount,
       rub: version === "v2" ? (parsed.data.amount ?? null) : (parsed.data.rub_amount ?? null),
-      details: detailsOf(parsed.data, amount, version),
+      details: detailsOf(parsed.data, amount, version, zone),
     });
   }
   return { entries, unreadable, hasNextPage };

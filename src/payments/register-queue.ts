@@ -183,7 +183,10 @@ export class RegisterQueue {
    */
   private pump(lane: Lane): void {
     while (lane.waiting.length > 0 && lane.running < this.concurrency) {
-      if (!this.takeToken(lane)) return this.wakeFor(lane, 1);
+      if (!this.takeToken(lane)) {
+        this.wakeFor(lane, 1);
+        return;
+      }
       (lane.waiting.shift() as Waiter).start();
     }
     while (lane.background.length > 0 && lane.running < this.concurrency) {

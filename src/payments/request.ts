@@ -122,16 +122,20 @@ export class ServiceRequests {
     for (let attempt = 0; ; attempt += 1) {
       let waitedMs = 0;
       try {
-        return await this.queue.run(register, (waited) => {
-          waitedMs = waited;
-          return this.ofetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body,
-            responseType: "text",
-            retry: false,
-          });
-        }, priority);
+        return await this.queue.run(
+          register,
+          (waited) => {
+            waitedMs = waited;
+            return this.ofetch(url, {
+              method: "POST",
+              headers: { "content-type": "application/json", accept: "application/json" },
+              body,
+              responseType: "text",
+              retry: false,
+            });
+          },
+          priority,
+        );
       } catch (error) {
         if (error instanceof BusyError) throw previous ?? error;
         const failure = transportError(error);

@@ -1,7 +1,6 @@
 import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "../payments/client.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { HistoryPage } from "../payments/history.js";
-import type { CallPriority } from "../payments/register-queue.js";
 import type {
   ApiVersion,
   Invoice,
@@ -9,6 +8,7 @@ import type {
   PaymentMethod,
   PaymentsAccount,
 } from "../payments/model.js";
+import type { CallPriority } from "../payments/register-queue.js";
 import type { Cache } from "../store/cache.js";
 import type { CredentialsStore } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
@@ -137,7 +137,10 @@ export class WorkspacePayments {
   /** The login and API version whose history is read (a kept record belongs to them). */
   async register(teamId: string): Promise<{ login: string; apiVersion: ApiVersion }> {
     const connection = await this.connection(teamId);
-    return { login: connection.login, apiVersion: connection.account.apiVersion ?? this.options.defaultVersion };
+    return {
+      login: connection.login,
+      apiVersion: connection.account.apiVersion ?? this.options.defaultVersion,
+    };
   }
 
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */

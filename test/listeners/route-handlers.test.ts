@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
+  cancelReadButton,
   disconnectButton,
-  exportButton,
   invoiceButton,
   listPageButton,
   paymethodsPageButton,
@@ -18,6 +18,7 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
@@ -27,6 +28,7 @@ import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
+import { cancelReport } from "../../src/listeners/actions/report.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
@@ -230,7 +232,7 @@ describe("buttons", () => {
       world.client,
     );
     if (!start.started) throw new Error("not started");
-    const value = exportButton.write({ t: TEAM, j: start.jobId });
+    const value = cancelReadButton.write({ t: TEAM, j: start.jobId });
     await cancelExport(world.deps)(
       buttonArgs(world, { actionId: EXPORT_ACTIONS.cancel, value, user: MEMBER, replyId: "theirs" }),
     );
@@ -247,6 +249,16 @@ describe("buttons", () => {
       ),
     );
     expect(world.slack.files.shared()).toHaveLength(0);
+  });
+
+  it("Cancel on a report's progress marks the read cancelled for whichever replica reads it", async () => {
+    cover(cancelReport);
+    const value = cancelReadButton.write({ t: TEAM, j: "0123456789abcdef" });
+    await cancelReport(world.deps)(
+      buttonArgs(world, { actionId: REPORT_ACTIONS.cancel, value, ephemeral: true, replyId: "report" }),
+    );
+    expect(await world.deps.cancels.markedBy("0123456789abcdef")).toBe(ADMIN);
+    expect(lastLine()).toMatchObject({ outcome: "report_cancel", result: "cancelled" });
   });
 
   it("Connect opens the modal for an admin, and tells a member who can", async () => {

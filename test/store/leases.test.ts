@@ -19,7 +19,8 @@ const opened: KeyvStore[] = [];
 afterAll(async () => {
   // Redis' keys lapse by themselves; PostgreSQL's table of this run goes.
   for (const store of opened)
-    if (store.native?.kind === "postgres") await store.native.pool.query(`DROP TABLE IF EXISTS ${RUN}_leases`);
+    if (store.native?.kind === "postgres")
+      await store.native.pool.query(`DROP TABLE IF EXISTS ${RUN}_leases`);
   await Promise.all(opened.map((store) => store.close()));
   rmSync(dir, { recursive: true, force: true });
 });

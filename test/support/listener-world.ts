@@ -12,6 +12,7 @@ import {
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
 import { FeedStore } from "../../src/feed/store.js";
+import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
 import { PaymentsClient } from "../../src/payments/client.js";
@@ -19,10 +20,12 @@ import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { CallbackKeys } from "../../src/store/callback-keys.js";
+import { CancelMarks } from "../../src/store/cancels.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { KeyvInstallationStore } from "../../src/store/installations.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { SettingsStore } from "../../src/store/settings.js";
 import { InFlight } from "../../src/util/in-flight.js";
@@ -77,6 +80,16 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     methodsTtlMs: 60_000,
     balanceTtlMs: 60_000,
   });
+  const leases = await leasesFor(store);
+  const history = new KeptHistory({
+    keyv: store.namespace("history"),
+    leases,
+    page: (team, page, items) => payments.history(team, page, items, "background"),
+    register: (team) => payments.register(team),
+    zone: "Europe/Moscow",
+    logger,
+  });
+  const cancels = new CancelMarks(store.namespace("cancels"));
   const deps: ListenerDeps = {
     payments,
     paymethodsPages: new PaymethodsPages(),
@@ -113,7 +126,9 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
-    exports: new ExportJobs({ history: (team, page, items) => payments.history(team, page, items), logger }),
+    exports: new ExportJobs({ history, leases, cancels, logger }),
+    history,
+    cancels,
   };
   const web = new webApi.WebClient("xoxb-handler-tests", {
     slackApiUrl: slack.apiUrl,

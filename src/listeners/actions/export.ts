@@ -1,4 +1,4 @@
-import { exportButton } from "../../blocks/button-values.js";
+import { cancelReadButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { EXPORT_TEXT } from "../../i18n/export.js";
@@ -21,7 +21,7 @@ export const cancelExport =
     const context = { kind: "action", name: action.action_id, team, user } as const;
     const send = (message: SlackMessage) => respond({ ...message, replace_original: false });
     await answer(deps, context, send, async () => {
-      const value = readButtonValue(exportButton.schema, action);
+      const value = readButtonValue(cancelReadButton.schema, action);
       const result = value.t === team ? await deps.exports.cancel(team, value.j, user) : "not_yours";
       const lang = await langFor(deps, team);
       const reply =

@@ -1,4 +1,5 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
+import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
@@ -38,13 +39,24 @@ export const invoiceCommand =
         | "feeds"
         | "serviceTimeZone"
         | "exports"
+        | "history"
+        | "cancels"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = commandContext(deps, client, INVOICE_COMMAND, command);
-    await answer(deps, context, withImageFallback(respond), async (noted) => {
+    // Once a long read showed its progress, whatever comes next (the report, a failure) replaces it.
+    let progressShown = false;
+    const progress = (message: SlackMessage) => {
+      progressShown = true;
+      return respond(message);
+    };
+    const reply = withImageFallback((message: SlackMessage) =>
+      respond(progressShown ? { ...message, replace_original: true } : message),
+    );
+    await answer(deps, context, reply, async (noted) => {
       const request = parseInvoiceText(command.text);
       const lang = await langFor(deps, command.team_id);
       if (request.kind === "help") {
@@ -88,6 +100,7 @@ export const invoiceCommand =
           client,
           { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
           request.period,
+          progress,
         );
       }
       if (request.kind === "export") {

@@ -3,11 +3,14 @@ import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
 import { handled } from "../shared/handled.js";
 
-type ForgetDeps = Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight">;
+type ForgetDeps = Pick<
+  ListenerDeps,
+  "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history"
+>;
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
- * credentials, settings, cached data, live cards and feeds. Slack may deliver an event more than once;
+ * credentials, settings, cached data, the kept history, live cards and feeds. Slack may deliver an event more than once;
  * deleting is idempotent, so retries are harmless.
  */
 async function forget(
@@ -28,6 +31,7 @@ async function forget(
         await deps.payments.forgetCached(teamId);
         await deps.watches.forgetTeam(teamId);
         await deps.feeds.removeTeam(teamId);
+        await deps.history.forget(teamId);
       },
       query,
     );

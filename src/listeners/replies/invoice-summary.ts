@@ -2,24 +2,22 @@ import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../../blocks/message.js";
 import { buildPeriodReport, reportTitle } from "../../blocks/period-report.js";
 import { invoiceUsageMessage } from "../../blocks/replies.js";
+import { reportCancelledMessage } from "../../blocks/report-progress.js";
 import { reportChartPng } from "../../charts/report-chart.js";
 import { isTimeZone } from "../../config/values.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REPORT_TEXT } from "../../i18n/report.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
-import { type Report, ReportCounter } from "../../reports/report.js";
-import { scanHistory } from "../../reports/scan.js";
+import type { Report } from "../../reports/report.js";
 import { directChannel, UploadError, type UploadFailure, uploadFile } from "../../slack/files.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
 import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
+import { readReport } from "./report-read.js";
 
 /** How long the reader's timezone may take to learn (users.info); past it, the service's zone. */
 const TZ_BUDGET_MS = 1000;
-
-/** History pages a report reads at most (100 invoices each). */
-export const REPORT_MAX_PAGES = 20;
 
 /** The reader's own timezone from Slack, or undefined (then the payment service's zone is used). */
 export async function readerZone(client: webApi.WebClient, userId: string): Promise<string | undefined> {
@@ -45,27 +43,24 @@ export async function readerZone(client: webApi.WebClient, userId: string): Prom
  * counted from the history; the largest payments only for those who may see the balance.
  */
 export async function invoiceSummaryReply(
-  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores"> & ManagerDeps,
+  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores" | "history" | "cancels"> &
+    ManagerDeps,
   client: webApi.WebClient,
   who: { teamId: string; userId: string; enterpriseId?: string | undefined },
   period: PeriodName,
+  /** The asker's response_url: the progress of a long read goes there before the report. */
+  send: (message: SlackMessage) => Promise<unknown>,
 ): Promise<Produced & { reply: SlackMessage }> {
   const lang = await langFor(deps, who.teamId);
   const zone = (await readerZone(client, who.userId)) ?? deps.serviceTimeZone;
   const bounds = periodBounds(period, deps.now(), zone);
   if (!bounds)
     return { reply: invoiceUsageMessage("summary_future", period, lang), log: { outcome: "usage" } };
-  const counter = new ReportCounter(bounds);
-  const scan = await scanHistory(
-    (page, items) => deps.payments.history(who.teamId, page, items),
-    bounds.previous.from,
-    (entry) => counter.add(entry),
-    { maxPages: REPORT_MAX_PAGES },
-  );
-  counter.partial = scan.partial;
-  counter.unreadable = scan.unreadable;
-  const report = counter.finish();
   const title = reportTitle(period, lang);
+  const read = await readReport(deps, { teamId: who.teamId, userId: who.userId, bounds, title, lang }, send);
+  if ("cancelledBy" in read)
+    return { reply: reportCancelledMessage(read.cancelledBy, lang), log: { outcome: "report_cancelled" } };
+  const report = read.report;
   const [reader, methodNames, chart] = await Promise.all([
     checkMoneyReader(deps, client, who),
     deps.payments.methodNamesWithin(who.teamId),

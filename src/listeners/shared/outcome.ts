@@ -128,8 +128,8 @@ export type CommandOutcome =
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   | { outcome: "export_started"; export: string }
-  | { outcome: "export_busy" | "export_needs_scope" }
-  | { outcome: "export_cancel"; result: "cancelled" | "not_yours" | "not_running" }
+  | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
+  | { outcome: "export_cancel" | "report_cancel"; result: "cancelled" | "not_yours" | "not_running" }
   /** Too many requests from this user or workspace; nothing was asked of the service. */
   | { outcome: "rate_limited"; limit: "user" | "team" }
   /**
