@@ -82,6 +82,7 @@ export function createApp(deps: AppDeps): KassaApp {
     exports: deps.exports,
     history: deps.history,
     cancels: deps.cancels,
+    digests: deps.digests,
     serviceTimeZone: config.payments.timeZone,
     claimOnce: (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
     callbacks: deps.callbacks?.addresses,

@@ -4,10 +4,9 @@ import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config/index.js";
-import { ExportJobs } from "./exports/jobs.js";
+import { openPeriodWork } from "./digests/open.js";
 import { FeedRunner } from "./feed/runner.js";
 import { FeedStore } from "./feed/store.js";
-import { openLongReads } from "./history/open.js";
 import { PaymentsClient } from "./payments/client.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
@@ -152,19 +151,21 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       logger,
     }),
   };
-  // Reports and exports read each register's history through what is kept of it (src/history/).
-  const { history, leases, cancels } = await openLongReads(
-    store,
+  // Reports, exports and digests read each register's history through what is kept of it.
+  const { history, cancels, exports, digests, digestRunner } = await openPeriodWork(store, {
     payments,
-    config.payments.timeZone,
+    settings: stores.settings,
+    slack: slackClients(config, stores),
+    zone: config.payments.timeZone,
     logger,
-  ).catch(async (error: unknown) => {
+    now: options.now,
+    digestIntervalMs: config.digestIntervalMs,
+  }).catch(async (error: unknown) => {
     await watcher.close();
     client.close();
     await store.close();
     throw new StartupError(`cannot set up leases in the store: ${(error as Error).message}`);
   });
-  const exports = new ExportJobs({ history, leases, cancels, logger });
   const kassa = createApp({
     config,
     logger,
@@ -175,6 +176,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     exports,
     history,
     cancels,
+    digests,
     callbacks,
     bot,
     ...(options.now ? { now: options.now } : {}),
@@ -200,6 +202,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   );
   await reportOtherKeys(credentials, logger);
   feedRunner.start();
+  digestRunner.start();
 
   return {
     port,
@@ -212,6 +215,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         watcher.close(WATCHER_CLOSE_GRACE_MS),
         feedRunner.close(WATCHER_CLOSE_GRACE_MS),
         exports.close(WATCHER_CLOSE_GRACE_MS),
+        digestRunner.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
       client.close();

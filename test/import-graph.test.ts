@@ -52,7 +52,7 @@ const FLOORS: string[][] = [
   ["store", "reports"],
   ["blocks", "charts"],
   ["registers", "history"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports"],
+  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests"],
   ["listeners", "edge"],
 ];
 

@@ -1,8 +1,8 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
-import { monthName, REPORT_TEXT } from "../i18n/report.js";
-import { isMonth, type PeriodName } from "../reports/periods.js";
+import { dayName, monthName, REPORT_TEXT } from "../i18n/report.js";
+import { isMonth, isWeek, type PeriodName } from "../reports/periods.js";
 import { changePercent, type Report, type Tally } from "../reports/report.js";
 import { invoiceButton } from "./button-values.js";
 import { formatAmount, formatDecimal, formatMoney, slackDateFromEpoch } from "./format.js";
@@ -14,7 +14,9 @@ import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
 /** "Invoices in the last 30 days", "Счета за октябрь 2026 г.". */
 export function reportTitle(period: PeriodName, lang: Lang): string {
   const t = REPORT_TEXT[lang];
-  return isMonth(period) ? t.monthTitle(monthName(lang, period)) : t.titles[period];
+  if (isMonth(period)) return t.monthTitle(monthName(lang, period));
+  if (isWeek(period)) return t.weekTitle(dayName(lang, period.slice(5)));
+  return t.titles[period];
 }
 
 /** "+12.5 %", "-3,1 %": the exact change, one decimal, as the language writes it. */

@@ -11,6 +11,7 @@ import { notInstalledMessage } from "../blocks/replies.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import { CALLBACK_PATH_PREFIX } from "../callbacks/receive.js";
 import type { Config } from "../config/index.js";
+import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
@@ -65,6 +66,8 @@ export type AppDeps = {
   history: KeptHistory;
   /** Cancel presses on long reads, shared by the replicas. */
   cancels: CancelMarks;
+  /** The weekly and monthly digests. */
+  digests: DigestStore;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

@@ -62,7 +62,7 @@ export type ExportRun = {
 };
 
 /** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26.xlsx`. */
-export function exportFilename(request: ExportRequest): string {
+export function exportFilename(request: Pick<ExportRequest, "bounds" | "format">): string {
   const { bounds } = request;
   const first = dayIn(new Date(bounds.from * 1000), bounds.zone);
   const last = dayIn(new Date((bounds.to - 1) * 1000), bounds.zone);

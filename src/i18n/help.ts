@@ -43,7 +43,8 @@ export type HelpText = {
 const en: HelpText = {
   reasons: {
     subscribe_arg: "`/invoice subscribe` takes `paid` (the default) or `all`",
-    digest_arg: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
+    digest_arg:
+      "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`, and then `weekly` or `monthly` for the week's or the month's report",
     summary_arg:
       "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
     summary_future: "That month has not begun yet: `/invoice summary` takes this month or an earlier one",
@@ -76,6 +77,7 @@ const en: HelpText = {
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period's report: invoices made and paid, the paid total and its change on the period before, the largest payments, the total per method",
     "• `/invoice export [period] [csv|xlsx]`: every invoice of the period in a file sent to your messages with Kassa, for reconciliation (those who may see the balance)",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
+    "• `/invoice digest HH:MM weekly|monthly` in a channel: the past week's report every Monday, or last month's with its CSV on the 1st (admins); `/invoice digest off weekly|monthly` stops it",
     "• `/invoice subscribe [paid|all]` in a channel: post every paid invoice there (`all`: also new, failed and wrong-amount ones); `/invoice unsubscribe` stops it (admins)",
     "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
   ],
@@ -99,7 +101,8 @@ const en: HelpText = {
 const ru: HelpText = {
   reasons: {
     subscribe_arg: "`/invoice subscribe` принимает `paid` (по умолчанию) или `all`",
-    digest_arg: "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`",
+    digest_arg:
+      "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`, а затем `weekly` или `monthly` для отчёта за неделю или месяц",
     summary_arg:
       "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц, например `2026-10`",
     summary_future: "Этот месяц ещё не начался: `/invoice summary` принимает текущий месяц или более ранний",
@@ -133,6 +136,7 @@ const ru: HelpText = {
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: отчёт за период: сколько счетов создано и оплачено, на какую сумму и как это изменилось к прошлому периоду, крупнейшие платежи, суммы по методам",
     "• `/invoice export [период] [csv|xlsx]`: все счета периода файлом в ваши сообщения с Kassa, для сверки (тем, кому виден баланс)",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
+    "• `/invoice digest HH:MM weekly|monthly` в канале: отчёт за прошлую неделю по понедельникам или за прошлый месяц с CSV первого числа (администраторы); `/invoice digest off weekly|monthly` его отключает",
     "• `/invoice subscribe [paid|all]` в канале: публиковать там каждый оплаченный счёт (`all`: ещё новые, неоплаченные из-за ошибки и оплаченные на неверную сумму); `/invoice unsubscribe` отключает (администраторы)",
     "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",
   ],

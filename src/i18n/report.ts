@@ -9,6 +9,7 @@ import type { PluralForms } from "./plural.js";
 export type ReportText = {
   titles: Record<"today" | "yesterday" | "7d" | "30d", string>;
   monthTitle: (month: string) => string;
+  weekTitle: (monday: string) => string;
   invoices: PluralForms;
   entries: PluralForms;
   created: string;
@@ -44,6 +45,9 @@ export type ReportText = {
   chartNeedsScope: string;
   chartFailed: string;
   chartInMessages: string;
+  /** The monthly digest's CSV: in the channel, or to the admin when the channel may not see it. */
+  csvHere: string;
+  csvTo: (user: string) => string;
   reading: (title: string) => string;
   pages: PluralForms;
   progress: (pages: string, invoices: string) => string;
@@ -60,6 +64,7 @@ const en: ReportText = {
     "30d": "Invoices in the last 30 days",
   },
   monthTitle: (month) => `Invoices in ${month}`,
+  weekTitle: (monday) => `Invoices in the week from ${monday}`,
   invoices: { one: "invoice", other: "invoices" },
   entries: { one: "entry", other: "entries" },
   created: "Created",
@@ -96,6 +101,9 @@ const en: ReportText = {
     "The chart needs Kassa to be allowed to upload files: a workspace admin can reinstall Kassa to allow it.",
   chartFailed: "The chart could not be sent this time; the figures above are complete.",
   chartInMessages: "The chart is in your messages with Kassa.",
+  csvHere: "Every invoice of the month is in the CSV below.",
+  csvTo: (user) =>
+    `The month's CSV, with every invoice's money and description, went to ${user} in their messages with Kassa: only those who may see the balance get it.`,
   reading: (title) =>
     `:hourglass_flowing_sand: ${title}: reading the payment service's invoice history, within what the cash register allows a second. What is read is kept, so the next report is quick.`,
   pages: { one: "page", other: "pages" },
@@ -114,6 +122,7 @@ const ru: ReportText = {
     "30d": "Счета за последние 30 дней",
   },
   monthTitle: (month) => `Счета за ${month}`,
+  weekTitle: (monday) => `Счета за неделю с ${monday}`,
   invoices: { one: "счёт", few: "счёта", many: "счетов", other: "счёта" },
   entries: { one: "запись", few: "записи", many: "записей", other: "записи" },
   created: "Создано",
@@ -150,6 +159,9 @@ const ru: ReportText = {
     "Для графика Kassa нужно разрешение загружать файлы: администратор может переустановить Kassa, чтобы его дать.",
   chartFailed: "График на этот раз отправить не удалось; цифры выше полные.",
   chartInMessages: "График — в ваших сообщениях с Kassa.",
+  csvHere: "Все счета месяца — в CSV ниже.",
+  csvTo: (user) =>
+    `CSV за месяц с суммами и описаниями всех счетов отправлен ${user} в сообщения с Kassa: его получают только те, кому виден баланс.`,
   reading: (title) =>
     `:hourglass_flowing_sand: ${title}: читаю историю счетов платёжного сервиса, не чаще, чем касса позволяет в секунду. Прочитанное сохраняется, и следующий отчёт будет быстрым.`,
   pages: { one: "страница", few: "страницы", many: "страниц", other: "страницы" },
@@ -169,4 +181,11 @@ export function monthName(lang: Lang, month: string): string {
     year: "numeric",
     timeZone: "UTC",
   }).format(new Date(Date.UTC(year, number - 1, 1)));
+}
+
+/** "November 16", "16 ноября": a day as the language names it. */
+export function dayName(lang: Lang, day: string): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], { day: "numeric", month: "long", timeZone: "UTC" }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
 }

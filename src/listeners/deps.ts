@@ -1,5 +1,6 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
+import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
@@ -45,6 +46,8 @@ export type ListenerDeps = {
   history: KeptHistory;
   /** Cancel presses on long reads, shared by the replicas. */
   cancels: CancelMarks;
+  /** The weekly and monthly digests (the daily one is the feed's). */
+  digests: DigestStore;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */

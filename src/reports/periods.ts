@@ -4,7 +4,9 @@ import { parseServiceTime } from "../payments/time.js";
 export const NAMED_PERIODS = ["today", "yesterday", "7d", "30d"] as const;
 export type NamedPeriod = (typeof NAMED_PERIODS)[number];
 export type MonthPeriod = `${number}-${number}`;
-export type PeriodName = NamedPeriod | MonthPeriod;
+/** A calendar week, Monday to Sunday, named by its Monday: `week-2026-11-16` (the weekly digest's). */
+export type WeekPeriod = `week-${string}`;
+export type PeriodName = NamedPeriod | MonthPeriod | WeekPeriod;
 
 export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
@@ -14,6 +16,7 @@ export function monthPeriod(text: string): MonthPeriod | undefined {
 }
 
 export const isMonth = (period: PeriodName): period is MonthPeriod => MONTH_PATTERN.test(period);
+export const isWeek = (period: PeriodName): period is WeekPeriod => /^week-\d{4}-\d{2}-\d{2}$/.test(period);
 
 /** A span [from, to) in epoch seconds. */
 export type Span = { from: number; to: number };
@@ -123,6 +126,11 @@ export function periodBounds(period: PeriodName, now: Date, zone: string): Perio
   if (period === "yesterday") return daysEnding(1, shiftDay(today, -1), true);
   if (period === "7d") return daysEnding(7, today, false);
   if (period === "30d") return daysEnding(30, today, false);
+  if (isWeek(period)) {
+    const monday = period.slice(5);
+    if (monday > today) return undefined;
+    return daysEnding(7, shiftDay(monday, 6), true);
+  }
   const month = period;
   const thisMonth = today.slice(0, 7);
   if (month > thisMonth) return undefined;

@@ -1,12 +1,16 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import type pg from "pg";
 import type { KeyvStore } from "./connection.js";
+import { openSqliteDatabase } from "./sqlite.js";
+
+/** How long a lease statement waits for another process's write lock on the SQLite file. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Work one replica at a time does (an export of a workspace, the refresh of a register's kept
  * history): a lease has an owner, an expiry and renewal, each step one atomic statement of the
- * engine (Redis SET NX PX and compare-and-set scripts; PostgreSQL INSERT … ON CONFLICT … WHERE and
- * UPDATE … WHERE owner; SQLite, one process: in memory), never a Keyv read followed by a write.
+ * engine (Redis SET NX PX and compare-and-set scripts; PostgreSQL and SQLite INSERT … ON CONFLICT …
+ * WHERE and UPDATE … WHERE owner), never a Keyv read followed by a write.
  * `info` says who holds it, for the next asker ("under way, asked by …"). A holder whose renewal
  * fails has lost it and must write nothing more.
  */
@@ -23,34 +27,46 @@ export type Leases = {
 };
 
 /** The leases of this store's engine; `prefix` keeps a test run's keys (or table) apart. */
-export async function leasesFor(store: Pick<KeyvStore, "native">, prefix = "kassa"): Promise<Leases> {
+export async function leasesFor(
+  store: Pick<KeyvStore, "native" | "location">,
+  prefix = "kassa",
+): Promise<Leases> {
   const native = store.native;
   if (native?.kind === "redis") return redisLeases(native.client, `${prefix}-leases::`);
-  if (native?.kind === "postgres") return postgresLeases(native.pool, `${prefix.replace(/\W/g, "_")}_leases`);
-  return memoryLeases();
+  const table = `${prefix.replace(/\W/g, "_")}_leases`;
+  if (native?.kind === "postgres") return postgresLeases(native.pool, table);
+  return sqliteLeases(store.location, table);
 }
 
-function memoryLeases(): Leases {
-  const held = new Map<string, { owner: string; info: string; until: number }>();
-  const live = (key: string) => {
-    const lease = held.get(key);
-    return lease && lease.until > Date.now() ? lease : undefined;
-  };
+/** SQLite: a table in the same file, on a connection of its own (processes on one host share it). */
+function sqliteLeases(path: string, table: string): Leases {
+  const db = openSqliteDatabase(path, SQLITE_BUSY_TIMEOUT_MS);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires INTEGER NOT NULL)`,
+  );
+  const take = db.prepare<[string, string, string, number, number]>(
+    `INSERT INTO ${table} (key, owner, info, expires) VALUES (?, ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, info = excluded.info, expires = excluded.expires
+     WHERE ${table}.expires <= ? OR ${table}.owner = excluded.owner RETURNING key`,
+  );
+  const holder = db.prepare<[string, number]>(`SELECT info FROM ${table} WHERE key = ? AND expires > ?`);
+  const extend = db.prepare<[number, string, string, number]>(
+    `UPDATE ${table} SET expires = ? WHERE key = ? AND owner = ? AND expires > ?`,
+  );
+  const drop = db.prepare<[string, string]>(`DELETE FROM ${table} WHERE key = ? AND owner = ?`);
   return {
     async acquire(key, owner, info, ttlMs) {
-      const current = live(key);
-      if (current && current.owner !== owner) return { held: false, info: current.info };
-      held.set(key, { owner, info, until: Date.now() + ttlMs });
-      return { held: true };
+      const now = Date.now();
+      if (take.all(key, owner, info, now + ttlMs, now).length === 1) return { held: true };
+      const row = holder.get(key, now) as { info?: unknown } | undefined;
+      return { held: false, info: typeof row?.info === "string" ? row.info : undefined };
     },
     async renew(key, owner, ttlMs) {
-      const current = live(key);
-      if (current?.owner !== owner) return false;
-      current.until = Date.now() + ttlMs;
-      return true;
+      const now = Date.now();
+      return extend.run(now + ttlMs, key, owner, now).changes === 1;
     },
     async release(key, owner) {
-      if (held.get(key)?.owner === owner) held.delete(key);
+      drop.run(key, owner);
     },
   };
 }

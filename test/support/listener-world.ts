@@ -10,6 +10,7 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
+import { DigestStore } from "../../src/digests/store.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
@@ -129,6 +130,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     exports: new ExportJobs({ history, leases, cancels, logger }),
     history,
     cancels,
+    digests: new DigestStore(store.namespace("digests"), store.namespace("digeststate")),
   };
   const web = new webApi.WebClient("xoxb-handler-tests", {
     slackApiUrl: slack.apiUrl,

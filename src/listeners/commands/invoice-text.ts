@@ -28,8 +28,8 @@ export type InvoiceRequest =
   | { kind: "list"; filter: ListFilter }
   | { kind: "summary"; period: PeriodName }
   | { kind: "export"; period: PeriodName; format: ExportFormat }
-  /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
-  | { kind: "digest"; at: string | null }
+  /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
+  | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
@@ -102,11 +102,13 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     if (request) return { kind: "export", ...request };
   }
   if (/^export\b/i.test(trimmed)) return { kind: "invalid", reason: "export_arg", input: trimmed };
-  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))$/i.exec(trimmed);
+  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))(?:\s+(daily|weekly|monthly))?$/i.exec(trimmed);
   if (digest) {
-    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null };
+    const word = digest[4]?.toLowerCase();
+    const cadence = word === "weekly" || word === "monthly" ? word : "daily";
+    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null, cadence };
     const hour = Number(digest[2]);
-    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}` };
+    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}`, cadence };
   }
   if (/^digest\b/i.test(trimmed))
     return {

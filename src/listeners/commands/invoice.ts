@@ -15,6 +15,7 @@ import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
+import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
@@ -41,6 +42,7 @@ export const invoiceCommand =
         | "exports"
         | "history"
         | "cancels"
+        | "digests"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
@@ -82,6 +84,17 @@ export const invoiceCommand =
           },
           noted,
         );
+      }
+      if (request.kind === "digest" && request.cadence !== "daily") {
+        noted.action = `digest ${request.cadence}`;
+        return runPeriodDigestCommand(deps, client, {
+          teamId: command.team_id,
+          userId: command.user_id,
+          enterpriseId: command.enterprise_id,
+          channelId: command.channel_id,
+          at: request.at,
+          cadence: request.cadence,
+        });
       }
       if (request.kind === "digest") {
         noted.action = "digest";

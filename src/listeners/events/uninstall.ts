@@ -5,7 +5,7 @@ import { handled } from "../shared/handled.js";
 
 type ForgetDeps = Pick<
   ListenerDeps,
-  "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history"
+  "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history" | "digests"
 >;
 
 /**
@@ -32,6 +32,7 @@ async function forget(
         await deps.watches.forgetTeam(teamId);
         await deps.feeds.removeTeam(teamId);
         await deps.history.forget(teamId);
+        await deps.digests.removeTeam(teamId);
       },
       query,
     );
