@@ -1,7 +1,7 @@
 import Big from "big.js";
 import { formatDecimal } from "../blocks/format.js";
 import { CHART_TEXT } from "../i18n/chart.js";
-import type { Lang } from "../i18n/lang.js";
+import { type Lang, LOCALES } from "../i18n/lang.js";
 
 /** The chart's size in SVG units; rendered 1:1, so 1200 x 600 pixels (phones show it sharp). */
 export const CHART_WIDTH = 1200;
@@ -30,6 +30,17 @@ function escapeXml(text: string): string {
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
+}
+
+/**
+ * An axis tick as the language writes it, short past ten thousand ("250K", "12.5M"; "250 тыс.",
+ * "12,5 млн"): a round tick, so nothing is lost; amounts themselves are never abbreviated.
+ */
+export function tickLabel(value: Big, lang: Lang): string {
+  if (value.lt(10_000)) return formatDecimal(value.toFixed(), lang);
+  const compact = new Intl.NumberFormat(LOCALES[lang], { notation: "compact", maximumFractionDigits: 2 });
+  // A round tick (a multiple of 1, 2, 2.5 or 5 times a power of ten) is a number exactly.
+  return compact.format(Number(value.toFixed()));
 }
 
 /** A round step near max / 5 (1, 2, 2.5 or 5 times a power of ten), exact as a decimal string. */
@@ -68,7 +79,7 @@ export function paidChartSvg(input: PaidChartInput): string {
     `<text x="${PLOT.left}" y="84" font-size="22" fill="${COLORS.muted}">${escapeXml(input.subtitle)}</text>`,
   ];
   // Legend, top right.
-  const legendX = PLOT.right - 420;
+  const legendX = PLOT.right - 450;
   parts.push(
     `<rect x="${legendX}" y="32" width="22" height="22" fill="${COLORS.bar}"/>`,
     `<text x="${legendX + 32}" y="51" font-size="21" fill="${COLORS.text}">${escapeXml(t.current)}</text>`,
@@ -80,7 +91,7 @@ export function paidChartSvg(input: PaidChartInput): string {
     const at = y(value).toFixed(1);
     parts.push(
       `<line x1="${PLOT.left}" y1="${at}" x2="${PLOT.right}" y2="${at}" stroke="${COLORS.grid}" stroke-width="2"/>`,
-      `<text x="${PLOT.left - 14}" y="${(Number(at) + 7).toFixed(1)}" font-size="20" text-anchor="end" fill="${COLORS.muted}">${escapeXml(formatDecimal(value.toFixed(), input.lang))}</text>`,
+      `<text x="${PLOT.left - 14}" y="${(Number(at) + 7).toFixed(1)}" font-size="20" text-anchor="end" fill="${COLORS.muted}">${escapeXml(tickLabel(value, input.lang))}</text>`,
     );
   }
   values.forEach((value, index) => {
@@ -99,7 +110,8 @@ export function paidChartSvg(input: PaidChartInput): string {
       `<polyline points="${points.join(" ")}" fill="none" stroke="${COLORS.previous}" stroke-width="4" stroke-linejoin="round" stroke-opacity="0.9"/>`,
     );
   }
-  const every = Math.ceil(values.length / 16);
+  // About 80 px per label, so "Nov 13" never runs into "Nov 14".
+  const every = Math.ceil(values.length / Math.floor((PLOT.right - PLOT.left) / 80));
   input.labels.forEach((label, index) => {
     if (index % every !== 0) return;
     const x = PLOT.left + (index + 0.5) * slot;

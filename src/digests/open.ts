@@ -30,7 +30,8 @@ export async function openPeriodWork(
   const leases = await leasesFor(store);
   const { payments, logger } = deps;
   const history = new KeptHistory({
-    keyv: store.namespace("history", { durability: "process" }),
+    // Read through once per report: a small page cache is enough (a month is megabytes).
+    keyv: store.namespace("history", { durability: "process", pageCacheKib: 2048 }),
     leases,
     page: (team, page, items) => payments.history(team, page, items, "background"),
     register: (team) => payments.register(team),

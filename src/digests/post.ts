@@ -108,16 +108,22 @@ async function sendMonthCsv(
     { maxPages: DIGEST_MAX_PAGES },
   );
   const channel = post.everyone ? post.digest.channel : await directChannel(slack, post.digest.by);
-  await uploadFile(slack, {
-    bytes: await file.finish(),
-    channel,
-    filename: exportFilename({ bounds: post.bounds, format: "csv" }),
-    title: t.fileTitle(title),
-    comment: t.fileLine(
-      title,
-      counted(post.lang, invoices, t.invoices),
-      formatAmount(paid.toFixed(), "RUB", post.lang),
-      post.bounds.zone,
-    ),
-  });
+  const written = await file.finish();
+  try {
+    await uploadFile(slack, {
+      path: written.path,
+      length: written.length,
+      channel,
+      filename: exportFilename({ bounds: post.bounds, format: "csv" }),
+      title: t.fileTitle(title),
+      comment: t.fileLine(
+        title,
+        counted(post.lang, invoices, t.invoices),
+        formatAmount(paid.toFixed(), "RUB", post.lang),
+        post.bounds.zone,
+      ),
+    });
+  } finally {
+    written.dispose();
+  }
 }

@@ -99,6 +99,7 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
   let pagesRead = 0;
   const end = async (message: SlackMessage, result: ExportEnd): Promise<ExportEnd> => {
     // A quick export's file speaks for itself; an end without a file is always said.
+    if (result.outcome !== "export_sent") file.discard();
     await progress.finish(message, result.outcome !== "export_sent");
     return result;
   };
@@ -138,7 +139,10 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     if (reason === "stopping")
       return end(exportEndMessage({ kind: "stopped" }, request.lang), { outcome: "export_stopped", pages });
     // Another replica holds the export now: this one writes nothing more, the progress line included.
-    if (reason === "lost") return { outcome: "export_lost", pages };
+    if (reason === "lost") {
+      file.discard();
+      return { outcome: "export_lost", pages };
+    }
     return end(exportEndMessage({ kind: "failed", where: "service" }, request.lang), {
       outcome: "export_failed",
       where: "service",
@@ -152,16 +156,18 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
       pages: scan.pages,
     });
   progress.show({ pages: scan.pages, invoices, writing: true });
-  const bytes = await file.finish();
+  const written = await file.finish();
   const paid = formatAmount(paidRub.toFixed(), "RUB", request.lang);
   try {
     await run.stillOurs();
   } catch {
+    written.dispose();
     return { outcome: "export_lost", pages: scan.pages };
   }
   try {
     await uploadFile(client, {
-      bytes,
+      path: written.path,
+      length: written.length,
       channel,
       filename: exportFilename(request),
       title: t.fileTitle(request.title),
@@ -179,11 +185,13 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
       pages: scan.pages,
       err: error,
     });
+  } finally {
+    written.dispose();
   }
   return end(exportEndMessage({ kind: "done", title: request.title, format }, request.lang), {
     outcome: "export_sent",
     invoices,
-    bytes: bytes.length,
+    bytes: written.length,
     pages: scan.pages,
   });
 }

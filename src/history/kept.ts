@@ -83,6 +83,8 @@ export class KeptHistory {
       entries.sort((a, b) => b.e - a.e || (a.i < b.i ? 1 : -1));
       for (const entry of entries) onEntry(unkeep(entry, result.manifest.zone));
       invoices += entries.length;
+      // A day at a time, with a turn for others in between: a month is tens of thousands of rows.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return { pages: result.pages, invoices, unreadable: result.unreadable, partial: result.partial };
   }

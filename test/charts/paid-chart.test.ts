@@ -1,6 +1,6 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import { paidChartSvg, tickStep } from "../../src/charts/paid-chart.js";
+import { paidChartSvg, tickLabel, tickStep } from "../../src/charts/paid-chart.js";
 import { renderPng } from "../../src/charts/render.js";
 
 const days = Array.from({ length: 7 }, (_, index) => `2${index}.11`);
@@ -11,6 +11,12 @@ describe("the paid chart", () => {
     expect(tickStep(new Big("0.3")).toFixed()).toBe("0.1");
     expect(tickStep(new Big("999")).toFixed()).toBe("200");
     expect(tickStep(new Big("0")).toFixed()).toBe("1");
+  });
+
+  it("writes ticks past ten thousand short, in the reader's language", () => {
+    expect(tickLabel(new Big("2500"), "en")).toBe("2,500");
+    expect(tickLabel(new Big("12500000"), "en")).toBe("12.5M");
+    expect(tickLabel(new Big("250000"), "ru")).toBe("250\u00a0тыс.");
   });
 
   it("draws bars for this period, a line for the one before, Russian labels and escaped text", () => {
