@@ -160,6 +160,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     logger,
     now: options.now,
     digestIntervalMs: config.digestIntervalMs,
+    leasePrefix: options.watchNamespace,
   }).catch(async (error: unknown) => {
     await watcher.close();
     client.close();

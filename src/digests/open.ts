@@ -25,9 +25,11 @@ export async function openPeriodWork(
     logger: Logger;
     now?: (() => Date) | undefined;
     digestIntervalMs: number;
+    /** Where the leases live in Redis or PostgreSQL (tests give each run its own, as for the watches). */
+    leasePrefix?: string | undefined;
   },
 ) {
-  const leases = await leasesFor(store);
+  const leases = await leasesFor(store, deps.leasePrefix);
   const { payments, logger } = deps;
   const history = new KeptHistory({
     // Read through once per report: a small page cache is enough (a month is megabytes).
