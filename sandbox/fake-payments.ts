@@ -101,6 +101,8 @@ export type FakePayments = {
   balanceFault: BalanceFault | null;
   /** Faults of the invoice history (v2 history/payments, v3 report/invoice/history). */
   historyFault: BalanceFault | null;
+  /** Every history page answers only after this long (ms): a long read a person can cancel. */
+  historyDelayMs: number;
   /** When set, ticker/get misbehaves this way. */
   tickerFault: BalanceFault | null;
   /**
@@ -172,6 +174,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     rates: options.rates ?? sampleRates(),
     balanceFault: null,
     historyFault: null,
+    historyDelayMs: 0,
     tickerFault: null,
     createFault: null,
     createRefusal: ["Amount is less than the minimum for this cash register"],
@@ -317,6 +320,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (match[2] === "history/payments" || match[2] === "report/invoice/history") {
       const fault = await misbehave(res, fake.historyFault, version === "v3" ? "items" : "payments");
       if (fault) return;
+      if (fake.historyDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.historyDelayMs));
       // Each register's own invoices (and those of none: the shared samples).
       const own = [...invoices.values()].filter(
         (invoice) => invoice.login === undefined || invoice.login === body.auth_login,

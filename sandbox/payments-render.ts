@@ -215,7 +215,14 @@ export function renderHistory(
   const size = typeof body.items === "number" ? Math.min(100, Math.max(1, Math.floor(body.items))) : 10;
   const ordered = all
     .map((invoice, index) => ({ invoice, index }))
-    .sort((a, b) => b.invoice.createdAt.localeCompare(a.invoice.createdAt) || b.index - a.index)
+    // YYYY-MM-DD HH:MM:SS sorts as text; a plain comparison keeps 50,000 invoices quick (the bench).
+    .sort((a, b) =>
+      a.invoice.createdAt === b.invoice.createdAt
+        ? b.index - a.index
+        : a.invoice.createdAt < b.invoice.createdAt
+          ? 1
+          : -1,
+    )
     .map(({ invoice }) => invoice);
   const slice = ordered.slice((page - 1) * size, page * size);
   if (version === "v3") {

@@ -5,6 +5,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import { SlackFiles } from "./slack-files.js";
+
+export type { UploadedFile } from "./slack-files.js";
 
 /** One Web API call: method, form or JSON body, and the token it was made with (Authorization header). */
 export type SlackApiCall = {
@@ -133,6 +136,8 @@ export type SlackStandIn = {
   readonly randomlyFailed: number;
   /** Top-level posts to `channel` also count as replies on response_url `id` (the command's card). */
   routeChannel(channel: string, id: string): void;
+  /** Files uploaded with files.uploadV2, their bytes kept (files.shared(), files.waitFor()). */
+  files: SlackFiles;
   /** false: stop keeping Web API calls in apiCalls (a long benchmark would pile them up). */
   keepApiCalls: boolean;
   close(): Promise<void>;
@@ -205,13 +210,21 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     return Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
   };
 
+  const files = new SlackFiles();
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://slack").pathname;
-    const body = await readBody(req);
     const send = (status: number, payload: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(payload));
     };
+    // An upload address from files.getUploadURLExternal: bytes, not a form to read as text.
+    const upload = /^\/upload\/(\w+)$/.exec(path);
+    if (upload?.[1]) {
+      const status = await files.receive(upload[1], req);
+      res.writeHead(status, { "content-type": "text/plain" });
+      return res.end(status === 200 ? `OK - ${upload[1]}` : "upload refused");
+    }
+    const body = await readBody(req);
     const api = /^\/api\/([\w.]+)$/.exec(path);
     if (api?.[1]) {
       const method = api[1];
@@ -307,6 +320,14 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
         for (const wake of messageWaiters.splice(0)) wake();
         return send(200, { ok: true });
       }
+      if (method === "conversations.open") {
+        const user = String(body.users ?? "");
+        if (!/^[UW][A-Z0-9]+$/.test(user)) return send(200, { ok: false, error: "user_not_found" });
+        return send(200, { ok: true, channel: { id: `D${user.slice(1)}` } });
+      }
+      if (method === "files.getUploadURLExternal")
+        return send(200, files.start(body, `http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+      if (method === "files.completeUploadExternal") return send(200, files.complete(body));
       if (method === "users.info") {
         if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
         const id = String(body.user ?? "");
@@ -380,6 +401,13 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     const reply = /^\/response\/([\w-]+)$/.exec(path);
     if (reply?.[1]) {
       if (replyFailure) return send(replyFailure, { ok: false, error: "stand-in told to fail" });
+      // As Slack: an image of an uploaded file must name one that was shared.
+      const images = parseBlocks(body.blocks).filter((block) => block.type === "image" && block.slack_file);
+      const unknown = images.some((block) => {
+        const id = (block.slack_file as { id?: unknown }).id;
+        return typeof id !== "string" || !files.files.get(id)?.completed;
+      });
+      if (unknown) return send(400, { ok: false, error: "invalid_blocks" });
       replies.push({ id: reply[1], body, at: Date.now() });
       for (const wake of waiters.splice(0)) wake();
       return send(200, { ok: true });
@@ -503,6 +531,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
           left: trouble.times ?? Number.POSITIVE_INFINITY,
         });
     },
+    files,
     routeChannel(channel, id) {
       routes.set(channel, id);
     },

@@ -12,13 +12,16 @@ import {
   SANDBOX_LOGIN,
   SANDBOX_SALT,
   SANDBOX_SECRET,
+  sampleInvoices,
 } from "../sandbox/fake-payments.js";
+import { sampleHistory } from "../sandbox/payments-history.js";
 import { freePort } from "../sandbox/ports.js";
 import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
+import { showPeriodWork } from "./demo-period.js";
 
 const json = process.argv.includes("--json");
 
@@ -173,7 +176,8 @@ async function main(): Promise<number> {
   const stacks = {
     v2: await Stack.start({
       apiVersion: "v2",
-      fake: { slowMs: 3500 },
+      // The register's realistic history (two months, every state, several methods) beside the samples.
+      fake: { slowMs: 3500, invoices: [...sampleInvoices(), ...sampleHistory()] },
       env: {
         PORT: String(port),
         PUBLIC_URL: `http://127.0.0.1:${port}/`,
@@ -371,6 +375,7 @@ async function main(): Promise<number> {
       show("Today's figures, counted from the invoice history", "/invoice summary", summary.reply.body);
       const list = await stack.ask("list paid", { userId: DEMO_ADMIN, channelId: "C0PAYMENTS" });
       show("The newest paid invoices, only for the asker", "/invoice list paid", list.reply.body);
+      await showPeriodWork(stack, DEMO_ADMIN, show, json);
     } catch (error) {
       missing += 1;
       console.error(`/invoice new: ${(error as Error).message}`);

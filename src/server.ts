@@ -4,13 +4,14 @@ import { createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener } from "./callbacks/receive.js";
 import { type Env, loadConfig } from "./config/index.js";
+import { openPeriodWork } from "./digests/open.js";
 import { openFeed } from "./feed/index.js";
 import { PaymentsClient } from "./payments/client.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
 import { slackErrorCode } from "./slack/error.js";
-import type { CredentialsStore } from "./store/credentials.js";
 import { openStores } from "./store/index.js";
+import { reportOtherKeys } from "./store/other-keys.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { RefusalSummary } from "./util/refusal-summary.js";
 import { slackClients, startWatcher } from "./watch/index.js";
@@ -23,8 +24,6 @@ export const STORE_MEMO_MS = 10_000;
 
 /** How long a stopping server lets a live-card pass finish; what it could not do stays owed in the store. */
 const WATCHER_CLOSE_GRACE_MS = 3000;
-/** How long start-up spends at most counting credentials sealed with another key. */
-const OTHER_KEYS_CHECK_MS = 3000;
 
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -155,6 +154,22 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       refusals,
     }),
   };
+  // Reports, exports and digests read each register's history through what is kept of it.
+  const { history, cancels, exports, digests, digestRunner } = await openPeriodWork(store, {
+    payments,
+    settings: stores.settings,
+    slack: slackClients(config, stores),
+    zone: config.payments.timeZone,
+    logger,
+    now: options.now,
+    digestIntervalMs: config.digestIntervalMs,
+    leasePrefix: options.watchNamespace,
+  }).catch(async (error: unknown) => {
+    await watcher.close();
+    client.close();
+    await store.close();
+    throw new StartupError(`cannot set up leases in the store: ${(error as Error).message}`);
+  });
   const kassa = createApp({
     config,
     logger,
@@ -162,6 +177,10 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     payments,
     watches: watcher,
     feeds,
+    exports,
+    history,
+    cancels,
+    digests,
     callbacks,
     refusals,
     bot,
@@ -189,6 +208,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   );
   await reportOtherKeys(credentials, logger);
   feedRunner.start();
+  digestRunner.start();
 
   return {
     port,
@@ -200,6 +220,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
         kassa.stop(SHUTDOWN_GRACE_MS - 1000),
         watcher.close(WATCHER_CLOSE_GRACE_MS),
         feedRunner.close(WATCHER_CLOSE_GRACE_MS),
+        exports.close(WATCHER_CLOSE_GRACE_MS),
+        digestRunner.close(WATCHER_CLOSE_GRACE_MS),
       ]);
       if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
       refusals.close();
@@ -207,28 +229,4 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       await store.close();
     },
   };
-}
-
-/**
- * One line at start when some workspaces' secrets were sealed with another CREDENTIALS_KEY (a key
- * made fresh in another shell, a replica with another key): their commands cannot work until the
- * key is restored or they reconnect. Bounded: a slow store does not hold start-up.
- */
-async function reportOtherKeys(credentials: CredentialsStore, logger: Logger): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), OTHER_KEYS_CHECK_MS);
-  });
-  try {
-    const found = await Promise.race([credentials.sealedWithOtherKeys(), late]);
-    if (found === "late" || found.count === 0) return;
-    logger.warn(
-      { workspaces: found.count, sealedWith: found.keyIds, keyId: credentials.keyId },
-      `${found.count} workspace${found.count === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than the one Kassa runs with: their commands fail until that key is restored or they reconnect (npm run cli -- credentials list shows which)`,
-    );
-  } catch (error) {
-    logger.warn({ err: error }, "could not check which credentials this CREDENTIALS_KEY opens");
-  } finally {
-    clearTimeout(timer);
-  }
 }

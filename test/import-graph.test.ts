@@ -50,9 +50,9 @@ const FLOORS: string[][] = [
   ["util", "config", "process"],
   ["payments", "i18n", "slack"],
   ["store", "reports"],
-  ["blocks"],
-  ["registers"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks"],
+  ["blocks", "charts"],
+  ["registers", "history"],
+  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests"],
   ["listeners", "steps", "edge"],
 ];
 

@@ -36,6 +36,8 @@
  *   repeated.
  *
  * `--feed` runs the payment-feed scenario instead (scripts/bench/feed/).
+ * `--export` runs the long-read scenario instead (scripts/bench/export/): a month of 50,000 invoices
+ *   exported at the default budget, then again, then its report; chart render p99.
  * `--callbacks` runs the payment-notification scenario instead (scripts/bench/callbacks/):
  *   --rate 100 --seconds 30 --read-rps 100.
  * `--replicas` runs the feed on two replicas of Redis and PostgreSQL, steady and with one replica
@@ -46,7 +48,7 @@
  * 2 when the run itself broke (bad flags, a target that would not start, the time limit).
  *
  * One folder per benchmark: commands/ (this default run: its figures and report), overload/, watch/,
- * feed/, callbacks/; shared/ holds what drives load for all of them (flags, the target processes, the
+ * feed/, callbacks/, export/; shared/ holds what drives load for all of them (flags, the target processes, the
  * command load, percentiles).
  */
 import { mkdirSync, rmSync } from "node:fs";
@@ -65,6 +67,8 @@ async function main(): Promise<number> {
   // Their own scenarios and flags (feed/, callbacks/).
   if (process.argv.includes("--feed"))
     return (await import("./feed/index.js")).runFeedBench(process.argv.slice(2));
+  if (process.argv.includes("--export"))
+    return (await import("./export/index.js")).runExportBench(process.argv.slice(2));
   if (process.argv.includes("--callbacks"))
     return (await import("./callbacks/index.js")).runCallbacksBench(process.argv.slice(2));
   if (process.argv.includes("--replicas"))

@@ -34,6 +34,10 @@ export const ADMIN_ACTIONS = {
   cancel: "kassa_disconnect_cancel",
 } as const;
 
+/** The Cancel button on an export's progress message, and on a report's. */
+export const EXPORT_ACTIONS = { cancel: "invoice_export_cancel" } as const;
+export const REPORT_ACTIONS = { cancel: "invoice_report_cancel" } as const;
+
 export const CONNECT_VIEW = "kassa_connect";
 
 export const CREATE_INVOICE_VIEW = "kassa_create_invoice";

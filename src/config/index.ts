@@ -110,6 +110,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     feedIntervalMs: parsed.FEED_INTERVAL_MS,
     /** FEED_CONCURRENCY: workspaces' feeds one replica works on at once. */
     feedConcurrency: parsed.FEED_CONCURRENCY,
+    /** DIGEST_INTERVAL_MS: how often the weekly and monthly digests are looked at. */
+    digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
     publicUrl: parsed.PUBLIC_URL,
     /** JOURNAL_GRACE_MS: an unanswered command whose process has not renewed it this long is a stopped process's. */

@@ -77,6 +77,7 @@ export const variablesSchema = z.object({
   WATCH_MAX_RPS: integer(2, 1, 100),
   FEED_INTERVAL_MS: integer(30_000, 100, 3_600_000),
   FEED_CONCURRENCY: integer(8, 1, 1000),
+  DIGEST_INTERVAL_MS: integer(60_000, 100, 3_600_000),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),

@@ -11,9 +11,13 @@ import { notInstalledMessage } from "../blocks/replies.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import { CALLBACK_PATH_PREFIX } from "../callbacks/receive.js";
 import type { Config } from "../config/index.js";
+import type { DigestStore } from "../digests/store.js";
+import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
+import type { KeptHistory } from "../history/kept.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
+import type { CancelMarks } from "../store/cancels.js";
 import { withStoreDeadline } from "../store/deadline.js";
 import type { Stores } from "../store/index.js";
 import { SingleUseStateStore } from "../store/oauth-state.js";
@@ -35,7 +39,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Bot scopes requested at install: slash commands, users.info to recognise workspace admins, and
  * chat:write (+ .public, to post in public channels Kassa was not invited to) for live cards, and
- * link_shared / chat.unfurl to unfurl payment links.
+ * link_shared / chat.unfurl to unfurl payment links; files:write and im:write to send exports and
+ * charts (files.uploadV2) into the asker's messages with Kassa (conversations.open).
  */
 export const BOT_SCOPES = [
   "commands",
@@ -44,6 +49,8 @@ export const BOT_SCOPES = [
   "chat:write.public",
   "links:read",
   "links:write",
+  "files:write",
+  "im:write",
 ];
 
 export type AppDeps = {
@@ -55,6 +62,14 @@ export type AppDeps = {
   watches: WatchRegistry;
   /** Payment feeds: which channels follow each workspace's cash register. */
   feeds: FeedStore;
+  /** Exports under way (one per workspace). */
+  exports: ExportJobs;
+  /** Each register's kept history, which reports and exports read. */
+  history: KeptHistory;
+  /** Cancel presses on long reads, shared by the replicas. */
+  cancels: CancelMarks;
+  /** The weekly and monthly digests. */
+  digests: DigestStore;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

@@ -6,6 +6,8 @@ export const USAGE_REASONS = [
   "subscribe_arg",
   "digest_arg",
   "summary_arg",
+  "summary_future",
+  "export_arg",
   "list_arg",
   "link_unreadable",
   "link_no_id",
@@ -42,8 +44,13 @@ const en: HelpText = {
   reasons: {
     subscribe_arg:
       "`/invoice subscribe` takes what to post, `paid` (the default), `failures` (failed, wrong-amount and expired unpaid invoices) or `all`, then a rouble amount to start from, in digits: `/invoice subscribe paid over 10000`",
-    digest_arg: "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`",
-    summary_arg: "`/invoice summary` takes `today` (the default), `yesterday` or `7d`",
+    digest_arg:
+      "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`, and then `weekly` or `monthly` for the week's or the month's report",
+    summary_arg:
+      "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
+    summary_future: "That month has not begun yet: `/invoice summary` takes this month or an earlier one",
+    export_arg:
+      "`/invoice export` takes a period (`today`, `yesterday`, `7d`, `30d` or a month like `2026-10`) and `csv` (the default) or `xlsx`",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
@@ -68,9 +75,11 @@ const en: HelpText = {
     "• `/invoice new [amount] [currency] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD Order 10232`",
     "• `/invoice status`: whether a cash register is connected, and by whom",
     "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
-    "• `/invoice summary [today|yesterday|7d]`: how many invoices were made and paid, and the paid total",
+    "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period's report: invoices made and paid, the paid total and its change on the period before, the largest payments, the total per method",
+    "• `/invoice export [period] [csv|xlsx]`: every invoice of the period in a file sent to your messages with Kassa, for reconciliation (those who may see the balance)",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
     "• `/invoice subscribe [paid|failures|all] [over 10000]` in a channel: post every paid invoice there (`failures`: failed, wrong-amount and expired unpaid ones; `all`: every change; `over`: only from that many roubles); `/invoice feed` there: the feed's form (methods, test payments, whom to mention); `/invoice unsubscribe` stops it (admins)",
+    "• `/invoice digest HH:MM weekly|monthly` in a channel: the past week's report every Monday, or last month's with its CSV on the 1st (admins); `/invoice digest off weekly|monthly` stops it",
     "• `/invoice language ru|en`: the language Kassa writes in for this workspace (admins)",
   ],
   invoiceTimes: "Times appear in each reader's own timezone; *Refresh* on a card reads the invoice again.",
@@ -94,8 +103,13 @@ const ru: HelpText = {
   reasons: {
     subscribe_arg:
       "`/invoice subscribe` принимает, что публиковать: `оплаченные` (`paid`, по умолчанию), `сбои` (`failures`: ошибки оплаты, неверные суммы и истёкшие без оплаты) или `все` (`all`), затем сумму в рублях цифрами, с которой начинать: `/invoice subscribe оплаченные от 10000`",
-    digest_arg: "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`",
-    summary_arg: "`/invoice summary` принимает `today` (по умолчанию), `yesterday` или `7d`",
+    digest_arg:
+      "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`, а затем `weekly` или `monthly` для отчёта за неделю или месяц",
+    summary_arg:
+      "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц, например `2026-10`",
+    summary_future: "Этот месяц ещё не начался: `/invoice summary` принимает текущий месяц или более ранний",
+    export_arg:
+      "`/invoice export` принимает период (`today`, `yesterday`, `7d`, `30d` или месяц, например `2026-10`) и `csv` (по умолчанию) или `xlsx`",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
@@ -121,9 +135,11 @@ const ru: HelpText = {
     "• `/invoice new [сумма] [валюта] [описание]`: создать счёт (ссылку на оплату) в форме, например `/invoice new 1500 USD Заказ 10232`",
     "• `/invoice status`: подключена ли касса и кем",
     "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
-    "• `/invoice summary [today|yesterday|7d]`: сколько счетов создано и оплачено и на какую сумму",
+    "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: отчёт за период: сколько счетов создано и оплачено, на какую сумму и как это изменилось к прошлому периоду, крупнейшие платежи, суммы по методам",
+    "• `/invoice export [период] [csv|xlsx]`: все счета периода файлом в ваши сообщения с Kassa, для сверки (тем, кому виден баланс)",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",
     "• `/invoice subscribe [оплаченные|сбои|все] [от 10000]` в канале: публиковать там каждый оплаченный счёт (`сбои`: неоплаченные из-за ошибки, оплаченные на неверную сумму и истёкшие без оплаты; `все`: каждое изменение; `от`: только от этой суммы в рублях); `/invoice feed` там: форма ленты (методы, тестовые платежи, кого упоминать); `/invoice unsubscribe` отключает (администраторы)",
+    "• `/invoice digest HH:MM weekly|monthly` в канале: отчёт за прошлую неделю по понедельникам или за прошлый месяц с CSV первого числа (администраторы); `/invoice digest off weekly|monthly` его отключает",
     "• `/invoice language ru|en`: язык, на котором Kassa пишет в этом рабочем пространстве (администраторы)",
   ],
   invoiceTimes: "Время показано в часовом поясе каждого читателя; *Обновить* на карточке читает счёт заново.",

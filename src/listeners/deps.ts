@@ -1,9 +1,13 @@
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
+import type { DigestStore } from "../digests/store.js";
+import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
+import type { KeptHistory } from "../history/kept.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
+import type { CancelMarks } from "../store/cancels.js";
 import type { Stores } from "../store/index.js";
 import type { RateLimiter } from "../store/rate-limit.js";
 import type { InFlight } from "../util/in-flight.js";
@@ -36,6 +40,14 @@ export type ListenerDeps = {
   serviceTimeZone: string;
   /** Payment feeds: which channels follow the workspace's cash register. */
   feeds: FeedStore;
+  /** Exports under way: one per workspace, started by /invoice export. */
+  exports: ExportJobs;
+  /** Each register's kept history: reports read it (and bring it up to date). */
+  history: KeptHistory;
+  /** Cancel presses on long reads, shared by the replicas. */
+  cancels: CancelMarks;
+  /** The weekly and monthly digests (the daily one is the feed's). */
+  digests: DigestStore;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */

@@ -2,20 +2,24 @@ import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  EXPORT_ACTIONS,
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
+import { cancelExport } from "./actions/export.js";
 import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
+import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
@@ -54,6 +58,8 @@ export const ROUTES: readonly Route[] = [
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },
   { action: FEED_ACTIONS.settings, handler: openFeedSettings },
+  { action: EXPORT_ACTIONS.cancel, handler: cancelExport },
+  { action: REPORT_ACTIONS.cancel, handler: cancelReport },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },

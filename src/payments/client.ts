@@ -11,7 +11,7 @@ import {
   methodsFromV3,
   ratesFrom,
 } from "./normalize.js";
-import type { RegisterQueueOptions } from "./register-queue.js";
+import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
 import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
 import {
   balanceInfoV2Schema,
@@ -86,8 +86,9 @@ export class PaymentsClient {
     account: PaymentsAccount,
     fields: RequestFields,
     retry?: RetryPolicy,
+    priority?: CallPriority,
   ): Promise<Record<string, unknown>> {
-    return this.requests.post(version, path, account, fields, retry);
+    return this.requests.post(version, path, account, fields, retry, priority);
   }
 
   async getInvoice(account: PaymentsAccount, id: string): Promise<Invoice> {
@@ -119,19 +120,28 @@ export class PaymentsClient {
    * One page of the cash register's invoices, newest first (v2 history/payments/, v3
    * report/invoice/history/). v3 also takes a `period` whose meaning is documented nowhere we found
    * (days? a keyword?), so none is sent: the service's default is whatever it is, and a refusal
-   * surfaces as a ServiceError like any other.
+   * surfaces as a ServiceError like any other. `priority` background: a long read that yields to
+   * people's calls within the register's budget (RegisterQueue).
    */
-  async getHistory(account: PaymentsAccount, page: number, items: number): Promise<HistoryPage> {
+  async getHistory(
+    account: PaymentsAccount,
+    page: number,
+    items: number,
+    priority: CallPriority = "command",
+  ): Promise<HistoryPage> {
     const version = account.apiVersion ?? this.options.defaultVersion;
     const fields = { page, items };
     if (version === "v3") {
       const body = parseShape(
         historyV3Schema,
-        await this.post(version, "report/invoice/history/", account, fields),
+        await this.post(version, "report/invoice/history/", account, fields, "transient", priority),
       );
       return historyFrom(body.items, body.has_next_page ?? null, this.options.timeZone, "v3");
     }
-    const body = parseShape(historyV2Schema, await this.post(version, "history/payments/", account, fields));
+    const body = parseShape(
+      historyV2Schema,
+      await this.post(version, "history/payments/", account, fields, "transient", priority),
+    );
     return historyFrom(body.payments, null, this.options.timeZone, "v2");
   }
 

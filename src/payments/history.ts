@@ -1,3 +1,4 @@
+import Big from "big.js";
 import { z } from "zod";
 import type { Money } from "./model.js";
 import { currencySchema, decimalSchema, optionalTextSchema, serviceTimeSchema } from "./schemas.js";
@@ -10,7 +11,7 @@ export type HistoryEntry = {
   method: string | null;
   createdAt: ServiceTime;
   /** When an unpaid invoice expires (`expired_at`, both versions); null when the entry has none that can be read. */
-  expiresAt: ServiceTime | null;
+  expiresAt?: ServiceTime | null;
   /**
    * The invoice amount with the currency the answer ties it to: v2 lists it in RUB (its create
    * converts every invoice to roubles); v3 in its `currency` / `amount_currency`, null when the two
@@ -19,6 +20,22 @@ export type HistoryEntry = {
   amount: Money | null;
   /** The amount in roubles: v2's amount (always RUB), v3's `rub_amount`; null when not given. */
   rub: string | null;
+  /** What an export writes besides; each null where the history does not give it (v2 gives few). */
+  details?: HistoryDetails;
+};
+
+/**
+ * v3's history items are whole invoice infos; v2's carry only id, state, method, currency, amount
+ * and times. `paid`: v3's amount less what remains, once paid (in full or in part); v2 names no
+ * paid amount in its history. The commission is v3's `commission_amount`, in the invoice currency.
+ */
+export type HistoryDetails = {
+  type: string | null;
+  url: string | null;
+  description: string | null;
+  extra: string | null;
+  paid: Money | null;
+  commission: Money | null;
 };
 
 /**
@@ -38,7 +55,36 @@ const entrySchema = z.object({
   currency: currencySchema.nullish().catch(null),
   amount_currency: currencySchema.nullish().catch(null),
   rub_amount: decimalSchema.nullish().catch(null),
+  type: z.string().max(100).nullish().catch(null),
+  url: z.string().max(3000).nullish().catch(null),
+  description: z.string().max(10_000).nullish().catch(null),
+  extra: z.string().max(10_000).nullish().catch(null),
+  remaining_amount: decimalSchema.nullish().catch(null),
+  commission_amount: decimalSchema.nullish().catch(null),
 });
+
+const PAID_STATES = new Set(["payed", "wrongamount"]);
+
+function detailsOf(
+  entry: z.infer<typeof entrySchema>,
+  amount: Money | null,
+  version: "v2" | "v3",
+): HistoryDetails {
+  const inCurrency = (value: string | null | undefined): Money | null =>
+    value == null || !amount ? null : { value, currency: amount.currency };
+  const paid =
+    version === "v3" && amount && entry.remaining_amount != null && PAID_STATES.has(entry.state)
+      ? inCurrency(new Big(amount.value).minus(entry.remaining_amount).toFixed())
+      : null;
+  return {
+    type: entry.type || null,
+    url: entry.url || null,
+    description: entry.description || null,
+    extra: entry.extra || null,
+    paid,
+    commission: version === "v3" ? inCurrency(entry.commission_amount) : null,
+  };
+}
 
 function amountOf(entry: z.infer<typeof entrySchema>, version: "v2" | "v3"): Money | null {
   const value = entry.amount ?? entry.initial_amount;
@@ -72,14 +118,16 @@ export function historyFrom(
       unreadable += 1;
       continue;
     }
+    const amount = amountOf(parsed.data, version);
     entries.push({
       id: parsed.data.id,
       state: parsed.data.state,
       method: parsed.data.method ?? null,
       createdAt,
       expiresAt: parsed.data.expired_at ? (parseServiceTime(parsed.data.expired_at, zone) ?? null) : null,
-      amount: amountOf(parsed.data, version),
+      amount,
       rub: version === "v2" ? (parsed.data.amount ?? null) : (parsed.data.rub_amount ?? null),
+      details: detailsOf(parsed.data, amount, version),
     });
   }
   return { entries, unreadable, hasNextPage };

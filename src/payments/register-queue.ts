@@ -21,10 +21,22 @@ type Waiter = {
   timer: NodeJS.Timeout;
 };
 
+/**
+ * Who waits for a call: a person (a command, a button, a live card: the default) or background work
+ * (a long history read for a report or an export), which yields: it starts only while no other
+ * call waits, and leaves a token in the bucket, so a command arriving meanwhile starts at once.
+ */
+export type CallPriority = "command" | "background";
+
+/** How long a background call waits for its turn before giving up (BusyError). */
+export const BACKGROUND_MAX_WAIT_MS = 60_000;
+
 /** One cash register's share: its calls in flight, those waiting, and its rate tokens. */
 type Lane = {
   running: number;
   waiting: Waiter[];
+  /** Background calls waiting: started only when `waiting` is empty. */
+  background: Waiter[];
   tokens: number;
   refilledAt: number;
   /** Set while a timer waits for the next token. */
@@ -53,7 +65,11 @@ export class RegisterQueue {
   }
 
   /** Runs `work` when `key`'s register has room; `waitedMs` is how long it queued. */
-  run<T>(key: string, work: (waitedMs: number) => Promise<T>): Promise<T> {
+  run<T>(
+    key: string,
+    work: (waitedMs: number) => Promise<T>,
+    priority: CallPriority = "command",
+  ): Promise<T> {
     const lane = this.laneOf(key);
     const enqueuedAt = performance.now();
     const launch = (): Promise<T> => {
@@ -66,6 +82,7 @@ export class RegisterQueue {
         this.pump(lane);
       });
     };
+    if (priority === "background") return this.runInBackground(lane, launch, enqueuedAt);
     if (lane.waiting.length === 0 && lane.running < this.concurrency && this.takeToken(lane)) return launch();
 
     const expectedMs = this.expectedWaitMs(lane, lane.waiting.length + 1);
@@ -90,6 +107,37 @@ export class RegisterQueue {
     });
   }
 
+  private runInBackground<T>(lane: Lane, launch: () => Promise<T>, enqueuedAt: number): Promise<T> {
+    if (this.backgroundMayStart(lane)) return launch();
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter = {
+        start: () => {
+          clearTimeout(waiter.timer);
+          launch().then(resolve, reject);
+        },
+        refuse: reject,
+        timer: setTimeout(() => {
+          const index = lane.background.indexOf(waiter);
+          if (index >= 0) lane.background.splice(index, 1);
+          reject(new BusyError("waited-too-long", performance.now() - enqueuedAt));
+        }, BACKGROUND_MAX_WAIT_MS),
+      };
+      lane.background.push(waiter);
+      this.pump(lane);
+    });
+  }
+
+  /** No call of a person waits, there is room, and a token would be left after this one. */
+  private backgroundMayStart(lane: Lane): boolean {
+    if (lane.waiting.length > 0 || lane.running >= this.concurrency) return false;
+    if (this.ratePerSecond === Number.POSITIVE_INFINITY) return true;
+    const reserve = this.ratePerSecond >= 2 ? 1 : 0;
+    this.refill(lane);
+    if (lane.tokens < 1 + reserve) return false;
+    lane.tokens -= 1;
+    return true;
+  }
+
   /** Calls waiting, over all registers (for tests and figures). */
   get waitingCount(): number {
     let count = 0;
@@ -107,38 +155,57 @@ export class RegisterQueue {
         refilledAt: performance.now(),
         wake: undefined,
         callMs: 0,
+        background: [],
       };
       this.lanes.set(key, lane);
     }
     return lane;
   }
 
-  private takeToken(lane: Lane): boolean {
-    if (this.ratePerSecond === Number.POSITIVE_INFINITY) return true;
+  private refill(lane: Lane): void {
     const now = performance.now();
     const rate = this.ratePerSecond;
     lane.tokens = Math.min(rate, lane.tokens + ((now - lane.refilledAt) * rate) / 1000);
     lane.refilledAt = now;
+  }
+
+  private takeToken(lane: Lane): boolean {
+    if (this.ratePerSecond === Number.POSITIVE_INFINITY) return true;
+    this.refill(lane);
     if (lane.tokens < 1) return false;
     lane.tokens -= 1;
     return true;
   }
 
-  /** Starts waiting calls while there is room and a token; otherwise waits for the next token. */
+  /**
+   * Starts waiting calls while there is room and a token, people's first; background calls only
+   * when none of those waits, keeping a token in reserve. Otherwise waits for the next token.
+   */
   private pump(lane: Lane): void {
     while (lane.waiting.length > 0 && lane.running < this.concurrency) {
       if (!this.takeToken(lane)) {
-        if (!lane.wake) {
-          const inMs = Math.ceil(((1 - lane.tokens) * 1000) / this.ratePerSecond);
-          lane.wake = setTimeout(() => {
-            lane.wake = undefined;
-            this.pump(lane);
-          }, inMs);
-        }
+        this.wakeFor(lane, 1);
         return;
       }
       (lane.waiting.shift() as Waiter).start();
     }
+    while (lane.background.length > 0 && lane.running < this.concurrency) {
+      if (!this.backgroundMayStart(lane)) {
+        if (lane.waiting.length === 0) this.wakeFor(lane, this.ratePerSecond >= 2 ? 2 : 1);
+        return;
+      }
+      (lane.background.shift() as Waiter).start();
+    }
+  }
+
+  /** Looks again once the bucket holds `tokens`. */
+  private wakeFor(lane: Lane, tokens: number): void {
+    if (lane.wake) return;
+    const inMs = Math.max(1, Math.ceil(((tokens - lane.tokens) * 1000) / this.ratePerSecond));
+    lane.wake = setTimeout(() => {
+      lane.wake = undefined;
+      this.pump(lane);
+    }, inMs);
   }
 
   /**

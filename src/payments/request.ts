@@ -11,7 +11,7 @@ import {
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
 import type { ApiVersion, PaymentsAccount } from "./model.js";
-import { RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
+import { type CallPriority, RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
 import { RetryBudget } from "./retry-budget.js";
 import { envelopeSchema } from "./schemas.js";
 
@@ -73,6 +73,7 @@ export class ServiceRequests {
     account: PaymentsAccount,
     fields: RequestFields,
     retry: RetryPolicy = "transient",
+    priority: CallPriority = "command",
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
     const text = await this.send(
@@ -80,6 +81,7 @@ export class ServiceRequests {
       url,
       { auth_login: account.login, auth_secret: account.secret, ...fields },
       retry,
+      priority,
     );
     let json: unknown;
     try {
@@ -113,22 +115,27 @@ export class ServiceRequests {
     url: string,
     body: RequestFields,
     retry: RetryPolicy = "transient",
+    priority: CallPriority = "command",
   ): Promise<string> {
     this.retryBudget.attempt();
     let previous: Error | undefined;
     for (let attempt = 0; ; attempt += 1) {
       let waitedMs = 0;
       try {
-        return await this.queue.run(register, (waited) => {
-          waitedMs = waited;
-          return this.ofetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body,
-            responseType: "text",
-            retry: false,
-          });
-        });
+        return await this.queue.run(
+          register,
+          (waited) => {
+            waitedMs = waited;
+            return this.ofetch(url, {
+              method: "POST",
+              headers: { "content-type": "application/json", accept: "application/json" },
+              body,
+              responseType: "text",
+              retry: false,
+            });
+          },
+          priority,
+        );
       } catch (error) {
         if (error instanceof BusyError) throw previous ?? error;
         const failure = transportError(error);

@@ -8,6 +8,7 @@ import type {
   PaymentMethod,
   PaymentsAccount,
 } from "../payments/model.js";
+import type { CallPriority } from "../payments/register-queue.js";
 import type { Cache } from "../store/cache.js";
 import type { CredentialsStore } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
@@ -119,10 +120,27 @@ export class WorkspacePayments {
     return (await this.methodsWithin(teamId, budgetMs))?.methods.find((method) => method.code === code);
   }
 
-  /** One page of the workspace's cash register history, newest first (never cached: the feed reads it). */
-  async history(teamId: string, page: number, items: number): Promise<HistoryPage> {
+  /**
+   * One page of the workspace's cash register history, newest first (never cached: the feed reads
+   * it). `background`: a long read (a report, an export) that yields to people's calls.
+   */
+  async history(
+    teamId: string,
+    page: number,
+    items: number,
+    priority: CallPriority = "command",
+  ): Promise<HistoryPage> {
     const connection = await this.connection(teamId);
-    return this.client.getHistory(connection.account, page, items);
+    return this.client.getHistory(connection.account, page, items, priority);
+  }
+
+  /** The login and API version whose history is read (a kept record belongs to them). */
+  async register(teamId: string): Promise<{ login: string; apiVersion: ApiVersion }> {
+    const connection = await this.connection(teamId);
+    return {
+      login: connection.login,
+      apiVersion: connection.account.apiVersion ?? this.options.defaultVersion,
+    };
   }
 
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */

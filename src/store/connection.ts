@@ -54,9 +54,11 @@ export type KeyvStore = {
   readonly native?: NativeClient;
   /**
    * durability "process": the data must outlive the process, not a power cut (SQLite: commits are
-   * not synced to disk one by one, which makes a write much cheaper). Other stores ignore it.
+   * not synced to disk one by one, which makes a write much cheaper). pageCacheKib: SQLite's page
+   * cache of the namespace's connection (16 MiB unless given), for data read once in a long
+   * sequence. Other stores ignore both.
    */
-  namespace(name: string, options?: { durability?: "full" | "process" }): Keyv;
+  namespace(name: string, options?: { durability?: "full" | "process"; pageCacheKib?: number }): Keyv;
   /** Round trip to the database; throws when it does not answer. */
   ping(): Promise<void>;
   /**

@@ -128,6 +128,7 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
         connections.push(db);
         // In WAL mode NORMAL still survives the process dying; only a power cut may lose the last commits.
         if (options.durability === "process") db.pragma("synchronous = NORMAL");
+        if (options.pageCacheKib) db.pragma(`cache_size = -${Math.round(options.pageCacheKib)}`);
         keyv = keyvFor(new SqliteKeyvAdapter(db), name, timeoutMs);
         instances.set(name, keyv);
       }

@@ -121,35 +121,58 @@ describe("/invoice summary", () => {
     await stack?.stop();
   });
 
-  it("counts today's invoices in the reader's timezone: created, paid, the exact paid total, test payments apart", async () => {
+  it("counts today's invoices in the reader's timezone: created, paid, the exact paid total with its change, test payments apart", async () => {
     const { reply } = await stack.ask("summary", { userId: "U0MOSCOW" });
     expectWithinBlockKitLimits(reply.body);
     expect(reply.body.response_type).toBe("ephemeral");
     const text = JSON.stringify(reply.body.blocks);
     expect(text).toContain("Invoices today");
-    expect(text).toContain("*Created*\\n3 invoices");
+    expect(text).toContain("*Created*\\n3 invoices\\nnone in the period before");
     expect(text).toContain("*Paid*\\n2 invoices (66.7 %)");
     expect(text).toContain("*Paid total*\\n1,501.00 RUB");
     expect(text).toContain("Test payments (not counted)*\\n1 created, 1 paid");
-    expect(text).toContain("From midnight to now in Europe/Moscow");
+    expect(text).toContain("(days in Europe/Moscow)");
+    expect(text).toContain("Compared with the same length of time just before");
     expect(reply.body.text).toBe("Invoices today: 3 created, 2 paid, 1,501.00 RUB paid");
+    // A member who may not see the balance is told who may see the largest payments.
+    expect(text).toContain("The largest payments are shown only to those who may see the balance");
+    expect(text).not.toContain("715500001_SumPaid");
+  });
+
+  it("shows the largest payments, each with Open, to those who may see the balance", async () => {
+    stack.slack.users.U0ADMIN = { is_admin: true, tz: "Europe/Moscow" };
+    const { reply } = await stack.ask("summary today", { userId: "U0ADMIN" });
+    const text = JSON.stringify(reply.body.blocks);
+    expect(text).toContain("*Largest payments*");
+    expect(text).toMatch(/1\. `715500001_SumPaid` \*1,500\.50 RUB\* · .*CARDRUBP2P/);
+    expect(text).toContain("2. `715500002_SumPaid` *0.50 RUB*");
+    expect(text).toContain("*Paid by method*");
+    expect(text).toContain("`CARDRUBP2P`: *1,501.00 RUB* (2 invoices)");
+    const opens = (reply.body.blocks as Array<{ accessory?: { action_id: string } }>).filter(
+      (block) => block.accessory?.action_id === "invoice_open",
+    );
+    expect(opens).toHaveLength(2);
   });
 
   it("falls back to the payment service's zone when Slack cannot say the reader's", async () => {
     stack.slack.users.U0BERLIN = { tz: "Europe/Berlin" };
     const own = await stack.ask("summary", { userId: "U0BERLIN" });
-    expect(JSON.stringify(own.reply.body.blocks)).toContain("From midnight to now in Europe/Berlin");
+    expect(JSON.stringify(own.reply.body.blocks)).toContain("(days in Europe/Berlin)");
     stack.slack.usersInfoError = "missing_scope";
     try {
       const { reply } = await stack.ask("summary", { userId: "U0BERLIN" });
-      expect(JSON.stringify(reply.body.blocks)).toContain("From midnight to now in Europe/Moscow");
+      expect(JSON.stringify(reply.body.blocks)).toContain("(days in Europe/Moscow)");
     } finally {
       stack.slack.usersInfoError = null;
     }
   });
 
   it("answers a wrong period with how to write it", async () => {
-    const { reply } = await stack.ask("summary month");
-    expect(JSON.stringify(reply.body)).toContain("takes `today` (the default), `yesterday` or `7d`");
+    const { reply } = await stack.ask("summary fortnight");
+    expect(JSON.stringify(reply.body)).toContain(
+      "takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
+    );
+    const future = await stack.ask("summary 2999-01");
+    expect(JSON.stringify(future.reply.body)).toContain("That month has not begun yet");
   });
 });

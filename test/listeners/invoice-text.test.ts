@@ -200,3 +200,23 @@ describe("parseRubAmount", () => {
       expect(parseRubAmount(text), text).toBe("invalid");
   });
 });
+
+describe("parseInvoiceText: the report's periods", () => {
+  it.each([
+    ["summary", "today"],
+    ["summary yesterday", "yesterday"],
+    ["summary week", "7d"],
+    ["summary 7D", "7d"],
+    ["summary 30d", "30d"],
+    ["summary 2026-10", "2026-10"],
+  ])("%j -> %j", (text, period) => {
+    expect(parseInvoiceText(text)).toEqual({ kind: "summary", period });
+  });
+
+  it.each(["summary 2026-13", "summary 2026-1", "summary month", "summary 30d extra"])(
+    "%j -> how to write a period",
+    (text) => {
+      expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason: "summary_arg", input: text });
+    },
+  );
+});

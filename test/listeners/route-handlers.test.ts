@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
+  cancelReadButton,
   disconnectButton,
   feedSettingsButton,
   invoiceButton,
@@ -14,21 +15,25 @@ import {
   ADMIN_ACTIONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  EXPORT_ACTIONS,
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
+import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
+import { cancelReport } from "../../src/listeners/actions/report.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
@@ -40,6 +45,7 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
   ADMIN,
@@ -213,6 +219,52 @@ describe("buttons", () => {
     );
     expect(JSON.stringify(await reply("stop"))).toContain("no longer tells you");
     expect(lastLine()).toMatchObject({ outcome: "watch_stopped", invoice: UNPAID });
+  });
+
+  it("Cancel stops the asker's own export; someone else's press is told it is not theirs", async () => {
+    cover(cancelExport);
+    world.fake.historyDelayMs = 300;
+    const bounds = periodBounds("7d", new Date(), "Europe/Moscow");
+    if (!bounds) throw new Error("no period");
+    const start = await world.deps.exports.start(
+      {
+        teamId: TEAM,
+        userId: ADMIN,
+        bounds,
+        format: "csv",
+        lang: "en",
+        title: "Invoices in the last 7 days",
+      },
+      world.client,
+    );
+    if (!start.started) throw new Error("not started");
+    const value = cancelReadButton.write({ t: TEAM, j: start.jobId });
+    await cancelExport(world.deps)(
+      buttonArgs(world, { actionId: EXPORT_ACTIONS.cancel, value, user: MEMBER, replyId: "theirs" }),
+    );
+    expect(JSON.stringify(await reply("theirs"))).toContain("Only the person who asked for this export");
+    expect(lastLine()).toMatchObject({ outcome: "export_cancel", result: "not_yours" });
+    await cancelExport(world.deps)(
+      buttonArgs(world, { actionId: EXPORT_ACTIONS.cancel, value, replyId: "mine" }),
+    );
+    expect(lastLine()).toMatchObject({ outcome: "export_cancel", result: "cancelled" });
+    await world.slack.waitForMessages((messages) =>
+      messages.some(
+        (message) =>
+          message.channel === "D0ADMIN" && JSON.stringify(message.blocks).includes("cancelled by <@U0ADMIN>"),
+      ),
+    );
+    expect(world.slack.files.shared()).toHaveLength(0);
+  });
+
+  it("Cancel on a report's progress marks the read cancelled for whichever replica reads it", async () => {
+    cover(cancelReport);
+    const value = cancelReadButton.write({ t: TEAM, j: "0123456789abcdef" });
+    await cancelReport(world.deps)(
+      buttonArgs(world, { actionId: REPORT_ACTIONS.cancel, value, ephemeral: true, replyId: "report" }),
+    );
+    expect(await world.deps.cancels.markedBy("0123456789abcdef")).toBe(ADMIN);
+    expect(lastLine()).toMatchObject({ outcome: "report_cancel", result: "cancelled" });
   });
 
   it("Connect opens the modal for an admin, and tells a member who can", async () => {

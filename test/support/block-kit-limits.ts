@@ -175,6 +175,17 @@ export function blockKitProblems(message: unknown): string[] {
       }
       case "divider":
         break;
+      case "image": {
+        // Either a public image_url or an uploaded file (slack_file: {id} or {url}); alt_text required.
+        const file = block.slack_file;
+        const byFile = isRecord(file) && (typeof file.id === "string" || typeof file.url === "string");
+        if (!byFile && typeof block.image_url !== "string")
+          problems.push(`${where}: no image_url or slack_file`);
+        if (typeof block.alt_text !== "string" || block.alt_text.length === 0)
+          problems.push(`${where}: no alt_text`);
+        else if (block.alt_text.length > 2000) problems.push(`${where}.alt_text: over 2000 chars`);
+        break;
+      }
       default:
         // A block type this helper does not know yet: extend the helper rather than let it pass unchecked.
         problems.push(`${where}: unchecked block type ${String(block.type)}`);

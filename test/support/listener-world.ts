@@ -10,8 +10,11 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
+import { DigestStore } from "../../src/digests/store.js";
+import { ExportJobs } from "../../src/exports/jobs.js";
 import { openFeedLedger } from "../../src/feed/open-ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
+import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
 import { PaymentsClient } from "../../src/payments/client.js";
@@ -19,11 +22,13 @@ import { PaymethodsPages } from "../../src/paymethods/pages.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { callbackKeysFor } from "../../src/store/callback-keys.js";
+import { CancelMarks } from "../../src/store/cancels.js";
 import { CardOwnersStore } from "../../src/store/card-owners.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { KeyvInstallationStore } from "../../src/store/installations.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { SettingsStore } from "../../src/store/settings.js";
 import { InFlight } from "../../src/util/in-flight.js";
@@ -73,12 +78,23 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     retries: 0,
   });
   const { queue } = await LocalWatchQueue.open(store.namespace("watches"), Date.now(), 1000);
+  const payments = new WorkspacePayments(credentials, client, new Cache(store.namespace("cache")), {
+    defaultVersion: "v2",
+    methodsTtlMs: 60_000,
+    balanceTtlMs: 60_000,
+  });
+  const leases = await leasesFor(store);
+  const history = new KeptHistory({
+    keyv: store.namespace("history"),
+    leases,
+    page: (team, page, items) => payments.history(team, page, items, "background"),
+    register: (team) => payments.register(team),
+    zone: "Europe/Moscow",
+    logger,
+  });
+  const cancels = new CancelMarks(store.namespace("cancels"));
   const deps: ListenerDeps = {
-    payments: new WorkspacePayments(credentials, client, new Cache(store.namespace("cache")), {
-      defaultVersion: "v2",
-      methodsTtlMs: 60_000,
-      balanceTtlMs: 60_000,
-    }),
+    payments,
     paymethodsPages: new PaymethodsPages(),
     stores: {
       credentials,
@@ -118,6 +134,10 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
+    exports: new ExportJobs({ history, leases, cancels, logger }),
+    history,
+    cancels,
+    digests: new DigestStore(store.namespace("digests"), store.namespace("digeststate")),
   };
   const web = new webApi.WebClient("xoxb-handler-tests", {
     slackApiUrl: slack.apiUrl,

@@ -67,7 +67,14 @@ export const disconnect =
       ManagerDeps &
       Pick<
         ListenerDeps,
-        "replyVisibility" | "defaultApiVersion" | "payments" | "watches" | "callbacks" | "feeds"
+        | "replyVisibility"
+        | "defaultApiVersion"
+        | "payments"
+        | "watches"
+        | "callbacks"
+        | "feeds"
+        | "history"
+        | "digests"
       >,
   ) =>
   async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
@@ -104,6 +111,8 @@ export const disconnect =
       await deps.watches.forgetTeam(teamId);
       // A feed of a register no longer connected would only pause; a reconnect subscribes afresh.
       await deps.feeds.removeTeam(teamId);
+      await deps.history.forget(teamId);
+      await deps.digests.removeTeam(teamId);
       return removed
         ? { reply: disconnectedMessage(body.user.id, lang), log: { outcome: "disconnected" } }
         : { reply: nothingToDisconnectMessage(lang), log: { outcome: "nothing_to_disconnect" } };

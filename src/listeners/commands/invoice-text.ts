@@ -1,9 +1,10 @@
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
+import type { ExportFormat } from "../../exports/file.js";
 import type { UsageReason } from "../../i18n/help.js";
 import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
-import type { SummaryPeriod } from "../../reports/summary.js";
+import { monthPeriod, type PeriodName } from "../../reports/periods.js";
 import { parseSubscribeWords, type SubscribeWords } from "./feed-words.js";
 
 export { INVOICE_ID_PATTERN };
@@ -28,9 +29,10 @@ export type InvoiceRequest =
   | { kind: "lookup"; invoiceId: string }
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
-  | { kind: "summary"; period: SummaryPeriod }
-  /** `/invoice digest HH:MM` (at) or `/invoice digest off` (null). */
-  | { kind: "digest"; at: string | null }
+  | { kind: "summary"; period: PeriodName }
+  | { kind: "export"; period: PeriodName; format: ExportFormat }
+  /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
+  | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
@@ -89,16 +91,22 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     const word = list[1]?.toLowerCase() ?? "all";
     return { kind: "list", filter: word === "unpaid" ? "notpaid" : (word as ListFilter) };
   }
-  const summary = /^summary(?:\s+(today|yesterday|7d|week))?$/i.exec(trimmed);
-  if (summary) {
-    const word = summary[1]?.toLowerCase() ?? "today";
-    return { kind: "summary", period: word === "week" ? "7d" : (word as SummaryPeriod) };
+  const summary = /^summary(?:\s+(today|yesterday|7d|week|30d|\d{4}-\d{2}))?$/i.exec(trimmed);
+  const period = summary && periodWord(summary[1]);
+  if (period) return { kind: "summary", period };
+  const exported = /^export((?:\s+\S+){0,2})$/i.exec(trimmed);
+  if (exported) {
+    const request = exportWords(exported[1]?.trim().split(/\s+/).filter(Boolean) ?? []);
+    if (request) return { kind: "export", ...request };
   }
-  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))$/i.exec(trimmed);
+  if (/^export\b/i.test(trimmed)) return { kind: "invalid", reason: "export_arg", input: trimmed };
+  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))(?:\s+(daily|weekly|monthly))?$/i.exec(trimmed);
   if (digest) {
-    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null };
+    const word = digest[4]?.toLowerCase();
+    const cadence = word === "weekly" || word === "monthly" ? word : "daily";
+    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null, cadence };
     const hour = Number(digest[2]);
-    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}` };
+    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}`, cadence };
   }
   if (/^digest\b/i.test(trimmed))
     return {
@@ -141,4 +149,30 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     return { kind: "invalid", reason: "bad_id", input: trimmed };
   }
   return { kind: "lookup", invoiceId: trimmed };
+}
+
+/** `today` (none given), `yesterday`, `7d` (or `week`), `30d` or a month `YYYY-MM`; undefined otherwise. */
+function periodWord(word: string | undefined): PeriodName | undefined {
+  const lower = word?.toLowerCase() ?? "today";
+  if (lower === "week") return "7d";
+  if (lower === "today" || lower === "yesterday" || lower === "7d" || lower === "30d") return lower;
+  return monthPeriod(lower);
+}
+
+/** `[period] [csv|xlsx]` in either order; CSV and today when not given. */
+function exportWords(words: string[]): { period: PeriodName; format: ExportFormat } | undefined {
+  let format: ExportFormat | undefined;
+  let period: PeriodName | undefined;
+  for (const word of words) {
+    const lower = word.toLowerCase();
+    if (lower === "csv" || lower === "xlsx") {
+      if (format) return undefined;
+      format = lower;
+    } else {
+      if (period) return undefined;
+      period = periodWord(lower);
+      if (!period) return undefined;
+    }
+  }
+  return { period: period ?? "today", format: format ?? "csv" };
 }

@@ -1,4 +1,5 @@
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
+import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
@@ -9,10 +10,13 @@ import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
+import { withImageFallback } from "../shared/image-fallback.js";
 import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
+import { runPeriodDigestCommand } from "./invoice-digest.js";
+import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
 import { parseInvoiceText } from "./invoice-text.js";
 
@@ -36,13 +40,26 @@ export const invoiceCommand =
         | "callbacks"
         | "feeds"
         | "serviceTimeZone"
+        | "exports"
+        | "history"
+        | "cancels"
+        | "digests"
       >,
   ) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
     const context = commandContext(deps, client, INVOICE_COMMAND, command);
-    await answer(deps, context, respond, async (noted) => {
+    // Once a long read showed its progress, whatever comes next (the report, a failure) replaces it.
+    let progressShown = false;
+    const progress = (message: SlackMessage) => {
+      progressShown = true;
+      return respond(message);
+    };
+    const reply = withImageFallback((message: SlackMessage) =>
+      respond(progressShown ? { ...message, replace_original: true } : message),
+    );
+    await answer(deps, context, reply, async (noted) => {
       const request = parseInvoiceText(command.text);
       const lang = await langFor(deps, command.team_id);
       if (request.kind === "help") {
@@ -78,6 +95,17 @@ export const invoiceCommand =
       };
       if (request.kind === "subscribe") return subscribeFeed(deps, client, asker, request.words, noted);
       if (request.kind === "feed") return feedFormCommand(deps, client, asker, noted);
+      if (request.kind === "digest" && request.cadence !== "daily") {
+        noted.action = `digest ${request.cadence}`;
+        return runPeriodDigestCommand(deps, client, {
+          teamId: command.team_id,
+          userId: command.user_id,
+          enterpriseId: command.enterprise_id,
+          channelId: command.channel_id,
+          at: request.at,
+          cadence: request.cadence,
+        });
+      }
       if (request.kind === "digest") {
         noted.action = "digest";
         return runDigestCommand(deps, client, {
@@ -90,7 +118,22 @@ export const invoiceCommand =
       }
       if (request.kind === "summary") {
         noted.action = `summary ${request.period}`;
-        return invoiceSummaryReply(deps, client, command.team_id, command.user_id, request.period);
+        return invoiceSummaryReply(
+          deps,
+          client,
+          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
+          request.period,
+          progress,
+        );
+      }
+      if (request.kind === "export") {
+        return runExportCommand(
+          deps,
+          client,
+          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
+          request,
+          noted,
+        );
       }
       if (request.kind === "list") {
         noted.filter = request.filter;

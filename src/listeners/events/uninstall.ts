@@ -3,7 +3,10 @@ import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
 import { handled } from "../shared/handled.js";
 
-type ForgetDeps = Pick<ListenerDeps, "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight">;
+type ForgetDeps = Pick<
+  ListenerDeps,
+  "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history" | "digests"
+>;
 
 /** What one workspace leaves outside the stores: cached answers, live cards, feeds. */
 function forgetCached(deps: ForgetDeps): (teamId: string) => Promise<void> {
@@ -11,14 +14,16 @@ function forgetCached(deps: ForgetDeps): (teamId: string) => Promise<void> {
     await deps.payments.forgetCached(teamId);
     await deps.watches.forgetTeam(teamId);
     await deps.feeds.removeTeam(teamId);
+    await deps.history.forget(teamId);
+    await deps.digests.removeTeam(teamId);
   };
 }
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
- * credentials, settings, cached data, live cards and feeds; for an org-wide install, those of every
- * workspace of the org. Slack may deliver an event more than once; deleting is idempotent, so
- * retries are harmless.
+ * credentials, settings, cached data, the kept history, live cards, feeds and digests; for an
+ * org-wide install, those of every workspace of the org. Slack may deliver an event more than once;
+ * deleting is idempotent, so retries are harmless.
  */
 async function forget(
   deps: ForgetDeps,

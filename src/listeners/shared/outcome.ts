@@ -50,7 +50,12 @@ export type InvoiceRead = {
 export type MethodsRead = { cached: boolean; upstreamStatus?: 200; methods: number };
 
 /** /invoice list: a page of the history was read (never cached); how many invoices it shows. */
-export type HistoryRead = { upstreamStatus: 200; invoices: number };
+export type HistoryRead = {
+  upstreamStatus: 200;
+  invoices: number;
+  /** A report's chart: sent to the asker's messages, or why not. */
+  chart?: "sent" | "missing_scope" | "failed";
+};
 
 /** The balances were read, from the cache or the service (upstreamStatus only then). */
 export type BalancesRead = {
@@ -125,6 +130,9 @@ export type CommandOutcome =
   | { outcome: "feed_unsubscribed" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
+  | { outcome: "export_started"; export: string }
+  | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
+  | { outcome: "export_cancel" | "report_cancel"; result: "cancelled" | "not_yours" | "not_running" }
   /** Too many requests from this user or workspace; nothing was asked of the service. */
   | { outcome: "rate_limited"; limit: "user" | "team" }
   /**

@@ -48,3 +48,17 @@ export function canManageCheck(
 ): () => Promise<boolean> {
   return async () => (await checkManager(deps, client, who)).allowed;
 }
+
+/**
+ * Who may see single invoices' money and descriptions (exports, the largest payments): the people
+ * who may see `/balance`, as the workspace chose in the connect form (admins unless everyone).
+ */
+export async function checkMoneyReader(
+  deps: ManagerDeps,
+  client: webApi.WebClient,
+  who: { userId: string; teamId: string; enterpriseId?: string | undefined },
+): Promise<Manager> {
+  const settings = await deps.stores.settings.get(who.teamId);
+  if (settings.balanceVisibility === "everyone") return { allowed: true, why: "everyone" };
+  return checkManager(deps, client, who);
+}

@@ -1,0 +1,102 @@
+import type { types } from "@slack/bolt";
+import { EXPORT_TEXT } from "../i18n/export.js";
+import type { Lang } from "../i18n/lang.js";
+import { counted } from "../i18n/plural.js";
+import { cancelReadButton } from "./button-values.js";
+import { EXPORT_ACTIONS } from "./ids.js";
+import { LIMITS } from "./limits.js";
+import type { SlackMessage } from "./message.js";
+import { truncate } from "./mrkdwn.js";
+
+const section = (text: string): types.SectionBlock => ({
+  type: "section",
+  text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) },
+});
+
+/** A one-section message, its text the fallback too. */
+function plain(text: string, fallback = text, ephemeral = true): SlackMessage {
+  return {
+    ...(ephemeral ? { response_type: "ephemeral" as const } : {}),
+    text: truncate(fallback, LIMITS.fallbackText),
+    blocks: [section(text)],
+  };
+}
+
+/** The asker's answer in the channel: under way, the file comes by direct message. */
+export const exportUnderWayMessage = (title: string, format: string, lang: Lang) =>
+  plain(EXPORT_TEXT[lang].underWay(title, format), EXPORT_TEXT[lang].underWayFallback);
+
+export const exportNotAllowedMessage = (lang: Lang) => plain(EXPORT_TEXT[lang].notAllowed);
+
+export const exportNeedsScopeMessage = (lang: Lang) => plain(EXPORT_TEXT[lang].needsScope);
+
+/** Another export runs in the workspace: who asked and since when (a Slack date token). */
+export const exportBusyMessage = (userId: string, since: string, lang: Lang) =>
+  plain(EXPORT_TEXT[lang].busy(`<@${userId}>`, since), EXPORT_TEXT[lang].busyFallback);
+
+/**
+ * The progress message in the asker's messages with Kassa: what is exported, pages and invoices read
+ * so far, and Cancel. Edited in place as pages come, then replaced by how it ended.
+ */
+export function exportProgressMessage(input: {
+  teamId: string;
+  jobId: string;
+  title: string;
+  format: string;
+  pages: number;
+  invoices: number;
+  writing?: boolean;
+  lang: Lang;
+}): SlackMessage {
+  const t = EXPORT_TEXT[input.lang];
+  const lang = input.lang;
+  const progress = input.writing
+    ? t.writing
+    : t.progress(counted(lang, input.pages, t.pages), counted(lang, input.invoices, t.invoices));
+  return {
+    text: truncate(t.reading(input.title, input.format), LIMITS.fallbackText),
+    blocks: [
+      section(`${t.reading(input.title, input.format)}\n${progress}`),
+      {
+        type: "actions",
+        elements: [
+          {
+            type: "button",
+            action_id: EXPORT_ACTIONS.cancel,
+            style: "danger",
+            text: { type: "plain_text", text: t.cancel },
+            value: cancelReadButton.write({ t: input.teamId, j: input.jobId }),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** How an export ended, in place of its progress message (no buttons left). */
+export function exportEndMessage(
+  end:
+    | { kind: "done"; title: string; format: string }
+    | { kind: "cancelled"; by: string }
+    | { kind: "failed"; where: "service" | "slack" }
+    | { kind: "needs-scope" }
+    | { kind: "stopped" }
+    | { kind: "too-long"; limit: number },
+  lang: Lang,
+): SlackMessage {
+  const t = EXPORT_TEXT[lang];
+  switch (end.kind) {
+    case "done":
+      return plain(t.done(end.title, end.format), undefined, false);
+    case "cancelled":
+      return plain(t.cancelled(`<@${end.by}>`), t.cancelledFallback, false);
+    case "failed":
+      return plain(t.failed(end.where), undefined, false);
+    case "needs-scope":
+      return plain(t.needsScope, undefined, false);
+    case "stopped":
+      return plain(t.stopped, undefined, false);
+    case "too-long":
+      return plain(t.tooLong(counted(lang, end.limit, t.invoices)), undefined, false);
+  }
+}

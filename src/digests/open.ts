@@ -1,0 +1,68 @@
+import type { webApi } from "@slack/bolt";
+import { ExportJobs } from "../exports/jobs.js";
+import { KeptHistory } from "../history/kept.js";
+import type { WorkspacePayments } from "../registers/workspace-payments.js";
+import { CancelMarks } from "../store/cancels.js";
+import type { KeyvStore } from "../store/connection.js";
+import { leasesFor } from "../store/leases.js";
+import type { SettingsStore } from "../store/settings.js";
+import type { Logger } from "../util/logger.js";
+import { DigestRunner } from "./runner.js";
+import { DigestStore } from "./store.js";
+
+/**
+ * The work over periods, on Kassa's store: each register's kept history (read in the background
+ * lane of its budget), the engine's leases, the shared Cancel marks, the exports under way, and the
+ * weekly and monthly digests (what admins set, namespace `digests`, and their runner).
+ */
+export async function openPeriodWork(
+  store: Pick<KeyvStore, "namespace" | "native" | "claimOnce" | "location">,
+  deps: {
+    payments: WorkspacePayments;
+    settings: SettingsStore;
+    slack: (team: string) => Promise<webApi.WebClient | undefined>;
+    zone: string;
+    logger: Logger;
+    now?: (() => Date) | undefined;
+    digestIntervalMs: number;
+    /** Where the leases live in Redis or PostgreSQL (tests give each run its own, as for the watches). */
+    leasePrefix?: string | undefined;
+  },
+) {
+  const leases = await leasesFor(store, deps.leasePrefix);
+  const { payments, logger } = deps;
+  const history = new KeptHistory({
+    // Read through once per report: a small page cache is enough (a month is megabytes).
+    keyv: store.namespace("history", { durability: "process", pageCacheKib: 2048 }),
+    leases,
+    page: (team, page, items) => payments.history(team, page, items, "background"),
+    register: (team) => payments.register(team),
+    zone: deps.zone,
+    logger,
+  });
+  const cancels = new CancelMarks(store.namespace("cancels"));
+  const digests = new DigestStore(store.namespace("digests"), store.namespace("digeststate"));
+  const digestRunner = new DigestRunner(
+    {
+      store: digests,
+      history,
+      leases,
+      claimOnce: (key, ttlMs, owner) => store.claimOnce(key, ttlMs, owner),
+      slack: deps.slack,
+      settings: async (team) => {
+        const settings = await deps.settings.get(team);
+        return { lang: settings.language ?? "en", everyone: settings.balanceVisibility === "everyone" };
+      },
+      logger,
+      ...(deps.now ? { now: deps.now } : {}),
+    },
+    { intervalMs: deps.digestIntervalMs },
+  );
+  return {
+    history,
+    cancels,
+    exports: new ExportJobs({ history, leases, cancels, logger }),
+    digests,
+    digestRunner,
+  };
+}

@@ -1,0 +1,129 @@
+import type { webApi } from "@slack/bolt";
+import Big from "big.js";
+import { formatAmount } from "../blocks/format.js";
+import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
+import { reportChartPng } from "../charts/report-chart.js";
+import { exportRow } from "../exports/columns.js";
+import { exportFile } from "../exports/file.js";
+import { exportFilename } from "../exports/run.js";
+import type { KeptHistory } from "../history/kept.js";
+import { EXPORT_TEXT } from "../i18n/export.js";
+import type { Lang } from "../i18n/lang.js";
+import { counted } from "../i18n/plural.js";
+import { REPORT_TEXT } from "../i18n/report.js";
+import { TEST_METHOD } from "../payments/model.js";
+import type { Period } from "../reports/periods.js";
+import { ReportCounter, rubOf } from "../reports/report.js";
+import { directChannel, uploadFile } from "../slack/files.js";
+import type { Logger } from "../util/logger.js";
+import type { PeriodDigest } from "./model.js";
+
+/** Pages a digest's read takes at most (as a report's). */
+const DIGEST_MAX_PAGES = 2000;
+
+export type DigestPost = {
+  team: string;
+  digest: PeriodDigest;
+  bounds: Period;
+  lang: Lang;
+  /** The workspace lets everyone see the balance: the largest payments and the CSV go in the channel. */
+  everyone: boolean;
+  now: Date;
+};
+
+/**
+ * A weekly or monthly digest in its channel: the period's report (as /invoice summary, for the
+ * channel), its chart, and for a month every invoice as CSV (in the channel when everyone may see
+ * the balance, else to the admin who set the digest up). The report's post failing fails it all
+ * (tried again at the next pass); the chart and the CSV failing are logged, the figures stand.
+ */
+export async function postDigest(
+  deps: { history: KeptHistory; logger: Logger },
+  slack: webApi.WebClient,
+  post: DigestPost,
+): Promise<void> {
+  const { team, digest, bounds, lang } = post;
+  const counter = new ReportCounter(bounds);
+  const read = await deps.history.read(
+    team,
+    { since: bounds.previous.from, until: bounds.to },
+    (entry) => counter.add(entry),
+    { maxPages: DIGEST_MAX_PAGES },
+  );
+  counter.partial = read.partial;
+  counter.unreadable = read.unreadable;
+  const report = counter.finish();
+  const title = reportTitle(bounds.period, lang);
+  const t = REPORT_TEXT[lang];
+  const monthly = digest.cadence === "monthly";
+  const message = buildPeriodReport(report, {
+    teamId: team,
+    fetchedAt: post.now,
+    audience: { digest: digest.cadence },
+    lang,
+    showLargest: post.everyone,
+    ...(monthly ? { chartNote: post.everyone ? t.csvHere : t.csvTo(`<@${digest.by}>`) } : {}),
+  });
+  await slack.chat.postMessage({ channel: digest.channel, text: message.text, blocks: message.blocks });
+  const log = { team, channel: digest.channel, cadence: digest.cadence, period: bounds.period };
+  try {
+    await uploadFile(slack, {
+      bytes: await reportChartPng(report, title, lang),
+      channel: digest.channel,
+      filename: `kassa-chart-${bounds.period}.png`,
+      title: t.chartComment(title),
+      altText: t.chartAlt(title),
+    });
+  } catch (error) {
+    deps.logger.warn({ ...log, err: error, outcome: "digest_chart_failed" }, "digest chart not sent");
+  }
+  if (!monthly) return;
+  try {
+    await sendMonthCsv(deps, slack, post, title);
+  } catch (error) {
+    deps.logger.warn({ ...log, err: error, outcome: "digest_csv_failed" }, "digest CSV not sent");
+  }
+}
+
+async function sendMonthCsv(
+  deps: { history: KeptHistory },
+  slack: webApi.WebClient,
+  post: DigestPost,
+  title: string,
+): Promise<void> {
+  const t = EXPORT_TEXT[post.lang];
+  const file = exportFile("csv", { sheetName: t.sheetName, zone: post.bounds.zone });
+  let invoices = 0;
+  let paid = new Big(0);
+  // The record was just brought up to date by the report's read: this reads no page.
+  await deps.history.read(
+    post.team,
+    { since: post.bounds.from, until: post.bounds.to },
+    (entry) => {
+      invoices += 1;
+      file.add(exportRow(entry));
+      const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
+      if (rub !== null) paid = paid.plus(rub);
+    },
+    { maxPages: DIGEST_MAX_PAGES },
+  );
+  const channel = post.everyone ? post.digest.channel : await directChannel(slack, post.digest.by);
+  const written = await file.finish();
+  try {
+    await uploadFile(slack, {
+      path: written.path,
+      length: written.length,
+      channel,
+      filename: exportFilename({ bounds: post.bounds, format: "csv" }),
+      title: t.fileTitle(title),
+      comment: t.fileLine(
+        title,
+        counted(post.lang, invoices, t.invoices),
+        formatAmount(paid.toFixed(), "RUB", post.lang),
+        post.bounds.zone,
+      ),
+    });
+  } finally {
+    written.dispose();
+  }
+}

@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import type { webApi } from "@slack/bolt";
+import type { KeptHistory } from "../history/kept.js";
+import type { Lang } from "../i18n/lang.js";
+import { periodBounds } from "../reports/periods.js";
+import { slackApiError } from "../slack/error.js";
+import type { Leases } from "../store/leases.js";
+import type { Logger } from "../util/logger.js";
+import { type PeriodDigest, periodDigestDue } from "./model.js";
+import { postDigest } from "./post.js";
+import type { DigestStore } from "./store.js";
+
+export type DigestRunnerDeps = {
+  store: DigestStore;
+  history: KeptHistory;
+  leases: Leases;
+  /** The store's claimOnce with an owner (KeyvStore.claimOnce): true for one owner per key. */
+  claimOnce: (key: string, ttlMs: number, owner: string) => Promise<boolean>;
+  /** The workspace's Slack client (undefined: not installed). */
+  slack: (team: string) => Promise<webApi.WebClient | undefined>;
+  /** The workspace's language and whether everyone may see the balance. */
+  settings: (team: string) => Promise<{ lang: Lang; everyone: boolean }>;
+  logger: Logger;
+  now?: () => Date;
+};
+
+/** A period's claim outlives any repeat of it: a week's or a month's digest is claimed for 40 days. */
+const CLAIM_MS = 40 * 86_400_000;
+const LEASE_MS = 60_000;
+/** Channels a digest cannot reach: that period is given up (said in the log), not tried forever. */
+const UNREACHABLE = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
+
+/**
+ * The weekly and monthly digests: every DIGEST_INTERVAL_MS, each workspace with one is looked at by
+ * one replica (a lease), and each digest whose moment has come is posted once per period across
+ * replicas: the period it owes is written down with a token first, then claimed (claimOnce with that
+ * token as owner), then posted, then marked posted. A replica that died after claiming leaves the
+ * token, and the next pass claims with it again and posts; only a death between Slack taking the
+ * post and the mark may repeat it.
+ */
+export class DigestRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly deps: DigestRunnerDeps,
+    private readonly options: { intervalMs: number },
+  ) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.pass()
+        .catch((error: unknown) => this.deps.logger.error({ err: error }, "digest pass failed"))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, Math.min(1000, this.options.intervalMs));
+  }
+
+  async close(graceMs = 3000): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.running,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private async pass(): Promise<void> {
+    for await (const team of this.deps.store.teams()) {
+      if (this.stopped) return;
+      await this.workspace(team).catch((error: unknown) =>
+        this.deps.logger.warn({ team, err: error }, "digests of a workspace not looked at"),
+      );
+    }
+  }
+
+  private async workspace(team: string): Promise<void> {
+    const now = this.now();
+    const due = (await this.deps.store.list(team)).flatMap((digest) => {
+      const owed = periodDigestDue(now, digest);
+      return owed ? [{ digest, ...owed }] : [];
+    });
+    if (due.length === 0) return;
+    const owner = randomBytes(8).toString("hex");
+    const key = `digests:${team}`;
+    if (!(await this.deps.leases.acquire(key, owner, owner, LEASE_MS)).held) return;
+    const renewal = setInterval(
+      () => void this.deps.leases.renew(key, owner, LEASE_MS).catch(() => {}),
+      LEASE_MS / 3,
+    );
+    try {
+      for (const entry of due)
+        if (!this.stopped) await this.one(team, entry.digest, entry.key, entry.period, now);
+    } finally {
+      clearInterval(renewal);
+      await this.deps.leases.release(key, owner).catch(() => {});
+    }
+  }
+
+  private async one(
+    team: string,
+    digest: PeriodDigest,
+    key: string,
+    period: Parameters<typeof periodBounds>[0],
+    now: Date,
+  ): Promise<void> {
+    const { store } = this.deps;
+    let state = await store.state(team, digest.channel, digest.cadence);
+    if (state.posted === key) return;
+    if (state.owed?.key !== key) {
+      state = { posted: state.posted ?? null, owed: { key, token: randomBytes(12).toString("hex") } };
+      await store.setState(team, digest.channel, digest.cadence, state);
+    }
+    const token = state.owed?.token ?? "";
+    const claim = `digest:${team}:${digest.channel}:${digest.cadence}:${key}`;
+    const log = { team, channel: digest.channel, cadence: digest.cadence, period };
+    if (!(await this.deps.claimOnce(claim, CLAIM_MS, token))) {
+      this.deps.logger.info({ ...log, outcome: "digest_already_sent" }, "digest taken by another replica");
+      return;
+    }
+    const slack = await this.deps.slack(team);
+    const bounds = periodBounds(period, now, digest.zone);
+    if (!slack || !bounds) return;
+    const { lang, everyone } = await this.deps.settings(team);
+    try {
+      await postDigest(this.deps, slack, { team, digest, bounds, lang, everyone, now });
+    } catch (error) {
+      const slackError = slackApiError(error);
+      if (!slackError || !UNREACHABLE.has(slackError)) {
+        this.deps.logger.warn({ ...log, err: error, outcome: "digest_post_failed" }, "digest not posted");
+        return;
+      }
+      this.deps.logger.warn(
+        { ...log, slackError, outcome: "digest_unreachable" },
+        "digest given up for this period",
+      );
+      await store.setState(team, digest.channel, digest.cadence, { posted: key, owed: null });
+      return;
+    }
+    await store.setState(team, digest.channel, digest.cadence, { posted: key, owed: null });
+    this.deps.logger.info({ ...log, outcome: "digest_posted" }, "digest posted");
+  }
+}

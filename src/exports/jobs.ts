@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import type { webApi } from "@slack/bolt";
+import type { KeptHistory } from "../history/kept.js";
+import { directChannel } from "../slack/files.js";
+import type { CancelMarks } from "../store/cancels.js";
+import type { Leases } from "../store/leases.js";
+import type { Logger } from "../util/logger.js";
+import { type ExportEnd, type ExportRequest, runExport } from "./run.js";
+
+export type ExportJobsDeps = {
+  history: KeptHistory;
+  leases: Leases;
+  cancels: CancelMarks;
+  logger: Logger;
+};
+
+/** An export's lease: renewed every third of it while it runs; a replica that dies frees it after this. */
+const LEASE_MS = 60_000;
+
+type Job = { id: string; by: string; controller: AbortController; done: Promise<ExportEnd> };
+
+/** What starting an export came to, for the asker's reply. */
+export type ExportStart =
+  | { started: true; jobId: string }
+  | { started: false; busy: { by: string; startedAt: number } }
+  | { started: false; needsScope: true };
+
+/**
+ * The exports under way, one per workspace across replicas (a lease whose holder's info names the
+ * asker and when): started by `/invoice export`, cancelled by the asker's Cancel (on whichever
+ * replica it lands: a mark in the store), stopped (and said so) at shutdown. A replica that loses
+ * the lease stops and writes nothing more.
+ */
+export class ExportJobs {
+  private readonly running = new Map<string, Job>();
+
+  constructor(private readonly deps: ExportJobsDeps) {}
+
+  /**
+   * Takes the workspace's export lease, opens the asker's messages with Kassa (so a missing
+   * permission is said in the reply), then runs the export in the background.
+   */
+  async start(request: ExportRequest, client: webApi.WebClient): Promise<ExportStart> {
+    const jobId = randomBytes(8).toString("hex");
+    const key = `export:${request.teamId}`;
+    const startedAt = Date.now();
+    const taken = await this.deps.leases.acquire(key, jobId, `${request.userId} ${startedAt}`, LEASE_MS);
+    if (!taken.held) {
+      const [by = "", at = ""] = (taken.info ?? "").split(" ");
+      return { started: false, busy: { by, startedAt: Number(at) || startedAt } };
+    }
+    let channel: string;
+    try {
+      channel = await directChannel(client, request.userId);
+    } catch (error) {
+      await this.deps.leases.release(key, jobId).catch(() => {});
+      this.deps.logger.warn(
+        { team: request.teamId, err: error },
+        "cannot open the asker's messages with Kassa",
+      );
+      return { started: false, needsScope: true };
+    }
+    const controller = new AbortController();
+    const renewal = setInterval(() => {
+      void this.deps.leases.renew(key, jobId, LEASE_MS).then(
+        (held) => held || controller.abort("lost"),
+        () => {},
+      );
+    }, LEASE_MS / 3);
+    const job: Job = {
+      id: jobId,
+      by: request.userId,
+      controller,
+      done: runExport({
+        request,
+        jobId,
+        client,
+        channel,
+        read: (span, onEntry, options) => this.deps.history.read(request.teamId, span, onEntry, options),
+        signal: controller.signal,
+        checkpoint: async () => {
+          const by = await this.deps.cancels.markedBy(jobId).catch(() => undefined);
+          if (by === request.userId && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
+        },
+        stillOurs: async () => {
+          if (!(await this.deps.leases.renew(key, jobId, LEASE_MS))) throw new Error("export lease lost");
+        },
+      }),
+    };
+    this.running.set(jobId, job);
+    void job.done
+      .then((end) => this.logEnd(request, jobId, end))
+      .catch((error: unknown) =>
+        this.deps.logger.error({ team: request.teamId, err: error }, "export crashed"),
+      )
+      .finally(() => {
+        clearInterval(renewal);
+        this.running.delete(jobId);
+        void this.deps.leases.release(key, jobId).catch(() => {});
+      });
+    return { started: true, jobId };
+  }
+
+  /**
+   * Cancel from the progress message. Here, only the asker's own export stops; one running on
+   * another replica finds the mark after its next page.
+   */
+  async cancel(
+    teamId: string,
+    jobId: string,
+    userId: string,
+  ): Promise<"cancelled" | "not_yours" | "not_running"> {
+    const job = this.running.get(jobId);
+    if (job && job.by !== userId) return "not_yours";
+    await this.deps.cancels.mark(jobId, userId);
+    if (job) job.controller.abort(`cancelled:${userId}`);
+    this.deps.logger.info({ team: teamId, export: jobId, local: job !== undefined }, "export cancel asked");
+    return "cancelled";
+  }
+
+  /** At shutdown: every export stops and says so, within `graceMs`. */
+  async close(graceMs: number): Promise<void> {
+    const jobs = [...this.running.values()];
+    for (const job of jobs) job.controller.abort("stopping");
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(jobs.map((job) => job.done)),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private logEnd(request: ExportRequest, jobId: string, end: ExportEnd): void {
+    const line = {
+      team: request.teamId,
+      user: request.userId,
+      export: jobId,
+      period: request.bounds.period,
+      format: request.format,
+      ...end,
+    };
+    if (end.outcome === "export_failed" || end.outcome === "export_lost")
+      this.deps.logger.warn(line, "export not sent");
+    else this.deps.logger.info(line, "export ended");
+  }
+}

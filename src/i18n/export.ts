@@ -1,0 +1,103 @@
+import { ERROR_TEXT } from "./errors.js";
+import type { Lang } from "./lang.js";
+import type { PluralForms } from "./plural.js";
+
+/**
+ * `/invoice export`: what the asker is told in the channel, the progress message and the file's
+ * line in their messages with Kassa. Titles, counts, amounts and dates arrive formatted.
+ */
+export type ExportText = {
+  underWay: (title: string, format: string) => string;
+  underWayFallback: string;
+  notAllowed: string;
+  busy: (user: string, since: string) => string;
+  busyFallback: string;
+  reading: (title: string, format: string) => string;
+  progress: (pages: string, invoices: string) => string;
+  pages: PluralForms;
+  invoices: PluralForms;
+  writing: string;
+  cancel: string;
+  cancelled: (user: string) => string;
+  cancelledFallback: string;
+  done: (title: string, format: string) => string;
+  fileLine: (title: string, invoices: string, paid: string, zone: string) => string;
+  fileTitle: (title: string) => string;
+  sheetName: string;
+  needsScope: string;
+  /** service: the payment service failed while reading; slack: Slack did not take the file. */
+  failed: (where: "service" | "slack") => string;
+  stopped: string;
+  tooLong: (invoices: string) => string;
+  notYours: string;
+};
+
+const en: ExportText = {
+  underWay: (title, format) =>
+    `:hourglass_flowing_sand: Exporting ${title} as ${format}: the file will come to you in your messages with Kassa, with its progress until then.`,
+  underWayFallback: "Export under way: the file will come to you in your messages with Kassa.",
+  notAllowed: `:lock: An export shows every invoice's money and description, so only those who may see the balance may make one: ${ERROR_TEXT.en.whoMayManage}. Ask one of them.`,
+  busy: (user, since) =>
+    `:hourglass_flowing_sand: An export of this workspace's invoices is already under way, asked for by ${user} ${since}. Kassa makes one at a time: ask again once it has finished.`,
+  busyFallback: "An export is already under way in this workspace.",
+  reading: (title, format) => `:hourglass_flowing_sand: Exporting ${title} as ${format}.`,
+  progress: (pages, invoices) => `Read so far: ${pages}, ${invoices} of the period.`,
+  pages: { one: "history page", other: "history pages" },
+  invoices: { one: "invoice", other: "invoices" },
+  writing: "Writing the file and sending it.",
+  cancel: "Cancel",
+  cancelled: (user) => `:no_entry_sign: The export was cancelled by ${user}; nothing was sent.`,
+  cancelledFallback: "The export was cancelled.",
+  done: (title, format) => `:white_check_mark: ${title} as ${format}: the file is below.`,
+  fileLine: (title, invoices, paid, zone) =>
+    `${title}: ${invoices}, ${paid} paid (test payments apart). One row per invoice, newest first; times in ${zone}.`,
+  fileTitle: (title) => `Kassa export: ${title}`,
+  sheetName: "Invoices",
+  needsScope:
+    ":warning: Kassa may not send files or direct messages in this workspace yet. A workspace admin can reinstall Kassa from its Slack app page (it asks for the two permissions) to allow exports and charts.",
+  failed: (where) =>
+    `:warning: The export could not be finished: ${where === "service" ? "the payment service stopped answering while its history was read" : "Slack did not take the file"}. Nothing was sent; try again in a few minutes.`,
+  stopped: ":warning: The export stopped because Kassa was restarting. Nothing was sent; ask again.",
+  tooLong: (invoices) =>
+    `:warning: The period holds more than ${invoices}, more than one export takes. Export a shorter period (a month, or 7 days).`,
+  notYours: "Only the person who asked for this export, or an admin, can cancel it.",
+};
+
+const ru: ExportText = {
+  underWay: (title, format) =>
+    `:hourglass_flowing_sand: Выгружаю ${title} в ${format}: файл придёт вам в сообщения с Kassa, а до тех пор там будет виден ход выгрузки.`,
+  underWayFallback: "Выгрузка началась: файл придёт вам в сообщения с Kassa.",
+  notAllowed: `:lock: Выгрузка показывает суммы и описания всех счетов, поэтому её могут делать только те, кому виден баланс: ${ERROR_TEXT.ru.whoMayManage}. Попросите кого-нибудь из них.`,
+  busy: (user, since) =>
+    `:hourglass_flowing_sand: Выгрузка счетов этого рабочего пространства уже идёт, её запросил ${user} ${since}. Kassa делает по одной: повторите, когда она закончится.`,
+  busyFallback: "В этом рабочем пространстве уже идёт выгрузка.",
+  reading: (title, format) => `:hourglass_flowing_sand: Выгружаю ${title} в ${format}.`,
+  progress: (pages, invoices) => `Прочитано: ${pages}, ${invoices} за период.`,
+  pages: {
+    one: "страница истории",
+    few: "страницы истории",
+    many: "страниц истории",
+    other: "страницы истории",
+  },
+  invoices: { one: "счёт", few: "счёта", many: "счетов", other: "счёта" },
+  writing: "Записываю файл и отправляю.",
+  cancel: "Отменить",
+  cancelled: (user) => `:no_entry_sign: Выгрузку отменил ${user}; ничего не отправлено.`,
+  cancelledFallback: "Выгрузка отменена.",
+  done: (title, format) => `:white_check_mark: ${title} в ${format}: файл ниже.`,
+  fileLine: (title, invoices, paid, zone) =>
+    `${title}: ${invoices}, оплачено ${paid} (без тестовых платежей). По строке на счёт, сначала новые; время по ${zone}.`,
+  fileTitle: (title) => `Выгрузка Kassa: ${title}`,
+  sheetName: "Счета",
+  needsScope:
+    ":warning: Kassa пока не может отправлять файлы и личные сообщения в этом рабочем пространстве. Администратор может переустановить Kassa со страницы приложения в Slack (она попросит эти два разрешения), чтобы включить выгрузки и графики.",
+  failed: (where) =>
+    `:warning: Выгрузку не удалось закончить: ${where === "service" ? "платёжный сервис перестал отвечать, пока читалась история" : "Slack не принял файл"}. Ничего не отправлено; попробуйте через несколько минут.`,
+  stopped:
+    ":warning: Выгрузка остановилась, потому что Kassa перезапускалась. Ничего не отправлено; запросите снова.",
+  tooLong: (invoices) =>
+    `:warning: За этот период больше чем ${invoices}, больше, чем берёт одна выгрузка. Выгрузите период покороче (месяц или 7 дней).`,
+  notYours: "Отменить выгрузку может только тот, кто её запросил, или администратор.",
+};
+
+export const EXPORT_TEXT: Record<Lang, ExportText> = { en, ru };

@@ -1,0 +1,72 @@
+import type { webApi } from "@slack/bolt";
+import { notAllowedMessage } from "../../blocks/admin.js";
+import { ephemeral } from "../../blocks/replies.js";
+import type { Cadence } from "../../digests/model.js";
+import { DIGEST_TEXT } from "../../i18n/digest.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import { slackErrorCode } from "../../slack/error.js";
+import type { ListenerDeps } from "../deps.js";
+import { readerZone } from "../replies/invoice-summary.js";
+import { langFor } from "../shared/manage.js";
+import type { Produced } from "../shared/outcome.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+
+/**
+ * `/invoice digest HH:MM weekly|monthly` in a channel (admins): the past week's report there every
+ * Monday, or last month's (with every invoice as CSV) on the 1st, at that time in the asker's
+ * timezone. The channel is told first (which also shows Kassa can post there). `off weekly|monthly`
+ * stops it. The daily digest stays the feed's (`/invoice digest HH:MM`).
+ */
+export async function runPeriodDigestCommand(
+  deps: ManagerDeps & Pick<ListenerDeps, "digests" | "now" | "serviceTimeZone" | "stores">,
+  client: webApi.WebClient,
+  command: {
+    teamId: string;
+    userId: string;
+    enterpriseId?: string | undefined;
+    channelId: string;
+    at: string | null;
+    cadence: Cadence;
+  },
+): Promise<Produced> {
+  const lang = await langFor(deps, command.teamId);
+  const t = DIGEST_TEXT[lang];
+  const manager = await checkManager(deps, client, command);
+  if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
+  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  if (command.at === null) {
+    const removed = await deps.digests.remove(command.teamId, command.channelId, command.cadence);
+    const text = removed ? t.off(command.cadence) : t.noneSet(command.cadence);
+    return { reply: ephemeral(text, text), log: { outcome: "digest_set", digest: `off ${command.cadence}` } };
+  }
+  const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
+  try {
+    await client.chat.postMessage({
+      channel: command.channelId,
+      text: t.channelNote(command.cadence, command.at, zone, `<@${command.userId}>`),
+    });
+  } catch (error) {
+    const code = slackErrorCode(error);
+    if (code === "not_in_channel" || code === "channel_not_found")
+      return {
+        reply: ephemeral(t.notInChannel, t.notInChannel),
+        log: { outcome: "feed_not_in_channel", slackError: code },
+      };
+    throw error;
+  }
+  await deps.digests.set(command.teamId, {
+    channel: command.channelId,
+    cadence: command.cadence,
+    at: command.at,
+    zone,
+    since: deps.now().getTime(),
+    by: command.userId,
+  });
+  return {
+    reply: ephemeral(
+      t.on(command.cadence, command.at, zone),
+      t.onFallback(command.cadence, command.at, zone),
+    ),
+    log: { outcome: "digest_set", digest: `${command.at} ${command.cadence}` },
+  };
+}

@@ -1,0 +1,57 @@
+import type { webApi } from "@slack/bolt";
+import {
+  exportBusyMessage,
+  exportNeedsScopeMessage,
+  exportNotAllowedMessage,
+  exportUnderWayMessage,
+} from "../../blocks/export.js";
+import { slackDateFromEpoch } from "../../blocks/format.js";
+import { reportTitle } from "../../blocks/period-report.js";
+import { invoiceUsageMessage } from "../../blocks/replies.js";
+import type { ExportFormat } from "../../exports/file.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import { type PeriodName, periodBounds } from "../../reports/periods.js";
+import type { ListenerDeps } from "../deps.js";
+import { readerZone } from "../replies/invoice-summary.js";
+import { langFor } from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
+
+/**
+ * `/invoice export [period] [csv|xlsx]`: for those who may see the balance, every invoice of the
+ * period as a file in their messages with Kassa; the reply here says it is under way (or why not:
+ * not allowed, another export running and whose, Kassa may not send files).
+ */
+export async function runExportCommand(
+  deps: ManagerDeps & Pick<ListenerDeps, "exports" | "now" | "serviceTimeZone" | "stores">,
+  client: webApi.WebClient,
+  command: { teamId: string; userId: string; enterpriseId?: string | undefined },
+  request: { period: PeriodName; format: ExportFormat },
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = `export ${request.period} ${request.format}`;
+  const lang = await langFor(deps, command.teamId);
+  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const reader = await checkMoneyReader(deps, client, command);
+  noted.manager = reader.why;
+  if (!reader.allowed) return { reply: exportNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
+  const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
+  const bounds = periodBounds(request.period, deps.now(), zone);
+  if (!bounds)
+    return { reply: invoiceUsageMessage("summary_future", request.period, lang), log: { outcome: "usage" } };
+  const title = reportTitle(request.period, lang);
+  const start = await deps.exports.start(
+    { teamId: command.teamId, userId: command.userId, bounds, format: request.format, lang, title },
+    client,
+  );
+  if (start.started)
+    return {
+      reply: exportUnderWayMessage(title, request.format.toUpperCase(), lang),
+      log: { outcome: "export_started", export: start.jobId },
+    };
+  if ("busy" in start) {
+    const since = slackDateFromEpoch(Math.floor(start.busy.startedAt / 1000), lang);
+    return { reply: exportBusyMessage(start.busy.by, since, lang), log: { outcome: "export_busy" } };
+  }
+  return { reply: exportNeedsScopeMessage(lang), log: { outcome: "export_needs_scope" } };
+}

@@ -1,0 +1,99 @@
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import type { webApi } from "@slack/bolt";
+import { z } from "zod";
+import { slackApiError } from "./error.js";
+
+/** Slack's answers Kassa reads here, checked: a conversation's id, an upload address, a shared file. */
+const openedSchema = z.object({ channel: z.object({ id: z.string().min(1) }) });
+const uploadUrlSchema = z.object({ upload_url: z.url(), file_id: z.string().min(1) });
+const completedSchema = z.object({ files: z.array(z.object({ id: z.string().min(1) })).min(1) });
+
+/** How long the upload of a file's bytes may take (a month's CSV is megabytes). */
+export const UPLOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * Why a file could not go: Kassa may not upload files (`files:write`) or open direct messages
+ * (`im:write`) in this workspace, which an admin fixes by reinstalling; or anything else.
+ */
+export type UploadFailure = "missing_scope" | "failed";
+
+export class UploadError extends Error {
+  override readonly name = "UploadError";
+  constructor(
+    readonly failure: UploadFailure,
+    readonly slackError: string,
+  ) {
+    super(`file not uploaded: ${slackError}`);
+  }
+}
+
+function failure(error: unknown): UploadError {
+  const code = slackApiError(error);
+  const scope = code === "missing_scope" || code === "not_allowed_token_type" || code === "no_permission";
+  return new UploadError(
+    scope ? "missing_scope" : "failed",
+    code ?? (error instanceof Error ? error.message : String(error)),
+  );
+}
+
+/** The direct message channel between Kassa and `userId` (conversations.open; scope im:write). */
+export async function directChannel(client: webApi.WebClient, userId: string): Promise<string> {
+  try {
+    return openedSchema.parse(await client.conversations.open({ users: userId })).channel.id;
+  } catch (error) {
+    throw failure(error);
+  }
+}
+
+/** A file's content: bytes in memory (a chart), or a file on disk of `length` bytes (an export). */
+export type FileContent = { bytes: Buffer } | { path: string; length: number };
+
+/**
+ * Uploads a file the files.uploadV2 way: files.getUploadURLExternal (name, length), the bytes POSTed
+ * to the address it gives (streamed from disk for an export: a month's CSV is never copied in
+ * memory, as WebClient.filesUploadV2 would copy it twice), then files.completeUploadExternal,
+ * shared in `channel` with `comment` (private to Kassa without a channel). Resolves with the file's
+ * id; fails with UploadError.
+ */
+export async function uploadFile(
+  client: webApi.WebClient,
+  file: FileContent & {
+    filename: string;
+    title: string;
+    channel?: string;
+    comment?: string;
+    altText?: string;
+  },
+): Promise<string> {
+  try {
+    const length = "bytes" in file ? file.bytes.length : file.length;
+    const target = uploadUrlSchema.parse(
+      await client.files.getUploadURLExternal({
+        filename: file.filename,
+        length,
+        ...(file.altText ? { alt_text: file.altText } : {}),
+      }),
+    );
+    const body = "bytes" in file ? new Uint8Array(file.bytes) : Readable.toWeb(createReadStream(file.path));
+    const sent = await fetch(target.upload_url, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream", "content-length": String(length) },
+      body,
+      duplex: "half",
+      signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+    });
+    await sent.arrayBuffer();
+    if (!sent.ok) throw new Error(`the upload address answered HTTP ${sent.status}`);
+    const done = completedSchema.parse(
+      await client.files.completeUploadExternal({
+        files: [{ id: target.file_id, title: file.title }],
+        ...(file.channel ? { channel_id: file.channel } : {}),
+        ...(file.comment ? { initial_comment: file.comment } : {}),
+      }),
+    );
+    return done.files[0]?.id ?? target.file_id;
+  } catch (error) {
+    throw error instanceof UploadError ? error : failure(error);
+  }
+}
