@@ -45,7 +45,9 @@ export async function deliverChannel(
   let posted = 0;
   let index = 0;
   while (index < state.owed.length) {
-    if (turn.late() || posted >= ctx.options.postsPerTurn) return { state, more: true, nextTryAt: undefined };
+    // At least one message a turn, however long its reading took: a long read never starves posting.
+    if (turn.over() || (posted > 0 && turn.late()) || posted >= ctx.options.postsPerTurn)
+      return { state, more: true, nextTryAt: undefined };
     const next = state.owed[index] as Announcement;
     const now = ctx.now().getTime();
     if ((next.retryAt ?? 0) > now) {

@@ -32,7 +32,8 @@ export async function readHistory(
   let budget = maxPages;
   for (;;) {
     const full = subscriptions.some((s) => (states.get(s.channel)?.owed.length ?? 0) + pageSize > OWED_LIMIT);
-    if (budget <= 0 || turn.over() || full) {
+    // Past the turn's share, no page beyond the first: what is owed gets its turn to be posted.
+    if (budget <= 0 || turn.over() || full || (page > 1 && turn.late())) {
       nextScan = Math.max(page, resumeAt ?? 0);
       break;
     }

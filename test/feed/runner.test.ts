@@ -74,6 +74,22 @@ describe("the feed across workspaces", () => {
   }, 20_000);
 });
 
+describe("a long history to read", () => {
+  it("never starves posting: a turn past its share still posts what it owes", async () => {
+    const made = await started({ turnMs: 50, pageSize: 10 });
+    const channel = await subscribe(made, "TLONG");
+    const history = made.history("TLONG");
+    // Two thousand invoices from before the subscription (noted, never posted), read slowly.
+    for (let i = 0; i < 2000; i += 1) history.add("payed", `old${i}`, 3600);
+    history.delayMs = 30;
+    run(made);
+    await expect.poll(() => history.reads).toBeGreaterThan(0);
+    const id = history.add("payed");
+    expect(await postedWithin(made, channel, id, Date.now(), 2000)).toBeLessThan(2000);
+    expect(made.posts(channel).length).toBe(1);
+  });
+});
+
 describe("one invoice the service cannot look up", () => {
   it("waits on its own while later payments are posted, and is given up after a day with one note", async () => {
     let offsetMs = 0;

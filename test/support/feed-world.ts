@@ -25,15 +25,17 @@ export class RegisterHistory {
   entries: HistoryEntry[] = [];
   fault: Error | null = null;
   hold = false;
+  /** Each read takes this long (a slow register). */
+  delayMs = 0;
   readonly held: Held[] = [];
   reads = 0;
   private count = 0;
 
-  /** A new invoice, created now (newest first). */
-  add(state = "notpayed", id?: string): string {
+  /** A new invoice, created now or `ageS` seconds ago (listed newest first). */
+  add(state = "notpayed", id?: string, ageS = 0): string {
     this.count += 1;
     const made = id ?? `inv${this.count}`;
-    const at = Math.floor(Date.now() / 1000);
+    const at = Math.floor(Date.now() / 1000) - ageS;
     this.entries.unshift({
       id: made,
       state,
@@ -53,6 +55,7 @@ export class RegisterHistory {
 
   async page(page: number, items: number) {
     this.reads += 1;
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.hold) await new Promise<void>((release) => this.held.push({ release }));
     if (this.fault) throw this.fault;
     const entries = this.entries.slice((page - 1) * items, page * items);
