@@ -43,6 +43,11 @@ export type FeedRunnerOptions = {
   maxPages?: number;
   /** Messages one turn posts in one channel at most (a backlog drains over several turns). */
   postsPerTurn?: number;
+  /**
+   * How often a replica asks the ledger for due workspaces (one indexed query or script): a
+   * workspace comes due at its interval, and waits at most this long beyond it for a replica.
+   */
+  pollMs?: number;
 };
 
 /** What the feed's steps share with the runner: its deps and options, its clock, whether it is stopping. */

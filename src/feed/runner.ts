@@ -4,12 +4,6 @@ import { workTurn } from "./turn.js";
 
 export type { FeedReader, FeedRunnerDeps, FeedRunnerOptions } from "./deps.js";
 
-/**
- * How often a replica asks the ledger for due workspaces (one indexed query or script): a
- * workspace comes due at its interval, and waits at most this long beyond it for a replica.
- */
-const POLL_MS = 250;
-
 /** Defaults of the options FEED_* variables do not set. */
 const DEFAULTS = {
   concurrency: 8,
@@ -18,6 +12,7 @@ const DEFAULTS = {
   pageSize: 50,
   maxPages: 5,
   postsPerTurn: 20,
+  pollMs: 250,
 };
 
 /**
@@ -59,7 +54,7 @@ export class FeedRunner {
     const poll = () => {
       if (this.stopped) return;
       void this.pump();
-      this.timer = setTimeout(poll, POLL_MS);
+      this.timer = setTimeout(poll, this.options.pollMs);
     };
     void this.enlistAll().finally(() => {
       if (!this.stopped) poll();

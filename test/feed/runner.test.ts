@@ -1,44 +1,13 @@
 /**
  * The feed's guarantees, one case each, on a real SQLite store and the Slack stand-in: fair across
- * workspaces (a held read, a backlog), one bad invoice holding up nothing, quiet while the service
- * flaps, a change told during a read, and two replicas on one store repeating nothing.
+ * workspaces (a held read, a backlog), a long read never starving posting, one bad invoice holding
+ * up nothing, quiet while the service flaps.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { type FeedWorld, feedWorld } from "../support/feed-world.js";
+import { describe, expect, it } from "vitest";
+import { INTERVAL, postedWithin, run, started, stopAfterEach, subscribe } from "../support/feed-runs.js";
 
-const INTERVAL = 200;
-let world: FeedWorld | undefined;
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-  await world?.close();
-  world = undefined;
-});
-
-async function started(options: Parameters<typeof feedWorld>[0] = {}, now?: () => Date) {
-  const made = await feedWorld({ intervalMs: INTERVAL, ...options }, now);
-  world = made;
-  return made;
-}
-
-function run(made: FeedWorld, extra: Parameters<FeedWorld["runner"]>[0] = {}, clock?: () => Date) {
-  const runner = made.runner(extra, clock);
-  runner.start();
-  stops.push(() => runner.close(200));
-  return runner;
-}
-
-async function subscribe(made: FeedWorld, team: string, channel = `C${team}`) {
-  await made.feeds.subscribe(team, { channel, by: "U0ADMIN", now: Date.now() - 1000 });
-  return channel;
-}
-
-/** How long after `from` the first message about `id` reached `channel`. */
-async function postedWithin(made: FeedWorld, channel: string, id: string, from: number, timeoutMs: number) {
-  await expect.poll(() => made.posts(channel, id).length, { timeout: timeoutMs, interval: 20 }).toBe(1);
-  return Date.now() - from;
-}
+stopAfterEach();
 
 describe("the feed across workspaces", () => {
   it("posts another workspace's payment within FEED_INTERVAL_MS + 2 s while one register never answers", async () => {
@@ -120,12 +89,10 @@ describe("a payment service that flaps", () => {
     await subscribe(made, "TFLAP");
     const history = made.history("TFLAP");
     const notes = () => made.posts("U0ADMIN").map((call) => String(call.body.text));
-    const flapping = setInterval(() => {
-      history.fault = history.fault ? null : new Error("HTTP 502");
-    }, INTERVAL);
+    history.flapping = true;
     run(made);
-    await sleep(12 * INTERVAL);
-    clearInterval(flapping);
+    await expect.poll(() => history.reads, { timeout: 5000 }).toBeGreaterThan(12);
+    history.flapping = false;
     expect(notes().filter((text) => text.includes("is paused"))).toHaveLength(1);
     expect(notes().filter((text) => text.includes("running again"))).toHaveLength(0);
     history.fault = null;
@@ -136,65 +103,5 @@ describe("a payment service that flaps", () => {
     history.fault = null;
     await sleep(6 * INTERVAL);
     expect(notes()).toHaveLength(2);
-  });
-});
-
-describe("a change told while the history is being read", () => {
-  it("reads once more after the read under way, never two at once", async () => {
-    const made = await started({ intervalMs: 60_000 });
-    await subscribe(made, "TSOON");
-    const history = made.history("TSOON");
-    const runner = run(made);
-    await expect.poll(() => history.reads).toBe(1);
-    history.hold = true;
-    runner.checkSoon("TSOON");
-    await expect.poll(() => history.held.length).toBe(1);
-    runner.checkSoon("TSOON");
-    runner.checkSoon("TSOON");
-    await sleep(100);
-    expect(history.reads).toBe(2);
-    history.hold = false;
-    history.held[0]?.release();
-    await expect.poll(() => history.reads).toBe(3);
-    await sleep(200);
-    expect(history.reads).toBe(3);
-  });
-});
-
-describe("two replicas on one store", () => {
-  it("post each payment once, taking workspaces in turns", async () => {
-    const made = await started({ turnMs: 200 });
-    const teams = Array.from({ length: 10 }, (_, i) => `TREP${i}`);
-    for (const team of teams) await subscribe(made, team);
-    run(made);
-    run(made);
-    await sleep(3 * INTERVAL);
-    const paid: Array<{ team: string; id: string }> = [];
-    for (let round = 0; round < 5; round += 1) {
-      for (const team of teams) paid.push({ team, id: made.history(team).add("payed") });
-      await sleep(INTERVAL / 2);
-    }
-    for (const { team, id } of paid)
-      await expect.poll(() => made.posts(`C${team}`, id).length, { timeout: 5000 }).toBe(1);
-    await sleep(4 * INTERVAL);
-    for (const { team, id } of paid) expect(made.posts(`C${team}`, id)).toHaveLength(1);
-  }, 20_000);
-
-  it("a turn whose claim another replica took stops at its next write, and nothing is posted twice", async () => {
-    const made = await started({ leaseMs: 1000 });
-    const channel = await subscribe(made, "TSTALL");
-    const history = made.history("TSTALL");
-    // The first replica's read stalls; the second replica's clock runs past the claim's lease.
-    history.hold = true;
-    run(made);
-    await expect.poll(() => history.held.length).toBe(1);
-    const ids = [history.add("payed"), history.add("payed")];
-    history.hold = false;
-    run(made, {}, () => new Date(Date.now() + 5000));
-    await expect.poll(() => made.posts(channel).length).toBe(2);
-    history.held[0]?.release();
-    await expect.poll(() => made.lines.some((line) => line.outcome === "feed_claim_lost")).toBe(true);
-    await sleep(5 * INTERVAL);
-    for (const id of ids) expect(made.posts(channel, id)).toHaveLength(1);
   });
 });

@@ -27,6 +27,8 @@ export class RegisterHistory {
   hold = false;
   /** Each read takes this long (a slow register). */
   delayMs = 0;
+  /** Every other read fails (a service that flaps), whatever the clock. */
+  flapping = false;
   readonly held: Held[] = [];
   reads = 0;
   private count = 0;
@@ -58,6 +60,7 @@ export class RegisterHistory {
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.hold) await new Promise<void>((release) => this.held.push({ release }));
     if (this.fault) throw this.fault;
+    if (this.flapping && this.reads % 2 === 0) throw new Error("HTTP 502 (flapping)");
     const entries = this.entries.slice((page - 1) * items, page * items);
     return { entries, hasNextPage: page * items < this.entries.length, unreadable: 0 };
   }
@@ -99,7 +102,7 @@ export async function feedWorld(options: Partial<FeedRunnerOptions> = {}, now?: 
   const runner = (extra: Partial<FeedRunnerOptions> = {}, clock = now) =>
     new FeedRunner(
       { feeds, ledger, reader, slack: async () => client, logger, ...(clock ? { now: clock } : {}) },
-      { intervalMs: 200, ...options, ...extra },
+      { intervalMs: 200, pollMs: 20, ...options, ...extra },
     );
   /** Feed messages posted in `channel` about `id`. */
   const posts = (channel: string, id?: string) =>
