@@ -23,7 +23,7 @@ export async function openFeed(
   options: { now?: () => Date; namespace?: string; leaseMs?: number } = {},
 ): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
   const { store } = stores;
-  const ledger = await openFeedLedger(store, options.namespace);
+  const ledger = await openFeedLedger(store, options.namespace, config.store.timeoutMs);
   const feeds = new FeedStore(
     store.namespace("feedsubs"),
     ledger,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Stack } from "../../sandbox/stack.js";
+import { openFeedLedger } from "../../src/feed/open-ledger.js";
 import { StoreCallError } from "../../src/store/deadline.js";
 import { openStore } from "../../src/store/keyv.js";
 import { type StallProxy, startStallProxy } from "../support/stall-proxy.js";
+import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
 const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
@@ -90,13 +92,18 @@ describe.skipIf(!redisUrl)("a Redis store that stalls while Kassa runs", () => {
 });
 
 describe.skipIf(!postgresUrl)("a PostgreSQL store that stalls", () => {
-  it("fails a read with StoreCallError after the time-out instead of waiting", async () => {
+  it("fails a read, and a feed turn's claim, with StoreCallError after the time-out instead of waiting", async () => {
     const proxy = await startStallProxy(targetOf(postgresUrl ?? "", 5432));
     const store = await openStore(throughProxy(postgresUrl ?? "", proxy.port), { timeoutMs: 300 });
+    const namespace = `ks_${process.pid}`;
     try {
       const keyv = store.namespace(`stall-${process.pid}`);
       await keyv.set("k", "v");
+      const ledger = await openFeedLedger(store, namespace, 300);
       proxy.stall();
+      const claimedAt = Date.now();
+      await expect(ledger.claim(Date.now(), 10_000, 5)).rejects.toBeInstanceOf(StoreCallError);
+      expect(Date.now() - claimedAt).toBeLessThan(1500);
       const error = await keyv.get("k").then(
         () => undefined,
         (failure: unknown) => failure,
@@ -111,6 +118,7 @@ describe.skipIf(!postgresUrl)("a PostgreSQL store that stalls", () => {
       proxy.resume();
       await store.close();
       await proxy.close();
+      await dropWatchNamespace(postgresUrl ?? "", namespace);
     }
   });
 });
