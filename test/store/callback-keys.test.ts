@@ -76,7 +76,7 @@ for (const backend of BACKENDS) {
       for (const store of stores) await store.close();
     });
 
-    it("after rounds of simultaneous rotations by two replicas, exactly one address routes: the last one shown", async () => {
+    it("after rounds of simultaneous rotations by two replicas, exactly one address routes: one shown in that round", async () => {
       const { team, keys, store } = await replicas();
       const shown: string[] = [];
       for (let round = 0; round < 5; round += 1) {
@@ -91,10 +91,12 @@ for (const backend of BACKENDS) {
         for (const key of new Set(shown))
           if ((await keys[round % 2]?.teamOf(key)) === team) routing.push(key);
         expect(routing).toHaveLength(1);
-        // The address each replica shows from now on, and the last answer an admin got, is that one.
+        // The address each replica shows from now on is that one, and an admin of the round was shown
+        // it. (Which answer reaches its admin last is the connections' timing, not Kassa's: on
+        // PostgreSQL two pooled connections may answer out of the order they committed in.)
         expect(await keys[0].keyOf(team)).toBe(routing[0]);
         expect(await keys[1].keyOf(team)).toBe(routing[0]);
-        expect(answered.at(-1)).toBe(routing[0]);
+        expect(answered).toContain(routing[0]);
         expect(await entriesOf(store, team)).toEqual([`key:${routing[0]}`, `team:${team}`].sort());
       }
       // Admins rotating at the same moment share the new address instead of each replacing the other's.
