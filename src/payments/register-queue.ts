@@ -89,26 +89,22 @@ export class RegisterQueue {
     if (expectedMs > this.options.maxWaitMs) {
       return Promise.reject(new BusyError("queue-full", expectedMs));
     }
-    return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter = {
-        start: () => {
-          clearTimeout(waiter.timer);
-          launch().then(resolve, reject);
-        },
-        refuse: reject,
-        timer: setTimeout(() => {
-          const index = lane.waiting.indexOf(waiter);
-          if (index >= 0) lane.waiting.splice(index, 1);
-          reject(new BusyError("waited-too-long", performance.now() - enqueuedAt));
-        }, this.options.maxWaitMs),
-      };
-      lane.waiting.push(waiter);
-      this.pump(lane);
-    });
+    return this.wait(lane, lane.waiting, launch, enqueuedAt, this.options.maxWaitMs);
   }
 
   private runInBackground<T>(lane: Lane, launch: () => Promise<T>, enqueuedAt: number): Promise<T> {
     if (this.backgroundMayStart(lane)) return launch();
+    return this.wait(lane, lane.background, launch, enqueuedAt, BACKGROUND_MAX_WAIT_MS);
+  }
+
+  /** Waits in `queue` (a person's or the background's) until pump() starts it, or `maxWaitMs` has passed. */
+  private wait<T>(
+    lane: Lane,
+    queue: Waiter[],
+    launch: () => Promise<T>,
+    enqueuedAt: number,
+    maxWaitMs: number,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter = {
         start: () => {
@@ -117,12 +113,12 @@ export class RegisterQueue {
         },
         refuse: reject,
         timer: setTimeout(() => {
-          const index = lane.background.indexOf(waiter);
-          if (index >= 0) lane.background.splice(index, 1);
+          const index = queue.indexOf(waiter);
+          if (index >= 0) queue.splice(index, 1);
           reject(new BusyError("waited-too-long", performance.now() - enqueuedAt));
-        }, BACKGROUND_MAX_WAIT_MS),
+        }, maxWaitMs),
       };
-      lane.background.push(waiter);
+      queue.push(waiter);
       this.pump(lane);
     });
   }
