@@ -14,6 +14,7 @@ import type { ActionArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
+import { forgetRegisterWork } from "../shared/forget.js";
 import { langFor, openConnectModal, publishHome } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { teamIdOf } from "../shared/team.js";
@@ -107,12 +108,7 @@ export const disconnect =
       const removed = await deps.stores.credentials.remove(teamId);
       // A reconnected register gets a new callback address: the old one may sit in old invoices.
       await deps.stores.callbackKeys.remove(teamId);
-      await deps.payments.forgetCached(teamId);
-      await deps.watches.forgetTeam(teamId);
-      // A feed of a register no longer connected would only pause; a reconnect subscribes afresh.
-      await deps.feeds.removeTeam(teamId);
-      await deps.history.forget(teamId);
-      await deps.digests.removeTeam(teamId);
+      await forgetRegisterWork(deps)(teamId);
       return removed
         ? { reply: disconnectedMessage(body.user.id, lang), log: { outcome: "disconnected" } }
         : { reply: nothingToDisconnectMessage(lang), log: { outcome: "nothing_to_disconnect" } };

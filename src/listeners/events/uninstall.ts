@@ -1,23 +1,13 @@
 import { forgetOrgWorkspace, forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
+import { forgetRegisterWork } from "../shared/forget.js";
 import { handled } from "../shared/handled.js";
 
 type ForgetDeps = Pick<
   ListenerDeps,
   "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history" | "digests"
 >;
-
-/** What one workspace leaves outside the stores: cached answers, live cards, feeds. */
-function forgetCached(deps: ForgetDeps): (teamId: string) => Promise<void> {
-  return async (teamId) => {
-    await deps.payments.forgetCached(teamId);
-    await deps.watches.forgetTeam(teamId);
-    await deps.feeds.removeTeam(teamId);
-    await deps.history.forget(teamId);
-    await deps.digests.removeTeam(teamId);
-  };
-}
 
 /**
  * app_uninstalled, and tokens_revoked for the bot token, leave nothing behind: installation,
@@ -37,7 +27,7 @@ async function forget(
     isEnterpriseInstall: context.isEnterpriseInstall ?? false,
   };
   await handled(deps, { event, team: query.teamId ?? "" }, async () => {
-    const teams = await forgetWorkspace(deps.stores, forgetCached(deps), query);
+    const teams = await forgetWorkspace(deps.stores, forgetRegisterWork(deps), query);
     return {
       log: {
         outcome: "forgotten",
@@ -69,7 +59,7 @@ export const appUninstalledTeam =
   (deps: ForgetDeps) =>
   async ({ event, context }: EventArgs<"app_uninstalled_team">): Promise<void> => {
     await handled(deps, { event: "app_uninstalled_team", team: event.team_id }, async () => {
-      await forgetOrgWorkspace(deps.stores, forgetCached(deps), event.team_id);
+      await forgetOrgWorkspace(deps.stores, forgetRegisterWork(deps), event.team_id);
       return {
         log: { outcome: "forgotten", ...(context.enterpriseId ? { enterprise: context.enterpriseId } : {}) },
       };

@@ -1,0 +1,18 @@
+import type { ListenerDeps } from "../deps.js";
+
+export type RegisterWorkDeps = Pick<ListenerDeps, "payments" | "watches" | "feeds" | "history" | "digests">;
+
+/**
+ * What a workspace's cash register leaves outside its credentials and settings: cached answers,
+ * live cards, feeds, the kept history and digests. Disconnecting and uninstalling both forget it.
+ */
+export function forgetRegisterWork(deps: RegisterWorkDeps): (teamId: string) => Promise<void> {
+  return async (teamId) => {
+    await deps.payments.forgetCached(teamId);
+    await deps.watches.forgetTeam(teamId);
+    // A feed of a register no longer connected would only pause; a reconnect subscribes afresh.
+    await deps.feeds.removeTeam(teamId);
+    await deps.history.forget(teamId);
+    await deps.digests.removeTeam(teamId);
+  };
+}
