@@ -65,8 +65,6 @@ export type FeedContext = {
 export type Turn = {
   ctx: FeedContext;
   team: string;
-  /** The time (performance.now()) the turn should be done by: past it, it stops taking on work. */
-  dueBy: number;
   /** Writes a channel's state under the claim; false when the claim is lost (nothing written). */
   write(channel: string, state: FeedState): Promise<boolean>;
   /** Renews the claim right before Slack is told something; false when it is lost. */

@@ -2,7 +2,7 @@ import { feedChanges, OWED_LIMIT } from "./changes.js";
 import type { Turn } from "./deps.js";
 import type { FeedState, Subscription } from "./model.js";
 
-export type HistoryRead = { ok: true; changed: boolean; more: boolean } | { ok: false; error: unknown };
+export type HistoryRead = { ok: true; more: boolean } | { ok: false; error: unknown };
 
 /**
  * Reads the workspace's history once for all its channels, newest page first, on while a page holds
@@ -27,7 +27,6 @@ export async function readHistory(
   let reachAt = 0;
   let page = 1;
   let nextScan: number | null = null;
-  let changed = false;
   // Pages read again (the top with nothing new, the overlap page) do not count against the share.
   let budget = maxPages;
   for (;;) {
@@ -52,7 +51,6 @@ export async function readHistory(
       if (changes.anythingNew) states.set(subscription.channel, changes.state);
       anythingNew ||= changes.anythingNew;
     }
-    changed ||= anythingNew;
     const readAgain = !anythingNew && (page < reachAt || resumeAt !== null);
     if (!readAgain) budget -= 1;
     if (history.entries.length < pageSize || history.hasNextPage === false) break;
@@ -74,8 +72,7 @@ export async function readHistory(
     const state = states.get(subscription.channel) as FeedState;
     if ((state.scanFrom ?? null) !== nextScan) {
       states.set(subscription.channel, { ...state, scanFrom: nextScan });
-      changed = true;
     }
   }
-  return { ok: true, changed, more: nextScan !== null };
+  return { ok: true, more: nextScan !== null };
 }

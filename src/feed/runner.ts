@@ -87,12 +87,6 @@ export class FeedRunner {
       .catch((error: unknown) => this.deps.logger.warn({ err: error, team }, "could not mark the feed due"));
   }
 
-  /** Takes due workspaces while there is room, and waits until the turns it started are done (tests, bench). */
-  async pass(): Promise<void> {
-    await this.pump();
-    await Promise.allSettled([...this.running]);
-  }
-
   private async enlistAll(): Promise<void> {
     try {
       for await (const team of this.deps.feeds.teams())
@@ -178,7 +172,6 @@ export class FeedRunner {
     const turn: Turn = {
       ctx: this.context,
       team,
-      dueBy,
       write: async (channel, state) => {
         if (lost) return false;
         const written = await ledger.writeState(team, channel, token, state);
