@@ -65,6 +65,11 @@ export async function runFeedReplicas(options: FeedReplicasOptions): Promise<Fee
     Array.from({ length: options.workspaces }, (_, w) => [login(w), `s-${w}`]),
   );
   const replicas: ChildProcess[] = [];
+  // A run cut short (a test's time-out ends its worker) leaves no replica behind.
+  const killAll = () => {
+    for (const child of replicas) child.kill("SIGKILL");
+  };
+  process.once("exit", killAll);
   let appEnv: Record<string, string | undefined> = {};
   const startReplica = async () => {
     const port = await freePort();
@@ -204,7 +209,8 @@ export async function runFeedReplicas(options: FeedReplicasOptions): Promise<Fee
       events,
     };
   } finally {
-    for (const child of replicas) child.kill("SIGKILL");
+    killAll();
+    process.off("exit", killAll);
     await forget(
       stack,
       options.storeUrl,
