@@ -27,6 +27,8 @@ export type TargetStats = {
   heapTotalKb: number;
   /** Memory outside the V8 heap that V8 knows of (Buffers and the like). */
   externalKb: number;
+  /** Committed size of each V8 heap space (KB): which part of the heap grew. */
+  heapSpacesKb: Record<string, number>;
   /** CPU time used so far (microseconds). */
   cpuUserUs: number;
   cpuSystemUs: number;

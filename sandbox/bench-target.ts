@@ -21,6 +21,7 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
+import { getHeapSpaceStatistics } from "node:v8";
 import {
   BENCH_TARGETS,
   type BenchTarget,
@@ -41,6 +42,9 @@ function snapshot(store: StoreStats | undefined): TargetStats {
     heapUsedKb: Math.round(memory.heapUsed / 1024),
     heapTotalKb: Math.round(memory.heapTotal / 1024),
     externalKb: Math.round(memory.external / 1024),
+    heapSpacesKb: Object.fromEntries(
+      getHeapSpaceStatistics().map((space) => [space.space_name, Math.round(space.space_size / 1024)]),
+    ),
     cpuUserUs: usage.userCPUTime,
     cpuSystemUs: usage.systemCPUTime,
     ...(store ? { store: structuredClone(store) } : {}),

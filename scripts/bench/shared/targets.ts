@@ -1,5 +1,13 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline";
@@ -85,7 +93,10 @@ export async function startTarget(
     }),
   );
   const logs: string[] = [];
+  // BENCH_TARGET_LOG=FILE: the target's own output (its log lines, --trace-gc) appended to FILE too.
+  const logFile = process.env.BENCH_TARGET_LOG;
   createInterface({ input: child.stderr }).on("line", (line) => {
+    if (logFile) appendFileSync(logFile, `${line}\n`);
     logs.push(line);
   });
   const waiting: Array<(line: TargetLine) => void> = [];
@@ -94,6 +105,7 @@ export async function startTarget(
     try {
       line = JSON.parse(text) as TargetLine;
     } catch {
+      if (logFile) appendFileSync(logFile, `${text}\n`);
       logs.push(text);
       return;
     }
