@@ -222,6 +222,8 @@ export class Stack {
       messageTs?: string;
       /** Installed org-wide on this Enterprise Grid org. */
       enterpriseId?: string;
+      /** Pressed on App Home: no message, channel or response_url, as Slack sends it from a view. */
+      onHome?: boolean;
     } = {},
   ): Promise<Ack> {
     counter += 1;
@@ -236,16 +238,23 @@ export class Stack {
       ...(options.enterpriseId
         ? { enterprise: { id: options.enterpriseId, name: "Grid Org" }, is_enterprise_install: true }
         : {}),
-      container: {
-        type: "message",
-        message_ts: options.messageTs ?? "1700000000.000100",
-        channel_id: options.channelId ?? "C0FINANCE",
-        is_ephemeral: options.ephemeral ?? false,
-      },
-      channel: { id: options.channelId ?? "C0FINANCE", name: "finance" },
-      message: options.message ?? { type: "message", ts: "1700000000.000100", text: "", blocks: [] },
+      ...(options.onHome
+        ? {
+            container: { type: "view", view_id: "V0HOME" },
+            view: { id: "V0HOME", type: "home", blocks: [], private_metadata: "" },
+          }
+        : {
+            container: {
+              type: "message",
+              message_ts: options.messageTs ?? "1700000000.000100",
+              channel_id: options.channelId ?? "C0FINANCE",
+              is_ephemeral: options.ephemeral ?? false,
+            },
+            channel: { id: options.channelId ?? "C0FINANCE", name: "finance" },
+            message: options.message ?? { type: "message", ts: "1700000000.000100", text: "", blocks: [] },
+            response_url: this.slack.responseUrl(responseId),
+          }),
       trigger_id: `${counter}.trigger`,
-      response_url: this.slack.responseUrl(responseId),
       actions: [
         {
           type: "button",

@@ -330,6 +330,31 @@ describe("connecting the cash register from Slack", () => {
     expect(publishes()).toHaveLength(2);
   });
 
+  it("Disconnect on App Home: a member is shown the tab again; an admin's press disconnects and the tab says so", async () => {
+    const team = "T0HOMEDISC";
+    await stack.cli(
+      ["credentials", "set", "--team", team, "--login", SANDBOX_LOGIN, "--secret", "-"],
+      SANDBOX_SECRET,
+    );
+    const publishedFor = (user: string) =>
+      stack.slack.callsOf("views.publish").filter((call) => call.body.user_id === user);
+    const value = JSON.stringify({ t: team });
+
+    const memberBefore = publishedFor(MEMBER).length;
+    await stack.action("kassa_disconnect", value, { userId: MEMBER, teamId: team, onHome: true });
+    await expect.poll(() => publishedFor(MEMBER).length).toBe(memberBefore + 1);
+    expect(message((await stack.ask("status", { teamId: team })).reply.body).text).toContain("is connected");
+
+    const adminBefore = publishedFor(ADMIN).length;
+    await stack.action("kassa_disconnect", value, { userId: ADMIN, teamId: team, onHome: true });
+    await expect.poll(() => publishedFor(ADMIN).length).toBe(adminBefore + 1);
+    const home = JSON.stringify(viewOf(publishedFor(ADMIN).at(-1)?.body ?? {}));
+    expect(home).toContain("kassa_open_connect");
+    expect(home).not.toContain("kassa_disconnect");
+    const { reply } = await stack.ask("715308958_rPwTzvsvCm", { teamId: team });
+    expect(JSON.stringify(reply.body)).toContain("/invoice connect");
+  });
+
   it("App Home's Update button opens the same modal", async () => {
     const before = stack.slack.callsOf("views.open").length;
     const ack = await stack.action("kassa_open_connect", "open", { userId: ADMIN });

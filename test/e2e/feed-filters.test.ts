@@ -198,6 +198,18 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
     const home = JSON.stringify(stack.slack.callsOf("views.publish").at(-1)?.body.view);
     expect(home).toContain("<#C0OPS>: failed, wrong-amount, and expired unpaid invoices");
     expect(home).toContain(`<#C0SALES>: paid invoices from 10,000 RUB, mentions <@${ANNA}> from 50,000 RUB`);
+
+    // The same Settings on App Home (no response_url there): the form for an admin; for someone who
+    // may not change feeds, the tab is published again and nothing opens.
+    const opened = stack.slack.callsOf("views.open").length;
+    await stack.action("kassa_feed_settings", String(settings?.value), { userId: ADMIN, onHome: true });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
+    const publishedFor = (user: string) =>
+      stack.slack.callsOf("views.publish").filter((call) => call.body.user_id === user).length;
+    const annaBefore = publishedFor(ANNA);
+    await stack.action("kassa_feed_settings", String(settings?.value), { userId: ANNA, onHome: true });
+    await expect.poll(() => publishedFor(ANNA)).toBe(annaBefore + 1);
+    expect(stack.slack.callsOf("views.open").length).toBe(opened + 1);
   });
 
   it("a filter change never replays old invoices, and an owed message the new filter refuses is never posted", async () => {

@@ -17,6 +17,7 @@ import { RefusalError } from "../shared/error-reply.js";
 import { forgetRegisterWork } from "../shared/forget.js";
 import { langFor, openConnectModal, publishHome } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { pressed } from "../shared/pressed.js";
 import { teamIdOf } from "../shared/team.js";
 
 /**
@@ -78,21 +79,16 @@ export const disconnect =
         | "digests"
       >,
   ) =>
-  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, body, action, client } = args;
     await ack();
-    const teamId = teamIdOf(body);
-    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-    const fromHome = body.container?.type === "view";
+    const { teamId, who, fromHome, send } = pressed(deps, args, { replaceOriginal: true });
     const context = {
       kind: "action",
       name: ADMIN_ACTIONS.disconnect,
       team: teamId,
       user: body.user.id,
     } as const;
-    const send = fromHome
-      ? async () => publishHome(deps, client, who)
-      : async (message: Parameters<typeof respond>[0] & object) =>
-          respond({ ...message, replace_original: true });
     await answer(deps, context, send, async () => {
       const lang = await langFor(deps, teamId);
       // The confirmation message names its workspace; App Home's button is always the viewer's own.

@@ -1,7 +1,6 @@
 import { notAllowedMessage } from "../../blocks/admin.js";
 import { feedSettingsButton } from "../../blocks/button-values.js";
 import { FEED_ACTIONS } from "../../blocks/ids.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
@@ -9,10 +8,10 @@ import type { ActionArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
-import { openFeedForm } from "../shared/feed-form.js";
-import { langFor, publishHome } from "../shared/manage.js";
+import { feedFormAnswer, openFeedForm } from "../shared/feed-form.js";
+import { langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
+import { pressed } from "../shared/pressed.js";
 
 /**
  * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form
@@ -25,11 +24,10 @@ export const openFeedSettings =
       ManagerDeps &
       Pick<ListenerDeps, "payments" | "feeds" | "replyVisibility" | "defaultApiVersion" | "callbacks">,
   ) =>
-  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, body, action, client } = args;
     await ack();
-    const teamId = teamIdOf(body);
-    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-    const fromHome = body.container?.type === "view";
+    const { teamId, who, send } = pressed(deps, args, { replaceOriginal: false });
     const context = {
       kind: "action",
       name: FEED_ACTIONS.settings,
@@ -37,8 +35,6 @@ export const openFeedSettings =
       user: body.user.id,
       lang: () => langFor(deps, teamId),
     } as const;
-    const send = async (message: SlackMessage) =>
-      fromHome ? publishHome(deps, client, who) : respond({ ...message, replace_original: false });
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(feedSettingsButton.schema, action);
       noted.action = "feed";
@@ -56,13 +52,6 @@ export const openFeedSettings =
         noted.manager = opened.kind === "not_allowed" ? opened.why : undefined;
         throw new RefusalError(notAllowedMessage("feed", lang), "not_allowed");
       }
-      if (opened.kind === "failed") {
-        const reply = ephemeral(
-          NOTICES_TEXT[lang].formNotOpened("/invoice feed"),
-          NOTICES_TEXT[lang].formNotOpenedFallback("/invoice feed"),
-        );
-        return { reply, log: { outcome: "modal_failed", modalError: opened.modalError } };
-      }
-      return { reply: null, log: { outcome: "modal_opened", methods: opened.methods } };
+      return feedFormAnswer(opened, lang);
     });
   };

@@ -5,11 +5,10 @@ import { describeFeed } from "../../blocks/feed-describe.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { type FeedFilter, filterOf, filterOfMode } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
-import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
-import { isFeedChannel, openFeedForm } from "../shared/feed-form.js";
+import { feedFormAnswer, isFeedChannel, openFeedForm } from "../shared/feed-form.js";
 import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
@@ -99,14 +98,7 @@ export async function feedFormCommand(
     noted.manager = opened.why;
     return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
   }
-  if (opened.kind === "failed") {
-    const reply = ephemeral(
-      NOTICES_TEXT[lang].formNotOpened("/invoice feed"),
-      NOTICES_TEXT[lang].formNotOpenedFallback("/invoice feed"),
-    );
-    return { reply, log: { outcome: "modal_failed", modalError: opened.modalError } };
-  }
-  return { reply: null, log: { outcome: "modal_opened", methods: opened.methods } };
+  return feedFormAnswer(opened, lang);
 }
 
 function notAChannel(lang: "en" | "ru") {

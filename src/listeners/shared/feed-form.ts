@@ -1,10 +1,14 @@
 import type { webApi } from "@slack/bolt";
 import { feedFormModal } from "../../blocks/feed-form.js";
+import { ephemeral } from "../../blocks/replies.js";
 import { filterOf, filterOfMode, MENTIONS_MAX } from "../../feed/model.js";
+import type { Lang } from "../../i18n/lang.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor } from "./manage.js";
+import type { Produced } from "./outcome.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** How long the form waits for the method list: the trigger_id lapses 3 s after the click or command. */
@@ -65,4 +69,18 @@ export async function openFeedForm(
     return { kind: "failed", modalError: slackErrorCode(error) };
   }
   return { kind: "opened", methods: methods ? methods.length : "unavailable" };
+}
+
+/** The answer once the form was tried: none when it opened, else that it did not and how to retry. */
+export function feedFormAnswer(
+  opened: Extract<FeedFormOpened, { kind: "opened" | "failed" }>,
+  lang: Lang,
+): Produced {
+  if (opened.kind === "opened")
+    return { reply: null, log: { outcome: "modal_opened", methods: opened.methods } };
+  const reply = ephemeral(
+    NOTICES_TEXT[lang].formNotOpened("/invoice feed"),
+    NOTICES_TEXT[lang].formNotOpenedFallback("/invoice feed"),
+  );
+  return { reply, log: { outcome: "modal_failed", modalError: opened.modalError } };
 }
