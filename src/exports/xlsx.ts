@@ -114,9 +114,9 @@ function xmlText(value: string): string {
 }
 
 /** A cell's attributes after its reference, and what goes inside; null: an empty cell, not written. */
-type Cell = { attributes: string; body: string } | null;
+export type Cell = { attributes: string; body: string } | null;
 
-function textCell(value: string | null | undefined, style = 0): Cell {
+export function textCell(value: string | null | undefined, style = 0): Cell {
   if (value == null || value === "") return null;
   return {
     attributes: ` t="inlineStr"${style ? ` s="${style}"` : ""}`,
@@ -124,9 +124,16 @@ function textCell(value: string | null | undefined, style = 0): Cell {
   };
 }
 
-/** An exact decimal string as the number cell's text (Excel holds it as a double: 15 digits). */
-function numberCell(value: string | null | undefined): Cell {
-  return value == null || !/^-?\d+(\.\d+)?$/.test(value) ? null : { attributes: "", body: `<v>${value}</v>` };
+/**
+ * An amount: a number cell when Excel (a double: 15 significant digits) shows it exactly as the
+ * service wrote it; anything longer, or not a plain decimal, stays text, as written, never rounded.
+ */
+export function numberCell(value: string | null | undefined): Cell {
+  if (value == null || value === "") return null;
+  const decimal = /^-?(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!decimal) return textCell(value);
+  const digits = `${decimal[1]}${decimal[2] ?? ""}`.replace(/^0+/, "").replace(/0+$/, "");
+  return digits.length <= 15 ? { attributes: "", body: `<v>${value}</v>` } : textCell(value);
 }
 
 /** The service's wall-clock text as an Excel date serial (days since 1899-12-30), date-formatted. */
