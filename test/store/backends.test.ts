@@ -348,14 +348,18 @@ for (const backend of BACKENDS) {
     it("claimOnce: of 20 simultaneous claims from two replicas exactly one wins, until it lapses", async () => {
       const [first, second] = [await open(), await open()];
       const claim = `${RUN}-event-Ev123`;
+      // A claim long enough to outlast the 20 calls on a loaded machine (their connections included):
+      // with a short one, a later call may rightly find the first claim lapsed.
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).claimOnce(claim, 300)),
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).claimOnce(claim, 60_000)),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await first.claimOnce(`${RUN}-another`, 300)).toBe(true);
+      const lapsing = `${RUN}-event-Ev124`;
+      expect(await first.claimOnce(lapsing, 300)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 450));
       // Lapsed: the key can be claimed again, once.
-      const again = await Promise.all([first.claimOnce(claim, 60_000), second.claimOnce(claim, 60_000)]);
+      const again = await Promise.all([first.claimOnce(lapsing, 60_000), second.claimOnce(lapsing, 60_000)]);
       expect(again.filter(Boolean)).toHaveLength(1);
     });
 
