@@ -148,6 +148,11 @@ export const feedStateSchema = z.object({
   unpaid: z.array(unpaidSchema).max(5000).default([]),
   /** More history than one turn reads: the page the next turn goes on from. */
   scanFrom: z.number().int().positive().nullish(),
+  /**
+   * When the oldest invoice read that the service may still change was created (epoch seconds):
+   * each turn reads at least down to it, so a payment deep in the history is seen too.
+   */
+  openSince: z.number().int().nullish(),
   pause: pauseSchema.nullish(),
   /** History reads that went well in a row while paused for an unreadable history. */
   goodReads: z.number().int().nonnegative().default(0),

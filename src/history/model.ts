@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HistoryEntry } from "../payments/history.js";
+import { type HistoryEntry, mayStillChange } from "../payments/history.js";
 import type { Money } from "../payments/model.js";
 
 /**
@@ -77,18 +77,9 @@ export function unkeep(kept: KeptEntry, zone: string): HistoryEntry {
   };
 }
 
-/** States an invoice does not leave. */
-const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
-/** An unpaid invoice is taken as final this long after its page closed. */
-const AFTER_EXPIRY_S = 3600;
-/** ... and anything this old, whatever it says (a stuck `processing` is not read again forever). */
-export const SETTLE_HORIZON_S = 7 * 86_400;
-
 /** Whether the service may still change what this invoice says (so a refresh reads it again). */
 export function mayChange(entry: KeptEntry, nowSeconds: number): boolean {
-  if (FINAL_STATES.has(entry.s) || nowSeconds - entry.e > SETTLE_HORIZON_S) return false;
-  if (entry.s === "processing" || entry.x == null) return true;
-  return nowSeconds < entry.x + AFTER_EXPIRY_S;
+  return mayStillChange({ state: entry.s, createdAt: entry.e, expiresAt: entry.x ?? null }, nowSeconds);
 }
 
 /** The UTC day an invoice is filed under: one stored chunk per day. */

@@ -65,6 +65,26 @@ const entrySchema = z.object({
 
 const PAID_STATES = new Set(["payed", "wrongamount"]);
 
+/** States an invoice does not leave. */
+const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
+/** An unpaid invoice is taken as final this long after its page closed. */
+const AFTER_EXPIRY_S = 3600;
+/** ... and anything this old, whatever it says (a stuck `processing` is not read again forever). */
+export const SETTLE_HORIZON_S = 7 * 86_400;
+
+/**
+ * Whether the service may still change what an invoice says: not in a final state, younger than
+ * SETTLE_HORIZON_S, and (unless `processing`) not an hour past its expiry when it has one. Epoch seconds.
+ */
+export function mayStillChange(
+  invoice: { state: string; createdAt: number; expiresAt: number | null },
+  nowSeconds: number,
+): boolean {
+  if (FINAL_STATES.has(invoice.state) || nowSeconds - invoice.createdAt > SETTLE_HORIZON_S) return false;
+  if (invoice.state === "processing" || invoice.expiresAt === null) return true;
+  return nowSeconds < invoice.expiresAt + AFTER_EXPIRY_S;
+}
+
 function detailsOf(
   entry: z.infer<typeof entrySchema>,
   amount: Money | null,

@@ -105,3 +105,32 @@ describe("a payment service that flaps", () => {
     expect(notes()).toHaveLength(2);
   });
 });
+
+describe("an invoice deep in the history", () => {
+  it("is posted when paid with nothing newer above it, its window read a share per interval, one page once nothing is open", async () => {
+    const made = await started({ pageSize: 10, maxPages: 3 });
+    const channel = await subscribe(made, "TDEEP");
+    const history = made.history("TDEEP");
+    // An unpaid invoice made 30 minutes ago (its page open another 30), under 120 paid since: page 13.
+    const deep = history.add("notpayed", "deep", 1800);
+    for (let i = 0; i < 120; i += 1) history.add("payed", `paid${i}`, 1700 - i);
+    run(made);
+    // The first reads note the whole history (nothing of it is news: all from before subscribing).
+    await expect.poll(() => history.reads, { timeout: 5000 }).toBeGreaterThan(13);
+    await sleep(3 * INTERVAL);
+    expect(made.posts(channel)).toHaveLength(0);
+    // While it is open, the turns read on towards it, at most a share each interval, not without pause.
+    const openFrom = history.reads;
+    await sleep(10 * INTERVAL);
+    expect(history.reads - openFrom).toBeLessThanOrEqual(11 * 4);
+    history.set(deep, "payed");
+    await postedWithin(made, channel, deep, Date.now(), 30 * INTERVAL);
+    expect(made.posts(channel)).toHaveLength(1);
+    // Nothing may change any more: a turn reads the newest page only.
+    await sleep(3 * INTERVAL);
+    const settledFrom = history.reads;
+    await sleep(10 * INTERVAL);
+    expect(history.reads - settledFrom).toBeLessThanOrEqual(12);
+    expect(made.posts(channel)).toHaveLength(1);
+  });
+});
