@@ -7,6 +7,7 @@ import { type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import { openFeed } from "./feed/index.js";
 import { PaymentsClient } from "./payments/client.js";
+import type { CallPriority } from "./payments/register-queue.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
 import { slackErrorCode } from "./slack/error.js";
@@ -112,7 +113,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   try {
     // The feed writes in each workspace's language (its settings; English when unset).
     const reader = {
-      history: (team: string, page: number, items: number) => payments.history(team, page, items),
+      history: (team: string, page: number, items: number, priority?: CallPriority) =>
+        payments.history(team, page, items, priority),
       invoice: (team: string, id: string) => payments.invoice(team, id),
       methodFor: (team: string, code: string) => payments.methodFor(team, code),
       languageOf: async (team: string) => (await stores.settings.get(team)).language ?? "en",

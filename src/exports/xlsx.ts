@@ -116,7 +116,7 @@ function xmlText(value: string): string {
 /** A cell's attributes after its reference, and what goes inside; null: an empty cell, not written. */
 export type Cell = { attributes: string; body: string } | null;
 
-export function textCell(value: string | null | undefined, style = 0): Cell {
+function textCell(value: string | null | undefined, style = 0): Cell {
   if (value == null || value === "") return null;
   return {
     attributes: ` t="inlineStr"${style ? ` s="${style}"` : ""}`,

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
+import type { CallPriority } from "../payments/register-queue.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedLedger } from "./ledger.js";
 import type { FeedState } from "./model.js";
@@ -9,10 +10,12 @@ import type { FeedStore } from "./store.js";
 
 /** What the feed reads from the payment service (WorkspacePayments). */
 export type FeedReader = {
+  /** `background`: a page read only to look again at open invoices, behind people's calls. */
   history(
     teamId: string,
     page: number,
     items: number,
+    priority?: CallPriority,
   ): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean | null; unreadable: number }>;
   invoice(teamId: string, invoiceId: string): Promise<Invoice>;
   methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;

@@ -50,7 +50,8 @@ export async function readHistory(
     }
     let history: Awaited<ReturnType<typeof ctx.deps.reader.history>>;
     try {
-      history = await ctx.deps.reader.history(team, page, pageSize);
+      // Looking again at open invoices is no one's question now: it yields to people's calls.
+      history = await ctx.deps.reader.history(team, page, pageSize, sweeping ? "background" : "command");
     } catch (error) {
       return { ok: false, error };
     }

@@ -31,6 +31,8 @@ export class RegisterHistory {
   flapping = false;
   readonly held: Held[] = [];
   reads = 0;
+  /** Each read's page and priority, in order. */
+  readonly log: Array<{ page: number; priority: string }> = [];
   private count = 0;
 
   /** A new invoice, created now or `ageS` seconds ago (listed newest first). */
@@ -55,8 +57,9 @@ export class RegisterHistory {
     if (entry) entry.state = state;
   }
 
-  async page(page: number, items: number) {
+  async page(page: number, items: number, priority = "command") {
     this.reads += 1;
+    this.log.push({ page, priority });
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.hold) await new Promise<void>((release) => this.held.push({ release }));
     if (this.fault) throw this.fault;
@@ -90,7 +93,7 @@ export async function feedWorld(options: Partial<FeedRunnerOptions> = {}, now?: 
     return found;
   };
   const reader: FeedReader = {
-    history: (team, page, items) => history(team).page(page, items),
+    history: (team, page, items, priority) => history(team).page(page, items, priority),
     invoice: async (team, id): Promise<Invoice> => {
       if (unreadable.has(id)) throw new Error("Invoice not found");
       const entry = history(team).entries.find((candidate) => candidate.id === id);
