@@ -107,6 +107,18 @@ describe("the payment feed", () => {
     expect(JSON.stringify(opened.reply.body)).toContain(`Invoice ${id}`);
   });
 
+  it("posts a payment deep in the history, with sixty newer invoices above it and nothing new there", async () => {
+    // Made two minutes ago, its page open an hour more; then sixty more, unpaid: it is on page 2.
+    const deep = freshInvoice(stack, { createdAt: moscowTime(new Date(Date.now() - 120_000)) });
+    const newer = Array.from({ length: 60 }, () => freshInvoice(stack));
+    await sleep(1000); // a few turns note them all
+    stack.fake.pay(deep);
+    await stack.slack.waitForMessages(() => about(stack, deep).length === 1, 5000);
+    await sleep(600);
+    expect(about(stack, deep)).toHaveLength(1);
+    expect(newer.some((id) => about(stack, id).length > 0)).toBe(false);
+  });
+
   it("leaves an invoice with a live card in the feed's channel to the card: its thread tells the payment, once", async () => {
     const id = freshInvoice(stack);
     const { reply } = await stack.ask(id, { channelId: FEED, userId: MEMBER });
