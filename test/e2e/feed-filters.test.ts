@@ -1,49 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
+import { moscowTime } from "../../sandbox/fake-payments.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { askIn as askInChannel, feedPosts, invoiceMaker, sleep } from "../support/feed-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
 const ANNA = "U0ANNA";
 
-let made = 0;
 /** An unpaid invoice the cash register made just now (after the subscriptions), expiring in an hour. */
-function freshInvoice(stack: Stack, overrides: Partial<SampleInvoice> = {}): string {
-  made += 1;
-  const id = `7154${String(made).padStart(5, "0")}_FeedRoute`;
-  const now = new Date();
-  stack.fake.invoices.set(id, {
-    id,
-    state: "notpayed",
-    currency: "RUB",
-    amount: "2500",
-    createdAt: moscowTime(now),
-    expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
-    ...overrides,
-  });
-  return id;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const about = (stack: Stack, id: string, channel: string): PostedMessage[] =>
-  [...stack.slack.messages.values()].filter(
-    (m) => m.channel === channel && !m.threadTs && m.text.startsWith("Invoice ") && m.text.includes(id),
-  );
+const freshInvoice = invoiceMaker("7154", "FeedRoute");
+const about = (stack: Stack, id: string, channel: string) => feedPosts(stack, channel, id);
 const setState = (stack: Stack, id: string, state: string) => {
   const invoice = stack.fake.invoices.get(id);
   if (invoice) invoice.state = state;
 };
-
-/** `/invoice <text>` in `channel`; a first subscribe's welcome in the channel is skipped. */
-async function askIn(stack: Stack, text: string, channelId: string, userId = ADMIN) {
-  const ack = await stack.command(text, { userId, channelId });
-  const first = await stack.slack.waitForReply(ack.responseId);
-  if (first.body.response_type !== "in_channel") return first;
-  return stack.slack.waitForReply(ack.responseId, { count: 2 });
-}
+const askIn = (stack: Stack, text: string, channelId: string, userId = ADMIN) =>
+  askInChannel(stack, text, channelId, userId);
 
 describe("feed routing: filters, failures, expiry and mentions (issue 32)", () => {
   let stack: Stack;

@@ -6,48 +6,23 @@ import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { stackInItsOwnProcess } from "../support/app-process.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { askIn as askInChannel, feedPosts, invoiceMaker, sleep } from "../support/feed-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
 const FEED = "C0PAYMENTS";
 
-let made = 0;
 /** An invoice the cash register made just now (after the subscription), not paid yet. */
-function freshInvoice(stack: Stack, overrides: Partial<SampleInvoice> = {}): string {
+const makeInvoice = invoiceMaker("7153", "FeedFresh");
+let made = 0;
+const freshInvoice = (stack: Stack, overrides: Partial<SampleInvoice> = {}) => {
   made += 1;
-  const id = `7153${String(made).padStart(5, "0")}_FeedFresh`;
-  const now = new Date();
-  stack.fake.invoices.set(id, {
-    id,
-    state: "notpayed",
-    currency: "RUB",
-    amount: "2500",
-    description: `Order <#${made}> & co`,
-    createdAt: moscowTime(now),
-    expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
-    ...overrides,
-  });
-  return id;
-}
-
-const feedMessages = (stack: Stack, channel = FEED): PostedMessage[] =>
-  [...stack.slack.messages.values()].filter(
-    (m) => m.channel === channel && !m.threadTs && m.text.startsWith("Invoice "),
-  );
-const about = (stack: Stack, id: string, channel = FEED) =>
-  feedMessages(stack, channel).filter((m) => m.text.includes(id));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * `/invoice <text>` in `channel`, and the private reply. A first subscribe also posts its welcome in
- * the channel, which the stand-in counts as a reply of the command too: that one is skipped.
- */
-async function askIn(stack: Stack, text: string, channelId: string, userId = ADMIN) {
-  const ack = await stack.command(text, { userId, channelId });
-  const first = await stack.slack.waitForReply(ack.responseId);
-  if (first.body.response_type !== "in_channel") return first;
-  return stack.slack.waitForReply(ack.responseId, { count: 2 });
-}
+  return makeInvoice(stack, { description: `Order <#${made}> & co`, ...overrides });
+};
+const feedMessages = (stack: Stack, channel = FEED): PostedMessage[] => feedPosts(stack, channel);
+const about = (stack: Stack, id: string, channel = FEED) => feedPosts(stack, channel, id);
+const askIn = (stack: Stack, text: string, channelId: string, userId = ADMIN) =>
+  askInChannel(stack, text, channelId, userId);
 
 describe("the payment feed", () => {
   let stack: Stack;
