@@ -54,6 +54,14 @@ export async function deliverChannel(
       index += 1;
       continue;
     }
+    // Unsubscribed (or subscribed afresh) since the turn began: nothing more is posted there.
+    if (!(await stillSubscribed(turn, subscription))) {
+      ctx.deps.logger.info(
+        { team, channel, outcome: "feed_unsubscribed" },
+        "feed channel unsubscribed during the turn: nothing more posted there",
+      );
+      return { state, more: false, nextTryAt: undefined };
+    }
     const outcome = await post(turn, slack, subscription, next);
     if (outcome === "lost") return { state, more: false, nextTryAt: undefined };
     if (outcome === "not_in_channel") {
@@ -82,6 +90,11 @@ export async function deliverChannel(
   }
   const waiting = state.owed.map((entry) => entry.retryAt ?? 0).filter((at) => at > ctx.now().getTime());
   return { state, more: false, nextTryAt: waiting.length > 0 ? Math.min(...waiting) : undefined };
+}
+
+async function stillSubscribed(turn: Turn, subscription: Subscription): Promise<boolean> {
+  const now = await turn.ctx.deps.feeds.channels(turn.team);
+  return now.some((entry) => entry.channel === subscription.channel && entry.since === subscription.since);
 }
 
 /** One more failure: tried again after the feed's interval, doubling with each failure up to 30 minutes. */

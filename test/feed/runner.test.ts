@@ -138,3 +138,23 @@ describe("an invoice deep in the history", () => {
     expect(made.posts(channel)).toHaveLength(1);
   });
 });
+
+describe("a channel unsubscribed while a turn reads", () => {
+  it("gets nothing more from that turn: it stops before posting there", async () => {
+    const made = await started();
+    const channel = await subscribe(made, "TGONE");
+    const history = made.history("TGONE");
+    const id = history.add();
+    run(made);
+    await expect.poll(() => history.reads).toBeGreaterThan(1);
+    // The next read is slow; the payment is in it, and the channel is unsubscribed meanwhile.
+    history.delayMs = 400;
+    history.set(id, "payed");
+    const reads = history.reads;
+    await expect.poll(() => history.reads, { interval: 5 }).toBeGreaterThan(reads);
+    expect(await made.feeds.unsubscribe("TGONE", channel)).toBe(true);
+    await sleep(1000);
+    expect(made.posts(channel)).toHaveLength(0);
+    expect(made.lines.some((line) => line.outcome === "feed_unsubscribed")).toBe(true);
+  });
+});
