@@ -145,7 +145,7 @@ export type Delivered = {
   redrawn: boolean;
   /** The most attempts among cards that still owe Slack something; undefined when none owes. */
   owedAttempts: number | undefined;
-  /** Slack's Retry-After, if any answered ratelimited. */
+  /** How long after `checkedAtMs` Slack's Retry-After ends, if any call answered ratelimited. */
   retryAfterMs: number;
   watchesOfRegister: number;
 };

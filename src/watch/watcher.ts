@@ -164,6 +164,8 @@ export class Watcher extends LiveCardRegistry {
     const redrawn = redrawAll(judgement, changed, checkedAt.getTime(), watch);
     const delivery = await deliverToCards(this.effects, watch, judgement.invoice, judgement.status, redrawn);
     if (delivery === "token_dead") return;
+    // Slack's Retry-After counts from its answer, which came after the check: from now, then.
+    const sinceCheckMs = this.now().getTime() - checkedAt.getTime();
     const next = nextCheck(
       watch,
       {
@@ -172,7 +174,7 @@ export class Watcher extends LiveCardRegistry {
         changed,
         redrawn,
         owedAttempts: owedAttempts(watch.cards),
-        retryAfterMs: delivery.retryAfterMs,
+        retryAfterMs: delivery.retryAfterMs > 0 ? delivery.retryAfterMs + sinceCheckMs : 0,
         watchesOfRegister,
       },
       this.options,
