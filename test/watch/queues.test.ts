@@ -331,10 +331,15 @@ for (const engine of ENGINES) {
         .map((wait, index) => (wait === null ? null : start + index + wait))
         .filter((slot): slot is number => slot !== null)
         .sort((a, b) => a - b);
-      expect(slots).toEqual([start, start + 550]);
-      // The next free slot is start + 1100: too far for a caller at start + 1 waiting 600 ms.
+      // Which caller the engine serves first is its own business (the six race on two
+      // connections): the first slot is that caller's own time, the second 550 ms after it.
+      const first = slots[0] ?? Number.NaN;
+      expect(first).toBeGreaterThanOrEqual(start);
+      expect(first).toBeLessThanOrEqual(start + 5);
+      expect(slots).toEqual([first, first + 550]);
+      // The next free slot is first + 1100: too far for a caller at start + 1 waiting 600 ms.
       expect(await queue.takeRead(register, 2, start + 1, 600)).toBeNull();
-      expect(await other.takeRead(register, 2, start + 999, 600)).toBe(101);
+      expect(await other.takeRead(register, 2, start + 999, 600)).toBe(first + 1100 - (start + 999));
       expect(await queue.takeRead(register, 2, start + 2000, 0)).toBe(0);
       expect(await queue.takeRead(`${register}-other`, 2, start, 0)).toBe(0);
     });
