@@ -13,14 +13,20 @@ export async function showPeriodWork(stack: Stack, admin: string, show: Show, js
   const started = performance.now();
   const ack = await stack.command("summary 30d", { userId: admin, channelId: "C0PAYMENTS" });
   // A first report reads the history within the register's budget; after 3 s its progress shows.
+  const inProgress = (body: unknown) => JSON.stringify(body).includes("invoice_report_cancel");
+  let count = 1;
   let reply = await stack.slack.waitForReply(ack.responseId, { timeoutMs: 120_000 });
-  if (JSON.stringify(reply.body).includes("invoice_report_cancel")) {
+  if (inProgress(reply.body)) {
     show(
       "A first 30-day report reads the history page by page: its progress, with Cancel",
       "/invoice summary 30d",
       reply.body,
     );
-    reply = await stack.slack.waitForReply(ack.responseId, { count: 2, timeoutMs: 120_000 });
+    // The progress message is updated as pages are read; the report replaces it at the end.
+    while (inProgress(reply.body)) {
+      count += 1;
+      reply = await stack.slack.waitForReply(ack.responseId, { count, timeoutMs: 120_000 });
+    }
   }
   const took = Math.round(performance.now() - started);
   show(

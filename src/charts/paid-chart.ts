@@ -1,5 +1,5 @@
 import Big from "big.js";
-import { formatDecimal } from "../blocks/format.js";
+import { formatAmount, formatDecimal } from "../blocks/format.js";
 import { CHART_TEXT } from "../i18n/chart.js";
 import { type Lang, LOCALES } from "../i18n/lang.js";
 
@@ -43,6 +43,33 @@ export function tickLabel(value: Big, lang: Lang): string {
   return compact.format(Number(value.toFixed()));
 }
 
+/** About how wide a bold 20 px label is per character, in SVG units (DejaVu Sans Bold). */
+const LABEL_CHAR_WIDTH = 12.5;
+
+/**
+ * Where the cut bars' amount labels go (their centres): over their bars, kept inside the picture,
+ * and two labels pushed apart when they would run into each other.
+ */
+export function labelCentres(labels: { centre: number; text: string }[]): number[] {
+  const boxes = labels.map(({ centre, text }) => {
+    const half = (text.length * LABEL_CHAR_WIDTH) / 2;
+    return { centre: Math.min(Math.max(centre, 10 + half), PLOT.right - half), half };
+  });
+  const [left, right] = [...boxes].sort((a, b) => a.centre - b.centre);
+  if (left && right) {
+    const overlap = left.half + right.half + 16 - (right.centre - left.centre);
+    if (overlap > 0) {
+      // Pushed apart, then moved back inside together when that took one past an edge.
+      const shift =
+        Math.max(0, 10 - (left.centre - overlap / 2 - left.half)) -
+        Math.max(0, right.centre + overlap / 2 + right.half - PLOT.right);
+      left.centre += shift - overlap / 2;
+      right.centre += shift + overlap / 2;
+    }
+  }
+  return boxes.map((box) => box.centre);
+}
+
 /** A round step near max / 5 (1, 2, 2.5 or 5 times a power of ten), exact as a decimal string. */
 export function tickStep(max: Big): Big {
   if (max.lte(0)) return new Big(1);
@@ -55,6 +82,39 @@ export function tickStep(max: Big): Big {
   return power.times(10);
 }
 
+/** A bar this many times the tallest of the rest is cut, so one large payment does not flatten the rest. */
+const CUT_RATIO = 3;
+/**
+ * At most one bar is cut in a short chart and two in a long one (24 hours, a month): more than that
+ * is the period's shape, not an exception, and the axis simply reaches the tallest.
+ */
+const maxCut = (buckets: number) => (buckets >= 20 ? 2 : 1);
+/** Cutting needs a body to scale to: at least this many other bars with money in them. */
+const MIN_BODY = 3;
+
+/**
+ * Which of this period's buckets are cut, and the value the axis is scaled to: the largest bar (or
+ * two, in a long chart) when over three times everything else (the other bars and the period
+ * before). The line of the period before is never cut: it would hide where it went.
+ */
+export function cutBars(values: Big[], before: Big[]): { cut: Set<number>; axisMax: Big } {
+  const all = [...values, ...before];
+  const axisMaxOf = (excluded: Set<number>) =>
+    [...values.filter((_, index) => !excluded.has(index)), ...before].reduce(
+      (top, value) => (value.gt(top) ? value : top),
+      new Big(0),
+    );
+  const byValue = values.map((value, index) => ({ value, index })).sort((a, b) => b.value.cmp(a.value));
+  const paid = byValue.filter((bar) => bar.value.gt(0)).length;
+  for (let count = 1; count <= maxCut(values.length) && paid - count >= MIN_BODY; count += 1) {
+    const cut = new Set(byValue.slice(0, count).map((bar) => bar.index));
+    const rest = axisMaxOf(cut);
+    const smallestCut = byValue[count - 1]?.value ?? new Big(0);
+    if (smallestCut.gt(rest.times(CUT_RATIO))) return { cut, axisMax: rest };
+  }
+  return { cut: new Set(), axisMax: all.reduce((top, value) => (value.gt(top) ? value : top), new Big(0)) };
+}
+
 /**
  * The paid total per bucket as an SVG bar chart: this period as bars, the period before as a faint
  * line over the same buckets, round ticks on the amount axis written as the language writes
@@ -65,7 +125,7 @@ export function paidChartSvg(input: PaidChartInput): string {
   const t = CHART_TEXT[input.lang];
   const values = input.current.map((value) => new Big(value));
   const before = input.previous.slice(0, values.length).map((value) => new Big(value));
-  const max = [...values, ...before].reduce((top, value) => (value.gt(top) ? value : top), new Big(0));
+  const { cut, axisMax: max } = cutBars(values, before);
   const step = tickStep(max);
   const ticks = Math.max(1, Math.ceil(Number(max.div(step).toFixed(6))));
   const top = step.times(ticks);
@@ -94,14 +154,39 @@ export function paidChartSvg(input: PaidChartInput): string {
       `<text x="${PLOT.left - 14}" y="${(Number(at) + 7).toFixed(1)}" font-size="20" text-anchor="end" fill="${COLORS.muted}">${escapeXml(tickLabel(value, input.lang))}</text>`,
     );
   }
+  const cutLabels: { centre: number; text: string }[] = [];
   values.forEach((value, index) => {
     if (value.lte(0)) return;
     const x = PLOT.left + index * slot + slot * 0.15;
-    const barTop = y(value);
+    const width = slot * 0.7;
+    const barTop = cut.has(index) ? PLOT.top - 8 : y(value);
     parts.push(
-      `<rect x="${x.toFixed(1)}" y="${barTop.toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${(PLOT.bottom - barTop).toFixed(1)}" rx="3" fill="${COLORS.bar}"/>`,
+      `<rect x="${x.toFixed(1)}" y="${barTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(PLOT.bottom - barTop).toFixed(1)}" rx="3" fill="${COLORS.bar}"/>`,
+    );
+    if (!cut.has(index)) return;
+    // The cut: a white zigzag across the bar near its top; the exact amount goes above it.
+    const breakAt = PLOT.top + 28;
+    const zigzag = [0, 0.25, 0.5, 0.75, 1]
+      .map(
+        (share, point) =>
+          `${(x - 3 + share * (width + 6)).toFixed(1)},${(breakAt + (point % 2 ? -6 : 6)).toFixed(1)}`,
+      )
+      .join(" ");
+    parts.push(`<polyline points="${zigzag}" fill="none" stroke="#ffffff" stroke-width="7"/>`);
+    cutLabels.push({
+      centre: x + width / 2,
+      text: formatAmount(value.toFixed(), input.currency, input.lang),
+    });
+  });
+  labelCentres(cutLabels).forEach((centre, index) => {
+    parts.push(
+      `<text x="${centre.toFixed(1)}" y="${PLOT.top - 16}" font-size="20" font-weight="bold" text-anchor="middle" fill="${COLORS.text}">${escapeXml(cutLabels[index]?.text ?? "")}</text>`,
     );
   });
+  if (cut.size > 0)
+    parts.push(
+      `<text x="${PLOT.right}" y="84" font-size="19" text-anchor="end" fill="${COLORS.muted}">${escapeXml(t.cut)}</text>`,
+    );
   if (before.length > 1) {
     const points = before.map(
       (value, index) => `${(PLOT.left + (index + 0.5) * slot).toFixed(1)},${y(value).toFixed(1)}`,

@@ -6,6 +6,8 @@ export type ChartText = {
   current: string;
   previous: string;
   empty: string;
+  /** Under the legend when a bar is cut because it is far taller than the rest. */
+  cut: string;
 };
 
 const en: ChartText = {
@@ -13,6 +15,7 @@ const en: ChartText = {
   current: "This period",
   previous: "Period before",
   empty: "No payments in this period",
+  cut: "A cut bar is far taller: its amount is above it",
 };
 
 const ru: ChartText = {
@@ -20,6 +23,7 @@ const ru: ChartText = {
   current: "Этот период",
   previous: "Прошлый период",
   empty: "За этот период платежей нет",
+  cut: "Столбец с разрывом намного выше: сумма над ним",
 };
 
 export const CHART_TEXT: Record<Lang, ChartText> = { en, ru };
