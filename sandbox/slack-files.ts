@@ -24,6 +24,8 @@ export class SlackFiles {
   readonly files = new Map<string, UploadedFile>();
   private counter = 0;
   private readonly waiters: Array<() => void> = [];
+  /** A fault: the upload address answers this HTTP status (0: it takes the bytes, as normal). */
+  failUploads = 0;
 
   /** files.getUploadURLExternal */
   start(body: Record<string, unknown>, base: string): Record<string, unknown> {
@@ -43,6 +45,7 @@ export class SlackFiles {
     if (!file) return 404;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (this.failUploads) return this.failUploads;
     const raw = Buffer.concat(chunks);
     const type = req.headers["content-type"] ?? "";
     if (type.startsWith("multipart/form-data")) {

@@ -9,8 +9,9 @@ const openedSchema = z.object({ channel: z.object({ id: z.string().min(1) }) });
 const uploadUrlSchema = z.object({ upload_url: z.url(), file_id: z.string().min(1) });
 const completedSchema = z.object({ files: z.array(z.object({ id: z.string().min(1) })).min(1) });
 
-/** How long the upload of a file's bytes may take (a month's CSV is megabytes). */
+/** How long the upload of a file's bytes may take: a month's CSV is megabytes, a chart some 50 KB. */
 export const UPLOAD_TIMEOUT_MS = 120_000;
+export const SMALL_UPLOAD_TIMEOUT_MS = 15_000;
 
 /**
  * Why a file could not go: Kassa may not upload files (`files:write`) or open direct messages
@@ -81,7 +82,8 @@ export async function uploadFile(
       headers: { "content-type": "application/octet-stream", "content-length": String(length) },
       body,
       duplex: "half",
-      signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+      // A chart is waited for by a person reading a report: it does not get an export's minutes.
+      signal: AbortSignal.timeout("bytes" in file ? SMALL_UPLOAD_TIMEOUT_MS : UPLOAD_TIMEOUT_MS),
     });
     await sent.arrayBuffer();
     if (!sent.ok) throw new Error(`the upload address answered HTTP ${sent.status}`);

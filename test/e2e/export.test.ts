@@ -167,6 +167,29 @@ describe("/invoice export", () => {
     }
   });
 
+  it("Slack not taking the file: the asker is told, nothing half-shared; asked again, it goes without reading the history again", async () => {
+    const shared = stack.slack.files.shared().length;
+    stack.slack.failApi("files.completeUploadExternal", "internal_error");
+    try {
+      await stack.ask("export 7d", { userId: "U0ADMIN" });
+      await stack.slack.waitForMessages((messages) =>
+        messages.some(
+          (message) => message.channel === "D0ADMIN" && message.text.includes("Slack did not take the file"),
+        ),
+      );
+    } finally {
+      stack.slack.failApi("files.completeUploadExternal", null);
+    }
+    expect(stack.slack.files.shared()).toHaveLength(shared);
+    const reads = stack.fake.requests.filter((request) => request.path.includes("history")).length;
+    await stack.ask("export 7d", { userId: "U0ADMIN" });
+    const files = await stack.slack.files.waitFor(shared + 1);
+    expect(files[shared]?.filename).toMatch(/\.csv$/);
+    expect(files[shared]?.channel).toBe("D0ADMIN");
+    // What the failed try read is kept: the second one asks the service nothing.
+    expect(stack.fake.requests.filter((request) => request.path.includes("history")).length).toBe(reads);
+  });
+
   it("answers a wrong export with how to write it", async () => {
     const { reply } = await stack.ask("export pdf", { userId: "U0ADMIN" });
     expect(JSON.stringify(reply.body)).toContain("`/invoice export` takes a period");

@@ -95,6 +95,21 @@ describe("/invoice summary over a realistic history", () => {
     expect(JSON.stringify(blocks)).toContain("The chart is in your messages with Kassa.");
   });
 
+  it("Slack refusing the chart's bytes: the report has every figure and says the chart could not be sent this time", async () => {
+    const shared = stack.slack.files.shared().length;
+    stack.slack.files.failUploads = 500;
+    try {
+      const { reply } = await stack.ask("summary 7d", { userId: "U0ADMIN" });
+      const text = JSON.stringify(reply.body.blocks);
+      expect(text).toContain("*Paid total*");
+      expect(text).toContain("The chart could not be sent this time; the figures above are complete.");
+      expect(text).not.toContain('"type":"image"');
+    } finally {
+      stack.slack.files.failUploads = 0;
+    }
+    expect(stack.slack.files.shared()).toHaveLength(shared);
+  });
+
   it("without files:write the report still has every figure, and one line says the chart needs the permission", async () => {
     stack.slack.failApi("files.getUploadURLExternal", "missing_scope");
     try {
