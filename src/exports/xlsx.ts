@@ -5,8 +5,9 @@ import { EXPORT_COLUMNS, type ExportRow, inertText } from "./columns.js";
  * A one-sheet xlsx written row by row (fflate's streaming zip), so a month of invoices never sits in
  * memory as a workbook: typed cells (amounts as numbers, written as the exact decimal text Excel
  * reads; the created time as a date in the payment service's zone), a bold header row kept frozen
- * while scrolling, inline strings (no shared-string table to hold). exceljs does this too at 54 MB
- * and 194 packages installed; write-excel-file holds the whole sheet (400 MB for 50,000 rows).
+ * while scrolling, with a filter on it, inline strings (no shared-string table to hold). exceljs
+ * does this too at 54 MB and 194 packages installed; write-excel-file holds the whole sheet (400 MB
+ * for 50,000 rows).
  */
 export class XlsxWriter {
   private readonly zip: Zip;
@@ -14,6 +15,7 @@ export class XlsxWriter {
   private rowNumber = 1;
   private pending: string[] = [];
   private readonly done: Promise<void>;
+  private readonly sheetName: string;
 
   constructor(
     /** Receives the file's bytes as they are made. */
@@ -31,11 +33,8 @@ export class XlsxWriter {
       onChunk(chunk);
       if (final) finish();
     });
-    for (const [name, text] of staticParts(options.sheetName)) {
-      const part = new ZipPassThrough(name);
-      this.zip.add(part);
-      part.push(utf8(text), true);
-    }
+    this.sheetName = options.sheetName.slice(0, 31);
+    for (const [name, text] of staticParts()) this.addPart(name, text);
     this.zip.add(this.sheet);
     const header = EXPORT_COLUMNS.map((name) => (name === "created_at" ? `${name} (${options.zone})` : name));
     this.sheet.push(
@@ -71,9 +70,20 @@ export class XlsxWriter {
   /** Ends the sheet and the file; resolves once every byte went to onChunk. */
   async finish(): Promise<void> {
     this.flush();
-    this.sheet.push(utf8("</sheetData></worksheet>"), true);
+    // A filter on the header row over every row (known only now), so the month can be sorted and
+    // filtered by state or method at once; the workbook names its range, as Excel itself does.
+    const last = COLUMN_LETTERS[EXPORT_COLUMNS.length - 1];
+    const range = `A1:${last}${this.rowNumber - 1}`;
+    this.sheet.push(utf8(`</sheetData><autoFilter ref="${range}"/></worksheet>`), true);
+    this.addPart("xl/workbook.xml", workbookXml(this.sheetName, range));
     this.zip.end();
     await this.done;
+  }
+
+  private addPart(name: string, text: string): void {
+    const part = new ZipPassThrough(name);
+    this.zip.add(part);
+    part.push(utf8(text), true);
   }
 
   private flush(): void {
@@ -142,28 +152,33 @@ function dateCell(text: string): Cell {
   return Number.isFinite(serial) ? { attributes: ' s="2"', body: `<v>${serial}</v>` } : textCell(text);
 }
 
-function staticParts(sheetName: string): Array<[string, string]> {
-  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** The workbook: its one sheet, and the filter's range named as Excel names it (a hidden name). */
+function workbookXml(sheetName: string, range: string): string {
+  const name = xmlText(sheetName).replaceAll('"', "&quot;");
+  const [from, to] = range.split(":").map((cell) => cell.replace(/^([A-Z]+)(\d+)$/, "$$$1$$$2"));
+  const quoted = `'${xmlText(sheetName).replaceAll("'", "''")}'`;
+  return `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet name="${name}" sheetId="1" r:id="rId1"/></sheets><definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">${quoted}!${from}:${to}</definedName></definedNames></workbook>`;
+}
+
+function staticParts(): Array<[string, string]> {
   return [
     [
       "[Content_Types].xml",
-      `${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`,
+      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`,
     ],
     [
       "_rels/.rels",
-      `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    ],
-    [
-      "xl/workbook.xml",
-      `${head}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet name="${xmlText(sheetName).replaceAll('"', "&quot;").slice(0, 31)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     ],
     [
       "xl/_rels/workbook.xml.rels",
-      `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     ],
     [
       "xl/styles.xml",
-      `${head}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs></styleSheet>`,
+      `${XML_HEAD}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
     ],
   ];
 }

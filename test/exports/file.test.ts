@@ -137,9 +137,18 @@ describe("xlsx", () => {
         "xl/workbook.xml",
         "xl/worksheets/sheet1.xml",
       ]);
-      expect(strFromU8(parts["xl/workbook.xml"] ?? new Uint8Array())).toContain('<sheet name="Счета"');
+      const workbook = strFromU8(parts["xl/workbook.xml"] ?? new Uint8Array());
+      expect(workbook).toContain('<sheet name="Счета"');
+      // The header's filter covers the header and both rows, named as Excel names it.
+      expect(workbook).toContain(
+        `<definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'Счета'!$A$1:$O$3</definedName>`,
+      );
+      expect(strFromU8(parts["xl/styles.xml"] ?? new Uint8Array())).toContain(
+        '<cellStyle name="Normal" xfId="0" builtinId="0"/>',
+      );
       const sheet = strFromU8(parts["xl/worksheets/sheet1.xml"] ?? new Uint8Array());
       expect(sheet).toContain('state="frozen"');
+      expect(sheet).toMatch(/<\/sheetData><autoFilter ref="A1:O3"\/><\/worksheet>$/);
       expect(sheet).toContain(`<t xml:space="preserve">created_at (${MOSCOW})</t>`);
       // 2026-11-26 14:30 as an Excel serial: days since 1899-12-30 and the fraction of the day.
       const serial = Date.UTC(2026, 10, 26, 14, 30) / 86_400_000 + 25_569;
