@@ -101,6 +101,7 @@ describe("the public callback path: the sender's problem, never Kassa's error", 
     const key = /crystalpay\/callback\/([A-Za-z0-9_-]{32})/.exec(status)?.[1] ?? "";
     expect(key).not.toBe("");
     const before = stack.logs.length;
+    const started = Date.now();
     const targets = [key, "%E0%A4%A", "B".repeat(32)];
     const bad = Array.from({ length: 300 }, (_, index) =>
       fetch(`${stack.url}/crystalpay/callback/${targets[index % 3]}`, {
@@ -124,8 +125,11 @@ describe("the public callback path: the sender's problem, never Kassa's error", 
     await expect.poll(() => summed("requests_refused", "unknown callback address")).toBe(100);
     const workspace = stack.logEntries().find((entry) => entry.outcome === "callbacks_refused");
     expect(workspace).toMatchObject({ level: "warn", teamId: "T0SANDBOX" });
-    // 300 refusals: a few summary lines (one a second here), nothing else.
-    expect(stack.logs.length - before).toBeLessThanOrEqual(6);
+    // 300 refusals: at most two summary lines (callbacks, requests) each second they spanned (one
+    // summary a second here), nothing else; on a quick machine that is 2 to 6 lines, never 300.
+    const seconds = Math.ceil((Date.now() - started) / 1000) + 1;
+    expect(stack.logs.length - before).toBeLessThanOrEqual(2 * seconds);
+    expect(stack.logs.length - before).toBeLessThan(30);
     expect(stack.logs.filter((line) => levelOf(line) === "error")).toEqual([]);
   });
 

@@ -85,8 +85,19 @@ describe("the payment feed", () => {
   it("posts a payment deep in the history, with sixty newer invoices above it and nothing new there", async () => {
     // Made two minutes ago, its page open an hour more; then sixty more, unpaid: it is on page 2.
     const deep = freshInvoice(stack, { createdAt: moscowTime(new Date(Date.now() - 120_000)) });
+    const since = Date.now();
     const newer = Array.from({ length: 60 }, () => freshInvoice(stack));
-    await sleep(1000); // a few turns note them all
+    // Noted unpaid first: two reads of page 2 begun since (the first one's answer was taken in by
+    // the time the next begins), not a guess at how long that takes.
+    await expect
+      .poll(
+        () =>
+          stack.fake.requests.filter(
+            (request) =>
+              request.at >= since && request.path.includes("history") && Number(request.body?.page) >= 2,
+          ).length,
+      )
+      .toBeGreaterThanOrEqual(2);
     stack.fake.pay(deep);
     await stack.slack.waitForMessages(() => about(stack, deep).length === 1, 5000);
     await sleep(600);
@@ -254,13 +265,15 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
     );
 
     await askIn(stack, "subscribe", FEED);
-    // A minute from now, Moscow time.
+    // The start of a minute 90 to 150 s from now, Moscow time: never reached while the test sets it
+    // up, however slow the machine; the app's clock is then moved just past it.
+    const target = Math.ceil((Date.now() + 90_000) / 60_000) * 60_000;
     const inAMinute = new Intl.DateTimeFormat("en-GB", {
       timeZone: "Europe/Moscow",
       hour: "2-digit",
       minute: "2-digit",
       hourCycle: "h23",
-    }).format(new Date(Date.now() + 60_000));
+    }).format(new Date(target));
     const set = await stack.ask(`digest ${inAMinute}`, { userId: ADMIN, channelId: FEED });
     expect(JSON.stringify(set.reply.body)).toContain(
       `Each day at ${inAMinute} (Europe/Moscow) this channel gets yesterday's summary`,
@@ -276,7 +289,7 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
       );
     await sleep(600);
     expect(digests()).toHaveLength(0); // not yet its time
-    offsetMs = 2 * 60_000;
+    offsetMs = target - Date.now() + 1000;
     await stack.slack.waitForMessages(() => digests().length === 1, 5000);
     await sleep(800);
     expect(digests()).toHaveLength(1); // once that day

@@ -219,7 +219,8 @@ describe("/paymethods end to end (v2)", () => {
 describe("/paymethods cache expiry", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ env: { PAYMETHODS_CACHE_TTL_MS: "300" } });
+    // Long enough that two commands in a row on a loaded machine fall within it.
+    stack = await Stack.start({ env: { PAYMETHODS_CACHE_TTL_MS: "1500" } });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -229,7 +230,7 @@ describe("/paymethods cache expiry", () => {
     await stack.ask("", { command: "/paymethods" });
     await stack.ask("", { command: "/paymethods" });
     expect(methodRequests(stack)).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1700));
     await stack.ask("", { command: "/paymethods" });
     expect(methodRequests(stack)).toBe(2);
   });

@@ -274,9 +274,10 @@ describe("createHttpFetch: time-outs and broken connections", () => {
 
   it("gives each call its own timeoutMs", async () => {
     const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 100));
-    const fetch = transport({ timeoutMs: 250 });
-    // Three calls one after the other take longer than one time-out in all, each within its own.
-    for (let index = 0; index < 3; index += 1) {
+    // A wide margin for each call (100 ms of a 600 ms time-out) on a loaded machine.
+    const fetch = transport({ timeoutMs: 600 });
+    // Seven calls one after the other take longer than one time-out in all, each within its own.
+    for (let index = 0; index < 7; index += 1) {
       const response = await fetch(url);
       expect(await response.json()).toEqual({ ok: true });
     }
@@ -368,12 +369,12 @@ describe("createHttpFetch: https", () => {
 
 describe("createHttpFetch: what the time-out counts", () => {
   it("starts when a request has a connection, not while it waits behind maxSockets", async () => {
-    const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 120));
-    // One connection, three requests of 120 ms each: the third is sent after ~240 ms of waiting,
-    // past the 200 ms time-out if waiting counted.
-    const fetch = transport({ timeoutMs: 200, maxSockets: 1 });
-    const answers = await Promise.all([fetch(url), fetch(url), fetch(url)]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 100));
+    // One connection, six requests of 100 ms each: the sixth is sent after ~500 ms of waiting, past
+    // the 400 ms time-out if waiting counted; each has 300 ms to spare once sent.
+    const fetch = transport({ timeoutMs: 400, maxSockets: 1 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(url)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it("refuses a body that claims gzip but is not: UnreadableBodyError, not a network failure", async () => {
