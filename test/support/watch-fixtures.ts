@@ -18,7 +18,8 @@ export const unpaidInvoice = (id: string): Invoice => ({
   redirectUrl: null,
   callbackUrl: null,
   createdAt: { text: "2026-11-23 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_000_000 },
-  expiredAt: { text: "2026-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 1_795_086_400 },
+  // Open for years: tests that judge it by the real clock see an invoice that may still be paid.
+  expiredAt: { text: "2036-11-24 10:00:00", zone: "Europe/Moscow", epochSeconds: 2_111_122_800 },
   finalAt: null,
   apiVersion: "v2",
 });
