@@ -98,7 +98,6 @@ const MIN_BODY = 3;
  * before). The line of the period before is never cut: it would hide where it went.
  */
 export function cutBars(values: Big[], before: Big[]): { cut: Set<number>; axisMax: Big } {
-  const all = [...values, ...before];
   const axisMaxOf = (excluded: Set<number>) =>
     [...values.filter((_, index) => !excluded.has(index)), ...before].reduce(
       (top, value) => (value.gt(top) ? value : top),
@@ -112,7 +111,7 @@ export function cutBars(values: Big[], before: Big[]): { cut: Set<number>; axisM
     const smallestCut = byValue[count - 1]?.value ?? new Big(0);
     if (smallestCut.gt(rest.times(CUT_RATIO))) return { cut, axisMax: rest };
   }
-  return { cut: new Set(), axisMax: all.reduce((top, value) => (value.gt(top) ? value : top), new Big(0)) };
+  return { cut: new Set(), axisMax: axisMaxOf(new Set()) };
 }
 
 /**
