@@ -10,7 +10,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { moscowTime } from "./fake-payments.js";
+import { openInvoice } from "./fake-payments.js";
 import { freePort } from "./ports.js";
 import { REPLICA_ENTRY, startAppProcess } from "./replica-process.js";
 import { Stack } from "./stack.js";
@@ -120,16 +120,7 @@ export async function runFeedReplicas(options: FeedReplicasOptions): Promise<Fee
     for (let w = 0; w < options.workspaces; w += 1) {
       for (let p = 0; p < options.paymentsEach; p += 1) {
         const id = `8${String(w).padStart(3, "0")}${String(p).padStart(4, "0")}_r${run}`;
-        const now = new Date();
-        stack.fake.invoices.set(id, {
-          id,
-          state: "notpayed",
-          currency: "RUB",
-          amount: "1500",
-          createdAt: moscowTime(now),
-          expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
-          login: login(w),
-        });
+        stack.fake.invoices.set(id, openInvoice(id, { amount: "1500", login: login(w) }));
         invoices.push({ id, channel: `C0R${w}` });
       }
     }

@@ -103,6 +103,25 @@ export function moscowTime(date: Date): string {
   return `${shifted.getUTCFullYear()}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())} ${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}:${pad(shifted.getUTCSeconds())}`;
 }
 
+/**
+ * An unpaid invoice in roubles as a shop makes one: created at `now`, open for an hour; `fields`
+ * (its amount, description, register login...) over that.
+ */
+export function openInvoice(
+  id: string,
+  fields: Partial<SampleInvoice> & { amount: string },
+  now: Date = new Date(),
+): SampleInvoice {
+  return {
+    id,
+    state: "notpayed",
+    currency: "RUB",
+    createdAt: moscowTime(now),
+    expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
+    ...fields,
+  };
+}
+
 /** One invoice per known state, plus the awkward cases a real register produces. */
 export function sampleInvoices(now: Date = new Date()): SampleInvoice[] {
   const hours = (h: number) => moscowTime(new Date(now.getTime() + h * 3600 * 1000));

@@ -8,7 +8,7 @@
  */
 import {
   FAULT_IDS,
-  moscowTime,
+  openInvoice,
   SANDBOX_LOGIN,
   SANDBOX_SALT,
   SANDBOX_SECRET,
@@ -462,16 +462,7 @@ let demoInvoices = 0;
 function demoInvoice(stack: Stack, amount: string, description: string): string {
   demoInvoices += 1;
   const id = `7159000${String(demoInvoices).padStart(2, "0")}_ShopOrder`;
-  const now = new Date();
-  stack.fake.invoices.set(id, {
-    id,
-    state: "notpayed",
-    currency: "RUB",
-    amount,
-    description,
-    createdAt: moscowTime(now),
-    expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
-  });
+  stack.fake.invoices.set(id, openInvoice(id, { amount, description }));
   return id;
 }
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { moscowTime, SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { moscowTime, openInvoice, SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
@@ -109,15 +109,7 @@ for (const engine of ENGINES) {
       });
       await stack.slack.waitForReply(ack.responseId, { count: 2 });
       const id = `replica_feed_${engine.name}_${run}`;
-      const now = new Date();
-      stack.fake.invoices.set(id, {
-        id,
-        state: "notpayed",
-        currency: "RUB",
-        amount: "700",
-        createdAt: moscowTime(now),
-        expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
-      });
+      stack.fake.invoices.set(id, openInvoice(id, { amount: "700" }));
       const posts = () =>
         [...stack.slack.messages.values()].filter((m) => m.channel === "C0REPFEED" && m.text.includes(id));
       const historyReads = () =>

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type FakePayments,
   moscowTime,
+  openInvoice,
   SANDBOX_LOGIN,
   SANDBOX_SECRET,
   startFakePayments,
@@ -30,12 +31,8 @@ describe("the kept history of a register", () => {
   const history = sampleHistory({ now, days: 45, perDay: 16, seed: 11 });
   // An invoice still open when first read, paid later.
   history.push({
-    id: "799000000_OpenOne",
-    state: "notpayed",
-    currency: "RUB",
-    amount: "300",
+    ...openInvoice("799000000_OpenOne", { amount: "300" }, now),
     createdAt: moscowTime(new Date(now.getTime() - 3_600_000)),
-    expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
   });
   let register = { login: SANDBOX_LOGIN, apiVersion: "v2" as "v2" | "v3" };
   let pagesAsked = 0;

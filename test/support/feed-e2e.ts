@@ -1,4 +1,4 @@
-import { moscowTime, type SampleInvoice } from "../../sandbox/fake-payments.js";
+import { openInvoice, type SampleInvoice } from "../../sandbox/fake-payments.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import type { Stack } from "../../sandbox/stack.js";
 
@@ -13,17 +13,7 @@ export function invoiceMaker(prefix: string, tag: string, defaults: Partial<Samp
   return (stack: Stack, overrides: Partial<SampleInvoice> = {}): string => {
     made += 1;
     const id = `${prefix}${String(made).padStart(5, "0")}_${tag}`;
-    const now = new Date();
-    stack.fake.invoices.set(id, {
-      id,
-      state: "notpayed",
-      currency: "RUB",
-      amount: "2500",
-      createdAt: moscowTime(now),
-      expiredAt: moscowTime(new Date(now.getTime() + 3600_000)),
-      ...defaults,
-      ...overrides,
-    });
+    stack.fake.invoices.set(id, openInvoice(id, { amount: "2500", ...defaults, ...overrides }));
     return id;
   };
 }

@@ -12,7 +12,7 @@
  * and the figures above are the other workspaces').
  */
 import { parseArgs } from "node:util";
-import { moscowTime, type SampleInvoice } from "../../../sandbox/fake-payments.js";
+import { openInvoice } from "../../../sandbox/fake-payments.js";
 import { Stack } from "../../../sandbox/stack.js";
 import { percentile } from "../shared/stats.js";
 
@@ -89,16 +89,11 @@ export async function runFeedBench(argv: string[]): Promise<number> {
     for (let i = 0; i < total; i += 1) {
       const w = i % workspaces;
       const id = `9${String(i).padStart(8, "0")}_feedbench`;
-      const invoice: SampleInvoice = {
+      const invoice = openInvoice(
         id,
-        state: "notpayed",
-        currency: "RUB",
-        amount: "1500",
-        description: `Feed bench order ${i}`,
-        createdAt: moscowTime(now),
-        expiredAt: moscowTime(new Date(now.getTime() + 3_600_000)),
-        login: login(w),
-      };
+        { amount: "1500", description: `Feed bench order ${i}`, login: login(w) },
+        now,
+      );
       stack.fake.invoices.set(id, invoice);
       invoices.push({ id, w });
     }
@@ -108,15 +103,10 @@ export async function runFeedBench(argv: string[]): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, intervalMs + 2000));
     for (let i = 0; i < backlog; i += 1) {
       const id = `7${String(i).padStart(8, "0")}_backlog`;
-      stack.fake.invoices.set(id, {
+      stack.fake.invoices.set(
         id,
-        state: "payed",
-        currency: "RUB",
-        amount: "1500",
-        createdAt: moscowTime(new Date()),
-        expiredAt: moscowTime(new Date(Date.now() + 3_600_000)),
-        login: login(workspaces),
-      });
+        openInvoice(id, { amount: "1500", state: "payed", login: login(workspaces) }),
+      );
     }
     const backlogPosted = () =>
       [...stack.slack.messages.values()].filter((m) => m.channel === `C0FEED${workspaces}`).length;
