@@ -1,9 +1,26 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import { cutBars, labelCentres, paidChartSvg, tickLabel, tickStep } from "../../src/charts/paid-chart.js";
+import {
+  cutBars,
+  labelCentres,
+  type PaidChartInput,
+  paidChartSvg,
+  tickLabel,
+  tickStep,
+} from "../../src/charts/paid-chart.js";
 import { renderPng } from "../../src/charts/render.js";
 
 const days = Array.from({ length: 7 }, (_, index) => `2${index}.11`);
+
+/** A week's chart in roubles; each test says what differs. */
+const week = (input: Pick<PaidChartInput, "current" | "previous" | "lang"> & Partial<PaidChartInput>) =>
+  paidChartSvg({
+    subtitle: "Invoices in the last 7 days",
+    unit: "day",
+    currency: "RUB",
+    labels: days,
+    ...input,
+  });
 
 describe("the paid chart", () => {
   it("picks round ticks, exact", () => {
@@ -20,11 +37,8 @@ describe("the paid chart", () => {
   });
 
   it("draws bars for this period, a line for the one before, Russian labels and escaped text", () => {
-    const svg = paidChartSvg({
+    const svg = week({
       subtitle: "Счета <за> 7 дней & ещё",
-      unit: "day",
-      currency: "RUB",
-      labels: days,
       current: ["100", "0", "2500.5", "0.3", "1000", "0", "50"],
       previous: ["10", "20", "30", "40", "50", "60", "70", "80"],
       lang: "ru",
@@ -57,11 +71,7 @@ describe("the paid chart", () => {
     // A tall bar over fewer than three others with money in them is drawn whole.
     expect(cutBars(big(["10", "0", "5000", "0", "20"]), big(["30"])).cut.size).toBe(0);
 
-    const svg = paidChartSvg({
-      subtitle: "Invoices in the last 7 days",
-      unit: "day",
-      currency: "RUB",
-      labels: days,
+    const svg = week({
       current: ["100", "120", "12536368.9", "90", "0", "110", "95"],
       previous: ["80", "90", "100", "110", "120", "130", "140"],
       lang: "en",
@@ -72,11 +82,7 @@ describe("the paid chart", () => {
     // The axis is scaled to the other days (top tick 150), not to 12.5 million.
     expect(svg).toContain(">150<");
     expect(svg).not.toContain(">14M<");
-    const plain = paidChartSvg({
-      subtitle: "Invoices in the last 7 days",
-      unit: "day",
-      currency: "RUB",
-      labels: days,
+    const plain = week({
       current: ["100", "120", "250", "90", "0", "110", "95"],
       previous: [],
       lang: "ru",
@@ -112,11 +118,8 @@ describe("the paid chart", () => {
 
   it("renders a 1200 x 600 PNG with the shipped font (no system fonts)", async () => {
     const png = await renderPng(
-      paidChartSvg({
+      week({
         subtitle: "Счета за 7 дней",
-        unit: "day",
-        currency: "RUB",
-        labels: days,
         current: ["1", "2", "3", "4", "5", "6", "7"],
         previous: [],
         lang: "ru",
