@@ -32,15 +32,18 @@ export type ExportText = {
   notYours: string;
 };
 
+/** A report's title inside a sentence: "Exporting invoices in October 2026", not "Exporting Invoices". */
+const inSentence = (title: string) => title.charAt(0).toLocaleLowerCase() + title.slice(1);
+
 const en: ExportText = {
   underWay: (title, format) =>
-    `:hourglass_flowing_sand: Exporting ${title} as ${format}: the file will come to you in your messages with Kassa, with its progress until then.`,
+    `:hourglass_flowing_sand: Exporting ${inSentence(title)} as ${format}: the file will come to you in your messages with Kassa, with its progress until then.`,
   underWayFallback: "Export under way: the file will come to you in your messages with Kassa.",
   notAllowed: `:lock: An export shows every invoice's money and description, so only those who may see the balance may make one: ${ERROR_TEXT.en.whoMayManage}. Ask one of them.`,
   busy: (user, since) =>
     `:hourglass_flowing_sand: An export of this workspace's invoices is already under way, asked for by ${user} ${since}. Kassa makes one at a time: ask again once it has finished.`,
   busyFallback: "An export is already under way in this workspace.",
-  reading: (title, format) => `:hourglass_flowing_sand: Exporting ${title} as ${format}.`,
+  reading: (title, format) => `:hourglass_flowing_sand: Exporting ${inSentence(title)} as ${format}.`,
   progress: (pages, invoices) => `Read so far: ${pages}, ${invoices} of the period.`,
   pages: { one: "history page", other: "history pages" },
   invoices: { one: "invoice", other: "invoices" },
@@ -65,13 +68,13 @@ const en: ExportText = {
 
 const ru: ExportText = {
   underWay: (title, format) =>
-    `:hourglass_flowing_sand: Выгружаю ${title} в ${format}: файл придёт вам в сообщения с Kassa, а до тех пор там будет виден ход выгрузки.`,
+    `:hourglass_flowing_sand: Выгружаю ${inSentence(title)} в ${format}: файл придёт вам в сообщения с Kassa, а до тех пор там будет виден ход выгрузки.`,
   underWayFallback: "Выгрузка началась: файл придёт вам в сообщения с Kassa.",
   notAllowed: `:lock: Выгрузка показывает суммы и описания всех счетов, поэтому её могут делать только те, кому виден баланс: ${ERROR_TEXT.ru.whoMayManage}. Попросите кого-нибудь из них.`,
   busy: (user, since) =>
     `:hourglass_flowing_sand: Выгрузка счетов этого рабочего пространства уже идёт, её запросил ${user} ${since}. Kassa делает по одной: повторите, когда она закончится.`,
   busyFallback: "В этом рабочем пространстве уже идёт выгрузка.",
-  reading: (title, format) => `:hourglass_flowing_sand: Выгружаю ${title} в ${format}.`,
+  reading: (title, format) => `:hourglass_flowing_sand: Выгружаю ${inSentence(title)} в ${format}.`,
   progress: (pages, invoices) => `Прочитано: ${pages}, ${invoices} за период.`,
   pages: {
     one: "страница истории",

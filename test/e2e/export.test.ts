@@ -63,7 +63,7 @@ describe("/invoice export", () => {
 
   it("sends every invoice of 30 days as RFC 4180 CSV (UTF-8 with BOM) to the asker's messages with Kassa", async () => {
     const { reply } = await stack.ask("export 30d", { userId: "U0ADMIN" });
-    expect(JSON.stringify(reply.body)).toContain("Exporting Invoices in the last 30 days as CSV");
+    expect(JSON.stringify(reply.body)).toContain("Exporting invoices in the last 30 days as CSV");
     const [file] = await stack.slack.files.waitFor(1);
     expect(file?.channel).toBe("D0ADMIN");
     expect(file?.filename).toMatch(/^kassa-invoices-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);

@@ -43,7 +43,7 @@ describe("long reads: progress, Cancel, one export at a time, the kept history",
   it("one export per workspace: a second asker is told whose is under way; Cancel stops it, nothing is sent", async () => {
     stack.fake.historyDelayMs = 1500;
     const first = await stack.ask("export 30d", { userId: "U0ADMIN" });
-    expect(JSON.stringify(first.reply.body)).toContain("Exporting Invoices in the last 30 days as CSV");
+    expect(JSON.stringify(first.reply.body)).toContain("Exporting invoices in the last 30 days as CSV");
     const second = await stack.ask("export 7d xlsx", { userId: "U0ADMIN2" });
     expect(JSON.stringify(second.reply.body)).toContain("already under way, asked for by <@U0ADMIN>");
     await stack.slack.waitForMessages(
