@@ -2,22 +2,11 @@ import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedGivenUpText, feedPausedText } from "../blocks/feed.js";
 import { isExpired } from "../blocks/invoice-state.js";
 import type { Invoice } from "../payments/model.js";
-import { slackErrorCode } from "../slack/error.js";
-import { classifySlackFailure } from "../watch/delivery.js";
+import { afterPost, beforeChannel, nextStep, nextTryAt, type PostOutcome, postFailure } from "./decide.js";
 import { feedLanguage, type Turn } from "./deps.js";
 import { factsOfAnnouncement, mentionsFor, rubOfInvoice, saysWhy, stillWanted } from "./filter.js";
 import { type Announcement, type FeedState, filterOf, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
-
-/** An announcement that fails this long (its invoice unreadable, or Slack not taking it) is given up. */
-export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
-/** Longest wait between two tries of one failing announcement. */
-const MAX_RETRY_WAIT_MS = 30 * 60 * 1000;
-
-const CHANNEL_GONE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
-
-/** skipped: no longer for this channel (its filter changed, or an expiry's invoice was paid meanwhile). */
-type PostOutcome = "sent" | "skipped" | "unreadable" | "not_taken" | "not_in_channel" | "lost";
 
 /** What a channel's delivery left: its state, and whether more is due now or when the next try is. */
 export type Delivered = { state: FeedState; more: boolean; nextTryAt: number | undefined };
@@ -26,6 +15,7 @@ export type Delivered = { state: FeedState; more: boolean; nextTryAt: number | u
  * Posts what the channel is owed, oldest first, each written off once Slack has it. One that fails
  * waits on its own (backoff, given up after a day with a note) while the ones after it go on. Stops
  * at the turn's share (posts and time) with `more` set, or at once when the turn lost its claim.
+ * What each step means is decided in decide.ts; the posting, writing and telling are done here.
  */
 export async function deliverChannel(
   turn: Turn,
@@ -34,23 +24,24 @@ export async function deliverChannel(
 ): Promise<Delivered> {
   const { ctx, team } = turn;
   const channel = subscription.channel;
-  let state = start;
-  if (state.pause?.reason === "not_in_channel") {
+  const stop = (state: FeedState): Delivered => ({ state, more: false, nextTryAt: undefined });
+  const quiet = beforeChannel(start);
+  if (quiet.kind === "quiet") {
     // Quiet until someone subscribes again: what changed meanwhile is noted, not piled up.
-    if (state.owed.length > 0) await turn.write(channel, { ...state, owed: [] });
-    return { state: { ...state, owed: [] }, more: false, nextTryAt: undefined };
+    if (quiet.write) await turn.write(channel, quiet.state);
+    return stop(quiet.state);
   }
   const slack = await ctx.deps.slack(team);
-  if (!slack) return { state, more: false, nextTryAt: undefined };
+  if (!slack) return stop(start);
+  let state = start;
   let posted = 0;
   let index = 0;
   while (index < state.owed.length) {
-    // At least one message a turn, however long its reading took: a long read never starves posting.
-    if (turn.over() || (posted > 0 && turn.late()) || posted >= ctx.options.postsPerTurn)
-      return { state, more: true, nextTryAt: undefined };
+    const share = { over: turn.over(), late: turn.late(), posted, postsPerTurn: ctx.options.postsPerTurn };
     const next = state.owed[index] as Announcement;
-    const now = ctx.now().getTime();
-    if ((next.retryAt ?? 0) > now) {
+    const step = nextStep(share, next, ctx.now().getTime());
+    if (step.kind === "share_used") return { state, more: true, nextTryAt: undefined };
+    if (step.kind === "wait") {
       index += 1;
       continue;
     }
@@ -60,51 +51,30 @@ export async function deliverChannel(
         { team, channel, outcome: "feed_unsubscribed" },
         "feed channel unsubscribed during the turn: nothing more posted there",
       );
-      return { state, more: false, nextTryAt: undefined };
+      return stop(state);
     }
     const outcome = await post(turn, slack, subscription, next);
-    if (outcome === "lost") return { state, more: false, nextTryAt: undefined };
-    if (outcome === "not_in_channel") {
-      const pause = { reason: "not_in_channel" as const, at: ctx.now().getTime(), told: true };
-      state = { ...state, owed: [], pause };
-      if (!(await turn.write(channel, state))) return { state, more: false, nextTryAt: undefined };
+    const after = afterPost(state, index, outcome, ctx.now().getTime(), ctx.options.intervalMs);
+    if (after.kind === "lost") return stop(state);
+    state = after.state;
+    if (after.kind === "pause") {
+      if (!(await turn.write(channel, state))) return stop(state);
       const text = feedPausedText("not_in_channel", channel, await feedLanguage(ctx, team));
       await tellSubscriber(ctx, team, subscription, text);
-      return { state, more: false, nextTryAt: undefined };
+      return stop(state);
     }
-    let owed: Announcement[];
-    if (outcome === "sent" || outcome === "skipped") {
-      owed = state.owed.filter((_, i) => i !== index);
-      if (outcome === "sent") posted += 1;
-    } else {
-      const failed = withFailure(next, ctx.now().getTime(), ctx.options.intervalMs);
-      const givenUp = ctx.now().getTime() - (failed.firstFailedAt ?? 0) >= GIVE_UP_AFTER_MS;
-      owed = givenUp ? state.owed.filter((_, i) => i !== index) : state.owed.with(index, failed);
-      if (givenUp) await giveUp(turn, subscription, next, outcome);
-      else index += 1;
-    }
-    state = { ...state, owed };
-    if (!(await turn.write(channel, state))) return { state, more: false, nextTryAt: undefined };
-    // Slack not taking messages is the channel's trouble, not one invoice's: try again next turn.
-    if (outcome === "not_taken") break;
+    if (after.kind === "written_off" && after.posted) posted += 1;
+    if (after.kind === "give_up") await giveUp(turn, subscription, next, after.why);
+    if (after.kind === "retry_later") index += 1;
+    if (!(await turn.write(channel, state))) return stop(state);
+    if (after.kind !== "written_off" && after.stopChannel) break;
   }
-  const waiting = state.owed.map((entry) => entry.retryAt ?? 0).filter((at) => at > ctx.now().getTime());
-  return { state, more: false, nextTryAt: waiting.length > 0 ? Math.min(...waiting) : undefined };
+  return { state, more: false, nextTryAt: nextTryAt(state.owed, ctx.now().getTime()) };
 }
 
 async function stillSubscribed(turn: Turn, subscription: Subscription): Promise<boolean> {
   const now = await turn.ctx.deps.feeds.channels(turn.team);
   return now.some((entry) => entry.channel === subscription.channel && entry.since === subscription.since);
-}
-
-/** One more failure: tried again after the feed's interval, doubling with each failure up to 30 minutes. */
-export function withFailure(announcement: Announcement, now: number, intervalMs: number): Announcement {
-  const failures = (announcement.failures ?? 0) + 1;
-  const wait = Math.min(
-    intervalMs * 2 ** Math.min(failures - 1, 20),
-    Math.max(intervalMs, MAX_RETRY_WAIT_MS),
-  );
-  return { ...announcement, failures, firstFailedAt: announcement.firstFailedAt ?? now, retryAt: now + wait };
 }
 
 async function giveUp(
@@ -189,17 +159,16 @@ async function post(
     ctx.deps.logger.info({ ...log, outcome: "feed_posted" }, "feed message posted");
     return "sent";
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (CHANNEL_GONE.has(code)) {
+    const failure = postFailure(error);
+    if (failure.kind === "channel_gone") {
       ctx.deps.logger.warn(
-        { ...log, slackError: code, outcome: "feed_paused", reason: "not_in_channel" },
+        { ...log, slackError: failure.code, outcome: "feed_paused", reason: "not_in_channel" },
         "feed paused",
       );
       return "not_in_channel";
     }
-    const failure = classifySlackFailure(error);
     ctx.deps.logger.warn(
-      { ...log, slackError: code, kind: failure.kind, outcome: "feed_post_failed" },
+      { ...log, slackError: failure.code, kind: failure.failure, outcome: "feed_post_failed" },
       "feed post failed",
     );
     return "not_taken";

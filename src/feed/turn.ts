@@ -1,5 +1,6 @@
 import { feedPausedText, feedResumedText } from "../blocks/feed.js";
 import { OWED_LIMIT } from "./changes.js";
+import { type TurnEnd, turnDueAt } from "./decide.js";
 import { type Delivered, deliverChannel } from "./delivery.js";
 import { feedLanguage, type Turn } from "./deps.js";
 import { digests } from "./digest.js";
@@ -8,9 +9,6 @@ import { readHistory } from "./history-read.js";
 import { emptyState, type FeedState, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
 import { afterGoodRead, afterUnreadableHistory, type PauseNote } from "./pause.js";
-
-/** A workspace without feeds is looked at again after this many intervals (its row is dropped on uninstall). */
-const IDLE_INTERVALS = 10;
 
 /**
  * One turn over one workspace's feed: read its history once for all its channels, write down what
@@ -22,7 +20,8 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
   const { ctx, team } = turn;
   const started = ctx.now().getTime();
   const subscriptions = await ctx.deps.feeds.channels(team);
-  if (subscriptions.length === 0) return { dueAt: started + IDLE_INTERVALS * ctx.options.intervalMs };
+  const due = (end: TurnEnd) => ({ dueAt: turnDueAt(end, started, ctx.options.intervalMs) });
+  if (subscriptions.length === 0) return due({ kind: "idle" });
   const states = new Map<string, FeedState>();
   const legacy = new Set<string>();
   for (const subscription of subscriptions) {
@@ -53,7 +52,7 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
     states.set(subscription.channel, after.state);
     if (after.note) notes.set(subscription, after.note);
     if (after.state !== loaded.get(subscription.channel)) {
-      if (!(await turn.write(subscription.channel, after.state))) return { dueAt: started };
+      if (!(await turn.write(subscription.channel, after.state))) return due({ kind: "lost" });
       if (legacy.has(subscription.channel))
         await ctx.deps.feeds.forgetLegacyState(team, subscription.channel);
     }
@@ -74,10 +73,7 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
     nextTryAt = Math.min(nextTryAt, delivered.nextTryAt ?? Number.POSITIVE_INFINITY);
   }
   await digests(turn, subscriptions, states);
-  const now = ctx.now().getTime();
-  // The interval runs from this turn's start, so a turn's own work does not stretch the cadence.
-  const next = Math.max(now, started + ctx.options.intervalMs);
-  return { dueAt: more ? now : Math.min(next, nextTryAt) };
+  return due({ kind: "worked", now: ctx.now().getTime(), more, nextTryAt });
 }
 
 /**
