@@ -4,6 +4,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { POSTGRES_TABLE } from "./connection.js";
 import { withStoreDeadline } from "./deadline.js";
+import { redisScript, runRedisScript } from "./redis-scripts.js";
 import { KEYV_TABLE } from "./sqlite.js";
 
 // The callback keys live in their Keyv namespace as Keyv writes them (entry "team:<id>" and
@@ -42,14 +43,27 @@ export function timedEngine(engine: CallbackKeyEngine, timeoutMs: number): Callb
 }
 
 /** Redis: `prefix` is the adapter's "<namespace>::". One script: Redis runs it with nothing in between. */
-const SWAP = `
+const SWAP = redisScript(
+  "callback key swap",
+  0,
+  `--[[
+  Compare-and-swap of a workspace's entry, with the routes that go with it ('' stands for none: an
+  entry never holds the empty text).
+    Input (keys from the prefix: P<entry>, P<put entry>, P<dropped entry>):
+      ARGV[1] prefix P ("<namespace>::"), ARGV[2] the entry, ARGV[3] the text it must hold,
+      ARGV[4] the text it holds afterwards ('' deletes it),
+      ARGV[5] an entry written with it, ARGV[6] that entry's text, ARGV[7] an entry deleted with it
+    Output:
+      1 swapped, 0 the entry no longer held the expected text (nothing changed)
+]]
 local p = ARGV[1]
 local current = redis.call('GET', p..ARGV[2]) or ''
 if current ~= ARGV[3] then return 0 end
 if ARGV[4] == '' then redis.call('DEL', p..ARGV[2]) else redis.call('SET', p..ARGV[2], ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('SET', p..ARGV[5], ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('DEL', p..ARGV[7]) end
-return 1`;
+return 1`,
+);
 
 export function redisEngine(client: RedisClientConnectionType, prefix: string): CallbackKeyEngine {
   return {
@@ -67,7 +81,7 @@ export function redisEngine(client: RedisClientConnectionType, prefix: string): 
         change.put?.text ?? "",
         change.drop ?? "",
       ];
-      return z.number().parse(await client.eval(SWAP, { keys: [], arguments: args })) === 1;
+      return z.number().parse(await runRedisScript(client, SWAP, [], args)) === 1;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import type pg from "pg";
 import type { KeyvStore } from "./connection.js";
+import { redisScript, runRedisScript } from "./redis-scripts.js";
 import { openSqliteDatabase } from "./sqlite.js";
 
 /** How long a lease statement waits for another process's write lock on the SQLite file. */
@@ -72,14 +73,38 @@ function sqliteLeases(path: string, table: string): Leases {
 }
 
 // The value is "<owner> <info>": the owner is a token without spaces.
-const RENEW = `local v = redis.call('GET', KEYS[1])
+const RENEW = redisScript(
+  "lease renew",
+  1,
+  `--[[
+  Extends a lease while the owner still holds it.
+    Input:
+      KEYS[1] the lease ("<owner> <info>")
+      ARGV[1] owner, ARGV[2] new time to live (ms)
+    Output:
+      1 extended, 0 not held by this owner (or lapsed)
+]]
+local v = redis.call('GET', KEYS[1])
 if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-const RELEASE = `local v = redis.call('GET', KEYS[1])
+return 0`,
+);
+const RELEASE = redisScript(
+  "lease release",
+  1,
+  `--[[
+  Gives a lease up while the owner still holds it.
+    Input:
+      KEYS[1] the lease ("<owner> <info>")
+      ARGV[1] owner
+    Output:
+      1 given up, 0 not held by this owner (or lapsed)
+]]
+local v = redis.call('GET', KEYS[1])
 if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ' then
   return redis.call('DEL', KEYS[1]) end
-return 0`;
+return 0`,
+);
 
 function redisLeases(client: RedisClientConnectionType, prefix: string): Leases {
   const leases: Leases = {
@@ -95,14 +120,11 @@ function redisLeases(client: RedisClientConnectionType, prefix: string): Leases 
       return { held: false, info: current?.slice(current.indexOf(" ") + 1) };
     },
     async renew(key, owner, ttlMs) {
-      const result = await client.eval(RENEW, {
-        keys: [`${prefix}${key}`],
-        arguments: [owner, String(Math.max(1, Math.round(ttlMs)))],
-      });
-      return Number(result) === 1;
+      const ttl = Math.max(1, Math.round(ttlMs));
+      return Number(await runRedisScript(client, RENEW, [`${prefix}${key}`], [owner, ttl])) === 1;
     },
     async release(key, owner) {
-      await client.eval(RELEASE, { keys: [`${prefix}${key}`], arguments: [owner] });
+      await runRedisScript(client, RELEASE, [`${prefix}${key}`], [owner]);
     },
   };
   return leases;

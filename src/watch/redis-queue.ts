@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import type { KeyvStore } from "../store/keyv.js";
+import { type RedisScript, runRedisScript } from "../store/redis-scripts.js";
 import {
   ADD_CARD_RESULTS,
   type AddCardLimits,
@@ -21,22 +22,11 @@ import {
   watchKey,
 } from "./model.js";
 import { readSpacingMs } from "./read-budget.js";
-import {
-  ADD_CARD,
-  CLAIM,
-  DUE_BY,
-  REMOVE,
-  REMOVE_CARD,
-  REMOVE_TEAM,
-  RENEW,
-  RESCHEDULE,
-  ROOM,
-  SET_CARD,
-  TAKE_READ,
-  TELL,
-} from "./redis-scripts.js";
+import { CLAIM, DUE_BY, RENEW, RESCHEDULE, SET_CARD, TAKE_READ, TELL } from "./redis-claim-scripts.js";
+import { ADD_CARD, REMOVE, REMOVE_CARD, REMOVE_TEAM, ROOM } from "./redis-scripts.js";
 
-// The keys and the scripts that change them atomically are in redis-scripts.ts.
+// The keys and the scripts that change them atomically are in redis-scripts.ts and
+// redis-claim-scripts.ts.
 
 const hashSchema = z.object({
   team: z.string(),
@@ -84,8 +74,12 @@ export class RedisWatchQueue implements WatchQueue {
     return new RedisWatchQueue(store.native.client, prefix);
   }
 
-  private async run(script: string, args: Array<string | number>, keys: string[] = []): Promise<unknown> {
-    return this.client.eval(script, { keys, arguments: args.map(String) });
+  private async run(
+    script: RedisScript,
+    args: Array<string | number>,
+    keys: string[] = [],
+  ): Promise<unknown> {
+    return runRedisScript(this.client, script, keys, args);
   }
 
   async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {
