@@ -46,7 +46,8 @@ type TotalText = { line: string; note?: string; fallback?: string };
 
 /**
  * The rouble total, or why there is none. Approximate whenever a rate was used, and then it says
- * when the rates were read; never shown when any non-zero balance could not be read or priced.
+ * when the rates were read; never shown when any non-zero balance could not be read or priced, or
+ * when a rate makes a coin's balance implausible.
  */
 function totalText(input: BalanceMessageInput, nonZero: readonly Balance[]): TotalText | undefined {
   const lang = input.lang ?? "en";
@@ -60,6 +61,9 @@ function totalText(input: BalanceMessageInput, nonZero: readonly Balance[]): Tot
   const total = rubTotal([...nonZero], input.rates?.prices ?? {});
   if (total.kind === "unpriced") {
     return { line: t.unpriced(total.currencies.map((code) => safeText(code, 12)).join(", ")) };
+  }
+  if (total.kind === "implausible") {
+    return { line: t.implausible(total.currencies.map((code) => safeText(code, 12)).join(", ")) };
   }
   const value = formatAmount(total.value, "RUB", lang);
   if (!total.approximate || !input.rates) {

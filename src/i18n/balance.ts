@@ -11,6 +11,7 @@ export type BalanceText = {
   unreadable: (count: number) => string;
   noRates: string;
   unpriced: (currencies: string) => string;
+  implausible: (currencies: string) => string;
   total: (value: string) => string;
   totalApprox: (value: string) => string;
   approxNote: (readAt: string) => string;
@@ -42,6 +43,8 @@ const en: BalanceText = {
     ":hourglass: No total in RUB right now: the exchange rates could not be read. The balances above are exact; try again in a minute for the total.",
   unpriced: (currencies) =>
     `:information_source: No total in RUB: the payment service gave no rate for ${currencies}.`,
+  implausible: (currencies) =>
+    `:warning: No total in RUB: the payment service's exchange rate for ${currencies} looks wrong (it makes the balance worth less than a kopeck or more than all the roubles in circulation). The balances above are exact; try again later for the total.`,
   total: (value) => `*Total: ${value}*`,
   totalApprox: (value) => `*Total ≈ ${value}* _(approximate)_`,
   approxNote: (at) =>
@@ -80,6 +83,8 @@ const ru: BalanceText = {
     ":hourglass: Итога в рублях сейчас нет: не удалось прочитать курсы. Балансы выше точные; итог можно запросить снова через минуту.",
   unpriced: (currencies) =>
     `:information_source: Итога в рублях нет: платёжный сервис не дал курса для ${currencies}.`,
+  implausible: (currencies) =>
+    `:warning: Итога в рублях нет: курс платёжного сервиса для ${currencies} выглядит неверным (по нему баланс стоит меньше копейки или больше всех рублей в обращении). Балансы выше точные; итог можно запросить позже.`,
   total: (value) => `*Итого: ${value}*`,
   totalApprox: (value) => `*Итого ≈ ${value}* _(приблизительно)_`,
   approxNote: (at) =>

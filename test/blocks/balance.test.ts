@@ -102,6 +102,24 @@ describe("buildBalanceMessage", () => {
     expect(all(unreadable)).not.toContain("Total");
   });
 
+  it("shows no total, in plain words, when a rate looks wrong; the balances still show", () => {
+    for (const [lang, words] of [
+      ["en", "No total in RUB: the payment service's exchange rate for BTC looks wrong"],
+      ["ru", "Итога в рублях нет: курс платёжного сервиса для BTC выглядит неверным"],
+    ] as const) {
+      const message = buildBalanceMessage({
+        balances: SAMPLE,
+        unreadable: 0,
+        fetchedAt: FETCHED,
+        rates: { prices: { BTC: "0.0001" }, fetchedAt: RATES_AT },
+        lang,
+      });
+      expect(all(message)).toContain(words);
+      expect(all(message)).toMatch(/`BITCOIN`: \*0[.,]00005 BTC\*/);
+      expect(all(message)).not.toMatch(/\*(Total|Итого)/);
+    }
+  });
+
   it("says so when every balance is 0 (v3 `items: []`)", () => {
     const message = buildBalanceMessage({ balances: [], unreadable: 0, fetchedAt: FETCHED, rates: null });
     expect(sectionTexts(message)).toEqual(["Every balance is 0: there is no money on the cash register."]);

@@ -182,6 +182,21 @@ describe("/balance end to end (v2)", () => {
     expect(line).toMatchObject({ outcome: "ok", rates: "failed" });
   });
 
+  it("shows no total when a rate looks wrong, says so, and logs the rate for the operator", async () => {
+    // A bitcoin price of 0.0001 RUB: the register's 0.0000501 BTC would be worth a billionth of a kopeck.
+    stack.fake.rates = { ...sampleRates(), BTC: "0.0001" };
+    const { reply } = await stack.ask("", { command: "/balance", userId: ADMIN });
+    const all = text(reply.body);
+    expect(all).toContain("`BITCOIN`: *0.00005 BTC*");
+    expect(all).toContain("No total in RUB: the payment service's exchange rate for BTC looks wrong");
+    expect(all).not.toContain("Total");
+    await expect
+      .poll(() =>
+        stack.logEntries().find((entry) => entry.msg === "exchange rates look wrong; no total shown"),
+      )
+      .toMatchObject({ prices: { BTC: "0.0001" } });
+  });
+
   it("needs no rates when every non-zero balance is in roubles", async () => {
     stack.fake.balances = sampleBalances().map((b) => (b.currency === "RUB" ? b : { ...b, amount: "0" }));
     const before = tickerCalls(stack);

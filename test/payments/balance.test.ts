@@ -7,7 +7,7 @@ import {
   sampleRates,
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
-import { currenciesToPrice, rubTotal } from "../../src/payments/balance-total.js";
+import { currenciesToPrice, MAX_PLAUSIBLE_RUB, rubTotal } from "../../src/payments/balance-total.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../src/payments/errors.js";
 import { parseJsonExact } from "../../src/payments/json.js";
@@ -129,6 +129,27 @@ describe("the rouble total", () => {
     });
     expect(rubTotal([balance("0.005", "USDT")], { USDT: "1" }).kind === "total").toBe(true);
     expect(rubTotal([balance("0.005", "USDT")], { USDT: "1" })).toMatchObject({ value: "0.01" });
+  });
+
+  it("doubts a rate that makes a coin worth less than a kopeck or more than the RUB money supply", () => {
+    // 1e-7 BTC at a price of 1 RUB: 0.0000001 RUB, which no real bitcoin rate gives.
+    expect(rubTotal([balance("100", "RUB"), balance("0.0000001", "BTC")], { BTC: "1" })).toEqual({
+      kind: "implausible",
+      currencies: ["BTC"],
+    });
+    // 150 USDT at 1e13 RUB each: 1.5e15 RUB, more than all the roubles there are.
+    expect(
+      rubTotal([balance("150", "USDT"), balance("1", "BTC")], { USDT: "10000000000000", BTC: "8000000" }),
+    ).toEqual({ kind: "implausible", currencies: ["USDT"] });
+    // Judged per coin, all its balances together: two dust balances make 0.005 RUB, a kopeck rounded.
+    expect(
+      rubTotal([balance("0.0000000003", "BTC", "A"), balance("0.0000000002", "BTC", "B")], {
+        BTC: "10000000",
+      }),
+    ).toEqual({ kind: "total", value: "0.01", approximate: true });
+    // The bound itself is still believed; a negative balance is judged by its size.
+    expect(rubTotal([balance("1", "USDT")], { USDT: MAX_PLAUSIBLE_RUB })).toMatchObject({ kind: "total" });
+    expect(rubTotal([balance("-0.001", "BTC")], { BTC: "1" })).toMatchObject({ kind: "implausible" });
   });
 
   it("gives no total when a non-zero balance has no rate", () => {

@@ -4,6 +4,7 @@ import {
   balanceUsageMessage,
   buildBalanceMessage,
 } from "../../blocks/balance.js";
+import { rubTotal } from "../../payments/balance-total.js";
 import { PaymentsError } from "../../payments/errors.js";
 import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
@@ -71,6 +72,12 @@ export const balanceCommand =
             "balance entries left out",
           );
         }
+      }
+      const total = report.rates ? rubTotal(report.balances, report.rates.prices) : null;
+      if (total?.kind === "implausible") {
+        // The reply only says the rate looks wrong; the operator needs the figures to take it up.
+        const prices = Object.fromEntries(total.currencies.map((code) => [code, report.rates?.prices[code]]));
+        deps.logger.warn({ team: command.team_id, prices }, "exchange rates look wrong; no total shown");
       }
       // Only needed where the service gave codes without names (v2); never delays the reply long.
       const names = report.balances.some((balance) => balance.name === null)
