@@ -46,11 +46,12 @@ const en: HelpText = {
       "`/invoice subscribe` takes what to post, `paid` (the default), `failures` (failed, wrong-amount and expired unpaid invoices) or `all`, then a rouble amount to start from, in digits: `/invoice subscribe paid over 10000`",
     digest_arg:
       "`/invoice digest` takes a time of day like `09:00` (24-hour), or `off`, and then `weekly` or `monthly` for the week's or the month's report",
+    // `2000-01`: FIRST_MONTH_YEAR in reports/periods.ts (a floor above the catalogues).
     summary_arg:
-      "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
+      "`/invoice summary` takes `today` (the default), `yesterday`, `7d`, `30d` or a month from `2000-01` on, like `2026-10`",
     summary_future: "That month has not begun yet: `/invoice summary` takes this month or an earlier one",
     export_arg:
-      "`/invoice export` takes a period (`today`, `yesterday`, `7d`, `30d` or a month like `2026-10`) and `csv` (the default) or `xlsx`",
+      "`/invoice export` takes a period (`today`, `yesterday`, `7d`, `30d` or a month from `2000-01` on, like `2026-10`) and `csv` (the default) or `xlsx`",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
@@ -106,10 +107,10 @@ const ru: HelpText = {
     digest_arg:
       "`/invoice digest` принимает время суток, например `09:00` (24 часа), или `off`, а затем `weekly` или `monthly` для отчёта за неделю или месяц",
     summary_arg:
-      "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц, например `2026-10`",
+      "`/invoice summary` принимает `today` (по умолчанию), `yesterday`, `7d`, `30d` или месяц начиная с `2000-01`, например `2026-10`",
     summary_future: "Этот месяц ещё не начался: `/invoice summary` принимает текущий месяц или более ранний",
     export_arg:
-      "`/invoice export` принимает период (`today`, `yesterday`, `7d`, `30d` или месяц, например `2026-10`) и `csv` (по умолчанию) или `xlsx`",
+      "`/invoice export` принимает период (`today`, `yesterday`, `7d`, `30d` или месяц начиная с `2000-01`, например `2026-10`) и `csv` (по умолчанию) или `xlsx`",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",

@@ -10,9 +10,17 @@ export type PeriodName = NamedPeriod | MonthPeriod | WeekPeriod;
 
 export const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
-/** `2026-10` as a period name, or undefined for anything else. */
+/**
+ * The earliest year a month period may name. No payment service invoice is older, and the date
+ * maths below would go wrong well before it: Date.UTC reads the years 0 to 99 as 1900 to 1999, and
+ * the timezone lookups cannot place a local time in year 0. A month before it is a typo, read as one.
+ */
+export const FIRST_MONTH_YEAR = 2000;
+
+/** `2026-10` as a period name (from FIRST_MONTH_YEAR on), or undefined for anything else. */
 export function monthPeriod(text: string): MonthPeriod | undefined {
-  return MONTH_PATTERN.test(text) ? (text as MonthPeriod) : undefined;
+  const year = MONTH_PATTERN.exec(text)?.[1];
+  return year !== undefined && Number(year) >= FIRST_MONTH_YEAR ? (text as MonthPeriod) : undefined;
 }
 
 export const isMonth = (period: PeriodName): period is MonthPeriod => MONTH_PATTERN.test(period);

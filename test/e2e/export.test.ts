@@ -5,7 +5,7 @@ import type { SampleInvoice } from "../../sandbox/fake-payments.js";
 import { sampleHistory } from "../../sandbox/payments-history.js";
 import { Stack } from "../../sandbox/stack.js";
 import { formatAmount } from "../../src/blocks/format.js";
-import { periodBounds } from "../../src/reports/periods.js";
+import { FIRST_MONTH_YEAR, periodBounds } from "../../src/reports/periods.js";
 
 const epochOf = (text: string) => Date.parse(`${text.replace(" ", "T")}+03:00`) / 1000;
 
@@ -193,5 +193,20 @@ describe("/invoice export", () => {
   it("answers a wrong export with how to write it", async () => {
     const { reply } = await stack.ask("export pdf", { userId: "U0ADMIN" });
     expect(JSON.stringify(reply.body)).toContain("`/invoice export` takes a period");
+  });
+
+  it("answers a month before 2000 with how to write it, for a summary and an export alike", async () => {
+    for (const month of ["0000-01", "0001-01"]) {
+      const summary = await stack.ask(`summary ${month}`, { userId: "U0ADMIN" });
+      expect(JSON.stringify(summary.reply.body)).toContain(
+        `\`/invoice summary\` takes \`today\` (the default), \`yesterday\`, \`7d\`, \`30d\` or a month from \`${FIRST_MONTH_YEAR}-01\` on`,
+      );
+      const exported = await stack.ask(`export ${month} xlsx`, { userId: "U0ADMIN" });
+      expect(JSON.stringify(exported.reply.body)).toContain("`/invoice export` takes a period");
+    }
+    const usages = stack
+      .logEntries()
+      .filter((entry) => entry.command === "/invoice" && entry.outcome === "usage");
+    expect(usages.length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -170,7 +170,7 @@ describe("/invoice summary", () => {
   it("answers a wrong period with how to write it", async () => {
     const { reply } = await stack.ask("summary fortnight");
     expect(JSON.stringify(reply.body)).toContain(
-      "takes `today` (the default), `yesterday`, `7d`, `30d` or a month like `2026-10`",
+      "takes `today` (the default), `yesterday`, `7d`, `30d` or a month from `2000-01` on, like `2026-10`",
     );
     const future = await stack.ask("summary 2999-01");
     expect(JSON.stringify(future.reply.body)).toContain("That month has not begun yet");

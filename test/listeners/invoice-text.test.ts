@@ -213,10 +213,32 @@ describe("parseInvoiceText: the report's periods", () => {
     expect(parseInvoiceText(text)).toEqual({ kind: "summary", period });
   });
 
-  it.each(["summary 2026-13", "summary 2026-1", "summary month", "summary 30d extra"])(
-    "%j -> how to write a period",
+  it.each([
+    "summary 2026-13",
+    "summary 2026-1",
+    "summary month",
+    "summary 30d extra",
+    "summary 0000-01",
+    "summary 0001-01",
+    "summary 1999-12",
+  ])("%j -> how to write a period", (text) => {
+    expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason: "summary_arg", input: text });
+  });
+});
+
+describe("parseInvoiceText: the export's words", () => {
+  it.each([
+    ["export", "today", "csv"],
+    ["export xlsx 2000-01", "2000-01", "xlsx"],
+    ["export 2026-10 csv", "2026-10", "csv"],
+  ])("%j -> %j as %j", (text, period, format) => {
+    expect(parseInvoiceText(text)).toEqual({ kind: "export", period, format });
+  });
+
+  it.each(["export 0000-01", "export 0001-01 xlsx", "export 1999-12", "export pdf"])(
+    "%j -> how to write an export",
     (text) => {
-      expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason: "summary_arg", input: text });
+      expect(parseInvoiceText(text)).toEqual({ kind: "invalid", reason: "export_arg", input: text });
     },
   );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketOf, monthPeriod, periodBounds } from "../../src/reports/periods.js";
+import { bucketOf, FIRST_MONTH_YEAR, monthPeriod, periodBounds } from "../../src/reports/periods.js";
 
 // 2026-11-26 14:30 in Moscow (UTC+3).
 const NOW = new Date("2026-11-26T11:30:00Z");
@@ -67,6 +67,11 @@ describe("report periods", () => {
     expect(monthPeriod("2026-10")).toBe("2026-10");
     expect(monthPeriod("2026-13")).toBeUndefined();
     expect(monthPeriod("26-10")).toBeUndefined();
+    // Years before FIRST_MONTH_YEAR: no invoice is that old, and Date.UTC reads 0000 as 1900.
+    expect(monthPeriod(`${FIRST_MONTH_YEAR}-01`)).toBe(`${FIRST_MONTH_YEAR}-01`);
+    for (const month of ["0000-01", "0001-01", `${FIRST_MONTH_YEAR - 1}-12`]) {
+      expect(monthPeriod(month), month).toBeUndefined();
+    }
   });
 
   it("finds an instant's bucket", () => {
