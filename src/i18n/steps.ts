@@ -27,6 +27,16 @@ export type StepsText = {
   statusRefused: (words: string) => string;
   statusUnavailable: (reference: string) => string;
   statusInternal: (reference: string) => string;
+  /** The card_problem output: the invoice stands, its card is not in the workflow's channel. */
+  cardProblem: (why: string) => string;
+  cardWhy: {
+    channel_not_found: string;
+    is_archived: string;
+    not_in_channel: string;
+    /** The new invoice could not be read back from the payment service. */
+    unreadable: string;
+    failed: string;
+  };
 };
 
 const en: StepsText = {
@@ -67,6 +77,15 @@ const en: StepsText = {
     `The payment service did not give a usable answer in time, so the invoice's state is unknown. Run the workflow again in a few minutes. Reference: ${reference}`,
   statusInternal: (reference) =>
     `Kassa could not read the invoice because of an error on its side. Run the workflow again; if it keeps failing, tell whoever runs Kassa. Reference: ${reference}`,
+  cardProblem: (why) =>
+    `Kassa could not post the invoice's card: ${why}. The invoice was created and its payment link works; send the link another way, and fix the step's channel for the next runs.`,
+  cardWhy: {
+    channel_not_found: "the channel was not found (deleted, or private without Kassa in it)",
+    is_archived: "the channel is archived",
+    not_in_channel: "Kassa is not a member of the channel (add it with /invite @Kassa)",
+    unreadable: "the payment service did not show the new invoice back in time",
+    failed: "Slack did not take the message",
+  },
 };
 
 const ru: StepsText = {
@@ -107,6 +126,15 @@ const ru: StepsText = {
     `Платёжный сервис не дал понятного ответа вовремя, поэтому состояние счёта неизвестно. Запустите процесс снова через несколько минут. Код: ${reference}`,
   statusInternal: (reference) =>
     `Kassa не смогла прочитать счёт из-за ошибки на своей стороне. Запустите процесс снова; если ошибка повторяется, сообщите тому, кто обслуживает Kassa. Код: ${reference}`,
+  cardProblem: (why) =>
+    `Kassa не смогла опубликовать карточку счёта: ${why}. Счёт создан, и ссылка на оплату работает; отправьте её другим способом, а канал шага исправьте для следующих запусков.`,
+  cardWhy: {
+    channel_not_found: "канал не найден (удалён или закрытый и Kassa в нём нет)",
+    is_archived: "канал в архиве",
+    not_in_channel: "Kassa не участник канала (добавьте её командой /invite @Kassa)",
+    unreadable: "платёжный сервис не показал новый счёт вовремя",
+    failed: "Slack не принял сообщение",
+  },
 };
 
 export const STEPS_TEXT: Record<Lang, StepsText> = { en, ru };

@@ -79,12 +79,35 @@ async function createInvoice(
     note.readError = error instanceof Error ? error.message : String(error);
     return undefined;
   });
-  if (invoice && inputs.channel_id) {
-    await postCard(deps, client, where, invoice, checked.draft, run.lang, note).catch((error: unknown) => {
-      note.postError = error instanceof Error ? error.message : String(error);
-    });
+  let problem: CardProblem | null = null;
+  if (inputs.channel_id) {
+    problem = invoice
+      ? await postCard(deps, client, where, invoice, checked.draft, run.lang, note).catch(
+          (error: unknown) => {
+            note.postError = error instanceof Error ? error.message : String(error);
+            return "failed" as const;
+          },
+        )
+      : "unreadable";
   }
-  return { done: true, outputs: createdOutputs(created, invoice, run.lang), log: { ...note } };
+  // A card that did not go out is said in the outputs, not by failing the run: the invoice exists,
+  // and a failed run would invite a second one.
+  const card: StepOutputs = { card_posted: Boolean(inputs.channel_id) && problem === null };
+  if (problem) card.card_problem = cardProblemText(problem, run.lang);
+  return {
+    done: true,
+    outputs: { ...createdOutputs(created, invoice, run.lang), ...card },
+    log: { ...note },
+  };
+}
+
+/** Why the card is not in the workflow's channel: Slack's refusal, or the invoice not read back. */
+type CardProblem = (typeof CARD_REFUSALS)[number] | "unreadable" | "failed";
+const CARD_REFUSALS = ["channel_not_found", "is_archived", "not_in_channel"] as const;
+
+function cardProblemText(problem: CardProblem, lang: Lang): string {
+  const t = STEPS_TEXT[lang];
+  return t.cardProblem(t.cardWhy[problem]);
 }
 
 /** The form's checks, worded for the step's inputs; the amount is never rounded through a float. */
@@ -126,7 +149,7 @@ async function postCard(
   draft: InvoiceDraft,
   lang: Lang,
   note: CreatedCardNote,
-): Promise<void> {
+): Promise<CardProblem | null> {
   // v2 converts every amount to roubles: the card keeps saying what the workflow asked for.
   const entered = { value: draft.amount, currency: draft.currency };
   const card = buildInvoiceMessage(invoice, {
@@ -141,9 +164,12 @@ async function postCard(
     entered,
     lang,
   });
-  // Not posted (Kassa is not in that private channel): there is no response_url to fall back on;
-  // the run still succeeds (the invoice exists), and the log line has Slack's refusal.
-  if (left) delete note.posted;
+  // Not posted (the channel gone or archived, Kassa not in it): there is no response_url to fall
+  // back on; the outputs say so, and the log line has Slack's refusal.
+  if (!left) return null;
+  delete note.posted;
+  const refusal = CARD_REFUSALS.find((code) => code === note.postError);
+  return refusal ?? "failed";
 }
 
 /** The outputs: the id and link always; the amount as the service set it when it could be read. */

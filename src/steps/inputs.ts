@@ -7,7 +7,15 @@ export const STEP_IDS = { createInvoice: "create_invoice", invoiceStatus: "invoi
 export const STEP_PARAMETERS = {
   [STEP_IDS.createInvoice]: {
     inputs: ["amount", "currency", "description", "lifetime_minutes", "channel_id", "notify_user"],
-    outputs: ["invoice_id", "payment_url", "amount", "currency", "amount_text"],
+    outputs: [
+      "invoice_id",
+      "payment_url",
+      "amount",
+      "currency",
+      "amount_text",
+      "card_posted",
+      "card_problem",
+    ],
   },
   [STEP_IDS.invoiceStatus]: {
     inputs: ["invoice"],

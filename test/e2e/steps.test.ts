@@ -135,6 +135,7 @@ describe("workflow steps (function_executed)", () => {
       amount: "1500.5",
       currency: "RUB",
       amount_text: "1,500.50 RUB",
+      card_posted: true,
     });
     const request = stack.fake.requests.find((r) => r.path.endsWith("/invoice/create/") && r.body?.amount);
     expect(request?.body).toMatchObject({ amount: "1500.5", lifetime: 30, description: "Order 7" });
@@ -222,11 +223,58 @@ describe("workflow steps (function_executed)", () => {
       .toMatchObject({ outcome: "failed", level: "error" });
   });
 
+  it.each([
+    ["channel_not_found", "the channel was not found"],
+    ["is_archived", "the channel is archived"],
+    ["not_in_channel", "Kassa is not a member of the channel"],
+  ])(
+    "Create invoice: a card Slack refuses (%s) is said in the outputs; the invoice stands",
+    async (code, why) => {
+      const channel = `C0${code.replace(/_/g, "").toUpperCase()}`;
+      stack.slack.failChannel(channel, code);
+      try {
+        const before = stack.fake.created.length;
+        const { end } = await create({ amount: "250", channel_id: channel });
+        expect(end.outcome).toBe("success");
+        expect(stack.fake.created).toHaveLength(before + 1);
+        const id = stack.fake.created.at(-1) ?? "";
+        expect(end.outputs).toMatchObject({
+          invoice_id: id,
+          payment_url: `https://pay.crystalpay.io/?i=${id}`,
+          card_posted: false,
+        });
+        expect(String(end.outputs?.card_problem)).toContain(
+          `Kassa could not post the invoice's card: ${why}`,
+        );
+        expect(String(end.outputs?.card_problem)).toContain("The invoice was created");
+      } finally {
+        stack.slack.failChannel(channel, null);
+      }
+    },
+  );
+
+  it("Create invoice: an invoice that cannot be read back gets no card, says so, and stands", async () => {
+    stack.fake.invoiceFault = "html502";
+    try {
+      const posts = stack.slack.callsOf("chat.postMessage").length;
+      const { end } = await create({ amount: "75", channel_id: "C0STEPS" });
+      expect(end.outcome).toBe("success");
+      expect(end.outputs).toMatchObject({ invoice_id: stack.fake.created.at(-1), card_posted: false });
+      expect(String(end.outputs?.card_problem)).toContain(
+        "the payment service did not show the new invoice back in time",
+      );
+      expect(stack.slack.callsOf("chat.postMessage").length).toBe(posts);
+    } finally {
+      stack.fake.invoiceFault = null;
+    }
+  });
+
   it("Create invoice: without a channel no card is posted; in a Russian workspace failures read in Russian", async () => {
     const posts = stack.slack.callsOf("chat.postMessage").length;
     const quiet = await create({ amount: "99.9", currency: "USD" });
     expect(quiet.end.outcome).toBe("success");
-    expect(quiet.end.outputs).toMatchObject({ currency: "RUB" });
+    expect(quiet.end.outputs).toMatchObject({ currency: "RUB", card_posted: false });
+    expect(quiet.end.outputs).not.toHaveProperty("card_problem");
     expect(quiet.end.outputs?.amount).not.toBe("99.9");
     expect(stack.slack.callsOf("chat.postMessage").length).toBe(posts);
 
