@@ -159,6 +159,8 @@ describe("balance replies", () => {
     expect(all(message)).toContain("workspace admins and owners, the person who installed Kassa");
     expect(all(message)).toContain("Who may see the balance");
     expectWithinBlockKitLimits(message);
+    // The tab as Slack's Russian interface names it.
+    expect(all(balanceNotAllowedMessage("ru"))).toContain("вкладка «Главная» приложения Kassa");
   });
 
   it("explains the command and who may use it", () => {
