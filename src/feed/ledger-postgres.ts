@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
+import { tableName } from "../store/schema/names.js";
 import { type FeedLedger, type FeedTurnClaim, parseJson } from "./ledger.js";
 
 const claimedSchema = z.array(z.object({ team: z.string(), owner: z.string(), due_at: z.coerce.number() }));
@@ -12,34 +13,16 @@ const claimedSchema = z.array(z.object({ team: z.string(), owner: z.string(), du
  * commits first makes the late write find no row, and one that comes after waits for it.
  */
 export class PostgresFeedLedger implements FeedLedger {
-  private constructor(
-    private readonly pool: pg.Pool,
-    private readonly turns: string,
-    private readonly states: string,
-  ) {}
+  private readonly turns: string;
+  private readonly states: string;
 
-  /** Creates the tables when missing. `prefix`: their name's start (tests give each run its own). */
-  static async open(pool: pg.Pool, prefix: string): Promise<PostgresFeedLedger> {
-    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
-      throw new Error("feed table prefix must be a plain SQL name");
-    const ledger = new PostgresFeedLedger(pool, `${prefix}_feed_turns`, `${prefix}_feed_states`);
-    const statements = [
-      `CREATE TABLE IF NOT EXISTS ${ledger.turns} (
-        team TEXT PRIMARY KEY, due_at BIGINT NOT NULL, owner TEXT NOT NULL DEFAULT '',
-        lease_until BIGINT NOT NULL DEFAULT 0, nudged BIGINT NOT NULL DEFAULT 0)`,
-      `CREATE INDEX IF NOT EXISTS ${ledger.turns}_due ON ${ledger.turns} (due_at)`,
-      `CREATE TABLE IF NOT EXISTS ${ledger.states} (
-        team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`,
-    ];
-    for (const sql of statements) {
-      try {
-        await pool.query(sql);
-      } catch (error) {
-        // Another replica created it at the same moment (a race on the catalog's unique index).
-        if ((error as { code?: string }).code !== "23505") throw error;
-      }
-    }
-    return ledger;
+  /** `prefix`: the tables' names' start (tests give each run its own); its schema must be applied. */
+  constructor(
+    private readonly pool: pg.Pool,
+    prefix: string,
+  ) {
+    this.turns = tableName(prefix, "feed_turns");
+    this.states = tableName(prefix, "feed_states");
   }
 
   async enlist(team: string, dueAt: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
+import { tableName } from "../store/schema/names.js";
 import { type FeedLedger, type FeedTurnClaim, parseJson } from "./ledger.js";
 
 type TurnRow = { team: string };
@@ -18,14 +19,9 @@ export class SqliteFeedLedger implements FeedLedger {
     private readonly db: Database.Database,
     prefix: string,
   ) {
-    this.turns = `${prefix}_feed_turns`;
-    this.states = `${prefix}_feed_states`;
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.turns} (
-      team TEXT PRIMARY KEY, due_at INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '',
-      lease_until INTEGER NOT NULL DEFAULT 0, nudged INTEGER NOT NULL DEFAULT 0)`);
-    db.exec(`CREATE INDEX IF NOT EXISTS ${this.turns}_due ON ${this.turns} (due_at)`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${this.states} (
-      team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`);
+    // The tables are the schema's (src/store/schema/sqlite.ts), applied for `prefix` before this.
+    this.turns = tableName(prefix, "feed_turns");
+    this.states = tableName(prefix, "feed_states");
     this.statements = this.prepare();
     const { due, take } = this.statements;
     this.claimDue = db.transaction((now: number, leaseMs: number, limit: number) => {

@@ -1,3 +1,5 @@
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
+
 /** One workspace's feed, claimed for a turn: `token` is this claim's own (a fencing token). */
 export type FeedTurnClaim = { team: string; token: string };
 
@@ -38,7 +40,7 @@ export interface FeedLedger {
 
 /** Where the ledger's tables or keys live: a name's start, plain enough for SQL (tests give each run its own). */
 export function ledgerPrefix(namespace: string | undefined): string {
-  const prefix = namespace ?? "kassa";
+  const prefix = namespace ?? DEFAULT_PREFIX;
   if (!/^[a-zA-Z_][a-zA-Z0-9_:-]{0,60}$/.test(prefix))
     throw new Error("feed ledger prefix is not a plain name");
   return prefix;

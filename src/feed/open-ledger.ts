@@ -1,5 +1,6 @@
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "../store/deadline.js";
 import type { KeyvStore } from "../store/keyv.js";
+import { ensureSchema } from "../store/schema/index.js";
 import { type FeedLedger, ledgerPrefix } from "./ledger.js";
 
 // Apart from ledger.ts, which the engines import: loading them on demand from there would be a circle.
@@ -44,11 +45,13 @@ async function engineLedger(store: KeyvStore, namespace: string | undefined): Pr
     }
     case "postgres": {
       const { PostgresFeedLedger } = await import("./ledger-postgres.js");
-      return PostgresFeedLedger.open(native.pool, ledgerPrefix(namespace).replace(/[:-]/g, "_"));
+      await ensureSchema(native, ledgerPrefix(namespace));
+      return new PostgresFeedLedger(native.pool, ledgerPrefix(namespace));
     }
     case "sqlite": {
       const { SqliteFeedLedger } = await import("./ledger-sqlite.js");
-      return new SqliteFeedLedger(native.db, ledgerPrefix(namespace).replace(/[:-]/g, "_"));
+      await ensureSchema(native, ledgerPrefix(namespace));
+      return new SqliteFeedLedger(native.db, ledgerPrefix(namespace));
     }
     default:
       throw new Error("the payment feed needs a store engine with atomic primitives");

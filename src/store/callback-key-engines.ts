@@ -2,10 +2,9 @@ import type { RedisClientConnectionType } from "@keyv/redis";
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import { z } from "zod";
-import { POSTGRES_TABLE } from "./connection.js";
 import { withStoreDeadline } from "./deadline.js";
 import { redisScript, runRedisScript } from "./redis-scripts.js";
-import { KEYV_TABLE } from "./sqlite.js";
+import { KEYV_TABLE, POSTGRES_TABLE } from "./schema/names.js";
 
 // The callback keys live in their Keyv namespace as Keyv writes them (entry "team:<id>" and
 // "key:<key>", each value the text {"value":...}), so an address given out before stays valid. What

@@ -16,10 +16,6 @@ export const CLOSE_GRACE_MS = 2000;
 /** Rows per query when listing a namespace in PostgreSQL. */
 export const POSTGRES_PAGE_SIZE = 100;
 
-/** The PostgreSQL table Kassa keeps every namespace in (created when missing). */
-export const POSTGRES_TABLE = "kassa";
-/** SQL table of claimOnce on SQLite and PostgreSQL: key, and when the claim lapses. */
-export const CLAIMS_TABLE = "kassa_claims";
 /** The row that says who made a claim (SQL engines; Redis keeps the owner as the claim's value). */
 export const claimOwnerKey = (key: string, owner: string) => `${key}#owner:${owner}`;
 /** Lapsed claims are deleted on about one claim in this many. */

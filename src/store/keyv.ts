@@ -2,7 +2,6 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
 import {
-  CLAIMS_TABLE,
   claimOwnerKey,
   type KeyvStore,
   keyvFor,
@@ -11,6 +10,8 @@ import {
   sometimes,
 } from "./connection.js";
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
+import { ensureSchema } from "./schema/index.js";
+import { CLAIMS_TABLE } from "./schema/names.js";
 import { openSqliteDatabase, SqliteKeyvAdapter } from "./sqlite.js";
 
 export type { KeyvStore, NativeClient, StoreKind } from "./connection.js";
@@ -80,14 +81,14 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
   const path = sqlitePath(storeUrl);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   ownerOnly(path);
-  let control: ReturnType<typeof openSqliteDatabase>;
+  let control: ReturnType<typeof openSqliteDatabase> | undefined;
   try {
     // WAL (set in openSqliteDatabase) lets readers go on while one writer writes; it is a property of the file.
     control = openSqliteDatabase(path, SQLITE_BUSY_TIMEOUT_MS);
-    control.exec(
-      `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
-    );
+    await ensureSchema({ kind: "sqlite", db: control });
   } catch (error) {
+    control?.close();
+    if (error instanceof StoreUnavailableError) throw error;
     throw new StoreUnavailableError(
       `cannot open the SQLite database at ${path}: ${(error as Error).message}`,
     );

@@ -2,6 +2,8 @@ import type { RedisClientConnectionType } from "@keyv/redis";
 import type pg from "pg";
 import type { KeyvStore } from "./connection.js";
 import { redisScript, runRedisScript } from "./redis-scripts.js";
+import { ensureSchema } from "./schema/index.js";
+import { DEFAULT_PREFIX, tableName } from "./schema/names.js";
 import { openSqliteDatabase } from "./sqlite.js";
 
 /** How long a lease statement waits for another process's write lock on the SQLite file. */
@@ -30,11 +32,13 @@ export type Leases = {
 /** The leases of this store's engine; `prefix` keeps a test run's keys (or table) apart. */
 export async function leasesFor(
   store: Pick<KeyvStore, "native" | "location">,
-  prefix = "kassa",
+  prefix = DEFAULT_PREFIX,
 ): Promise<Leases> {
   const native = store.native;
   if (native?.kind === "redis") return redisLeases(native.client, `${prefix}-leases::`);
-  const table = `${prefix.replace(/\W/g, "_")}_leases`;
+  // The store applied the default prefix's tables as it opened; another prefix's are applied here.
+  if (native) await ensureSchema(native, prefix);
+  const table = tableName(prefix, "leases");
   if (native?.kind === "postgres") return postgresLeases(native.pool, table);
   return sqliteLeases(store.location, table);
 }
@@ -42,9 +46,6 @@ export async function leasesFor(
 /** SQLite: a table in the same file, on a connection of its own (processes on one host share it). */
 function sqliteLeases(path: string, table: string): Leases {
   const db = openSqliteDatabase(path, SQLITE_BUSY_TIMEOUT_MS);
-  db.exec(
-    `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires INTEGER NOT NULL)`,
-  );
   const take = db.prepare<[string, string, string, number, number]>(
     `INSERT INTO ${table} (key, owner, info, expires) VALUES (?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, info = excluded.info, expires = excluded.expires
@@ -130,15 +131,7 @@ function redisLeases(client: RedisClientConnectionType, prefix: string): Leases 
   return leases;
 }
 
-async function postgresLeases(pool: pg.Pool, table: string): Promise<Leases> {
-  try {
-    await pool.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires BIGINT NOT NULL)`,
-    );
-  } catch (error) {
-    // Another replica created it at the same moment (a race on the catalog's unique index).
-    if ((error as { code?: string }).code !== "23505") throw error;
-  }
+function postgresLeases(pool: pg.Pool, table: string): Leases {
   return {
     async acquire(key, owner, info, ttlMs) {
       const now = Date.now();

@@ -3,17 +3,18 @@ import type Keyv from "keyv";
 import pg from "pg";
 import { z } from "zod";
 import {
-  CLAIMS_TABLE,
   CONNECT_TIMEOUT_MS,
   claimOwnerKey,
   connectOrExplain,
   type KeyvStore,
   keyvFor,
   POSTGRES_PAGE_SIZE,
-  POSTGRES_TABLE,
   redactedUrl,
+  StoreUnavailableError,
   sometimes,
 } from "./connection.js";
+import { ensureSchema } from "./schema/index.js";
+import { CLAIMS_TABLE, POSTGRES_TABLE } from "./schema/names.js";
 
 // Loaded only when STORE_URL is postgres:// (openStore imports it on demand).
 
@@ -29,39 +30,25 @@ export async function openPostgres(storeUrl: string, timeoutMs: number): Promise
   // crash the process. The pool replaces it, and the next query reports any lasting failure.
   pool.on("error", () => {});
 
-  const createTableIfMissing = async (table: string, create: string) => {
-    const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
-      `public.${table}`,
-    ]);
-    if (found.rows[0]?.found) return;
-    try {
-      await pool.query(create);
-    } catch (error) {
-      // Another replica created it at the same moment (a race on the catalog's unique index).
-      if ((error as { code?: string }).code !== "23505") throw error;
-    }
-  };
-
   await connectOrExplain(
     location,
-    async () => {
-      // Created only when missing: a database user without CREATE rights can use a table made for it.
-      await createTableIfMissing(
-        POSTGRES_TABLE,
-        `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
-      );
-      await createTableIfMissing(
-        CLAIMS_TABLE,
-        `CREATE TABLE IF NOT EXISTS public.${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires TIMESTAMPTZ NOT NULL)`,
-      );
-    },
+    () => pool.query("SELECT 1").then(() => undefined),
     () => pool.end(),
   );
+  try {
+    await ensureSchema({ kind: "postgres", pool });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError(`cannot set up the tables at ${location}: ${(error as Error).message}`);
+  }
 
   /** Namespaces share the store's pool; the store, not an adapter, ends it. */
   class SharedPoolPostgres extends KeyvPostgres {
     override async connect() {
-      return async (sql: string, values?: unknown[]) => (await pool.query(sql, values)).rows;
+      return async (sql: string, values?: unknown[]) =>
+        // The adapter creates its table as it starts; the table is the schema's (src/store/schema/).
+        sql.startsWith("CREATE TABLE IF NOT EXISTS") ? [] : (await pool.query(sql, values)).rows;
     }
 
     override async disconnect(): Promise<void> {}

@@ -7,8 +7,10 @@ import {
   type KeyvStore,
   keyvFor,
   redactedUrl,
+  StoreUnavailableError,
   settlesWithin,
 } from "./connection.js";
+import { ensureSchema } from "./schema/index.js";
 
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
 // does not carry the Redis client in memory.
@@ -45,6 +47,13 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
     },
   );
   connected = true;
+  try {
+    await ensureSchema({ kind: "redis", client });
+  } catch (error) {
+    client.destroy();
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError(`cannot set up the store at ${location}: ${(error as Error).message}`);
+  }
 
   /** Namespaces share the one connection; the store, not an adapter, opens and closes it. */
   class SharedClientRedis extends KeyvRedis<unknown> {

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import Database from "better-sqlite3";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
+import { KEYV_TABLE } from "./schema/names.js";
 
 // Kassa's own Keyv adapter for SQLite, on better-sqlite3 (prebuilt binaries inside the package: nothing
 // to compile at install). Why not @keyv/sqlite: version 4 sits on the archived `sqlite3` package, which
@@ -8,8 +9,6 @@ import type { KeyvStoreAdapter, StoredData } from "keyv";
 // The table is the one @keyv/sqlite 4 made (`keyv`, key VARCHAR(255) PRIMARY KEY, value TEXT), keys
 // prefixed "namespace:" by Keyv, so a database written by the old driver opens with its data.
 
-/** The table @keyv/sqlite 4 created and Kassa keeps using. */
-export const KEYV_TABLE = "keyv";
 /** Rows per query when listing a namespace (keyset pagination: no statement stays open across awaits). */
 const PAGE_SIZE = 100;
 
@@ -24,7 +23,7 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): Databas
   // a crash); only a power loss of the host may roll back the last moments' commits, never corrupt
   // the file. The SQLite documentation recommends this pair for WAL.
   db.pragma("synchronous = NORMAL");
-  db.exec(`CREATE TABLE IF NOT EXISTS ${KEYV_TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT )`);
+  // Its table is the schema's (src/store/schema/sqlite.ts), applied when the store opens.
   return db;
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { KeyvStore } from "../store/keyv.js";
+import { ensureSchema } from "../store/schema/index.js";
+import { DEFAULT_PREFIX, tableName } from "../store/schema/names.js";
 import {
   type AddCardLimits,
   type AddCardResult,
@@ -17,13 +19,7 @@ import {
   watchCardSchema,
   watchKey,
 } from "./model.js";
-import {
-  addCardInOneTransaction,
-  createWatchTables,
-  rowSchema,
-  type WatchTables,
-  watchFromRow,
-} from "./postgres-tables.js";
+import { addCardInOneTransaction, rowSchema, type WatchTables, watchFromRow } from "./postgres-tables.js";
 import { readSpacingMs } from "./read-budget.js";
 
 // PostgreSQL: the claim is `FOR UPDATE SKIP LOCKED` plus a lease on the due time, "tell once" an
@@ -42,26 +38,18 @@ export class PostgresWatchQueue implements WatchQueue {
     private readonly pool: pg.Pool,
     prefix: string,
   ) {
-    this.watches = `${prefix}_watches`;
-    this.cards = `${prefix}_watch_cards`;
-    this.nextRead = `${prefix}_watch_next_read`;
-    this.tables = {
-      watches: this.watches,
-      cards: this.cards,
-      nextRead: this.nextRead,
-      oldReads: `${prefix}_watch_reads`,
-    };
+    this.watches = tableName(prefix, "watches");
+    this.cards = tableName(prefix, "watch_cards");
+    this.nextRead = tableName(prefix, "watch_next_read");
+    this.tables = { watches: this.watches, cards: this.cards, nextRead: this.nextRead };
   }
 
-  /** Creates the tables when missing. `prefix`: their name's start (tests give each run its own). */
-  static async open(store: KeyvStore, prefix = "kassa"): Promise<PostgresWatchQueue> {
+  /** `prefix`: the tables' names' start (tests give each run its own); its schema is applied first. */
+  static async open(store: KeyvStore, prefix = DEFAULT_PREFIX): Promise<PostgresWatchQueue> {
     if (store.native?.kind !== "postgres")
       throw new Error("the PostgreSQL watch queue needs a PostgreSQL store");
-    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
-      throw new Error("watch table prefix must be a plain SQL name");
-    const queue = new PostgresWatchQueue(store.native.pool, prefix);
-    await createWatchTables(store.native.pool, queue.tables);
-    return queue;
+    await ensureSchema(store.native, prefix);
+    return new PostgresWatchQueue(store.native.pool, prefix);
   }
 
   async addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult> {

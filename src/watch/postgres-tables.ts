@@ -13,40 +13,7 @@ import {
 } from "./model.js";
 
 /** The watch queue's tables, named from a prefix (tests give each run its own). */
-export type WatchTables = { watches: string; cards: string; nextRead: string; oldReads: string };
-
-/** Creates the tables when missing; safe when replicas start together. */
-export async function createWatchTables(pool: pg.Pool, tables: WatchTables): Promise<void> {
-  const { watches, cards, nextRead, oldReads } = tables;
-  const statements = [
-    `CREATE TABLE IF NOT EXISTS ${watches} (
-      key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
-      state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
-      interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
-      due_at BIGINT NOT NULL)`,
-    // Added after the first release: tables made before it gain the column here.
-    `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS lease TEXT NOT NULL DEFAULT ''`,
-    // A payment notification that came while the watch was being read (see dueBy).
-    `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS nudged_at BIGINT`,
-    `CREATE INDEX IF NOT EXISTS ${watches}_due ON ${watches} (due_at)`,
-    `CREATE INDEX IF NOT EXISTS ${watches}_team ON ${watches} (team)`,
-    `CREATE TABLE IF NOT EXISTS ${cards} (
-      watch_key TEXT NOT NULL REFERENCES ${watches} (key) ON DELETE CASCADE,
-      card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
-    // When each cash register's next read may start (its read budget; see ReadBudget).
-    `CREATE TABLE IF NOT EXISTS ${nextRead} (register TEXT PRIMARY KEY, next_at BIGINT NOT NULL)`,
-    // Counts per second, before reads were spaced: only ever held the last 10 seconds.
-    `DROP TABLE IF EXISTS ${oldReads}`,
-  ];
-  for (const sql of statements) {
-    try {
-      await pool.query(sql);
-    } catch (error) {
-      // Another replica created it at the same moment (a race on the catalog's unique index).
-      if ((error as { code?: string }).code !== "23505") throw error;
-    }
-  }
-}
+export type WatchTables = { watches: string; cards: string; nextRead: string };
 
 /** A claimed row of the watches table, as the driver returns it (BIGINTs as strings). */
 export const rowSchema = z.object({

@@ -23,10 +23,11 @@ import {
 import { PaymentsClient } from "../../src/payments/client.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
-import { POSTGRES_TABLE, redactedUrl } from "../../src/store/connection.js";
+import { redactedUrl } from "../../src/store/connection.js";
 import { CredentialsStore, StoreValueError } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
+import { POSTGRES_TABLE } from "../../src/store/schema/names.js";
 import { openSqliteDatabase, SqliteKeyvAdapter } from "../../src/store/sqlite.js";
 
 /** Namespaces of this run: several CI runs may share one Redis or PostgreSQL server. */

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { leasesFor } from "../../src/store/leases.js";
+import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 /** Each run its own keys and table: several runs may share one Redis or PostgreSQL server. */
 const RUN = `t${randomBytes(5).toString("hex")}`;
@@ -17,10 +18,9 @@ const URLS: Array<[string, string | undefined]> = [
 ];
 const opened: KeyvStore[] = [];
 afterAll(async () => {
-  // Redis' keys lapse by themselves; PostgreSQL's table of this run goes.
+  // Redis' keys lapse by themselves; PostgreSQL's tables of this run go.
   for (const store of opened)
-    if (store.native?.kind === "postgres")
-      await store.native.pool.query(`DROP TABLE IF EXISTS ${RUN}_leases`);
+    if (store.native?.kind === "postgres") await dropPrefixTables(store.native.pool, RUN);
   await Promise.all(opened.map((store) => store.close()));
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,4 +1,23 @@
+import type pg from "pg";
 import { openStore } from "../../src/store/keyv.js";
+import { type PrefixedTable, tableName } from "../../src/store/schema/names.js";
+
+/** Every table the schema names from a prefix, dependants first (the store's own ones stay). */
+const PREFIXED: PrefixedTable[] = [
+  "watch_cards",
+  "watches",
+  "watch_reads",
+  "watch_next_read",
+  "feed_turns",
+  "feed_states",
+  "leases",
+  "schema",
+];
+
+/** Drops a test run's tables on PostgreSQL: everything its prefix's schema made. */
+export async function dropPrefixTables(pool: pg.Pool, prefix: string): Promise<void> {
+  await pool.query(`DROP TABLE IF EXISTS ${PREFIXED.map((table) => tableName(prefix, table)).join(", ")}`);
+}
 
 /** Removes a test run's live-card and feed keys and leases (Redis, prefix) or tables (PostgreSQL, prefix). */
 export async function dropWatchNamespace(url: string, namespace: string): Promise<void> {
@@ -15,9 +34,7 @@ export async function dropWatchNamespace(url: string, namespace: string): Promis
         { arguments: [`${namespace}-leases::*`] },
       );
     } else if (store.native?.kind === "postgres") {
-      await store.native.pool.query(
-        `DROP TABLE IF EXISTS ${namespace}_watch_cards, ${namespace}_watches, ${namespace}_watch_reads, ${namespace}_watch_next_read, ${namespace}_feed_turns, ${namespace}_feed_states, ${namespace}_leases`,
-      );
+      await dropPrefixTables(store.native.pool, namespace);
     }
   } finally {
     await store.close();

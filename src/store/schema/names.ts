@@ -1,0 +1,44 @@
+// Every table name comes from here: the store's own tables (fixed names, kept from the first
+// releases so a store written by them opens unchanged) and the ones named from the prefix.
+
+/** The prefix of a production store's tables and keys; tests give each run its own. */
+export const DEFAULT_PREFIX = "kassa";
+
+/** The PostgreSQL table Kassa keeps every Keyv namespace in (in schema public). */
+export const POSTGRES_TABLE = DEFAULT_PREFIX;
+/** The SQLite table of the Keyv namespaces: the one @keyv/sqlite 4 created and Kassa keeps using. */
+export const KEYV_TABLE = "keyv";
+
+/** The tables named from a prefix. */
+export type PrefixedTable =
+  | "schema"
+  | "claims"
+  | "leases"
+  | "watches"
+  | "watch_cards"
+  | "watch_next_read"
+  | "watch_reads"
+  | "feed_turns"
+  | "feed_states";
+
+/**
+ * The prefix as the start of an SQL name: ":" and "-" (Redis-style prefixes such as "kassa-test:x")
+ * become "_"; anything else that could not stand unquoted in SQL is refused.
+ */
+export function sqlPrefix(prefix: string): string {
+  const plain = prefix.replace(/[:-]/g, "_");
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(plain))
+    throw new Error(`table prefix ${JSON.stringify(prefix)} is not a plain SQL name`);
+  return plain;
+}
+
+/** The table `table` of the store under `prefix`: "<prefix>_<table>". */
+export function tableName(prefix: string, table: PrefixedTable): string {
+  return `${sqlPrefix(prefix)}_${table}`;
+}
+
+/** SQL table of claimOnce on SQLite and PostgreSQL (the store's, whatever a module's prefix). */
+export const CLAIMS_TABLE = tableName(DEFAULT_PREFIX, "claims");
+
+/** Where Redis keeps the schema version of a prefix. */
+export const redisSchemaKey = (prefix: string) => `${prefix}:schema`;

@@ -1,0 +1,104 @@
+import type pg from "pg";
+import { z } from "zod";
+import { CLAIMS_TABLE, POSTGRES_TABLE, tableName } from "./names.js";
+import { refuseNewer, type SqlStep } from "./version.js";
+
+// The PostgreSQL schema as numbered steps. A new table, index or column is a new step at the end
+// (never an edit of a step a release has run): a store runs each missing step once, in order.
+
+export const POSTGRES_STEPS: SqlStep[] = [
+  // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
+  (prefix) => {
+    const watches = tableName(prefix, "watches");
+    const turns = tableName(prefix, "feed_turns");
+    return [
+      `CREATE TABLE IF NOT EXISTS public.${POSTGRES_TABLE} (key VARCHAR(255) PRIMARY KEY, value TEXT)`,
+      `CREATE TABLE IF NOT EXISTS public.${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires TIMESTAMPTZ NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "leases")} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires BIGINT NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${watches} (
+      key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
+      state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
+      interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
+      due_at BIGINT NOT NULL)`,
+      // Columns added after the first release: tables made before them gain them here.
+      `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS lease TEXT NOT NULL DEFAULT ''`,
+      // A payment notification that came while the watch was being read (see dueBy).
+      `ALTER TABLE ${watches} ADD COLUMN IF NOT EXISTS nudged_at BIGINT`,
+      `CREATE INDEX IF NOT EXISTS ${watches}_due ON ${watches} (due_at)`,
+      `CREATE INDEX IF NOT EXISTS ${watches}_team ON ${watches} (team)`,
+      `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "watch_cards")} (
+      watch_key TEXT NOT NULL REFERENCES ${watches} (key) ON DELETE CASCADE,
+      card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
+      // When each cash register's next read may start (its read budget; see ReadBudget).
+      `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "watch_next_read")} (register TEXT PRIMARY KEY, next_at BIGINT NOT NULL)`,
+      // Counts per second, before reads were spaced: only ever held the last 10 seconds.
+      `DROP TABLE IF EXISTS ${tableName(prefix, "watch_reads")}`,
+      `CREATE TABLE IF NOT EXISTS ${turns} (
+        team TEXT PRIMARY KEY, due_at BIGINT NOT NULL, owner TEXT NOT NULL DEFAULT '',
+        lease_until BIGINT NOT NULL DEFAULT 0, nudged BIGINT NOT NULL DEFAULT 0)`,
+      `CREATE INDEX IF NOT EXISTS ${turns}_due ON ${turns} (due_at)`,
+      `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "feed_states")} (
+        team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`,
+    ];
+  },
+];
+
+/**
+ * Every replica's schema work waits on this one advisory lock (whatever its prefix: step 1 creates
+ * the store's own tables for every prefix, and two CREATE TABLE IF NOT EXISTS racing would clash).
+ */
+const SCHEMA_LOCK = "kassa schema";
+
+const versionSchema = z.array(z.object({ version: z.coerce.number().int() }));
+
+async function versionOf(db: pg.Pool | pg.PoolClient, table: string): Promise<number> {
+  const found = await db.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [table]);
+  if (!found.rows[0]?.found) return 0;
+  const rows = versionSchema.parse((await db.query(`SELECT version FROM ${table} WHERE id = 1`)).rows);
+  return rows[0]?.version ?? 0;
+}
+
+/**
+ * Brings the database's schema under `prefix` to the last step: each missing step in one
+ * transaction holding a transaction-level advisory lock, the version read again under it, so of two
+ * replicas starting together one runs the step and the other finds it done. A store already at the
+ * last step is only read (a database user without CREATE rights can run it). Returns the version.
+ */
+export async function applyPostgresSchema(
+  pool: pg.Pool,
+  prefix: string,
+  steps = POSTGRES_STEPS,
+): Promise<number> {
+  const table = tableName(prefix, "schema");
+  const current = await versionOf(pool, table);
+  refuseNewer(current, steps.length, table);
+  if (current === steps.length) return current;
+  const client = await pool.connect();
+  try {
+    for (let step = current + 1; step <= steps.length; step++) {
+      await client.query("BEGIN");
+      try {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [SCHEMA_LOCK]);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`,
+        );
+        const found = await versionOf(client, table);
+        refuseNewer(found, steps.length, table);
+        if (found < step) {
+          for (const sql of steps[step - 1]?.(prefix) ?? []) await client.query(sql);
+          await client.query(
+            `INSERT INTO ${table} (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+            [step],
+          );
+        }
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
+    }
+  } finally {
+    client.release();
+  }
+  return steps.length;
+}

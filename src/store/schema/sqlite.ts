@@ -1,0 +1,60 @@
+import type Database from "better-sqlite3";
+import { CLAIMS_TABLE, KEYV_TABLE, tableName } from "./names.js";
+import { refuseNewer, type SqlStep } from "./version.js";
+
+// The SQLite file's schema as numbered steps. A new table, index or column is a new step at the end
+// (never an edit of a step a release has run): a store runs each missing step once, in order.
+// The live cards' queue keeps no table of its own on SQLite (it is a Keyv namespace).
+
+export const SQLITE_STEPS: SqlStep[] = [
+  // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
+  (prefix) => {
+    const leases = tableName(prefix, "leases");
+    const turns = tableName(prefix, "feed_turns");
+    const states = tableName(prefix, "feed_states");
+    return [
+      `CREATE TABLE IF NOT EXISTS ${KEYV_TABLE}(key VARCHAR(255) PRIMARY KEY, value TEXT )`,
+      `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${leases} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires INTEGER NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${turns} (
+      team TEXT PRIMARY KEY, due_at INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '',
+      lease_until INTEGER NOT NULL DEFAULT 0, nudged INTEGER NOT NULL DEFAULT 0)`,
+      `CREATE INDEX IF NOT EXISTS ${turns}_due ON ${turns} (due_at)`,
+      `CREATE TABLE IF NOT EXISTS ${states} (
+      team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`,
+    ];
+  },
+];
+
+/**
+ * Brings the file's schema under `prefix` to the last step: each missing step in one BEGIN
+ * IMMEDIATE transaction (the file's write lock, so of two processes starting together one runs it
+ * and the other then finds it done). Returns the version.
+ */
+export function applySqliteSchema(db: Database.Database, prefix: string, steps = SQLITE_STEPS): number {
+  const table = tableName(prefix, "schema");
+  const versionOf = (): number => {
+    const found = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    if (!found) return 0;
+    const row = db.prepare(`SELECT version FROM ${table} WHERE id = 1`).get() as { version?: unknown };
+    return typeof row?.version === "number" ? row.version : 0;
+  };
+  const current = versionOf();
+  refuseNewer(current, steps.length, table);
+  if (current === steps.length) return current;
+  const apply = db.transaction((step: number): void => {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`,
+    );
+    // Another process may have run it meanwhile: the version, read under the lock, says.
+    const found = versionOf();
+    refuseNewer(found, steps.length, table);
+    if (found >= step) return;
+    for (const sql of steps[step - 1]?.(prefix) ?? []) db.exec(sql);
+    db.prepare(
+      `INSERT INTO ${table} (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+    ).run(step);
+  });
+  for (let step = current + 1; step <= steps.length; step++) apply.immediate(step);
+  return steps.length;
+}
