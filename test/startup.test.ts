@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   FAULT_IDS,
@@ -173,6 +174,26 @@ describe("start-up", () => {
       });
       expect(await run.exit).toBe(1);
       expect(run.output().stderr).toMatch(/^kassa: could not verify SLACK_BOT_TOKEN with Slack/);
+    });
+
+    it("stops with one line when a newer release has upgraded the store's schema (a rollback)", async () => {
+      const path = join(dir, "upgraded.sqlite");
+      const db = new Database(path);
+      db.exec("CREATE TABLE kassa_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)");
+      db.exec("INSERT INTO kassa_schema VALUES (1, 999)");
+      db.close();
+      const run = startIndex({
+        PORT: "0",
+        SLACK_SIGNING_SECRET: "signing",
+        SLACK_BOT_TOKEN: "xoxb-test",
+        SLACK_API_URL: slack.apiUrl,
+        STORE_URL: `sqlite://${path}`,
+        CREDENTIALS_KEY: Buffer.alloc(32, 3).toString("base64"),
+      });
+      expect(await run.exit).toBe(1);
+      expect(run.output().stderr).toMatch(
+        /^kassa: the store's schema \(kassa_schema\) is at version 999, but this release of Kassa knows versions up to \d+: a newer release has upgraded it; [^\n]*\n$/,
+      );
     });
 
     it("stops with one line, password left out, when the Redis store cannot be reached", async () => {
