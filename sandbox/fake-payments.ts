@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
 import {
+  type HistoryRepeat,
   RAW,
   renderBalancesV2,
   renderBalancesV3,
@@ -103,6 +104,8 @@ export type FakePayments = {
   historyFault: BalanceFault | null;
   /** Every history page answers only after this long (ms): a long read a person can cancel. */
   historyDelayMs: number;
+  /** Invoices the history lists more than once (by id), each copy with its own state and place. */
+  historyRepeats: Map<string, HistoryRepeat[]>;
   /** When set, ticker/get misbehaves this way. */
   tickerFault: BalanceFault | null;
   /**
@@ -175,6 +178,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     balanceFault: null,
     historyFault: null,
     historyDelayMs: 0,
+    historyRepeats: new Map(),
     tickerFault: null,
     createFault: null,
     createRefusal: ["Amount is less than the minimum for this cash register"],
@@ -325,7 +329,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       const own = [...invoices.values()].filter(
         (invoice) => invoice.login === undefined || invoice.login === body.auth_login,
       );
-      return answer(res, 200, renderHistory(own, body, version));
+      return answer(res, 200, renderHistory(own, body, version, fake.historyRepeats));
     }
     if (match[2] === "balance/info" || match[2] === "balance/list") {
       const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");

@@ -202,14 +202,22 @@ export function renderTicker(rates: Record<string, string>, tickers: string[], v
 }
 
 /**
+ * A second listing of an invoice, as the service was seen to give (issue 43): the invoice again with
+ * `state`, `shift` places after its own listing (0, the default: right after it; negative: before it).
+ */
+export type HistoryRepeat = { state: string; shift?: number };
+
+/**
  * The cash register's invoices, newest first (by created_at, then the later-made first), one page:
  * v2 `{payments: [{id, state, method, currency, amount, created_at, expired_at}]}` (amount in RUB, no
  * "has next"), v3 `{items: [invoice info], has_next_page}`. `page` counts from 1; `items` at most 100.
+ * `repeats` lists some invoices more than once (by id, each copy with its own state and place).
  */
 export function renderHistory(
   all: SampleInvoice[],
   body: Record<string, unknown>,
   version: "v2" | "v3",
+  repeats: ReadonlyMap<string, readonly HistoryRepeat[]> = new Map(),
 ): string {
   const page = typeof body.page === "number" && body.page >= 1 ? Math.floor(body.page) : 1;
   const size = typeof body.items === "number" ? Math.min(100, Math.max(1, Math.floor(body.items))) : 10;
@@ -224,7 +232,8 @@ export function renderHistory(
           : -1,
     )
     .map(({ invoice }) => invoice);
-  const slice = ordered.slice((page - 1) * size, page * size);
+  const listed = repeats.size === 0 ? ordered : withRepeats(ordered, repeats);
+  const slice = listed.slice((page - 1) * size, page * size);
   if (version === "v3") {
     const items = slice.map((invoice) => {
       const info = JSON.parse(renderInvoiceV3(invoice));
@@ -232,7 +241,7 @@ export function renderHistory(
       delete info.errors;
       return info;
     });
-    return toJson({ error: false, errors: [], items, has_next_page: page * size < ordered.length });
+    return toJson({ error: false, errors: [], items, has_next_page: page * size < listed.length });
   }
   const payments = slice.map((invoice) => {
     const info = JSON.parse(renderInvoiceV2(invoice));
@@ -247,4 +256,18 @@ export function renderHistory(
     };
   });
   return toJson({ error: false, errors: [], payments });
+}
+
+/** `ordered` with the repeats put in: a copy `shift` places after its invoice sits just after the entry there. */
+function withRepeats(
+  ordered: SampleInvoice[],
+  repeats: ReadonlyMap<string, readonly HistoryRepeat[]>,
+): SampleInvoice[] {
+  const placed = ordered.map((invoice, index) => ({ invoice, at: index }));
+  ordered.forEach((invoice, index) => {
+    for (const repeat of repeats.get(invoice.id) ?? [])
+      placed.push({ invoice: { ...invoice, state: repeat.state }, at: index + (repeat.shift ?? 0) + 0.5 });
+  });
+  // Stable: copies at one place keep the order they were given in.
+  return placed.sort((a, b) => a.at - b.at).map(({ invoice }) => invoice);
 }
