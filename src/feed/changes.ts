@@ -2,6 +2,7 @@ import type { HistoryEntry } from "../payments/history.js";
 import { boundUnpaid, noteUnpaid } from "./expiry.js";
 import { eventOf, rubOfEntry, wanted } from "./filter.js";
 import { type Announcement, type FeedState, filterOf, type Seen, type Subscription } from "./model.js";
+import { staleRepeat } from "./repeats.js";
 
 /**
  * Invoices remembered per channel: more than a long backlog's pages, bounded in the store. When
@@ -26,6 +27,7 @@ export type FeedChanges = {
  *   cannot tell whether it was paid before or after (v2 history has no payment time). The first read
  *   after subscribing so notes what exists; one created since is announced even on that read.
  * - A change is announced once: it is added to `owed` and its state to `seen` in the same write.
+ *   An invoice seen in a final state is not taken back by a stale listing of it (repeats.ts).
  * - What is announced is what the feed's filter takes (filter.ts), but every change is noted
  *   in `seen` whatever the filter: a filter changed later never makes an old change news.
  * - An unpaid invoice is noted with its expiry (expiry.ts tells it once it passes).
@@ -43,7 +45,7 @@ export function feedChanges(
   // Oldest first, so owed follows the order of events.
   for (const entry of [...entries].reverse()) {
     const previous = seen.get(entry.id)?.[1];
-    if (previous === entry.state) continue;
+    if (previous === entry.state || (previous !== undefined && staleRepeat(previous, entry.state))) continue;
     anythingNew = true;
     seen.set(entry.id, [entry.id, entry.state, entry.createdAt.epochSeconds]);
     unpaid = noteUnpaid(unpaid, entry, subscription.since);

@@ -2,6 +2,7 @@ import { mayStillChange } from "../payments/history.js";
 import { feedChanges, OWED_LIMIT } from "./changes.js";
 import type { Turn } from "./deps.js";
 import type { FeedState, Subscription } from "./model.js";
+import { oncePerInvoice } from "./repeats.js";
 
 export type HistoryRead = { ok: true; more: boolean } | { ok: false; error: unknown };
 
@@ -12,7 +13,8 @@ export type HistoryRead = { ok: true; more: boolean } | { ok: false; error: unkn
  * nothing newer above it, is seen too. One turn reads at most `maxPages`: a longer run of news (a
  * backlog) or of open invoices is read on from `scanFrom` by the next turns, one page back from
  * where it stopped (new invoices push the pages down). No page is taken on while a channel has no
- * room left to owe its news. `states` is updated in place.
+ * room left to owe its news. An invoice listed more than once counts once a turn, as its listing
+ * furthest along (repeats.ts). `states` is updated in place.
  */
 export async function readHistory(
   turn: Turn,
@@ -41,6 +43,8 @@ export async function readHistory(
   let budget = maxPages;
   /** Reading on only towards open invoices: cut short, the rest waits for the next interval. */
   let sweeping = false;
+  /** Invoices listed more than once: the state that counted for each, across this turn's pages. */
+  const counted = new Map<string, string>();
   for (;;) {
     const full = subscriptions.some((s) => (states.get(s.channel)?.owed.length ?? 0) + pageSize > OWED_LIMIT);
     // Past the turn's share, no page beyond the first: what is owed gets its turn to be posted.
@@ -58,7 +62,8 @@ export async function readHistory(
     if (history.unreadable > 0)
       ctx.deps.logger.warn({ team, page, unreadable: history.unreadable }, "feed history entries left out");
     let anythingNew = false;
-    for (const entry of history.entries) {
+    const entries = oncePerInvoice(history.entries, counted);
+    for (const entry of entries) {
       const createdAt = entry.createdAt.epochSeconds;
       const expiresAt = entry.expiresAt?.epochSeconds ?? null;
       if (mayStillChange({ state: entry.state, createdAt, expiresAt }, nowSeconds))
@@ -67,7 +72,7 @@ export async function readHistory(
     }
     for (const subscription of subscriptions) {
       const before = states.get(subscription.channel) as FeedState;
-      const changes = feedChanges(before, subscription, history.entries);
+      const changes = feedChanges(before, subscription, entries);
       if (changes.anythingNew) states.set(subscription.channel, changes.state);
       anythingNew ||= changes.anythingNew;
     }

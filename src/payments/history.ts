@@ -67,6 +67,10 @@ const PAID_STATES = new Set(["payed", "wrongamount"]);
 
 /** States an invoice does not leave. */
 const FINAL_STATES = new Set(["payed", "failed", "unavailable"]);
+
+export function isFinalState(state: string): boolean {
+  return FINAL_STATES.has(state);
+}
 /** An unpaid invoice is taken as final this long after its page closed. */
 const AFTER_EXPIRY_S = 3600;
 /** ... and anything this old, whatever it says (a stuck `processing` is not read again forever). */

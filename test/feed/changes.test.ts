@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { feedChanges, SEEN_LIMIT } from "../../src/feed/changes.js";
 import { emptyState, type Subscription } from "../../src/feed/model.js";
+import { oncePerInvoice } from "../../src/feed/repeats.js";
 import type { HistoryEntry } from "../../src/payments/history.js";
 
 const SINCE = Date.UTC(2026, 10, 24, 12, 0, 0);
@@ -79,5 +80,48 @@ describe("feedChanges", () => {
     const deep = feedChanges(state, paid, [entry("ancient", "payed", -SEEN_LIMIT * 2)]).state;
     expect(deep.seen.some((seen) => seen[0] === `i${SEEN_LIMIT + 10}`)).toBe(true);
     expect(deep.seen.some((seen) => seen[0] === "ancient")).toBe(false);
+  });
+});
+
+describe("an invoice the history lists more than once (issue 43)", () => {
+  const states = (entries: HistoryEntry[]) => entries.map((e) => `${e.id}:${e.state}`);
+
+  it("counts one listing per invoice, the furthest along, whatever the order it is listed in", () => {
+    const listings = [
+      ["payed", "notpayed", "payed"],
+      ["notpayed", "payed", "notpayed"],
+      ["processing", "notpayed", "payed"],
+    ];
+    for (const order of listings) {
+      const page = [entry("x", order[0] as string, 3), entry("y", "notpayed", 2)];
+      page.push(...order.slice(1).map((state) => entry("x", state, 3)));
+      expect(states(oncePerInvoice(page, new Map())).sort()).toEqual(["x:payed", "y:notpayed"]);
+    }
+    // Unknown states: decided by name, not by place.
+    const odd = [entry("z", "refunded", 1), entry("z", "disputed", 1)];
+    expect(states(oncePerInvoice(odd, new Map()))).toEqual(states(oncePerInvoice(odd.reverse(), new Map())));
+  });
+
+  it("leaves out a later page's listing not further along than one this turn counted", () => {
+    const counted = new Map<string, string>();
+    oncePerInvoice([entry("x", "payed", 3), entry("y", "notpayed", 2)], counted);
+    const next = oncePerInvoice([entry("x", "notpayed", 3), entry("y", "payed", 2)], counted);
+    expect(states(next)).toEqual(["y:payed"]);
+  });
+
+  it("announces a payment once while the listings say paid, unpaid, paid pass after pass", () => {
+    let state = feedChanges(emptyState(), paid, [entry("x", "notpayed", 1)]).state;
+    const announced: string[] = [];
+    for (const page of [
+      [entry("x", "payed", 1), entry("x", "notpayed", 1), entry("x", "payed", 1)],
+      [entry("x", "notpayed", 1)], // a pass that read only the stale listing
+      [entry("x", "payed", 1)],
+    ]) {
+      const changes = feedChanges(state, paid, oncePerInvoice(page, new Map()));
+      announced.push(...changes.announce.map((a) => a.state));
+      state = changes.state;
+    }
+    expect(announced).toEqual(["payed"]);
+    expect(state.seen).toEqual([["x", "payed", Math.floor(SINCE / 1000) + 60]]);
   });
 });
