@@ -23,6 +23,16 @@ function parsesToObject(text: string): boolean {
   }
 }
 
+const FORM = "application/x-www-form-urlencoded";
+
+/**
+ * The media type of a Content-Type header, lower case and without its parameters
+ * (`Application/X-WWW-Form-Urlencoded; charset=utf-8` is a form): media types are case-insensitive.
+ */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(";", 1)[0]?.trim().toLowerCase();
+}
+
 /**
  * What Bolt's receiver assumes and does not check. It reads `body.ssl_check` from whatever the
  * request parses to, so a signed `null` (or `payload=null`) threw outside any handler and the
@@ -38,7 +48,7 @@ export function screenSlackRequest(
   // A missing or stale timestamp is left to Bolt, which refuses it with the same 401.
   if (typeof timestampHeader === "string" && timestamp > nowSeconds + MAX_CLOCK_SKEW_SECONDS)
     return { ok: false, status: 401, reason: "timestamp in the future" };
-  if (contentType === "application/x-www-form-urlencoded") {
+  if (mediaTypeOf(contentType) === FORM) {
     const { payload, command, team_id: teamId } = parseQuery(rawBody);
     // A slash command names its workspace; without one nothing can be answered for it.
     if (payload === undefined && command !== undefined && (typeof teamId !== "string" || teamId === ""))
@@ -62,8 +72,12 @@ async function screen(req: IncomingMessage, bodyLimit: number, now: () => number
       ? { ok: false, status: 413, reason: "body too large" }
       : { ok: false, status: 400, reason: "body could not be read" };
   }
+  const contentType = req.headers["content-type"];
+  // Bolt reads a body as a form only when the header is exactly this, else as JSON: a form with a
+  // charset, or cased otherwise, would be refused as broken JSON.
+  if (mediaTypeOf(contentType) === FORM) req.headers["content-type"] = FORM;
   return screenSlackRequest(
-    req.headers["content-type"],
+    contentType,
     rawBody.toString(),
     req.headers["x-slack-request-timestamp"],
     Math.floor(now() / 1000),
@@ -72,7 +86,8 @@ async function screen(req: IncomingMessage, bodyLimit: number, now: () => number
 
 /**
  * Puts a screen in front of the receiver's Slack endpoint: bodies Bolt would crash on and
- * timestamps from the future are refused before Bolt sees them. Other paths (probes, OAuth pages)
+ * timestamps from the future are refused before Bolt sees them, and a form's Content-Type is given
+ * Bolt in the one spelling it reads. Other paths (probes, OAuth pages)
  * go straight through.
  */
 export function guardSlackEndpoint(

@@ -101,6 +101,15 @@ describe("/invoice end to end (v2)", () => {
     expect(message(reply.body).text).toContain("Invoice 715308958_rPwTzvsvCm");
   });
 
+  it.each(["application/x-www-form-urlencoded; charset=utf-8", "Application/X-WWW-Form-Urlencoded"])(
+    "takes a slash command sent as %s",
+    async (contentType) => {
+      const { ack, reply } = await stack.ask("715308958_rPwTzvsvCm", { contentType });
+      expect(ack.status).toBe(200);
+      expect(message(reply.body).text).toContain("Invoice 715308958_rPwTzvsvCm");
+    },
+  );
+
   it("acks before a service slower than Slack's 3 s, then answers", async () => {
     const ack = await stack.command(FAULT_IDS.slow);
     expect(ack.status).toBe(200);

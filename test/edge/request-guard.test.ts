@@ -22,6 +22,27 @@ describe("screenSlackRequest", () => {
     });
   });
 
+  it("reads a form whatever the case of its Content-Type, and with a charset", () => {
+    for (const type of [
+      `${FORM}; charset=utf-8`,
+      "Application/X-WWW-Form-Urlencoded",
+      ` ${FORM} ;charset=UTF-8`,
+    ])
+      expect(
+        screenSlackRequest(type, "command=%2Finvoice&text=1&team_id=T0A", String(NOW), NOW),
+        type,
+      ).toEqual({
+        ok: true,
+      });
+    expect(
+      screenSlackRequest(`${FORM}; charset=utf-8`, "command=%2Finvoice&text=1", String(NOW), NOW),
+    ).toEqual({
+      ok: false,
+      status: 400,
+      reason: "slash command without a team_id",
+    });
+  });
+
   it("refuses a slash command that names no workspace (no team_id) as a bad request", () => {
     for (const body of [
       "command=%2Finvoice&text=1",
