@@ -81,7 +81,15 @@ export type StepRun = {
 };
 
 /** Slack's view of the acknowledgement: status, body, how long it took, and when the command was sent. */
-export type Ack = { status: number; body: string; ms: number; sentAt: number; responseId: string };
+export type Ack = {
+  status: number;
+  body: string;
+  ms: number;
+  sentAt: number;
+  responseId: string;
+  /** The request as it went (body and headers): sendAgain() posts it once more. */
+  sent: { body: string; headers: Record<string, string> };
+};
 
 let counter = 0;
 
@@ -203,7 +211,28 @@ export class Stack {
     const started = performance.now();
     const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: form });
     const body = await response.text();
-    return { status: response.status, body, ms: performance.now() - started, sentAt, responseId };
+    const sent = { body: form, headers };
+    return { status: response.status, body, ms: performance.now() - started, sentAt, responseId, sent };
+  }
+
+  /**
+   * Posts a command's request again, byte for byte with its signature and timestamp: a replay by
+   * whoever copied it, or (with `retryNum`, the X-Slack-Retry-Num header) Slack's own retry.
+   */
+  async sendAgain(ack: Ack, options: { retryNum?: number } = {}): Promise<Ack> {
+    const headers = {
+      ...ack.sent.headers,
+      ...(options.retryNum === undefined ? {} : { "x-slack-retry-num": String(options.retryNum) }),
+    };
+    const sentAt = Date.now();
+    const started = performance.now();
+    const response = await fetch(`${this.url}/slack/events`, {
+      method: "POST",
+      headers,
+      body: ack.sent.body,
+    });
+    const body = await response.text();
+    return { ...ack, status: response.status, body, ms: performance.now() - started, sentAt };
   }
 
   /** Posts a signed block_actions payload, as Slack does when someone presses a button. */
@@ -269,17 +298,15 @@ export class Stack {
     const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
     const sentAt = Date.now();
     const started = performance.now();
-    const response = await fetch(`${this.url}/slack/events`, {
-      method: "POST",
-      headers: signedHeaders(SANDBOX_SIGNING_SECRET, form),
-      body: form,
-    });
+    const headers = signedHeaders(SANDBOX_SIGNING_SECRET, form);
+    const response = await fetch(`${this.url}/slack/events`, { method: "POST", headers, body: form });
     return {
       status: response.status,
       body: await response.text(),
       ms: performance.now() - started,
       sentAt,
       responseId,
+      sent: { body: form, headers },
     };
   }
 

@@ -8,6 +8,7 @@ import {
   socketModeApp,
   tellNotInstalled,
 } from "./edge/bolt-apps.js";
+import { answerCommandsOnce } from "./edge/command-once.js";
 import { httpServerOptions } from "./edge/http-server.js";
 import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
@@ -63,6 +64,8 @@ export function createApp(deps: AppDeps): KassaApp {
     deps.stores.store.namespace("journal", { durability: "process" }),
     (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
+  // First: a replayed command is neither journaled nor answered again.
+  app.use(answerCommandsOnce((key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs), logger));
   app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs));
   if (slack.auth.kind === "oauth") app.use(noteOrgWorkspaces(deps.stores.installations, logger));
   let recovery: Recovery | undefined;

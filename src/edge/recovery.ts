@@ -2,6 +2,7 @@ import type { AnyMiddlewareArgs, App, Middleware } from "@slack/bolt";
 import { type CommandJournal, journalCommand } from "../store/journal.js";
 import type { InFlight } from "../util/in-flight.js";
 import type { Logger } from "../util/logger.js";
+import { RECOVERED } from "./command-once.js";
 
 /**
  * Default of JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled.
@@ -104,7 +105,9 @@ export function startRecovery(
         "answering a command a stopped process acknowledged",
       );
       // The run journals the command again under the same id and removes it once answered.
-      void app.processEvent({ body: command, ack: async () => {} }).catch((error: unknown) => {
+      // Marked as this command's own run, not a copy of it (command-once.ts).
+      const run = { body: command, ack: async () => {}, customProperties: { [RECOVERED]: true } };
+      void app.processEvent(run).catch((error: unknown) => {
         logger.error({ journal: id, err: error }, "could not answer a journaled command");
       });
     }

@@ -11,6 +11,7 @@ import type {
   types,
   ViewSubmitAction,
 } from "@slack/bolt";
+import { commandAcknowledged } from "../edge/command-once.js";
 import type { ListenerDeps } from "./deps.js";
 
 /** The arguments Bolt gives an `app.command` listener. */
@@ -99,7 +100,10 @@ export class ListenerRouter {
   mount(app: App): void {
     if (this.commands.size > 0) {
       app.command(exactly([...this.commands.keys()]), async (args) => {
-        await this.commands.get(args.command.command)?.(args);
+        // Acknowledged already (edge/command-once.ts, before it asked the store): every handler acks
+        // empty, its replies go to the response_url.
+        const ack = commandAcknowledged(args.context) ? async () => {} : args.ack;
+        await this.commands.get(args.command.command)?.({ ...args, ack });
       });
     }
     if (this.actions.length > 0) {

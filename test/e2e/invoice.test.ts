@@ -69,6 +69,29 @@ describe("/invoice end to end (v2)", () => {
     expect(stack.fake.requests.length).toBe(before);
   });
 
+  it("answers a signed command sent again within five minutes once: the copy gets an empty 200 and a log line", async () => {
+    const ack = await stack.command("help");
+    await stack.slack.waitForReply(ack.responseId);
+    const again = await stack.sendAgain(ack);
+    expect(again).toMatchObject({ status: 200, body: "" });
+    const replayed = () => stack.logEntries().filter((entry) => entry.outcome === "command_replayed");
+    const replies = () => stack.slack.replies.filter((reply) => reply.id === ack.responseId);
+    // Until the copy is done with: refused (its log line), or answered a second time.
+    await expect.poll(() => replayed().length > 0 || replies().length > 1).toBe(true);
+    expect(replies()).toHaveLength(1);
+    expect(replayed()).toHaveLength(1);
+    expect(replayed()[0]).toMatchObject({ level: "warn", team: "T0SANDBOX", command: "/invoice" });
+    // The next command is answered as ever.
+    await stack.ask("help");
+  });
+
+  it("still answers Slack's own retry of a command (X-Slack-Retry-Num)", async () => {
+    const ack = await stack.command("help");
+    await stack.slack.waitForReply(ack.responseId);
+    expect((await stack.sendAgain(ack, { retryNum: 1 })).status).toBe(200);
+    await stack.slack.waitForReply(ack.responseId, { count: 2 });
+  });
+
   it("rejects a stale timestamp (older than 5 minutes) with 401", async () => {
     const ack = await stack.command("715308958_rPwTzvsvCm", {
       timestamp: Math.floor(Date.now() / 1000) - 6 * 60,

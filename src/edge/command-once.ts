@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import type { AnyMiddlewareArgs, Context, Middleware } from "@slack/bolt";
+import type { Logger } from "../util/logger.js";
+import { MAX_CLOCK_SKEW_SECONDS } from "./request-guard.js";
+
+/**
+ * A signed request is accepted while its timestamp is within MAX_CLOCK_SKEW_SECONDS of Kassa's clock,
+ * either way (Bolt and the request guard): a copy can come that long after the first, and the first
+ * may have come that long before its own timestamp. Remembered twice that, and a minute.
+ */
+export const COMMAND_MEMORY_MS = (2 * MAX_CLOCK_SKEW_SECONDS + 60) * 1000;
+
+/** Set on a run of a journaled command a stopped process left (recovery.ts): it is that command, not a copy. */
+export const RECOVERED = "kassaRecovered";
+/** Set once this middleware has acknowledged a command: the listener's own ack then does nothing. */
+const ACKNOWLEDGED = "kassaCommandAcknowledged";
+
+export function commandAcknowledged(context: Context): boolean {
+  return context[ACKNOWLEDGED] === true;
+}
+
+/**
+ * Global middleware: a slash command is answered once. A signed command sent again within Slack's
+ * five minutes (the same body, so the same response_url, which Slack makes for each command; no
+ * `X-Slack-Retry-Num`) is acknowledged with an empty 200 and nothing more, and logged once. Slack's
+ * own retries go through as before, as does a journaled command run again. Acknowledged before the
+ * store is asked (Slack's 3 s), then claimed with the store's claimOnce, so a copy sent to another
+ * replica is caught too. A store that cannot say: the command is answered (twice beats never).
+ */
+export function answerCommandsOnce(
+  claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
+  logger: Logger,
+): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const { body, context, next } = args;
+    const ack = "ack" in args ? args.ack : undefined;
+    const fields = body as {
+      command?: unknown;
+      response_url?: unknown;
+      team_id?: unknown;
+      user_id?: unknown;
+    };
+    if (
+      typeof fields.command !== "string" ||
+      typeof fields.response_url !== "string" ||
+      ack === undefined ||
+      context.retryNum !== undefined ||
+      context[RECOVERED] === true
+    )
+      return next();
+    await ack();
+    context[ACKNOWLEDGED] = true;
+    const key = `command:${createHash("sha256").update(fields.response_url).digest("base64url").slice(0, 32)}`;
+    let first = true;
+    try {
+      first = await claimOnce(key, COMMAND_MEMORY_MS);
+    } catch (error) {
+      logger.warn(
+        { team: fields.team_id, command: fields.command, err: error },
+        "could not check a slash command for a replay; answering it",
+      );
+    }
+    if (first) return next();
+    logger.warn(
+      { team: fields.team_id, user: fields.user_id, command: fields.command, outcome: "command_replayed" },
+      "a slash command came again (a replay, not a Slack retry): acknowledged, not answered again",
+    );
+  };
+}
