@@ -72,10 +72,7 @@ export function createApp(deps: AppDeps): KassaApp {
   const now = deps.now ?? (() => new Date());
   const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
   registerListeners(app, {
-    rateLimiter: new RateLimiter(
-      deps.stores.store.kind === "sqlite" ? undefined : deps.stores.store.namespace("rate"),
-      config.rateLimits,
-    ),
+    rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
     inFlight,
     payments: deps.payments,
     paymethodsPages: new PaymethodsPages(),

@@ -1,133 +1,229 @@
-import type Keyv from "keyv";
-import { z } from "zod";
+import type pg from "pg";
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  RLWrapperTimeouts,
+} from "rate-limiter-flexible";
+import { type NativeClient, sometimes } from "./connection.js";
+import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 
 export type RateLimits = { userPerMinute: number; teamPerMinute: number };
 export type RateVerdict =
   | { limited: false }
   | { limited: true; scope: "user" | "team"; retryAfterSeconds: number };
 
-const WINDOW_MS = 60_000;
-const countSchema = z.number().int().nonnegative();
+const WINDOW_SECONDS = 60;
+/** Rows of windows that ended this long ago are deleted (SQL engines; Redis expires its keys). */
+const SWEEP_AFTER_MS = 3_600_000;
 
 /**
- * Commands per user and per workspace in fixed one-minute windows. With a shared store (Redis,
- * PostgreSQL) the counts live there so replicas share them; Keyv has no atomic increment, so within
- * a process the read-and-write of a workspace's counters is serialised and across replicas two
- * simultaneous requests may both pass (it protects the service, it is not billing). With SQLite
- * (one host) the counts stay in memory: four database round trips per command cost more than the
- * limit is worth there.
+ * The in-memory count that stands in for the store (the library's insurance limiter): the library
+ * calls it when the store failed or missed its deadline, which it notes; `here` counts without that.
+ */
+class Insurance extends RateLimiterMemory {
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly storeFailed: () => void,
+  ) {
+    super(options);
+  }
+
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>) {
+    this.storeFailed();
+    return super.consume(key, points, options);
+  }
+
+  override reward(key: string | number, points?: number, options?: Record<string, unknown>) {
+    this.storeFailed();
+    return super.reward(key, points, options);
+  }
+
+  /** A count while the store is known to have failed: in memory, without asking it. */
+  here(): Pick<RateLimiterMemory, "consume" | "reward"> {
+    return {
+      consume: (key) => super.consume(key),
+      reward: (key) => super.reward(key),
+    };
+  }
+}
+
+/** One scope's count: in the store (with its deadline and insurance), and the insurance alone. */
+type Counter = { store: RLWrapperTimeouts | undefined; memory: Insurance };
+
+/**
+ * Commands per user and per workspace in one-minute windows (each starts at its first command),
+ * counted by rate-limiter-flexible with one atomic statement of the store's engine: a Lua script
+ * on Redis, INSERT … ON CONFLICT … RETURNING on PostgreSQL and SQLite. Replicas (and processes
+ * sharing an SQLite file) share the counts, and of N simultaneous requests at a limit of K exactly
+ * K pass. A store that fails or does not answer within STORE_TIMEOUT_MS is replaced by an in-memory
+ * count of this process (the insurance limiter), so a broken store never blocks commands. Failing
+ * fast: a request waits at most one deadline; the requests under way when the store failed count in
+ * memory at once, and one arriving after it asks the store again, so counting resumes with the
+ * store. Without a store (tests, the listener world) the count is in memory only.
  */
 export class RateLimiter {
-  private readonly queues = new Map<string, Promise<unknown>>();
-  /** The store's last failure and when (commands that were waiting then fail with it at once). */
-  private lastFailure: { at: number; error: unknown } | undefined;
-
-  /** In-memory counts of the current window: per workspace, its total and its users' counts. */
-  private readonly memory = new Map<string, { count: number; users: Map<string, number> }>();
-  private memoryWindow = -1;
+  private readonly team: Counter | undefined;
+  private readonly user: Counter | undefined;
+  /** How many times the store has failed (or missed its deadline) for this process. */
+  private storeFailures = 0;
+  /** PostgreSQL: the table, made on first use; undefined again after a failure, so it is tried anew. */
+  private tableMade: Promise<void> | undefined;
+  private readonly makeTable: (() => Promise<void>) | undefined;
+  private readonly sweep: (() => Promise<unknown>) | undefined;
+  private readonly timeoutMs: number;
 
   constructor(
-    /** undefined: count in memory. */
-    private readonly keyv: Keyv | undefined,
-    private readonly limits: RateLimits,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async hit(teamId: string, userId: string): Promise<RateVerdict> {
-    const { userPerMinute, teamPerMinute } = this.limits;
-    if (userPerMinute <= 0 && teamPerMinute <= 0) return { limited: false };
-    const at = this.now();
-    const window = Math.floor(at / WINDOW_MS);
-    const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - at) / 1000));
-    // Both counts are read before either is written: a refused request uses up no quota.
-    if (!this.keyv) return this.hitInMemory(window, teamId, userId, retryAfterSeconds);
-    const keyv = this.keyv;
-    const teamKey = `team:${teamId}:${window}`;
-    const userKey = `user:${teamId}:${userId}:${window}`;
-    return this.serially(teamId, () =>
-      this.failingFast(at, () => this.counted(keyv, teamKey, userKey, retryAfterSeconds)),
-    );
+    /** The store's engine (KeyvStore.native); undefined: count in memory only. */
+    store: { native?: NativeClient | undefined } | undefined,
+    limits: RateLimits,
+    /** prefix: the table's (kassa_rate_limits) and keys' (kassa-rate:…) beginning, as leasesFor's. */
+    options: { timeoutMs?: number; prefix?: string } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    const prefix = options.prefix ?? "kassa";
+    const table = `${prefix.replace(/\W/g, "_").toLowerCase()}_rate_limits`;
+    const native = store?.native;
+    if (native?.kind === "sqlite") {
+      // The library's own table, made here at once (synchronous, and IF NOT EXISTS is safe for
+      // processes sharing the file) rather than by its constructor, whose failure would go unheard.
+      native.db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
+      );
+      const expired = native.db.prepare<[number]>(`DELETE FROM ${table} WHERE expire < ?`);
+      this.sweep = async () => expired.run(Date.now() - SWEEP_AFTER_MS);
+    }
+    if (native?.kind === "postgres") {
+      const pool = native.pool;
+      this.makeTable = () => postgresTable(pool, table);
+      this.sweep = () =>
+        pool.query(`DELETE FROM public.${table} WHERE expire < $1`, [Date.now() - SWEEP_AFTER_MS]);
+    }
+    const counter = (points: number): Counter | undefined => {
+      if (points <= 0) return undefined;
+      const common = { points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rate` };
+      const memory = new Insurance(common, () => {
+        this.storeFailures += 1;
+      });
+      const engine = native && engineFor(native, common, table);
+      // The insurance sits on the deadline's wrapper only: the engine's own failures reach the
+      // wrapper, and one that fails after its deadline has passed is not counted a second time.
+      const store = engine
+        ? new RLWrapperTimeouts({ limiter: engine, timeoutMs: this.timeoutMs, insuranceLimiter: memory })
+        : undefined;
+      return { store, memory };
+    };
+    this.team = counter(limits.teamPerMinute);
+    this.user = counter(limits.userPerMinute);
   }
 
   /**
-   * The store's answer; or, when the store failed while this command waited its turn, that failure at
-   * once. Without this, fifty commands queued behind a hung Redis would each wait out
-   * STORE_TIMEOUT_MS in turn (the fiftieth 50 times); a command that arrives after the failure asks
-   * the store again, so counting resumes as soon as the store does.
+   * Counts one request of `userId` in `teamId`; the workspace's count first, then the person's. A
+   * refused request uses up no quota: the person's refusal gives the workspace's point back. (A
+   * count past its limit stays refused until its window ends, so that one needs no giving back.)
    */
-  private async failingFast<T>(arrivedAt: number, work: () => Promise<T>): Promise<T> {
-    const failure = this.lastFailure;
-    if (failure && failure.at > arrivedAt) throw failure.error;
-    try {
-      return await work();
-    } catch (error) {
-      this.lastFailure = { at: this.now(), error };
+  async hit(teamId: string, userId: string): Promise<RateVerdict> {
+    if (!this.team && !this.user) return { limited: false };
+    const failuresBefore = this.storeFailures;
+    if (!(await this.storeReady())) this.storeFailures += 1;
+    // Once the store has failed while this request was under way, its other counts are in memory.
+    const count = (counter: Counter) =>
+      counter.store && this.storeFailures === failuresBefore ? counter.store : counter.memory.here();
+    const teamKey = `team:${teamId}`;
+    if (this.team) {
+      const retryAfterSeconds = await take(count(this.team), teamKey);
+      if (retryAfterSeconds !== undefined) return { limited: true, scope: "team", retryAfterSeconds };
+    }
+    if (this.user) {
+      const retryAfterSeconds = await take(count(this.user), `user:${teamId}:${userId}`);
+      if (retryAfterSeconds !== undefined) {
+        if (this.team)
+          await count(this.team)
+            .reward(teamKey)
+            .catch(() => {});
+        return { limited: true, scope: "user", retryAfterSeconds };
+      }
+    }
+    if (this.sweep && sometimes()) void this.sweep().catch(() => {});
+    return { limited: false };
+  }
+
+  /** Whether the store can count: false while PostgreSQL's table cannot be made (in time). */
+  private async storeReady(): Promise<boolean> {
+    if (!this.makeTable) return true;
+    this.tableMade ??= this.makeTable().catch((error: unknown) => {
+      this.tableMade = undefined;
       throw error;
-    }
-  }
-
-  /** Reads both counts, then writes both (a refused request uses up no quota). */
-  private async counted(
-    keyv: Keyv,
-    teamKey: string,
-    userKey: string,
-    retryAfterSeconds: number,
-  ): Promise<RateVerdict> {
-    const { userPerMinute, teamPerMinute } = this.limits;
-    const [teamCount, userCount] = await Promise.all([this.count(teamKey), this.count(userKey)]);
-    if (teamPerMinute > 0 && teamCount >= teamPerMinute)
-      return { limited: true, scope: "team", retryAfterSeconds };
-    if (userPerMinute > 0 && userCount >= userPerMinute)
-      return { limited: true, scope: "user", retryAfterSeconds };
-    await Promise.all([
-      teamPerMinute > 0 ? keyv.set(teamKey, teamCount + 1, WINDOW_MS * 2) : undefined,
-      userPerMinute > 0 ? keyv.set(userKey, userCount + 1, WINDOW_MS * 2) : undefined,
-    ]);
-    return { limited: false };
-  }
-
-  /** Same rule as in the store, with counts held per workspace (no key strings to build and hash). */
-  private hitInMemory(
-    window: number,
-    teamId: string,
-    userId: string,
-    retryAfterSeconds: number,
-  ): RateVerdict {
-    if (window !== this.memoryWindow) {
-      this.memory.clear();
-      this.memoryWindow = window;
-    }
-    const { userPerMinute, teamPerMinute } = this.limits;
-    let team = this.memory.get(teamId);
-    if (!team) {
-      team = { count: 0, users: new Map() };
-      this.memory.set(teamId, team);
-    }
-    const userCount = team.users.get(userId) ?? 0;
-    if (teamPerMinute > 0 && team.count >= teamPerMinute)
-      return { limited: true, scope: "team", retryAfterSeconds };
-    if (userPerMinute > 0 && userCount >= userPerMinute)
-      return { limited: true, scope: "user", retryAfterSeconds };
-    team.count += 1;
-    team.users.set(userId, userCount + 1);
-    return { limited: false };
-  }
-
-  private async count(key: string): Promise<number> {
-    const parsed = countSchema.safeParse(await this.keyv?.get(key));
-    return parsed.success ? parsed.data : 0;
-  }
-
-  private serially<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.queues.get(key) ?? Promise.resolve()).then(work);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
     });
-    return result;
+    try {
+      await withStoreDeadline(this.tableMade, this.timeoutMs, "rate limit table");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The library's limiter on the store's own client (its table already made, or made on first use). */
+function engineFor(
+  native: NativeClient,
+  common: { points: number; duration: number; keyPrefix: string },
+  table: string,
+): RateLimiterRedis | RateLimiterPostgres | RateLimiterSQLite {
+  switch (native.kind) {
+    case "redis":
+      // node-redis v4+ (what @keyv/redis uses) is told apart by this flag only.
+      return new RateLimiterRedis({ ...common, storeClient: native.client, useRedisPackage: true });
+    case "postgres":
+      return new RateLimiterPostgres({
+        ...common,
+        storeClient: native.pool,
+        tableName: table,
+        schemaName: "public",
+        tableCreated: true,
+        // Swept on hits instead: the library's own timer would outlive a closed store.
+        clearExpiredByTimeout: false,
+      });
+    case "sqlite":
+      return new RateLimiterSQLite({
+        ...common,
+        storeClient: native.db,
+        storeType: "better-sqlite3",
+        tableName: table,
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+      });
+  }
+}
+
+/** Undefined when the request may go on; otherwise the seconds until the count's window ends. */
+async function take(count: Pick<RateLimiterMemory, "consume">, key: string): Promise<number | undefined> {
+  try {
+    await count.consume(key);
+    return undefined;
+  } catch (refusal) {
+    // A store failure or time-out never gets here: the insurance limiter has counted instead.
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+  }
+}
+
+/**
+ * The library's table, created only when missing (a database user without CREATE rights can use
+ * one made for it); two replicas creating it at once race on the catalog's unique index (23505).
+ */
+async function postgresTable(pool: pg.Pool, table: string): Promise<void> {
+  const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
+    `public.${table}`,
+  ]);
+  if (found.rows[0]?.found) return;
+  try {
+    await pool.query(
+      `CREATE TABLE IF NOT EXISTS public.${table} (key VARCHAR(255) PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire BIGINT)`,
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code !== "23505") throw error;
   }
 }
