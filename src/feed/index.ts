@@ -2,7 +2,7 @@ import type { Config } from "../config/index.js";
 import type { Stores } from "../store/index.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedReader, FeedRunnerDeps } from "./deps.js";
-import { openFeedLedger } from "./open-ledger.js";
+import { openFeedLedger } from "./ledger.js";
 import { FeedRunner } from "./runner.js";
 import { FeedStore } from "./store.js";
 

@@ -1,4 +1,6 @@
-import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
+import { DEFAULT_STORE_TIMEOUT_MS } from "../store/deadline.js";
+import type { KeyvStore } from "../store/keyv.js";
 
 /** One workspace's feed, claimed for a turn: `token` is this claim's own (a fencing token). */
 export type FeedTurnClaim = { team: string; token: string };
@@ -38,19 +40,38 @@ export interface FeedLedger {
   drop(team: string): Promise<void>;
 }
 
-/** Where the ledger's tables or keys live: a name's start, plain enough for SQL (tests give each run its own). */
-export function ledgerPrefix(namespace: string | undefined): string {
-  const prefix = namespace ?? DEFAULT_PREFIX;
-  if (!/^[a-zA-Z_][a-zA-Z0-9_:-]{0,60}$/.test(prefix))
-    throw new Error("feed ledger prefix is not a plain name");
-  return prefix;
+/** The board's family of the feed's turns: a workspace is an item, its channels' states the item's. */
+const FAMILY = "feed";
+
+/**
+ * The feed ledger on the store's claim board (src/store/claims/): a workspace's turn is a claim of
+ * its item, a channel's state one of the item's states, written only under the turn's claim.
+ */
+export function feedLedgerOn(board: ClaimBoard): FeedLedger {
+  return {
+    enlist: (team, dueAt) => board.enlist(FAMILY, team, dueAt),
+    claim: async (now, leaseMs, limit) =>
+      (await board.claimDue(FAMILY, now, leaseMs, limit)).map(({ key, token }) => ({ team: key, token })),
+    renew: (team, token, now, leaseMs) => board.renew(FAMILY, team, token, now, leaseMs),
+    release: (team, token, dueAt) => board.release(FAMILY, team, token, { dueAt }),
+    nudge: (team, now) => board.nudge(FAMILY, team, now),
+    readState: (team, channel) => board.readState(FAMILY, team, channel),
+    writeState: (team, channel, token, state) => board.writeState(FAMILY, team, channel, token, state),
+    deleteState: (team, channel) => board.deleteState(FAMILY, team, channel),
+    drop: (team) => board.drop(FAMILY, team),
+  };
 }
 
-/** A stored state that is not JSON reads as undefined: its schema then refuses it, and the feed starts it afresh. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/**
+ * The ledger on the claim board of the store engine behind STORE_URL, each call bounded by
+ * `timeoutMs` (STORE_TIMEOUT_MS): a store that stops answering fails a turn instead of holding it. A
+ * late write that still lands is fenced all the same (the engine checks the claim when it runs it).
+ * `namespace`: the board's prefix (tests give each run its own).
+ */
+export async function openFeedLedger(
+  store: KeyvStore,
+  namespace?: string,
+  timeoutMs = DEFAULT_STORE_TIMEOUT_MS,
+): Promise<FeedLedger> {
+  return feedLedgerOn(await openClaimBoard(store, namespace, timeoutMs));
 }

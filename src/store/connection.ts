@@ -16,12 +16,10 @@ export const CLOSE_GRACE_MS = 2000;
 /** Rows per query when listing a namespace in PostgreSQL. */
 export const POSTGRES_PAGE_SIZE = 100;
 
-/** The row that says who made a claim (SQL engines; Redis keeps the owner as the claim's value). */
-export const claimOwnerKey = (key: string, owner: string) => `${key}#owner:${owner}`;
-/** Lapsed claims are deleted on about one claim in this many. */
+/** Lapsed rows (once-only claims, rate counts) are deleted on about one call in this many. */
 const CLAIMS_SWEEP_EVERY = 200;
 
-/** Runs the lapsed-claims sweep now and then, so the table holds only claims still in force. */
+/** Runs a sweep of lapsed rows now and then, so a table holds only what is still in force. */
 export function sometimes(): boolean {
   return Math.random() * CLAIMS_SWEEP_EVERY < 1;
 }

@@ -1,17 +1,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type Keyv from "keyv";
-import {
-  claimOwnerKey,
-  type KeyvStore,
-  keyvFor,
-  type StoreKind,
-  StoreUnavailableError,
-  sometimes,
-} from "./connection.js";
+import { claimOnceOn } from "./claims/once.js";
+import { sqliteClaimBoard } from "./claims/sqlite.js";
+import { type KeyvStore, keyvFor, type StoreKind, StoreUnavailableError } from "./connection.js";
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
 import { ensureSchema } from "./schema/index.js";
-import { CLAIMS_TABLE } from "./schema/names.js";
+import { claimTables, DEFAULT_PREFIX } from "./schema/names.js";
 import { openSqliteDatabase, SqliteKeyvAdapter } from "./sqlite.js";
 
 export type { KeyvStore, NativeClient, StoreKind } from "./connection.js";
@@ -94,26 +89,8 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
     );
   }
   const connections = [control];
-  const sweep = control.prepare(`DELETE FROM ${CLAIMS_TABLE} WHERE expires <= ?`);
-  // Processes sharing the file each see the row inserted or a lapsed one taken over, never both.
-  const claim = control.prepare<[string, number, number], { key: string }>(
-    `INSERT INTO ${CLAIMS_TABLE} (key, expires) VALUES (?, ?)
-     ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= ?
-     RETURNING key`,
-  );
-  const held = control.prepare<[string, number]>(
-    `SELECT 1 FROM ${CLAIMS_TABLE} WHERE key = ? AND expires > ?`,
-  );
-  // The claim and its owner's row in one transaction; or the owner's earlier claim, still held.
-  const claimAs = control.transaction(
-    (key: string, mark: string | undefined, expires: number, now: number): boolean => {
-      if (claim.all(key, expires, now).length === 1) {
-        if (mark) claim.all(mark, expires, now);
-        return true;
-      }
-      return mark !== undefined && held.get(mark, now) !== undefined;
-    },
-  );
+  // Processes sharing the file each see the claim taken or refused, never both (one statement).
+  const claimOnce = claimOnceOn(sqliteClaimBoard(control, claimTables(DEFAULT_PREFIX)));
   const instances = new Map<string, Keyv>();
 
   return {
@@ -138,11 +115,7 @@ async function openSqlite(storeUrl: string, timeoutMs: number): Promise<KeyvStor
     async ping() {
       control.prepare("SELECT 1").get();
     },
-    async claimOnce(key, ttlMs, owner) {
-      const now = Date.now();
-      if (sometimes()) sweep.run(now);
-      return claimAs(key, owner === undefined ? undefined : claimOwnerKey(key, owner), now + ttlMs, now);
-    },
+    claimOnce,
     async close() {
       for (const db of connections) if (db.open) db.close();
     },

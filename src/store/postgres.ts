@@ -2,19 +2,19 @@ import KeyvPostgres from "@keyv/postgres";
 import type Keyv from "keyv";
 import pg from "pg";
 import { z } from "zod";
+import { claimOnceOn } from "./claims/once.js";
+import { postgresClaimBoard } from "./claims/postgres.js";
 import {
   CONNECT_TIMEOUT_MS,
-  claimOwnerKey,
   connectOrExplain,
   type KeyvStore,
   keyvFor,
   POSTGRES_PAGE_SIZE,
   redactedUrl,
   StoreUnavailableError,
-  sometimes,
 } from "./connection.js";
 import { ensureSchema } from "./schema/index.js";
-import { CLAIMS_TABLE, POSTGRES_TABLE } from "./schema/names.js";
+import { claimTables, DEFAULT_PREFIX, POSTGRES_TABLE } from "./schema/names.js";
 
 // Loaded only when STORE_URL is postgres:// (openStore imports it on demand).
 
@@ -91,27 +91,7 @@ export async function openPostgres(storeUrl: string, timeoutMs: number): Promise
     async ping() {
       await pool.query("SELECT 1");
     },
-    async claimOnce(key, ttlMs, owner) {
-      if (sometimes()) await pool.query(`DELETE FROM public.${CLAIMS_TABLE} WHERE expires <= now()`);
-      // One statement: the row is inserted, or a lapsed claim taken over, for one caller only; with
-      // an owner, its row goes in with the claim, and an earlier claim of that owner counts (the
-      // main query sees the table as it was before this statement's inserts).
-      const result = await pool.query<{ won: boolean; ours: boolean }>(
-        `WITH won AS (
-           INSERT INTO public.${CLAIMS_TABLE} (key, expires) VALUES ($1, now() + $2 * interval '1 millisecond')
-           ON CONFLICT (key) DO UPDATE SET expires = excluded.expires WHERE ${CLAIMS_TABLE}.expires <= now()
-           RETURNING key),
-         marked AS (
-           INSERT INTO public.${CLAIMS_TABLE} (key, expires)
-           SELECT $3, now() + $2 * interval '1 millisecond' FROM won WHERE $3 <> ''
-           ON CONFLICT (key) DO UPDATE SET expires = excluded.expires RETURNING key)
-         SELECT EXISTS (SELECT 1 FROM won) AS won,
-           EXISTS (SELECT 1 FROM public.${CLAIMS_TABLE} WHERE $3 <> '' AND key = $3 AND expires > now()) AS ours`,
-        [key, Math.round(ttlMs), owner === undefined ? "" : claimOwnerKey(key, owner)],
-      );
-      const row = result.rows[0];
-      return row?.won === true || row?.ours === true;
-    },
+    claimOnce: claimOnceOn(postgresClaimBoard(pool, claimTables(DEFAULT_PREFIX))),
     async close() {
       if (closed) return;
       closed = true;

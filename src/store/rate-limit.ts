@@ -1,4 +1,3 @@
-import type pg from "pg";
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -9,6 +8,8 @@ import {
 } from "rate-limiter-flexible";
 import { type NativeClient, sometimes } from "./connection.js";
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
+import { ensureSchema } from "./schema/index.js";
+import { DEFAULT_PREFIX, tableName } from "./schema/names.js";
 
 export type RateLimits = { userPerMinute: number; teamPerMinute: number };
 export type RateVerdict =
@@ -69,7 +70,7 @@ export class RateLimiter {
   private readonly user: Counter | undefined;
   /** How many times the store has failed (or missed its deadline) for this process. */
   private storeFailures = 0;
-  /** PostgreSQL: the table, made on first use; undefined again after a failure, so it is tried anew. */
+  /** The table, in the schema of a prefix other than the store's own; undefined again after a failure. */
   private tableMade: Promise<void> | undefined;
   private readonly makeTable: (() => Promise<void>) | undefined;
   private readonly sweep: (() => Promise<unknown>) | undefined;
@@ -83,21 +84,19 @@ export class RateLimiter {
     options: { timeoutMs?: number; prefix?: string } = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-    const prefix = options.prefix ?? "kassa";
-    const table = `${prefix.replace(/\W/g, "_").toLowerCase()}_rate_limits`;
+    const prefix = options.prefix ?? DEFAULT_PREFIX;
+    const table = tableName(prefix, "rate_limits");
     const native = store?.native;
+    // The store applied its own prefix's schema as it opened; another prefix's (tests) is applied here.
+    if (native && native.kind !== "redis" && prefix !== DEFAULT_PREFIX)
+      this.makeTable = () => ensureSchema(native, prefix).then(() => undefined);
     if (native?.kind === "sqlite") {
-      // The library's own table, made here at once (synchronous, and IF NOT EXISTS is safe for
-      // processes sharing the file) rather than by its constructor, whose failure would go unheard.
-      native.db.exec(
-        `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
-      );
-      const expired = native.db.prepare<[number]>(`DELETE FROM ${table} WHERE expire < ?`);
-      this.sweep = async () => expired.run(Date.now() - SWEEP_AFTER_MS);
+      const db = native.db;
+      this.sweep = async () =>
+        db.prepare(`DELETE FROM ${table} WHERE expire < ?`).run(Date.now() - SWEEP_AFTER_MS);
     }
     if (native?.kind === "postgres") {
       const pool = native.pool;
-      this.makeTable = () => postgresTable(pool, table);
       this.sweep = () =>
         pool.query(`DELETE FROM public.${table} WHERE expire < $1`, [Date.now() - SWEEP_AFTER_MS]);
     }
@@ -207,23 +206,5 @@ async function take(count: Pick<RateLimiterMemory, "consume">, key: string): Pro
     // A store failure or time-out never gets here: the insurance limiter has counted instead.
     if (!(refusal instanceof RateLimiterRes)) throw refusal;
     return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-  }
-}
-
-/**
- * The library's table, created only when missing (a database user without CREATE rights can use
- * one made for it); two replicas creating it at once race on the catalog's unique index (23505).
- */
-async function postgresTable(pool: pg.Pool, table: string): Promise<void> {
-  const found = await pool.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
-    `public.${table}`,
-  ]);
-  if (found.rows[0]?.found) return;
-  try {
-    await pool.query(
-      `CREATE TABLE IF NOT EXISTS public.${table} (key VARCHAR(255) PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire BIGINT)`,
-    );
-  } catch (error) {
-    if ((error as { code?: string }).code !== "23505") throw error;
   }
 }

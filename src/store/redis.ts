@@ -1,5 +1,7 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from "@keyv/redis";
 import type Keyv from "keyv";
+import { claimOnceOn } from "./claims/once.js";
+import { redisClaimBoard } from "./claims/redis.js";
 import {
   CLOSE_GRACE_MS,
   CONNECT_TIMEOUT_MS,
@@ -11,6 +13,7 @@ import {
   settlesWithin,
 } from "./connection.js";
 import { ensureSchema } from "./schema/index.js";
+import { DEFAULT_PREFIX, redisClaimPrefix } from "./schema/names.js";
 
 // Loaded only when STORE_URL is redis:// (openStore imports it on demand), so a SQLite deployment
 // does not carry the Redis client in memory.
@@ -84,16 +87,7 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
     async ping() {
       await client.ping();
     },
-    async claimOnce(key, ttlMs, owner) {
-      // SET NX PX: Redis sets the key for one caller only, and expires it by itself; its value is the
-      // owner, which never changes once set, so reading it back afterwards is safe.
-      const set = await client.set(`kassa-claims::${key}`, owner ?? "1", {
-        condition: "NX",
-        expiration: { type: "PX", value: Math.max(1, Math.round(ttlMs)) },
-      });
-      if (set === "OK") return true;
-      return owner !== undefined && (await client.get(`kassa-claims::${key}`)) === owner;
-    },
+    claimOnce: claimOnceOn(redisClaimBoard(client, redisClaimPrefix(DEFAULT_PREFIX))),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Stack } from "../../sandbox/stack.js";
-import { openFeedLedger } from "../../src/feed/open-ledger.js";
+import { openFeedLedger } from "../../src/feed/ledger.js";
 import { StoreCallError } from "../../src/store/deadline.js";
 import { openStore } from "../../src/store/keyv.js";
 import { type StallProxy, startStallProxy } from "../support/stall-proxy.js";

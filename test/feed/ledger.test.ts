@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedLedger } from "../../src/feed/ledger.js";
-import { openFeedLedger } from "../../src/feed/open-ledger.js";
+import { openFeedLedger } from "../../src/feed/ledger.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 

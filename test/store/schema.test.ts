@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { openFeedLedger } from "../../src/feed/ledger.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
+import { leasesFor } from "../../src/store/leases.js";
 import { ensureSchema, SchemaTooNewError } from "../../src/store/schema/index.js";
 import { tableName } from "../../src/store/schema/names.js";
 import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
@@ -72,14 +74,15 @@ describe("the schema on sqlite", () => {
       expect(names(db)).toEqual(
         expect.arrayContaining([
           "keyv",
-          "kassa_claims",
-          "kassa_leases",
-          "kassa_feed_turns",
-          "kassa_feed_turns_due",
-          "kassa_feed_states",
+          "kassa_claim_items",
+          "kassa_claim_items_due",
+          "kassa_claim_states",
           "kassa_schema",
         ]),
       );
+      // The tables of the releases before the claim board are moved onto it and dropped.
+      expect(names(db)).not.toEqual(expect.arrayContaining(["kassa_claims"]));
+      expect(names(db)).not.toEqual(expect.arrayContaining(["kassa_feed_turns"]));
       expect(db.prepare("SELECT id, version FROM kassa_schema").all()).toEqual([
         { id: 1, version: SQLITE_STEPS.length },
       ]);
@@ -117,20 +120,36 @@ describe("the schema on sqlite", () => {
     const db = new Database(url.slice("sqlite://".length));
     for (const sql of C6CE3D1_SQLITE) db.exec(sql);
     db.exec(`INSERT INTO keyv VALUES ('settings:T0OLD', '{"value":{"language":"ru"}}')`);
-    db.exec(`INSERT INTO kassa_claims VALUES ('event:Ev0OLD', ${Date.now() + 60_000})`);
-    db.exec("INSERT INTO kassa_feed_states VALUES ('T0OLD', 'C0OLD', '{}')");
+    const later = Date.now() + 60_000;
+    db.exec(`INSERT INTO kassa_claims VALUES ('event:Ev0OLD', ${later})`);
+    db.exec(`INSERT INTO kassa_claims VALUES ('digest:T0OLD:w1', ${later})`);
+    db.exec(`INSERT INTO kassa_claims VALUES ('digest:T0OLD:w1#owner:tok1', ${later})`);
+    db.exec(`INSERT INTO kassa_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', ${later})`);
+    db.exec(`INSERT INTO kassa_feed_turns VALUES ('T0OLD', 5, 'turn1', ${later}, 0)`);
+    db.exec(`INSERT INTO kassa_feed_states VALUES ('T0OLD', 'C0OLD', '{"since":1}')`);
     db.close();
 
     const store = await open(url);
     expect(await store.namespace("settings").get("T0OLD")).toEqual({ language: "ru" });
+    // Claims, their owners, leases and the feed's turns and states carry on on the claim board.
     expect(await store.claimOnce("event:Ev0OLD", 60_000)).toBe(false);
+    expect(await store.claimOnce("digest:T0OLD:w1", 60_000, "tok2")).toBe(false);
+    expect(await store.claimOnce("digest:T0OLD:w1", 60_000, "tok1")).toBe(true);
+    const leases = await leasesFor(store);
+    expect(await leases.acquire("export:T0OLD", "o2", "U0NEW 2", 60_000)).toEqual({
+      held: false,
+      info: "U0OLD 1",
+    });
+    const ledger = await openFeedLedger(store);
+    expect(await ledger.readState("T0OLD", "C0OLD")).toEqual({ since: 1 });
+    expect(await ledger.writeState("T0OLD", "C0OLD", "turn1", { since: 2 })).toBe(true);
     const after = new Database(url.slice("sqlite://".length));
     try {
       expect(after.prepare("SELECT version FROM kassa_schema").get()).toEqual({
         version: SQLITE_STEPS.length,
       });
-      expect(after.prepare("SELECT team, channel FROM kassa_feed_states").all()).toEqual([
-        { team: "T0OLD", channel: "C0OLD" },
+      expect(after.prepare("SELECT family, key, field FROM kassa_claim_states").all()).toEqual([
+        { family: "feed", key: "T0OLD", field: "C0OLD" },
       ]);
     } finally {
       after.close();
@@ -182,13 +201,12 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     expect(await ensureSchema({ kind: "postgres", pool: db }, name)).toBe(POSTGRES_STEPS.length);
     const tables = [
       "kassa",
-      "kassa_claims",
-      ...["leases", "watches", "watch_cards", "watch_next_read"]
-        .concat(["feed_turns", "feed_states", "schema"])
-        .map((table) => `${name}_${table}`),
+      ...["watches", "watch_cards", "watch_next_read", "claim_items", "claim_states", "schema"].map(
+        (table) => `${name}_${table}`,
+      ),
       `${name}_watches_due`,
       `${name}_watches_team`,
-      `${name}_feed_turns_due`,
+      `${name}_claim_items_due`,
     ];
     for (const table of tables) {
       const found = await db.query("SELECT to_regclass($1)::text AS found", [table]);
@@ -230,9 +248,13 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     );
 
     expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
-    expect((await db.query(`SELECT key, owner FROM ${name}_leases`)).rows).toEqual([
-      { key: "export:T0OLD", owner: "o1" },
-    ]);
+    // Moved onto the claim board, and the old table dropped.
+    expect(
+      (await db.query(`SELECT family, key, owner, info FROM ${name}_claim_items WHERE family = 'lease'`))
+        .rows,
+    ).toEqual([{ family: "lease", key: "export:T0OLD", owner: "o1", info: "U0OLD 1" }]);
+    const leases = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_leases`]);
+    expect(leases.rows[0]?.found).toBeNull();
     expect((await db.query(`SELECT key, lease, nudged_at FROM ${name}_watches`)).rows).toEqual([
       { key: "T0OLD:inv1", lease: "", nudged_at: null },
     ]);
@@ -268,7 +290,7 @@ describe.skipIf(!redisUrl)("the schema on redis", () => {
       },
     );
   });
-  const counting = "redis.call('INCR', ARGV[1] .. ':counted')";
+  const counting = { purpose: "counts its runs", lua: "redis.call('INCR', ARGV[1] .. ':counted')" };
 
   it("keeps a version key at the last version, and applying again changes nothing", async () => {
     const redis = await client();

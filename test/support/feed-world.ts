@@ -5,7 +5,7 @@ import { webApi } from "@slack/bolt";
 import { type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import type { FeedReader, FeedRunnerOptions } from "../../src/feed/deps.js";
 import type { FeedLedger } from "../../src/feed/ledger.js";
-import { openFeedLedger } from "../../src/feed/open-ledger.js";
+import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedRunner } from "../../src/feed/runner.js";
 import { FeedStore } from "../../src/feed/store.js";
 import type { HistoryEntry } from "../../src/payments/history.js";

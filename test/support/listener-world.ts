@@ -12,7 +12,7 @@ import {
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { DigestStore } from "../../src/digests/store.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
-import { openFeedLedger } from "../../src/feed/open-ledger.js";
+import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";

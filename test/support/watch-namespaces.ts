@@ -11,6 +11,9 @@ const PREFIXED: PrefixedTable[] = [
   "feed_turns",
   "feed_states",
   "leases",
+  "claim_items",
+  "claim_states",
+  "rate_limits",
   "schema",
 ];
 

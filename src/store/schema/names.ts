@@ -19,7 +19,10 @@ export type PrefixedTable =
   | "watch_next_read"
   | "watch_reads"
   | "feed_turns"
-  | "feed_states";
+  | "feed_states"
+  | "claim_items"
+  | "claim_states"
+  | "rate_limits";
 
 /**
  * The prefix as the start of an SQL name: ":" and "-" (Redis-style prefixes such as "kassa-test:x")
@@ -42,3 +45,11 @@ export const CLAIMS_TABLE = tableName(DEFAULT_PREFIX, "claims");
 
 /** Where Redis keeps the schema version of a prefix. */
 export const redisSchemaKey = (prefix: string) => `${prefix}:schema`;
+
+/** The claim board's two tables under `prefix` (src/store/claims/). */
+export function claimTables(prefix: string): { items: string; states: string } {
+  return { items: tableName(prefix, "claim_items"), states: tableName(prefix, "claim_states") };
+}
+
+/** Where the claim board keeps its keys under `prefix` in Redis (schema step 2 moves data there). */
+export const redisClaimPrefix = (prefix: string) => `${prefix}:claims`;

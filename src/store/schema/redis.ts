@@ -1,26 +1,88 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
+import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
 import { redisSchemaKey } from "./names.js";
 import { refuseNewer } from "./version.js";
 
 // Redis keeps no structure to set up (keys come into being when written), so its steps are data
 // moves a release may need: each a Lua body run with the version check in the same script.
 
-/** One numbered step: Lua run with KEYS[1] the version key and ARGV[1] the prefix. */
-export type RedisStep = string;
+// Step 2. Before it: P:feed:due (sorted set of teams), P:feed:t:<team> and P:feed:s:<team> (hashes);
+// P-leases::<key> ("<owner> <info>", expiring); kassa-claims::<key> (the owner or "1", expiring).
+// After it, the claim board's keys (src/store/claims/redis-scripts.ts) under B = P:claims.
+const MOVE_ONTO_CLAIM_BOARD = `
+local p = ARGV[1]
+local b = p .. ':claims'
+local function glob(text) return (string.gsub(text, '([%*%?%[%]\\\\])', '\\\\%1')) end
+if redis.call('EXISTS', p .. ':feed:due') == 1 then
+  for _, team in ipairs(redis.call('ZRANGE', p .. ':feed:due', 0, -1)) do
+    if redis.call('EXISTS', p .. ':feed:t:' .. team) == 1 then
+      redis.call('RENAME', p .. ':feed:t:' .. team, b .. ':i:feed:' .. team)
+    end
+    if redis.call('EXISTS', p .. ':feed:s:' .. team) == 1 then
+      redis.call('RENAME', p .. ':feed:s:' .. team, b .. ':s:feed:' .. team)
+    end
+  end
+  redis.call('RENAME', p .. ':feed:due', b .. ':due:feed')
+end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local function move(old, family, key, owner, info)
+  local ttl = redis.call('PTTL', old)
+  if ttl > 0 then
+    local item = b .. ':i:' .. family .. ':' .. key
+    redis.call('HSET', item, 'owner', owner, 'until', now + ttl, 'nudged', 0, 'info', info)
+    redis.call('PEXPIRE', item, ttl)
+  end
+  redis.call('DEL', old)
+end
+local leases = p .. '-leases::'
+for _, old in ipairs(redis.call('KEYS', glob(leases) .. '*')) do
+  local value = redis.call('GET', old) or ''
+  local space = string.find(value, ' ', 1, true) or (#value + 1)
+  move(old, 'lease', string.sub(old, #leases + 1), string.sub(value, 1, space - 1), string.sub(value, space + 1))
+end
+if p == 'kassa' then
+  for _, old in ipairs(redis.call('KEYS', 'kassa-claims::*')) do
+    local key = string.sub(old, 15)
+    local owner = redis.call('GET', old) or '1'
+    if owner == '1' then owner = 'upgraded:' .. key end
+    move(old, 'once', key, owner, '')
+  end
+end`;
+
+/** One numbered step: what it does, and its Lua, run with ARGV[1] the prefix. */
+export type RedisStep = { purpose: string; lua: string };
 
 export const REDIS_STEPS: RedisStep[] = [
-  // 1: nothing to move; the version key is written so later steps have a place.
-  "",
+  { purpose: "nothing to move; the version key is written so later steps have a place", lua: "" },
+  {
+    purpose:
+      "the feed's turns and channel states, the leases and (under the store's own prefix) the once-only claims move onto the claim board (P:claims)",
+    lua: MOVE_ONTO_CLAIM_BOARD,
+  },
 ];
 
-/** Runs a step only while the version is the one before it; returns the version found. */
-const stepScript = (body: string) => `
+/** A step as a script that runs only while the version is the one before it. */
+function stepScript(step: RedisStep, number: number): RedisScript {
+  return redisScript(
+    `schema step ${number}`,
+    1,
+    `--[[
+  Schema step ${number}: ${step.purpose}. Runs only while the version is the one before it.
+    Input:
+      KEYS[1] the version key (P:schema)
+      ARGV[1] the prefix P, ARGV[2] this step's number
+    Output:
+      the version found before the step (the step ran only if it is ARGV[2] - 1)
+]]
 local found = tonumber(redis.call('GET', KEYS[1]) or '0')
 if found ~= tonumber(ARGV[2]) - 1 then return found end
-${body}
+${step.lua}
 redis.call('SET', KEYS[1], ARGV[2])
-return found`;
+return found`,
+  );
+}
 
 /**
  * Brings the keys under `prefix` to the last step: each missing step one script, which Redis runs
@@ -39,10 +101,8 @@ export async function applyRedisSchema(
     .parse((await client.get(key)) ?? 0);
   refuseNewer(current, steps.length, key);
   for (let step = current + 1; step <= steps.length; step++) {
-    const found = await client.eval(stepScript(steps[step - 1] ?? ""), {
-      keys: [key],
-      arguments: [prefix, String(step)],
-    });
+    const script = stepScript(steps[step - 1] ?? { purpose: "none", lua: "" }, step);
+    const found = await runRedisScript(client, script, [key], [prefix, step]);
     refuseNewer(z.number().parse(found), steps.length, key);
   }
   return steps.length;

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { CLAIMS_TABLE, KEYV_TABLE, tableName } from "./names.js";
+import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The SQLite file's schema as numbered steps. A new table, index or column is a new step at the end
@@ -24,6 +24,48 @@ export const SQLITE_STEPS: SqlStep[] = [
       team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`,
     ];
   },
+  // 2: the claim board (src/store/claims/), one home for what must hold across replicas; the feed's
+  // turns and channel states, the leases and the once-only claims move onto it.
+  (prefix) => {
+    const items = tableName(prefix, "claim_items");
+    const states = tableName(prefix, "claim_states");
+    const once = CLAIMS_TABLE;
+    return [
+      `CREATE TABLE ${items} (
+        family TEXT NOT NULL, key TEXT NOT NULL, due_at INTEGER NOT NULL, owner TEXT NOT NULL DEFAULT '',
+        lease_until INTEGER NOT NULL DEFAULT 0, nudged INTEGER NOT NULL DEFAULT 0, info TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (family, key))`,
+      `CREATE INDEX ${items}_due ON ${items} (family, due_at)`,
+      `CREATE TABLE ${states} (
+        family TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL, state TEXT NOT NULL,
+        PRIMARY KEY (family, key, field))`,
+      `INSERT INTO ${items} (family, key, due_at, owner, lease_until, nudged)
+        SELECT 'feed', team, due_at, owner, lease_until, nudged FROM ${tableName(prefix, "feed_turns")}`,
+      `INSERT INTO ${states} (family, key, field, state)
+        SELECT 'feed', team, channel, state FROM ${tableName(prefix, "feed_states")}`,
+      `INSERT INTO ${items} (family, key, due_at, owner, lease_until, info)
+        SELECT 'lease', key, expires, owner, expires, info FROM ${tableName(prefix, "leases")}`,
+      `DROP TABLE ${tableName(prefix, "feed_states")}`,
+      `DROP TABLE ${tableName(prefix, "feed_turns")}`,
+      `DROP TABLE ${tableName(prefix, "leases")}`,
+      // The store's own once-only claims (its default prefix): each with its owner where one was noted.
+      ...(prefix !== DEFAULT_PREFIX
+        ? []
+        : [
+            `INSERT INTO ${items} (family, key, due_at, owner, lease_until)
+              SELECT 'once', c.key, c.expires, COALESCE(
+                (SELECT substr(o.key, length(c.key) + 8) FROM ${once} o
+                 WHERE substr(o.key, 1, length(c.key) + 7) = c.key || '#owner:' LIMIT 1),
+                'upgraded:' || c.key), c.expires
+              FROM ${once} c WHERE instr(c.key, '#owner:') = 0`,
+            `DROP TABLE ${once}`,
+          ]),
+    ];
+  },
+  // 3: rate-limiter-flexible's table of command counts (src/store/rate-limit.ts), as the library reads it.
+  (prefix) => [
+    `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "rate_limits")} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
+  ],
 ];
 
 /**

@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import type { RedisClientConnectionType } from "@keyv/redis";
+import { z } from "zod";
+import { runRedisScript } from "../redis-scripts.js";
+import type { ClaimBoard, KeyClaim } from "./board.js";
+import { parseState } from "./board.js";
+import { CLAIM_DUE, CLAIM_KEY, DROP, NUDGE, RELEASE, RENEW, WRITE_STATE } from "./redis-scripts.js";
+
+const claimedSchema = z.array(z.string());
+const keyClaimSchema = z.tuple([z.literal(1)]).or(z.tuple([z.literal(0), z.string()]));
+
+/** The claim board in Redis (one server, as the store itself is; not Redis Cluster). */
+export function redisClaimBoard(client: RedisClientConnectionType, prefix: string): ClaimBoard {
+  const due = (family: string) => `${prefix}:due:${family}`;
+  const item = (family: string, key: string) => `${prefix}:i:${family}:${key}`;
+  const states = (family: string, key: string) => `${prefix}:s:${family}:${key}`;
+
+  return {
+    async enlist(family, key, dueAt) {
+      await client.zAdd(due(family), { score: dueAt, value: key }, { condition: "NX" });
+    },
+    async claimDue(family, now, leaseMs, limit) {
+      if (limit <= 0) return [];
+      const args = [`${prefix}:i:${family}:`, now, leaseMs, limit, randomUUID()];
+      const flat = claimedSchema.parse(await runRedisScript(client, CLAIM_DUE, [due(family)], args));
+      const claims = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        claims.push({ key: flat[i] as string, token: flat[i + 1] as string });
+      return claims;
+    },
+    async claimKey(family, key, token, now, leaseMs, info = ""): Promise<KeyClaim> {
+      const answer = keyClaimSchema.parse(
+        await runRedisScript(client, CLAIM_KEY, [item(family, key)], [token, now, now + leaseMs, info]),
+      );
+      return answer[0] === 1 ? { held: true } : { held: false, info: answer[1] || undefined };
+    },
+    async renew(family, key, token, now, leaseMs) {
+      const keys = [due(family), item(family, key)];
+      return (await runRedisScript(client, RENEW, keys, [key, token, now + leaseMs, leaseMs, now])) === 1;
+    },
+    async release(family, key, token, next) {
+      const keys = [due(family), item(family, key), states(family, key)];
+      const when = next === "forget" ? "forget" : next.dueAt;
+      return (await runRedisScript(client, RELEASE, keys, [key, token, when])) === 1;
+    },
+    async nudge(family, key, now) {
+      await runRedisScript(client, NUDGE, [due(family), item(family, key)], [key, now]);
+    },
+    async readState(family, key, field) {
+      const text = await client.hGet(states(family, key), field);
+      return typeof text === "string" ? parseState(text) : undefined;
+    },
+    async writeState(family, key, field, token, state) {
+      const keys = [item(family, key), states(family, key)];
+      return (await runRedisScript(client, WRITE_STATE, keys, [token, field, JSON.stringify(state)])) === 1;
+    },
+    async deleteState(family, key, field) {
+      await client.hDel(states(family, key), field);
+    },
+    async sweep() {
+      // Items claimed by key expire with their lease (PEXPIRE): nothing is left to sweep.
+      return 0;
+    },
+    async drop(family, key) {
+      await runRedisScript(client, DROP, [due(family), item(family, key), states(family, key)], [key]);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import { type ClaimBoard, type ClaimedItem, type KeyClaim, parseState, type Release } from "./board.js";
+
+type Tables = { items: string; states: string };
+
+/**
+ * The claim board in the SQLite file, on the store's control connection. Every step is one
+ * statement or one transaction, which SQLite runs alone even when several processes share the file.
+ */
+export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBoard {
+  const { items, states } = tables;
+  const enlist = db.prepare<[string, string, number]>(
+    `INSERT INTO ${items} (family, key, due_at) VALUES (?, ?, ?) ON CONFLICT (family, key) DO NOTHING`,
+  );
+  const due = db.prepare<[string, number, number, number], { key: string }>(
+    `SELECT key FROM ${items} WHERE family = ? AND due_at <= ? AND lease_until <= ?
+     ORDER BY due_at, key LIMIT ?`,
+  );
+  const take = db.prepare<[string, number, string, string]>(
+    `UPDATE ${items} SET owner = ?, lease_until = ?, nudged = 0 WHERE family = ? AND key = ?`,
+  );
+  const claimDue = db.transaction((family: string, now: number, leaseMs: number, limit: number) => {
+    const base = randomUUID();
+    return due.all(family, now, now, limit).map((row, index): ClaimedItem => {
+      const token = `${base}:${index}`;
+      take.run(token, now + leaseMs, family, row.key);
+      return { key: row.key, token };
+    });
+  });
+  // Taken when free, lapsed, or already this token's: one statement, whichever process runs it first.
+  const takeKey = db.prepare<[string, string, number, string, number, string, number]>(
+    `INSERT INTO ${items} (family, key, due_at, owner, lease_until, info) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (family, key) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until,
+       info = excluded.info, nudged = 0
+     WHERE ${items}.lease_until <= ? OR ${items}.owner = excluded.owner RETURNING key`,
+  );
+  const holder = db.prepare<[string, string, number], { info: string }>(
+    `SELECT info FROM ${items} WHERE family = ? AND key = ? AND lease_until > ?`,
+  );
+  const renew = db.prepare<[number, string, string, string, number]>(
+    `UPDATE ${items} SET lease_until = ? WHERE family = ? AND key = ? AND owner = ? AND lease_until > ?`,
+  );
+  // Nudged during the claim: due_at already holds the nudge's time, so it stays due at once.
+  const release = db.prepare<[number, number, string, string, string]>(
+    `UPDATE ${items} SET owner = '', lease_until = 0, info = '',
+       due_at = CASE WHEN nudged > 0 THEN MIN(due_at, ?) ELSE ? END, nudged = 0
+     WHERE family = ? AND key = ? AND owner = ?`,
+  );
+  const forgetStates = db.prepare<[string, string]>(`DELETE FROM ${states} WHERE family = ? AND key = ?`);
+  const forgetItem = db.prepare<[string, string]>(`DELETE FROM ${items} WHERE family = ? AND key = ?`);
+  const forgetOwned = db.prepare<[string, string, string]>(
+    `DELETE FROM ${items} WHERE family = ? AND key = ? AND owner = ?`,
+  );
+  const releaseForget = db.transaction((family: string, key: string, token: string) => {
+    if (forgetOwned.run(family, key, token).changes !== 1) return false;
+    forgetStates.run(family, key);
+    return true;
+  });
+  const nudge = db.prepare<[number, number, number, string, string]>(
+    `UPDATE ${items} SET due_at = MIN(due_at, ?), nudged = CASE WHEN lease_until > ? THEN ? ELSE 0 END
+     WHERE family = ? AND key = ?`,
+  );
+  const read = db.prepare<[string, string, string], { state: string }>(
+    `SELECT state FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
+  );
+  const write = db.prepare<[string, string, string, string, string, string, string]>(
+    `INSERT INTO ${states} (family, key, field, state)
+     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${items} WHERE family = ? AND key = ? AND owner = ?)
+     ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state`,
+  );
+  const deleteState = db.prepare<[string, string, string]>(
+    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
+  );
+  const sweep = db.prepare<[string, number]>(
+    `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
+  );
+  const drop = db.transaction((family: string, key: string) => {
+    forgetStates.run(family, key);
+    forgetItem.run(family, key);
+  });
+
+  return {
+    async enlist(family, key, dueAt) {
+      enlist.run(family, key, dueAt);
+    },
+    async claimDue(family, now, leaseMs, limit) {
+      return limit > 0 ? claimDue(family, now, leaseMs, limit) : [];
+    },
+    async claimKey(family, key, token, now, leaseMs, info = ""): Promise<KeyClaim> {
+      const until = now + leaseMs;
+      if (takeKey.all(family, key, until, token, until, info, now).length === 1) return { held: true };
+      return { held: false, info: holder.get(family, key, now)?.info || undefined };
+    },
+    async renew(family, key, token, now, leaseMs) {
+      return renew.run(now + leaseMs, family, key, token, now).changes === 1;
+    },
+    async release(family, key, token, next: Release) {
+      if (next === "forget") return releaseForget(family, key, token);
+      return release.run(next.dueAt, next.dueAt, family, key, token).changes === 1;
+    },
+    async nudge(family, key, now) {
+      nudge.run(now, now, now, family, key);
+    },
+    async readState(family, key, field) {
+      const row = read.get(family, key, field);
+      return row === undefined ? undefined : parseState(row.state);
+    },
+    async writeState(family, key, field, token, state) {
+      return write.run(family, key, field, JSON.stringify(state), family, key, token).changes === 1;
+    },
+    async deleteState(family, key, field) {
+      deleteState.run(family, key, field);
+    },
+    async sweep(family, now) {
+      return sweep.run(family, now).changes;
+    },
+    async drop(family, key) {
+      drop(family, key);
+    },
+  };
+}
