@@ -1,29 +1,32 @@
 import { z } from "zod";
 import { type HistoryEntry, mayStillChange } from "../payments/history.js";
+import { HISTORY_LIMITS } from "../payments/history-limits.js";
 import type { Money } from "../payments/model.js";
 
 /**
  * One kept invoice, as the store holds it: short keys (a register keeps tens of thousands), every
  * amount an exact decimal string with its currency, the time as the service wrote it and its epoch.
  */
-const moneySchema = z.tuple([z.string().max(100), z.string().max(20).nullable()]);
+const L = HISTORY_LIMITS;
+const moneySchema = z.tuple([z.string().max(L.decimal), z.string().max(L.currency).nullable()]);
+/** The same limits as the service's answer is read with: whatever was read is kept and read back. */
 export const keptEntrySchema = z.object({
-  i: z.string().min(1).max(100),
-  s: z.string().min(1).max(100),
-  m: z.string().max(100).nullable(),
-  t: z.string().max(19),
+  i: z.string().min(1).max(L.id),
+  s: z.string().min(1).max(L.state),
+  m: z.string().max(L.method).nullable(),
+  t: z.string().max(L.time),
   e: z.number().int(),
   a: moneySchema.nullable(),
-  r: z.string().max(100).nullable(),
-  ty: z.string().max(100).nullable().optional(),
-  u: z.string().max(3000).nullable().optional(),
-  de: z.string().max(10_000).nullable().optional(),
-  ex: z.string().max(10_000).nullable().optional(),
+  r: z.string().max(L.decimal).nullable(),
+  ty: z.string().max(L.type).nullable().optional(),
+  u: z.string().max(L.url).nullable().optional(),
+  de: z.string().max(L.description).nullable().optional(),
+  ex: z.string().max(L.extra).nullable().optional(),
   p: moneySchema.nullable().optional(),
   c: moneySchema.nullable().optional(),
   /** When the payment page closes: epoch seconds, and the service's own text of it. */
   x: z.number().int().nullable().optional(),
-  xt: z.string().max(40).optional(),
+  xt: z.string().max(L.time).optional(),
 });
 export type KeptEntry = z.infer<typeof keptEntrySchema>;
 export const dayChunkSchema = z.array(keptEntrySchema);

@@ -1,7 +1,8 @@
 import Big from "big.js";
 import { z } from "zod";
+import { HISTORY_LIMITS, historyDecimalSchema, historyTextSchema } from "./history-limits.js";
 import type { Money } from "./model.js";
-import { currencySchema, decimalSchema, optionalTextSchema, serviceTimeSchema } from "./schemas.js";
+import { currencySchema, serviceTimeSchema } from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
 
 /** One invoice as the cash register's history lists it: enough to see that it changed. */
@@ -44,23 +45,26 @@ export type HistoryDetails = {
  */
 export type HistoryPage = { entries: HistoryEntry[]; unreadable: number; hasNextPage: boolean | null };
 
+const L = HISTORY_LIMITS;
+/** Within HISTORY_LIMITS, so whatever is read is kept: over-long text is cut, never the entry. */
 const entrySchema = z.object({
-  id: z.string().min(1).max(100),
-  state: z.string().min(1).max(100),
-  method: optionalTextSchema.optional(),
+  id: z.string().min(1).max(L.id),
+  state: z.string().min(1).max(L.state),
+  method: historyTextSchema(L.method),
   created_at: serviceTimeSchema,
   expired_at: serviceTimeSchema.nullish().catch(null),
-  amount: decimalSchema.nullish().catch(null),
-  initial_amount: decimalSchema.nullish().catch(null),
+  amount: historyDecimalSchema,
+  initial_amount: historyDecimalSchema,
   currency: currencySchema.nullish().catch(null),
   amount_currency: currencySchema.nullish().catch(null),
-  rub_amount: decimalSchema.nullish().catch(null),
-  type: z.string().max(100).nullish().catch(null),
-  url: z.string().max(3000).nullish().catch(null),
-  description: z.string().max(10_000).nullish().catch(null),
-  extra: z.string().max(10_000).nullish().catch(null),
-  remaining_amount: decimalSchema.nullish().catch(null),
-  commission_amount: decimalSchema.nullish().catch(null),
+  rub_amount: historyDecimalSchema,
+  type: historyTextSchema(L.type),
+  // A link cut short leads nowhere: one too long is left out (the export writes the page by id).
+  url: z.string().max(L.url).nullish().catch(null),
+  description: historyTextSchema(L.description),
+  extra: historyTextSchema(L.extra),
+  remaining_amount: historyDecimalSchema,
+  commission_amount: historyDecimalSchema,
 });
 
 const PAID_STATES = new Set(["payed", "wrongamount"]);
