@@ -1,7 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
-import { dayName, monthName, REPORT_TEXT } from "../i18n/report.js";
+import { dayList, dayName, monthName, REPORT_TEXT } from "../i18n/report.js";
 import { isMonth, isWeek, type PeriodName } from "../reports/periods.js";
 import { changePercent, type Report, type Tally } from "../reports/report.js";
 import { invoiceButton } from "./button-values.js";
@@ -192,6 +192,7 @@ export function buildPeriodReport(
   if (input.chartNote) notes.push(input.chartNote);
   if (report.partial) notes.unshift(t.partial);
   if (report.unreadable > 0) notes.unshift(t.unreadable(counted(lang, report.unreadable, t.entries)));
+  if (report.daysLeftOut.length > 0) notes.unshift(t.daysLeftOut(dayList(report.daysLeftOut)));
   blocks.push({
     type: "context",
     elements: notes.map((text) => ({ type: "mrkdwn" as const, text: truncate(text, LIMITS.sectionText) })),

@@ -5,11 +5,10 @@ import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
 import { reportChartPng } from "../charts/report-chart.js";
 import { exportRow } from "../exports/columns.js";
 import { exportFile } from "../exports/file.js";
-import { exportFilename } from "../exports/run.js";
+import { exportFilename, fileComment } from "../exports/run.js";
 import type { KeptHistory } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
-import { counted } from "../i18n/plural.js";
 import { REPORT_TEXT } from "../i18n/report.js";
 import { TEST_METHOD } from "../payments/model.js";
 import type { Period } from "../reports/periods.js";
@@ -52,6 +51,7 @@ export async function postDigest(
   );
   counter.partial = read.partial;
   counter.unreadable = read.unreadable;
+  counter.daysLeftOut = read.daysLeftOut;
   const report = counter.finish();
   const title = reportTitle(bounds.period, lang);
   const t = REPORT_TEXT[lang];
@@ -96,7 +96,7 @@ async function sendMonthCsv(
   let invoices = 0;
   let paid = new Big(0);
   // The record was just brought up to date by the report's read: this reads no page.
-  await deps.history.read(
+  const read = await deps.history.read(
     post.team,
     { since: post.bounds.from, until: post.bounds.to },
     (entry) => {
@@ -116,12 +116,13 @@ async function sendMonthCsv(
       channel,
       filename: exportFilename({ bounds: post.bounds, format: "csv" }),
       title: t.fileTitle(title),
-      comment: t.fileLine(
+      comment: fileComment(post.lang, {
         title,
-        counted(post.lang, invoices, t.invoices),
-        formatAmount(paid.toFixed(), "RUB", post.lang),
-        post.bounds.zone,
-      ),
+        invoices,
+        paid: formatAmount(paid.toFixed(), "RUB", post.lang),
+        zone: post.bounds.zone,
+        read,
+      }),
     });
   } finally {
     written.dispose();

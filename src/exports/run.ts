@@ -7,6 +7,7 @@ import type { KeptRead, ReadOptions } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
+import { dayList } from "../i18n/report.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
 import { dayIn, type Period } from "../reports/periods.js";
@@ -171,12 +172,13 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
       channel,
       filename: exportFilename(request),
       title: t.fileTitle(request.title),
-      comment: t.fileLine(
-        request.title,
-        counted(request.lang, invoices, t.invoices),
+      comment: fileComment(request.lang, {
+        title: request.title,
+        invoices,
         paid,
-        request.bounds.zone,
-      ),
+        zone: request.bounds.zone,
+        read: scan,
+      }),
     });
   } catch (error) {
     return end(exportEndMessage({ kind: "failed", where: "slack" }, request.lang), {
@@ -194,6 +196,24 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     bytes: written.length,
     pages: scan.pages,
   });
+}
+
+/** The file's line in the asker's messages, then what the file lacks, each said. */
+export function fileComment(
+  lang: Lang,
+  file: {
+    title: string;
+    invoices: number;
+    paid: string;
+    zone: string;
+    read: Pick<KeptRead, "unreadable" | "daysLeftOut">;
+  },
+): string {
+  const t = EXPORT_TEXT[lang];
+  const lines = [t.fileLine(file.title, counted(lang, file.invoices, t.invoices), file.paid, file.zone)];
+  if (file.read.daysLeftOut.length > 0) lines.push(t.daysNotInFile(dayList(file.read.daysLeftOut)));
+  if (file.read.unreadable > 0) lines.push(t.notInFile(counted(lang, file.read.unreadable, t.entries)));
+  return lines.join("\n");
 }
 
 type ProgressState = { pages: number; invoices: number; writing?: boolean };

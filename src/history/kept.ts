@@ -4,7 +4,7 @@ import type { HistoryEntry, HistoryPage } from "../payments/history.js";
 import type { Leases } from "../store/leases.js";
 import type { Logger } from "../util/logger.js";
 import { chunkKey, DayChunks, UnreadableRecordError } from "./chunks.js";
-import { dayKey, emptyManifest, type Manifest, manifestSchema, unkeep } from "./model.js";
+import { dayKey, emptyManifest, type KeptEntry, type Manifest, manifestSchema, unkeep } from "./model.js";
 import { type ReadProgress, readPages } from "./pages.js";
 
 /** A refresh within this long is fresh enough: a second report a moment later reads nothing. */
@@ -32,6 +32,8 @@ export type KeptRead = ReadProgress & {
   unreadable: number;
   /** The record could not be brought back to `since` within `maxPages`. */
   partial: boolean;
+  /** Kept days (UTC, `YYYY-MM-DD`) that could not be read even afresh: their invoices are not in. */
+  daysLeftOut: string[];
 };
 
 export type ReadOptions = {
@@ -56,7 +58,9 @@ export class KeptHistory {
 
   /**
    * Brings the record up to date and back to `since`, then hands each kept invoice created in
-   * [since, until) to `onEntry`, newest day first (newest first within a day).
+   * [since, until) to `onEntry`, newest day first (newest first within a day). A kept day the store
+   * gives back unreadable is read again from the service (the record afresh, once per read); one
+   * still unreadable then is left out and named in `daysLeftOut`, never the whole period failed.
    */
   async read(
     team: string,
@@ -64,29 +68,53 @@ export class KeptHistory {
     onEntry: (entry: HistoryEntry) => void,
     options: ReadOptions,
   ): Promise<KeptRead> {
-    let result: KeptRead & { manifest: Manifest };
-    try {
-      result = await this.ensure(team, span.since, options);
-    } catch (error) {
-      if (!(error instanceof UnreadableRecordError)) throw error;
-      this.deps.logger.warn({ team, err: error }, "kept history unreadable: read afresh");
-      await this.forget(team);
-      result = await this.ensure(team, span.since, options);
-    }
-    const chunks = new DayChunks(this.deps.keyv, team, result.manifest, async () => {});
+    let result = await this.ensureOrAfresh(team, span.since, options);
+    let pages = result.pages;
+    let unreadable = result.unreadable;
+    let readAfresh = false;
+    const daysLeftOut: string[] = [];
     let invoices = 0;
     for (let day = dayKey(span.until - 1); day >= dayKey(span.since); day = previousDay(day)) {
       if (!result.manifest.days[day]) continue;
-      const entries = (await chunks.read(day)).filter(
-        (entry) => entry.e >= span.since && entry.e < span.until,
-      );
+      let entries: KeptEntry[];
+      try {
+        entries = await new DayChunks(this.deps.keyv, team, result.manifest, async () => {}).read(day);
+      } catch (error) {
+        if (!(error instanceof UnreadableRecordError)) throw error;
+        this.deps.logger.warn({ team, day, err: error, afresh: !readAfresh }, "kept day unreadable");
+        if (readAfresh) {
+          daysLeftOut.push(day);
+          continue;
+        }
+        // Newer days are handed out already; the record read afresh serves this day and older ones.
+        readAfresh = true;
+        await this.forget(team);
+        result = await this.ensure(team, span.since, options);
+        pages += result.pages;
+        unreadable += result.unreadable;
+        day = nextDay(day); // the loop's step brings it back to this day
+        continue;
+      }
+      entries = entries.filter((entry) => entry.e >= span.since && entry.e < span.until);
       entries.sort((a, b) => b.e - a.e || (a.i < b.i ? 1 : -1));
       for (const entry of entries) onEntry(unkeep(entry, result.manifest.zone));
       invoices += entries.length;
       // A day at a time, with a turn for others in between: a month is tens of thousands of rows.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { pages: result.pages, invoices, unreadable: result.unreadable, partial: result.partial };
+    return { pages, invoices, unreadable, partial: result.partial, daysLeftOut };
+  }
+
+  /** The record brought up to date; one the store gives back unreadable is read afresh. */
+  private async ensureOrAfresh(team: string, since: number, options: ReadOptions) {
+    try {
+      return await this.ensure(team, since, options);
+    } catch (error) {
+      if (!(error instanceof UnreadableRecordError)) throw error;
+      this.deps.logger.warn({ team, err: error }, "kept history unreadable: read afresh");
+      await this.forget(team);
+      return await this.ensure(team, since, options);
+    }
   }
 
   /** Deletes a workspace's kept history (disconnect, uninstall). */
@@ -176,6 +204,7 @@ export class KeptHistory {
   }
 }
 
-function previousDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-}
+const shiftDay = (day: string, by: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
+const previousDay = (day: string) => shiftDay(day, -1);
+const nextDay = (day: string) => shiftDay(day, 1);

@@ -22,6 +22,10 @@ export type ExportText = {
   cancelledFallback: string;
   done: (title: string, format: string) => string;
   fileLine: (title: string, invoices: string, paid: string, zone: string) => string;
+  /** What the file lacks, after its line: entries that could not be read, kept days left out. */
+  notInFile: (entries: string) => string;
+  entries: PluralForms;
+  daysNotInFile: (days: string) => string;
   fileTitle: (title: string) => string;
   sheetName: string;
   needsScope: string;
@@ -54,6 +58,10 @@ const en: ExportText = {
   done: (title, format) => `:white_check_mark: ${title} as ${format}: the file is below.`,
   fileLine: (title, invoices, paid, zone) =>
     `${title}: ${invoices}, ${paid} paid (test payments apart). One row per invoice, newest first; times in ${zone}.`,
+  notInFile: (entries) => `:warning: ${entries} of the history could not be read and are not in the file.`,
+  entries: { one: "entry", other: "entries" },
+  daysNotInFile: (days) =>
+    `:warning: The invoices Kassa keeps for ${days} (days in UTC) could not be read, even afresh from the payment service, and are not in the file. Export again later; if it keeps happening, tell the Kassa operator.`,
   fileTitle: (title) => `Kassa export: ${title}`,
   sheetName: "Invoices",
   needsScope:
@@ -90,6 +98,10 @@ const ru: ExportText = {
   done: (title, format) => `:white_check_mark: ${title} в ${format}: файл ниже.`,
   fileLine: (title, invoices, paid, zone) =>
     `${title}: ${invoices}, оплачено ${paid} (без тестовых платежей). По строке на счёт, сначала новые; время по ${zone}.`,
+  notInFile: (entries) => `:warning: ${entries} истории не удалось прочитать, их нет в файле.`,
+  entries: { one: "запись", few: "записи", many: "записей", other: "записи" },
+  daysNotInFile: (days) =>
+    `:warning: Счета, которые Kassa хранит за ${days} (дни по UTC), не удалось прочитать даже заново из платёжного сервиса, их нет в файле. Выгрузите ещё раз позже; если это повторяется, сообщите оператору Kassa.`,
   fileTitle: (title) => `Выгрузка Kassa: ${title}`,
   sheetName: "Счета",
   needsScope:

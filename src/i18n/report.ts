@@ -38,6 +38,8 @@ export type ReportText = {
   digest: (cadence: "weekly" | "monthly") => string;
   partial: string;
   unreadable: (entries: string) => string;
+  /** `days`: UTC days as `YYYY-MM-DD`, listed (dayList). */
+  daysLeftOut: (days: string) => string;
   fallback: (title: string, created: number, paid: number, total: string) => string;
   chartAlt: (title: string) => string;
   chartComment: (title: string) => string;
@@ -94,6 +96,8 @@ const en: ReportText = {
   partial:
     ":warning: The history could not be read back to the start of the period: the figures cover its newest part only.",
   unreadable: (entries) => `:warning: ${entries} of the history could not be read and are not counted.`,
+  daysLeftOut: (days) =>
+    `:warning: The invoices Kassa keeps for ${days} (days in UTC) could not be read, even afresh from the payment service, and are not counted. Ask again later; if it keeps happening, tell the Kassa operator.`,
   fallback: (title, created, paid, total) => `${title}: ${created} created, ${paid} paid, ${total} paid`,
   chartAlt: (title) => `${title}: paid total per day or hour, and the period before`,
   chartComment: (title) => `Chart: ${title}`,
@@ -151,6 +155,8 @@ const ru: ReportText = {
     `${cadence === "weekly" ? "Еженедельный" : "Ежемесячный"} отчёт Kassa для этого канала; \`/invoice digest off ${cadence}\` здесь его отключает.`,
   partial: ":warning: Историю не удалось прочитать до начала периода: цифры учитывают только её новую часть.",
   unreadable: (entries) => `:warning: ${entries} истории не удалось прочитать, они не учтены.`,
+  daysLeftOut: (days) =>
+    `:warning: Счета, которые Kassa хранит за ${days} (дни по UTC), не удалось прочитать даже заново из платёжного сервиса, они не учтены. Запросите ещё раз позже; если это повторяется, сообщите оператору Kassa.`,
   fallback: (title, created, paid, total) =>
     `${title}: создано ${created}, оплачено ${paid}, на сумму ${total}`,
   chartAlt: (title) => `${title}: оплачено по дням или часам и прошлый период`,
@@ -188,4 +194,10 @@ export function dayName(lang: Lang, day: string): string {
   return new Intl.DateTimeFormat(LOCALES[lang], { day: "numeric", month: "long", timeZone: "UTC" }).format(
     new Date(`${day}T00:00:00Z`),
   );
+}
+
+/** Days left out, as a list short enough for one note: the first five, then how many more. */
+export function dayList(days: readonly string[]): string {
+  const shown = days.slice(0, 5).join(", ");
+  return days.length > 5 ? `${shown} (+${days.length - 5})` : shown;
 }

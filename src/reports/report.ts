@@ -42,6 +42,8 @@ export type Report = Period & {
   partial: boolean;
   /** Entries of the history that could not be read. */
   unreadable: number;
+  /** Kept days (UTC, `YYYY-MM-DD`) that could not be read even afresh: their invoices are not counted. */
+  daysLeftOut: string[];
 };
 
 type Running = { created: number; paid: number; rub: Big; unpriced: number; buckets: Big[] };
@@ -81,6 +83,7 @@ export class ReportCounter {
   private readonly methods = new Map<string | null, { paid: number; rub: Big }>();
   unreadable = 0;
   partial = false;
+  daysLeftOut: string[] = [];
 
   constructor(private readonly period: Period) {
     this.current = running(period.buckets.starts.length);
@@ -160,6 +163,7 @@ export class ReportCounter {
             },
       partial: this.partial,
       unreadable: this.unreadable,
+      daysLeftOut: [...this.daysLeftOut],
     };
   }
 }

@@ -25,6 +25,7 @@ function busyReport() {
   }
   counter.unreadable = 3;
   counter.partial = true;
+  counter.daysLeftOut = ["2026-11-20", "2026-11-14", "2026-11-13", "2026-11-09", "2026-11-02", "2026-10-30"];
   return counter.finish();
 }
 
@@ -57,5 +58,27 @@ describe("the period report's blocks", () => {
     expect(formatChange("12.5", "en")).toBe("+12.5 %");
     expect(formatChange("-3.1", "ru")).toBe("-3,1 %");
     expect(formatChange("1200", "en")).toBe("+1,200 %");
+  });
+
+  it("names the kept days it could not read in either language, and says they are not counted", () => {
+    const period = periodBounds("7d", NOW, "Europe/Moscow");
+    if (!period) throw new Error("no period");
+    const counter = new ReportCounter(period);
+    counter.daysLeftOut = ["2026-11-24"];
+    const text = (lang: "en" | "ru") =>
+      JSON.stringify(
+        buildPeriodReport(counter.finish(), { teamId: "T1", fetchedAt: NOW, audience: "asker", lang }),
+      );
+    expect(text("en")).toContain(
+      "The invoices Kassa keeps for 2026-11-24 (days in UTC) could not be read, even afresh from the payment service, and are not counted.",
+    );
+    expect(text("ru")).toContain(
+      "Счета, которые Kassa хранит за 2026-11-24 (дни по UTC), не удалось прочитать",
+    );
+    expect(
+      JSON.stringify(
+        buildPeriodReport(busyReport(), { teamId: "T1", fetchedAt: NOW, audience: "asker", lang: "en" }),
+      ),
+    ).toContain("for 2026-11-20, 2026-11-14, 2026-11-13, 2026-11-09, 2026-11-02 (+1) (days in UTC)");
   });
 });

@@ -68,6 +68,7 @@ export async function readReport(
     );
     counter.partial = read.partial;
     counter.unreadable = read.unreadable;
+    counter.daysLeftOut = read.daysLeftOut;
   } catch (error) {
     const reason = controller.signal.aborted ? String(controller.signal.reason) : "";
     if (!reason.startsWith("cancelled:")) throw error;
