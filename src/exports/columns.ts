@@ -72,32 +72,49 @@ export function isoWithOffset(time: ServiceTime): string {
   return `${time.text.replace(" ", "T")}${sign}${hours}:${minutes}`;
 }
 
+const FORMULA_FIRST = /^[=+\-@\t\r]/;
 /**
- * Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or CR first) gets a `'` in
- * front: descriptions come from payers and shops, and a cell must never compute. Amounts are ours.
+ * Where else a cell may begin: after a `;` (Russian and German Excel split a .csv there, and a quote
+ * inside a field protects nothing for them) and after a line break (a row ends there for them),
+ * quotes in between included.
  */
-export function inertText(value: string | null): string {
-  if (value === null) return "";
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+const FORMULA_AFTER = /([;\r\n])(?="*[=+\-@\t\r])/g;
+const EXACT_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Text of a CSV cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or CR
+ * first, read with `,` or with `;`) gets a `'` in front: every text comes from the service, a payer
+ * or a shop (an id, a method, a description alike), and a cell must never compute.
+ */
+export function inertText(value: string | null | undefined): string {
+  if (value == null) return "";
+  const inside = value.replace(FORMULA_AFTER, "$1'");
+  return FORMULA_FIRST.test(inside) ? `'${inside}` : inside;
 }
 
-/** The row as text cells, in EXPORT_COLUMNS order: exact decimals with a dot, no grouping. */
+/** An amount: a plain decimal ("-5.00" too) stays a number as written; anything else is text. */
+export function inertAmount(value: string | null | undefined): string {
+  if (value == null) return "";
+  return EXACT_DECIMAL.test(value) ? value : inertText(value);
+}
+
+/** The row as CSV cells, in EXPORT_COLUMNS order: exact decimals with a dot, no grouping, no formula. */
 export function textCells(row: ExportRow): string[] {
   return [
-    row.id,
+    inertText(row.id),
     isoWithOffset(row.createdAt),
-    row.state,
-    row.type ?? "",
-    row.amount?.value ?? "",
-    row.amount?.currency ?? "",
-    row.rub ?? "",
-    row.paid?.value ?? "",
-    row.paid?.currency ?? "",
-    row.commission?.value ?? "",
-    row.commission?.currency ?? "",
-    row.method ?? "",
+    inertText(row.state),
+    inertText(row.type),
+    inertAmount(row.amount?.value),
+    inertText(row.amount?.currency),
+    inertAmount(row.rub),
+    inertAmount(row.paid?.value),
+    inertText(row.paid?.currency),
+    inertAmount(row.commission?.value),
+    inertText(row.commission?.currency),
+    inertText(row.method),
     inertText(row.description),
     inertText(row.extra),
-    row.link,
+    inertText(row.link),
   ];
 }

@@ -1,5 +1,5 @@
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
-import { EXPORT_COLUMNS, type ExportRow, inertText } from "./columns.js";
+import { EXPORT_COLUMNS, type ExportRow } from "./columns.js";
 
 /**
  * A one-sheet xlsx written row by row (fflate's streaming zip), so a month of invoices never sits in
@@ -59,8 +59,8 @@ export class XlsxWriter {
         numberCell(row.commission?.value),
         textCell(row.commission?.currency),
         textCell(row.method),
-        textCell(inertText(row.description)),
-        textCell(inertText(row.extra)),
+        textCell(row.description),
+        textCell(row.extra),
         textCell(row.link),
       ]),
     );
@@ -123,7 +123,10 @@ function xmlText(value: string): string {
     .replaceAll(">", "&gt;");
 }
 
-/** A cell's attributes after its reference, and what goes inside; null: an empty cell, not written. */
+/**
+ * A cell's attributes after its reference, and what goes inside; null: an empty cell, not written.
+ * Text is an inline string, which a spreadsheet never runs as a formula: it is kept exactly as written.
+ */
 export type Cell = { attributes: string; body: string } | null;
 
 function textCell(value: string | null | undefined, style = 0): Cell {

@@ -6,6 +6,7 @@ import { sampleHistory } from "../../sandbox/payments-history.js";
 import { Stack } from "../../sandbox/stack.js";
 import { formatAmount } from "../../src/blocks/format.js";
 import { FIRST_MONTH_YEAR, periodBounds } from "../../src/reports/periods.js";
+import { computes, readCsv } from "../support/csv.js";
 
 const epochOf = (text: string) => Date.parse(`${text.replace(" ", "T")}+03:00`) / 1000;
 
@@ -53,6 +54,14 @@ describe("/invoice export", () => {
     serviceCommission: "12.34",
   });
   delete odd.payCurrency;
+  // One made to attack a spreadsheet in every text column the service fills, `;`-split Excel included.
+  const hostile = history[history.length - 2] as SampleInvoice;
+  Object.assign(hostile, {
+    method: "=cmd|' /C calc'!A0",
+    type: "-1+1",
+    description: "x;=cmd|' /C calc'!A0",
+    extra: "Order:\n- item 1",
+  });
   beforeAll(async () => {
     stack = await Stack.start({ fake: { invoices: history } });
     stack.slack.users.U0ADMIN = { is_admin: true, tz: "Europe/Moscow" };
@@ -126,6 +135,16 @@ describe("/invoice export", () => {
       expect(row?.[5]).toBe(odd.currency);
       expect(row?.[4]).toBe(odd.amount);
       expect(row?.slice(7, 11)).toEqual([new Big(odd.amount).toFixed(), odd.currency, "12.34", odd.currency]);
+      const text = (file?.bytes ?? Buffer.alloc(0)).toString("utf8").slice(1);
+      for (const separator of [",", ";"])
+        expect(readCsv(text, separator).flat().filter(computes), separator).toEqual([]);
+      const attack = rows.find((r) => r[0] === hostile.id);
+      expect(attack?.slice(11, 14)).toEqual([
+        "'=cmd|' /C calc'!A0",
+        "x;'=cmd|' /C calc'!A0",
+        "Order:\n'- item 1",
+      ]);
+      expect(attack?.[3]).toBe("'-1+1");
     } finally {
       await v3.stop();
     }
@@ -143,6 +162,9 @@ describe("/invoice export", () => {
     // The created time is a date (style 2), the amount a number cell with the exact decimal.
     expect(sheet).toMatch(/<c r="B2" s="2"><v>\d+\.?\d*<\/v><\/c>/);
     expect(sheet).toMatch(/<c r="E2"><v>\d+(\.\d+)?<\/v><\/c>/);
+    // Text is an inline string, never a formula, kept exactly: no `'` added.
+    expect(sheet).toContain(`<t xml:space="preserve">=cmd|' /C calc'!A0</t>`);
+    expect(sheet).not.toContain("<f>");
     expect(strFromU8(parts["xl/styles.xml"] ?? new Uint8Array())).toContain(
       'formatCode="yyyy-mm-dd hh:mm:ss"',
     );

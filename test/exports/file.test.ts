@@ -11,8 +11,23 @@ import {
 import { csvField, csvRecord, UTF8_BOM } from "../../src/exports/csv.js";
 import { exportFile } from "../../src/exports/file.js";
 import { numberCell } from "../../src/exports/xlsx.js";
+import { computes, readCsv } from "../support/csv.js";
 
 const MOSCOW = "Europe/Moscow";
+
+/** Text written to attack a spreadsheet: a formula first, after a `;`, after a line break, after a quote. */
+const HOSTILE = [
+  "=cmd|' /C calc'!A0",
+  "x;=cmd|' /C calc'!A0",
+  "+7 999",
+  "-5% off",
+  "@SUM(1+1)",
+  "\t=1+1",
+  "\r=1+1",
+  'say;"=1+1"',
+  "Order:\n- item 1\r\n=2+2",
+  "a,b;@c",
+];
 
 function row(overrides: Partial<ExportRow> = {}): ExportRow {
   return {
@@ -38,9 +53,10 @@ function row(overrides: Partial<ExportRow> = {}): ExportRow {
 }
 
 describe("CSV (RFC 4180)", () => {
-  it("quotes only fields with a comma, a quote or a line break, doubling the quotes", () => {
+  it("quotes only fields with a comma, a semicolon, a quote or a line break, doubling the quotes", () => {
     expect(csvField("plain text")).toBe("plain text");
     expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField("a;b")).toBe('"a;b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField("two\nlines")).toBe('"two\nlines"');
     expect(csvField("cr\rhere")).toBe('"cr\rhere"');
@@ -68,6 +84,44 @@ describe("CSV (RFC 4180)", () => {
     expect(inertText("+7 999")).toBe("'+7 999");
     expect(inertText("@user")).toBe("'@user");
     expect(inertText("ordinary")).toBe("ordinary");
+  });
+
+  it("no cell computes, whatever column it is in, read with `,` or with `;` (Russian and German Excel)", async () => {
+    const file = exportFile("csv", { sheetName: "Invoices", zone: MOSCOW });
+    for (const [index, text] of HOSTILE.entries()) {
+      file.add(
+        row({
+          id: text,
+          state: text,
+          type: text,
+          amount: { value: "-5.00", currency: text },
+          rub: "-5.00",
+          paid: { value: index % 2 ? text : "-0.5", currency: text },
+          commission: { value: "-45.015", currency: text },
+          method: text,
+          description: text,
+          extra: text,
+          link: text,
+        }),
+      );
+    }
+    const written = await file.finish();
+    try {
+      const text = readFileSync(written.path, "utf8").slice(1);
+      for (const separator of [",", ";"]) {
+        const cells = readCsv(text, separator).flat();
+        expect(cells.length).toBeGreaterThan(HOSTILE.length);
+        expect(cells.filter(computes), separator).toEqual([]);
+      }
+      // Read as written (with `,`): the amounts stay numbers, negative ones too; the text keeps every character.
+      const rows = readCsv(text, ",").slice(1);
+      expect(rows.map((cells) => cells[4])).toEqual(HOSTILE.map(() => "-5.00"));
+      expect(rows[1]?.[12]).toBe("x;'=cmd|' /C calc'!A0");
+      expect(rows[8]?.[12]).toBe("Order:\n'- item 1\r\n'=2+2");
+      expect(rows[0]?.[0]).toBe("'=cmd|' /C calc'!A0");
+    } finally {
+      written.dispose();
+    }
   });
 
   it("gives each time its own zone's offset at that moment, half hours and west of Greenwich included", () => {
@@ -124,7 +178,7 @@ describe("xlsx", () => {
 
   it("writes a workbook whose sheet holds typed cells, escaped text and a frozen header", async () => {
     const file = exportFile("xlsx", { sheetName: "Счета", zone: MOSCOW });
-    file.add(row({ description: "<b>Tom & Jerry</b>\u0007", extra: "=1+1" }));
+    file.add(row({ description: "<b>Tom & Jerry</b>\u0007", extra: "=1+1", method: "@SUM(A1)" }));
     file.add(row({ id: "second", amount: null, rub: null, paid: null, commission: null, type: null }));
     const written = await file.finish();
     try {
@@ -159,7 +213,10 @@ describe("xlsx", () => {
       );
       expect(sheet).toContain("&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;</t>");
       expect(sheet).not.toContain("\u0007");
-      expect(sheet).toContain(">'=1+1</t>");
+      // Inline strings are never formulas: the text is kept exactly, with no `'` in front.
+      expect(sheet).toContain('<c r="N2" t="inlineStr"><is><t xml:space="preserve">=1+1</t></is></c>');
+      expect(sheet).toContain('<c r="L2" t="inlineStr"><is><t xml:space="preserve">@SUM(A1)</t></is></c>');
+      expect(sheet).not.toContain("<f>");
       // The second invoice has no amounts: its row has no cells for them, not zeros.
       const second = sheet.slice(sheet.indexOf('<row r="3">'));
       expect(second).not.toContain('r="E3"');
