@@ -78,7 +78,7 @@ export function exportEndMessage(
   end:
     | { kind: "done"; title: string; format: string }
     | { kind: "cancelled"; by: string }
-    | { kind: "failed"; where: "service" | "slack" }
+    | { kind: "failed"; where: "service" | "kassa" | "slack" }
     | { kind: "needs-scope" }
     | { kind: "stopped" }
     | { kind: "too-long"; limit: number },

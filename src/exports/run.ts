@@ -8,6 +8,7 @@ import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
 import { dayList } from "../i18n/report.js";
+import { PaymentsError } from "../payments/errors.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
 import { dayIn, type Period } from "../reports/periods.js";
@@ -40,7 +41,7 @@ export type ExportEnd =
   | { outcome: "export_stopped"; pages: number }
   | { outcome: "export_lost"; pages: number }
   | { outcome: "export_too_long"; pages: number }
-  | { outcome: "export_failed"; where: "service" | "slack"; pages: number; err: unknown };
+  | { outcome: "export_failed"; where: "service" | "kassa" | "slack"; pages: number; err: unknown };
 
 export type ExportRun = {
   request: ExportRequest;
@@ -144,9 +145,11 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
       file.discard();
       return { outcome: "export_lost", pages };
     }
-    return end(exportEndMessage({ kind: "failed", where: "service" }, request.lang), {
+    // The payment service is blamed only for its own failures; anything else is said as Kassa's.
+    const where = error instanceof PaymentsError ? "service" : "kassa";
+    return end(exportEndMessage({ kind: "failed", where }, request.lang), {
       outcome: "export_failed",
-      where: "service",
+      where,
       pages,
       err: error,
     });

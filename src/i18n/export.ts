@@ -29,8 +29,8 @@ export type ExportText = {
   fileTitle: (title: string) => string;
   sheetName: string;
   needsScope: string;
-  /** service: the payment service failed while reading; slack: Slack did not take the file. */
-  failed: (where: "service" | "slack") => string;
+  /** service: the payment service failed while reading; kassa: Kassa did; slack: Slack did not take the file. */
+  failed: (where: "service" | "kassa" | "slack") => string;
   stopped: string;
   tooLong: (invoices: string) => string;
   notYours: string;
@@ -67,7 +67,7 @@ const en: ExportText = {
   needsScope:
     ":warning: Kassa may not send files or direct messages in this workspace yet. A workspace admin can reinstall Kassa from its Slack app page (it asks for the two permissions) to allow exports and charts.",
   failed: (where) =>
-    `:warning: The export could not be finished: ${where === "service" ? "the payment service stopped answering while its history was read" : "Slack did not take the file"}. Nothing was sent; try again in a few minutes.`,
+    `:warning: The export could not be finished: ${where === "service" ? "the payment service stopped answering while its history was read" : where === "kassa" ? "something went wrong on Kassa's side while the invoices were read" : "Slack did not take the file"}. Nothing was sent; try again in a few minutes${where === "kassa" ? "; if it keeps happening, tell the Kassa operator" : ""}.`,
   stopped: ":warning: The export stopped because Kassa was restarting. Nothing was sent; ask again.",
   tooLong: (invoices) =>
     `:warning: The period holds more than ${invoices}, more than one export takes. Export a shorter period (a month, or 7 days).`,
@@ -107,7 +107,7 @@ const ru: ExportText = {
   needsScope:
     ":warning: Kassa пока не может отправлять файлы и личные сообщения в этом рабочем пространстве. Администратор может переустановить Kassa со страницы приложения в Slack (она попросит эти два разрешения), чтобы включить выгрузки и графики.",
   failed: (where) =>
-    `:warning: Выгрузку не удалось закончить: ${where === "service" ? "платёжный сервис перестал отвечать, пока читалась история" : "Slack не принял файл"}. Ничего не отправлено; попробуйте через несколько минут.`,
+    `:warning: Выгрузку не удалось закончить: ${where === "service" ? "платёжный сервис перестал отвечать, пока читалась история" : where === "kassa" ? "на стороне Kassa что-то пошло не так, пока читались счета" : "Slack не принял файл"}. Ничего не отправлено; попробуйте через несколько минут${where === "kassa" ? "; если это повторяется, сообщите оператору Kassa" : ""}.`,
   stopped:
     ":warning: Выгрузка остановилась, потому что Kassa перезапускалась. Ничего не отправлено; запросите снова.",
   tooLong: (invoices) =>
