@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HISTORY_LIMITS } from "../payments/history-limits.js";
 
 /**
  * paid: each invoice that becomes paid; all: also new, failed, wrong-amount and expired unpaid
@@ -87,8 +88,8 @@ export const subscriptionsSchema = z.object({ channels: z.array(subscriptionSche
 
 /** An invoice change owed to a channel: written before Slack is called, cleared once it took it. */
 export const announcementSchema = z.object({
-  id: z.string().min(1).max(100),
-  state: z.string().min(1).max(100),
+  id: z.string().min(1).max(HISTORY_LIMITS.id),
+  state: z.string().min(1).max(HISTORY_LIMITS.state),
   /** Not in the history before: a new invoice (said so in `all` mode). */
   isNew: z.boolean().optional(),
   /**
@@ -96,8 +97,10 @@ export const announcementSchema = z.object({
    * against the feed's filter when it is posted (a filter changed meanwhile). Owed before filters: none.
    */
   event: z.enum(FEED_EVENTS).optional(),
-  rub: z.string().max(40).nullish(),
-  method: z.string().max(100).nullish(),
+  // The history's own limits, so whatever a history read gives is kept: a rouble amount longer than
+  // allowed here would make the channel's whole state unreadable.
+  rub: z.string().max(HISTORY_LIMITS.decimal).nullish(),
+  method: z.string().max(HISTORY_LIMITS.method).nullish(),
   /** Failed tries (the invoice could not be read, or Slack did not take it), and when the first was. */
   failures: z.number().int().nonnegative().optional(),
   firstFailedAt: z.number().int().optional(),
@@ -129,8 +132,8 @@ export type Seen = z.infer<typeof seenSchema>;
 const unpaidSchema = z.tuple([
   z.string(),
   z.number().int(),
-  z.string().max(40).nullable(),
-  z.string().max(100).nullable(),
+  z.string().max(HISTORY_LIMITS.decimal).nullable(),
+  z.string().max(HISTORY_LIMITS.method).nullable(),
 ]);
 export type Unpaid = z.infer<typeof unpaidSchema>;
 
