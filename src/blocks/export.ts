@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
+import { dayList } from "../i18n/report.js";
 import { cancelReadButton } from "./button-values.js";
 import { EXPORT_ACTIONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
@@ -99,4 +100,23 @@ export function exportEndMessage(
     case "too-long":
       return plain(t.tooLong(counted(lang, end.limit, t.invoices)), undefined, false);
   }
+}
+
+/** The file's line in the asker's messages, then what the file lacks, each said. */
+export function fileComment(
+  lang: Lang,
+  file: {
+    title: string;
+    invoices: number;
+    paid: string;
+    zone: string;
+    /** What the read could not give: entries unreadable, kept days left out. */
+    read: { unreadable: number; daysLeftOut: readonly string[] };
+  },
+): string {
+  const t = EXPORT_TEXT[lang];
+  const lines = [t.fileLine(file.title, counted(lang, file.invoices, t.invoices), file.paid, file.zone)];
+  if (file.read.daysLeftOut.length > 0) lines.push(t.daysNotInFile(dayList(file.read.daysLeftOut)));
+  if (file.read.unreadable > 0) lines.push(t.notInFile(counted(lang, file.read.unreadable, t.entries)));
+  return lines.join("\n");
 }

@@ -1,11 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import Big from "big.js";
+import { fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
 import { reportChartPng } from "../charts/report-chart.js";
 import { exportRow } from "../exports/columns.js";
 import { exportFile } from "../exports/file.js";
-import { exportFilename, fileComment } from "../exports/run.js";
+import { exportFilename } from "../exports/run.js";
 import type { KeptHistory } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";

@@ -1,13 +1,11 @@
 import type { webApi } from "@slack/bolt";
 import Big from "big.js";
-import { exportEndMessage, exportProgressMessage } from "../blocks/export.js";
+import { exportEndMessage, exportProgressMessage, fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import type { SlackMessage } from "../blocks/message.js";
 import type { KeptRead, ReadOptions } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
-import { counted } from "../i18n/plural.js";
-import { dayList } from "../i18n/report.js";
 import { PaymentsError } from "../payments/errors.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
@@ -199,24 +197,6 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     bytes: written.length,
     pages: scan.pages,
   });
-}
-
-/** The file's line in the asker's messages, then what the file lacks, each said. */
-export function fileComment(
-  lang: Lang,
-  file: {
-    title: string;
-    invoices: number;
-    paid: string;
-    zone: string;
-    read: Pick<KeptRead, "unreadable" | "daysLeftOut">;
-  },
-): string {
-  const t = EXPORT_TEXT[lang];
-  const lines = [t.fileLine(file.title, counted(lang, file.invoices, t.invoices), file.paid, file.zone)];
-  if (file.read.daysLeftOut.length > 0) lines.push(t.daysNotInFile(dayList(file.read.daysLeftOut)));
-  if (file.read.unreadable > 0) lines.push(t.notInFile(counted(lang, file.read.unreadable, t.entries)));
-  return lines.join("\n");
 }
 
 type ProgressState = { pages: number; invoices: number; writing?: boolean };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportProgressMessage } from "../../src/blocks/export.js";
-import { fileComment } from "../../src/exports/run.js";
+import { exportProgressMessage, fileComment } from "../../src/blocks/export.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 describe("the export's progress message", () => {
