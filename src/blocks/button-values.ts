@@ -58,6 +58,12 @@ export const disconnectButton = codec(z.object({ t: z.string().min(1) }));
 /** A feed's Settings: the workspace and the feed's channel (the form is that channel's). */
 export const feedSettingsButton = codec(z.object({ t: teamId, c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/) }));
 export type FeedSettingsValue = z.infer<typeof feedSettingsButton.schema>;
-/** Cancel on a long read's progress message (a report, an export): the workspace and the read's id. */
-export const cancelReadButton = codec(z.object({ t: teamId, j: z.string().regex(/^[a-z0-9]{8,40}$/) }));
+/**
+ * Cancel on a long read's progress message (a report, an export): the workspace, the read's id and,
+ * on an export's, who asked for it (anyone else pressing must be an admin; buttons from before it was
+ * written carry none).
+ */
+export const cancelReadButton = codec(
+  z.object({ t: teamId, j: z.string().regex(/^[a-z0-9]{8,40}$/), u: userId.optional() }),
+);
 export type CancelReadButtonValue = z.infer<typeof cancelReadButton.schema>;

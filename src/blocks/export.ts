@@ -42,6 +42,8 @@ export const exportBusyMessage = (userId: string, since: string, lang: Lang) =>
 export function exportProgressMessage(input: {
   teamId: string;
   jobId: string;
+  /** Who asked: an admin's Cancel says so to them. */
+  userId: string;
   title: string;
   format: string;
   pages: number;
@@ -66,7 +68,7 @@ export function exportProgressMessage(input: {
             action_id: EXPORT_ACTIONS.cancel,
             style: "danger",
             text: { type: "plain_text", text: t.cancel },
-            value: cancelReadButton.write({ t: input.teamId, j: input.jobId }),
+            value: cancelReadButton.write({ t: input.teamId, j: input.jobId, u: input.userId }),
           },
         ],
       },

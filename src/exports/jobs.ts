@@ -27,7 +27,7 @@ export type ExportStart =
 
 /**
  * The exports under way, one per workspace across replicas (a lease whose holder's info names the
- * asker and when): started by `/invoice export`, cancelled by the asker's Cancel (on whichever
+ * asker and when): started by `/invoice export`, cancelled by the asker's or an admin's Cancel (on whichever
  * replica it lands: a mark in the store), stopped (and said so) at shutdown. A replica that loses
  * the lease stops and writes nothing more.
  */
@@ -79,8 +79,9 @@ export class ExportJobs {
         read: (span, onEntry, options) => this.deps.history.read(request.teamId, span, onEntry, options),
         signal: controller.signal,
         checkpoint: async () => {
+          // Only the asker or an admin can have marked it: the Cancel listener checks before marking.
           const by = await this.deps.cancels.markedBy(jobId).catch(() => undefined);
-          if (by === request.userId && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
+          if (by && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
         },
         stillOurs: async () => {
           if (!(await this.deps.leases.renew(key, jobId, LEASE_MS))) throw new Error("export lease lost");
@@ -102,20 +103,20 @@ export class ExportJobs {
   }
 
   /**
-   * Cancel from the progress message. Here, only the asker's own export stops; one running on
-   * another replica finds the mark after its next page.
+   * Cancel from the progress message, once the listener has checked the presser may (the asker or
+   * an admin): marked in the store, so the export stops after its next page on whichever replica
+   * runs it, here at once.
    */
-  async cancel(
-    teamId: string,
-    jobId: string,
-    userId: string,
-  ): Promise<"cancelled" | "not_yours" | "not_running"> {
+  async cancel(teamId: string, jobId: string, userId: string): Promise<void> {
     const job = this.running.get(jobId);
-    if (job && job.by !== userId) return "not_yours";
     await this.deps.cancels.mark(jobId, userId);
     if (job) job.controller.abort(`cancelled:${userId}`);
     this.deps.logger.info({ team: teamId, export: jobId, local: job !== undefined }, "export cancel asked");
-    return "cancelled";
+  }
+
+  /** Who asked for an export this replica runs (for a Cancel button that does not say). */
+  askerOf(jobId: string): string | undefined {
+    return this.running.get(jobId)?.by;
   }
 
   /** At shutdown: every export stops and says so, within `graceMs`. */

@@ -87,6 +87,7 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     exportProgressMessage({
       teamId: request.teamId,
       jobId: run.jobId,
+      userId: request.userId,
       title: request.title,
       format,
       lang: request.lang,

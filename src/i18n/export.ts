@@ -20,6 +20,8 @@ export type ExportText = {
   cancel: string;
   cancelled: (user: string) => string;
   cancelledFallback: string;
+  /** To an admin who cancelled someone else's export (the asker is told in the progress message). */
+  cancelledForAsker: (asker: string) => string;
   done: (title: string, format: string) => string;
   fileLine: (title: string, invoices: string, paid: string, zone: string) => string;
   /** What the file lacks, after its line: entries that could not be read, kept days left out. */
@@ -55,6 +57,8 @@ const en: ExportText = {
   cancel: "Cancel",
   cancelled: (user) => `:no_entry_sign: The export was cancelled by ${user}; nothing was sent.`,
   cancelledFallback: "The export was cancelled.",
+  cancelledForAsker: (asker) =>
+    `:no_entry_sign: You cancelled the export ${asker} asked for; nothing was sent, and they were told in their messages with Kassa.`,
   done: (title, format) => `:white_check_mark: ${title} as ${format}: the file is below.`,
   fileLine: (title, invoices, paid, zone) =>
     `${title}: ${invoices}, ${paid} paid (test payments apart). One row per invoice, newest first; times in ${zone}.`,
@@ -95,6 +99,8 @@ const ru: ExportText = {
   cancel: "Отменить",
   cancelled: (user) => `:no_entry_sign: Выгрузку отменил ${user}; ничего не отправлено.`,
   cancelledFallback: "Выгрузка отменена.",
+  cancelledForAsker: (asker) =>
+    `:no_entry_sign: Вы отменили выгрузку, которую запрашивал ${asker}; ничего не отправлено, Kassa сообщила об этом в личных сообщениях.`,
   done: (title, format) => `:white_check_mark: ${title} в ${format}: файл ниже.`,
   fileLine: (title, invoices, paid, zone) =>
     `${title}: ${invoices}, оплачено ${paid} (без тестовых платежей). По строке на счёт, сначала новые; время по ${zone}.`,

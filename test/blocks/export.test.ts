@@ -7,6 +7,7 @@ describe("the export's progress message", () => {
     exportProgressMessage({
       teamId: "T1",
       jobId: "job1",
+      userId: "U0ASKER",
       title,
       format: "CSV",
       pages: 21,

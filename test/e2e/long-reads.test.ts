@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleHistory } from "../../sandbox/payments-history.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 
 type Block = { type: string; elements?: Array<{ action_id?: string; value?: string }> };
@@ -72,5 +73,56 @@ describe("long reads: progress, Cancel, one export at a time, the kept history",
     expect(exported().map((file) => [file.channel, file.filename.slice(-5)])).toEqual([
       ["D0ADMIN2", ".xlsx"],
     ]);
+  });
+});
+
+describe("an admin's Cancel of someone else's export", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ fake: { invoices: sampleHistory({ days: 40, perDay: 25, seed: 4 }) } });
+    stack.slack.users.U0ADMIN = { is_admin: true, tz: "Europe/Moscow" };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("an admin's Cancel stops a member's export: the member is told who cancelled it, the admin that it was theirs", async () => {
+    // Balance open to everyone: a member may export.
+    const opened = await stack.submitView({
+      view: {
+        callback_id: "kassa_connect",
+        private_metadata: JSON.stringify({ from: "command", t: SANDBOX_TEAM.id }),
+      },
+      values: {
+        login: { value: "sandbox_register" },
+        secret: { value: null },
+        api_version: { selected: "v2" },
+        visibility: { selected: "channel" },
+        balance_visibility: { selected: "everyone" },
+      },
+      userId: "U0ADMIN",
+    });
+    expect(opened.json?.response_action).toBe("update");
+    stack.fake.historyDelayMs = 1500;
+    const files = stack.slack.files.shared().length;
+    const asked = await stack.ask("export 30d", { userId: "U0MEMBER" });
+    expect(JSON.stringify(asked.reply.body)).toContain("Exporting");
+    await stack.slack.waitForMessages(
+      (messages) =>
+        messages.some((message) => message.channel === "D0MEMBER" && message.text.includes("Exporting")),
+      20_000,
+    );
+    const progress = [...stack.slack.messages.values()].find((message) => message.channel === "D0MEMBER");
+    const value = cancelValue(progress?.blocks, "invoice_export_cancel");
+    const pressed = await stack.action("invoice_export_cancel", value, {
+      userId: "U0ADMIN",
+      channelId: "D0MEMBER",
+    });
+    const toAdmin = await stack.slack.waitForReply(pressed.responseId);
+    expect(JSON.stringify(toAdmin.body)).toContain("You cancelled the export <@U0MEMBER> asked for");
+    await expect
+      .poll(() => JSON.stringify(progress?.blocks), { timeout: 20_000 })
+      .toContain("The export was cancelled by <@U0ADMIN>");
+    expect(stack.slack.files.shared()).toHaveLength(files);
   });
 });

@@ -7,14 +7,16 @@ import type { ActionArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { langFor } from "../shared/manage.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 
 /**
- * Cancel on an export's progress message: the export stops at its next page and its message says
- * who cancelled it (the export edits it); nothing is said here unless it was someone else's.
+ * Cancel on an export's progress message, by its asker or an admin (who may manage the cash
+ * register): the export stops at its next page and its message says who cancelled it (the export
+ * edits it); an admin who cancelled someone else's is told so here, anyone else that they may not.
  */
 export const cancelExport =
-  (deps: AnswerDeps & Pick<ListenerDeps, "exports" | "stores">) =>
-  async ({ ack, body, action, respond }: ActionArgs): Promise<void> => {
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "exports" | "stores">) =>
+  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
     await ack();
     const team = body.team?.id ?? body.user.team_id ?? "";
     const user = body.user.id;
@@ -22,10 +24,26 @@ export const cancelExport =
     const send = (message: SlackMessage) => respond({ ...message, replace_original: false });
     await answer(deps, context, send, async () => {
       const value = readButtonValue(cancelReadButton.schema, action);
-      const result = value.t === team ? await deps.exports.cancel(team, value.j, user) : "not_yours";
       const lang = await langFor(deps, team);
-      const reply =
-        result === "not_yours" ? ephemeral(EXPORT_TEXT[lang].notYours, EXPORT_TEXT[lang].notYours) : null;
-      return { reply, log: { outcome: "export_cancel", result } };
+      const t = EXPORT_TEXT[lang];
+      const notYours = {
+        reply: ephemeral(t.notYours, t.notYours),
+        log: { outcome: "export_cancel", result: "not_yours" },
+      } as const;
+      if (value.t !== team) return notYours;
+      const asker = value.u ?? deps.exports.askerOf(value.j);
+      if (asker !== user) {
+        const who = { userId: user, teamId: team, enterpriseId: body.enterprise?.id };
+        const manager = await checkManager(deps, client, who);
+        if (!manager.allowed) return notYours;
+      }
+      await deps.exports.cancel(team, value.j, user);
+      // A button from before it named its asker: only that it was cancelled.
+      const toAdmin = asker ? t.cancelledForAsker(`<@${asker}>`) : t.cancelledFallback;
+      const reply = asker === user ? null : ephemeral(toAdmin, t.cancelledFallback);
+      return {
+        reply,
+        log: { outcome: "export_cancel", result: "cancelled", by: asker === user ? "asker" : "admin" },
+      };
     });
   };

@@ -132,7 +132,12 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" }
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
-  | { outcome: "export_cancel" | "report_cancel"; result: "cancelled" | "not_yours" | "not_running" }
+  | {
+      outcome: "export_cancel" | "report_cancel";
+      result: "cancelled" | "not_yours" | "not_running";
+      /** An export's Cancel: pressed by its asker, or by an admin for someone else's. */
+      by?: "asker" | "admin";
+    }
   /** Too many requests from this user or workspace; nothing was asked of the service. */
   | { outcome: "rate_limited"; limit: "user" | "team" }
   /**
