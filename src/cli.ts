@@ -12,11 +12,13 @@ import { createLogger } from "./util/logger.js";
 export const USAGE = `Usage: npm run cli -- <command>
 
   credentials set --team <TEAM_ID> --login <LOGIN> --secret <SECRET|-> [--salt <SECRET2|->]
-                  [--api-version v2|v3]
+                  [--api-version v2|v3] [--enterprise <ENTERPRISE_ID>]
       Connect a workspace's cash register. "--secret -" reads the secret from standard input
       (keeps it out of the shell history and the process list). --salt is the register's
       Secret 2, which checks the payment service's callbacks (instant notifications); "--salt -"
       reads it from standard input (one of the two at a time); left out, a stored one is kept.
+      --enterprise: the Enterprise Grid org the workspace belongs to, where Kassa is installed
+      org-wide; uninstalling Kassa from the org then forgets this workspace too.
   credentials remove --team <TEAM_ID>
       Forget a workspace's credentials.
   credentials list
@@ -29,6 +31,7 @@ export type CliIo = { env: Env; stdin: Readable; stdout: Writable; stderr: Writa
 class UsageError extends Error {}
 
 const TEAM_ID = /^[ET][A-Z0-9]{2,20}$/;
+const ENTERPRISE_ID = /^E[A-Z0-9]{2,20}$/;
 
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -48,6 +51,7 @@ function parse(argv: string[]) {
         secret: { type: "string" },
         salt: { type: "string" },
         "api-version": { type: "string" },
+        enterprise: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -100,14 +104,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const version = values["api-version"];
       if (version !== undefined && version !== "v2" && version !== "v3")
         throw new UsageError("--api-version must be v2 or v3");
-      const { store, credentials } = await openStores(config, logger);
+      const enterprise = values.enterprise;
+      if (enterprise !== undefined && (!ENTERPRISE_ID.test(enterprise) || enterprise === team))
+        throw new UsageError(
+          `--enterprise must be the Enterprise Grid org's id such as E0123ABCD, not the workspace's (got "${enterprise}")`,
+        );
+      const { store, credentials, installations } = await openStores(config, logger);
       try {
         await credentials.set(team, { login, secret, salt, apiVersion: version, connectedBy: "cli" });
+        // Written down as a request from the workspace would: the org's uninstall finds it here.
+        if (enterprise) await installations.noteOrgWorkspace(team, enterprise);
       } finally {
         await store.close();
       }
       say(
-        `Connected ${team} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
+        `Connected ${team}${enterprise ? ` (of org ${enterprise})` : ""} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
       );
       return 0;
     }
@@ -135,7 +146,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           return 0;
         }
       }
-      const { store, credentials } = await openStores(config, logger);
+      const { store, credentials, installations } = await openStores(config, logger);
       try {
         const entries = await credentials.list();
         if (entries.length === 0) say("No workspace is connected.");
@@ -146,8 +157,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
             continue;
           }
           if (entry.otherKey) otherKey += 1;
+          const org = await installations.orgOf(entry.teamId);
           say(
-            `${entry.teamId}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
+            `${entry.teamId}${org ? ` (org ${org})` : ""}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
           );
         }
         if (otherKey > 0)

@@ -15,6 +15,7 @@ import { databaseBytes } from "../support/database-bytes.js";
 const ORG = "E0GRID";
 const WORKSPACE = "T0GRIDA";
 const OTHER = "T0GRIDB";
+const CLI_ONLY = "T0GRIDC";
 const ORG_ADMIN = "W0ORGADMIN";
 const ORG_TOKEN = `xoxb-installed-${ORG}-secret-token`;
 const CHANNEL = "C0GRIDCARDS";
@@ -144,18 +145,37 @@ describe("an org-wide install on Enterprise Grid", () => {
   });
 
   it("uninstalling from the org forgets every workspace's cash register and the org's install", async () => {
+    // A workspace of the org connected only by the operators' CLI and never used: no request of its
+    // own ever told Kassa its org; the CLI's --enterprise did.
+    const cliOnly = await stack.cli(
+      [
+        "credentials",
+        "set",
+        "--team",
+        CLI_ONLY,
+        "--enterprise",
+        ORG,
+        "--login",
+        SANDBOX_LOGIN,
+        "--secret",
+        "-",
+      ],
+      SANDBOX_SECRET,
+    );
+    expect(cliOnly).toMatchObject({ code: 0 });
+    expect((await stack.cli(["credentials", "list"])).stdout).toContain(`${CLI_ONLY} (org ${ORG})`);
     const result = await stack.event({ type: "app_uninstalled" }, { teamId: WORKSPACE, enterpriseId: ORG });
     expect(result.status).toBe(200);
     await expect
-      .poll(async () => (await stack.cli(["credentials", "list"])).stdout.includes(WORKSPACE))
-      .toBe(false);
+      .poll(async () => (await stack.cli(["credentials", "list"])).stdout)
+      .toBe("No workspace is connected.\n");
     const { reply } = await stack.ask("715308958_rPwTzvsvCm", inOrg);
     expect(JSON.stringify(reply.body)).toContain("not installed in this workspace");
     expect(stack.logEntries().find((e) => e.event === "app_uninstalled")).toMatchObject({
       outcome: "forgotten",
       enterprise: ORG,
-      // Both workspaces Kassa saw in the org, connected or not.
-      workspaces: 2,
+      // The two workspaces Kassa saw in the org, connected or not, and the one the CLI connected.
+      workspaces: 3,
     });
   });
 });
