@@ -115,6 +115,7 @@ export function createApp(deps: AppDeps): KassaApp {
       recovery = startRecovery(app, journal, logger, {
         graceMs: config.journalGraceMs,
         shared: deps.stores.store.kind !== "sqlite",
+        others: [() => deps.exports.tellLapsed()],
       });
       const address = server?.address();
       return typeof address === "object" && address !== null ? address.port : port;

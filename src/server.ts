@@ -53,6 +53,11 @@ export type ServerOptions = {
   watchNamespace?: string;
   /** The feed's lease on a workspace (default 10 s); tests shorten it to see a takeover quickly. */
   feedLeaseMs?: number;
+  /**
+   * The leases of long reads, an export's and a register's history refresh (defaults 60 s and 30 s);
+   * tests shorten them to see a dead replica's export lapse in seconds.
+   */
+  readLeaseMs?: number;
   /** How often refused requests are summed up in the log (default a minute); tests shorten it. */
   refusalSummaryMs?: number;
 };
@@ -166,6 +171,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     now: options.now,
     digestIntervalMs: config.digestIntervalMs,
     leasePrefix: options.watchNamespace,
+    readLeaseMs: options.readLeaseMs,
   }).catch(async (error: unknown) => {
     await watcher.close();
     client.close();

@@ -84,6 +84,8 @@ export function exportEndMessage(
     | { kind: "failed"; where: "service" | "kassa" | "slack" }
     | { kind: "needs-scope" }
     | { kind: "stopped" }
+    /** The replica making it died: told by another one. */
+    | { kind: "lapsed"; title: string; format: string }
     | { kind: "too-long"; limit: number },
   lang: Lang,
 ): SlackMessage {
@@ -99,6 +101,8 @@ export function exportEndMessage(
       return plain(t.needsScope, undefined, false);
     case "stopped":
       return plain(t.stopped, undefined, false);
+    case "lapsed":
+      return plain(t.lapsed(end.title, end.format), t.lapsedFallback, false);
     case "too-long":
       return plain(t.tooLong(counted(lang, end.limit, t.invoices)), undefined, false);
   }

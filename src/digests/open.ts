@@ -1,5 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { ExportJobs } from "../exports/jobs.js";
+import { OwedExports } from "../exports/owed.js";
 import { KeptHistory } from "../history/kept.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { CancelMarks } from "../store/cancels.js";
@@ -12,7 +13,8 @@ import { DigestStore } from "./store.js";
 
 /**
  * The work over periods, on Kassa's store: each register's kept history (read in the background
- * lane of its budget), the engine's leases, the shared Cancel marks, the exports under way, and the
+ * lane of its budget), the engine's leases, the shared Cancel marks, the exports under way (and what
+ * each owes its asker, namespace `exportsowed`), and the
  * weekly and monthly digests (what admins set, namespace `digests`, and their runner).
  */
 export async function openPeriodWork(
@@ -27,6 +29,8 @@ export async function openPeriodWork(
     digestIntervalMs: number;
     /** Where the leases live in Redis or PostgreSQL (tests give each run its own, as for the watches). */
     leasePrefix?: string | undefined;
+    /** The leases of long reads, an export's and a history refresh's (defaults 60 s and 30 s); tests shorten them. */
+    readLeaseMs?: number | undefined;
   },
 ) {
   const leases = await leasesFor(store, deps.leasePrefix);
@@ -39,6 +43,7 @@ export async function openPeriodWork(
     register: (team) => payments.register(team),
     zone: deps.zone,
     logger,
+    leaseMs: deps.readLeaseMs,
   });
   const cancels = new CancelMarks(store.namespace("cancels"));
   const digests = new DigestStore(store.namespace("digests"), store.namespace("digeststate"));
@@ -61,7 +66,19 @@ export async function openPeriodWork(
   return {
     history,
     cancels,
-    exports: new ExportJobs({ history, leases, cancels, logger }),
+    exports: new ExportJobs({
+      history,
+      leases,
+      cancels,
+      // Replica-shared work, kept apart per run as the leases are (tests).
+      owed: new OwedExports(
+        store.namespace(deps.leasePrefix ? `${deps.leasePrefix}-exportsowed` : "exportsowed"),
+        (key, ttlMs) => store.claimOnce(key, ttlMs),
+      ),
+      slack: deps.slack,
+      logger,
+      ...(deps.readLeaseMs ? { leaseMs: deps.readLeaseMs } : {}),
+    }),
     digests,
     digestRunner,
   };

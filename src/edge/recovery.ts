@@ -83,15 +83,17 @@ export type Recovery = { stop(): void };
  * Answers commands a stopped process acknowledged but never answered: entries older than `graceMs`
  * (no live process is still on them) are claimed, one replica each, and run again through the app as
  * if Slack had just sent them. At start-up, once more after the grace, and with a shared store every
- * JOURNAL_SWEEP_MS (a replica may die at any time).
+ * JOURNAL_SWEEP_MS (a replica may die at any time). `others`: more of what a stopped process leaves
+ * owed (an export's asker), each settled by its own claim, swept at the same times.
  */
 export function startRecovery(
   app: App,
   journal: CommandJournal,
   logger: Logger,
-  options: { graceMs: number; shared: boolean },
+  options: { graceMs: number; shared: boolean; others?: Array<() => Promise<void>> },
 ): Recovery {
   const sweep = async () => {
+    for (const other of options.others ?? []) void other().catch(() => undefined);
     let claimed: Awaited<ReturnType<CommandJournal["claimStale"]>>;
     try {
       claimed = await journal.claimStale(Date.now(), options.graceMs);

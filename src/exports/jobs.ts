@@ -5,16 +5,22 @@ import { directChannel } from "../slack/files.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Leases } from "../store/leases.js";
 import type { Logger } from "../util/logger.js";
+import { type OwedExport, type OwedExports, tellLapsed } from "./owed.js";
 import { type ExportEnd, type ExportRequest, runExport } from "./run.js";
 
 export type ExportJobsDeps = {
   history: KeptHistory;
   leases: Leases;
   cancels: CancelMarks;
+  /** Each export's asker and progress message, written down while it runs. */
+  owed: OwedExports;
+  /** A workspace's Slack client for background work (telling an asker another replica left). */
+  slack: (team: string) => Promise<webApi.WebClient | undefined>;
   logger: Logger;
+  /** An export's lease: renewed every third of it while it runs; a replica that dies frees it after this. */
+  leaseMs?: number;
 };
 
-/** An export's lease: renewed every third of it while it runs; a replica that dies frees it after this. */
 const LEASE_MS = 60_000;
 
 type Job = { id: string; by: string; controller: AbortController; done: Promise<ExportEnd> };
@@ -29,12 +35,18 @@ export type ExportStart =
  * The exports under way, one per workspace across replicas (a lease whose holder's info names the
  * asker and when): started by `/invoice export`, cancelled by the asker's or an admin's Cancel (on whichever
  * replica it lands: a mark in the store), stopped (and said so) at shutdown. A replica that loses
- * the lease stops and writes nothing more.
+ * the lease stops and writes nothing more. Each export is owed to its asker in the store while it
+ * runs: when its replica dies, another one tells the asker (sweepLapsed, or the next start in the
+ * workspace), once.
  */
 export class ExportJobs {
   private readonly running = new Map<string, Job>();
 
-  constructor(private readonly deps: ExportJobsDeps) {}
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: ExportJobsDeps) {
+    this.leaseMs = deps.leaseMs ?? LEASE_MS;
+  }
 
   /**
    * Takes the workspace's export lease, opens the asker's messages with Kassa (so a missing
@@ -44,11 +56,15 @@ export class ExportJobs {
     const jobId = randomBytes(8).toString("hex");
     const key = `export:${request.teamId}`;
     const startedAt = Date.now();
-    const taken = await this.deps.leases.acquire(key, jobId, `${request.userId} ${startedAt}`, LEASE_MS);
+    const leaseMs = this.leaseMs;
+    const taken = await this.deps.leases.acquire(key, jobId, `${request.userId} ${startedAt}`, leaseMs);
     if (!taken.held) {
       const [by = "", at = ""] = (taken.info ?? "").split(" ");
       return { started: false, busy: { by, startedAt: Number(at) || startedAt } };
     }
+    // The workspace's lease is ours: an export still owed here died with its replica. Its asker
+    // hears so first (once, whichever replica gets there).
+    await this.tellLapsed({ team: request.teamId, except: jobId });
     let channel: string;
     try {
       channel = await directChannel(client, request.userId);
@@ -60,13 +76,43 @@ export class ExportJobs {
       );
       return { started: false, needsScope: true };
     }
+    const owed: OwedExport = {
+      v: 1,
+      team: request.teamId,
+      user: request.userId,
+      channel,
+      lang: request.lang,
+      title: request.title,
+      format: request.format.toUpperCase(),
+      beat: Date.now(),
+      leaseMs,
+    };
+    // One write at a time, the newest last: a beat never takes back the progress message's ts.
+    let writes: Promise<void> = Promise.resolve();
+    const writeOwed = () => {
+      const entry = { ...owed };
+      writes = writes
+        .then(() => this.deps.owed.write(jobId, entry))
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { team: request.teamId, export: jobId, err: error },
+            "could not note an export",
+          ),
+        );
+      return writes;
+    };
+    await writeOwed();
     const controller = new AbortController();
     const renewal = setInterval(() => {
-      void this.deps.leases.renew(key, jobId, LEASE_MS).then(
-        (held) => held || controller.abort("lost"),
+      void this.deps.leases.renew(key, jobId, leaseMs).then(
+        (held) => {
+          if (!held) return controller.abort("lost");
+          owed.beat = Date.now();
+          return writeOwed();
+        },
         () => {},
       );
-    }, LEASE_MS / 3);
+    }, leaseMs / 3);
     const job: Job = {
       id: jobId,
       by: request.userId,
@@ -84,8 +130,25 @@ export class ExportJobs {
           if (by && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
         },
         stillOurs: async () => {
-          if (!(await this.deps.leases.renew(key, jobId, LEASE_MS))) throw new Error("export lease lost");
+          if (!(await this.deps.leases.renew(key, jobId, leaseMs))) throw new Error("export lease lost");
         },
+        onProgressPosted: (ts) => {
+          owed.ts = ts;
+          void writeOwed();
+        },
+      }).then(async (end) => {
+        // Lost: this replica said nothing, so the asker is still owed an end (told once it lapses).
+        // Otherwise settled before `done`: shutdown waits for it, so a stopped process leaves none.
+        if (end.outcome !== "export_lost") {
+          await writes;
+          await this.deps.owed.settle(jobId).catch((error: unknown) => {
+            this.deps.logger.warn(
+              { team: request.teamId, export: jobId, err: error },
+              "could not settle an export",
+            );
+          });
+        }
+        return end;
       }),
     };
     this.running.set(jobId, job);
@@ -117,6 +180,20 @@ export class ExportJobs {
   /** Who asked for an export this replica runs (for a Cancel button that does not say). */
   askerOf(jobId: string): string | undefined {
     return this.running.get(jobId)?.by;
+  }
+
+  /**
+   * Tells the askers of exports whose replica died (no lease renewal for a lease's time) that theirs
+   * stopped; with `only`, those of a workspace whose export lease the caller has just taken. Run
+   * with the command journal's sweep (at start-up, and every few seconds on a shared store).
+   */
+  async tellLapsed(only?: { team: string; except: string }): Promise<void> {
+    try {
+      const claimed = await this.deps.owed.claimLapsed(Date.now(), only);
+      await tellLapsed(this.deps.owed, claimed, this.deps.slack, this.deps.logger);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, "could not look for exports a stopped replica left");
+    }
   }
 
   /** At shutdown: every export stops and says so, within `graceMs`. */

@@ -59,6 +59,8 @@ export type ExportRun = {
   checkpoint: () => Promise<void>;
   /** Before anything is sent: throws when the lease was lost (then nothing more is written). */
   stillOurs: () => Promise<void>;
+  /** The progress message was posted (its ts): written down, so another replica can end it. */
+  onProgressPosted?: (ts: string) => void;
 };
 
 /** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26.xlsx`. */
@@ -83,16 +85,20 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
   const { request, client, channel, signal } = run;
   const t = EXPORT_TEXT[request.lang];
   const format = request.format.toUpperCase();
-  const progress = new ProgressMessage(client, channel, (state) =>
-    exportProgressMessage({
-      teamId: request.teamId,
-      jobId: run.jobId,
-      userId: request.userId,
-      title: request.title,
-      format,
-      lang: request.lang,
-      ...state,
-    }),
+  const progress = new ProgressMessage(
+    client,
+    channel,
+    (state) =>
+      exportProgressMessage({
+        teamId: request.teamId,
+        jobId: run.jobId,
+        userId: request.userId,
+        title: request.title,
+        format,
+        lang: request.lang,
+        ...state,
+      }),
+    run.onProgressPosted,
   );
   const file = exportFile(request.format, { sheetName: t.sheetName, zone: request.bounds.zone });
   let invoices = 0;
@@ -217,6 +223,7 @@ class ProgressMessage {
     private readonly client: webApi.WebClient,
     private readonly channel: string,
     private readonly build: (state: ProgressState) => SlackMessage,
+    private readonly onPosted: ((ts: string) => void) | undefined,
   ) {}
 
   show(state: ProgressState): void {
@@ -237,7 +244,10 @@ class ProgressMessage {
     this.chain = this.chain
       .then(async () => {
         if (this.ts) await this.client.chat.update({ channel: this.channel, ts: this.ts, text, blocks });
-        else this.ts = (await this.client.chat.postMessage({ channel: this.channel, text, blocks })).ts;
+        else {
+          this.ts = (await this.client.chat.postMessage({ channel: this.channel, text, blocks })).ts;
+          if (this.ts) this.onPosted?.(this.ts);
+        }
       })
       .catch(() => undefined);
   }

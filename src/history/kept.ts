@@ -26,6 +26,8 @@ export type KeptHistoryDeps = {
   logger: Logger;
   /** FRESH_MS unless given (tests). */
   freshMs?: number;
+  /** The refresh's lease, LEASE_MS unless given (tests shorten it to see a dead replica's lapse). */
+  leaseMs?: number | undefined;
 };
 
 export type KeptRead = ReadProgress & {
@@ -55,6 +57,10 @@ export class LeaseLostError extends Error {
  */
 export class KeptHistory {
   constructor(private readonly deps: KeptHistoryDeps) {}
+
+  private get leaseMs(): number {
+    return this.deps.leaseMs ?? LEASE_MS;
+  }
 
   /**
    * Brings the record up to date and back to `since`, then hands each kept invoice created in
@@ -131,15 +137,15 @@ export class KeptHistory {
     await this.acquire(key, owner, options.signal);
     let lost = false;
     const renewal = setInterval(() => {
-      void this.deps.leases.renew(key, owner, LEASE_MS).then(
+      void this.deps.leases.renew(key, owner, this.leaseMs).then(
         (held) => {
           lost ||= !held;
         },
         () => {},
       );
-    }, LEASE_MS / 3);
+    }, this.leaseMs / 3);
     const guard = async () => {
-      if (lost || !(await this.deps.leases.renew(key, owner, LEASE_MS))) throw new LeaseLostError(key);
+      if (lost || !(await this.deps.leases.renew(key, owner, this.leaseMs))) throw new LeaseLostError(key);
     };
     try {
       const manifest = await this.manifest(team);
@@ -196,7 +202,7 @@ export class KeptHistory {
 
   private async acquire(key: string, owner: string, signal?: AbortSignal): Promise<void> {
     const until = Date.now() + WAIT_FOR_OTHERS_MS;
-    while (!(await this.deps.leases.acquire(key, owner, owner, LEASE_MS)).held) {
+    while (!(await this.deps.leases.acquire(key, owner, owner, this.leaseMs)).held) {
       signal?.throwIfAborted();
       if (Date.now() > until) throw new LeaseLostError(`${key} held by another replica for too long`);
       await new Promise((resolve) => setTimeout(resolve, 300));

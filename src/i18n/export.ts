@@ -34,6 +34,9 @@ export type ExportText = {
   /** service: the payment service failed while reading; kassa: Kassa did; slack: Slack did not take the file. */
   failed: (where: "service" | "kassa" | "slack") => string;
   stopped: string;
+  /** The Kassa server making the export stopped working (another one says so). */
+  lapsed: (title: string, format: string) => string;
+  lapsedFallback: string;
   tooLong: (invoices: string) => string;
   notYours: string;
 };
@@ -73,6 +76,9 @@ const en: ExportText = {
   failed: (where) =>
     `:warning: The export could not be finished: ${where === "service" ? "the payment service stopped answering while its history was read" : where === "kassa" ? "something went wrong on Kassa's side while the invoices were read" : "Slack did not take the file"}. Nothing was sent; try again in a few minutes${where === "kassa" ? "; if it keeps happening, tell the Kassa operator" : ""}.`,
   stopped: ":warning: The export stopped because Kassa was restarting. Nothing was sent; ask again.",
+  lapsed: (title, format) =>
+    `:warning: Exporting ${inSentence(title)} as ${format} stopped: the Kassa server making it stopped working. Nothing was sent; ask again with \`/invoice export\`.`,
+  lapsedFallback: "The export stopped: nothing was sent; ask again.",
   tooLong: (invoices) =>
     `:warning: The period holds more than ${invoices}, more than one export takes. Export a shorter period (a month, or 7 days).`,
   notYours: "Only the person who asked for this export, or an admin, can cancel it.",
@@ -116,6 +122,9 @@ const ru: ExportText = {
     `:warning: Выгрузку не удалось закончить: ${where === "service" ? "платёжный сервис перестал отвечать, пока читалась история" : where === "kassa" ? "на стороне Kassa что-то пошло не так, пока читались счета" : "Slack не принял файл"}. Ничего не отправлено; попробуйте через несколько минут${where === "kassa" ? "; если это повторяется, сообщите оператору Kassa" : ""}.`,
   stopped:
     ":warning: Выгрузка остановилась, потому что Kassa перезапускалась. Ничего не отправлено; запросите снова.",
+  lapsed: (title, format) =>
+    `:warning: Выгрузка (${inSentence(title)} в ${format}) остановилась: сервер Kassa, который её делал, перестал работать. Ничего не отправлено; запросите снова командой \`/invoice export\`.`,
+  lapsedFallback: "Выгрузка остановилась: ничего не отправлено; запросите снова.",
   tooLong: (invoices) =>
     `:warning: За этот период больше чем ${invoices}, больше, чем берёт одна выгрузка. Выгрузите период покороче (месяц или 7 дней).`,
   notYours: "Отменить выгрузку может только тот, кто её запросил, или администратор.",

@@ -12,6 +12,7 @@ import {
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { DigestStore } from "../../src/digests/store.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
+import { OwedExports } from "../../src/exports/owed.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
@@ -134,7 +135,15 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
-    exports: new ExportJobs({ history, leases, cancels, logger }),
+    exports: new ExportJobs({
+      history,
+      leases,
+      cancels,
+      owed: new OwedExports(store.namespace("exportsowed"), (key, ttlMs) => store.claimOnce(key, ttlMs)),
+      // Told with the handlers' client (set below): nothing lapses within one test.
+      slack: async () => undefined,
+      logger,
+    }),
     history,
     cancels,
     digests: new DigestStore(store.namespace("digests"), store.namespace("digeststate")),
