@@ -31,7 +31,7 @@ describe.skipIf(!redisUrl)("a Redis store that stalls while Kassa runs", () => {
     proxy = await startStallProxy(targetOf(redisUrl ?? "", 6379));
     // A database of its own, so the sandbox team's keys do not meet other tests' on a shared server.
     const url = new URL(throughProxy(redisUrl ?? "", proxy.port));
-    url.pathname = "/13";
+    url.pathname = `/${process.env.TEST_REDIS_STALL_DB ?? "13"}`;
     stack = await Stack.start({
       env: { STORE_URL: url.toString(), STORE_TIMEOUT_MS: "400", RATE_LIMIT_USER_PER_MIN: "1000" },
       storeMemoMs: 0,

@@ -75,14 +75,14 @@ const redisEntriesSchema = z.array(
 );
 
 /**
- * Redis database 12 of the server at `baseUrl`, holding the fixture's keys (with their times to
+ * Redis database 12 of the server at `baseUrl` (the run's own, from test/global-setup.ts), holding the fixture's keys (with their times to
  * live) and nothing else: no other test uses that database, so everything in it is this test's.
  */
 export async function loadRedisFixture(
   baseUrl: string,
 ): Promise<{ url: string; clear: () => Promise<void> }> {
   const own = new URL(baseUrl);
-  own.pathname = "/12";
+  own.pathname = `/${process.env.TEST_REDIS_UPGRADE_DB ?? "12"}`;
   const url = own.toString();
   const clear = async () => {
     const client = createClient({ url });
