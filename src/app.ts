@@ -38,27 +38,8 @@ export type KassaApp = {
 export function createApp(deps: AppDeps): KassaApp {
   const { config, logger } = deps;
   const slack = config.slack;
-  let probeServer: Server | undefined;
-  let app: App;
-  if (slack.auth.kind === "oauth") {
-    app = oauthApp(deps, slack.auth);
-  } else if (slack.appToken) {
-    ({ app, probeServer } = socketModeApp(deps, slack.auth.botToken, slack.appToken));
-  } else {
-    app = singleWorkspaceApp(deps, slack.auth.botToken);
-  }
-  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
-    const payload = body as { team_id?: string; team?: { id?: string }; response_url?: string } | undefined;
-    const team = payload?.team_id ?? payload?.team?.id;
-    if (error.code === ErrorCode.AuthorizationError) {
-      // OAuth mode, no installation for this workspace (never installed, or uninstalled): Bolt has
-      // acknowledged and calls no listener; without this the user would get silence.
-      logger.warn({ team, outcome: "not_installed" }, "request from a workspace without an installation");
-      if (payload?.response_url) await tellNotInstalled(payload.response_url, logger);
-      return;
-    }
-    logger.error({ team, err: error }, "unhandled error in a listener");
-  });
+  const { app, probeServer } = boltApp(deps);
+  answerListenerErrors(app, logger);
   const inFlight = new InFlight();
   const journal = new CommandJournal(
     deps.stores.store.namespace("journal", { durability: "process" }),
@@ -129,4 +110,28 @@ export function createApp(deps: AppDeps): KassaApp {
       return { drained, pending: inFlight.size };
     },
   };
+}
+
+/** The Bolt app for this way of running (OAuth, Socket Mode with its probe server, one workspace). */
+function boltApp(deps: AppDeps): { app: App; probeServer?: Server | undefined } {
+  const slack = deps.config.slack;
+  if (slack.auth.kind === "oauth") return { app: oauthApp(deps, slack.auth) };
+  if (slack.appToken) return socketModeApp(deps, slack.auth.botToken, slack.appToken);
+  return { app: singleWorkspaceApp(deps, slack.auth.botToken) };
+}
+
+/** What a listener did not handle: a workspace without an installation is told so; the rest is logged. */
+function answerListenerErrors(app: App, logger: AppDeps["logger"]): void {
+  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
+    const payload = body as { team_id?: string; team?: { id?: string }; response_url?: string } | undefined;
+    const team = payload?.team_id ?? payload?.team?.id;
+    if (error.code === ErrorCode.AuthorizationError) {
+      // OAuth mode, no installation for this workspace (never installed, or uninstalled): Bolt has
+      // acknowledged and calls no listener; without this the user would get silence.
+      logger.warn({ team, outcome: "not_installed" }, "request from a workspace without an installation");
+      if (payload?.response_url) await tellNotInstalled(payload.response_url, logger);
+      return;
+    }
+    logger.error({ team, err: error }, "unhandled error in a listener");
+  });
 }

@@ -4,10 +4,10 @@ import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ConfigError, type Env, loadConfig } from "./config/index.js";
+import { type Config, ConfigError, type Env, loadConfig } from "./config/index.js";
 import { openStores } from "./store/index.js";
 import { sqlitePath } from "./store/keyv.js";
-import { createLogger } from "./util/logger.js";
+import { createLogger, type Logger } from "./util/logger.js";
 
 export const USAGE = `Usage: npm run cli -- <command>
 
@@ -86,91 +86,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       write: (line: string) => io.stderr.write(line),
     });
 
-    if (action === "set") {
-      const team = requireTeam(values.team);
-      const login = values.login?.trim();
-      if (!login) throw new UsageError("--login is required");
-      if (values.secret === undefined)
-        throw new UsageError("--secret is required (use --secret - to read it from stdin)");
-      if (values.secret === "-" && values.salt === "-")
-        throw new UsageError(
-          "--secret - and --salt - cannot both read standard input: give one of them on the command line, or set the salt in a second run",
-        );
-      const fromStdin = async () => (await readAll(io.stdin)).replace(/\r?\n$/, "");
-      const secret = values.secret === "-" ? await fromStdin() : values.secret;
-      if (secret.trim() === "") throw new UsageError("the secret is empty");
-      const salt = values.salt === "-" ? await fromStdin() : values.salt;
-      if (salt !== undefined && salt.trim() === "") throw new UsageError("the salt (Secret 2) is empty");
-      const version = values["api-version"];
-      if (version !== undefined && version !== "v2" && version !== "v3")
-        throw new UsageError("--api-version must be v2 or v3");
-      const enterprise = values.enterprise;
-      if (enterprise !== undefined && (!ENTERPRISE_ID.test(enterprise) || enterprise === team))
-        throw new UsageError(
-          `--enterprise must be the Enterprise Grid org's id such as E0123ABCD, not the workspace's (got "${enterprise}")`,
-        );
-      const { store, credentials, installations } = await openStores(config, logger);
-      try {
-        await credentials.set(team, { login, secret, salt, apiVersion: version, connectedBy: "cli" });
-        // Written down as a request from the workspace would: the org's uninstall finds it here.
-        if (enterprise) await installations.noteOrgWorkspace(team, enterprise);
-      } finally {
-        await store.close();
-      }
-      say(
-        `Connected ${team}${enterprise ? ` (of org ${enterprise})` : ""} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
-      );
-      return 0;
-    }
-    if (action === "remove") {
-      const team = requireTeam(values.team);
-      const { store, credentials, callbackKeys } = await openStores(config, logger);
-      try {
-        const removed = await credentials.remove(team);
-        // As Disconnect in Slack: the payment notification addresses go with the credentials.
-        await callbackKeys.remove(team);
-        say(
-          removed ? `Removed the credentials of ${team}.` : `${team} had no credentials; nothing to remove.`,
-        );
-      } finally {
-        await store.close();
-      }
-      return 0;
-    }
-    if (action === "list") {
-      // Listing only reads: a SQLite file (or key file) that is not there is not created for it.
-      if (config.store.url.startsWith("sqlite://")) {
-        const path = sqlitePath(config.store.url);
-        if (!existsSync(path)) {
-          say(`No store at ${path}, so no workspace is connected.`);
-          return 0;
-        }
-      }
-      const { store, credentials, installations } = await openStores(config, logger);
-      try {
-        const entries = await credentials.list();
-        if (entries.length === 0) say("No workspace is connected.");
-        let otherKey = 0;
-        for (const entry of entries) {
-          if ("problem" in entry) {
-            say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
-            continue;
-          }
-          if (entry.otherKey) otherKey += 1;
-          const org = await installations.orgOf(entry.teamId);
-          say(
-            `${entry.teamId}${org ? ` (org ${org})` : ""}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
-          );
-        }
-        if (otherKey > 0)
-          say(
-            `${otherKey} workspace${otherKey === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than this one (${credentials.keyId}): set the key they were sealed with, or reconnect ${otherKey === 1 ? "it" : "them"} (/invoice connect or credentials set).`,
-          );
-      } finally {
-        await store.close();
-      }
-      return 0;
-    }
+    const run: CredentialsRun = { values, config, logger, stdin: io.stdin, say };
+    if (action === "set") return await setCredentials(run);
+    if (action === "remove") return await removeCredentials(run);
+    if (action === "list") return await listCredentials(run);
     throw new UsageError(`unknown command: credentials ${action}`);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -180,6 +99,104 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     complain(`kassa: ${error instanceof ConfigError ? error.message : (error as Error).message}`);
     return 1;
   }
+}
+
+/** What a `credentials` command is given: its options, the configuration, and where it writes. */
+type CredentialsRun = {
+  values: ReturnType<typeof parse>["values"];
+  config: Config;
+  logger: Logger;
+  stdin: Readable;
+  say: (line: string) => void;
+};
+
+/** `credentials set`: stores a workspace's register credentials, encrypted. */
+async function setCredentials({ values, config, logger, stdin, say }: CredentialsRun): Promise<number> {
+  const team = requireTeam(values.team);
+  const login = values.login?.trim();
+  if (!login) throw new UsageError("--login is required");
+  if (values.secret === undefined)
+    throw new UsageError("--secret is required (use --secret - to read it from stdin)");
+  if (values.secret === "-" && values.salt === "-")
+    throw new UsageError(
+      "--secret - and --salt - cannot both read standard input: give one of them on the command line, or set the salt in a second run",
+    );
+  const fromStdin = async () => (await readAll(stdin)).replace(/\r?\n$/, "");
+  const secret = values.secret === "-" ? await fromStdin() : values.secret;
+  if (secret.trim() === "") throw new UsageError("the secret is empty");
+  const salt = values.salt === "-" ? await fromStdin() : values.salt;
+  if (salt !== undefined && salt.trim() === "") throw new UsageError("the salt (Secret 2) is empty");
+  const version = values["api-version"];
+  if (version !== undefined && version !== "v2" && version !== "v3")
+    throw new UsageError("--api-version must be v2 or v3");
+  const enterprise = values.enterprise;
+  if (enterprise !== undefined && (!ENTERPRISE_ID.test(enterprise) || enterprise === team))
+    throw new UsageError(
+      `--enterprise must be the Enterprise Grid org's id such as E0123ABCD, not the workspace's (got "${enterprise}")`,
+    );
+  const { store, credentials, installations } = await openStores(config, logger);
+  try {
+    await credentials.set(team, { login, secret, salt, apiVersion: version, connectedBy: "cli" });
+    // Written down as a request from the workspace would: the org's uninstall finds it here.
+    if (enterprise) await installations.noteOrgWorkspace(team, enterprise);
+  } finally {
+    await store.close();
+  }
+  say(
+    `Connected ${team}${enterprise ? ` (of org ${enterprise})` : ""} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
+  );
+  return 0;
+}
+
+/** `credentials remove`: forgets a workspace's credentials and its payment notification addresses. */
+async function removeCredentials({ values, config, logger, say }: CredentialsRun): Promise<number> {
+  const team = requireTeam(values.team);
+  const { store, credentials, callbackKeys } = await openStores(config, logger);
+  try {
+    const removed = await credentials.remove(team);
+    // As Disconnect in Slack: the payment notification addresses go with the credentials.
+    await callbackKeys.remove(team);
+    say(removed ? `Removed the credentials of ${team}.` : `${team} had no credentials; nothing to remove.`);
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+/** `credentials list`: connected workspaces and their logins, never secrets. */
+async function listCredentials({ config, logger, say }: CredentialsRun): Promise<number> {
+  // Listing only reads: a SQLite file (or key file) that is not there is not created for it.
+  if (config.store.url.startsWith("sqlite://")) {
+    const path = sqlitePath(config.store.url);
+    if (!existsSync(path)) {
+      say(`No store at ${path}, so no workspace is connected.`);
+      return 0;
+    }
+  }
+  const { store, credentials, installations } = await openStores(config, logger);
+  try {
+    const entries = await credentials.list();
+    if (entries.length === 0) say("No workspace is connected.");
+    let otherKey = 0;
+    for (const entry of entries) {
+      if ("problem" in entry) {
+        say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
+        continue;
+      }
+      if (entry.otherKey) otherKey += 1;
+      const org = await installations.orgOf(entry.teamId);
+      say(
+        `${entry.teamId}${org ? ` (org ${org})` : ""}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
+      );
+    }
+    if (otherKey > 0)
+      say(
+        `${otherKey} workspace${otherKey === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than this one (${credentials.keyId}): set the key they were sealed with, or reconnect ${otherKey === 1 ? "it" : "them"} (/invoice connect or credentials set).`,
+      );
+  } finally {
+    await store.close();
+  }
+  return 0;
 }
 
 const invokedDirectly =

@@ -1,18 +1,19 @@
 import { webApi } from "@slack/bolt";
 import type pino from "pino";
-import { createApp } from "./app.js";
+import { type AppDeps, createApp } from "./app.js";
 import { callbackAddresses } from "./callbacks/keys.js";
-import { callbackListener } from "./callbacks/receive.js";
-import { type Env, loadConfig } from "./config/index.js";
+import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
+import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
-import { openFeed } from "./feed/index.js";
+import type { DigestRunner } from "./digests/runner.js";
+import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { PaymentsClient } from "./payments/client.js";
-import type { CallPriority } from "./payments/register-queue.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { slackClientOptions } from "./slack/client.js";
 import { slackErrorCode } from "./slack/error.js";
-import { openStores } from "./store/index.js";
+import { openStores, type Stores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
+import { Closers } from "./util/closers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { RefusalSummary } from "./util/refusal-summary.js";
 import { slackClients, startWatcher } from "./watch/index.js";
@@ -66,32 +67,59 @@ export type ServerOptions = {
 export async function startServer(env: Env, options: ServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel, options.logDestination);
-
-  // One workspace: check the token now, so a wrong one stops start-up instead of every command.
-  let bot: { botId: string; botUserId: string } | undefined;
-  if (config.slack.auth.kind === "single-workspace") {
-    const slack = new webApi.WebClient(config.slack.auth.botToken, slackClientOptions(config.slack));
-    try {
-      const auth = await slack.auth.test();
-      bot = { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
-    } catch (error) {
-      const reason = slackErrorCode(error);
-      throw new StartupError(
-        `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
-      );
-    }
-  }
-
+  const bot = await verifyBotToken(config);
   const stores = await openStores(config, logger, { memoMs: options.storeMemoMs ?? STORE_MEMO_MS });
-  const { store, credentials, cache } = stores;
-  const client = new PaymentsClient({
-    baseUrl: config.payments.apiUrl,
-    defaultVersion: config.payments.apiVersion,
-    timeoutMs: config.payments.timeoutMs,
-    timeZone: config.payments.timeZone,
-    queue: config.payments.perRegister,
-    ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
+  const { store, credentials } = stores;
+  // What has started so far; a failed step closes it all before saying why.
+  const closers = new Closers();
+  closers.push(() => store.close());
+  const { work, feedRunner, digestRunner } = await openWork(config, stores, logger, closers, options);
+  const kassa = createApp({
+    config,
+    logger,
+    stores,
+    ...work,
+    bot,
+    ...(options.now ? { now: options.now } : {}),
   });
+  const port = await starting(closers, `cannot listen on PORT ${config.port}`, () =>
+    kassa.start(config.port),
+  );
+  // Stopping lets replies under way finish; SIGTERM still ends the process within SHUTDOWN_GRACE_MS
+  // while Slack or the store hangs, and what the jobs could not finish stays owed in the store.
+  closers.job(async () => {
+    const { drained, pending } = await kassa.stop(SHUTDOWN_GRACE_MS - 1000);
+    if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
+  });
+  logListening(logger, config, port, store.location);
+  await reportOtherKeys(credentials, logger);
+  feedRunner.start();
+  closers.job((graceMs) => feedRunner.close(graceMs));
+  closers.job((graceMs) => work.exports.close(graceMs ?? 0));
+  digestRunner.start();
+  closers.job((graceMs) => digestRunner.close(graceMs));
+
+  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS) };
+}
+
+/**
+ * What the app is given besides the store: the payment service's client, the live cards, the feed,
+ * the callbacks and the period work; each pushes its close on `closers` as it starts.
+ */
+async function openWork(
+  config: Config,
+  stores: Stores,
+  logger: Logger,
+  closers: Closers,
+  options: ServerOptions,
+): Promise<{
+  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "now">;
+  feedRunner: FeedRunner;
+  digestRunner: DigestRunner;
+}> {
+  const { store, credentials, cache } = stores;
+  const client = paymentsClient(config, options);
+  closers.push(() => client.close());
   // The payment service's callbacks need an address it can reach: PUBLIC_URL, in HTTP mode.
   const addresses =
     config.publicUrl && !config.slack.appToken
@@ -103,138 +131,111 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     balanceTtlMs: config.balanceCacheTtlMs,
     callbackAddress: addresses?.address,
   });
-  let watcher: Awaited<ReturnType<typeof startWatcher>>;
-  try {
-    watcher = await startWatcher(config, stores, payments, logger, {
+  const watcher = await starting(closers, "cannot set up live cards in the store", () =>
+    startWatcher(config, stores, payments, logger, {
       ...(options.now ? { now: options.now } : {}),
       ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
-    });
-  } catch (error) {
-    client.close();
-    await store.close();
-    throw new StartupError(`cannot set up live cards in the store: ${(error as Error).message}`);
-  }
-  let feed: Awaited<ReturnType<typeof openFeed>>;
-  try {
-    // The feed writes in each workspace's language (its settings; English when unset).
-    const reader = {
-      history: (team: string, page: number, items: number, priority?: CallPriority) =>
-        payments.history(team, page, items, priority),
-      invoice: (team: string, id: string) => payments.invoice(team, id),
-      methodFor: (team: string, code: string) => payments.methodFor(team, code),
-      languageOf: async (team: string) => (await stores.settings.get(team)).language ?? "en",
-    };
-    feed = await openFeed(config, stores, reader, slackClients(config, stores), logger, {
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
-      ...(options.feedLeaseMs ? { leaseMs: options.feedLeaseMs } : {}),
-    });
-  } catch (error) {
-    await watcher.close();
-    client.close();
-    await store.close();
-    throw new StartupError(`cannot set up payment feeds in the store: ${(error as Error).message}`);
-  }
-  const { feeds, runner: feedRunner } = feed;
+    }),
+  );
+  closers.job((graceMs) => watcher.close(graceMs));
+  const { feeds, runner: feedRunner } = await starting(
+    closers,
+    "cannot set up payment feeds in the store",
+    () =>
+      openFeed(
+        config,
+        stores,
+        feedReaderOf(payments, stores.settings),
+        slackClients(config, stores),
+        logger,
+        {
+          ...(options.now ? { now: options.now } : {}),
+          ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+          ...(options.feedLeaseMs ? { leaseMs: options.feedLeaseMs } : {}),
+        },
+      ),
+  );
   const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
+  closers.push(() => refusals.close());
   const callbacks = addresses && {
     addresses,
     receive: callbackListener({
       keys: stores.callbackKeys,
       saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
-      // A hint to look again, never a source of truth: the watcher reads invoice/info itself, within
-      // the register's budget, and tells Slack only what that answer says.
-      nudge: async (teamId, invoiceId) => {
-        try {
-          // The feed reads the register's history now too (its announcements stay once-only).
-          feedRunner.checkSoon(teamId);
-          const watched = await watcher.checkSoon(teamId, invoiceId);
-          logger.info(
-            { outcome: watched ? "callback_nudged" : "callback_unwatched", teamId, invoice: invoiceId },
-            watched ? "live cards of the invoice are read again now" : "no live card watches this invoice",
-          );
-        } catch (error) {
-          logger.warn({ err: error, teamId, invoice: invoiceId }, "could not act on a payment notification");
-        }
-      },
+      nudge: nudgeLiveWork(feedRunner, watcher, logger),
       logger,
       refusals,
     }),
   };
   // Reports, exports and digests read each register's history through what is kept of it.
-  const { history, cancels, exports, digests, digestRunner } = await openPeriodWork(store, {
-    payments,
-    settings: stores.settings,
-    slack: slackClients(config, stores),
-    zone: config.payments.timeZone,
-    logger,
-    now: options.now,
-    digestIntervalMs: config.digestIntervalMs,
-    leasePrefix: options.watchNamespace,
-    readLeaseMs: options.readLeaseMs,
-  }).catch(async (error: unknown) => {
-    await watcher.close();
-    client.close();
-    await store.close();
-    throw new StartupError(`cannot set up leases in the store: ${(error as Error).message}`);
-  });
-  const kassa = createApp({
-    config,
-    logger,
-    stores,
-    payments,
-    watches: watcher,
-    feeds,
-    exports,
-    history,
-    cancels,
-    digests,
-    callbacks,
-    refusals,
-    bot,
-    ...(options.now ? { now: options.now } : {}),
-  });
-  let port: number;
+  const { history, cancels, exports, digests, digestRunner } = await starting(
+    closers,
+    "cannot set up leases in the store",
+    () =>
+      openPeriodWork(store, {
+        payments,
+        settings: stores.settings,
+        slack: slackClients(config, stores),
+        zone: config.payments.timeZone,
+        logger,
+        now: options.now,
+        digestIntervalMs: config.digestIntervalMs,
+        leasePrefix: options.watchNamespace,
+        readLeaseMs: options.readLeaseMs,
+      }),
+  );
+  return {
+    work: { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals },
+    feedRunner,
+    digestRunner,
+  };
+}
+
+/** One workspace: checks the token now, so a wrong one stops start-up instead of every command. */
+async function verifyBotToken(config: Config): Promise<{ botId: string; botUserId: string } | undefined> {
+  if (config.slack.auth.kind !== "single-workspace") return undefined;
+  const slack = new webApi.WebClient(config.slack.auth.botToken, slackClientOptions(config.slack));
   try {
-    port = await kassa.start(config.port);
+    const auth = await slack.auth.test();
+    return { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
   } catch (error) {
-    refusals.close();
-    await watcher.close();
-    client.close();
-    await store.close();
-    throw new StartupError(`cannot listen on PORT ${config.port}: ${(error as Error).message}`);
+    const reason = slackErrorCode(error);
+    throw new StartupError(
+      `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
+    );
   }
+}
+
+function paymentsClient(config: Config, options: ServerOptions): PaymentsClient {
+  return new PaymentsClient({
+    baseUrl: config.payments.apiUrl,
+    defaultVersion: config.payments.apiVersion,
+    timeoutMs: config.payments.timeoutMs,
+    timeZone: config.payments.timeZone,
+    queue: config.payments.perRegister,
+    ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
+  });
+}
+
+/** One start-up step: on failure, everything started before it closes and the step says what failed. */
+async function starting<T>(closers: Closers, failure: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await closers.closeAll();
+    throw new StartupError(`${failure}: ${(error as Error).message}`);
+  }
+}
+
+function logListening(logger: Logger, config: Config, port: number, storeLocation: string): void {
   logger.info(
     {
       port,
       mode: config.slack.appToken ? "socket-mode" : config.slack.auth.kind,
-      store: store.location,
+      store: storeLocation,
       paymentsApi: config.payments.apiUrl,
       paymentsApiVersion: config.payments.apiVersion,
     },
     config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
-  await reportOtherKeys(credentials, logger);
-  feedRunner.start();
-  digestRunner.start();
-
-  return {
-    port,
-    logger,
-    async stop() {
-      // Both at once, each bounded, so SIGTERM ends the process within SHUTDOWN_GRACE_MS even while
-      // Slack or the store hangs; what the watcher could not finish stays owed in the store.
-      const [{ drained, pending }] = await Promise.all([
-        kassa.stop(SHUTDOWN_GRACE_MS - 1000),
-        watcher.close(WATCHER_CLOSE_GRACE_MS),
-        feedRunner.close(WATCHER_CLOSE_GRACE_MS),
-        exports.close(WATCHER_CLOSE_GRACE_MS),
-        digestRunner.close(WATCHER_CLOSE_GRACE_MS),
-      ]);
-      if (!drained) logger.warn({ pending }, "stopped with replies still unsent after the grace period");
-      refusals.close();
-      client.close();
-      await store.close();
-    },
-  };
 }

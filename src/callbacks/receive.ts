@@ -118,3 +118,27 @@ export function callbackListener(deps: CallbackDeps): (req: IncomingMessage, res
     );
   };
 }
+
+/**
+ * A payment notification is a hint to look again, never a source of truth: the watcher reads
+ * invoice/info itself, within the register's budget, and tells Slack only what that answer says.
+ */
+export function nudgeLiveWork(
+  feedRunner: { checkSoon(teamId: string): void },
+  watcher: { checkSoon(teamId: string, invoiceId: string): Promise<boolean> },
+  logger: Logger,
+): CallbackDeps["nudge"] {
+  return async (teamId, invoiceId) => {
+    try {
+      // The feed reads the register's history now too (its announcements stay once-only).
+      feedRunner.checkSoon(teamId);
+      const watched = await watcher.checkSoon(teamId, invoiceId);
+      logger.info(
+        { outcome: watched ? "callback_nudged" : "callback_unwatched", teamId, invoice: invoiceId },
+        watched ? "live cards of the invoice are read again now" : "no live card watches this invoice",
+      );
+    } catch (error) {
+      logger.warn({ err: error, teamId, invoice: invoiceId }, "could not act on a payment notification");
+    }
+  };
+}

@@ -132,56 +132,10 @@ export function paidChartSvg(input: PaidChartInput): string {
   const y = (value: Big) => PLOT.bottom - Number(value.div(top).toPrecision(8)) * height;
   const slot = (PLOT.right - PLOT.left) / Math.max(1, values.length);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${CHART_FONT}">`,
-    `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="${PLOT.left}" y="48" font-size="30" font-weight="bold" fill="${COLORS.text}">${escapeXml(t.title(input.unit, input.currency))}</text>`,
-    `<text x="${PLOT.left}" y="84" font-size="22" fill="${COLORS.muted}">${escapeXml(input.subtitle)}</text>`,
+    ...headingParts(input, t),
+    ...tickParts(step, ticks, y, input.lang),
+    ...barParts(values, cut, slot, y, input),
   ];
-  // Legend, top right.
-  const legendX = PLOT.right - 450;
-  parts.push(
-    `<rect x="${legendX}" y="32" width="22" height="22" fill="${COLORS.bar}"/>`,
-    `<text x="${legendX + 32}" y="51" font-size="21" fill="${COLORS.text}">${escapeXml(t.current)}</text>`,
-    `<line x1="${legendX + 200}" y1="43" x2="${legendX + 236}" y2="43" stroke="${COLORS.previous}" stroke-width="4"/>`,
-    `<text x="${legendX + 246}" y="51" font-size="21" fill="${COLORS.text}">${escapeXml(t.previous)}</text>`,
-  );
-  for (let index = 0; index <= ticks; index += 1) {
-    const value = step.times(index);
-    const at = y(value).toFixed(1);
-    parts.push(
-      `<line x1="${PLOT.left}" y1="${at}" x2="${PLOT.right}" y2="${at}" stroke="${COLORS.grid}" stroke-width="2"/>`,
-      `<text x="${PLOT.left - 14}" y="${(Number(at) + 7).toFixed(1)}" font-size="20" text-anchor="end" fill="${COLORS.muted}">${escapeXml(tickLabel(value, input.lang))}</text>`,
-    );
-  }
-  const cutLabels: { centre: number; text: string }[] = [];
-  values.forEach((value, index) => {
-    if (value.lte(0)) return;
-    const x = PLOT.left + index * slot + slot * 0.15;
-    const width = slot * 0.7;
-    const barTop = cut.has(index) ? PLOT.top - 8 : y(value);
-    parts.push(
-      `<rect x="${x.toFixed(1)}" y="${barTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(PLOT.bottom - barTop).toFixed(1)}" rx="3" fill="${COLORS.bar}"/>`,
-    );
-    if (!cut.has(index)) return;
-    // The cut: a white zigzag across the bar near its top; the exact amount goes above it.
-    const breakAt = PLOT.top + 28;
-    const zigzag = [0, 0.25, 0.5, 0.75, 1]
-      .map(
-        (share, point) =>
-          `${(x - 3 + share * (width + 6)).toFixed(1)},${(breakAt + (point % 2 ? -6 : 6)).toFixed(1)}`,
-      )
-      .join(" ");
-    parts.push(`<polyline points="${zigzag}" fill="none" stroke="#ffffff" stroke-width="7"/>`);
-    cutLabels.push({
-      centre: x + width / 2,
-      text: formatAmount(value.toFixed(), input.currency, input.lang),
-    });
-  });
-  labelCentres(cutLabels).forEach((centre, index) => {
-    parts.push(
-      `<text x="${centre.toFixed(1)}" y="${PLOT.top - 16}" font-size="20" font-weight="bold" text-anchor="middle" fill="${COLORS.text}">${escapeXml(cutLabels[index]?.text ?? "")}</text>`,
-    );
-  });
   if (cut.size > 0)
     parts.push(
       `<text x="${PLOT.right}" y="84" font-size="19" text-anchor="end" fill="${COLORS.muted}">${escapeXml(t.cut)}</text>`,
@@ -212,4 +166,76 @@ export function paidChartSvg(input: PaidChartInput): string {
     "</svg>",
   );
   return parts.join("\n");
+}
+
+type ChartText = (typeof CHART_TEXT)[Lang];
+
+/** The canvas, the title with its currency, the subtitle, and the legend top right. */
+function headingParts(input: PaidChartInput, t: ChartText): string[] {
+  const legendX = PLOT.right - 450;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${CHART_FONT}">`,
+    `<rect width="100%" height="100%" fill="#ffffff"/>`,
+    `<text x="${PLOT.left}" y="48" font-size="30" font-weight="bold" fill="${COLORS.text}">${escapeXml(t.title(input.unit, input.currency))}</text>`,
+    `<text x="${PLOT.left}" y="84" font-size="22" fill="${COLORS.muted}">${escapeXml(input.subtitle)}</text>`,
+    `<rect x="${legendX}" y="32" width="22" height="22" fill="${COLORS.bar}"/>`,
+    `<text x="${legendX + 32}" y="51" font-size="21" fill="${COLORS.text}">${escapeXml(t.current)}</text>`,
+    `<line x1="${legendX + 200}" y1="43" x2="${legendX + 236}" y2="43" stroke="${COLORS.previous}" stroke-width="4"/>`,
+    `<text x="${legendX + 246}" y="51" font-size="21" fill="${COLORS.text}">${escapeXml(t.previous)}</text>`,
+  ];
+}
+
+/** The amount axis: a grid line and a label per round tick. */
+function tickParts(step: Big, ticks: number, y: (value: Big) => number, lang: Lang): string[] {
+  const parts: string[] = [];
+  for (let index = 0; index <= ticks; index += 1) {
+    const value = step.times(index);
+    const at = y(value).toFixed(1);
+    parts.push(
+      `<line x1="${PLOT.left}" y1="${at}" x2="${PLOT.right}" y2="${at}" stroke="${COLORS.grid}" stroke-width="2"/>`,
+      `<text x="${PLOT.left - 14}" y="${(Number(at) + 7).toFixed(1)}" font-size="20" text-anchor="end" fill="${COLORS.muted}">${escapeXml(tickLabel(value, lang))}</text>`,
+    );
+  }
+  return parts;
+}
+
+/** This period's bars; a cut bar gets a zigzag near its top and its exact amount above the plot. */
+function barParts(
+  values: Big[],
+  cut: Set<number>,
+  slot: number,
+  y: (value: Big) => number,
+  input: PaidChartInput,
+): string[] {
+  const parts: string[] = [];
+  const cutLabels: { centre: number; text: string }[] = [];
+  values.forEach((value, index) => {
+    if (value.lte(0)) return;
+    const x = PLOT.left + index * slot + slot * 0.15;
+    const width = slot * 0.7;
+    const barTop = cut.has(index) ? PLOT.top - 8 : y(value);
+    parts.push(
+      `<rect x="${x.toFixed(1)}" y="${barTop.toFixed(1)}" width="${width.toFixed(1)}" height="${(PLOT.bottom - barTop).toFixed(1)}" rx="3" fill="${COLORS.bar}"/>`,
+    );
+    if (!cut.has(index)) return;
+    // The cut: a white zigzag across the bar near its top; the exact amount goes above it.
+    const breakAt = PLOT.top + 28;
+    const zigzag = [0, 0.25, 0.5, 0.75, 1]
+      .map(
+        (share, point) =>
+          `${(x - 3 + share * (width + 6)).toFixed(1)},${(breakAt + (point % 2 ? -6 : 6)).toFixed(1)}`,
+      )
+      .join(" ");
+    parts.push(`<polyline points="${zigzag}" fill="none" stroke="#ffffff" stroke-width="7"/>`);
+    cutLabels.push({
+      centre: x + width / 2,
+      text: formatAmount(value.toFixed(), input.currency, input.lang),
+    });
+  });
+  labelCentres(cutLabels).forEach((centre, index) => {
+    parts.push(
+      `<text x="${centre.toFixed(1)}" y="${PLOT.top - 16}" font-size="20" font-weight="bold" text-anchor="middle" fill="${COLORS.text}">${escapeXml(cutLabels[index]?.text ?? "")}</text>`,
+    );
+  });
+  return parts;
 }

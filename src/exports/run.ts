@@ -81,6 +81,7 @@ export function exportFilename(request: Pick<ExportRequest, "bounds" | "format">
  * as a row, shows its progress (after PROGRESS_AFTER_MS, with Cancel) and sends the file to the
  * asker's messages with Kassa with one line: the period, the count and the paid total.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split after the export and schema work lands
 export async function runExport(run: ExportRun): Promise<ExportEnd> {
   const { request, client, channel, signal } = run;
   const t = EXPORT_TEXT[request.lang];

@@ -40,3 +40,16 @@ export async function openFeed(
   );
   return { feeds, runner };
 }
+
+/** What the feed reads: the workspace's register, and its language (its settings; English when unset). */
+export function feedReaderOf(
+  payments: Pick<FeedReader, "history" | "invoice" | "methodFor">,
+  settings: Stores["settings"],
+): FeedReader {
+  return {
+    history: (team, page, items, priority) => payments.history(team, page, items, priority),
+    invoice: (team, id) => payments.invoice(team, id),
+    methodFor: (team, code) => payments.methodFor(team, code),
+    languageOf: async (team) => (await settings.get(team)).language ?? "en",
+  };
+}

@@ -21,6 +21,7 @@ import { claimTables, DEFAULT_PREFIX, POSTGRES_TABLE } from "./schema/names.js";
 /** What PostgreSQL rows look like to the namespace listing. */
 const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split after the export and schema work lands
 export async function openPostgres(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
   // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter

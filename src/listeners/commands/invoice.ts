@@ -1,6 +1,8 @@
+import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
+import type { Lang } from "../../i18n/lang.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
@@ -12,40 +14,131 @@ import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
 import { withImageFallback } from "../shared/image-fallback.js";
 import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
-import { parseInvoiceText } from "./invoice-text.js";
+import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
-/**
- * The invoice's chosen method from the workspace's method list (its name and currency for the
- * card): cached, or read within a short budget; undefined otherwise, never an error.
- */
+/** What `/invoice` is given. */
+type InvoiceCommandDeps = AnswerDeps &
+  ManagerDeps &
+  Pick<
+    ListenerDeps,
+    | "payments"
+    | "now"
+    | "replyVisibility"
+    | "watches"
+    | "defaultApiVersion"
+    | "callbacks"
+    | "feeds"
+    | "serviceTimeZone"
+    | "exports"
+    | "history"
+    | "cancels"
+    | "digests"
+  >;
+
+/** Who asked and where: built once per command, handed to every sub-command. */
+type Asker = {
+  teamId: string;
+  userId: string;
+  enterpriseId?: string | undefined;
+  channelId: string;
+  triggerId: string;
+};
+
+/** Each sub-command's request, by its kind. */
+type Requests = { [R in InvoiceRequest as R["kind"]]: R };
+type SubcommandName = keyof Requests;
+
+/** What one sub-command is handed. */
+type SubcommandCall<K extends SubcommandName> = {
+  deps: InvoiceCommandDeps;
+  client: webApi.WebClient;
+  asker: Asker;
+  request: Requests[K];
+  lang: Lang;
+  noted: LogContext;
+  /** Shows a long read's progress; the answer then replaces it. */
+  progress: (message: SlackMessage) => Promise<unknown>;
+};
+type Handler<K extends SubcommandName> = (call: SubcommandCall<K>) => Promise<Produced>;
+
+/** Every sub-command of `/invoice` and what answers it; a kind missing here fails tsc. */
+const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
+  help: async ({ deps, asker, lang }) => ({
+    reply: invoiceHelpMessage(await helpFactsFor(deps, asker.teamId), lang),
+    log: { outcome: "help" },
+  }),
+  invalid: async ({ request, lang }) => ({
+    reply: invoiceUsageMessage(request.reason, request.input, lang),
+    log: { outcome: "usage" },
+  }),
+  admin: ({ deps, client, asker, request, noted }) =>
+    runAdminCommand(deps, client, request.action, asker, noted),
+  subscribe: ({ deps, client, asker, request, noted }) =>
+    subscribeFeed(deps, client, asker, request.words, noted),
+  feed: ({ deps, client, asker, noted }) => feedFormCommand(deps, client, asker, noted),
+  digest: ({ deps, client, asker, request, noted }) => {
+    if (request.cadence === "daily") {
+      noted.action = "digest";
+      return runDigestCommand(deps, client, { ...asker, at: request.at });
+    }
+    noted.action = `digest ${request.cadence}`;
+    return runPeriodDigestCommand(deps, client, { ...asker, at: request.at, cadence: request.cadence });
+  },
+  summary: ({ deps, client, asker, request, noted, progress }) => {
+    noted.action = `summary ${request.period}`;
+    return invoiceSummaryReply(deps, client, asker, request.period, progress);
+  },
+  export: ({ deps, client, asker, request, noted }) => runExportCommand(deps, client, asker, request, noted),
+  list: async ({ deps, asker, request, noted }) => {
+    noted.filter = request.filter;
+    return invoiceListReply(deps, asker.teamId, { filter: request.filter, page: 1, visibility: "private" });
+  },
+  create: ({ deps, client, asker, request, noted }) =>
+    openCreateModal(deps, client, asker, request.prefill, noted),
+  lookup: invoiceCard,
+};
+
+/** `/invoice <id or link>`: the invoice's card, live while it may still change. */
+async function invoiceCard({
+  deps,
+  client,
+  asker,
+  request,
+  lang,
+  noted,
+}: SubcommandCall<"lookup">): Promise<Produced> {
+  noted.invoice = request.invoiceId;
+  const invoice = await lookupInvoice(deps, asker.teamId, request.invoiceId);
+  const visibility = await visibilityFor(deps, asker.teamId);
+  const card = buildInvoiceMessage(invoice, {
+    now: deps.now(),
+    teamId: asker.teamId,
+    visibility,
+    // The invoice's chosen method from the workspace's method list (its name and currency for the
+    // card): cached, or read within a short budget; undefined otherwise, never an error.
+    method: await chosenMethod(deps, asker.teamId, invoice),
+    lang,
+  });
+  const reply = await deliverInvoiceCard(deps, client, asker, invoice, card, visibility, noted, { lang });
+  return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
+}
+
+function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K>): Promise<Produced> {
+  return SUBCOMMANDS[kind](call);
+}
+
+/** `/invoice`: acknowledged at once, then the sub-command its text asks for answers through response_url. */
 export const invoiceCommand =
-  (
-    deps: AnswerDeps &
-      ManagerDeps &
-      Pick<
-        ListenerDeps,
-        | "payments"
-        | "now"
-        | "replyVisibility"
-        | "watches"
-        | "defaultApiVersion"
-        | "callbacks"
-        | "feeds"
-        | "serviceTimeZone"
-        | "exports"
-        | "history"
-        | "cancels"
-        | "digests"
-      >,
-  ) =>
+  (deps: InvoiceCommandDeps) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
@@ -59,125 +152,16 @@ export const invoiceCommand =
     const reply = withImageFallback((message: SlackMessage) =>
       respond(progressShown ? { ...message, replace_original: true } : message),
     );
+    const asker: Asker = {
+      teamId: command.team_id,
+      userId: command.user_id,
+      enterpriseId: command.enterprise_id,
+      channelId: command.channel_id,
+      triggerId: command.trigger_id,
+    };
     await answer(deps, context, reply, async (noted) => {
       const request = parseInvoiceText(command.text);
       const lang = await langFor(deps, command.team_id);
-      if (request.kind === "help") {
-        return {
-          reply: invoiceHelpMessage(await helpFactsFor(deps, command.team_id), lang),
-          log: { outcome: "help" },
-        };
-      }
-      if (request.kind === "invalid") {
-        return { reply: invoiceUsageMessage(request.reason, request.input, lang), log: { outcome: "usage" } };
-      }
-      if (request.kind === "admin") {
-        return runAdminCommand(
-          deps,
-          client,
-          request.action,
-          {
-            teamId: command.team_id,
-            userId: command.user_id,
-            enterpriseId: command.enterprise_id,
-            triggerId: command.trigger_id,
-            channelId: command.channel_id,
-          },
-          noted,
-        );
-      }
-      const asker = {
-        teamId: command.team_id,
-        userId: command.user_id,
-        enterpriseId: command.enterprise_id,
-        channelId: command.channel_id,
-        triggerId: command.trigger_id,
-      };
-      if (request.kind === "subscribe") return subscribeFeed(deps, client, asker, request.words, noted);
-      if (request.kind === "feed") return feedFormCommand(deps, client, asker, noted);
-      if (request.kind === "digest" && request.cadence !== "daily") {
-        noted.action = `digest ${request.cadence}`;
-        return runPeriodDigestCommand(deps, client, {
-          teamId: command.team_id,
-          userId: command.user_id,
-          enterpriseId: command.enterprise_id,
-          channelId: command.channel_id,
-          at: request.at,
-          cadence: request.cadence,
-        });
-      }
-      if (request.kind === "digest") {
-        noted.action = "digest";
-        return runDigestCommand(deps, client, {
-          teamId: command.team_id,
-          userId: command.user_id,
-          enterpriseId: command.enterprise_id,
-          channelId: command.channel_id,
-          at: request.at,
-        });
-      }
-      if (request.kind === "summary") {
-        noted.action = `summary ${request.period}`;
-        return invoiceSummaryReply(
-          deps,
-          client,
-          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
-          request.period,
-          progress,
-        );
-      }
-      if (request.kind === "export") {
-        return runExportCommand(
-          deps,
-          client,
-          { teamId: command.team_id, userId: command.user_id, enterpriseId: command.enterprise_id },
-          request,
-          noted,
-        );
-      }
-      if (request.kind === "list") {
-        noted.filter = request.filter;
-        return invoiceListReply(deps, command.team_id, {
-          filter: request.filter,
-          page: 1,
-          visibility: "private",
-        });
-      }
-      if (request.kind === "create") {
-        return openCreateModal(
-          deps,
-          client,
-          {
-            teamId: command.team_id,
-            userId: command.user_id,
-            enterpriseId: command.enterprise_id,
-            channelId: command.channel_id,
-            triggerId: command.trigger_id,
-          },
-          request.prefill,
-          noted,
-        );
-      }
-      noted.invoice = request.invoiceId;
-      const invoice = await lookupInvoice(deps, command.team_id, request.invoiceId);
-      const visibility = await visibilityFor(deps, command.team_id);
-      const card = buildInvoiceMessage(invoice, {
-        now: deps.now(),
-        teamId: command.team_id,
-        visibility,
-        method: await chosenMethod(deps, command.team_id, invoice),
-        lang,
-      });
-      const reply = await deliverInvoiceCard(
-        deps,
-        client,
-        { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id },
-        invoice,
-        card,
-        visibility,
-        noted,
-        { lang },
-      );
-      return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
+      return runSubcommand(request.kind, { deps, client, asker, request, lang, noted, progress });
     });
   };
