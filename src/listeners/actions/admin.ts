@@ -1,5 +1,4 @@
 import {
-  ADMIN_ACTIONS,
   CONNECT_FROM,
   disconnectedMessage,
   notAllowedMessage,
@@ -11,14 +10,13 @@ import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext, answerWherePressed } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import { forgetRegisterWork } from "../shared/forget.js";
-import { langFor, openConnectModal, publishHome } from "../shared/manage.js";
+import { openConnectModal, publishHome } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { pressed } from "../shared/pressed.js";
-import { teamIdOf } from "../shared/team.js";
 
 /**
  * App Home's Connect / Update opens the modal. Disconnect (from the confirmation message or App Home)
@@ -30,17 +28,10 @@ export const openConnect =
       ManagerDeps &
       Pick<ListenerDeps, "replyVisibility" | "defaultApiVersion" | "callbacks" | "feeds">,
   ) =>
-  async ({ ack, body, action, client, respond }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, body, action, client, respond } = args;
     await ack();
-    const teamId = teamIdOf(body);
-    const who = { userId: body.user.id, teamId, enterpriseId: body.enterprise?.id };
-    const context = {
-      kind: "action",
-      name: ADMIN_ACTIONS.openConnect,
-      team: teamId,
-      user: body.user.id,
-      lang: () => langFor(deps, teamId),
-    } as const;
+    const { teamId, who, lang, context } = actionContext(deps, args, { offersConnect: false });
     // From a reply (not connected, credentials refused) a refusal is a new private note; App Home has
     // no response_url, so there it is shown by re-publishing the tab.
     const fromMessage = action.value === CONNECT_FROM.reply;
@@ -51,8 +42,8 @@ export const openConnect =
         fromMessage ? respond({ ...message, replace_original: false }) : publishHome(deps, client, who),
       async () => {
         const manager = await checkManager(deps, client, who);
-        const lang = await langFor(deps, teamId);
-        if (!manager.allowed) throw new RefusalError(notAllowedMessage("connect", lang), "not_allowed");
+        const language = await lang();
+        if (!manager.allowed) throw new RefusalError(notAllowedMessage("connect", language), "not_allowed");
         await openConnectModal(deps, client, body.trigger_id, {
           from: fromMessage ? "command" : "home",
           t: teamId,
@@ -80,17 +71,13 @@ export const disconnect =
       >,
   ) =>
   async (args: ActionArgs): Promise<void> => {
-    const { ack, body, action, client } = args;
+    const { ack, action, client } = args;
     await ack();
-    const { teamId, who, fromHome, send } = pressed(deps, args, { replaceOriginal: true });
-    const context = {
-      kind: "action",
-      name: ADMIN_ACTIONS.disconnect,
-      team: teamId,
-      user: body.user.id,
-    } as const;
+    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const { teamId, who, fromHome, context } = press;
+    const send = answerWherePressed(deps, args, press, { replaceOriginal: true });
     await answer(deps, context, send, async () => {
-      const lang = await langFor(deps, teamId);
+      const lang = await press.lang();
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
       if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
         const text = NOTICES_TEXT[lang];
@@ -106,17 +93,20 @@ export const disconnect =
       await deps.stores.callbackKeys.remove(teamId);
       await forgetRegisterWork(deps)(teamId);
       return removed
-        ? { reply: disconnectedMessage(body.user.id, lang), log: { outcome: "disconnected" } }
+        ? { reply: disconnectedMessage(press.userId, lang), log: { outcome: "disconnected" } }
         : { reply: nothingToDisconnectMessage(lang), log: { outcome: "nothing_to_disconnect" } };
     });
   };
 
 /** Cancel on the disconnect question. */
 export const cancelDisconnect =
-  (deps: Pick<ListenerDeps, "stores">) =>
-  async ({ ack, body, respond }: ActionArgs): Promise<void> => {
+  (deps: ManagerDeps) =>
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, respond } = args;
     await ack();
-    const lang = await langFor(deps, teamIdOf(body)).catch(() => DEFAULT_LANG);
+    const lang = await actionContext(deps, args)
+      .lang()
+      .catch(() => DEFAULT_LANG);
     await respond({
       ...ephemeral(NOTICES_TEXT[lang].nothingChanged, NOTICES_TEXT[lang].nothingChanged),
       replace_original: true,

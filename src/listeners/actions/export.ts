@@ -4,9 +4,9 @@ import { ephemeral } from "../../blocks/replies.js";
 import { EXPORT_TEXT } from "../../i18n/export.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
-import { langFor } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 
 /**
@@ -16,15 +16,15 @@ import { checkManager, type ManagerDeps } from "../shared/permissions.js";
  */
 export const cancelExport =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "exports" | "stores">) =>
-  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, action, respond, client } = args;
     await ack();
-    const team = body.team?.id ?? body.user.team_id ?? "";
-    const user = body.user.id;
-    const context = { kind: "action", name: action.action_id, team, user } as const;
+    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const { teamId: team, userId: user, context } = press;
     const send = (message: SlackMessage) => respond({ ...message, replace_original: false });
     await answer(deps, context, send, async () => {
       const value = readButtonValue(cancelReadButton.schema, action);
-      const lang = await langFor(deps, team);
+      const lang = await press.lang();
       const t = EXPORT_TEXT[lang];
       const notYours = {
         reply: ephemeral(t.notYours, t.notYours),
@@ -33,8 +33,7 @@ export const cancelExport =
       if (value.t !== team) return notYours;
       const asker = value.u ?? deps.exports.askerOf(value.j);
       if (asker !== user) {
-        const who = { userId: user, teamId: team, enterpriseId: body.enterprise?.id };
-        const manager = await checkManager(deps, client, who);
+        const manager = await checkManager(deps, client, press.who);
         if (!manager.allowed) return notYours;
       }
       await deps.exports.cancel(team, value.j, user);

@@ -1,17 +1,15 @@
 import { notAllowedMessage } from "../../blocks/admin.js";
 import { feedSettingsButton } from "../../blocks/button-values.js";
-import { FEED_ACTIONS } from "../../blocks/ids.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext, answerWherePressed } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import { feedFormAnswer, openFeedForm } from "../shared/feed-form.js";
-import { langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { pressed } from "../shared/pressed.js";
 
 /**
  * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form
@@ -27,18 +25,13 @@ export const openFeedSettings =
   async (args: ActionArgs): Promise<void> => {
     const { ack, body, action, client } = args;
     await ack();
-    const { teamId, who, send } = pressed(deps, args, { replaceOriginal: false });
-    const context = {
-      kind: "action",
-      name: FEED_ACTIONS.settings,
-      team: teamId,
-      user: body.user.id,
-      lang: () => langFor(deps, teamId),
-    } as const;
+    const press = actionContext(deps, args, { offersConnect: false });
+    const { teamId, who, context } = press;
+    const send = answerWherePressed(deps, args, press, { replaceOriginal: false });
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(feedSettingsButton.schema, action);
       noted.action = "feed";
-      const lang = await langFor(deps, teamId);
+      const lang = await press.lang();
       if (value.t !== teamId) {
         const text = NOTICES_TEXT[lang];
         throw new RefusalError(ephemeral(text.foreignCard, text.foreignCardFallback), "foreign_card");

@@ -5,13 +5,11 @@ import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
-import { actionContext, pageSender } from "../shared/command-context.js";
 import { RefusalError } from "../shared/error-reply.js";
-import { langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
 
 /**
  * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone
@@ -19,16 +17,16 @@ import { teamIdOf } from "../shared/team.js";
  */
 export const invoiceListButton =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
-  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, action, respond } = args;
     await ack();
-    const team = teamIdOf(body);
-    const user = body.user.id;
+    const press = actionContext(deps, args);
+    const { teamId: team, userId: user, context } = press;
     const shared = action.action_id === LIST_ACTIONS.share;
-    const context = actionContext(deps, client, body, action.action_id, team);
     const send = pageSender(respond, shared);
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(listPageButton.schema, action);
-      const lang = await langFor(deps, team);
+      const lang = await press.lang();
       if (value.t !== team)
         throw new RefusalError(
           ephemeral(NOTICES_TEXT[lang].foreignList, NOTICES_TEXT[lang].foreignListFallback),

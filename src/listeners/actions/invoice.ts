@@ -9,13 +9,11 @@ import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
-import { actionContext, pageSender } from "../shared/command-context.js";
 import { RefusalError } from "../shared/error-reply.js";
-import { langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
@@ -24,12 +22,11 @@ import { teamIdOf } from "../shared/team.js";
  */
 export const invoiceCardButton =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
-  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, body, action, respond } = args;
     await ack();
-    const team = teamIdOf(body);
-    const user = body.user.id;
-    const isPrivate = body.container?.is_ephemeral === true;
-    const context = actionContext(deps, client, body, action.action_id, team);
+    const press = actionContext(deps, args);
+    const { teamId: team, userId: user, isPrivate, context } = press;
     // Refresh replaces the card, Share posts it and removes the private copy, an error is a private note.
     const page = pageSender(respond, action.action_id === INVOICE_ACTIONS.share);
     const send = async (message: SlackMessage, how: { failed: boolean }) =>
@@ -41,7 +38,7 @@ export const invoiceCardButton =
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(invoiceButton.schema, action);
       noted.invoice = value.id;
-      const lang = await langFor(deps, team);
+      const lang = await press.lang();
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
       if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");

@@ -4,11 +4,10 @@ import { parsePaymethodsText } from "../../paymethods/text.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { actionContext, pageSender } from "../shared/command-context.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),
@@ -17,13 +16,12 @@ import { teamIdOf } from "../shared/team.js";
  */
 export const paymethodsPageButton =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages">) =>
-  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, action, respond } = args;
     await ack();
     // The workspace is the presser's own: a button can only ever show that workspace's methods.
-    const team = teamIdOf(body);
+    const { teamId: team, isPrivate, context } = actionContext(deps, args);
     const shared = action.action_id === PAYMETHODS_ACTIONS.share;
-    const isPrivate = body.container?.is_ephemeral === true;
-    const context = actionContext(deps, client, body, action.action_id, team);
     // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
     const send = pageSender(respond, shared);
     await answer(deps, context, send, async (noted) => {

@@ -6,10 +6,10 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
+import { actionContext } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
-import { langFor } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { foreignCardMessage } from "./invoice.js";
 
@@ -48,11 +48,11 @@ async function mayStop(
  */
 export const stopWatch =
   (deps: StopDeps) =>
-  async ({ ack, body, action, respond, client }: ActionArgs): Promise<void> => {
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, body, action, respond, client } = args;
     await ack();
-    const team = body.team?.id ?? body.user.team_id ?? "";
-    const user = body.user.id;
-    const context = { kind: "action", name: action.action_id, team, user } as const;
+    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const { teamId: team, userId: user, isPrivate, who, context } = press;
     // The card is redrawn without its Stop button; a private card Slack did not send back is left
     // as it is, with a note beside it. A refusal is a note beside the card.
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
@@ -60,14 +60,12 @@ export const stopWatch =
     await answer(deps, context, send, async (noted) => {
       const value = readButtonValue(stopButton.schema, action);
       noted.invoice = value.id;
-      const lang = await langFor(deps, team);
+      const lang = await press.lang();
       if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
-      const isPrivate = body.container?.is_ephemeral === true;
       const channel = body.container?.channel_id ?? body.channel?.id;
       const ts = body.container?.message_ts ?? body.message?.ts;
       if (isPrivate || !channel || !ts) await deps.watches.stop(team, value.id, { kind: "dm", user });
       else {
-        const who = { userId: user, teamId: team, enterpriseId: body.enterprise?.id };
         await mayStop(deps, client, who, { channel, ts, invoiceId: value.id }, lang);
         await deps.watches.stop(team, value.id, { kind: "channel", user, channel, ts });
       }
