@@ -4,6 +4,7 @@ import type { KeptHistory } from "../history/kept.js";
 import type { Lang } from "../i18n/lang.js";
 import { periodBounds } from "../reports/periods.js";
 import { slackApiError } from "../slack/error.js";
+import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import type { Leases } from "../store/leases.js";
 import type { Logger } from "../util/logger.js";
 import { type PeriodDigest, periodDigestDue } from "./model.js";
@@ -27,8 +28,6 @@ export type DigestRunnerDeps = {
 /** A period's claim outlives any repeat of it: a week's or a month's digest is claimed for 40 days. */
 const CLAIM_MS = 40 * 86_400_000;
 const LEASE_MS = 60_000;
-/** Channels a digest cannot reach: that period is given up (said in the log), not tried forever. */
-const UNREACHABLE = new Set(["not_in_channel", "channel_not_found", "is_archived", "restricted_action"]);
 
 /**
  * The weekly and monthly digests: every DIGEST_INTERVAL_MS, each workspace with one is looked at by
@@ -138,7 +137,10 @@ export class DigestRunner {
       await postDigest(this.deps, slack, { team, digest, bounds, lang, everyone, now });
     } catch (error) {
       const slackError = slackApiError(error);
-      if (!slackError || !UNREACHABLE.has(slackError)) {
+      // A channel a digest cannot reach (gone, or restricted): that period is given up (said in the
+      // log), not tried forever.
+      const failure = slackFailureOfCode(slackError);
+      if (!isChannelGone(failure) && failure !== "restricted") {
         this.deps.logger.warn({ ...log, err: error, outcome: "digest_post_failed" }, "digest not posted");
         return;
       }

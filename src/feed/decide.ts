@@ -1,5 +1,6 @@
 import { slackErrorCode } from "../slack/error.js";
-import { classifySlackFailure, type SlackFailure } from "../watch/delivery.js";
+import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
+import { type CardFailure, classifyCardFailure } from "../watch/delivery.js";
 import type { Announcement, FeedState } from "./model.js";
 
 /**
@@ -15,9 +16,6 @@ export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
 const MAX_RETRY_WAIT_MS = 30 * 60 * 1000;
 /** A workspace without feeds is looked at again after this many intervals (its row is dropped on uninstall). */
 const IDLE_INTERVALS = 10;
-
-/** Slack's answers meaning Kassa cannot post in the channel: the feed pauses until subscribed again. */
-const CHANNEL_GONE = new Set(["not_in_channel", "channel_not_found", "is_archived"]);
 
 /**
  * What posting one announcement came to. skipped: no longer for this channel (its filter changed,
@@ -63,12 +61,13 @@ export function nextStep(
 /** What Slack's refusal of a post means: the channel is gone, or Slack did not take it this time. */
 export type PostFailure =
   | { kind: "channel_gone"; code: string }
-  | { kind: "not_taken"; code: string; failure: SlackFailure["kind"] };
+  | { kind: "not_taken"; code: string; failure: CardFailure["kind"] };
 
+/** Kassa cannot post in the channel (not in it, or archived): the feed pauses until subscribed again. */
 export function postFailure(error: unknown): PostFailure {
   const code = slackErrorCode(error);
-  if (CHANNEL_GONE.has(code)) return { kind: "channel_gone", code };
-  return { kind: "not_taken", code, failure: classifySlackFailure(error).kind };
+  if (isChannelGone(slackFailureOfCode(code))) return { kind: "channel_gone", code };
+  return { kind: "not_taken", code, failure: classifyCardFailure(error).kind };
 }
 
 /** What a post's outcome leaves: the channel's state to write, and what else is done. */

@@ -5,10 +5,10 @@ import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import type { Lang } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
+import { slackFailureOfCode } from "../slack/failures.js";
 import type { CardDelivery, InvoiceDeps } from "./deps.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
-const NOT_IN_CHANNEL = new Set(["not_in_channel", "channel_not_found"]);
 
 type Asker = { teamId: string; userId: string; channelId: string };
 
@@ -95,7 +95,10 @@ export async function deliverInvoiceCard(
     if (!register) return card;
     return withWatchStatus(
       card,
-      { kind: "not_watched", reason: NOT_IN_CHANNEL.has(code) ? "not_in_channel" : "cannot_post" },
+      {
+        kind: "not_watched",
+        reason: slackFailureOfCode(code) === "not_in_channel" ? "not_in_channel" : "cannot_post",
+      },
       stopValue,
       options.lang,
     );

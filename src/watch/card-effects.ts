@@ -3,7 +3,7 @@ import type { WatchStatus } from "../blocks/watch.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
-import { classifySlackFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
+import { classifyCardFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
 import { cardId, type Watch, type WatchCard, type WatchQueue } from "./model.js";
 import type { InvoiceReader } from "./registry.js";
 
@@ -57,7 +57,7 @@ export async function deliverToCards(
       if (stored) await save(settled);
     } catch (error) {
       const failed = error instanceof DeliveryFailed ? error : new DeliveryFailed(owing, error);
-      const failure = classifySlackFailure(failed.cause);
+      const failure = classifyCardFailure(failed.cause);
       if (failure.kind === "card_gone") {
         watch.cards.splice(at, 1);
         await deps.queue.removeCard(watch.team, watch.invoiceId, cardId(card));

@@ -4,45 +4,30 @@ import { changeNotice, type WatchStatus, withWatchStatus } from "../blocks/watch
 import type { Lang } from "../i18n/lang.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import { slackApiError } from "../slack/error.js";
+import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import { type Owed, type Watch, type WatchCard, WORKFLOW_ASKER } from "./model.js";
 
 // The Slack side of a live card: what one card is owed, delivered, and what Slack's answer means.
 
-/** Slack errors after which this card cannot be shown again: it is dropped from its watch. */
-const CARD_GONE = new Set([
-  "message_not_found",
-  "channel_not_found",
-  "cant_update_message",
-  "not_in_channel",
-  "is_archived",
-]);
-/** Slack errors after which no card of the workspace can be shown: the watch ends. */
-const TOKEN_DEAD = new Set([
-  "invalid_auth",
-  "account_inactive",
-  "token_revoked",
-  "not_authed",
-  "token_expired",
-  "missing_scope",
-]);
-
 /** What a failed Slack call means for the card: gone, the token is, or try again (at `retryAfterMs`). */
-export type SlackFailure =
+export type CardFailure =
   | { kind: "card_gone"; code: string }
   | { kind: "token_dead"; code: string }
   | { kind: "transient"; code: string; retryAfterMs?: number };
 
 /**
- * Permanent answers drop the card or end the watch; everything else (HTTP 5xx, `ratelimited`,
- * time-outs, connection errors, anything unknown) is transient: the card stays owed.
+ * Permanent answers drop the card (its channel or message gone) or end the watch (the token dead);
+ * everything else (HTTP 5xx, `ratelimited`, time-outs, connection errors, anything unknown) is
+ * transient: the card stays owed.
  */
-export function classifySlackFailure(error: unknown): SlackFailure {
+export function classifyCardFailure(error: unknown): CardFailure {
   const data = error as { code?: string; retryAfter?: number };
   // Slack's answer first; else the Web API client's own code (a time-out, a refused connection).
   const code = slackApiError(error) ?? data.code ?? (error as Error).message ?? "unknown";
-  if (CARD_GONE.has(code)) return { kind: "card_gone", code };
-  if (TOKEN_DEAD.has(code)) return { kind: "token_dead", code };
-  if (data.code === "slack_webapi_rate_limited_error" || code === "ratelimited") {
+  const failure = slackFailureOfCode(code);
+  if (isChannelGone(failure) || failure === "message_gone") return { kind: "card_gone", code };
+  if (failure === "token_dead") return { kind: "token_dead", code };
+  if (data.code === "slack_webapi_rate_limited_error" || failure === "rate_limited") {
     const seconds = typeof data.retryAfter === "number" ? data.retryAfter : 1;
     return { kind: "transient", code: "ratelimited", retryAfterMs: Math.max(1, seconds) * 1000 };
   }

@@ -5,6 +5,7 @@ import type { Cadence } from "../../digests/model.js";
 import { DIGEST_TEXT } from "../../i18n/digest.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { slackFailureOfCode } from "../../slack/failures.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
 import { langFor } from "../shared/manage.js";
@@ -47,7 +48,7 @@ export async function runPeriodDigestCommand(
     });
   } catch (error) {
     const code = slackErrorCode(error);
-    if (code === "not_in_channel" || code === "channel_not_found")
+    if (slackFailureOfCode(code) === "not_in_channel")
       return {
         reply: ephemeral(t.notInChannel, t.notInChannel),
         log: { outcome: "feed_not_in_channel", slackError: code },

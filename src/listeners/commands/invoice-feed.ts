@@ -7,6 +7,7 @@ import { type FeedFilter, filterOf, filterOfMode } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { slackFailureOfCode } from "../../slack/failures.js";
 import type { ListenerDeps } from "../deps.js";
 import { feedFormAnswer, isFeedChannel, openFeedForm } from "../shared/feed-form.js";
 import { langFor } from "../shared/manage.js";
@@ -62,7 +63,7 @@ export async function subscribeFeed(
       });
     } catch (error) {
       const code = slackErrorCode(error);
-      if (code === "not_in_channel" || code === "channel_not_found")
+      if (slackFailureOfCode(code) === "not_in_channel")
         return {
           reply: feedNotInChannelMessage(lang),
           log: { outcome: "feed_not_in_channel", slackError: code },

@@ -6,6 +6,7 @@ import { fieldError } from "../../blocks/form.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
 import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { slackFailureOfCode } from "../../slack/failures.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { handledSubmission } from "../shared/handled.js";
@@ -74,7 +75,7 @@ export const feedFormSubmission =
           await client.chat.postMessage({ channel, text: welcome.text, blocks: welcome.blocks });
         } catch (error) {
           const code = slackErrorCode(error);
-          if (code !== "not_in_channel" && code !== "channel_not_found") throw error;
+          if (slackFailureOfCode(code) !== "not_in_channel") throw error;
           await reply(fieldError(FEED_FIELDS.events, t.notInChannel));
           return { outcome: "feed_not_in_channel", slackError: code };
         }
