@@ -1,8 +1,8 @@
 import type { types } from "@slack/bolt";
-import Big from "big.js";
 import { CREATE_TEXT } from "../i18n/invoice-create.js";
 import type { Lang } from "../i18n/lang.js";
 import type { InvoiceDraft } from "../payments/client.js";
+import { Big } from "../payments/decimal.js";
 import type { PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";

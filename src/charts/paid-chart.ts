@@ -1,7 +1,7 @@
-import Big from "big.js";
 import { formatAmount, formatDecimal } from "../blocks/format.js";
 import { CHART_TEXT } from "../i18n/chart.js";
 import { type Lang, LOCALES } from "../i18n/lang.js";
+import { Big } from "../payments/decimal.js";
 
 /** The chart's size in SVG units; rendered 1:1, so 1200 x 600 pixels (phones show it sharp). */
 export const CHART_WIDTH = 1200;

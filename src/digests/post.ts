@@ -1,5 +1,4 @@
 import type { webApi } from "@slack/bolt";
-import Big from "big.js";
 import { fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
@@ -11,6 +10,7 @@ import type { KeptHistory } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { REPORT_TEXT } from "../i18n/report.js";
+import { Big } from "../payments/decimal.js";
 import { TEST_METHOD } from "../payments/model.js";
 import type { Period } from "../reports/periods.js";
 import { ReportCounter, rubOf } from "../reports/report.js";

@@ -1,4 +1,4 @@
-import Big from "big.js";
+import { Big } from "./decimal.js";
 import type { Balance, RubRates } from "./model.js";
 
 /** Currencies that need a price for a rouble total: those of non-zero balances, RUB aside. */

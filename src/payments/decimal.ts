@@ -1,9 +1,16 @@
 import Big from "big.js";
 import { JsonNumber } from "./json.js";
 
+// The one module that imports big.js (test/import-graph.test.ts keeps it so): Big is configured here,
+// before any amount is read, and everyone else imports it from here.
+// Division keeps 20 decimal places, rounding half up (big.js's own defaults, written down here).
+Big.DP = 20;
+Big.RM = Big.roundHalfUp;
 // Plain notation for every exponent big.js can hold, so no amount is ever printed as 1e-7.
 Big.NE = -1_000_000;
 Big.PE = 1_000_000;
+
+export { Big };
 
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 

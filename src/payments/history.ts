@@ -1,5 +1,5 @@
-import Big from "big.js";
 import { z } from "zod";
+import { Big } from "./decimal.js";
 import { HISTORY_LIMITS, historyDecimalSchema, historyTextSchema } from "./history-limits.js";
 import type { Money } from "./model.js";
 import { currencySchema, serviceTimeSchema } from "./schemas.js";

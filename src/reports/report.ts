@@ -1,4 +1,4 @@
-import Big from "big.js";
+import { Big } from "../payments/decimal.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { type Money, TEST_METHOD } from "../payments/model.js";
 import type { ServiceTime } from "../payments/time.js";
