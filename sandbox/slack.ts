@@ -1,13 +1,17 @@
 /**
  * A local stand-in for Slack: the Web API (SLACK_API_URL) and the response_url endpoints that
- * commands answer through. It records every call so tests can read what the app sent.
+ * commands answer through. It records every call so tests can read what the app sent. Socket Mode
+ * is in slack-socket.ts, who is who and installs in slack-identity.ts, files.uploadV2's steps in
+ * slack-files.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { type WebSocket, WebSocketServer } from "ws";
 import { SlackFiles } from "./slack-files.js";
+import { SlackIdentity, type SlackInstallGrant, type SlackUserRoles } from "./slack-identity.js";
+import { SlackSocketMode, type SocketEnvelope } from "./slack-socket.js";
 
 export type { UploadedFile } from "./slack-files.js";
+export { SANDBOX_BOT, SANDBOX_TEAM, type SlackInstallGrant, type SlackUserRoles } from "./slack-identity.js";
 
 /** One Web API call: method, form or JSON body, and the token it was made with (Authorization header). */
 export type SlackApiCall = {
@@ -45,24 +49,6 @@ export type PostedMessage = {
   at: number;
 };
 
-/** Roles users.info reports; a user not listed is an ordinary member. */
-export type SlackUserRoles = {
-  is_admin?: boolean;
-  is_owner?: boolean;
-  is_primary_owner?: boolean;
-  tz?: string;
-};
-
-/** What the next OAuth install (oauth.v2.access) hands over. */
-export type SlackInstallGrant = {
-  teamId: string;
-  userId: string;
-  enterpriseId?: string;
-  isEnterpriseInstall?: boolean;
-  /** Token rotation on: the bot token expires after this many seconds and comes with a refresh token. */
-  expiresIn?: number;
-};
-
 export type SlackStandIn = {
   /** For SLACK_API_URL (ends with a slash). */
   apiUrl: string;
@@ -92,12 +78,7 @@ export type SlackStandIn = {
   /** Socket Mode: open WebSocket connections (apps.connections.open hands out their URL). */
   socketConnections(): number;
   /** Socket Mode: sends an envelope (slash_commands, interactive, events_api) to every connection. */
-  sendEnvelope(envelope: {
-    envelope_id: string;
-    type: string;
-    payload: unknown;
-    accepts_response_payload?: boolean;
-  }): void;
+  sendEnvelope(envelope: SocketEnvelope): void;
   /** Socket Mode: resolves with the app's acknowledgement of an envelope. */
   waitForSocketAck(envelopeId: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   replies: SlackReply[];
@@ -143,9 +124,6 @@ export type SlackStandIn = {
   close(): Promise<void>;
 };
 
-export const SANDBOX_TEAM = { id: "T0SANDBOX", domain: "sandbox-finance" };
-export const SANDBOX_BOT = { userId: "U0KASSABOT", botId: "B0KASSABOT" };
-
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
@@ -179,13 +157,8 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
   const functionCompletions: FunctionCompletion[] = [];
   const sockets = new Set<Socket>();
   let replyFailure = 0;
-  const state = {
-    users: {} as Record<string, SlackUserRoles>,
-    nextInstall: { teamId: SANDBOX_TEAM.id, userId: "U0INSTALLER" } as SlackInstallGrant,
-    usersInfoError: null as string | null,
-  };
+  const identity = new SlackIdentity();
   let viewCounter = 0;
-  let rotations = 0;
   const messages = new Map<string, PostedMessage>();
   const channelErrors = new Map<string, string>();
   const channelTrouble = new Map<
@@ -328,72 +301,18 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       if (method === "files.getUploadURLExternal")
         return send(200, files.start(body, `http://127.0.0.1:${(server.address() as AddressInfo).port}`));
       if (method === "files.completeUploadExternal") return send(200, files.complete(body));
-      if (method === "users.info") {
-        if (state.usersInfoError) return send(200, { ok: false, error: state.usersInfoError });
-        const id = String(body.user ?? "");
-        const roles = state.users[id] ?? {};
-        return send(200, {
-          ok: true,
-          user: {
-            id,
-            team_id: SANDBOX_TEAM.id,
-            name: id.toLowerCase(),
-            is_admin: false,
-            is_owner: false,
-            is_primary_owner: false,
-            ...roles,
-          },
-        });
-      }
+      const identityAnswer = identity.answer(method, body);
+      if (identityAnswer) return send(200, identityAnswer);
       if (method === "views.open" || method === "views.update" || method === "views.publish") {
         viewCounter += 1;
         const view =
           typeof body.view === "string" ? (JSON.parse(body.view) as Record<string, unknown>) : body.view;
         return send(200, { ok: true, view: { id: `V0VIEW${viewCounter}`, ...(view as object) } });
       }
-      if (method === "oauth.v2.access" && body.grant_type === "refresh_token") {
-        rotations += 1;
-        return send(200, {
-          ok: true,
-          token_type: "bot",
-          access_token: `xoxe.xoxb-rotated-${rotations}`,
-          refresh_token: `xoxe-1-refresh-${rotations}`,
-          expires_in: 43_200,
-        });
-      }
-      if (method === "oauth.v2.access") {
-        const grant = state.nextInstall;
-        return send(200, {
-          ok: true,
-          app_id: "A0KASSA",
-          authed_user: { id: grant.userId },
-          scope: "commands,users:read,chat:write,chat:write.public",
-          token_type: "bot",
-          access_token: `xoxb-installed-${grant.teamId}-secret-token`,
-          bot_user_id: SANDBOX_BOT.userId,
-          team: grant.isEnterpriseInstall ? null : { id: grant.teamId, name: "Installed Team" },
-          enterprise: grant.enterpriseId ? { id: grant.enterpriseId, name: "Grid Org" } : null,
-          is_enterprise_install: grant.isEnterpriseInstall ?? false,
-          ...(grant.expiresIn === undefined
-            ? {}
-            : { refresh_token: "xoxe-1-refresh-0", expires_in: grant.expiresIn }),
-        });
-      }
       if (method === "apps.connections.open") {
         return send(200, {
           ok: true,
           url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/socket`,
-        });
-      }
-      if (method === "auth.test") {
-        return send(200, {
-          ok: true,
-          url: `https://${SANDBOX_TEAM.domain}.slack.com/`,
-          team: "Sandbox Finance",
-          user: "kassa",
-          team_id: SANDBOX_TEAM.id,
-          user_id: SANDBOX_BOT.userId,
-          bot_id: SANDBOX_BOT.botId,
         });
       }
       return send(200, { ok: true });
@@ -418,24 +337,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  // Socket Mode: a WebSocket endpoint that greets like Slack and records the app's acknowledgements.
-  const sockets_ = new Set<WebSocket>();
-  const socketAcks: Array<Record<string, unknown>> = [];
-  const ackWaiters: Array<() => void> = [];
-  const wss = new WebSocketServer({ noServer: true });
-  server.on("upgrade", (req, socket, head) => {
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets_.add(ws);
-      ws.on("close", () => sockets_.delete(ws));
-      ws.on("message", (data) => {
-        try {
-          socketAcks.push(JSON.parse(String(data)) as Record<string, unknown>);
-          for (const wake of ackWaiters.splice(0)) wake();
-        } catch {}
-      });
-      ws.send(JSON.stringify({ type: "hello", num_connections: 1, connection_info: { app_id: "A0KASSA" } }));
-    });
-  });
+  const socketMode = new SlackSocketMode(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -443,22 +345,22 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     apiUrl: `${base}/api/`,
     apiCalls,
     get users() {
-      return state.users;
+      return identity.users;
     },
     set users(value) {
-      state.users = value;
+      identity.users = value;
     },
     get nextInstall() {
-      return state.nextInstall;
+      return identity.nextInstall;
     },
     set nextInstall(value) {
-      state.nextInstall = value;
+      identity.nextInstall = value;
     },
     get usersInfoError() {
-      return state.usersInfoError;
+      return identity.usersInfoError;
     },
     set usersInfoError(value) {
-      state.usersInfoError = value;
+      identity.usersInfoError = value;
     },
     callsOf: (method) => apiCalls.filter((call) => call.method === method),
     functionCompletions,
@@ -545,23 +447,9 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       if (error === null) apiErrors.delete(method);
       else apiErrors.set(method, error);
     },
-    socketConnections: () => sockets_.size,
-    sendEnvelope(envelope) {
-      for (const ws of sockets_) ws.send(JSON.stringify(envelope));
-    },
-    waitForSocketAck(envelopeId, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ack for envelope ${envelopeId}`)), timeoutMs);
-        const check = () => {
-          const found = socketAcks.find((ack) => ack.envelope_id === envelopeId);
-          if (found) {
-            clearTimeout(timer);
-            resolve(found);
-          } else ackWaiters.push(check);
-        };
-        check();
-      });
-    },
+    socketConnections: () => socketMode.size,
+    sendEnvelope: (envelope) => socketMode.send(envelope),
+    waitForSocketAck: (envelopeId, timeoutMs) => socketMode.waitForAck(envelopeId, timeoutMs),
     replies,
     responseUrl: (id) => `${base}/response/${id}`,
     failReplies(status) {
@@ -590,9 +478,8 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const ws of sockets_) ws.terminate();
+        socketMode.close();
         for (const res of hung) res.destroy();
-        wss.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
