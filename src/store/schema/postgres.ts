@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
+import { LEGACY_FEED_NAMESPACES, postgresLegacyFeedMove } from "./legacy-feed.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, POSTGRES_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
@@ -83,6 +84,9 @@ export const POSTGRES_STEPS: SqlStep[] = [
   (prefix) => [
     `CREATE TABLE IF NOT EXISTS public.${tableName(prefix, "rate_limits")} (key VARCHAR(255) PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire BIGINT)`,
   ],
+  // 4: the feed's channel states kept in Keyv before the ledger move onto the claim board (legacy-feed.ts);
+  // they are the store's own (its default prefix).
+  (prefix) => (prefix === DEFAULT_PREFIX ? postgresLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
 ];
 
 /**

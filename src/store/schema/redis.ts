@@ -1,7 +1,8 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
-import { redisSchemaKey } from "./names.js";
+import { LEGACY_FEED_NAMESPACES, redisLegacyFeedMove } from "./legacy-feed.js";
+import { DEFAULT_PREFIX, redisSchemaKey } from "./names.js";
 import { refuseNewer } from "./version.js";
 
 // Redis keeps no structure to set up (keys come into being when written), so its steps are data
@@ -60,6 +61,12 @@ export const REDIS_STEPS: RedisStep[] = [
     purpose:
       "the feed's turns and channel states, the leases and (under the store's own prefix) the once-only claims move onto the claim board (P:claims)",
     lua: MOVE_ONTO_CLAIM_BOARD,
+  },
+  { purpose: "nothing to set up (rate-limit counts are keys of their own)", lua: "" },
+  {
+    purpose:
+      "the feed's channel states kept in Keyv before the ledger (the store's own, under its default prefix) move onto the claim board",
+    lua: `if ARGV[1] == '${DEFAULT_PREFIX}' then${redisLegacyFeedMove(LEGACY_FEED_NAMESPACES)}\nend`,
   },
 ];
 

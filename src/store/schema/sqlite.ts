@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { LEGACY_FEED_NAMESPACES, sqliteLegacyFeedMove } from "./legacy-feed.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
@@ -66,6 +67,9 @@ export const SQLITE_STEPS: SqlStep[] = [
   (prefix) => [
     `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "rate_limits")} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
   ],
+  // 4: the feed's channel states kept in Keyv before the ledger move onto the claim board (legacy-feed.ts);
+  // they are the store's own (its default prefix).
+  (prefix) => (prefix === DEFAULT_PREFIX ? sqliteLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
 ];
 
 /**
