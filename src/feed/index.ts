@@ -24,12 +24,7 @@ export async function openFeed(
 ): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
   const { store } = stores;
   const ledger = await openFeedLedger(store, options.namespace, config.store.timeoutMs);
-  const feeds = new FeedStore(
-    store.namespace("feedsubs"),
-    ledger,
-    store.namespace("feedcards"),
-    store.namespace("feedstate"),
-  );
+  const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"));
   const runner = new FeedRunner(
     { feeds, ledger, reader, slack, logger, ...(options.now ? { now: options.now } : {}) },
     {

@@ -144,7 +144,7 @@ export type Unpaid = z.infer<typeof unpaidSchema>;
  */
 export const feedStateSchema = z.object({
   /** The subscription (its `since`) this state belongs to: a new subscription starts afresh. */
-  since: z.number().int().nonnegative().optional(),
+  since: z.number().int().nonnegative(),
   seen: z.array(seenSchema).max(20_000),
   owed: z.array(announcementSchema).max(5000),
   /** Unpaid invoices with their expiry: told once as "expired unpaid" when it passes (bounded). */
@@ -166,9 +166,9 @@ export const feedStateSchema = z.object({
 });
 export type FeedState = z.infer<typeof feedStateSchema>;
 
-export function emptyState(since?: number): FeedState {
+export function emptyState(since: number): FeedState {
   return {
-    ...(since === undefined ? {} : { since }),
+    since,
     seen: [],
     owed: [],
     unpaid: [],

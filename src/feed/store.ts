@@ -29,8 +29,6 @@ export class FeedStore {
     readonly ledger: FeedLedger,
     /** Live cards posted in feed channels: the feed leaves their invoices to the card's thread. */
     private readonly cards: Keyv,
-    /** Where states lived before the ledger (read once on upgrade, then removed). */
-    private readonly legacyStates?: Keyv,
   ) {}
 
   /**
@@ -129,14 +127,11 @@ export class FeedStore {
     // A turn under way may still write it back: its subscription's `since` then no longer matches
     // a later subscription's, which starts afresh.
     await this.ledger.deleteState(teamId, channel);
-    await this.legacyStates?.delete(stateKey(teamId, channel));
     return true;
   }
 
   /** Every feed of a workspace (disconnect, uninstall). */
   async removeTeam(teamId: string): Promise<void> {
-    for (const entry of await this.channels(teamId))
-      await this.legacyStates?.delete(stateKey(teamId, entry.channel));
     await this.subscriptions.delete(teamId);
     this.feedChannels.delete(teamId);
     await this.ledger.drop(teamId);
@@ -158,27 +153,15 @@ export class FeedStore {
   }
 
   /**
-   * A channel's state as its feed last wrote it (undefined: none yet); a state kept before the
-   * ledger existed is read from where it was. One that cannot be read counts as none: the feed
-   * rebuilds it from the history.
+   * A channel's state as its feed last wrote it (undefined: none yet). One that cannot be read
+   * counts as none: the feed rebuilds it from the history. (States kept before the ledger were moved
+   * onto it by the store's schema step 4.)
    */
   async state(teamId: string, channel: string): Promise<FeedState | undefined> {
-    const raw = (await this.ledger.readState(teamId, channel)) ?? (await this.legacyState(teamId, channel));
-    const parsed = feedStateSchema.safeParse(raw);
+    const parsed = feedStateSchema.safeParse(await this.ledger.readState(teamId, channel));
     return parsed.success ? parsed.data : undefined;
   }
-
-  /** Once the ledger holds a channel's state, the one from before it is gone. */
-  async forgetLegacyState(teamId: string, channel: string): Promise<void> {
-    await this.legacyStates?.delete(stateKey(teamId, channel));
-  }
-
-  private async legacyState(teamId: string, channel: string): Promise<unknown> {
-    return this.legacyStates ? await this.legacyStates.get(stateKey(teamId, channel)) : undefined;
-  }
 }
-
-const stateKey = (teamId: string, channel: string) => `${teamId}:${channel}`;
 /** A card is watched at most WATCH_MAX_HOURS (24 h by default); kept a day longer. */
 const CARD_TTL_MS = 48 * 3600 * 1000;
 /** How long a workspace's feed channels are reused for noteCard: a new feed is seen within it. */

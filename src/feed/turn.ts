@@ -23,12 +23,8 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
   const due = (end: TurnEnd) => ({ dueAt: turnDueAt(end, started, ctx.options.intervalMs) });
   if (subscriptions.length === 0) return due({ kind: "idle" });
   const states = new Map<string, FeedState>();
-  const legacy = new Set<string>();
-  for (const subscription of subscriptions) {
-    const found = await stateFor(turn, subscription);
-    states.set(subscription.channel, found.state);
-    if (found.legacy) legacy.add(subscription.channel);
-  }
+  for (const subscription of subscriptions)
+    states.set(subscription.channel, await stateFor(turn, subscription));
   const loaded = new Map(states);
 
   const read = await readHistory(turn, subscriptions, states);
@@ -51,11 +47,11 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
       ).state;
     states.set(subscription.channel, after.state);
     if (after.note) notes.set(subscription, after.note);
-    if (after.state !== loaded.get(subscription.channel)) {
-      if (!(await turn.write(subscription.channel, after.state))) return due({ kind: "lost" });
-      if (legacy.has(subscription.channel))
-        await ctx.deps.feeds.forgetLegacyState(team, subscription.channel);
-    }
+    if (
+      after.state !== loaded.get(subscription.channel) &&
+      !(await turn.write(subscription.channel, after.state))
+    )
+      return due({ kind: "lost" });
   }
   for (const [subscription, note] of notes) await tellPause(turn, subscription, note);
 
@@ -80,20 +76,13 @@ export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
  * The channel's state for this subscription: a new subscription (another `since`) starts afresh,
  * and one subscribed again while paused has the pause lifted.
  */
-async function stateFor(
-  turn: Turn,
-  subscription: Subscription,
-): Promise<{ state: FeedState; legacy: boolean }> {
+async function stateFor(turn: Turn, subscription: Subscription): Promise<FeedState> {
   const stored = await turn.ctx.deps.feeds.state(turn.team, subscription.channel);
-  let state = stored ?? emptyState(subscription.since);
-  // Kept before states noted their subscription (and before the ledger): the current one's.
-  const legacy = state.since === undefined;
-  if (legacy) state = { ...state, since: subscription.since };
-  if (state.since !== subscription.since) state = emptyState(subscription.since);
+  let state = stored?.since === subscription.since ? stored : emptyState(subscription.since);
   const resumedAt = subscription.resumedAt;
   if (state.pause && resumedAt != null && state.pause.at <= resumedAt)
     state = { ...state, pause: null, goodReads: 0 };
-  return { state, legacy };
+  return state;
 }
 
 async function tellPause(turn: Turn, subscription: Subscription, note: PauseNote): Promise<void> {

@@ -24,7 +24,7 @@ function entry(id: string, state: string, minutes: number): HistoryEntry {
 
 describe("feedChanges", () => {
   it("notes invoices from before the subscription without announcing them, paid or not", () => {
-    const first = feedChanges(emptyState(), paid, [
+    const first = feedChanges(emptyState(SINCE), paid, [
       entry("old-paid", "payed", -5),
       entry("old-open", "notpayed", -3),
     ]);
@@ -38,7 +38,7 @@ describe("feedChanges", () => {
   });
 
   it("announces an invoice paid after subscribing once, and nothing when the page is read again", () => {
-    const before = feedChanges(emptyState(), paid, [entry("a", "notpayed", -3)]).state;
+    const before = feedChanges(emptyState(SINCE), paid, [entry("a", "notpayed", -3)]).state;
     const after = feedChanges(before, paid, [entry("a", "payed", -3)]);
     const owedPaid = { id: "a", state: "payed", event: "paid", rub: null, method: null };
     expect(after.announce).toEqual([owedPaid]);
@@ -50,20 +50,23 @@ describe("feedChanges", () => {
   });
 
   it("announces one made and paid since subscribing even on the first read (the second it was made counts)", () => {
-    const first = feedChanges(emptyState(), paid, [entry("fresh", "payed", 0), entry("new", "notpayed", 1)]);
+    const first = feedChanges(emptyState(SINCE), paid, [
+      entry("fresh", "payed", 0),
+      entry("new", "notpayed", 1),
+    ]);
     expect(first.announce).toMatchObject([{ id: "fresh", state: "payed", isNew: true, event: "paid" }]);
   });
 
   it("`paid` tells paid only; `all` also new, failed and wrong-amount invoices, oldest first", () => {
     const page = [entry("c", "wrongamount", 3), entry("b", "failed", 2), entry("a", "notpayed", 1)];
-    expect(feedChanges(emptyState(), paid, page).announce).toEqual([]);
-    expect(feedChanges(emptyState(), all, page).announce).toEqual([
+    expect(feedChanges(emptyState(SINCE), paid, page).announce).toEqual([]);
+    expect(feedChanges(emptyState(SINCE), all, page).announce).toEqual([
       { id: "a", state: "notpayed", isNew: true, event: "new", rub: null, method: null },
       { id: "b", state: "failed", isNew: true, event: "failed", rub: null, method: null },
       { id: "c", state: "wrongamount", isNew: true, event: "wrongamount", rub: null, method: null },
     ]);
     // An invoice going back to processing is not news in either mode.
-    const seen = feedChanges(emptyState(), all, [entry("a", "notpayed", 1)]).state;
+    const seen = feedChanges(emptyState(SINCE), all, [entry("a", "notpayed", 1)]).state;
     expect(feedChanges(seen, all, [entry("a", "processing", 1)]).announce).toEqual([]);
   });
 
@@ -72,7 +75,7 @@ describe("feedChanges", () => {
     const page = Array.from({ length: SEEN_LIMIT + 10 }, (_, i) =>
       entry(`i${SEEN_LIMIT + 10 - i}`, "notpayed", -i),
     );
-    const state = feedChanges(emptyState(), paid, page).state;
+    const state = feedChanges(emptyState(SINCE), paid, page).state;
     expect(state.seen).toHaveLength(SEEN_LIMIT);
     const ids = new Set(state.seen.map((seen) => seen[0]));
     expect(ids.has(`i${SEEN_LIMIT + 10}`)).toBe(true);
@@ -110,7 +113,7 @@ describe("an invoice the history lists more than once (issue 43)", () => {
   });
 
   it("announces a payment once while the listings say paid, unpaid, paid pass after pass", () => {
-    let state = feedChanges(emptyState(), paid, [entry("x", "notpayed", 1)]).state;
+    let state = feedChanges(emptyState(SINCE), paid, [entry("x", "notpayed", 1)]).state;
     const announced: string[] = [];
     for (const page of [
       [entry("x", "payed", 1), entry("x", "notpayed", 1), entry("x", "payed", 1)],

@@ -46,7 +46,7 @@ describe("feed filters (`wanted`)", () => {
       entry("p9999", "payed", 2, "9999.99"),
       entry("p5000", "payed", 1, "5000"),
     ];
-    expect(ids(feedChanges(emptyState(), over, page))).toEqual(["p10000", "p15000"]);
+    expect(ids(feedChanges(emptyState(SINCE), over, page))).toEqual(["p10000", "p15000"]);
     // 0.1 + 0.2 is not 0.3 in floats; in decimals it is at least 0.3.
     expect(wanted({ events: ["paid"], minRub: "0.3" }, { event: "paid", rub: "0.30", method: null })).toBe(
       true,
@@ -62,7 +62,7 @@ describe("feed filters (`wanted`)", () => {
   it("an amount the service gives in no roubles passes an amount filter (nothing is lost for want of a figure)", () => {
     const v3usd = entry("usd", "payed", 1, null, { amount: { value: "100", currency: "USD" } });
     expect(
-      ids(feedChanges(emptyState(), withFilter({ events: ["paid"], minRub: "10000" }), [v3usd])),
+      ids(feedChanges(emptyState(SINCE), withFilter({ events: ["paid"], minRub: "10000" }), [v3usd])),
     ).toEqual(["usd"]);
   });
 
@@ -73,7 +73,7 @@ describe("feed filters (`wanted`)", () => {
       entry("paid", "payed", 2),
       entry("new", "notpayed", 1),
     ];
-    expect(ids(feedChanges(emptyState(), withFilter(FAILURES), page))).toEqual(["failed", "wrong"]);
+    expect(ids(feedChanges(emptyState(SINCE), withFilter(FAILURES), page))).toEqual(["failed", "wrong"]);
   });
 
   it("methods and test payments: only the methods chosen (an invoice with none chosen passes), tests left out on request", () => {
@@ -84,13 +84,13 @@ describe("feed filters (`wanted`)", () => {
       entry("card", "payed", 2, "100", { method: "CARDRUBP2P" }),
       entry("fresh", "notpayed", 1, "100", { method: null }),
     ];
-    expect(ids(feedChanges(emptyState(), withFilter(filter), page))).toEqual(["fresh", "btc"]);
+    expect(ids(feedChanges(emptyState(SINCE), withFilter(filter), page))).toEqual(["fresh", "btc"]);
     expect(wanted({ events: ["paid"] }, { event: "paid", rub: null, method: "TEST" })).toBe(true);
   });
 
   it("a filter change never replays: what a channel saw under one filter is not news under another", () => {
     const page = [entry("old-failed", "failed", 2), entry("old-open", "notpayed", 1)];
-    const seenUnderPaid = feedChanges(emptyState(), base, page);
+    const seenUnderPaid = feedChanges(emptyState(SINCE), base, page);
     expect(seenUnderPaid.announce).toEqual([]);
     const everything = withFilter({ events: ["new", "paid", "failed", "wrongamount", "expired"] });
     const again = feedChanges(seenUnderPaid.state, everything, page);
@@ -103,7 +103,7 @@ describe("feed filters (`wanted`)", () => {
   });
 
   it("an owed message is checked again against the filter as it is when posted", () => {
-    const owed = feedChanges(emptyState(), base, [entry("p", "payed", 1, "5000")]).state.owed[0];
+    const owed = feedChanges(emptyState(SINCE), base, [entry("p", "payed", 1, "5000")]).state.owed[0];
     const facts = owed ? factsOfAnnouncement(owed) : null;
     expect(facts).toEqual({ event: "paid", rub: "5000", method: "CARDRUBP2P" });
     if (!facts) return;
@@ -154,7 +154,7 @@ describe("expired unpaid (`expiredUnpaid`)", () => {
   const failures = withFilter(FAILURES);
 
   it("notes an unpaid invoice with its expiry and tells it once when the expiry passes", () => {
-    const noted = feedChanges(emptyState(), failures, [entry("late", "notpayed", 1, "700")]).state;
+    const noted = feedChanges(emptyState(SINCE), failures, [entry("late", "notpayed", 1, "700")]).state;
     expect(noted.unpaid).toEqual([["late", SINCE_S + 60 + 3600, "700", "CARDRUBP2P"]]);
     expect(expiredUnpaid(noted, failures, at(60), 100).announce).toEqual([]);
     const expired = expiredUnpaid(noted, failures, at(61), 100);
@@ -171,19 +171,19 @@ describe("expired unpaid (`expiredUnpaid`)", () => {
   });
 
   it("a payment (or any other state) before the expiry takes it off; an invoice that expired before subscribing is never noted", () => {
-    const noted = feedChanges(emptyState(), failures, [entry("paid-in-time", "notpayed", 1)]).state;
+    const noted = feedChanges(emptyState(SINCE), failures, [entry("paid-in-time", "notpayed", 1)]).state;
     const paid = feedChanges(noted, failures, [entry("paid-in-time", "payed", 1)]).state;
     expect(paid.unpaid).toEqual([]);
     expect(expiredUnpaid(paid, failures, at(600), 100).announce).toEqual([]);
     const ancient = entry("ancient", "notpayed", -120); // expired an hour before the subscription
-    expect(feedChanges(emptyState(), failures, [ancient]).state.unpaid).toEqual([]);
+    expect(feedChanges(emptyState(SINCE), failures, [ancient]).state.unpaid).toEqual([]);
     // Made before the subscription, expiring after it: its expiry is news after subscribing.
     const open = entry("open", "notpayed", -30);
-    expect(feedChanges(emptyState(), failures, [open]).state.unpaid.map((u) => u[0])).toEqual(["open"]);
+    expect(feedChanges(emptyState(SINCE), failures, [open]).state.unpaid.map((u) => u[0])).toEqual(["open"]);
   });
 
   it("a feed that takes no failures forgets the expiry without a message; `all` takes it; the filter's amount applies", () => {
-    const noted = feedChanges(emptyState(), base, [entry("small", "notpayed", 1, "100")]).state;
+    const noted = feedChanges(emptyState(SINCE), base, [entry("small", "notpayed", 1, "100")]).state;
     const quiet = expiredUnpaid(noted, base, at(120), 100);
     expect(quiet.announce).toEqual([]);
     expect(quiet.state.unpaid).toEqual([]);
@@ -194,7 +194,7 @@ describe("expired unpaid (`expiredUnpaid`)", () => {
 
   it("owes only as many as there is room for, soonest first; the rest wait; the list is bounded, soonest kept", () => {
     const page = [entry("c", "notpayed", 3), entry("b", "notpayed", 2), entry("a", "notpayed", 1)];
-    const noted = feedChanges(emptyState(), failures, page).state;
+    const noted = feedChanges(emptyState(SINCE), failures, page).state;
     const first = expiredUnpaid(noted, failures, at(200), 2);
     expect(ids(first)).toEqual(["a", "b"]);
     expect(ids(expiredUnpaid(first.state, failures, at(200), 2))).toEqual(["c"]);
@@ -203,7 +203,7 @@ describe("expired unpaid (`expiredUnpaid`)", () => {
     const many = Array.from({ length: UNPAID_LIMIT + 5 }, (_, i) =>
       entry(`u${i}`, "notpayed", UNPAID_LIMIT + 5 - i),
     );
-    const bounded = feedChanges(emptyState(), failures, many).state.unpaid;
+    const bounded = feedChanges(emptyState(SINCE), failures, many).state.unpaid;
     expect(bounded).toHaveLength(UNPAID_LIMIT);
     expect(bounded.some((u) => u[0] === `u${UNPAID_LIMIT + 4}`)).toBe(true); // made first, expires first
     expect(bounded.some((u) => u[0] === "u0")).toBe(false);

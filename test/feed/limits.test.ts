@@ -24,6 +24,7 @@ describe("what the feed keeps of a history entry", () => {
     const owed = { id: entry.id, state: entry.state, event: "new" as const, rub, method: entry.method };
     expect(announcementSchema.safeParse(owed).error).toBeUndefined();
     const state = {
+      since: 0,
       seen: [[entry.id, entry.state, entry.createdAt.epochSeconds]],
       owed: [owed],
       unpaid: [[entry.id, entry.createdAt.epochSeconds + 3600, rub, entry.method]],
