@@ -179,6 +179,58 @@ for (const engine of ENGINES) {
       expect(answers.filter((answer) => answer.held)).toHaveLength(1);
     });
 
+    it("swaps a state only from the state expected, with no claim: create, replace, delete", async () => {
+      const k = key();
+      expect(await one.swapState("box", k, "f", { v: 1 }, { v: 2 })).toBe(false); // none yet
+      expect(await one.swapState("box", k, "f", undefined, undefined)).toBe(true); // none, as expected
+      expect(await one.swapState("box", k, "f", undefined, { v: 1 })).toBe(true);
+      expect(await other.swapState("box", k, "f", undefined, { v: 9 })).toBe(false); // exists now
+      expect(await other.swapState("box", k, "f", undefined, undefined)).toBe(false);
+      expect(await other.readState("box", k, "f")).toEqual({ v: 1 });
+      expect(await other.swapState("box", k, "f", { v: 3 }, { v: 4 })).toBe(false);
+      expect(await other.swapState("box", k, "f", { v: 1 }, "two")).toBe(true);
+      expect(await one.readState("box", k, "f")).toBe("two");
+      expect(await one.swapState("box", k, "g", undefined, "beside")).toBe(true); // another field
+      expect(await one.swapState("box", k, "f", "one", undefined)).toBe(false);
+      expect(await one.swapState("box", k, "f", "two", undefined)).toBe(true);
+      expect(await other.readState("box", k, "f")).toBeUndefined();
+      expect(await other.readState("box", k, "g")).toBe("beside");
+      // Another family's item of the same key is another state.
+      expect(await one.swapState("other-box", k, "g", undefined, 1)).toBe(true);
+      expect(await one.readState("box", k, "g")).toBe("beside");
+    });
+
+    it("keeps what a claim wrote as the state swapState compares, and the claim's writes beside it", async () => {
+      const k = key();
+      await one.enlist(FAMILY, k, NOW);
+      const [claim] = mine(await one.claimDue(FAMILY, NOW, LEASE, 1000), [k]);
+      expect(await one.writeState(FAMILY, k, "C1", claim?.token ?? "", { a: [1, "x"] })).toBe(true);
+      expect(await other.swapState(FAMILY, k, "C1", { a: [1, "x"] }, { a: [2] })).toBe(true);
+      expect(await one.readState(FAMILY, k, "C1")).toEqual({ a: [2] });
+      await one.drop(FAMILY, k);
+      expect(await other.swapState(FAMILY, k, "C1", undefined, 1)).toBe(true);
+    });
+
+    it("of twenty swaps from the same state on two replicas at once, exactly one wins", async () => {
+      const [created, replaced] = [key(), key()];
+      const creations = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? one : other).swapState("box", created, "f", undefined, `first${i}`),
+        ),
+      );
+      expect(creations.filter(Boolean)).toHaveLength(1);
+      const winner = creations.indexOf(true);
+      expect(await other.readState("box", created, "f")).toBe(`first${winner}`);
+      await one.swapState("box", replaced, "f", undefined, "start");
+      const swaps = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? one : other).swapState("box", replaced, "f", "start", `next${i}`),
+        ),
+      );
+      expect(swaps.filter(Boolean)).toHaveLength(1);
+      expect(await one.readState("box", replaced, "f")).toBe(`next${swaps.indexOf(true)}`);
+    });
+
     it("sweeps named items whose claim lapsed, and keeps those still held", async () => {
       if (engine.name === "redis") return; // Redis lets them expire with the lease (tested below).
       const [gone, kept] = [key(), key()];

@@ -49,12 +49,30 @@ export interface ClaimBoard {
   /** Removes one state, whoever holds the item. */
   deleteState(family: string, key: string, field: string): Promise<void>;
   /**
+   * Compare-and-set of one state, whoever holds the item (no claim needed): only while the state's
+   * stored text is `expected`'s JSON (undefined: there is none), it becomes `replacement`'s
+   * (undefined: deleted). True when it did; false (nothing changed) when the state was otherwise.
+   * For small state machines shared by replicas, such as the callback keys.
+   */
+  swapState(
+    family: string,
+    key: string,
+    field: string,
+    expected: unknown,
+    replacement: unknown,
+  ): Promise<boolean>;
+  /**
    * Forgets the family's items whose claim has lapsed: for families whose items live only while
    * held (leases, once-only claims). Redis lets them expire instead. How many went.
    */
   sweep(family: string, now: number): Promise<number>;
   /** Forgets the item: its schedule, claim and every state. */
   drop(family: string, key: string): Promise<void>;
+}
+
+/** The stored text of a state (what swapState compares); undefined stands for none. */
+export function stateText(state: unknown): string | undefined {
+  return state === undefined ? undefined : JSON.stringify(state);
 }
 
 /** A stored state that is not JSON reads as undefined: the caller's schema then refuses it. */

@@ -53,6 +53,7 @@ function timed(board: ClaimBoard, ms: number): ClaimBoard {
     readState: bound("readState", board.readState),
     writeState: bound("writeState", board.writeState),
     deleteState: bound("deleteState", board.deleteState),
+    swapState: bound("swapState", board.swapState),
     sweep: bound("sweep", board.sweep),
     drop: bound("drop", board.drop),
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type ClaimBoard, type ClaimedItem, parseState, type Release } from "./board.js";
+import { type ClaimBoard, type ClaimedItem, parseState, type Release, stateText } from "./board.js";
 
 type Item = { dueAt: number; owner: string; leaseUntil: number; nudged: number; info: string };
 
@@ -77,6 +77,15 @@ export function memoryClaimBoard(): ClaimBoard {
     },
     async deleteState(family, key, field) {
       states.get(id(family, key))?.delete(field);
+    },
+    async swapState(family, key, field, expected, replacement) {
+      const fields = states.get(id(family, key)) ?? new Map<string, string>();
+      if (fields.get(field) !== stateText(expected)) return false;
+      const text = stateText(replacement);
+      if (text === undefined) fields.delete(field);
+      else fields.set(field, text);
+      states.set(id(family, key), fields);
+      return true;
     },
     async sweep(family, now) {
       let swept = 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
-import { type ClaimBoard, type KeyClaim, parseState, type Release } from "./board.js";
+import { type ClaimBoard, type KeyClaim, parseState, type Release, stateText } from "./board.js";
 
 type Tables = { items: string; states: string };
 
@@ -112,6 +112,33 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
         key,
         field,
       ]);
+    },
+    async swapState(family, key, field, expected, replacement) {
+      // Each case one statement: a rival waits for the row, then checks the condition again on what
+      // was committed (READ COMMITTED), so of two swaps from the same state one wins.
+      const [was, next] = [stateText(expected), stateText(replacement)];
+      const where = "family = $1 AND key = $2 AND field = $3";
+      if (was === undefined && next === undefined) {
+        const found = await pool.query(`SELECT 1 FROM ${states} WHERE ${where}`, [family, key, field]);
+        return found.rowCount === 0;
+      }
+      const result =
+        was === undefined
+          ? await pool.query(
+              `INSERT INTO ${states} (family, key, field, state) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (family, key, field) DO NOTHING`,
+              [family, key, field, next],
+            )
+          : next === undefined
+            ? await pool.query(`DELETE FROM ${states} WHERE ${where} AND state = $4`, [family, key, field, was])
+            : await pool.query(`UPDATE ${states} SET state = $5 WHERE ${where} AND state = $4`, [
+                family,
+                key,
+                field,
+                was,
+                next,
+              ]);
+      return result.rowCount === 1;
     },
     async sweep(family, now) {
       const result = await pool.query(

@@ -142,6 +142,24 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1`,
 );
 
+export const SWAP_STATE = redisScript(
+  "claims swap state",
+  1,
+  `--[[
+  Compare-and-set of one of an item's states, whoever holds the item ('' stands for none: a state
+  is JSON, never the empty text).
+    Input:
+      KEYS[1] P:s:F:K
+      ARGV[1] field, ARGV[2] the text it must hold, ARGV[3] the text it holds afterwards ('' deletes it)
+    Output:
+      1 swapped, 0 the state held something else (nothing changed)
+]]
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if current ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return 1`,
+);
+
 export const DROP = redisScript(
   "claims drop",
   3,

@@ -3,8 +3,17 @@ import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import { runRedisScript } from "../redis-scripts.js";
 import type { ClaimBoard, KeyClaim } from "./board.js";
-import { parseState } from "./board.js";
-import { CLAIM_DUE, CLAIM_KEY, DROP, NUDGE, RELEASE, RENEW, WRITE_STATE } from "./redis-scripts.js";
+import { parseState, stateText } from "./board.js";
+import {
+  CLAIM_DUE,
+  CLAIM_KEY,
+  DROP,
+  NUDGE,
+  RELEASE,
+  RENEW,
+  SWAP_STATE,
+  WRITE_STATE,
+} from "./redis-scripts.js";
 
 const claimedSchema = z.array(z.string());
 const keyClaimSchema = z.tuple([z.literal(1)]).or(z.tuple([z.literal(0), z.string()]));
@@ -56,6 +65,11 @@ export function redisClaimBoard(client: RedisClientConnectionType, prefix: strin
     },
     async deleteState(family, key, field) {
       await client.hDel(states(family, key), field);
+    },
+    async swapState(family, key, field, expected, replacement) {
+      // A state's text is JSON, never empty: '' stands for none.
+      const args = [field, stateText(expected) ?? "", stateText(replacement) ?? ""];
+      return (await runRedisScript(client, SWAP_STATE, [states(family, key)], args)) === 1;
     },
     async sweep() {
       // Items claimed by key expire with their lease (PEXPIRE): nothing is left to sweep.

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import { type ClaimBoard, type ClaimedItem, type KeyClaim, parseState, type Release } from "./board.js";
+import {
+  type ClaimBoard,
+  type ClaimedItem,
+  type KeyClaim,
+  parseState,
+  type Release,
+  stateText,
+} from "./board.js";
 
 type Tables = { items: string; states: string };
 
@@ -72,6 +79,17 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
   const deleteState = db.prepare<[string, string, string]>(
     `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
   );
+  // swapState: each case one statement, its condition checked as it writes.
+  const swapInsert = db.prepare<[string, string, string, string]>(
+    `INSERT INTO ${states} (family, key, field, state) VALUES (?, ?, ?, ?)
+     ON CONFLICT (family, key, field) DO NOTHING`,
+  );
+  const swapUpdate = db.prepare<[string, string, string, string, string]>(
+    `UPDATE ${states} SET state = ? WHERE family = ? AND key = ? AND field = ? AND state = ?`,
+  );
+  const swapDelete = db.prepare<[string, string, string, string]>(
+    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ? AND state = ?`,
+  );
   const sweep = db.prepare<[string, number]>(
     `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
   );
@@ -111,6 +129,13 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
     },
     async deleteState(family, key, field) {
       deleteState.run(family, key, field);
+    },
+    async swapState(family, key, field, expected, replacement) {
+      const [was, next] = [stateText(expected), stateText(replacement)];
+      if (was === undefined && next === undefined) return read.get(family, key, field) === undefined;
+      if (was === undefined) return swapInsert.run(family, key, field, next ?? "").changes === 1;
+      if (next === undefined) return swapDelete.run(family, key, field, was).changes === 1;
+      return swapUpdate.run(next, family, key, field, was).changes === 1;
     },
     async sweep(family, now) {
       return sweep.run(family, now).changes;
