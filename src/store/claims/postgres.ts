@@ -122,22 +122,20 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
         const found = await pool.query(`SELECT 1 FROM ${states} WHERE ${where}`, [family, key, field]);
         return found.rowCount === 0;
       }
-      const result =
+      const [sql, values] =
         was === undefined
-          ? await pool.query(
+          ? [
               `INSERT INTO ${states} (family, key, field, state) VALUES ($1, $2, $3, $4)
                ON CONFLICT (family, key, field) DO NOTHING`,
               [family, key, field, next],
-            )
+            ]
           : next === undefined
-            ? await pool.query(`DELETE FROM ${states} WHERE ${where} AND state = $4`, [family, key, field, was])
-            : await pool.query(`UPDATE ${states} SET state = $5 WHERE ${where} AND state = $4`, [
-                family,
-                key,
-                field,
-                was,
-                next,
-              ]);
+            ? [`DELETE FROM ${states} WHERE ${where} AND state = $4`, [family, key, field, was]]
+            : [
+                `UPDATE ${states} SET state = $5 WHERE ${where} AND state = $4`,
+                [family, key, field, was, next],
+              ];
+      const result = await pool.query(sql, values);
       return result.rowCount === 1;
     },
     async sweep(family, now) {
