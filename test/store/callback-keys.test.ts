@@ -1,7 +1,8 @@
 /**
  * One callback address at a time, on every engine STORE_URL accepts: SQLite always; Redis when
  * TEST_REDIS_URL is set; PostgreSQL when TEST_POSTGRES_URL is set (a backend without its variable is
- * skipped, and says so). Two "replicas" are two stores opened on the same database.
+ * skipped, and says so). Two "replicas" are two stores opened on the same database. The upgrade from
+ * the Keyv namespace runs under a prefix of this run's own.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,11 +10,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  CALLBACK_KEYS_NAMESPACE,
+  CALLBACK_ROUTES,
+  CALLBACK_TEAMS,
   type CallbackKeys,
   callbackKeysFor,
 } from "../../src/store/callback-keys.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import {
+  claimTables,
+  DEFAULT_PREFIX,
+  legacyCallbackNamespace,
+  redisClaimPrefix,
+} from "../../src/store/schema/names.js";
+import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 /** Team ids of this run only: runs may share a Redis or PostgreSQL server. */
 const RUN = randomBytes(4).toString("hex").toUpperCase();
@@ -35,12 +44,43 @@ afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });
 });
 
+/**
+ * What the claim board under `prefix` holds for the team, read from the engine's own tables or keys:
+ * "team:<id>" for its key, "key:<key>" for each route to it (whatever the keys: lost rotations' too).
+ */
+async function entriesOf(store: KeyvStore, team: string, prefix = DEFAULT_PREFIX): Promise<string[]> {
+  const native = store.native;
+  const found: string[] = [];
+  const add = (row: { family: string; key: string }) =>
+    found.push(row.family === CALLBACK_TEAMS ? `team:${row.key}` : `key:${row.key}`);
+  const where = "(family = ? AND key = ?) OR (family = ? AND field = 'team' AND state = ?)";
+  const args = [CALLBACK_TEAMS, team, CALLBACK_ROUTES, JSON.stringify(team)];
+  if (native?.kind === "sqlite") {
+    const rows = native.db.prepare(`SELECT family, key FROM ${claimTables(prefix).states} WHERE ${where}`);
+    for (const row of rows.all(...args) as Array<{ family: string; key: string }>) add(row);
+  } else if (native?.kind === "postgres") {
+    let n = 0;
+    const sql = `SELECT family, key FROM ${claimTables(prefix).states} WHERE ${where.replace(/\?/g, () => `$${++n}`)}`;
+    for (const row of (await native.pool.query<{ family: string; key: string }>(sql, args)).rows) add(row);
+  } else if (native?.kind === "redis") {
+    const board = redisClaimPrefix(prefix);
+    if ((await native.client.exists(`${board}:s:${CALLBACK_TEAMS}:${team}`)) === 1)
+      add({ family: CALLBACK_TEAMS, key: team });
+    const routes = `${board}:s:${CALLBACK_ROUTES}:`;
+    for (const name of await native.client.keys(`${routes}*`))
+      if ((await native.client.hGet(name, "team")) === JSON.stringify(team))
+        add({ family: CALLBACK_ROUTES, key: name.slice(routes.length) });
+  }
+  return found.sort();
+}
+
 for (const backend of BACKENDS) {
   const title = backend.skipped ? `${backend.name} (skipped: ${backend.skipped})` : backend.name;
 
   describe.skipIf(backend.skipped !== undefined)(`callback keys on ${title}`, () => {
     const stores: KeyvStore[] = [];
     const teams: string[] = [];
+    const prefixes: string[] = [];
     let counter = 0;
 
     /** Two replicas on the same database, and a team of this run. */
@@ -57,23 +97,13 @@ for (const backend of BACKENDS) {
       return { team, keys: [callbackKeysFor(first, 3000), callbackKeysFor(second, 3000)], store: first };
     }
 
-    /** What the namespace holds for the team, read through Keyv as another version would. */
-    async function entriesOf(store: KeyvStore, team: string): Promise<string[]> {
-      const keyv = store.namespace(CALLBACK_KEYS_NAMESPACE);
-      const found = new Set<string>();
-      const iterator = keyv.iterator;
-      if (!iterator) throw new Error("the store cannot list its keys");
-      for await (const [entry, value] of iterator(keyv.namespace)) {
-        if (value === team || entry === `team:${team}`) found.add(String(entry));
-      }
-      return [...found].sort();
-    }
-
     afterAll(async () => {
       // Leave nothing behind on a shared server.
       const [first] = stores;
       if (first) for (const team of teams) await callbackKeysFor(first, 3000).remove(team);
       for (const store of stores) await store.close();
+      if (backend.name !== "sqlite")
+        for (const prefix of prefixes) await dropWatchNamespace(backend.url ?? "", prefix);
     });
 
     it("after rounds of simultaneous rotations by two replicas, exactly one address routes: one shown in that round", async () => {
@@ -113,28 +143,43 @@ for (const backend of BACKENDS) {
       expect(await entriesOf(store, team)).toHaveLength(2);
     });
 
-    it("keeps an address an older version wrote, and never routes one it left behind", async () => {
-      const { team, keys, store } = await replicas();
-      const keyv = store.namespace(CALLBACK_KEYS_NAMESPACE);
-      const [given, leftBehind] = ["G".repeat(31) + counter, "L".repeat(31) + counter];
-      // As the previous version wrote them (through Keyv), including a route two racing rotations left.
+    it("keeps routing an address given out before the upgrade, and never one left behind", async () => {
+      const prefix =
+        backend.name === "redis" ? `kassa-test-${RUN.toLowerCase()}-cbkeys` : `kcb_${RUN.toLowerCase()}`;
+      prefixes.push(prefix);
+      const store = await openStore(backend.url ?? "");
+      stores.push(store);
+      const keyv = store.namespace(legacyCallbackNamespace(prefix));
+      const team = `T${RUN}UPGRADED`;
+      const [given, leftBehind] = ["G".repeat(32), "L".repeat(32)];
+      const [otherTeam, otherKey] = [`T${RUN}OTHER`, `${"o".repeat(31)}-`];
+      // As c6ce3d1 wrote them through Keyv, including a route two racing rotations left behind.
       await keyv.set(`team:${team}`, given);
       await keyv.set(`key:${given}`, team);
       await keyv.set(`key:${leftBehind}`, team);
-      expect(await keys[0].teamOf(given)).toBe(team);
-      expect(await keys[1].keyOf(team)).toBe(given);
-      expect(await keys[0].teamOf(leftBehind)).toBeUndefined();
-      const rotated = await keys[1].rotate(team);
-      expect(await keys[0].teamOf(given)).toBeUndefined();
-      expect(await keys[0].teamOf(rotated)).toBe(team);
-      // Keyv still reads what the atomic step wrote.
-      expect(await keyv.get(`team:${team}`)).toBe(rotated);
+      await keyv.set(`team:${otherTeam}`, otherKey);
+      await keyv.set(`key:${otherKey}`, otherTeam);
+      // The prefix's schema runs as the board opens: its callback-keys step moves them.
+      const [keys, again] = [callbackKeysFor(store, 3000, prefix), callbackKeysFor(store, 3000, prefix)];
+      expect(await keys.teamOf(given)).toBe(team);
+      expect(await again.keyOf(team)).toBe(given);
+      expect(await keys.teamOf(otherKey)).toBe(otherTeam);
+      expect(await keys.teamOf(leftBehind)).toBeUndefined();
+      expect(await entriesOf(store, team, prefix)).toEqual([`key:${given}`, `team:${team}`]);
+      expect(await keyv.get(`team:${team}`)).toBeUndefined();
+      expect(await keyv.get(`key:${leftBehind}`)).toBeUndefined();
+      // Rotation carries on from the moved key.
+      const rotated = await again.rotate(team);
+      expect(rotated).not.toBe(given);
+      expect(await keys.teamOf(given)).toBeUndefined();
+      expect(await keys.teamOf(rotated)).toBe(team);
+      expect(await entriesOf(store, team, prefix)).toEqual([`key:${rotated}`, `team:${team}`]);
+      await keys.remove(team);
+      expect(await entriesOf(store, team, prefix)).toEqual([]);
     });
 
-    it("uninstall and disconnect remove every address of the workspace, old routes included, even beside rotations", async () => {
+    it("uninstall and disconnect remove every address of the workspace, even beside rotations", async () => {
       const { team, keys, store } = await replicas();
-      const keyv = store.namespace(CALLBACK_KEYS_NAMESPACE);
-      await keyv.set(`key:${"O".repeat(31)}${counter}`, team);
       const shown = await Promise.all(
         Array.from({ length: 6 }, (_, i) => (keys[i % 2] as CallbackKeys).rotate(team)),
       );

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openFeedLedger } from "../../src/feed/ledger.js";
+import { callbackKeysFor } from "../../src/store/callback-keys.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
 import { leasesFor } from "../../src/store/leases.js";
 import { ensureSchema, SchemaTooNewError } from "../../src/store/schema/index.js";
@@ -127,6 +128,10 @@ describe("the schema on sqlite", () => {
     db.exec(`INSERT INTO kassa_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', ${later})`);
     db.exec(`INSERT INTO kassa_feed_turns VALUES ('T0OLD', 5, 'turn1', ${later}, 0)`);
     db.exec(`INSERT INTO kassa_feed_states VALUES ('T0OLD', 'C0OLD', '{"since":1}')`);
+    const [given, leftBehind] = ["G".repeat(32), "L".repeat(32)];
+    db.exec(`INSERT INTO keyv VALUES ('callbacks:team:T0OLD', '{"value":"${given}"}')`);
+    db.exec(`INSERT INTO keyv VALUES ('callbacks:key:${given}', '{"value":"T0OLD"}')`);
+    db.exec(`INSERT INTO keyv VALUES ('callbacks:key:${leftBehind}', '{"value":"T0OLD"}')`);
     db.close();
 
     const store = await open(url);
@@ -143,12 +148,21 @@ describe("the schema on sqlite", () => {
     const ledger = await openFeedLedger(store);
     expect(await ledger.readState("T0OLD", "C0OLD")).toEqual({ since: 1 });
     expect(await ledger.writeState("T0OLD", "C0OLD", "turn1", { since: 2 })).toBe(true);
+    // The callback address given out before keeps routing (one a racing rotation left does not).
+    const callbackKeys = callbackKeysFor(store, 3000);
+    expect(await callbackKeys.teamOf(given)).toBe("T0OLD");
+    expect(await callbackKeys.teamOf(leftBehind)).toBeUndefined();
+    expect(await store.namespace("callbacks").get("team:T0OLD")).toBeUndefined();
     const after = new Database(url.slice("sqlite://".length));
     try {
       expect(after.prepare("SELECT version FROM kassa_schema").get()).toEqual({
         version: SQLITE_STEPS.length,
       });
-      expect(after.prepare("SELECT family, key, field FROM kassa_claim_states").all()).toEqual([
+      expect(
+        after.prepare("SELECT family, key, field FROM kassa_claim_states ORDER BY family").all(),
+      ).toEqual([
+        { family: "callback", key: "T0OLD", field: "key" },
+        { family: "callback-route", key: given, field: "team" },
         { family: "feed", key: "T0OLD", field: "C0OLD" },
       ]);
     } finally {

@@ -53,3 +53,11 @@ export function claimTables(prefix: string): { items: string; states: string } {
 
 /** Where the claim board keeps its keys under `prefix` in Redis (schema step 2 moves data there). */
 export const redisClaimPrefix = (prefix: string) => `${prefix}:claims`;
+
+/**
+ * The Keyv namespace the callback keys lived in before the claim board (the schema's callback-keys
+ * step moves them onto it): "callbacks" under the store's own prefix; under another (a test run's),
+ * one of that prefix's own.
+ */
+export const legacyCallbackNamespace = (prefix: string) =>
+  prefix === DEFAULT_PREFIX ? "callbacks" : `${prefix}-callbacks`;

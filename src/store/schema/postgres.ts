@@ -1,11 +1,38 @@
 import type pg from "pg";
 import { z } from "zod";
 import { LEGACY_FEED_NAMESPACES, postgresLegacyFeedMove } from "./legacy-feed.js";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, POSTGRES_TABLE, tableName } from "./names.js";
+import { CLAIMS_TABLE, DEFAULT_PREFIX, legacyCallbackNamespace, POSTGRES_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The PostgreSQL schema as numbered steps. A new table, index or column is a new step at the end
 // (never an edit of a step a release has run): a store runs each missing step once, in order.
+
+/**
+ * The callback keys move from their Keyv namespace (entries team:<id> -> key, key:<key> -> team, each
+ * value {"value":"..."}) onto the claim board (src/store/callback-keys.ts), so an address given out
+ * before keeps routing; a route its team's entry does not name routed nothing before and is not
+ * moved. The namespace is emptied. Step 5 once merged after the step 4 of another change.
+ */
+export const POSTGRES_MOVE_CALLBACK_KEYS: SqlStep = (prefix) => {
+  const states = tableName(prefix, "claim_states");
+  const keyv = `public.${POSTGRES_TABLE}`;
+  const namespace = `${legacyCallbackNamespace(prefix)}:`;
+  const [teams, routes] = [`${namespace}team:`, `${namespace}key:`];
+  // Keys and team ids are plain ([A-Za-z0-9_-]): read by pattern, never by casting text to JSON.
+  const value = (column: string) => `substring(${column} from '"value":"([A-Za-z0-9_-]+)"')`;
+  return [
+    `INSERT INTO ${states} (family, key, field, state)
+      SELECT 'callback', substr(t.key, ${teams.length + 1}), 'key', to_jsonb(${value("t.value")})::text
+      FROM ${keyv} t WHERE left(t.key, ${teams.length}) = '${teams}' AND ${value("t.value")} IS NOT NULL
+      ON CONFLICT (family, key, field) DO NOTHING`,
+    `INSERT INTO ${states} (family, key, field, state)
+      SELECT 'callback-route', substr(r.key, ${routes.length + 1}), 'team', to_jsonb(${value("r.value")})::text
+      FROM ${keyv} r JOIN ${keyv} t ON t.key = '${teams}' || ${value("r.value")}
+      WHERE left(r.key, ${routes.length}) = '${routes}' AND ${value("t.value")} = substr(r.key, ${routes.length + 1})
+      ON CONFLICT (family, key, field) DO NOTHING`,
+    `DELETE FROM ${keyv} WHERE left(key, ${namespace.length}) = '${namespace}'`,
+  ];
+};
 
 export const POSTGRES_STEPS: SqlStep[] = [
   // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
@@ -87,6 +114,8 @@ export const POSTGRES_STEPS: SqlStep[] = [
   // 4: the feed's channel states kept in Keyv before the ledger move onto the claim board (legacy-feed.ts);
   // they are the store's own (its default prefix).
   (prefix) => (prefix === DEFAULT_PREFIX ? postgresLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
+  // 5: the callback keys move from their Keyv namespace onto the claim board.
+  POSTGRES_MOVE_CALLBACK_KEYS,
 ];
 
 /**

@@ -52,6 +52,40 @@ if p == 'kassa' then
   end
 end`;
 
+// Step 5 (4 until the step 4 of another change is merged before it). Before it: the callback keys in their
+// Keyv namespace N ("callbacks" under the store's own prefix, "P-callbacks" under another), keys
+// N::team:<id> -> {"value":"<key>"} and N::key:<key> -> {"value":"<id>"}. After it, on the claim
+// board (src/store/callback-keys.ts): B:s:callback:<id> field key, B:s:callback-route:<key> field
+// team, each state JSON text. A route its team's entry does not name routed nothing before and is not
+// moved; the namespace is emptied.
+const MOVE_CALLBACK_KEYS = `
+local p = ARGV[1]
+local b = p .. ':claims'
+local namespace = (p == 'kassa' and 'callbacks' or (p .. '-callbacks')) .. '::'
+local function glob(text) return (string.gsub(text, '([%*%?%[%]\\])', '\\%1')) end
+local function plain(text) return type(text) == 'string' and string.match(text, '^[%w_%-]+$') ~= nil end
+local function valueOf(entry)
+  local text = redis.call('GET', entry)
+  if not text then return nil end
+  local ok, data = pcall(cjson.decode, text)
+  if ok and type(data) == 'table' and plain(data.value) then return data.value end
+  return nil
+end
+local entries = redis.call('KEYS', glob(namespace) .. '*')
+for _, entry in ipairs(entries) do
+  local name = string.sub(entry, #namespace + 1)
+  if string.sub(name, 1, 5) == 'team:' and plain(string.sub(name, 6)) then
+    local team, key = string.sub(name, 6), valueOf(entry)
+    if key then
+      redis.call('HSET', b .. ':s:callback:' .. team, 'key', '"' .. key .. '"')
+      if valueOf(namespace .. 'key:' .. key) == team then
+        redis.call('HSET', b .. ':s:callback-route:' .. key, 'team', '"' .. team .. '"')
+      end
+    end
+  end
+end
+for _, entry in ipairs(entries) do redis.call('DEL', entry) end`;
+
 /** One numbered step: what it does, and its Lua, run with ARGV[1] the prefix. */
 export type RedisStep = { purpose: string; lua: string };
 
@@ -67,6 +101,10 @@ export const REDIS_STEPS: RedisStep[] = [
     purpose:
       "the feed's channel states kept in Keyv before the ledger (the store's own, under its default prefix) move onto the claim board",
     lua: `if ARGV[1] == '${DEFAULT_PREFIX}' then${redisLegacyFeedMove(LEGACY_FEED_NAMESPACES)}\nend`,
+  },
+  {
+    purpose: "the callback keys move from their Keyv namespace onto the claim board (P:claims)",
+    lua: MOVE_CALLBACK_KEYS,
   },
 ];
 

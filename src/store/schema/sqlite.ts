@@ -1,11 +1,40 @@
 import type Database from "better-sqlite3";
 import { LEGACY_FEED_NAMESPACES, sqliteLegacyFeedMove } from "./legacy-feed.js";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, tableName } from "./names.js";
+import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, legacyCallbackNamespace, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The SQLite file's schema as numbered steps. A new table, index or column is a new step at the end
 // (never an edit of a step a release has run): a store runs each missing step once, in order.
 // The live cards' queue keeps no table of its own on SQLite (it is a Keyv namespace).
+
+/** An entry's value as Keyv stored it ({"value": "..."}); NULL for anything else (never an error). */
+const keyvText = (column: string) =>
+  `CASE WHEN json_valid(${column}) THEN CASE WHEN json_type(${column}, '$.value') = 'text'
+     THEN json_extract(${column}, '$.value') END END`;
+
+/**
+ * The callback keys move from their Keyv namespace (entries team:<id> -> key, key:<key> -> team) onto
+ * the claim board (src/store/callback-keys.ts), so an address given out before keeps routing; a route
+ * its team's entry does not name routed nothing before and is not moved. The namespace is emptied.
+ * Step 5 once merged after the step 4 of another change (numbered by its place in SQLITE_STEPS).
+ */
+export const SQLITE_MOVE_CALLBACK_KEYS: SqlStep = (prefix) => {
+  const states = tableName(prefix, "claim_states");
+  const namespace = `${legacyCallbackNamespace(prefix)}:`;
+  const [teams, routes] = [`${namespace}team:`, `${namespace}key:`];
+  return [
+    `INSERT INTO ${states} (family, key, field, state)
+      SELECT 'callback', substr(t.key, ${teams.length + 1}), 'key', json_quote(${keyvText("t.value")})
+      FROM ${KEYV_TABLE} t WHERE substr(t.key, 1, ${teams.length}) = '${teams}' AND ${keyvText("t.value")} IS NOT NULL
+      ON CONFLICT (family, key, field) DO NOTHING`,
+    `INSERT INTO ${states} (family, key, field, state)
+      SELECT 'callback-route', substr(r.key, ${routes.length + 1}), 'team', json_quote(${keyvText("r.value")})
+      FROM ${KEYV_TABLE} r JOIN ${KEYV_TABLE} t ON t.key = '${teams}' || ${keyvText("r.value")}
+      WHERE substr(r.key, 1, ${routes.length}) = '${routes}' AND ${keyvText("t.value")} = substr(r.key, ${routes.length + 1})
+      ON CONFLICT (family, key, field) DO NOTHING`,
+    `DELETE FROM ${KEYV_TABLE} WHERE substr(key, 1, ${namespace.length}) = '${namespace}'`,
+  ];
+};
 
 export const SQLITE_STEPS: SqlStep[] = [
   // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
@@ -70,6 +99,8 @@ export const SQLITE_STEPS: SqlStep[] = [
   // 4: the feed's channel states kept in Keyv before the ledger move onto the claim board (legacy-feed.ts);
   // they are the store's own (its default prefix).
   (prefix) => (prefix === DEFAULT_PREFIX ? sqliteLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
+  // 5: the callback keys move from their Keyv namespace onto the claim board.
+  SQLITE_MOVE_CALLBACK_KEYS,
 ];
 
 /**
