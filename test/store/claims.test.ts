@@ -13,6 +13,7 @@ import type { ClaimBoard, ClaimedItem } from "../../src/store/claims/board.js";
 import { openClaimBoard } from "../../src/store/claims/index.js";
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { redisClaimPrefix } from "../../src/store/schema/names.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
@@ -250,9 +251,11 @@ describe.skipIf(!redisUrl)("the claim board on redis: named items", () => {
     try {
       const board = await openClaimBoard(store, prefix);
       const now = Date.now();
-      expect(await board.claimKey("once", "k", "t1", now, 50)).toEqual({ held: true });
+      expect(await board.claimKey("once", "k", "t1", now, 500)).toEqual({ held: true });
       const client = store.native?.kind === "redis" ? store.native.client : undefined;
-      await expect.poll(() => client?.exists(`${prefix}:i:once:k`)).toBe(0);
+      const item = `${redisClaimPrefix(prefix)}:i:once:k`;
+      expect(await client?.exists(item)).toBe(1);
+      await expect.poll(() => client?.exists(item), { timeout: 3000 }).toBe(0);
     } finally {
       await store.close();
       await dropWatchNamespace(redisUrl ?? "", prefix);
