@@ -21,9 +21,39 @@ import { claimTables, DEFAULT_PREFIX, POSTGRES_TABLE } from "./schema/names.js";
 /** What PostgreSQL rows look like to the namespace listing. */
 const postgresRowsSchema = z.array(z.object({ key: z.string(), value: z.string() }));
 
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split after the export and schema work lands
 export async function openPostgres(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
+  const pool = await connectedPool(storeUrl, location);
+  const SharedPoolPostgres = sharedPoolAdapter(pool);
+  const instances = new Map<string, Keyv>();
+  let closed = false;
+  return {
+    location,
+    kind: "postgres",
+    native: { kind: "postgres", pool },
+    namespace(name) {
+      let keyv = instances.get(name);
+      if (!keyv) {
+        // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
+        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name, timeoutMs);
+        instances.set(name, keyv);
+      }
+      return keyv;
+    },
+    async ping() {
+      await pool.query("SELECT 1");
+    },
+    claimOnce: claimOnceOn(postgresClaimBoard(pool, claimTables(DEFAULT_PREFIX))),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** The store's pool, connected and its schema brought up to date; one line when it cannot be. */
+async function connectedPool(storeUrl: string, location: string): Promise<pg.Pool> {
   // A pool of our own: @keyv/postgres keeps one pool per process, and disconnecting any adapter
   // ends it for all of them (and for a second store on the same URL).
   const pool = new pg.Pool({ connectionString: storeUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
@@ -43,9 +73,12 @@ export async function openPostgres(storeUrl: string, timeoutMs: number): Promise
     if (error instanceof StoreUnavailableError) throw error;
     throw new StoreUnavailableError(`cannot set up the tables at ${location}: ${(error as Error).message}`);
   }
+  return pool;
+}
 
-  /** Namespaces share the store's pool; the store, not an adapter, ends it. */
-  class SharedPoolPostgres extends KeyvPostgres {
+/** A namespace's Keyv adapter: namespaces share the store's pool; the store, not an adapter, ends it. */
+function sharedPoolAdapter(pool: pg.Pool) {
+  return class SharedPoolPostgres extends KeyvPostgres {
     override async connect() {
       return async (sql: string, values?: unknown[]) =>
         // The adapter creates its table as it starts; the table is the schema's (src/store/schema/).
@@ -72,31 +105,5 @@ export async function openPostgres(storeUrl: string, timeoutMs: number): Promise
         after = last.key;
       }
     }
-  }
-
-  const instances = new Map<string, Keyv>();
-  let closed = false;
-  return {
-    location,
-    kind: "postgres",
-    native: { kind: "postgres", pool },
-    namespace(name) {
-      let keyv = instances.get(name);
-      if (!keyv) {
-        // One adapter per namespace: Keyv writes its namespace onto the adapter it is given.
-        keyv = keyvFor(new SharedPoolPostgres({ uri: storeUrl, table: POSTGRES_TABLE }), name, timeoutMs);
-        instances.set(name, keyv);
-      }
-      return keyv;
-    },
-    async ping() {
-      await pool.query("SELECT 1");
-    },
-    claimOnce: claimOnceOn(postgresClaimBoard(pool, claimTables(DEFAULT_PREFIX))),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await pool.end();
-    },
   };
 }

@@ -16,6 +16,13 @@ const stateSchema = z.array(z.object({ state: z.string() }));
  * makes the late write find no row, and one that comes after waits for it.
  */
 export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
+  return { ...postgresSchedule(pool, tables), ...postgresStates(pool, tables) };
+}
+
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
+
+/** The items: their schedule and claims. */
+function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, StateSteps> {
   const { items, states } = tables;
   return {
     async enlist(family, key, dueAt) {
@@ -89,6 +96,27 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
         [family, key, now],
       );
     },
+    async sweep(family, now) {
+      const result = await pool.query(
+        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
+        [family, now],
+      );
+      return result.rowCount ?? 0;
+    },
+    async drop(family, key) {
+      await pool.query(
+        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
+         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
+        [family, key],
+      );
+    },
+  };
+}
+
+/** The items' states: written under a claim, or swapped (compare-and-set) without one. */
+function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSteps> {
+  const { items, states } = tables;
+  return {
     async readState(family, key, field) {
       const result = await pool.query(
         `SELECT state FROM ${states} WHERE family = $1 AND key = $2 AND field = $3`,
@@ -137,20 +165,6 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
               ];
       const result = await pool.query(sql, values);
       return result.rowCount === 1;
-    },
-    async sweep(family, now) {
-      const result = await pool.query(
-        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
-        [family, now],
-      );
-      return result.rowCount ?? 0;
-    },
-    async drop(family, key) {
-      await pool.query(
-        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
-         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
-        [family, key],
-      );
     },
   };
 }

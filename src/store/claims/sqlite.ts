@@ -16,6 +16,11 @@ type Tables = { items: string; states: string };
  * statement or one transaction, which SQLite runs alone even when several processes share the file.
  */
 export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBoard {
+  return { ...sqliteSchedule(db, tables), ...sqliteStates(db, tables) };
+}
+
+/** The items: their schedule and claims. */
+function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard, StateSteps> {
   const { items, states } = tables;
   const enlist = db.prepare<[string, string, number]>(
     `INSERT INTO ${items} (family, key, due_at) VALUES (?, ?, ?) ON CONFLICT (family, key) DO NOTHING`,
@@ -68,28 +73,6 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
     `UPDATE ${items} SET due_at = MIN(due_at, ?), nudged = CASE WHEN lease_until > ? THEN ? ELSE 0 END
      WHERE family = ? AND key = ?`,
   );
-  const read = db.prepare<[string, string, string], { state: string }>(
-    `SELECT state FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
-  );
-  const write = db.prepare<[string, string, string, string, string, string, string]>(
-    `INSERT INTO ${states} (family, key, field, state)
-     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${items} WHERE family = ? AND key = ? AND owner = ?)
-     ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state`,
-  );
-  const deleteState = db.prepare<[string, string, string]>(
-    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
-  );
-  // swapState: each case one statement, its condition checked as it writes.
-  const swapInsert = db.prepare<[string, string, string, string]>(
-    `INSERT INTO ${states} (family, key, field, state) VALUES (?, ?, ?, ?)
-     ON CONFLICT (family, key, field) DO NOTHING`,
-  );
-  const swapUpdate = db.prepare<[string, string, string, string, string]>(
-    `UPDATE ${states} SET state = ? WHERE family = ? AND key = ? AND field = ? AND state = ?`,
-  );
-  const swapDelete = db.prepare<[string, string, string, string]>(
-    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ? AND state = ?`,
-  );
   const sweep = db.prepare<[string, number]>(
     `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
   );
@@ -120,6 +103,43 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
     async nudge(family, key, now) {
       nudge.run(now, now, now, family, key);
     },
+    async sweep(family, now) {
+      return sweep.run(family, now).changes;
+    },
+    async drop(family, key) {
+      drop(family, key);
+    },
+  };
+}
+
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
+
+/** The items' states: written under a claim, or swapped (compare-and-set) without one. */
+function sqliteStates(db: Database.Database, tables: Tables): Pick<ClaimBoard, StateSteps> {
+  const { items, states } = tables;
+  const read = db.prepare<[string, string, string], { state: string }>(
+    `SELECT state FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
+  );
+  const write = db.prepare<[string, string, string, string, string, string, string]>(
+    `INSERT INTO ${states} (family, key, field, state)
+     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM ${items} WHERE family = ? AND key = ? AND owner = ?)
+     ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state`,
+  );
+  const deleteState = db.prepare<[string, string, string]>(
+    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ?`,
+  );
+  // swapState: each case one statement, its condition checked as it writes.
+  const swapInsert = db.prepare<[string, string, string, string]>(
+    `INSERT INTO ${states} (family, key, field, state) VALUES (?, ?, ?, ?)
+     ON CONFLICT (family, key, field) DO NOTHING`,
+  );
+  const swapUpdate = db.prepare<[string, string, string, string, string]>(
+    `UPDATE ${states} SET state = ? WHERE family = ? AND key = ? AND field = ? AND state = ?`,
+  );
+  const swapDelete = db.prepare<[string, string, string, string]>(
+    `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ? AND state = ?`,
+  );
+  return {
     async readState(family, key, field) {
       const row = read.get(family, key, field);
       return row === undefined ? undefined : parseState(row.state);
@@ -136,12 +156,6 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
       if (was === undefined) return swapInsert.run(family, key, field, next ?? "").changes === 1;
       if (next === undefined) return swapDelete.run(family, key, field, was).changes === 1;
       return swapUpdate.run(next, family, key, field, was).changes === 1;
-    },
-    async sweep(family, now) {
-      return sweep.run(family, now).changes;
-    },
-    async drop(family, key) {
-      drop(family, key);
     },
   };
 }
