@@ -168,8 +168,7 @@ describe("src/ import graph", () => {
 
   it("imports big.js only in src/payments/decimal.ts, where Big is configured", () => {
     const bigJs = /from\s+["']big\.js["']|import\(\s*["']big\.js["']\s*\)/;
-    // runExport still imports it until the export work under way lands.
-    const allowed = new Set(["payments/decimal.ts", "exports/run.ts"]);
+    const allowed = new Set(["payments/decimal.ts"]);
     const importers = sourceFiles(SRC).map((file) => relative(SRC, file));
     const found = importers.filter((file) => bigJs.test(readFileSync(join(SRC, file), "utf8")));
     expect(found).toContain("payments/decimal.ts");

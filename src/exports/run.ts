@@ -1,11 +1,11 @@
 import type { webApi } from "@slack/bolt";
-import Big from "big.js";
 import { exportEndMessage, exportProgressMessage, fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import type { SlackMessage } from "../blocks/message.js";
 import type { KeptRead, ReadOptions } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
+import { Big } from "../payments/decimal.js";
 import { PaymentsError } from "../payments/errors.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
@@ -13,14 +13,11 @@ import { dayIn, type Period } from "../reports/periods.js";
 import { rubOf } from "../reports/report.js";
 import { uploadFile } from "../slack/files.js";
 import { exportRow } from "./columns.js";
-import { type ExportFormat, exportFile } from "./file.js";
+import { type ExportFile, type ExportFormat, exportFile } from "./file.js";
+import { ProgressMessage } from "./progress.js";
 
 /** History pages an export reads at most in one go: 200,000 invoices. A longer period is refused, not cut. */
 export const EXPORT_MAX_PAGES = 2000;
-
-/** The progress message appears once an export has run this long, and is edited at most this often. */
-export const PROGRESS_AFTER_MS = 3000;
-export const PROGRESS_EVERY_MS = 3000;
 
 export type ExportRequest = {
   teamId: string;
@@ -81,175 +78,161 @@ export function exportFilename(request: Pick<ExportRequest, "bounds" | "format">
  * as a row, shows its progress (after PROGRESS_AFTER_MS, with Cancel) and sends the file to the
  * asker's messages with Kassa with one line: the period, the count and the paid total.
  */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: split after the export and schema work lands
 export async function runExport(run: ExportRun): Promise<ExportEnd> {
-  const { request, client, channel, signal } = run;
-  const t = EXPORT_TEXT[request.lang];
-  const format = request.format.toUpperCase();
-  const progress = new ProgressMessage(
-    client,
-    channel,
+  const { request } = run;
+  const progress = progressMessage(run);
+  const file = exportFile(request.format, {
+    sheetName: EXPORT_TEXT[request.lang].sheetName,
+    zone: request.bounds.zone,
+  });
+  const tally: Tally = { invoices: 0, paidRub: new Big(0), pages: 0 };
+  let scan: KeptRead;
+  try {
+    scan = await readPeriod(run, file, progress, tally);
+  } catch (error) {
+    return endWith(file, progress, readStopped(error, run.signal, tally.pages, request.lang));
+  }
+  if (scan.partial)
+    return endWith(file, progress, {
+      message: exportEndMessage({ kind: "too-long", limit: EXPORT_MAX_PAGES * 100 }, request.lang),
+      result: { outcome: "export_too_long", pages: scan.pages },
+    });
+  return endWith(file, progress, await sendFile(run, file, progress, scan, tally));
+}
+
+/** What the rows read so far add up to: the count, the paid total in roubles, the pages read. */
+type Tally = { invoices: number; paidRub: Big; pages: number };
+
+/** How an export ends, and what its asker is told (nothing: another replica holds the export now). */
+type Ending = { result: ExportEnd; message?: SlackMessage };
+
+async function endWith(file: ExportFile, progress: ProgressMessage, ending: Ending): Promise<ExportEnd> {
+  const { result, message } = ending;
+  // A quick export's file speaks for itself; an end without a file is always said.
+  if (result.outcome !== "export_sent") file.discard();
+  // No message: another replica holds the export now, so this one writes nothing more, the progress line included.
+  if (message) await progress.finish(message, result.outcome !== "export_sent");
+  return result;
+}
+
+function progressMessage(run: ExportRun): ProgressMessage {
+  const { request } = run;
+  return new ProgressMessage(
+    run.client,
+    run.channel,
     (state) =>
       exportProgressMessage({
         teamId: request.teamId,
         jobId: run.jobId,
         userId: request.userId,
         title: request.title,
-        format,
+        format: request.format.toUpperCase(),
         lang: request.lang,
         ...state,
       }),
     run.onProgressPosted,
   );
-  const file = exportFile(request.format, { sheetName: t.sheetName, zone: request.bounds.zone });
-  let invoices = 0;
-  let paidRub = new Big(0);
-  let pagesRead = 0;
-  const end = async (message: SlackMessage, result: ExportEnd): Promise<ExportEnd> => {
-    // A quick export's file speaks for itself; an end without a file is always said.
-    if (result.outcome !== "export_sent") file.discard();
-    await progress.finish(message, result.outcome !== "export_sent");
-    return result;
-  };
-  let scan: KeptRead;
-  try {
-    scan = await run.read(
-      { since: request.bounds.from, until: request.bounds.to },
-      (entry) => {
-        invoices += 1;
-        file.add(exportRow(entry));
-        const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
-        if (rub !== null) paidRub = paidRub.plus(rub);
+}
+
+/** The period's invoices into the file and the tally, page by page; throws when stopped or failed. */
+async function readPeriod(
+  run: ExportRun,
+  file: ExportFile,
+  progress: ProgressMessage,
+  tally: Tally,
+): Promise<KeptRead> {
+  const { request, signal } = run;
+  const scan = await run.read(
+    { since: request.bounds.from, until: request.bounds.to },
+    (entry) => {
+      tally.invoices += 1;
+      file.add(exportRow(entry));
+      const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
+      if (rub !== null) tally.paidRub = tally.paidRub.plus(rub);
+    },
+    {
+      maxPages: EXPORT_MAX_PAGES,
+      signal,
+      onProgress: (state) => {
+        tally.pages = state.pages;
+        progress.show(state);
+        void run.checkpoint().catch(() => undefined);
       },
-      {
-        maxPages: EXPORT_MAX_PAGES,
-        signal,
-        onProgress: (state) => {
-          pagesRead = state.pages;
-          progress.show(state);
-          void run.checkpoint().catch(() => undefined);
-        },
-      },
-    );
-    // A Cancel pressed during the last page still stops the export before anything is sent.
-    signal.throwIfAborted();
-  } catch (error) {
-    const pages = pagesRead;
-    const reason = signal.aborted ? String(signal.reason) : "";
-    if (reason.startsWith("cancelled:")) {
-      const by = reason.slice("cancelled:".length);
-      return end(exportEndMessage({ kind: "cancelled", by }, request.lang), {
-        outcome: "export_cancelled",
-        by,
-        pages,
-      });
-    }
-    if (reason === "stopping")
-      return end(exportEndMessage({ kind: "stopped" }, request.lang), { outcome: "export_stopped", pages });
-    // Another replica holds the export now: this one writes nothing more, the progress line included.
-    if (reason === "lost") {
-      file.discard();
-      return { outcome: "export_lost", pages };
-    }
-    // The payment service is blamed only for its own failures; anything else is said as Kassa's.
-    const where = error instanceof PaymentsError ? "service" : "kassa";
-    return end(exportEndMessage({ kind: "failed", where }, request.lang), {
-      outcome: "export_failed",
-      where,
-      pages,
-      err: error,
-    });
+    },
+  );
+  // A Cancel pressed during the last page still stops the export before anything is sent.
+  signal.throwIfAborted();
+  return scan;
+}
+
+/** Why the read stopped after `pages`: cancelled, stopping, lost to another replica, or failed. */
+function readStopped(error: unknown, signal: AbortSignal, pages: number, lang: Lang): Ending {
+  const reason = signal.aborted ? String(signal.reason) : "";
+  if (reason.startsWith("cancelled:")) {
+    const by = reason.slice("cancelled:".length);
+    return {
+      message: exportEndMessage({ kind: "cancelled", by }, lang),
+      result: { outcome: "export_cancelled", by, pages },
+    };
   }
-  if (scan.partial)
-    return end(exportEndMessage({ kind: "too-long", limit: EXPORT_MAX_PAGES * 100 }, request.lang), {
-      outcome: "export_too_long",
-      pages: scan.pages,
-    });
-  progress.show({ pages: scan.pages, invoices, writing: true });
+  if (reason === "stopping")
+    return {
+      message: exportEndMessage({ kind: "stopped" }, lang),
+      result: { outcome: "export_stopped", pages },
+    };
+  if (reason === "lost") return { result: { outcome: "export_lost", pages } };
+  // The payment service is blamed only for its own failures; anything else is said as Kassa's.
+  const where = error instanceof PaymentsError ? "service" : "kassa";
+  return {
+    message: exportEndMessage({ kind: "failed", where }, lang),
+    result: { outcome: "export_failed", where, pages, err: error },
+  };
+}
+
+/** The finished file to the asker's messages with Kassa, with its one line; unless the lease was lost. */
+async function sendFile(
+  run: ExportRun,
+  file: ExportFile,
+  progress: ProgressMessage,
+  scan: KeptRead,
+  tally: Tally,
+): Promise<Ending> {
+  const { request } = run;
+  progress.show({ pages: scan.pages, invoices: tally.invoices, writing: true });
   const written = await file.finish();
-  const paid = formatAmount(paidRub.toFixed(), "RUB", request.lang);
+  const paid = formatAmount(tally.paidRub.toFixed(), "RUB", request.lang);
   try {
     await run.stillOurs();
   } catch {
     written.dispose();
-    return { outcome: "export_lost", pages: scan.pages };
+    return { result: { outcome: "export_lost", pages: scan.pages } };
   }
   try {
-    await uploadFile(client, {
+    await uploadFile(run.client, {
       path: written.path,
       length: written.length,
-      channel,
+      channel: run.channel,
       filename: exportFilename(request),
-      title: t.fileTitle(request.title),
+      title: EXPORT_TEXT[request.lang].fileTitle(request.title),
       comment: fileComment(request.lang, {
         title: request.title,
-        invoices,
+        invoices: tally.invoices,
         paid,
         zone: request.bounds.zone,
         read: scan,
       }),
     });
   } catch (error) {
-    return end(exportEndMessage({ kind: "failed", where: "slack" }, request.lang), {
-      outcome: "export_failed",
-      where: "slack",
-      pages: scan.pages,
-      err: error,
-    });
+    return {
+      message: exportEndMessage({ kind: "failed", where: "slack" }, request.lang),
+      result: { outcome: "export_failed", where: "slack", pages: scan.pages, err: error },
+    };
   } finally {
     written.dispose();
   }
-  return end(exportEndMessage({ kind: "done", title: request.title, format }, request.lang), {
-    outcome: "export_sent",
-    invoices,
-    bytes: written.length,
-    pages: scan.pages,
-  });
-}
-
-type ProgressState = { pages: number; invoices: number; writing?: boolean };
-
-/**
- * The progress message: posted once the export has run PROGRESS_AFTER_MS, then edited at most every
- * PROGRESS_EVERY_MS, one call at a time (so a late edit never overwrites the end), and at last
- * replaced by how it ended. Slack's failures here cost only the progress line; the export goes on.
- */
-class ProgressMessage {
-  private ts: string | undefined;
-  private chain: Promise<void> = Promise.resolve();
-  private shownAt = 0;
-  private readonly startedAt = Date.now();
-
-  constructor(
-    private readonly client: webApi.WebClient,
-    private readonly channel: string,
-    private readonly build: (state: ProgressState) => SlackMessage,
-    private readonly onPosted: ((ts: string) => void) | undefined,
-  ) {}
-
-  show(state: ProgressState): void {
-    const now = Date.now();
-    if (now - this.startedAt < PROGRESS_AFTER_MS || now - this.shownAt < PROGRESS_EVERY_MS) return;
-    this.shownAt = now;
-    this.send(this.build(state));
-  }
-
-  /** The end in place of the progress; `always` false: nothing when no progress was ever shown. */
-  async finish(message: SlackMessage, always = true): Promise<void> {
-    if (always || this.shownAt > 0) this.send(message);
-    await this.chain;
-  }
-
-  private send(message: SlackMessage): void {
-    const { text, blocks } = message;
-    this.chain = this.chain
-      .then(async () => {
-        if (this.ts) await this.client.chat.update({ channel: this.channel, ts: this.ts, text, blocks });
-        else {
-          this.ts = (await this.client.chat.postMessage({ channel: this.channel, text, blocks })).ts;
-          if (this.ts) this.onPosted?.(this.ts);
-        }
-      })
-      .catch(() => undefined);
-  }
+  const format = request.format.toUpperCase();
+  return {
+    message: exportEndMessage({ kind: "done", title: request.title, format }, request.lang),
+    result: { outcome: "export_sent", invoices: tally.invoices, bytes: written.length, pages: scan.pages },
+  };
 }
