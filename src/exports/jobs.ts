@@ -5,7 +5,7 @@ import { directChannel } from "../slack/files.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Leases } from "../store/leases.js";
 import type { Logger } from "../util/logger.js";
-import { type OwedExport, type OwedExports, tellLapsed } from "./owed.js";
+import { type OwedExport, type OwedExports, OwedNote, tellLapsed } from "./owed.js";
 import { type ExportEnd, type ExportRequest, runExport } from "./run.js";
 
 export type ExportJobsDeps = {
@@ -24,6 +24,18 @@ export type ExportJobsDeps = {
 const LEASE_MS = 60_000;
 
 type Job = { id: string; by: string; controller: AbortController; done: Promise<ExportEnd> };
+
+/** The workspace's export lease (`key`), held by the export `jobId`. */
+type ExportLease = { key: string; jobId: string };
+
+/** An export that has its lease, the asker's channel and its entry written down. */
+type Started = {
+  request: ExportRequest;
+  client: webApi.WebClient;
+  channel: string;
+  lease: ExportLease;
+  note: OwedNote;
+};
 
 /** What starting an export came to, for the asker's reply. */
 export type ExportStart =
@@ -54,14 +66,9 @@ export class ExportJobs {
    */
   async start(request: ExportRequest, client: webApi.WebClient): Promise<ExportStart> {
     const jobId = randomBytes(8).toString("hex");
-    const key = `export:${request.teamId}`;
-    const startedAt = Date.now();
-    const leaseMs = this.leaseMs;
-    const taken = await this.deps.leases.acquire(key, jobId, `${request.userId} ${startedAt}`, leaseMs);
-    if (!taken.held) {
-      const [by = "", at = ""] = (taken.info ?? "").split(" ");
-      return { started: false, busy: { by, startedAt: Number(at) || startedAt } };
-    }
+    const lease: ExportLease = { key: `export:${request.teamId}`, jobId };
+    const busy = await this.takeLease(request, lease);
+    if (busy) return busy;
     // The workspace's lease is ours: an export still owed here died with its replica. Its asker
     // hears so first (once, whichever replica gets there).
     await this.tellLapsed({ team: request.teamId, except: jobId });
@@ -69,99 +76,16 @@ export class ExportJobs {
     try {
       channel = await directChannel(client, request.userId);
     } catch (error) {
-      await this.deps.leases.release(key, jobId).catch(() => {});
+      await this.deps.leases.release(lease.key, jobId).catch(() => {});
       this.deps.logger.warn(
         { team: request.teamId, err: error },
         "cannot open the asker's messages with Kassa",
       );
       return { started: false, needsScope: true };
     }
-    const owed: OwedExport = {
-      v: 1,
-      team: request.teamId,
-      user: request.userId,
-      channel,
-      lang: request.lang,
-      title: request.title,
-      format: request.format.toUpperCase(),
-      beat: Date.now(),
-      leaseMs,
-    };
-    // One write at a time, the newest last: a beat never takes back the progress message's ts.
-    let writes: Promise<void> = Promise.resolve();
-    const writeOwed = () => {
-      const entry = { ...owed };
-      writes = writes
-        .then(() => this.deps.owed.write(jobId, entry))
-        .catch((error: unknown) =>
-          this.deps.logger.warn(
-            { team: request.teamId, export: jobId, err: error },
-            "could not note an export",
-          ),
-        );
-      return writes;
-    };
-    await writeOwed();
-    const controller = new AbortController();
-    const renewal = setInterval(() => {
-      void this.deps.leases.renew(key, jobId, leaseMs).then(
-        (held) => {
-          if (!held) return controller.abort("lost");
-          owed.beat = Date.now();
-          return writeOwed();
-        },
-        () => {},
-      );
-    }, leaseMs / 3);
-    const job: Job = {
-      id: jobId,
-      by: request.userId,
-      controller,
-      done: runExport({
-        request,
-        jobId,
-        client,
-        channel,
-        read: (span, onEntry, options) => this.deps.history.read(request.teamId, span, onEntry, options),
-        signal: controller.signal,
-        checkpoint: async () => {
-          // Only the asker or an admin can have marked it: the Cancel listener checks before marking.
-          const by = await this.deps.cancels.markedBy(jobId).catch(() => undefined);
-          if (by && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
-        },
-        stillOurs: async () => {
-          if (!(await this.deps.leases.renew(key, jobId, leaseMs))) throw new Error("export lease lost");
-        },
-        onProgressPosted: (ts) => {
-          owed.ts = ts;
-          void writeOwed();
-        },
-      }).then(async (end) => {
-        // Lost: this replica said nothing, so the asker is still owed an end (told once it lapses).
-        // Otherwise settled before `done`: shutdown waits for it, so a stopped process leaves none.
-        if (end.outcome !== "export_lost") {
-          await writes;
-          await this.deps.owed.settle(jobId).catch((error: unknown) => {
-            this.deps.logger.warn(
-              { team: request.teamId, export: jobId, err: error },
-              "could not settle an export",
-            );
-          });
-        }
-        return end;
-      }),
-    };
-    this.running.set(jobId, job);
-    void job.done
-      .then((end) => this.logEnd(request, jobId, end))
-      .catch((error: unknown) =>
-        this.deps.logger.error({ team: request.teamId, err: error }, "export crashed"),
-      )
-      .finally(() => {
-        clearInterval(renewal);
-        this.running.delete(jobId);
-        void this.deps.leases.release(key, jobId).catch(() => {});
-      });
+    const note = this.owe(request, jobId, channel);
+    await note.write();
+    this.runInBackground({ request, client, channel, lease, note });
     return { started: true, jobId };
   }
 
@@ -208,6 +132,90 @@ export class ExportJobs {
       }),
     ]);
     clearTimeout(timer);
+  }
+
+  /** The workspace's export lease for `jobId`; when another export holds it, who started it and when. */
+  private async takeLease(request: ExportRequest, lease: ExportLease): Promise<ExportStart | undefined> {
+    const startedAt = Date.now();
+    const info = `${request.userId} ${startedAt}`;
+    const taken = await this.deps.leases.acquire(lease.key, lease.jobId, info, this.leaseMs);
+    if (taken.held) return undefined;
+    const [by = "", at = ""] = (taken.info ?? "").split(" ");
+    return { started: false, busy: { by, startedAt: Number(at) || startedAt } };
+  }
+
+  /** What the export owes its asker, as it will be written down while it runs. */
+  private owe(request: ExportRequest, jobId: string, channel: string): OwedNote {
+    const entry: OwedExport = {
+      v: 1,
+      team: request.teamId,
+      user: request.userId,
+      channel,
+      lang: request.lang,
+      title: request.title,
+      format: request.format.toUpperCase(),
+      beat: Date.now(),
+      leaseMs: this.leaseMs,
+    };
+    return new OwedNote(this.deps.owed, jobId, entry, this.deps.logger);
+  }
+
+  /** The export runs, its lease renewed every third of it, until it ends; then the lease is freed. */
+  private runInBackground(started: Started): void {
+    const { request, lease } = started;
+    const controller = new AbortController();
+    const renewal = setInterval(() => {
+      void this.deps.leases.renew(lease.key, lease.jobId, this.leaseMs).then(
+        (held) => {
+          if (!held) return controller.abort("lost");
+          return started.note.beat();
+        },
+        () => {},
+      );
+    }, this.leaseMs / 3);
+    const job: Job = {
+      id: lease.jobId,
+      by: request.userId,
+      controller,
+      done: this.run(started, controller),
+    };
+    this.running.set(lease.jobId, job);
+    void job.done
+      .then((end) => this.logEnd(request, lease.jobId, end))
+      .catch((error: unknown) =>
+        this.deps.logger.error({ team: request.teamId, err: error }, "export crashed"),
+      )
+      .finally(() => {
+        clearInterval(renewal);
+        this.running.delete(lease.jobId);
+        void this.deps.leases.release(lease.key, lease.jobId).catch(() => {});
+      });
+  }
+
+  private async run(started: Started, controller: AbortController): Promise<ExportEnd> {
+    const { request, lease, note } = started;
+    const end = await runExport({
+      request,
+      jobId: lease.jobId,
+      client: started.client,
+      channel: started.channel,
+      read: (span, onEntry, options) => this.deps.history.read(request.teamId, span, onEntry, options),
+      signal: controller.signal,
+      checkpoint: async () => {
+        // Only the asker or an admin can have marked it: the Cancel listener checks before marking.
+        const by = await this.deps.cancels.markedBy(lease.jobId).catch(() => undefined);
+        if (by && !controller.signal.aborted) controller.abort(`cancelled:${by}`);
+      },
+      stillOurs: async () => {
+        if (!(await this.deps.leases.renew(lease.key, lease.jobId, this.leaseMs)))
+          throw new Error("export lease lost");
+      },
+      onProgressPosted: (ts) => void note.posted(ts),
+    });
+    // Lost: this replica said nothing, so the asker is still owed an end (told once it lapses).
+    // Otherwise settled before `done`: shutdown waits for it, so a stopped process leaves none.
+    if (end.outcome !== "export_lost") await note.settle();
+    return end;
   }
 
   private logEnd(request: ExportRequest, jobId: string, end: ExportEnd): void {

@@ -83,6 +83,57 @@ export class OwedExports {
 }
 
 /**
+ * One running export's entry, kept up to date by its replica: one write at a time, the newest last, so
+ * a beat never takes back the progress message's ts. A write that fails is logged; the next writes it all.
+ */
+export class OwedNote {
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly owed: OwedExports,
+    private readonly jobId: string,
+    private readonly entry: OwedExport,
+    private readonly logger: Logger,
+  ) {}
+
+  write(): Promise<void> {
+    const entry = { ...this.entry };
+    this.writes = this.writes
+      .then(() => this.owed.write(this.jobId, entry))
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { team: this.entry.team, export: this.jobId, err: error },
+          "could not note an export",
+        ),
+      );
+    return this.writes;
+  }
+
+  /** The export's lease was renewed just now. */
+  beat(): Promise<void> {
+    this.entry.beat = Date.now();
+    return this.write();
+  }
+
+  /** The progress message was posted: another replica can end it now. */
+  posted(ts: string): Promise<void> {
+    this.entry.ts = ts;
+    return this.write();
+  }
+
+  /** The export said how it ended: once every write asked for has landed, the entry goes. */
+  async settle(): Promise<void> {
+    await this.writes;
+    await this.owed.settle(this.jobId).catch((error: unknown) => {
+      this.logger.warn(
+        { team: this.entry.team, export: this.jobId, err: error },
+        "could not settle an export",
+      );
+    });
+  }
+}
+
+/**
  * Tells each claimed asker that their export stopped with the replica making it, in place of its
  * progress message (its Cancel gone) or, when none was posted yet, as a new message; then settles it.
  */
