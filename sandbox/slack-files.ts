@@ -54,8 +54,10 @@ export class SlackFiles {
         headers: { "content-type": type },
         body: raw,
       }).formData();
-      const part = [...form.values()].find((value): value is File => typeof value !== "string");
-      if (!part) return 400;
+      // Narrowed by typeof, not a `value is File` predicate: with undici's own types loaded, the
+      // File of FormData's entries is undici-types' and the global File is node:buffer's.
+      const part = [...form.values()].find((value) => typeof value !== "string");
+      if (part === undefined || typeof part === "string") return 400;
       file.bytes = Buffer.from(await part.arrayBuffer());
     } else file.bytes = raw;
     return file.bytes.length === file.length ? 200 : 400;

@@ -1,7 +1,6 @@
-import type http from "node:http";
 import zlib from "node:zlib";
 
-/** Reading an answer of node:http into a fetch Response: capped, decompressed, never redirected. */
+/** An answer of undici's `request` as a fetch Response (decompressed, capped), and the transport's errors. */
 
 /** The answer was larger than maxResponseBytes; it was not read further. */
 export class ResponseTooLargeError extends Error {
@@ -26,57 +25,31 @@ export class RedirectError extends Error {
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
-/** Reads the whole answer, at most maxResponseBytes, refusing redirects. */
-export function readAnswer(
-  response: http.IncomingMessage,
-  maxResponseBytes: number,
-  succeed: (response: Response) => void,
-  fail: (error: unknown) => void,
-): void {
-  const status = response.statusCode ?? 0;
-  if (status >= 300 && status < 400) {
-    response.resume();
-    fail(new RedirectError(status, response.headers.location));
-    return;
+/** What undici's `request` answered, its body read whole. */
+type Answer = {
+  statusCode: number;
+  statusText?: string;
+  headers: Record<string, string | string[] | undefined>;
+};
+
+/** A fetch Response of an answer read whole: decompressed, at most maxResponseBytes. */
+export function fetchResponse(answer: Answer, raw: Buffer, maxResponseBytes: number): Response {
+  const content = decode(raw, first(answer.headers["content-encoding"]), maxResponseBytes);
+  const headers = new Headers();
+  for (const name in answer.headers) {
+    const value = answer.headers[name];
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.append(name, value);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  response.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > maxResponseBytes) {
-      fail(new ResponseTooLargeError(`the answer is larger than ${maxResponseBytes} bytes`));
-      return;
-    }
-    chunks.push(chunk);
-  });
-  response.on("error", fail);
-  response.on("close", () => {
-    if (!response.complete) fail(new Error("the connection closed before the whole answer arrived"));
-  });
-  response.on("end", () => {
-    try {
-      const content = decode(
-        Buffer.concat(chunks, size),
-        response.headers["content-encoding"],
-        maxResponseBytes,
-      );
-      succeed(fetchResponse(response, status, content));
-    } catch (error) {
-      fail(error);
-    }
+  return new Response(NO_BODY_STATUSES.has(answer.statusCode) ? null : content, {
+    status: answer.statusCode,
+    statusText: answer.statusText ?? "",
+    headers,
   });
 }
 
-function fetchResponse(response: http.IncomingMessage, status: number, content: Buffer): Response {
-  const headers = new Headers();
-  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
-    headers.append(response.rawHeaders[index] as string, response.rawHeaders[index + 1] as string);
-  }
-  return new Response(NO_BODY_STATUSES.has(status) ? null : content, {
-    status,
-    statusText: response.statusMessage ?? "",
-    headers,
-  });
+export function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Undoes a Content-Encoding, never producing more than `limit` bytes. */

@@ -133,13 +133,15 @@ describe("createHttpFetch: requests and answers", () => {
     expect(response.body).toBeNull();
   });
 
-  it("keeps the connection open between calls", async () => {
+  it("keeps connections open between calls", async () => {
     const { url, seen } = await serve((_req, _body, res) => json(res, 200, "{}"));
     const fetch = transport();
-    for (let index = 0; index < 5; index += 1)
+    for (let index = 0; index < 6; index += 1)
       await (await fetch(url, { method: "POST", body: "{}" })).text();
-    expect(seen).toHaveLength(5);
-    expect(new Set(seen.map((request) => request.socket)).size).toBe(1);
+    expect(seen).toHaveLength(6);
+    // undici frees a connection just after its answer is read, so calls one after the other
+    // alternate between two.
+    expect(new Set(seen.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
   });
 
   it("closes an idle connection after idleTimeoutMs, and opens a new one for the next call", async () => {
@@ -272,6 +274,18 @@ describe("createHttpFetch: time-outs and broken connections", () => {
     }
   });
 
+  it("cuts an answer that trickles in for longer than timeoutMs, each piece in time", async () => {
+    const { url } = await serve((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      const trickle = setInterval(() => res.write(" "), 40);
+      res.on("close", () => clearInterval(trickle));
+    });
+    const started = performance.now();
+    const error = await rejection(transport({ timeoutMs: 300 })(url));
+    expect(error.name).toBe("TimeoutError");
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
   it("gives each call its own timeoutMs", async () => {
     const { url } = await serve((_req, _body, res) => setTimeout(() => json(res, 200, '{"ok":true}'), 100));
     // A wide margin for each call (100 ms of a 600 ms time-out) on a loaded machine.
@@ -351,8 +365,9 @@ describe("createHttpFetch: https", () => {
     const fetch = transport({ ca: certificate.cert });
     const response = await fetch(url, { method: "POST", body: '{"id":"1"}' });
     expect(await response.json()).toEqual({ id: "1" });
-    await (await fetch(url, { method: "POST", body: "{}" })).text();
-    expect(new Set(seen.map((request) => request.socket)).size).toBe(1);
+    for (let index = 0; index < 3; index += 1)
+      await (await fetch(url, { method: "POST", body: "{}" })).text();
+    expect(new Set(seen.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
   });
 
   it.skipIf(!certificate)("refuses a certificate it does not trust", async () => {
