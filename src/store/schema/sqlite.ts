@@ -92,10 +92,9 @@ export const SQLITE_STEPS: SqlStep[] = [
           ]),
     ];
   },
-  // 3: rate-limiter-flexible's table of command counts (src/store/rate-limit.ts), as the library reads it.
-  (prefix) => [
-    `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "rate_limits")} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
-  ],
+  // 3: nothing on SQLite (rate counts are kept in the one process's memory); the step keeps the
+  // numbers the same on every engine.
+  () => [],
   // 4: the feed's channel states kept in Keyv before the ledger move onto the claim board (legacy-feed.ts);
   // they are the store's own (its default prefix).
   (prefix) => (prefix === DEFAULT_PREFIX ? sqliteLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
