@@ -3,29 +3,6 @@ import type { Money } from "../payments/model.js";
 import { PAYMENT_PAGE_HOST } from "../payments/payment-link.js";
 import type { ServiceTime } from "../payments/time.js";
 
-/**
- * The export's columns, one row per invoice. Headers are field names, the same in every language, so
- * a reconciliation sheet or script that reads them keeps working whoever made the file.
- */
-export const EXPORT_COLUMNS = [
-  "id",
-  "created_at",
-  "state",
-  "type",
-  "amount",
-  "currency",
-  "amount_rub",
-  "paid_amount",
-  "paid_currency",
-  "commission",
-  "commission_currency",
-  "method",
-  "description",
-  "extra",
-  "payment_link",
-] as const;
-export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
-
 /** A row's values, typed: amounts stay exact decimal strings, the time keeps its zone. */
 export type ExportRow = {
   id: string;
@@ -98,23 +75,51 @@ export function inertAmount(value: string | null | undefined): string {
   return EXACT_DECIMAL.test(value) ? value : inertText(value);
 }
 
-/** The row as CSV cells, in EXPORT_COLUMNS order: exact decimals with a dot, no grouping, no formula. */
+/**
+ * What a column holds, which says how each file writes it: text (a CSV cell that never computes, an
+ * xlsx inline string), an exact amount (a number where the file can hold it exactly), or the
+ * invoice's creation time (ISO with its offset in CSV, a date cell in xlsx).
+ */
+export type ExportColumnSpec =
+  | {
+      name: string;
+      width: number;
+      kind: "text" | "amount";
+      value: (row: ExportRow) => string | null | undefined;
+    }
+  | { name: string; width: number; kind: "time"; time: (row: ExportRow) => ServiceTime };
+
+/**
+ * The export's columns, one row per invoice, declared once for CSV and xlsx (width: the xlsx
+ * column's, in characters). Headers are field names, the same in every language, so a
+ * reconciliation sheet or script that reads them keeps working whoever made the file.
+ */
+export const EXPORT_COLUMN_SPECS = [
+  { name: "id", width: 26, kind: "text", value: (row) => row.id },
+  { name: "created_at", width: 20, kind: "time", time: (row) => row.createdAt },
+  { name: "state", width: 12, kind: "text", value: (row) => row.state },
+  { name: "type", width: 10, kind: "text", value: (row) => row.type },
+  { name: "amount", width: 14, kind: "amount", value: (row) => row.amount?.value },
+  { name: "currency", width: 8, kind: "text", value: (row) => row.amount?.currency },
+  { name: "amount_rub", width: 14, kind: "amount", value: (row) => row.rub },
+  { name: "paid_amount", width: 14, kind: "amount", value: (row) => row.paid?.value },
+  { name: "paid_currency", width: 8, kind: "text", value: (row) => row.paid?.currency },
+  { name: "commission", width: 12, kind: "amount", value: (row) => row.commission?.value },
+  { name: "commission_currency", width: 8, kind: "text", value: (row) => row.commission?.currency },
+  { name: "method", width: 14, kind: "text", value: (row) => row.method },
+  { name: "description", width: 36, kind: "text", value: (row) => row.description },
+  { name: "extra", width: 16, kind: "text", value: (row) => row.extra },
+  { name: "payment_link", width: 44, kind: "text", value: (row) => row.link },
+] as const satisfies readonly ExportColumnSpec[];
+
+export const EXPORT_COLUMNS = EXPORT_COLUMN_SPECS.map((column) => column.name);
+export type ExportColumn = (typeof EXPORT_COLUMN_SPECS)[number]["name"];
+
+/** The row as CSV cells, in column order: exact decimals with a dot, no grouping, no formula. */
 export function textCells(row: ExportRow): string[] {
-  return [
-    inertText(row.id),
-    isoWithOffset(row.createdAt),
-    inertText(row.state),
-    inertText(row.type),
-    inertAmount(row.amount?.value),
-    inertText(row.amount?.currency),
-    inertAmount(row.rub),
-    inertAmount(row.paid?.value),
-    inertText(row.paid?.currency),
-    inertAmount(row.commission?.value),
-    inertText(row.commission?.currency),
-    inertText(row.method),
-    inertText(row.description),
-    inertText(row.extra),
-    inertText(row.link),
-  ];
+  return EXPORT_COLUMN_SPECS.map((column: ExportColumnSpec) => {
+    if (column.kind === "time") return isoWithOffset(column.time(row));
+    const value = column.value(row);
+    return column.kind === "amount" ? inertAmount(value) : inertText(value);
+  });
 }

@@ -1,5 +1,5 @@
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
-import { EXPORT_COLUMNS, type ExportRow } from "./columns.js";
+import { EXPORT_COLUMN_SPECS, EXPORT_COLUMNS, type ExportColumnSpec, type ExportRow } from "./columns.js";
 
 /**
  * A one-sheet xlsx written row by row (fflate's streaming zip), so a month of invoices never sits in
@@ -39,31 +39,13 @@ export class XlsxWriter {
     const header = EXPORT_COLUMNS.map((name) => (name === "created_at" ? `${name} (${options.zone})` : name));
     this.sheet.push(
       utf8(
-        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${MAIN}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><cols>${COLUMN_WIDTHS.map((width, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join("")}</cols><sheetData>${this.row(header.map((name) => textCell(name, 1)))}`,
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${MAIN}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><cols>${EXPORT_COLUMN_SPECS.map(({ width }, index) => `<col min="${index + 1}" max="${index + 1}" width="${width}" customWidth="1"/>`).join("")}</cols><sheetData>${this.row(header.map((name) => textCell(name, 1)))}`,
       ),
     );
   }
 
   add(row: ExportRow): void {
-    this.pending.push(
-      this.row([
-        textCell(row.id),
-        dateCell(row.createdAt.text),
-        textCell(row.state),
-        textCell(row.type),
-        numberCell(row.amount?.value),
-        textCell(row.amount?.currency),
-        numberCell(row.rub),
-        numberCell(row.paid?.value),
-        textCell(row.paid?.currency),
-        numberCell(row.commission?.value),
-        textCell(row.commission?.currency),
-        textCell(row.method),
-        textCell(row.description),
-        textCell(row.extra),
-        textCell(row.link),
-      ]),
-    );
+    this.pending.push(this.row(EXPORT_COLUMN_SPECS.map((column: ExportColumnSpec) => xlsxCell(column, row))));
     if (this.pending.length >= 500) this.flush();
   }
 
@@ -106,7 +88,6 @@ export class XlsxWriter {
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
-const COLUMN_WIDTHS = [26, 20, 12, 10, 14, 8, 14, 14, 8, 12, 8, 14, 36, 16, 44];
 
 const encoder = new TextEncoder();
 const utf8 = (text: string) => encoder.encode(text);
@@ -147,6 +128,13 @@ export function numberCell(value: string | null | undefined): Cell {
   if (!decimal) return textCell(value);
   const digits = `${decimal[1]}${decimal[2] ?? ""}`.replace(/^0+/, "").replace(/0+$/, "");
   return digits.length <= 15 ? { attributes: "", body: `<v>${value}</v>` } : textCell(value);
+}
+
+/** A column's cell of `row`: text as an inline string, an amount as a number where exact, the time as a date. */
+function xlsxCell(column: ExportColumnSpec, row: ExportRow): Cell {
+  if (column.kind === "time") return dateCell(column.time(row).text);
+  const value = column.value(row);
+  return column.kind === "amount" ? numberCell(value) : textCell(value);
 }
 
 /** The service's wall-clock text as an Excel date serial (days since 1899-12-30), date-formatted. */
