@@ -6,8 +6,7 @@ import {
   RLWrapperTimeouts,
 } from "rate-limiter-flexible";
 import { type NativeClient, sometimes } from "./connection.js";
-import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "./deadline.js";
-import { ensureSchema } from "./schema/index.js";
+import { DEFAULT_STORE_TIMEOUT_MS } from "./deadline.js";
 import { DEFAULT_PREFIX, tableName } from "./schema/names.js";
 
 export type RateLimits = { userPerMinute: number; teamPerMinute: number };
@@ -71,9 +70,6 @@ export class RateLimiter {
   private readonly user: Counter | undefined;
   /** How many times the store has failed (or missed its deadline) for this process. */
   private storeFailures = 0;
-  /** The table, in the schema of a prefix other than the store's own; undefined again after a failure. */
-  private tableMade: Promise<void> | undefined;
-  private readonly makeTable: (() => Promise<void>) | undefined;
   private readonly sweep: (() => Promise<unknown>) | undefined;
   private readonly timeoutMs: number;
 
@@ -81,16 +77,16 @@ export class RateLimiter {
     /** The store's engine (KeyvStore.native); undefined: count in memory only. */
     store: { native?: NativeClient | undefined } | undefined,
     limits: RateLimits,
-    /** prefix: the table's (kassa_rate_limits) and keys' (kassa-rate:…) beginning, as leasesFor's. */
+    /**
+     * prefix: the table's (kassa_rate_limits) and keys' (kassa-rate:…) beginning, as leasesFor's; its
+     * schema is applied when the store opens (the store's own) or by whoever chose another (tests).
+     */
     options: { timeoutMs?: number; prefix?: string } = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     const table = tableName(prefix, "rate_limits");
     const native = store?.native;
-    // The store applied its own prefix's schema as it opened; another prefix's (tests) is applied here.
-    if (native?.kind === "postgres" && prefix !== DEFAULT_PREFIX)
-      this.makeTable = () => ensureSchema(native, prefix).then(() => undefined);
     if (native?.kind === "postgres") {
       const pool = native.pool;
       this.sweep = () =>
@@ -122,7 +118,6 @@ export class RateLimiter {
   async hit(teamId: string, userId: string): Promise<RateVerdict> {
     if (!this.team && !this.user) return { limited: false };
     const failuresBefore = this.storeFailures;
-    if (!(await this.storeReady())) this.storeFailures += 1;
     // Once the store has failed while this request was under way, its other counts are in memory.
     const count = (counter: Counter) =>
       counter.store && this.storeFailures === failuresBefore ? counter.store : counter.memory.here();
@@ -144,24 +139,9 @@ export class RateLimiter {
     if (this.sweep && sometimes()) void this.sweep().catch(() => {});
     return { limited: false };
   }
-
-  /** Whether the store can count: false while PostgreSQL's table cannot be made (in time). */
-  private async storeReady(): Promise<boolean> {
-    if (!this.makeTable) return true;
-    this.tableMade ??= this.makeTable().catch((error: unknown) => {
-      this.tableMade = undefined;
-      throw error;
-    });
-    try {
-      await withStoreDeadline(this.tableMade, this.timeoutMs, "rate limit table");
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }
 
-/** The library's limiter on the store's own client (its table already made, or made on first use). */
+/** The library's limiter on the store's own client (its table is the schema's). */
 function engineFor(
   native: Exclude<NativeClient, { kind: "sqlite" }>,
   common: { points: number; duration: number; keyPrefix: string },

@@ -15,6 +15,7 @@ import { createClient } from "@keyv/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { RateLimiter, type RateVerdict } from "../../src/store/rate-limit.js";
+import { ensureSchema } from "../../src/store/schema/index.js";
 import { type StallProxy, startStallProxy } from "../support/stall-proxy.js";
 
 /** This run's table and keys: several runs may share one Redis or PostgreSQL server. */
@@ -41,6 +42,8 @@ afterAll(async () => {
 async function open(url: string): Promise<KeyvStore> {
   const store = await openStore(url, { timeoutMs: 300 });
   opened.push(store);
+  // The run's own prefix: its tables, as the store's own are applied when it opens.
+  if (store.native) await ensureSchema(store.native, RUN);
   return store;
 }
 
