@@ -336,6 +336,29 @@ describe("kassa bad usage", () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it.each([
+    ["not an org id", "acme"],
+    ["the workspace's own id", "TEAM"],
+  ])("a bad --enterprise (%s) -> usage on stderr, exit 2, nothing stored", async (_label, value) => {
+    const enterprise = value === "TEAM" ? TEAM : value;
+    const run = await cli([
+      "credentials",
+      "set",
+      "--team",
+      TEAM,
+      "--login",
+      "shop",
+      "--secret",
+      SECRET,
+      "--enterprise",
+      enterprise,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`--enterprise must be the Enterprise Grid org's id such as E0123ABCD`);
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
   it("an empty --secret on the command line -> exit 2", async () => {
     const run = await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", ""]);
     expect(run.code).toBe(2);
