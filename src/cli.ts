@@ -7,22 +7,25 @@ import { parseArgs } from "node:util";
 import { type Config, ConfigError, type Env, loadConfig } from "./config/index.js";
 import { openStores } from "./store/index.js";
 import { sqlitePath } from "./store/keyv.js";
+import { MAIN_REGISTER, registerKey, registerNameSchema, registerOfKey } from "./store/registers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 
 export const USAGE = `Usage: npm run cli -- <command>
 
-  credentials set --team <TEAM_ID> --login <LOGIN> --secret <SECRET|-> [--salt <SECRET2|->]
-                  [--api-version v2|v3] [--enterprise <ENTERPRISE_ID>]
-      Connect a workspace's cash register. "--secret -" reads the secret from standard input
+  credentials set --team <TEAM_ID> [--register <NAME>] --login <LOGIN> --secret <SECRET|->
+                  [--salt <SECRET2|->] [--api-version v2|v3] [--enterprise <ENTERPRISE_ID>]
+      Connect a cash register to a workspace, or replace its credentials. --register names it
+      (letters, digits and -, a letter first); left out, it is the workspace's first, "main".
+      A workspace may connect several. "--secret -" reads the secret from standard input
       (keeps it out of the shell history and the process list). --salt is the register's
       Secret 2, which checks the payment service's callbacks (instant notifications); "--salt -"
       reads it from standard input (one of the two at a time); left out, a stored one is kept.
       --enterprise: the Enterprise Grid org the workspace belongs to, where Kassa is installed
       org-wide; uninstalling Kassa from the org then forgets this workspace too.
-  credentials remove --team <TEAM_ID>
-      Forget a workspace's credentials.
-  credentials list
-      Connected workspaces and their logins (never secrets).
+  credentials remove --team <TEAM_ID> [--register <NAME>]
+      Forget a register's credentials (main's when --register is left out); the others stay.
+  credentials list [--team <TEAM_ID>]
+      Connected registers: workspace, register, login (never secrets); one workspace's with --team.
 
 Reads the same environment as the server (STORE_URL, CREDENTIALS_KEY, ...).`;
 
@@ -47,6 +50,7 @@ function parse(argv: string[]) {
       strict: true,
       options: {
         team: { type: "string" },
+        register: { type: "string" },
         login: { type: "string" },
         secret: { type: "string" },
         salt: { type: "string" },
@@ -65,6 +69,17 @@ function requireTeam(team: string | undefined): string {
   if (!TEAM_ID.test(team))
     throw new UsageError(`--team must be a Slack team id such as T0123ABCD (got "${team}")`);
   return team;
+}
+
+/** `--register`: a register's name as Slack's forms take it; main when left out. */
+function registerName(value: string | undefined): string {
+  if (value === undefined) return MAIN_REGISTER;
+  const parsed = registerNameSchema.safeParse(value);
+  if (!parsed.success)
+    throw new UsageError(
+      `--register must be a register's name: ${parsed.error.issues[0]?.message ?? "not a name"} (got "${value}")`,
+    );
+  return parsed.data;
 }
 
 /** The operators' command line. Returns the exit code; never prints a secret. */
@@ -113,6 +128,7 @@ type CredentialsRun = {
 /** `credentials set`: stores a workspace's register credentials, encrypted. */
 async function setCredentials({ values, config, logger, stdin, say }: CredentialsRun): Promise<number> {
   const team = requireTeam(values.team);
+  const register = registerName(values.register);
   const login = values.login?.trim();
   if (!login) throw new UsageError("--login is required");
   if (values.secret === undefined)
@@ -134,16 +150,24 @@ async function setCredentials({ values, config, logger, stdin, say }: Credential
     throw new UsageError(
       `--enterprise must be the Enterprise Grid org's id such as E0123ABCD, not the workspace's (got "${enterprise}")`,
     );
-  const { store, credentials, installations } = await openStores(config, logger);
+  const { store, credentials, installations, registers } = await openStores(config, logger);
   try {
-    await credentials.set(team, { login, secret, salt, apiVersion: version, connectedBy: "cli" });
+    await credentials.set(registerKey(team, register), {
+      login,
+      secret,
+      salt,
+      apiVersion: version,
+      connectedBy: "cli",
+    });
+    if (register !== MAIN_REGISTER) await registers.addOther(team, register, "cli");
     // Written down as a request from the workspace would: the org's uninstall finds it here.
     if (enterprise) await installations.noteOrgWorkspace(team, enterprise);
   } finally {
     await store.close();
   }
+  const which = register === MAIN_REGISTER ? "" : ` (register ${register})`;
   say(
-    `Connected ${team}${enterprise ? ` (of org ${enterprise})` : ""} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
+    `Connected ${team}${which}${enterprise ? ` (of org ${enterprise})` : ""} to cash register "${login}"${version ? ` (API ${version})` : ""}. The secret${salt ? " and Secret 2 are" : " is"} stored encrypted.`,
   );
   return 0;
 }
@@ -151,47 +175,58 @@ async function setCredentials({ values, config, logger, stdin, say }: Credential
 /** `credentials remove`: forgets a workspace's credentials and its payment notification addresses. */
 async function removeCredentials({ values, config, logger, say }: CredentialsRun): Promise<number> {
   const team = requireTeam(values.team);
-  const { store, credentials, callbackKeys } = await openStores(config, logger);
+  const register = registerName(values.register);
+  const key = registerKey(team, register);
+  const { store, credentials, callbackKeys, registers } = await openStores(config, logger);
   try {
-    const removed = await credentials.remove(team);
+    const removed = await credentials.remove(key);
     // As Disconnect in Slack: the payment notification addresses go with the credentials.
-    await callbackKeys.remove(team);
-    say(removed ? `Removed the credentials of ${team}.` : `${team} had no credentials; nothing to remove.`);
+    await callbackKeys.remove(key);
+    if (register !== MAIN_REGISTER) await registers.removeOther(team, register);
+    const named = register === MAIN_REGISTER ? team : `${team}'s register ${register}`;
+    say(removed ? `Removed the credentials of ${named}.` : `${named} had no credentials; nothing to remove.`);
   } finally {
     await store.close();
   }
   return 0;
 }
 
-/** `credentials list`: connected workspaces and their logins, never secrets. */
-async function listCredentials({ config, logger, say }: CredentialsRun): Promise<number> {
+/** `credentials list`: connected registers and their logins, never secrets. */
+async function listCredentials({ values, config, logger, say }: CredentialsRun): Promise<number> {
+  const only = values.team === undefined ? undefined : requireTeam(values.team);
+  const nothing = only ? `${only} has no register connected.` : "No workspace is connected.";
   // Listing only reads: a SQLite file (or key file) that is not there is not created for it.
   if (config.store.url.startsWith("sqlite://")) {
     const path = sqlitePath(config.store.url);
     if (!existsSync(path)) {
-      say(`No store at ${path}, so no workspace is connected.`);
+      say(
+        `No store at ${path}, so ${only ? `${only} has no register connected` : "no workspace is connected"}.`,
+      );
       return 0;
     }
   }
   const { store, credentials, installations } = await openStores(config, logger);
   try {
-    const entries = await credentials.list();
-    if (entries.length === 0) say("No workspace is connected.");
+    const entries = (await credentials.list()).filter(
+      (entry) => !only || registerOfKey(entry.teamId).team === only,
+    );
+    if (entries.length === 0) say(nothing);
     let otherKey = 0;
     for (const entry of entries) {
+      const { team, name } = registerOfKey(entry.teamId);
       if ("problem" in entry) {
-        say(`${entry.teamId}\t(unreadable: ${entry.problem})`);
+        say(`${team}\t${name}\t(unreadable: ${entry.problem})`);
         continue;
       }
       if (entry.otherKey) otherKey += 1;
-      const org = await installations.orgOf(entry.teamId);
+      const org = await installations.orgOf(team);
       say(
-        `${entry.teamId}${org ? ` (org ${org})` : ""}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
+        `${team}${org ? ` (org ${org})` : ""}\t${name}\t${entry.login}\t${entry.apiVersion ?? "default API"}\tconnected ${entry.connectedAt} by ${entry.connectedBy ?? "unknown"}${entry.hasSalt ? "\twith Secret 2 (callbacks)" : ""}${entry.otherKey ? `\tSEALED WITH ANOTHER KEY (${entry.otherKey}): unusable` : ""}`,
       );
     }
     if (otherKey > 0)
       say(
-        `${otherKey} workspace${otherKey === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than this one (${credentials.keyId}): set the key they were sealed with, or reconnect ${otherKey === 1 ? "it" : "them"} (/invoice connect or credentials set).`,
+        `${otherKey} register${otherKey === 1 ? "'s" : "s'"} credentials were sealed with another CREDENTIALS_KEY than this one (${credentials.keyId}): set the key they were sealed with, or reconnect ${otherKey === 1 ? "it" : "them"} (/invoice connect or credentials set).`,
       );
   } finally {
     await store.close();

@@ -187,8 +187,64 @@ describe("kassa credentials", () => {
     expectNoSecret(run, "other-secret-77");
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^E0ORG1\torg-shop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/);
-    expect(lines[1]).toMatch(/^T123ABC\tshop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/);
+    expect(lines[0]).toMatch(
+      /^E0ORG1\tmain\torg-shop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/,
+    );
+    expect(lines[1]).toMatch(
+      /^T123ABC\tmain\tshop\tdefault API\tconnected \d{4}-\d{2}-\d{2}T[\d:.]+Z by cli$/,
+    );
+  });
+
+  it("connects several registers to one workspace by name; each is listed, and removing one leaves the rest", async () => {
+    await cli(["credentials", "set", "--team", TEAM, "--login", "shop", "--secret", "-"], SECRET);
+    const second = await cli(
+      ["credentials", "set", "--team", TEAM, "--register", "Shop2", "--login", "shop-two", "--secret", "-"],
+      "second-secret-42",
+    );
+    expect(second).toEqual({
+      code: 0,
+      stdout: `Connected ${TEAM} (register shop2) to cash register "shop-two". The secret is stored encrypted.\n`,
+      stderr: "",
+    });
+    await cli(["credentials", "set", "--team", "T999XYZ", "--login", "elsewhere", "--secret", "-"], SECRET);
+    expect((await stored(TEAM))?.login).toBe("shop");
+    expect((await stored(`${TEAM}~shop2`))?.account.secret).toBe("second-secret-42");
+    expect(databaseBytes(dbPath).includes("second-secret-42")).toBe(false);
+    const listed = await cli(["credentials", "list", "--team", TEAM]);
+    expect(
+      listed.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.split("\t").slice(0, 3)),
+    ).toEqual([
+      [TEAM, "main", "shop"],
+      [TEAM, "shop2", "shop-two"],
+    ]);
+    expectNoSecret(listed, "second-secret-42");
+    expect(await cli(["credentials", "remove", "--team", TEAM, "--register", "shop2"])).toEqual({
+      code: 0,
+      stdout: `Removed the credentials of ${TEAM}'s register shop2.\n`,
+      stderr: "",
+    });
+    expect(await stored(`${TEAM}~shop2`)).toBeUndefined();
+    expect((await stored(TEAM))?.login).toBe("shop");
+    expect((await cli(["credentials", "list", "--team", "T404NOPE"])).stdout).toBe(
+      "T404NOPE has no register connected.\n",
+    );
+  });
+
+  it.each([
+    ["a sub-command's word", "list", "that word is one of Kassa's own command words"],
+    ["a name with a space", "shop 2", "a letter, then letters, digits or -"],
+    ["a digit first", "2shop", "a letter, then letters, digits or -"],
+  ])("refuses --register as %s and stores nothing", async (_what, name, why) => {
+    const run = await cli(
+      ["credentials", "set", "--team", TEAM, "--register", name, "--login", "shop", "--secret", "-"],
+      SECRET,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--register must be a register's name: ${why}`);
+    expect(existsSync(dbPath)).toBe(false);
   });
 
   it("list only reads: with no store it says so, exits 0, and creates no database or key file", async () => {
@@ -257,7 +313,7 @@ describe("kassa credentials", () => {
     const run = await cli(["credentials", "list"], "", otherEnv);
     expect(run.code).toBe(0);
     // list does not decrypt, so the login is still shown.
-    expect(run.stdout).toMatch(/^T123ABC\tshop\t/);
+    expect(run.stdout).toMatch(/^T123ABC\tmain\tshop\t/);
     expectNoSecret(run);
   });
 

@@ -8,6 +8,7 @@ import { SecretBox } from "./crypto.js";
 import { KeyvInstallationStore } from "./installations.js";
 import { type ResolvedKey, resolveCredentialsKey } from "./key-file.js";
 import { type KeyvStore, openStore, type StoreKind } from "./keyv.js";
+import { type RegisterDirectory, registerDirectoryFor, registerKey } from "./registers.js";
 import { SettingsStore } from "./settings.js";
 
 export type Stores = {
@@ -20,6 +21,8 @@ export type Stores = {
   callbackKeys: CallbackKeys;
   /** Who asked for each live card and who created each invoice (who may stop a card's updates). */
   cardOwners: CardOwnersStore;
+  /** A workspace's registers besides main, and which register each channel uses. */
+  registers: RegisterDirectory;
 };
 
 function keyFromEnvironment(configured: Buffer | undefined, kind: StoreKind): ResolvedKey {
@@ -70,6 +73,7 @@ export async function openStores(
       settings: new SettingsStore(store.namespace("settings"), options.memoMs),
       callbackKeys: callbackKeysFor(store, config.store.timeoutMs),
       cardOwners: new CardOwnersStore(store.namespace("cardowners")),
+      registers: registerDirectoryFor(store, config.store.timeoutMs, { memoMs: options.memoMs ?? 0 }),
     };
   } catch (error) {
     await store.close();
@@ -78,7 +82,7 @@ export async function openStores(
 }
 
 type ForgetStores = Pick<Stores, "credentials" | "installations" | "settings"> &
-  Partial<Pick<Stores, "callbackKeys" | "cardOwners">>;
+  Partial<Pick<Stores, "callbackKeys" | "cardOwners" | "registers">>;
 
 /**
  * Everything Kassa keeps about a workspace: on app_uninstalled / tokens_revoked nothing may stay
@@ -108,6 +112,19 @@ export async function forgetOrgWorkspace(
   forgetCached: (teamId: string) => Promise<void>,
   teamId: string,
 ): Promise<void> {
+  // Every register's credentials, address and caches go, main's (keyed by the team) among them.
+  const others = (await stores.registers?.others(teamId)) ?? [];
+  await Promise.all(
+    others.map(async (name) => {
+      const key = registerKey(teamId, name);
+      await Promise.all([
+        stores.credentials.remove(key),
+        stores.callbackKeys?.remove(key),
+        forgetCached(key),
+      ]);
+    }),
+  );
+  await stores.registers?.removeTeam(teamId);
   await Promise.all([
     stores.credentials.remove(teamId),
     stores.settings.remove(teamId),

@@ -70,9 +70,9 @@ describe("credentials sealed with another CREDENTIALS_KEY", () => {
   it("credentials list marks the row; reconnecting under the new key gets it working", async () => {
     const listed = await stack.cli(["credentials", "list"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(`${SANDBOX_TEAM.id}\t${SANDBOX_LOGIN}`);
+    expect(listed.stdout).toContain(`${SANDBOX_TEAM.id}\tmain\t${SANDBOX_LOGIN}`);
     expect(listed.stdout).toContain("SEALED WITH ANOTHER KEY");
-    expect(listed.stdout).toContain("1 workspace's credentials were sealed with another CREDENTIALS_KEY");
+    expect(listed.stdout).toContain("1 register's credentials were sealed with another CREDENTIALS_KEY");
 
     const set = await stack.cli(
       ["credentials", "set", "--team", SANDBOX_TEAM.id, "--login", SANDBOX_LOGIN, "--secret", "-"],
