@@ -24,6 +24,9 @@ export type ListFilter = (typeof LIST_FILTERS)[number];
 const teamId = z.string().min(1).max(32);
 const userId = z.string().regex(/^[UW][A-Z0-9]{2,20}$/);
 
+/** A register's name (the store's registerNameSchema checks it before use). */
+const registerName = z.string().min(1).max(20);
+
 /** Refresh, Share, Open: workspace, invoice id, state first shown, who shared or created it, what was typed. */
 export const invoiceButton = codec(
   z.object({
@@ -33,6 +36,7 @@ export const invoiceButton = codec(
     by: userId.optional(),
     cb: userId.optional(),
     en: z.string().max(40).optional(),
+    r: registerName.optional(),
   }),
 );
 export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;
@@ -41,14 +45,19 @@ export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;
 export const stopButton = codec(z.object({ t: teamId, id: z.string().regex(INVOICE_ID_PATTERN) }));
 export type StopButtonValue = z.infer<typeof stopButton.schema>;
 
-/** /paymethods pages: the filter as typed and the page. */
+/** /paymethods pages: the filter as typed, the page and, with several registers, the register. */
 export const paymethodsPageButton = codec(
-  z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000) }),
+  z.object({ f: z.string().max(100), p: z.number().int().min(1).max(1000), r: registerName.optional() }),
 );
 
-/** /invoice list pages and Share: the workspace, the filter and the page. */
+/** /invoice list pages and Share: the workspace, the filter, the page and, with several, the register. */
 export const listPageButton = codec(
-  z.object({ t: teamId, f: z.enum(LIST_FILTERS), p: z.number().int().min(1).max(100) }),
+  z.object({
+    t: teamId,
+    f: z.enum(LIST_FILTERS),
+    p: z.number().int().min(1).max(100),
+    r: registerName.optional(),
+  }),
 );
 export type ListButtonValue = z.infer<typeof listPageButton.schema>;
 

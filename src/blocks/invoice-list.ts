@@ -54,6 +54,8 @@ function row(entry: HistoryEntry, teamId: string, lang: Lang): types.SectionBloc
  */
 export function buildInvoiceList(input: {
   teamId: string;
+  /** The register listed, where the workspace has several (its page buttons carry it). */
+  register?: string | undefined;
   filter: ListFilter;
   page: number;
   entries: readonly HistoryEntry[];
@@ -80,7 +82,13 @@ export function buildInvoiceList(input: {
     });
   }
   for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId, lang));
-  const value = (page: number) => listPageButton.write({ t: input.teamId, f: input.filter, p: page });
+  const value = (page: number) =>
+    listPageButton.write({
+      t: input.teamId,
+      f: input.filter,
+      p: page,
+      ...(input.register === undefined ? {} : { r: input.register }),
+    });
   if (input.visibility === "private") {
     const buttons: types.Button[] = [];
     if (input.page > 1)

@@ -38,6 +38,8 @@ export type InvoiceCardOptions = {
   entered?: EnteredAmount | undefined;
   /** The workspace's language (English by default). */
   lang?: Lang;
+  /** The register the invoice is from, where the workspace has several: named first in the header. */
+  register?: string | undefined;
 };
 
 /** What every part of one card reads. */

@@ -67,7 +67,12 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
       type: "header",
       text: {
         type: "plain_text",
-        text: truncate(card.t.header(invoice.id), LIMITS.headerText),
+        text: truncate(
+          options.register === undefined
+            ? card.t.header(invoice.id)
+            : `${options.register} · ${card.t.header(invoice.id)}`,
+          LIMITS.headerText,
+        ),
         emoji: false,
       },
     },
@@ -97,6 +102,7 @@ function actionsBlock({ invoice, options, visibility, originalState, lang, t }: 
     ...(options.sharedBy ? { by: options.sharedBy } : {}),
     ...(options.createdBy ? { cb: options.createdBy } : {}),
     ...(options.entered ? { en: `${options.entered.value} ${options.entered.currency}` } : {}),
+    ...(options.register === undefined ? {} : { r: options.register }),
   };
   buttons.push({
     type: "button",

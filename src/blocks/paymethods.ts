@@ -20,8 +20,11 @@ const METHODS_PER_SECTION = 5;
 
 export { PAYMETHODS_ACTIONS } from "./ids.js";
 
-/** What a page button carries: the filter and the page, nothing else (no amounts, no secrets). */
-export type PaymethodsView = { filter: MethodFilter; page: number };
+/**
+ * What a page button carries: the filter, the page and, in a workspace with several registers, the
+ * register's name; nothing else (no amounts, no secrets).
+ */
+export type PaymethodsView = { filter: MethodFilter; page: number; register?: string | undefined };
 
 /** One collator for all comparisons: localeCompare with options builds a new one each call. */
 const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base" });
@@ -173,7 +176,11 @@ export function buildPaymethodsMessage(
   });
 
   const value = (targetPage: number) =>
-    paymethodsPageButton.write({ f: filterText(view.filter), p: targetPage });
+    paymethodsPageButton.write({
+      f: filterText(view.filter),
+      p: targetPage,
+      ...(view.register === undefined ? {} : { r: view.register }),
+    });
   const buttons: types.Button[] = [];
   if (page > 1) {
     buttons.push({

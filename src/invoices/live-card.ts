@@ -10,7 +10,8 @@ import type { CardDelivery, InvoiceDeps } from "./deps.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
 
-type Asker = { teamId: string; userId: string; channelId: string };
+/** `registerKey`: the register the invoice is from (main's, the team id, when left out). */
+type Asker = { teamId: string; userId: string; channelId: string; registerKey?: string };
 
 function notWatched(
   result: "workspace_full" | "invoice_full" | "asker_full",
@@ -22,6 +23,12 @@ function notWatched(
     asker_full: deps.watches.maxPerAsker,
   }[result];
   return { kind: "not_watched", reason: result, limit };
+}
+
+/** The login a live card's watch reads with; live cards follow main's invoices only, for now. */
+async function watchedRegister(deps: Pick<InvoiceDeps, "stores">, asker: Asker): Promise<string | undefined> {
+  if ((asker.registerKey ?? asker.teamId) !== asker.teamId) return undefined;
+  return (await deps.stores.credentials.get(asker.teamId))?.login;
 }
 
 /** The card is shown anyway; only its live updates are lost, and the log says why. */
@@ -50,7 +57,7 @@ export async function deliverInvoiceCard(
 ): Promise<SlackMessage | null> {
   const watchable = deps.watches.shouldWatch(invoice, deps.now());
   const stopValue = { t: asker.teamId, id: invoice.id };
-  const register = watchable ? (await deps.stores.credentials.get(asker.teamId))?.login : undefined;
+  const register = watchable ? await watchedRegister(deps, asker) : undefined;
 
   if (visibility === "private") {
     if (!register) return card;

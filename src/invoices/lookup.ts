@@ -1,5 +1,5 @@
 import { isKnownState } from "../blocks/invoice.js";
-import { ServiceError } from "../payments/errors.js";
+import { NotConnectedError, ServiceError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
 import type { InvoiceDeps } from "./deps.js";
@@ -46,4 +46,32 @@ export async function lookupInvoice(
     }
     throw error;
   }
+}
+
+/** A cash register of the workspace: its name and the key its state is kept under. */
+export type RegisterRef = { key: string; name: string };
+
+/**
+ * Reads an invoice from the first of `registers` that has it, in order (the channel's first): an id
+ * belongs to one register, and the others answer "not found". Each read keeps its own register's
+ * deadline and turn, so one register's trouble never holds up another's. When none has it and one
+ * could not answer, that failure is what the asker hears: the invoice may well be there.
+ */
+export async function findInvoice(
+  deps: Pick<InvoiceDeps, "logger" | "payments">,
+  registers: readonly RegisterRef[],
+  invoiceId: string,
+): Promise<{ invoice: Invoice; register: RegisterRef }> {
+  let notFound: InvoiceNotFoundError | undefined;
+  let failure: unknown;
+  for (const [index, register] of registers.entries()) {
+    try {
+      return { invoice: await lookupInvoice(deps, register.key, invoiceId), register };
+    } catch (error) {
+      if (error instanceof InvoiceNotFoundError) notFound ??= error;
+      // Another register not connected (or its key gone) is no answer about this invoice.
+      else if (!(index > 0 && error instanceof NotConnectedError)) failure ??= error;
+    }
+  }
+  throw failure ?? notFound ?? new InvoiceNotFoundError(invoiceId, []);
 }

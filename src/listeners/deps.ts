@@ -19,7 +19,10 @@ export type ListenerDeps = {
   payments: WorkspacePayments;
   /** The method list's pages, built once per list and view. */
   paymethodsPages: PaymethodsPages;
-  stores: Pick<Stores, "credentials" | "settings" | "installations" | "callbackKeys" | "cardOwners">;
+  stores: Pick<
+    Stores,
+    "credentials" | "settings" | "installations" | "callbackKeys" | "cardOwners" | "registers"
+  >;
   logger: Logger;
   /** PAYMENTS_TIMEOUT_MS, quoted in the "did not answer" reply. */
   timeoutMs: number;

@@ -34,6 +34,7 @@ export class PaymethodsPages {
       view.filter.kind,
       filterText(view.filter),
       view.page,
+      view.register ?? "",
       options.fetchedAt.getTime(),
       options.visibility ?? "channel",
       options.lang ?? "en",

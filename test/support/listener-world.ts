@@ -31,6 +31,7 @@ import { KeyvInstallationStore } from "../../src/store/installations.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
+import { registerDirectoryFor } from "../../src/store/registers.js";
 import { SettingsStore } from "../../src/store/settings.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
@@ -107,6 +108,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
       ),
       callbackKeys: callbackKeysFor(store, 3000),
       cardOwners: new CardOwnersStore(store.namespace("cardowners")),
+      registers: registerDirectoryFor(store, 3000),
     },
     logger,
     timeoutMs: 2000,

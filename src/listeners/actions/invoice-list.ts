@@ -7,9 +7,10 @@ import { invoiceListReply } from "../replies/invoice-list.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
+import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { registerNamed } from "../shared/register.js";
 
 /**
  * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone
@@ -32,13 +33,22 @@ export const invoiceListButton =
           ephemeral(NOTICES_TEXT[lang].foreignList, NOTICES_TEXT[lang].foreignListFallback),
           "foreign_card",
         );
+      // A register since removed is not replaced by another one: the list is out of date.
+      const register = await registerNamed(deps.stores.registers, team, value.r);
+      if (!register) throw new StaleButtonError(action.action_id);
       noted.filter = value.f;
       noted.page = value.p;
-      return invoiceListReply(deps, team, {
-        filter: value.f,
-        page: value.p,
-        visibility: shared ? "channel" : "private",
-        ...(shared ? { sharedBy: user } : {}),
-      });
+      if (register.several) noted.register = register.name;
+      return invoiceListReply(
+        deps,
+        team,
+        {
+          filter: value.f,
+          page: value.p,
+          visibility: shared ? "channel" : "private",
+          ...(shared ? { sharedBy: user } : {}),
+        },
+        register,
+      );
     });
   };

@@ -11,9 +11,10 @@ import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
+import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { registerNamed } from "../shared/register.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
@@ -42,7 +43,11 @@ export const invoiceCardButton =
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
       if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
-      const invoice = await lookupInvoice(deps, team, value.id);
+      // The register the card named; one since removed is not replaced by another: out of date.
+      const register = await registerNamed(deps.stores.registers, team, value.r);
+      if (!register) throw new StaleButtonError(action.action_id);
+      if (register.several) noted.register = register.name;
+      const invoice = await lookupInvoice(deps, register.key, value.id);
       const shared = action.action_id === INVOICE_ACTIONS.share;
       const opened = action.action_id === INVOICE_ACTIONS.open;
       const sharedBy = shared ? user : value.by;
@@ -55,8 +60,9 @@ export const invoiceCardButton =
         ...(sharedBy ? { sharedBy } : {}),
         ...(value.cb ? { createdBy: value.cb } : {}),
         entered: parseEnteredAmount(value.en),
-        method: await chosenMethod(deps, team, invoice),
+        method: await chosenMethod(deps, register.key, invoice),
         lang,
+        register: register.several ? register.name : undefined,
       });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
       const reply =

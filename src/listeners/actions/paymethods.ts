@@ -8,6 +8,7 @@ import { actionContext, pageSender } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { registerNamed } from "../shared/register.js";
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),
@@ -29,6 +30,10 @@ export const paymethodsPageButton =
       const request = parsePaymethodsText(value.f);
       // A filter the command would not accept was not written by Kassa: the button is out of date.
       if (request.kind !== "list") throw new StaleButtonError(action.action_id);
+      // A register since removed (or never this workspace's) is not replaced by another one.
+      const register = await registerNamed(deps.stores.registers, team, value.r);
+      if (!register) throw new StaleButtonError(action.action_id);
+      if (register.several) noted.register = register.name;
       noted.filter = value.f;
       noted.page = value.p;
       return paymethodsReply(
@@ -38,6 +43,7 @@ export const paymethodsPageButton =
         {
           fresh: action.action_id === PAYMETHODS_ACTIONS.refresh,
           visibility: isPrivate && !shared ? "private" : "channel",
+          register,
         },
       );
     });

@@ -13,11 +13,12 @@ import { commandContext } from "../shared/command-context.js";
 import { balanceVisibilityFor, langFor } from "../shared/manage.js";
 import type { BalancesRead } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { chooseRegister, withRegisterFooter } from "../shared/register.js";
 
 export const BALANCE_COMMAND = "/balance";
 
 /**
- * `/balance [help]`: the cash register's balances, as an ephemeral reply, to admins (or to
+ * `/balance [REGISTER] [help]`: the cash register's balances (the channel's, or the one named), as an ephemeral reply, to admins (or to
  * everyone when the workspace chose so). The permission is checked before the service is asked.
  */
 export const balanceCommand =
@@ -26,7 +27,14 @@ export const balanceCommand =
     await ack();
     const context = commandContext(deps, client, BALANCE_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
-      const text = command.text.trim();
+      const chosen = await chooseRegister(
+        deps.stores.registers,
+        command.team_id,
+        command.channel_id,
+        command.text,
+      );
+      const text = chosen.rest;
+      if (chosen.several) noted.register = chosen.name;
       const visibility = await balanceVisibilityFor(deps, command.team_id);
       const lang = await langFor(deps, command.team_id);
       if (/^(help|\?|-h|--help)$/i.test(text)) {
@@ -46,7 +54,7 @@ export const balanceCommand =
         if (!manager.allowed)
           return { reply: balanceNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
       }
-      const report = await deps.payments.balances(command.team_id);
+      const report = await deps.payments.balances(chosen.key);
       const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
         ? // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
           {
@@ -68,7 +76,7 @@ export const balanceCommand =
         if (!report.fromCache) {
           // Codes and schema paths only, as for the method list.
           deps.logger.warn(
-            { team: command.team_id, unreadable: report.unreadable.slice(0, 20) },
+            { team: command.team_id, register: chosen.name, unreadable: report.unreadable.slice(0, 20) },
             "balance entries left out",
           );
         }
@@ -77,22 +85,29 @@ export const balanceCommand =
       if (total?.kind === "implausible") {
         // The reply only says the rate looks wrong; the operator needs the figures to take it up.
         const prices = Object.fromEntries(total.currencies.map((code) => [code, report.rates?.prices[code]]));
-        deps.logger.warn({ team: command.team_id, prices }, "exchange rates look wrong; no total shown");
+        deps.logger.warn(
+          { team: command.team_id, register: chosen.name, prices },
+          "exchange rates look wrong; no total shown",
+        );
       }
       // Only needed where the service gave codes without names (v2); never delays the reply long.
       const names = report.balances.some((balance) => balance.name === null)
-        ? await deps.payments.methodNamesWithin(command.team_id)
+        ? await deps.payments.methodNamesWithin(chosen.key)
         : undefined;
-      const reply = buildBalanceMessage({
-        balances: report.balances.map((balance) => ({
-          ...balance,
-          name: balance.name ?? names?.get(balance.code) ?? null,
-        })),
-        unreadable: report.unreadable.length,
-        fetchedAt: report.fetchedAt,
-        rates: report.rates,
+      const reply = withRegisterFooter(
+        buildBalanceMessage({
+          balances: report.balances.map((balance) => ({
+            ...balance,
+            name: balance.name ?? names?.get(balance.code) ?? null,
+          })),
+          unreadable: report.unreadable.length,
+          fetchedAt: report.fetchedAt,
+          rates: report.rates,
+          lang,
+        }),
+        chosen,
         lang,
-      });
+      );
       return { reply, log: { outcome: "ok", ...read } };
     });
   };

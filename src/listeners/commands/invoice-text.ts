@@ -33,6 +33,8 @@ export type InvoiceRequest =
   | { kind: "export"; period: PeriodName; format: ExportFormat }
   /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
   | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
+  /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
+  | { kind: "use"; name: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 /** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
@@ -85,6 +87,8 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     return { kind: "subscribe", words };
   }
   if (/^(feed|лента)$/i.test(trimmed)) return { kind: "feed" };
+  const use = /^use(?:\s+(\S+))?$/i.exec(trimmed);
+  if (use) return { kind: "use", name: use[1]?.toLowerCase() ?? null };
   if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
   const list = /^list(?:\s+(paid|notpaid|unpaid|all))?$/i.exec(trimmed);
   if (list) {

@@ -4,7 +4,7 @@ import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
-import { lookupInvoice } from "../../invoices/lookup.js";
+import { findInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
@@ -16,12 +16,14 @@ import { withImageFallback } from "../shared/image-fallback.js";
 import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { type ChosenRegister, chooseRegister, registersInOrder } from "../shared/register.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
+import { useRegisterCommand } from "./invoice-use.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
@@ -51,6 +53,8 @@ type Asker = {
   enterpriseId?: string | undefined;
   channelId: string;
   triggerId: string;
+  /** The register the command works on (named first, the channel's, or main). */
+  register: ChosenRegister;
 };
 
 /** Each sub-command's request, by its kind. */
@@ -100,10 +104,17 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
   export: ({ deps, client, asker, request, noted }) => runExportCommand(deps, client, asker, request, noted),
   list: async ({ deps, asker, request, noted }) => {
     noted.filter = request.filter;
-    return invoiceListReply(deps, asker.teamId, { filter: request.filter, page: 1, visibility: "private" });
+    return invoiceListReply(
+      deps,
+      asker.teamId,
+      { filter: request.filter, page: 1, visibility: "private" },
+      asker.register,
+    );
   },
   create: ({ deps, client, asker, request, noted }) =>
     openCreateModal(deps, client, asker, request.prefill, noted),
+  use: ({ deps, client, asker, request, lang }) =>
+    useRegisterCommand(deps, client, asker, request.name, lang),
   lookup: invoiceCard,
 };
 
@@ -117,18 +128,29 @@ async function invoiceCard({
   noted,
 }: SubcommandCall<"lookup">): Promise<Produced> {
   noted.invoice = request.invoiceId;
-  const invoice = await lookupInvoice(deps, asker.teamId, request.invoiceId);
+  const { invoice, register } = await findInvoice(deps, registersInOrder(asker.register), request.invoiceId);
+  if (asker.register.several) noted.register = register.name;
   const visibility = await visibilityFor(deps, asker.teamId);
   const card = buildInvoiceMessage(invoice, {
     now: deps.now(),
     teamId: asker.teamId,
     visibility,
-    // The invoice's chosen method from the workspace's method list (its name and currency for the
+    // The invoice's chosen method from the register's method list (its name and currency for the
     // card): cached, or read within a short budget; undefined otherwise, never an error.
-    method: await chosenMethod(deps, asker.teamId, invoice),
+    method: await chosenMethod(deps, register.key, invoice),
     lang,
+    register: asker.register.several ? register.name : undefined,
   });
-  const reply = await deliverInvoiceCard(deps, client, asker, invoice, card, visibility, noted, { lang });
+  const reply = await deliverInvoiceCard(
+    deps,
+    client,
+    { ...asker, registerKey: register.key },
+    invoice,
+    card,
+    visibility,
+    noted,
+    { lang },
+  );
   return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
 }
 
@@ -152,15 +174,23 @@ export const invoiceCommand =
     const reply = withImageFallback((message: SlackMessage) =>
       respond(progressShown ? { ...message, replace_original: true } : message),
     );
-    const asker: Asker = {
-      teamId: command.team_id,
-      userId: command.user_id,
-      enterpriseId: command.enterprise_id,
-      channelId: command.channel_id,
-      triggerId: command.trigger_id,
-    };
     await answer(deps, context, reply, async (noted) => {
-      const request = parseInvoiceText(command.text);
+      const register = await chooseRegister(
+        deps.stores.registers,
+        command.team_id,
+        command.channel_id,
+        command.text,
+      );
+      if (register.several) noted.register = register.name;
+      const asker: Asker = {
+        teamId: command.team_id,
+        userId: command.user_id,
+        enterpriseId: command.enterprise_id,
+        channelId: command.channel_id,
+        triggerId: command.trigger_id,
+        register,
+      };
+      const request = parseInvoiceText(register.rest);
       const lang = await langFor(deps, command.team_id);
       return runSubcommand(request.kind, { deps, client, asker, request, lang, noted, progress });
     });

@@ -8,6 +8,7 @@ import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
 import { helpFactsFor, langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { chooseRegister } from "../shared/register.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -21,7 +22,14 @@ export const paymethodsCommand =
     await ack();
     const context = commandContext(deps, client, PAYMETHODS_COMMAND, command);
     await answer(deps, context, respond, async (noted) => {
-      const request = parsePaymethodsText(command.text);
+      const register = await chooseRegister(
+        deps.stores.registers,
+        command.team_id,
+        command.channel_id,
+        command.text,
+      );
+      if (register.several) noted.register = register.name;
+      const request = parsePaymethodsText(register.rest);
       if (request.kind === "help") {
         return {
           reply: paymethodsHelpMessage(
@@ -39,6 +47,6 @@ export const paymethodsCommand =
         };
       }
       noted.filter = filterText(request.filter);
-      return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 });
+      return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, { register });
     });
   };

@@ -4,6 +4,7 @@ import type { HistoryEntry } from "../../payments/history.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
+import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
 
 /** Invoices read per history page when filtering, and how many pages at most (a bounded reply). */
 const SCAN_PAGE = 50;
@@ -41,13 +42,15 @@ export async function invoiceListReply(
   deps: Pick<ListenerDeps, "payments" | "now" | "stores">,
   teamId: string,
   request: { filter: ListFilter; page: number; visibility: "private" | "channel"; sharedBy?: string },
+  register?: ChosenRegister,
 ): Promise<Produced & { reply: SlackMessage }> {
   const [{ entries, hasMore }, lang] = await Promise.all([
-    listPage(deps, teamId, request.filter, request.page),
+    listPage(deps, register?.key ?? teamId, request.filter, request.page),
     langFor(deps, teamId),
   ]);
-  const reply = buildInvoiceList({
+  const list = buildInvoiceList({
     teamId,
+    register: register?.several ? register.name : undefined,
     filter: request.filter,
     page: request.page,
     entries,
@@ -57,5 +60,6 @@ export async function invoiceListReply(
     sharedBy: request.sharedBy,
     lang,
   });
+  const reply = register ? withRegisterFooter(list, register, lang) : list;
   return { reply, log: { outcome: "ok", upstreamStatus: 200, invoices: entries.length } };
 }

@@ -5,6 +5,7 @@ import { filterText } from "../../payments/method-filter.js";
 import type { ListenerDeps } from "../deps.js";
 import { langFor, visibilityFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
+import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
 
 /**
  * Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for, for
@@ -15,10 +16,11 @@ export async function paymethodsReply(
   deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
   teamId: string,
   view: PaymethodsView,
-  options: { fresh?: boolean; visibility?: ReplyVisibility } = {},
+  options: { fresh?: boolean; visibility?: ReplyVisibility; register?: ChosenRegister } = {},
 ): Promise<Produced & { reply: SlackMessage }> {
+  const register = options.register;
   const [list, visibility, lang] = await Promise.all([
-    deps.payments.methods(teamId, { fresh: options.fresh ?? false }),
+    deps.payments.methods(register?.key ?? teamId, { fresh: options.fresh ?? false }),
     options.visibility ?? visibilityFor(deps, teamId),
     langFor(deps, teamId),
   ]);
@@ -30,21 +32,26 @@ export async function paymethodsReply(
   if (!list.fromCache && list.unreadable.length > 0) {
     // Codes and schema paths only: what an operator needs to see which entries the service changed.
     deps.logger.warn(
-      { team: teamId, unreadable: list.unreadable.slice(0, 20) },
+      { team: teamId, register: register?.name, unreadable: list.unreadable.slice(0, 20) },
       "method list entries left out",
     );
   }
-  const message = deps.paymethodsPages.message(list.methods, view, {
+  const shown = register?.several ? { ...view, register: register.name } : view;
+  const message = deps.paymethodsPages.message(list.methods, shown, {
     fetchedAt: list.fetchedAt,
     leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
     visibility,
     lang,
   });
   if (!message) {
+    const reply = paymethodsNoMatchMessage(filterText(view.filter), lang);
     return {
-      reply: paymethodsNoMatchMessage(filterText(view.filter), lang),
+      reply: register ? withRegisterFooter(reply, register, lang) : reply,
       log: { outcome: "no_match", ...read },
     };
   }
-  return { reply: message, log: { outcome: "ok", ...read } };
+  return {
+    reply: register ? withRegisterFooter(message, register, lang) : message,
+    log: { outcome: "ok", ...read },
+  };
 }

@@ -34,6 +34,8 @@ export type LogContext = CardDelivery & {
   creator?: string;
   /** Who may see /balance in this workspace. */
   visibility?: BalanceVisibility;
+  /** The cash register a command worked on, where the workspace has several. */
+  register?: string;
 };
 
 /** How an invoice card was delivered and whether it stays live (live-card.ts fills it). */
@@ -128,6 +130,8 @@ export type CommandOutcome =
   | { outcome: "digest_set"; digest: string }
   /** `/invoice unsubscribe`: the channel's feed was removed. */
   | { outcome: "feed_unsubscribed" }
+  /** /invoice use: the channel's register shown, set, or why not. */
+  | { outcome: "register_shown" | "register_set" | "one_register" | "unknown_register" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   | { outcome: "export_started"; export: string }

@@ -1,0 +1,77 @@
+import type { types } from "@slack/bolt";
+import type { SlackMessage } from "../../blocks/message.js";
+import { escapeMrkdwn } from "../../blocks/mrkdwn.js";
+import type { Lang } from "../../i18n/lang.js";
+import { REGISTERS_TEXT } from "../../i18n/registers.js";
+import { MAIN_REGISTER, type RegisterDirectory, registerKey, registerOfKey } from "../../store/registers.js";
+
+/**
+ * The register a command works on: named by the command's first word, else the channel's (an admin's
+ * `/invoice use`), else main. `several`: the workspace has more than one, so replies say which.
+ */
+export type ChosenRegister = {
+  name: string;
+  /** The key its state is kept under (main's is the team id). */
+  key: string;
+  how: "named" | "channel" | "default";
+  several: boolean;
+  /** The command's text without the register's name. */
+  rest: string;
+  /** Every register of the workspace, main first. */
+  all: string[];
+};
+
+/** Reads the workspace's directory once; a workspace with only main reads as before registers. */
+export async function chooseRegister(
+  registers: Pick<RegisterDirectory, "get">,
+  team: string,
+  channel: string | undefined,
+  text: string,
+): Promise<ChosenRegister> {
+  const directory = await registers.get(team);
+  const others = Object.keys(directory.others).sort();
+  const all = [MAIN_REGISTER, ...others];
+  const trimmed = text.trim();
+  const first = /^(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  const word = first?.[1]?.toLowerCase();
+  const base = { several: others.length > 0, all };
+  if (word !== undefined && all.includes(word))
+    return { ...base, name: word, key: registerKey(team, word), how: "named", rest: first?.[2] ?? "" };
+  const bound = channel === undefined ? undefined : directory.channels[channel];
+  if (bound !== undefined && others.includes(bound))
+    return { ...base, name: bound, key: registerKey(team, bound), how: "channel", rest: trimmed };
+  return { ...base, name: MAIN_REGISTER, key: team, how: "default", rest: trimmed };
+}
+
+/** The register a reply came from, as its last line, where the workspace has several. */
+export function withRegisterFooter(reply: SlackMessage, chosen: ChosenRegister, lang: Lang): SlackMessage {
+  if (!chosen.several) return reply;
+  const footer: types.ContextBlock = {
+    type: "context",
+    elements: [{ type: "mrkdwn", text: REGISTERS_TEXT[lang].footer(escapeMrkdwn(chosen.name), chosen.how) }],
+  };
+  // Block Kit allows 50 blocks in a message; a reply already that long keeps its own last block.
+  return reply.blocks.length >= 50 ? reply : { ...reply, blocks: [...reply.blocks, footer] };
+}
+
+/**
+ * A register a button or form names (its value carries only the name): undefined when the workspace
+ * has no such register any more, so the caller answers "out of date" instead of using another.
+ */
+export async function registerNamed(
+  registers: Pick<RegisterDirectory, "get">,
+  team: string,
+  name: string | undefined,
+): Promise<ChosenRegister | undefined> {
+  const chosen = await chooseRegister(registers, team, undefined, name ?? MAIN_REGISTER);
+  return chosen.how === "named" && chosen.rest === "" ? chosen : undefined;
+}
+
+/** Where to look for an invoice: the chosen register first, then the workspace's others. */
+export function registersInOrder(chosen: ChosenRegister): Array<{ key: string; name: string }> {
+  const team = registerOfKey(chosen.key).team;
+  return [chosen.name, ...chosen.all.filter((name) => name !== chosen.name)].map((name) => ({
+    name,
+    key: registerKey(team, name),
+  }));
+}
