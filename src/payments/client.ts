@@ -11,6 +11,21 @@ import {
   methodsFromV3,
   ratesFrom,
 } from "./normalize.js";
+import {
+  createPayoff,
+  listPayoffMethods,
+  type PayoffTransport,
+  payoffHistory,
+  payoffInfo,
+  signedPayoffCall,
+} from "./payoff-calls.js";
+import type {
+  Payoff,
+  PayoffAccount,
+  PayoffDraft,
+  PayoffHistoryPage,
+  PayoffMethodList,
+} from "./payoff-model.js";
 import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
 import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
 import {
@@ -70,9 +85,16 @@ export const DEFAULT_QUEUE: RegisterQueueOptions = { concurrency: 10, ratePerSec
  */
 export class PaymentsClient {
   private readonly requests: ServiceRequests;
+  /** The payout calls (payoff-calls.ts), on the same requests and so within the register's budget. */
+  private readonly payoffs: PayoffTransport;
 
   constructor(private readonly options: PaymentsClientOptions) {
     this.requests = new ServiceRequests({ ...options, queue: options.queue ?? DEFAULT_QUEUE });
+    this.payoffs = {
+      post: (...args) => this.requests.post(...args),
+      versionOf: (account) => account.apiVersion ?? options.defaultVersion,
+      timeZone: options.timeZone,
+    };
   }
 
   /** Closes idle connections to the service (at shutdown). */
@@ -186,5 +208,40 @@ export class PaymentsClient {
     if (draft.callbackUrl) fields.callback_url = draft.callbackUrl;
     const body = await this.post(version, "invoice/create/", account, fields, "not-sent");
     return parseShape(createdInvoiceSchema, body);
+  }
+
+  /** payoff/create: the quote (state `created`), signed with Secret 2; sent at most once. */
+  createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<Payoff> {
+    return createPayoff(this.payoffs, account, draft);
+  }
+
+  /** payoff/submit: `created` to `processing`; never retried once it may have arrived (read info instead). */
+  submitPayoff(account: PayoffAccount, id: string): Promise<Payoff> {
+    return signedPayoffCall(this.payoffs, "submit", account, id);
+  }
+
+  /** payoff/cancel: `created` to `canceled`; refused by the service in any other state. */
+  cancelPayoff(account: PayoffAccount, id: string): Promise<Payoff> {
+    return signedPayoffCall(this.payoffs, "cancel", account, id);
+  }
+
+  /** payoff/info: the payout as the service has it now (unsigned; retried like every read). */
+  payoffInfo(account: PaymentsAccount, id: string): Promise<Payoff> {
+    return payoffInfo(this.payoffs, account, id);
+  }
+
+  /** The payout methods with fees and limits (v3 method list `out`); `listed: false` on v2. */
+  listPayoffMethods(account: PaymentsAccount): Promise<PayoffMethodList> {
+    return listPayoffMethods(this.payoffs, account);
+  }
+
+  /** One page of the register's payouts, newest first (v2 history/payoffs/, v3 report/payoff/history/). */
+  getPayoffHistory(
+    account: PaymentsAccount,
+    page: number,
+    items: number,
+    priority: CallPriority = "command",
+  ): Promise<PayoffHistoryPage> {
+    return payoffHistory(this.payoffs, account, page, items, priority);
   }
 }

@@ -9,7 +9,8 @@ export abstract class PaymentsError extends Error {
 /** The service processed the request and refused it (error=true); its own messages are kept. */
 export class ServiceError extends PaymentsError {
   readonly kind = "service";
-  override readonly name = "ServiceError";
+  // string, not the literal: PayoffRefusedError (payoff-errors.ts) names itself.
+  override readonly name: string = "ServiceError";
   constructor(readonly messages: string[]) {
     super(`payment service error: ${messages.join("; ")}`);
   }
