@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
+import { type FakePayoffs, openPayoffDesk, type PayoffCall } from "./fake-payoffs.js";
+import { HTML_502 } from "./payments-http.js";
 import {
   type HistoryRepeat,
   RAW,
@@ -126,11 +128,20 @@ export type FakePayments = {
   sendCallback(id: string, body?: Record<string, unknown>): Promise<SentCallback>;
   /** Every notification posted, in order. */
   callbacks: SentCallback[];
+  /** The payouts (payoff/*, the payout history): what the fake holds, its faults and hooks (fake-payoffs.ts). */
+  payoffs: FakePayoffs;
   close(): Promise<void>;
 };
 
-const HTML_502 =
-  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n";
+/** The payout paths, each answered by fake-payoffs.ts. */
+const PAYOFF_CALLS: Record<string, PayoffCall> = {
+  "payoff/create": "create",
+  "payoff/submit": "submit",
+  "payoff/cancel": "cancel",
+  "payoff/info": "info",
+  "history/payoffs": "history",
+  "report/payoff/history": "history",
+};
 
 function envelopeError(...messages: string[]): string {
   return JSON.stringify({ error: true, errors: messages });
@@ -152,11 +163,22 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
   const flakyFailed = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<import("node:net").Socket>();
+  const methods = options.methods ?? sampleMethods();
+  const balances = options.balances ?? sampleBalances();
+  const rates = options.rates ?? sampleRates();
+  const payoffDesk = openPayoffDesk({
+    salts,
+    methods: () => fake.methods,
+    balances: () => fake.balances,
+    rates: () => fake.rates,
+    slowMs: options.slowMs ?? 4000,
+    timers,
+  });
   const fake: FakePayments = {
     url: "",
     requests,
     invoices,
-    methods: options.methods ?? sampleMethods(),
+    methods,
     methodsFault: null,
     invoiceFault: null,
     readDelays: new Map(),
@@ -173,8 +195,8 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       const timer = setTimeout(() => fake.pay(id), delayMs);
       timers.add(timer);
     },
-    balances: options.balances ?? sampleBalances(),
-    rates: options.rates ?? sampleRates(),
+    balances,
+    rates,
     balanceFault: null,
     historyFault: null,
     historyDelayMs: 0,
@@ -184,6 +206,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     createRefusal: ["Amount is less than the minimum for this cash register"],
     created: [],
     callbacks: [],
+    payoffs: payoffDesk.payoffs,
     async sendCallback(id, overrides = {}) {
       const invoice = invoices.get(id);
       const origin = createdBy.get(id) ?? { login: SANDBOX_LOGIN, version: "v2" as const };
@@ -233,7 +256,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
 
     const match =
-      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get|history\/payments|report\/invoice\/history)\/?$/.exec(
+      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get|history\/payments|report\/invoice\/history|payoff\/(?:create|submit|cancel|info)|history\/payoffs|report\/payoff\/history)\/?$/.exec(
         path,
       );
     // balance/info is v2's name, balance/list v3's.
@@ -241,7 +264,9 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       (match?.[2] === "balance/info" && match[1] !== "v2") ||
       (match?.[2] === "balance/list" && match[1] !== "v3") ||
       (match?.[2] === "history/payments" && match[1] !== "v2") ||
-      (match?.[2] === "report/invoice/history" && match[1] !== "v3");
+      (match?.[2] === "report/invoice/history" && match[1] !== "v3") ||
+      (match?.[2] === "history/payoffs" && match[1] !== "v2") ||
+      (match?.[2] === "report/payoff/history" && match[1] !== "v3");
     if (req.method !== "POST" || !match || wrongVersion)
       return answer(res, 404, "<html><body>404 Not Found</body></html>", "text/html");
     const version = match[1] as "v2" | "v3";
@@ -253,6 +278,11 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (accounts[body.auth_login as string] !== body.auth_secret)
       return answer(res, 200, envelopeError("Invalid auth credentials"));
 
+    const payoffCall = PAYOFF_CALLS[match[2] as string];
+    if (payoffCall) {
+      const { status, body: text, type } = await payoffDesk.handle(payoffCall, version, body);
+      return answer(res, status, text, type);
+    }
     if (match[2] === "invoice/info") {
       const id = body.id;
       if (typeof id !== "string" || id === "")

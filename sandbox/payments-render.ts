@@ -126,7 +126,10 @@ export function renderMethodsV3(methods: SampleMethod[]): string {
                     extra_commissions: { percent: m.extraCommissionPercent, amount: "0" },
                   },
                 }),
-            out: { enabled: Boolean(m.payoutOnly), extra_commissions: { percent: "0", amount: "0" } },
+            out: {
+              enabled: Boolean(m.payoutOnly || m.payout),
+              extra_commissions: { percent: m.payout?.extraPercent ?? "0", amount: "0" },
+            },
           },
           ...(m.payoutOnly
             ? {}
@@ -142,9 +145,9 @@ export function renderMethodsV3(methods: SampleMethod[]): string {
                 },
               }),
           out: {
-            enabled: false,
-            commissions: { percent: "0", amount: "0" },
-            limits: { min: "0", max: "0" },
+            enabled: Boolean(m.payout),
+            commissions: { percent: m.payout?.percent ?? "0", amount: m.payout?.fixed ?? "0" },
+            limits: { min: m.payout?.min ?? "0", max: m.payout?.max ?? "0" },
             fee: "0",
           },
         },

@@ -52,6 +52,17 @@ export type SampleMethod = {
   payoutOnly?: boolean;
   /** v3 `in.limits`, in the method's currency; "0" means no limit. Default: by currency. */
   limits?: { min: string; max: string };
+  /** Payouts by this method (v3 `out`): the fee (percent, fixed) and limits ("0": none), in its currency. */
+  payout?: SamplePayout;
+};
+
+/** A method's payout side; `extraPercent` is the account's own fee on top (v3 `settings.out`). */
+export type SamplePayout = {
+  percent: string;
+  fixed: string;
+  min: string;
+  max: string;
+  extraPercent?: string;
 };
 
 /** A payout-only method as v3 lists it (no `in`), for tests and the demo. */
@@ -67,6 +78,7 @@ export function payoutOnlyMethod(code = "CARDRUBPAYOUT", name = "Card RUB payout
     minimalStatusLevel: 0,
     accuracy: 2,
     payoutOnly: true,
+    payout: { percent: "2", fixed: "50", min: "500", max: "500000" },
   };
 }
 
@@ -259,6 +271,18 @@ export function sampleMethods(): SampleMethod[] {
     minimalStatusLevel: level,
     accuracy,
   });
+  const payouts: Record<string, SamplePayout> = {
+    CRYSTALPAY: { percent: "0", fixed: "0", min: "1", max: "0" },
+    CARDRUBP2P: { percent: "1", fixed: "0", min: "100", max: "150000" },
+    LZTMARKET: { percent: "0", fixed: "0", min: "10", max: "0" },
+    BITCOIN: { percent: "0", fixed: "0.00001", min: "0.0001", max: "1" },
+    USDTTRC: { percent: "0", fixed: "1", min: "5", max: "0", extraPercent: "0.5" },
+    BTCCRYPTOBOT: { percent: "0", fixed: "0", min: "0", max: "0" },
+  };
+  const withPayout = (m: SampleMethod): SampleMethod => {
+    const payout = payouts[m.code];
+    return payout ? { ...m, payout } : m;
+  };
   return [
     method("CRYSTALPAY", "CrystalPAY P2P", "RUB", "0", "0"),
     method("CARDRUBP2P", "Card RUB P2P", "RUB", "5.5", "0", "1.5"),
@@ -280,7 +304,7 @@ export function sampleMethods(): SampleMethod[] {
     method("ETHCRYPTOBOT", "ETH (CryptoBot)", "ETH", "3", "0", "0", -1, 8, false),
     method("USDTCRYPTOBOT", "USDT (CryptoBot)", "USDT", "3", "0", "0", 2, 6, false),
     method("TEST", "Test method", "RUB", "0", "0", "0", 0, 2, false),
-  ];
+  ].map(withPayout);
 }
 
 /** A register with `count` methods (more than one message can hold), for limit tests. */
