@@ -52,17 +52,27 @@ export type FakePayoffs = {
    * `processing` until finish() is called.
    */
   settle: { state: "payed" | "failed"; afterMs: number; message?: string } | null;
-  /** Ends a `processing` payout (a failed one gives its money back) and posts its callback. */
+  /**
+   * Ends a `processing` payout (a failed one gives its money back) and posts its callback. Only
+   * payed and failed post one: whether the service posts on cancel is not known.
+   */
   finish(id: string, state: "payed" | "failed", message?: string): void;
-  /** Changes a payout at the service behind Kassa's back (its figures follow a new amount). */
+  /**
+   * Changes a payout at the service behind Kassa's back; its figures follow when the new terms fit
+   * the method (otherwise only the amount changes, as a lying service would show it).
+   */
   alter(id: string, changes: { amount?: string; wallet?: string; method?: string }): void;
-  /** A payout made outside Kassa (the dashboard, or anyone holding Secret 2): listed in the history. */
+  /**
+   * A payout made outside Kassa (the dashboard, or anyone holding Secret 2): listed in the history
+   * and readable with payoff/info; `payed` unless told otherwise, the fee on the balance.
+   */
   makeOutside(fields: {
     login: string;
     method: string;
     wallet: string;
     amount: string;
     state?: string;
+    version?: "v2" | "v3";
   }): SamplePayoff;
   /** Ids of accepted submits, in order (one entry per submit the service carried out). */
   submits: string[];
@@ -129,7 +139,6 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
   const all = new Map<string, SamplePayoff>();
   let made = 0;
   const balanceOf = (code: string) => deps.balances().find((balance) => balance.code === code);
-  const funds = (payoff: SamplePayoff) => new Big(balanceOf(payoff.method)?.amount ?? "0");
   const newId = () => `${810000000 + ++made}_${Math.random().toString(36).slice(2, 12)}`;
 
   const payoffs: FakePayoffs = {
@@ -168,7 +177,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
       if (changes.method) payoff.method = changes.method;
       if (changes.wallet) payoff.wallet = changes.wallet;
     },
-    makeOutside({ login, method, wallet, amount, state = "payed" }) {
+    makeOutside({ login, method, wallet, amount, state = "payed", version = "v3" }) {
       const sample = deps.methods().find((one) => one.code === method);
       const figures = sample ? quote(sample, amount, sample.currency, "balance", deps.rates()) : "no method";
       if (typeof figures === "string") throw new Error(`the fake cannot make that payout: ${figures}`);
@@ -176,7 +185,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
         ...figures,
         id: newId(),
         login,
-        version: "v3",
+        version,
         wallet,
         state,
         message: null,
@@ -206,7 +215,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
       return sent;
     },
   };
-  const desk: Desk = { deps, payoffs, funds, newId, balanceOf };
+  const desk: Desk = { deps, payoffs, newId, balanceOf };
   return {
     payoffs,
     handle: (call: PayoffCall, version: "v2" | "v3", body: Record<string, unknown>) =>
@@ -217,7 +226,6 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
 type Desk = {
   deps: PayoffDeskDeps;
   payoffs: FakePayoffs;
-  funds: (payoff: SamplePayoff) => Big;
   newId: () => string;
   balanceOf: (code: string) => SampleBalance | undefined;
 };
@@ -276,7 +284,7 @@ function perform(desk: Desk, call: PayoffCall, version: "v2" | "v3", body: Recor
     return { payoff, part: "info" };
   }
   const balance = desk.balanceOf(payoff.method);
-  if (!balance || desk.funds(payoff).lt(payoff.deductionInMethod))
+  if (!balance || new Big(balance.amount).lt(payoff.deductionInMethod))
     return refuse("Insufficient funds on the balance");
   balance.amount = new Big(balance.amount).minus(payoff.deductionInMethod).toFixed();
   payoff.state = "processing";

@@ -115,6 +115,8 @@ function quoteMismatch(quote: Payoff, draft: PayoffDraft): string | undefined {
   if (quote.method.toUpperCase() !== draft.method.toUpperCase())
     return `asked for method ${draft.method}, the quote says ${quote.method}`;
   if (quote.wallet !== null && quote.wallet !== draft.wallet) return "the quote names another wallet";
+  if (quote.subtractFrom !== draft.subtractFrom)
+    return `asked for the fee from the ${draft.subtractFrom}, the quote takes it from the ${quote.subtractFrom}`;
   const sameCurrency =
     !draft.amountCurrency || draft.amountCurrency.toUpperCase() === quote.currency.toUpperCase();
   if (sameCurrency && compareDecimals(quote.amount.value, draft.amount) !== 0)
