@@ -171,8 +171,11 @@ export function disconnectConfirmMessage(
   info: ConnectionInfo,
   teamId: string,
   lang: Lang = "en",
+  /** The register to disconnect, where the workspace has several (main's otherwise). */
+  register?: string,
 ): SlackMessage {
   const t = ADMIN_TEXT[lang];
+  const login = `\`${safeText(maskLogin(info.login), 40)}\``;
   return {
     response_type: "ephemeral",
     text: t.disconnectFallback,
@@ -181,7 +184,7 @@ export function disconnectConfirmMessage(
         type: "section",
         text: {
           type: "mrkdwn",
-          text: t.disconnectQuestion(`\`${safeText(maskLogin(info.login), 40)}\``),
+          text: t.disconnectQuestion(register === undefined ? login : `*${register}* (${login})`),
         },
       },
       {
@@ -193,7 +196,7 @@ export function disconnectConfirmMessage(
             action_id: ADMIN_ACTIONS.disconnect,
             style: "danger",
             text: { type: "plain_text", text: t.disconnect },
-            value: disconnectButton.write({ t: teamId }),
+            value: disconnectButton.write({ t: teamId, ...(register === undefined ? {} : { r: register }) }),
           },
           {
             type: "button",

@@ -62,7 +62,7 @@ export const listPageButton = codec(
 export type ListButtonValue = z.infer<typeof listPageButton.schema>;
 
 /** Disconnect, from the confirmation message: the workspace it names. */
-export const disconnectButton = codec(z.object({ t: z.string().min(1) }));
+export const disconnectButton = codec(z.object({ t: z.string().min(1), r: registerName.optional() }));
 
 /** A feed's Settings: the workspace and the feed's channel (the form is that channel's). */
 export const feedSettingsButton = codec(z.object({ t: teamId, c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/) }));

@@ -13,6 +13,7 @@ import { safeText, truncate } from "./mrkdwn.js";
 
 /** Block ids of the connect modal's inputs; response_action errors are keyed by them. */
 export const CONNECT_FIELDS = {
+  register: "register",
   login: "login",
   secret: "secret",
   salt: "salt",
@@ -25,6 +26,8 @@ export const CONNECT_FIELDS = {
 } as const;
 
 type ConnectForm = {
+  /** The register the form edits (main for a workspace's first); another name typed adds one. */
+  register?: string | undefined;
   login?: string | undefined;
   hasSecret: boolean;
   /** A Secret 2 is stored (never put back into the form either). */
@@ -50,6 +53,14 @@ export function connectModal(form: ConnectForm): types.ModalView {
   const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
   const blocks: types.KnownBlock[] = [
     { type: "section", text: { type: "mrkdwn", text: t.intro } },
+    textInput({
+      block: CONNECT_FIELDS.register,
+      optional: true,
+      label: t.register,
+      hint: t.registerHint,
+      maxLength: 20,
+      initial: form.register ?? "main",
+    }),
     textInput({
       block: CONNECT_FIELDS.login,
       label: t.login,

@@ -10,6 +10,9 @@ export type ConnectText = {
   secret: string;
   secretKeep: string;
   secretWhere: string;
+  register: string;
+  registerHint: string;
+  registerFirstIsMain: string;
   salt: string;
   saltKeep: string;
   saltWhy: string;
@@ -46,6 +49,11 @@ const en: ConnectText = {
   secret: "Secret (Secret 1)",
   secretKeep: "Leave blank to keep the stored secret.",
   secretWhere: "From the cash register's settings in CrystalPay.",
+  register: "Register name",
+  registerHint:
+    "Keep it to change this register. A new name adds another cash register to the workspace (letters, digits and -, a letter first); each channel can then use its own.",
+  registerFirstIsMain:
+    "The workspace's first register is named main. Connect it first; another name then adds a second one.",
   salt: "Secret 2 (optional)",
   saltKeep:
     "Stored. Leave blank to keep it. Kassa checks the payment service's payment notifications with it.",
@@ -89,6 +97,11 @@ const ru: ConnectText = {
   secret: "Секрет (Секрет 1)",
   secretKeep: "Оставьте пустым, чтобы сохранить прежний секрет.",
   secretWhere: "Из настроек кассы в CrystalPay.",
+  register: "Имя кассы",
+  registerHint:
+    "Оставьте, чтобы изменить эту кассу. Новое имя добавит в пространство ещё одну кассу (латинские буквы, цифры и -, первой буква); каждый канал сможет работать со своей.",
+  registerFirstIsMain:
+    "Первая касса пространства называется main. Подключите сначала её; другое имя затем добавит вторую.",
   salt: "Секрет 2 (необязательно)",
   saltKeep:
     "Сохранён. Оставьте пустым, чтобы не менять. С ним Kassa проверяет уведомления о платежах от сервиса.",

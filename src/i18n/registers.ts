@@ -11,7 +11,28 @@ export type RegistersText = {
   unknownRegister: (name: string, known: string[]) => string;
   useNotAllowed: string;
   useOnlyOne: string;
+  /** `/invoice status` in a workspace with several: one line per register. */
+  listHeading: string;
+  listLine: (line: RegisterLine) => string;
 };
+
+/** What /invoice status says of one register (mrkdwn-safe parts only). */
+export type RegisterLine = {
+  name: string;
+  /** The login, masked and escaped; undefined: not connected. */
+  login: string | undefined;
+  state: "connected" | "other_key" | "unreadable" | "not_connected";
+  callbacks: boolean;
+  /** A user id, or "cli". */
+  connectedBy: string | undefined;
+  /** Channels that use it. */
+  channels: string[];
+};
+
+const by = (who: string | undefined) => (who === undefined ? "" : who === "cli" ? "the CLI" : `<@${who}>`);
+const byRu = (who: string | undefined) =>
+  who === undefined ? "" : who === "cli" ? "через CLI" : `<@${who}>`;
+const channels = (ids: string[]) => ids.map((id) => `<#${id}>`).join(", ");
 
 const list = (names: string[]) => names.map((name) => `\`${name}\``).join(", ");
 
@@ -33,6 +54,16 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Only a workspace admin can choose a channel's register. Anyone can still name a register at the start of a command, such as `/balance main`.",
     useOnlyOne:
       "This workspace has one cash register, *main*, and every channel uses it. An admin can connect another with `/invoice connect`.",
+    listHeading: "*Cash registers*",
+    listLine: (line) =>
+      `• *${line.name}*: ${
+        {
+          connected: `connected (${line.login})`,
+          other_key: `key failing: sealed with another CREDENTIALS_KEY (${line.login})`,
+          unreadable: "stored credentials cannot be read; reconnect it",
+          not_connected: "not connected",
+        }[line.state]
+      }${line.state === "connected" ? (line.callbacks ? ", instant notifications on" : ", instant notifications off") : ""}${line.connectedBy ? `, connected by ${by(line.connectedBy)}` : ""}${line.channels.length > 0 ? `; used in ${channels(line.channels)}` : ""}`,
   },
   ru: {
     footer: (name, how) =>
@@ -50,5 +81,15 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Выбрать кассу канала может только администратор пространства. Назвать кассу для одной команды может любой, например `/balance main`.",
     useOnlyOne:
       "В этом пространстве одна касса, *main*, и все каналы работают с ней. Администратор может подключить ещё одну командой `/invoice connect`.",
+    listHeading: "*Кассы*",
+    listLine: (line) =>
+      `• *${line.name}*: ${
+        {
+          connected: `подключена (${line.login})`,
+          other_key: `ключ не подходит: зашифрована другим CREDENTIALS_KEY (${line.login})`,
+          unreadable: "сохранённые данные не читаются; подключите её заново",
+          not_connected: "не подключена",
+        }[line.state]
+      }${line.state === "connected" ? (line.callbacks ? ", мгновенные уведомления включены" : ", мгновенные уведомления выключены") : ""}${line.connectedBy ? `, подключил(а) ${byRu(line.connectedBy)}` : ""}${line.channels.length > 0 ? `; каналы: ${channels(line.channels)}` : ""}`,
   },
 };

@@ -8,6 +8,7 @@ import { disconnectButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { MAIN_REGISTER, registerKey } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext, answerWherePressed } from "../shared/action-context.js";
@@ -79,7 +80,8 @@ export const disconnect =
     await answer(deps, context, send, async () => {
       const lang = await press.lang();
       // The confirmation message names its workspace; App Home's button is always the viewer's own.
-      if (!fromHome && readButtonValue(disconnectButton.schema, action).t !== teamId) {
+      const value = fromHome ? undefined : readButtonValue(disconnectButton.schema, action);
+      if (value && value.t !== teamId) {
         const text = NOTICES_TEXT[lang];
         throw new RefusalError(
           ephemeral(text.foreignDisconnect, text.foreignDisconnectFallback),
@@ -88,10 +90,14 @@ export const disconnect =
       }
       const manager = await checkManager(deps, client, who);
       if (!manager.allowed) throw new RefusalError(notAllowedMessage("disconnect", lang), "not_allowed");
-      const removed = await deps.stores.credentials.remove(teamId);
+      // The register the confirmation named (main's from App Home or before registers).
+      const name = value?.r ?? MAIN_REGISTER;
+      const key = registerKey(teamId, name);
+      const removed = await deps.stores.credentials.remove(key);
       // A reconnected register gets a new callback address: the old one may sit in old invoices.
-      await deps.stores.callbackKeys.remove(teamId);
-      await forgetRegisterWork(deps)(teamId);
+      await deps.stores.callbackKeys.remove(key);
+      await forgetRegisterWork(deps)(key);
+      if (name !== MAIN_REGISTER) await deps.stores.registers.removeOther(teamId, name);
       return removed
         ? { reply: disconnectedMessage(press.userId, lang), log: { outcome: "disconnected" } }
         : { reply: nothingToDisconnectMessage(lang), log: { outcome: "nothing_to_disconnect" } };

@@ -6,6 +6,7 @@ import {
   statusMessage,
 } from "../../blocks/admin.js";
 import { feedUnsubscribedMessage } from "../../blocks/feed.js";
+import { registerListBlock } from "../../blocks/registers.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import { ADMIN_TEXT } from "../../i18n/admin.js";
@@ -25,6 +26,7 @@ import {
 } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager } from "../shared/permissions.js";
+import { type ChosenRegister, registerLines } from "../shared/register.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = {
@@ -33,6 +35,8 @@ type AdminCommand = {
   enterpriseId?: string | undefined;
   triggerId: string;
   channelId: string;
+  /** The register the command names or its channel uses; main's when left out. */
+  register?: ChosenRegister | undefined;
 };
 
 /** `/invoice connect | disconnect | status`: the reply (null when a modal answered) and its outcome. */
@@ -81,7 +85,9 @@ export async function runAdminCommand(
       teamId: command.teamId,
       lang,
     });
-    return { reply, log: { outcome: "ok" } };
+    if (!command.register?.several) return { reply, log: { outcome: "ok" } };
+    const registers = registerListBlock(await registerLines(deps.stores, command.teamId), lang);
+    return { reply: { ...reply, blocks: [...reply.blocks.slice(0, 49), registers] }, log: { outcome: "ok" } };
   }
   if (!manager.allowed) {
     const reply = notAllowedMessage(
@@ -104,7 +110,8 @@ export async function runAdminCommand(
     const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
     return { reply, log: { outcome: "ok" } };
   }
-  if (action === "rotate-callback") return rotateCallback(deps, command.teamId, lang);
+  if (action === "rotate-callback")
+    return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
   if (action === "unsubscribe") {
     const removed = await deps.feeds.unsubscribe(command.teamId, command.channelId);
     const reply = feedUnsubscribedMessage(removed, lang);
@@ -112,7 +119,11 @@ export async function runAdminCommand(
   }
   if (action === "connect") {
     try {
-      await openConnectModal(deps, client, command.triggerId, { from: "command", t: command.teamId });
+      await openConnectModal(deps, client, command.triggerId, {
+        from: "command",
+        t: command.teamId,
+        ...(command.register ? { r: command.register.name } : {}),
+      });
     } catch (error) {
       const reply = ephemeral(
         NOTICES_TEXT[lang].formNotOpened("/invoice connect"),
@@ -122,9 +133,11 @@ export async function runAdminCommand(
     }
     return { reply: null, log: { outcome: "modal_opened" } };
   }
-  const connection = await deps.stores.credentials.get(command.teamId);
+  const key = command.register?.key ?? command.teamId;
+  const connection = await deps.stores.credentials.get(key);
   if (!connection) return { reply: nothingToDisconnectMessage(lang), log: { outcome: "ok" } };
-  const reply = disconnectConfirmMessage(connection, command.teamId, lang);
+  const named = command.register?.several ? command.register.name : undefined;
+  const reply = disconnectConfirmMessage(connection, command.teamId, lang, named);
   return { reply, log: { outcome: "confirm_asked" } };
 }
 

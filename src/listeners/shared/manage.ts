@@ -6,12 +6,14 @@ import type { ReplyVisibility } from "../../blocks/invoice.js";
 import type { HelpFacts } from "../../blocks/replies.js";
 import { instantStatus } from "../../callbacks/keys.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import { MAIN_REGISTER, registerKey } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import { feedLines } from "./feed-lines.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */
-export type ModalOrigin = { from: "command" | "home"; t: string };
+/** Where a connect form came from, its workspace and the register it edits (main when left out). */
+export type ModalOrigin = { from: "command" | "home"; t: string; r?: string | undefined };
 
 /** The workspace's reply visibility: its own setting, else REPLY_VISIBILITY. */
 export async function visibilityFor(
@@ -58,7 +60,7 @@ export async function openConnectModal(
   origin: ModalOrigin,
 ): Promise<void> {
   const [connection, visibility, balanceVisibility, invoiceCreators, lang, settings] = await Promise.all([
-    deps.stores.credentials.get(origin.t).catch(() => undefined),
+    deps.stores.credentials.get(registerKey(origin.t, origin.r ?? MAIN_REGISTER)).catch(() => undefined),
     visibilityFor(deps, origin.t),
     balanceVisibilityFor(deps, origin.t),
     invoiceCreatorsFor(deps, origin.t),
@@ -68,6 +70,7 @@ export async function openConnectModal(
   await client.views.open({
     trigger_id: triggerId,
     view: connectModal({
+      register: origin.r ?? MAIN_REGISTER,
       login: connection?.login,
       hasSecret: connection !== undefined,
       hasSalt: connection?.hasSalt,

@@ -1,8 +1,11 @@
 import type { types } from "@slack/bolt";
+import { maskLogin } from "../../blocks/admin.js";
 import type { SlackMessage } from "../../blocks/message.js";
-import { escapeMrkdwn } from "../../blocks/mrkdwn.js";
+import { escapeMrkdwn, safeText } from "../../blocks/mrkdwn.js";
+import type { RegisterLine } from "../../blocks/registers.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
+import type { Stores } from "../../store/index.js";
 import { MAIN_REGISTER, type RegisterDirectory, registerKey, registerOfKey } from "../../store/registers.js";
 
 /**
@@ -74,4 +77,32 @@ export function registersInOrder(chosen: ChosenRegister): Array<{ key: string; n
     name,
     key: registerKey(team, name),
   }));
+}
+
+/** Each register's line for /invoice status and App Home: read without opening any secret. */
+export async function registerLines(
+  stores: Pick<Stores, "credentials" | "registers">,
+  team: string,
+): Promise<RegisterLine[]> {
+  const directory = await stores.registers.get(team);
+  const names = [MAIN_REGISTER, ...Object.keys(directory.others).sort()];
+  const used = (name: string) =>
+    Object.entries(directory.channels)
+      .filter(([, register]) => register === name)
+      .map(([channel]) => channel);
+  return Promise.all(
+    names.map(async (name): Promise<RegisterLine> => {
+      const base = { name, channels: used(name), callbacks: false, connectedBy: undefined, login: undefined };
+      const info = await stores.credentials.info(registerKey(team, name)).catch(() => "unreadable" as const);
+      if (info === "unreadable") return { ...base, state: "unreadable" };
+      if (!info) return { ...base, state: "not_connected" };
+      return {
+        ...base,
+        login: `\`${safeText(maskLogin(info.login), 40)}\``,
+        state: info.otherKey ? "other_key" : "connected",
+        callbacks: info.hasSalt,
+        connectedBy: info.connectedBy ?? undefined,
+      };
+    }),
+  );
 }

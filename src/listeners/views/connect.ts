@@ -5,10 +5,12 @@ import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../
 import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
 import type { ReplyVisibility } from "../../blocks/invoice.js";
+import { CONNECT_TEXT } from "../../i18n/connect.js";
 import { DEFAULT_LANG, type Lang, langSchema } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
+import { MAIN_REGISTER, registerKey, registerNameSchema } from "../../store/registers.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
@@ -23,54 +25,11 @@ import {
 import type { Outcome } from "../shared/outcome.js";
 import { checkManager } from "../shared/permissions.js";
 import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
+import { type ConnectValues, formSchema, originSchema } from "./connect-form.js";
+import { parseJsonOrUndefined } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
-
-const originSchema = z.object({ from: z.enum(["command", "home"]), t: z.string().min(1) });
-const whoMay = (choice: string | undefined): BalanceVisibility | undefined =>
-  choice === "everyone" || choice === "admins" ? choice : undefined;
-/** The parts of view.state.values the modal defines, read into what Kassa saves; the rest is ignored. */
-const formSchema = z
-  .object({
-    [CONNECT_FIELDS.login]: z.object({ value: textValue }),
-    [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
-    // Absent from forms opened before Secret 2 was asked for: the stored one is kept.
-    [CONNECT_FIELDS.salt]: z.object({ value: textValue }).optional(),
-    [CONNECT_FIELDS.apiVersion]: z.object({ value: selectValue }),
-    [CONNECT_FIELDS.visibility]: z.object({ value: selectValue }),
-    // Absent from forms opened before the setting existed: the stored choice is kept.
-    [CONNECT_FIELDS.balanceVisibility]: z.object({ value: selectValue }).optional(),
-    [CONNECT_FIELDS.invoiceCreators]: z.object({ value: selectValue }).optional(),
-    [CONNECT_FIELDS.workflowCreates]: z.object({ value: selectValue }).optional(),
-    [CONNECT_FIELDS.language]: z.object({ value: selectValue }).optional(),
-  })
-  .transform((values) => ({
-    login: values[CONNECT_FIELDS.login].value.value?.trim() ?? "",
-    typedSecret: values[CONNECT_FIELDS.secret].value.value?.trim() ?? "",
-    // Blank keeps the stored Secret 2 (undefined); a typed one replaces it.
-    salt: values[CONNECT_FIELDS.salt]?.value.value?.trim() || undefined,
-    apiVersion: (values[CONNECT_FIELDS.apiVersion].value.selected_option?.value === "v3"
-      ? "v3"
-      : "v2") as ApiVersion,
-    visibility: (values[CONNECT_FIELDS.visibility].value.selected_option?.value === "private"
-      ? "private"
-      : "channel") as ReplyVisibility,
-    balanceVisibility: whoMay(values[CONNECT_FIELDS.balanceVisibility]?.value.selected_option?.value),
-    invoiceCreators: whoMay(values[CONNECT_FIELDS.invoiceCreators]?.value.selected_option?.value),
-    workflowCreates: z
-      .enum(["off", "on"])
-      .optional()
-      .catch(undefined)
-      .parse(values[CONNECT_FIELDS.workflowCreates]?.value.selected_option?.value),
-    // Absent from forms opened before the choice existed: the stored language is kept.
-    language: langSchema
-      .optional()
-      .catch(undefined)
-      .parse(values[CONNECT_FIELDS.language]?.value.selected_option?.value),
-  }));
-type ConnectValues = z.infer<typeof formSchema>;
 
 type ConnectDeps = Pick<
   ListenerDeps,
@@ -132,7 +91,13 @@ export const connectSubmission =
       }
       const values = form.data;
       noted.apiVersion = values.apiVersion;
-      const stored = await deps.stores.credentials.get(who.teamId).catch(() => undefined);
+      const register = await registerOfForm(deps, who.teamId, values.register || from.data.r, lang);
+      if ("error" in register) {
+        await reply(fieldError(CONNECT_FIELDS.register, register.error));
+        return { outcome: "invalid", fields: [CONNECT_FIELDS.register] };
+      }
+      if (register.name !== MAIN_REGISTER) noted.register = register.name;
+      const stored = await deps.stores.credentials.get(register.key).catch(() => undefined);
       const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
       if (values.login === "") {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].enterLogin));
@@ -149,7 +114,7 @@ export const connectSubmission =
       );
       // The role check above used part of Slack's 3 s; the credential check gets what is left.
       const quick = await within(check, INLINE_CHECK_MS - (performance.now() - started));
-      const connection = { deps, client, who, values, secret, from: from.data.from };
+      const connection = { deps, client, who, values, secret, from: from.data.from, register };
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
       noted.slow = true;
@@ -174,7 +139,27 @@ type Connection = {
   values: ConnectValues;
   secret: string;
   from: ModalOrigin["from"];
+  register: { name: string; key: string };
 };
+
+/**
+ * The register a submission connects: the name typed (blank: the one the form was opened for, else
+ * main). A new name adds a register, once main is connected: a workspace's first is always main.
+ */
+async function registerOfForm(
+  deps: Pick<ListenerDeps, "stores">,
+  team: string,
+  typed: string | undefined,
+  lang: Lang,
+): Promise<{ name: string; key: string } | { error: string }> {
+  const parsed = registerNameSchema.safeParse(typed || MAIN_REGISTER);
+  if (!parsed.success)
+    return { error: `${CONNECT_TEXT[lang].register}: ${parsed.error.issues[0]?.message ?? ""}` };
+  const name = parsed.data;
+  if (name !== MAIN_REGISTER && !(await deps.stores.credentials.info(team).catch(() => undefined)))
+    return { error: CONNECT_TEXT[lang].registerFirstIsMain };
+  return { name, key: registerKey(team, name) };
+}
 
 async function answerInTime(
   connection: Connection,
@@ -191,8 +176,11 @@ async function answerInTime(
 }
 
 /** Saves what was checked: the credentials (sealed), the settings chosen, and forgets cached answers. */
-async function save({ deps, who, values, secret }: Connection, methods: number): Promise<types.ModalView> {
-  const info = await deps.stores.credentials.set(who.teamId, {
+async function save(
+  { deps, who, values, secret, register }: Connection,
+  methods: number,
+): Promise<types.ModalView> {
+  const info = await deps.stores.credentials.set(register.key, {
     login: values.login,
     secret,
     salt: values.salt,
@@ -206,7 +194,9 @@ async function save({ deps, who, values, secret }: Connection, methods: number):
     ...(values.invoiceCreators ? { invoiceCreators: values.invoiceCreators } : {}),
     ...(values.workflowCreates ? { workflowCreates: values.workflowCreates } : {}),
   });
-  await deps.payments.forgetCached(who.teamId);
+  if (register.name !== MAIN_REGISTER)
+    await deps.stores.registers.addOther(who.teamId, register.name, who.userId);
+  await deps.payments.forgetCached(register.key);
   // Said in the language just chosen.
   const lang = values.language ?? (await langFor(deps, who.teamId).catch(() => DEFAULT_LANG));
   return connectedModal(info, methods, deps.defaultApiVersion, lang);
@@ -214,12 +204,13 @@ async function save({ deps, who, values, secret }: Connection, methods: number):
 
 /** The form again, as typed (never the secret), with why the check failed. */
 async function connectModalAgain(
-  { deps, who, values }: Connection,
+  { deps, who, values, register }: Connection,
   stored: { hasSalt?: boolean } | undefined,
   error: string,
   privateMetadata: string,
 ): Promise<types.ModalView> {
   return connectModal({
+    register: register.name,
     login: values.login,
     hasSecret: stored !== undefined,
     hasSalt: stored?.hasSalt,
