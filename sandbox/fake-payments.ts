@@ -98,6 +98,8 @@ export type FakePayments = {
   payAfter(id: string, delayMs: number): void;
   /** The register's balances; tests may replace or edit them between calls. */
   balances: SampleBalance[];
+  /** A register's own balances, by login, where a test gives it some (else `balances`). */
+  balancesOf: Map<string, SampleBalance[]>;
   /** Rouble prices ticker/get answers with, by currency; a currency not listed is left out. */
   rates: Record<string, string>;
   /** When set, balance/info (v2) and balance/list (v3) misbehave this way. */
@@ -196,6 +198,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       timers.add(timer);
     },
     balances,
+    balancesOf: new Map(),
     rates,
     balanceFault: null,
     historyFault: null,
@@ -347,7 +350,9 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
         }
       }
       const invoice = invoices.get(id);
-      if (!invoice) return answer(res, 200, envelopeError("Invoice not found"));
+      // Another register's invoice is not found, as at the service (an invoice of none is everyone's).
+      if (!invoice || (invoice.login !== undefined && invoice.login !== body.auth_login))
+        return answer(res, 200, envelopeError("Invoice not found"));
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
     }
     if (match[2] === "invoice/create") return createInvoice(res, body, version);
@@ -365,12 +370,11 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       const fault = await misbehave(res, fake.balanceFault, version === "v3" ? "items" : "balances");
       if (fault) return;
       const hideEmpty = body.hide_empty === true;
+      const own = fake.balancesOf.get(String(body.auth_login)) ?? fake.balances;
       return answer(
         res,
         200,
-        version === "v3"
-          ? renderBalancesV3(fake.balances, hideEmpty)
-          : renderBalancesV2(fake.balances, hideEmpty),
+        version === "v3" ? renderBalancesV3(own, hideEmpty) : renderBalancesV2(own, hideEmpty),
       );
     }
     if (match[2] === "ticker/get") {

@@ -26,7 +26,12 @@ export function listMatches(filter: ListFilter, state: string): boolean {
   return true;
 }
 
-function row(entry: HistoryEntry, teamId: string, lang: Lang): types.SectionBlock {
+function row(
+  entry: HistoryEntry,
+  teamId: string,
+  lang: Lang,
+  register: string | undefined,
+): types.SectionBlock {
   const t = INVOICE_LIST_TEXT[lang];
   const amount = entry.amount ? `*${escapeMrkdwn(formatMoney(entry.amount, lang))}*` : t.amountNotGiven;
   return {
@@ -42,7 +47,12 @@ function row(entry: HistoryEntry, teamId: string, lang: Lang): types.SectionBloc
       type: "button",
       action_id: INVOICE_ACTIONS.open,
       text: { type: "plain_text", text: t.open },
-      value: invoiceButton.write({ t: teamId, id: entry.id, s: truncate(entry.state, 40) }),
+      value: invoiceButton.write({
+        t: teamId,
+        id: entry.id,
+        s: truncate(entry.state, 40),
+        ...(register === undefined ? {} : { r: register }),
+      }),
     },
   };
 }
@@ -81,7 +91,8 @@ export function buildInvoiceList(input: {
       },
     });
   }
-  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE)) blocks.push(row(entry, input.teamId, lang));
+  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE))
+    blocks.push(row(entry, input.teamId, lang, input.register));
   const value = (page: number) =>
     listPageButton.write({
       t: input.teamId,
