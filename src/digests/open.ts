@@ -1,6 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { ExportJobs } from "../exports/jobs.js";
-import { OwedExports } from "../exports/owed.js";
+import { owedExportsFor } from "../exports/owed.js";
 import { KeptHistory } from "../history/kept.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { CancelMarks } from "../store/cancels.js";
@@ -14,7 +14,7 @@ import { DigestStore } from "./store.js";
 /**
  * The work over periods, on Kassa's store: each register's kept history (read in the background
  * lane of its budget), the engine's leases, the shared Cancel marks, the exports under way (and what
- * each owes its asker, namespace `exportsowed`), and the
+ * each owes its asker, the claim board's family `export-owed`), and the
  * weekly and monthly digests (what admins set, namespace `digests`, and their runner).
  */
 export async function openPeriodWork(
@@ -71,10 +71,7 @@ export async function openPeriodWork(
       leases,
       cancels,
       // Replica-shared work, kept apart per run as the leases are (tests).
-      owed: new OwedExports(
-        store.namespace(deps.leasePrefix ? `${deps.leasePrefix}-exportsowed` : "exportsowed"),
-        (key, ttlMs) => store.claimOnce(key, ttlMs),
-      ),
+      owed: await owedExportsFor(store, deps.leasePrefix),
       slack: deps.slack,
       logger,
       ...(deps.readLeaseMs ? { leaseMs: deps.readLeaseMs } : {}),

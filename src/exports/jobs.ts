@@ -12,7 +12,7 @@ export type ExportJobsDeps = {
   history: KeptHistory;
   leases: Leases;
   cancels: CancelMarks;
-  /** Each export's asker and progress message, written down while it runs. */
+  /** Each export's asker and progress message, written down while it runs (the board's `export-owed`). */
   owed: OwedExports;
   /** A workspace's Slack client for background work (telling an asker another replica left). */
   slack: (team: string) => Promise<webApi.WebClient | undefined>;
@@ -67,7 +67,9 @@ export class ExportJobs {
   async start(request: ExportRequest, client: webApi.WebClient): Promise<ExportStart> {
     const jobId = randomBytes(8).toString("hex");
     const lease: ExportLease = { key: `export:${request.teamId}`, jobId };
-    const busy = await this.takeLease(request, lease);
+    // Asked before the lease: the entry's claim, renewed from the same moments, never outlives it.
+    const at = Date.now();
+    const busy = await this.takeLease(request, lease, at);
     if (busy) return busy;
     // The workspace's lease is ours: an export still owed here died with its replica. Its asker
     // hears so first (once, whichever replica gets there).
@@ -83,7 +85,7 @@ export class ExportJobs {
       );
       return { started: false, needsScope: true };
     }
-    const note = this.owe(request, jobId, channel);
+    const note = this.owe(request, jobId, channel, at);
     await note.write();
     this.runInBackground({ request, client, channel, lease, note });
     return { started: true, jobId };
@@ -135,8 +137,11 @@ export class ExportJobs {
   }
 
   /** The workspace's export lease for `jobId`; when another export holds it, who started it and when. */
-  private async takeLease(request: ExportRequest, lease: ExportLease): Promise<ExportStart | undefined> {
-    const startedAt = Date.now();
+  private async takeLease(
+    request: ExportRequest,
+    lease: ExportLease,
+    startedAt: number,
+  ): Promise<ExportStart | undefined> {
     const info = `${request.userId} ${startedAt}`;
     const taken = await this.deps.leases.acquire(lease.key, lease.jobId, info, this.leaseMs);
     if (taken.held) return undefined;
@@ -144,8 +149,8 @@ export class ExportJobs {
     return { started: false, busy: { by, startedAt: Number(at) || startedAt } };
   }
 
-  /** What the export owes its asker, as it will be written down while it runs. */
-  private owe(request: ExportRequest, jobId: string, channel: string): OwedNote {
+  /** What the export owes its asker, as it will be written down while it runs (`at`: its lease taken). */
+  private owe(request: ExportRequest, jobId: string, channel: string, at: number): OwedNote {
     const entry: OwedExport = {
       v: 1,
       team: request.teamId,
@@ -154,10 +159,8 @@ export class ExportJobs {
       lang: request.lang,
       title: request.title,
       format: request.format.toUpperCase(),
-      beat: Date.now(),
-      leaseMs: this.leaseMs,
     };
-    return new OwedNote(this.deps.owed, jobId, entry, this.deps.logger);
+    return new OwedNote(this.deps.owed, jobId, entry, { at, ms: this.leaseMs }, this.deps.logger);
   }
 
   /** The export runs, its lease renewed every third of it, until it ends; then the lease is freed. */
@@ -165,10 +168,11 @@ export class ExportJobs {
     const { request, lease } = started;
     const controller = new AbortController();
     const renewal = setInterval(() => {
+      const at = Date.now();
       void this.deps.leases.renew(lease.key, lease.jobId, this.leaseMs).then(
         (held) => {
           if (!held) return controller.abort("lost");
-          return started.note.beat();
+          return started.note.beat(at);
         },
         () => {},
       );
@@ -211,10 +215,16 @@ export class ExportJobs {
           throw new Error("export lease lost");
       },
       onProgressPosted: (ts) => void note.posted(ts),
+    }).catch(async (error: unknown) => {
+      // Crashed without a word to the asker: still owed an end, as when lost.
+      await note.leave();
+      throw error;
     });
-    // Lost: this replica said nothing, so the asker is still owed an end (told once it lapses).
-    // Otherwise settled before `done`: shutdown waits for it, so a stopped process leaves none.
-    if (end.outcome !== "export_lost") await note.settle();
+    // Lost: this replica said nothing, so the asker is still owed an end, due at once (the next sweep,
+    // or the workspace's next export, tells them). Otherwise settled before `done`: shutdown waits
+    // for it, so a stopped process leaves none.
+    if (end.outcome === "export_lost") await note.leave();
+    else await note.settle();
     return end;
   }
 

@@ -1,19 +1,29 @@
 import type { webApi } from "@slack/bolt";
-import type Keyv from "keyv";
 import { z } from "zod";
 import { exportEndMessage } from "../blocks/export.js";
 import { langSchema } from "../i18n/lang.js";
+import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
+import type { KeyvStore } from "../store/connection.js";
 import type { Logger } from "../util/logger.js";
 
-/** An entry nobody could settle (its workspace gone, Slack refusing) is dropped after a day. */
+/** The claim board's family of exports under way, each owing its asker an end (item key: the job id). */
+export const OWED_FAMILY = "export-owed";
+/** The item's states: what is owed, and since when telling it has failed. */
+const ENTRY = "entry";
+const FAILING = "failing";
+
+/** An entry nobody could settle (its workspace gone, Slack refusing) is given up a day after the first try. */
 const OWED_TTL_MS = 24 * 60 * 60_000;
 /** How long a replica that claimed an entry has to tell its asker before another may try. */
 const TELL_CLAIM_MS = 5 * 60_000;
+/** Lapsed entries claimed per call of claimDue; a sweep takes batches until one comes back short. */
+const BATCH = 50;
+const MAX_BATCHES = 10;
 
 /**
  * What an export owes its asker, written when it starts: where its progress message is (the channel,
- * then the message once posted), what it exports, and `beat`, when its replica last renewed the
- * export's lease (of `leaseMs`). No secrets, no amounts.
+ * then the message once posted) and what it exports. No secrets, no amounts. (Entries of the release
+ * before the board also carry `beat` and `leaseMs`, its heartbeat: the claim's lease is that now.)
  */
 const owedSchema = z.object({
   v: z.literal(1),
@@ -24,95 +34,137 @@ const owedSchema = z.object({
   title: z.string(),
   format: z.string(),
   ts: z.string().optional(),
-  beat: z.number(),
-  leaseMs: z.number().positive(),
 });
 export type OwedExport = z.infer<typeof owedSchema>;
+const failingSchema = z.object({ since: z.number() });
+
+/** A lapsed export claimed to tell its asker: the item's key (the job id) and the claim's token. */
+export type OwedClaim = { jobId: string; token: string; entry: OwedExport };
 
 /**
- * Exports under way, each owing its asker an end: settled (removed) when the export says how it
- * ended; one whose replica died (no beat for its lease) is claimed by one replica, which tells the
- * asker it stopped, as the command journal's commands a stopped process left are answered.
+ * Exports under way, each owing its asker an end, as a family on the claim board. The running export
+ * holds its item's claim (its job id the token) and renews it with the export's lease, never past it:
+ * when its replica dies the item lapses no later than the workspace's export lease does, and one
+ * replica claims it (claimDue), tells the asker and forgets it. Settled (forgotten) when the export
+ * says how it ended; left due at once when it stopped without saying.
  */
 export class OwedExports {
-  constructor(
-    private readonly keyv: Keyv,
-    /** The store's claimOnce: one atomic statement of the engine, shared by every replica. */
-    private readonly claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
-  ) {}
+  constructor(private readonly board: ClaimBoard) {}
 
-  async write(jobId: string, entry: OwedExport): Promise<void> {
-    await this.keyv.set(jobId, entry, OWED_TTL_MS);
+  /**
+   * The export's item, claimed until `at + leaseMs` (`at`: when its lease was taken, so this claim
+   * ends first). Enlisted first: the item stays scheduled when the claim lapses, whatever the engine.
+   */
+  async open(jobId: string, at: number, leaseMs: number): Promise<boolean> {
+    await this.board.enlist(OWED_FAMILY, jobId, at + leaseMs);
+    return (await this.board.claimKey(OWED_FAMILY, jobId, jobId, at, leaseMs)).held;
   }
 
+  /** Writes the entry while the export still holds its item; false when it no longer does. */
+  write(jobId: string, entry: OwedExport): Promise<boolean> {
+    return this.board.writeState(OWED_FAMILY, jobId, ENTRY, jobId, entry);
+  }
+
+  /** The export's lease was renewed, asked at `at`: the item's claim too, to `at + leaseMs`. */
+  renew(jobId: string, at: number, leaseMs: number): Promise<boolean> {
+    return this.board.renew(OWED_FAMILY, jobId, jobId, at, leaseMs);
+  }
+
+  /** The export said how it ended: nothing is owed. */
   async settle(jobId: string): Promise<void> {
-    await this.keyv.delete(jobId);
+    await this.board.release(OWED_FAMILY, jobId, jobId, "forget");
+  }
+
+  /** The export stopped without telling its asker (lost, crashed): due at once for the next sweep. */
+  async leave(jobId: string, now: number): Promise<void> {
+    await this.board.release(OWED_FAMILY, jobId, jobId, { dueAt: now });
   }
 
   /**
-   * Entries whose export has not beaten for its lease (its replica is gone), each claimed for this
-   * caller. With `only`: every entry of that workspace but `except`, whatever its beat (the
-   * caller holds the workspace's export lease now, so no other export of it is running).
+   * Entries whose export lapsed (its replica is gone, or it stopped without a word), each claimed for
+   * this caller for TELL_CLAIM_MS. An item without a readable entry is forgotten. With `only`: those
+   * of that workspace but `except` (the caller holds the workspace's export lease, so every other
+   * export of it has lapsed); another workspace's is left due at once, for the sweep.
    */
-  async claimLapsed(
-    now: number,
-    only?: { team: string; except: string },
-  ): Promise<Array<{ jobId: string; entry: OwedExport }>> {
-    const iterate = this.keyv.iterator;
-    if (!iterate) return [];
-    const found: Array<[string, unknown]> = [];
-    for await (const [key, value] of iterate(this.keyv.namespace)) found.push([String(key), value]);
-    const claimed: Array<{ jobId: string; entry: OwedExport }> = [];
-    for (const [jobId, value] of found) {
-      const entry = owedSchema.safeParse(value);
-      if (!entry.success) {
-        await this.keyv.delete(jobId);
-        continue;
+  async claimLapsed(now: number, only?: { team: string; except: string }): Promise<OwedClaim[]> {
+    const claimed: OwedClaim[] = [];
+    for (let round = 0; round < MAX_BATCHES; round++) {
+      const batch = await this.board.claimDue(OWED_FAMILY, now, TELL_CLAIM_MS, BATCH);
+      for (const { key, token } of batch) {
+        const entry = owedSchema.safeParse(await this.board.readState(OWED_FAMILY, key, ENTRY));
+        if (!entry.success) await this.board.release(OWED_FAMILY, key, token, "forget");
+        else if (only && (entry.data.team !== only.team || key === only.except))
+          await this.board.release(OWED_FAMILY, key, token, { dueAt: now });
+        else claimed.push({ jobId: key, token, entry: entry.data });
       }
-      if (
-        only
-          ? entry.data.team !== only.team || jobId === only.except
-          : now - entry.data.beat < entry.data.leaseMs
-      )
-        continue;
-      if (!(await this.claimOnce(`export-owed:${jobId}`, TELL_CLAIM_MS))) continue;
-      claimed.push({ jobId, entry: entry.data });
+      // With `only`, what was left due would come back at once: one batch.
+      if (batch.length < BATCH || only) break;
     }
     return claimed;
   }
+
+  /** Told (or nobody left to tell): forgotten. */
+  async told(claim: OwedClaim): Promise<void> {
+    await this.board.release(OWED_FAMILY, claim.jobId, claim.token, "forget");
+  }
+
+  /**
+   * Telling failed: the claim lapses and a later sweep tries again, until a day after the first
+   * failure; then the entry is given up (true).
+   */
+  async failed(claim: OwedClaim, now: number): Promise<boolean> {
+    const failing = failingSchema.safeParse(await this.board.readState(OWED_FAMILY, claim.jobId, FAILING));
+    if (!failing.success) {
+      await this.board.writeState(OWED_FAMILY, claim.jobId, FAILING, claim.token, { since: now });
+      return false;
+    }
+    if (now - failing.data.since < OWED_TTL_MS) return false;
+    await this.told(claim);
+    return true;
+  }
+}
+
+/** The exports owed on the store's claim board (`prefix`: a test run's own, as the leases'). */
+export async function owedExportsFor(
+  store: Pick<KeyvStore, "native">,
+  prefix?: string,
+): Promise<OwedExports> {
+  return new OwedExports(await openClaimBoard(store, prefix));
 }
 
 /**
  * One running export's entry, kept up to date by its replica: one write at a time, the newest last, so
- * a beat never takes back the progress message's ts. A write that fails is logged; the next writes it all.
+ * a renewal never runs before the claim is taken. A write that fails is logged; the next writes it all.
  */
 export class OwedNote {
   private writes: Promise<void> = Promise.resolve();
+  private opened = false;
 
   constructor(
     private readonly owed: OwedExports,
     private readonly jobId: string,
     private readonly entry: OwedExport,
+    /** When the export's lease was taken, and for how long it is renewed each time. */
+    private readonly lease: { at: number; ms: number },
     private readonly logger: Logger,
   ) {}
 
+  /** Claims the item (the first time) and writes the entry as it stands. */
   write(): Promise<void> {
     const entry = { ...this.entry };
-    this.writes = this.writes
-      .then(() => this.owed.write(this.jobId, entry))
-      .catch((error: unknown) =>
-        this.logger.warn(
-          { team: this.entry.team, export: this.jobId, err: error },
-          "could not note an export",
-        ),
-      );
-    return this.writes;
+    return this.inTurn(async () => {
+      if (!this.opened) this.opened = await this.owed.open(this.jobId, this.lease.at, this.lease.ms);
+      if (!this.opened || !(await this.owed.write(this.jobId, entry)))
+        throw new Error("the export no longer holds its entry");
+    }, "could not note an export");
   }
 
-  /** The export's lease was renewed just now. */
-  beat(): Promise<void> {
-    this.entry.beat = Date.now();
-    return this.write();
+  /** The export's lease was renewed, asked at `at`. */
+  beat(at: number): Promise<void> {
+    return this.inTurn(async () => {
+      if (!(await this.owed.renew(this.jobId, at, this.lease.ms)))
+        throw new Error("the export no longer holds its entry");
+    }, "could not note an export");
   }
 
   /** The progress message was posted: another replica can end it now. */
@@ -123,33 +175,42 @@ export class OwedNote {
 
   /** The export said how it ended: once every write asked for has landed, the entry goes. */
   async settle(): Promise<void> {
-    await this.writes;
-    await this.owed.settle(this.jobId).catch((error: unknown) => {
-      this.logger.warn(
-        { team: this.entry.team, export: this.jobId, err: error },
-        "could not settle an export",
+    await this.inTurn(() => this.owed.settle(this.jobId), "could not settle an export");
+  }
+
+  /** The export stopped without a word to its asker: another sweep tells them, at once. */
+  async leave(): Promise<void> {
+    await this.inTurn(() => this.owed.leave(this.jobId, Date.now()), "could not settle an export");
+  }
+
+  private inTurn(step: () => Promise<void>, failure: string): Promise<void> {
+    this.writes = this.writes
+      .then(step)
+      .catch((error: unknown) =>
+        this.logger.warn({ team: this.entry.team, export: this.jobId, err: error }, failure),
       );
-    });
+    return this.writes;
   }
 }
 
 /**
  * Tells each claimed asker that their export stopped with the replica making it, in place of its
- * progress message (its Cancel gone) or, when none was posted yet, as a new message; then settles it.
+ * progress message (its Cancel gone) or, when none was posted yet, as a new message; then forgets it.
  */
 export async function tellLapsed(
   owed: OwedExports,
-  claimed: Array<{ jobId: string; entry: OwedExport }>,
+  claimed: OwedClaim[],
   slack: (team: string) => Promise<webApi.WebClient | undefined>,
   logger: Logger,
 ): Promise<void> {
-  for (const { jobId, entry } of claimed) {
+  for (const claim of claimed) {
+    const { jobId, entry } = claim;
     const line = { team: entry.team, user: entry.user, export: jobId };
     try {
       const client = await slack(entry.team);
       if (!client) {
         // Uninstalled since: nobody to tell there.
-        await owed.settle(jobId);
+        await owed.told(claim);
         continue;
       }
       const { text, blocks } = exportEndMessage(
@@ -158,11 +219,12 @@ export async function tellLapsed(
       );
       if (entry.ts) await client.chat.update({ channel: entry.channel, ts: entry.ts, text, blocks });
       else await client.chat.postMessage({ channel: entry.channel, text, blocks });
-      await owed.settle(jobId);
+      await owed.told(claim);
       logger.info({ ...line, outcome: "export_lapsed" }, "told the asker an export stopped with its replica");
     } catch (error) {
-      // The claim lapses in TELL_CLAIM_MS; a later sweep tries again.
+      // The claim lapses in TELL_CLAIM_MS; a later sweep tries again, for a day.
       logger.warn({ ...line, err: error }, "could not tell the asker an export stopped");
+      await owed.failed(claim, Date.now()).catch(() => false);
     }
   }
 }

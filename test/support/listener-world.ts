@@ -12,7 +12,7 @@ import {
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { DigestStore } from "../../src/digests/store.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
-import { OwedExports } from "../../src/exports/owed.js";
+import { owedExportsFor } from "../../src/exports/owed.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
@@ -141,7 +141,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
       history,
       leases,
       cancels,
-      owed: new OwedExports(store.namespace("exportsowed"), (key, ttlMs) => store.claimOnce(key, ttlMs)),
+      owed: await owedExportsFor(store),
       // Told with the handlers' client (set below): nothing lapses within one test.
       slack: async () => undefined,
       logger,
