@@ -61,3 +61,11 @@ export const redisClaimPrefix = (prefix: string) => `${prefix}:claims`;
  */
 export const legacyCallbackNamespace = (prefix: string) =>
   prefix === DEFAULT_PREFIX ? "callbacks" : `${prefix}-callbacks`;
+
+/**
+ * The Keyv namespace the exports owed to their askers lived in before the claim board (the schema's
+ * exports-owed step moves them onto it): "exportsowed" under the store's own prefix; under another
+ * (a test run's), one of that prefix's own.
+ */
+export const legacyOwedNamespace = (prefix: string) =>
+  prefix === DEFAULT_PREFIX ? "exportsowed" : `${prefix}-exportsowed`;

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
+import { POSTGRES_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, postgresLegacyFeedMove } from "./legacy-feed.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, legacyCallbackNamespace, POSTGRES_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
@@ -116,6 +117,8 @@ export const POSTGRES_STEPS: SqlStep[] = [
   (prefix) => (prefix === DEFAULT_PREFIX ? postgresLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
   // 5: the callback keys move from their Keyv namespace onto the claim board.
   POSTGRES_MOVE_CALLBACK_KEYS,
+  // 6: the exports owed to their askers move from their Keyv namespace onto the claim board (export-owed.ts).
+  POSTGRES_MOVE_EXPORTS_OWED,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
+import { REDIS_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, redisLegacyFeedMove } from "./legacy-feed.js";
 import { DEFAULT_PREFIX, redisSchemaKey } from "./names.js";
 import { refuseNewer } from "./version.js";
@@ -106,6 +107,8 @@ export const REDIS_STEPS: RedisStep[] = [
     purpose: "the callback keys move from their Keyv namespace onto the claim board (P:claims)",
     lua: MOVE_CALLBACK_KEYS,
   },
+  // 6: the exports owed to their askers (export-owed.ts).
+  REDIS_MOVE_EXPORTS_OWED,
 ];
 
 /** A step as a script that runs only while the version is the one before it. */

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { SQLITE_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, sqliteLegacyFeedMove } from "./legacy-feed.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, legacyCallbackNamespace, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
@@ -100,6 +101,8 @@ export const SQLITE_STEPS: SqlStep[] = [
   (prefix) => (prefix === DEFAULT_PREFIX ? sqliteLegacyFeedMove(prefix, LEGACY_FEED_NAMESPACES) : []),
   // 5: the callback keys move from their Keyv namespace onto the claim board.
   SQLITE_MOVE_CALLBACK_KEYS,
+  // 6: the exports owed to their askers move from their Keyv namespace onto the claim board (export-owed.ts).
+  SQLITE_MOVE_EXPORTS_OWED,
 ];
 
 /**

@@ -1,0 +1,167 @@
+/**
+ * The schema's exports-owed step: entries the release before wrote through Keyv (namespace
+ * `exportsowed`, or `<prefix>-exportsowed` under a test run's prefix) carry on as the claim board's
+ * family `export-owed`, so an asker whose export died across the upgrade is still told, once.
+ * SQLite always; Redis and PostgreSQL when TEST_REDIS_URL / TEST_POSTGRES_URL are set (each run under
+ * its own prefix, removed afterwards). Each store is put back at the step before this one, then the
+ * entries are written as that release wrote them, through the store's own Keyv namespace.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { type OwedClaim, owedExportsFor } from "../../src/exports/owed.js";
+import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { ensureSchema } from "../../src/store/schema/index.js";
+import { DEFAULT_PREFIX, legacyOwedNamespace, tableName } from "../../src/store/schema/names.js";
+import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
+import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
+import { applySqliteSchema, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { dropWatchNamespace } from "../support/watch-namespaces.js";
+
+const run = randomBytes(4).toString("hex");
+const dir = mkdtempSync(join(tmpdir(), "kassa-schema-owed-"));
+const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
+const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+const LEASE = 60_000;
+const DAY = 24 * 60 * 60_000;
+
+/** What the release before wrote for an export: the entry with its heartbeat. */
+const written = (team: string, beat: number, ts?: string) => ({
+  v: 1,
+  team,
+  user: "U0ASKER",
+  channel: "D0ASKER",
+  lang: "ru",
+  title: "последние 30 дней",
+  format: "XLSX",
+  ...(ts ? { ts } : {}),
+  beat,
+  leaseMs: LEASE,
+});
+/** The entry as this release reads it (the heartbeat is the claim's lease now). */
+const owedAs = ({ beat: _beat, leaseMs: _lease, ...entry }: ReturnType<typeof written>) => entry;
+
+type Engine = {
+  name: string;
+  url: string | undefined;
+  prefix: string;
+  /** Puts the store's schema under `prefix` back at the step before the last. */
+  stepBack(store: KeyvStore, prefix: string): Promise<void>;
+  /** Applies the missing steps (the last one) as a starting replica does. */
+  apply(store: KeyvStore, prefix: string): Promise<number>;
+  steps: number;
+};
+
+const ENGINES: Engine[] = [
+  {
+    name: "sqlite",
+    url: `sqlite://${join(dir, "kassa.sqlite")}`,
+    prefix: DEFAULT_PREFIX,
+    steps: SQLITE_STEPS.length,
+    async stepBack(store, prefix) {
+      const db = new Database(store.location);
+      db.prepare(`UPDATE ${tableName(prefix, "schema")} SET version = ?`).run(SQLITE_STEPS.length - 1);
+      db.close();
+    },
+    async apply(store, prefix) {
+      const db = new Database(store.location, { timeout: 5000 });
+      try {
+        return applySqliteSchema(db, prefix);
+      } finally {
+        db.close();
+      }
+    },
+  },
+  {
+    name: "redis",
+    url: redisUrl,
+    prefix: `kassa-test-${run}-owedstep`,
+    steps: REDIS_STEPS.length,
+    async stepBack(store, prefix) {
+      if (store.native?.kind !== "redis") throw new Error("not Redis");
+      await store.native.client.set(`${prefix}:schema`, String(REDIS_STEPS.length - 1));
+    },
+    async apply(store, prefix) {
+      if (store.native?.kind !== "redis") throw new Error("not Redis");
+      return applyRedisSchema(store.native.client, prefix);
+    },
+  },
+  {
+    name: "postgres",
+    url: postgresUrl,
+    prefix: `kso_${run}`,
+    steps: POSTGRES_STEPS.length,
+    async stepBack(store, prefix) {
+      if (store.native?.kind !== "postgres") throw new Error("not PostgreSQL");
+      await store.native.pool.query(`UPDATE ${tableName(prefix, "schema")} SET version = $1`, [
+        POSTGRES_STEPS.length - 1,
+      ]);
+    },
+    async apply(store, prefix) {
+      if (store.native?.kind !== "postgres") throw new Error("not PostgreSQL");
+      return applyPostgresSchema(store.native.pool, prefix);
+    },
+  },
+];
+for (const engine of ENGINES)
+  if (!engine.url)
+    console.log(`schema exports-owed step: skipping ${engine.name} (not set in the environment)`);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.url)(`the exports-owed step on ${engine.name}`, () => {
+    const opened: KeyvStore[] = [];
+    afterAll(async () => {
+      for (const store of opened) await store.close();
+      if (engine.name !== "sqlite") await dropWatchNamespace(engine.url ?? "", engine.prefix);
+    });
+
+    it("moves the entries of the release before onto the board: each told once its beat lapses, none lost", async () => {
+      const store = await openStore(engine.url ?? "");
+      opened.push(store);
+      const native = store.native;
+      if (!native) throw new Error("no engine");
+      const { prefix } = engine;
+      expect(await ensureSchema(native, prefix)).toBe(engine.steps);
+      await engine.stepBack(store, prefix);
+
+      const now = Date.now();
+      const [dead, alive, expired, unreadable] = ["Jdead", "Jalive", "Jexpired", "Junreadable"].map(
+        (name) => `${name}${run}`,
+      ) as [string, string, string, string];
+      const keyv = store.namespace(legacyOwedNamespace(prefix));
+      // Written by a replica killed two minutes ago; one beating now; one whose day is over; one garbled.
+      await keyv.set(dead, written("T0DEAD", now - 2 * LEASE, "1700000000.000100"), DAY);
+      await keyv.set(alive, written("T0ALIVE", now), DAY);
+      await keyv.set(expired, written("T0EXPIRED", now - 2 * LEASE), 1);
+      await keyv.set(unreadable, { v: 1, team: "T0BAD" }, DAY);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+
+      expect(await engine.apply(store, prefix)).toBe(engine.steps);
+      // The namespace is emptied: this release reads the board only.
+      for (const job of [dead, alive, expired, unreadable]) expect(await keyv.get(job)).toBeUndefined();
+
+      const owed = await owedExportsFor(store, prefix);
+      const jobs = [dead, alive, expired, unreadable];
+      const mine = (claims: OwedClaim[]) => claims.filter((claim) => jobs.includes(claim.jobId));
+      const first = mine(await owed.claimLapsed(Date.now()));
+      expect(first.map((claim) => [claim.jobId, claim.entry])).toEqual([
+        [dead, owedAs(written("T0DEAD", 0, "1700000000.000100"))],
+      ]);
+      // The one still beating is owed once its lease would have lapsed; the others never.
+      expect(mine(await owed.claimLapsed(now + LEASE - 1_000))).toEqual([]);
+      const second = mine(await owed.claimLapsed(now + LEASE + 1));
+      expect(second.map((claim) => [claim.jobId, claim.entry])).toEqual([
+        [alive, owedAs(written("T0ALIVE", 0))],
+      ]);
+      for (const claim of [...first, ...second]) await owed.told(claim);
+      expect(mine(await owed.claimLapsed(now + 2 * DAY))).toEqual([]);
+      // Applying again changes nothing.
+      expect(await engine.apply(store, prefix)).toBe(engine.steps);
+    });
+  });
+}
