@@ -139,6 +139,8 @@ export async function owedExportsFor(
 export class OwedNote {
   private writes: Promise<void> = Promise.resolve();
   private opened = false;
+  /** Settled or left: a renewal already on its way then does nothing (the item is not the export's). */
+  private ended = false;
 
   constructor(
     private readonly owed: OwedExports,
@@ -153,6 +155,7 @@ export class OwedNote {
   write(): Promise<void> {
     const entry = { ...this.entry };
     return this.inTurn(async () => {
+      if (this.ended) return;
       if (!this.opened) this.opened = await this.owed.open(this.jobId, this.lease.at, this.lease.ms);
       if (!this.opened || !(await this.owed.write(this.jobId, entry)))
         throw new Error("the export no longer holds its entry");
@@ -162,6 +165,7 @@ export class OwedNote {
   /** The export's lease was renewed, asked at `at`. */
   beat(at: number): Promise<void> {
     return this.inTurn(async () => {
+      if (this.ended) return;
       if (!(await this.owed.renew(this.jobId, at, this.lease.ms)))
         throw new Error("the export no longer holds its entry");
     }, "could not note an export");
@@ -175,12 +179,21 @@ export class OwedNote {
 
   /** The export said how it ended: once every write asked for has landed, the entry goes. */
   async settle(): Promise<void> {
-    await this.inTurn(() => this.owed.settle(this.jobId), "could not settle an export");
+    await this.inTurn(() => this.end(() => this.owed.settle(this.jobId)), "could not settle an export");
   }
 
   /** The export stopped without a word to its asker: another sweep tells them, at once. */
   async leave(): Promise<void> {
-    await this.inTurn(() => this.owed.leave(this.jobId, Date.now()), "could not settle an export");
+    await this.inTurn(
+      () => this.end(() => this.owed.leave(this.jobId, Date.now())),
+      "could not settle an export",
+    );
+  }
+
+  /** Ends the note once the writes asked for before it have landed; later ones do nothing. */
+  private end(step: () => Promise<void>): Promise<void> {
+    this.ended = true;
+    return step();
   }
 
   private inTurn(step: () => Promise<void>, failure: string): Promise<void> {

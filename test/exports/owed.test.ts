@@ -194,8 +194,21 @@ describe("an export's note and telling its asker (in memory)", () => {
     const settled = new OwedNote(owed, "Jsettled", entry("T0NOTE"), { at, ms: LEASE }, logger);
     await settled.write();
     await settled.settle();
+    // A renewal already on its way when the export ended does nothing, and says nothing.
+    await settled.beat(at + 1000);
     expect(await owed.claimLapsed(at + DAY)).toEqual([]);
-    expect(lines.filter((line) => line.level === 40)).toEqual([]);
+    expect(lines.filter((line) => line.level === "warn")).toEqual([]);
+  });
+
+  it("leaves an export that stopped without a word due at once, with what was written before", async () => {
+    const owed = new OwedExports(memoryClaimBoard());
+    const at = Date.now();
+    const note = new OwedNote(owed, "Jleft", entry("T0NOTE"), { at, ms: LEASE }, logger);
+    void note.write();
+    void note.posted("3.3");
+    await note.leave();
+    const [claim] = await owed.claimLapsed(Date.now());
+    expect(claim?.entry).toEqual(entry("T0NOTE", "3.3"));
   });
 
   it("tells each asker once: in place of the progress message, or as a new message; a failure stays owed", async () => {
