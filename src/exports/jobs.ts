@@ -71,7 +71,8 @@ export class ExportJobs {
     const at = Date.now();
     const busy = await this.takeLease(request, lease, at);
     if (busy) return busy;
-    // The workspace's lease is ours: an export still owed here died with its replica. Its asker
+    // The workspace's lease is ours: an export still owed here died with its replica (its entry's
+    // claim ended no later than its lease; one that stopped without a word left it due). Its asker
     // hears so first (once, whichever replica gets there).
     await this.tellLapsed({ team: request.teamId, except: jobId });
     let channel: string;
