@@ -11,6 +11,8 @@ export type RegistersText = {
   unknownRegister: (name: string, known: string[]) => string;
   useNotAllowed: string;
   useOnlyOne: string;
+  /** A sub-command that does not yet work per register, asked for another one: nothing done. */
+  mainOnly: (what: string, name: string, how: "named" | "channel") => string;
   /** `/invoice status` in a workspace with several: one line per register. */
   listHeading: string;
   listLine: (line: RegisterLine) => string;
@@ -54,6 +56,8 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Only a workspace admin can choose a channel's register. Anyone can still name a register at the start of a command, such as `/balance main`.",
     useOnlyOne:
       "This workspace has one cash register, *main*, and every channel uses it. An admin can connect another with `/invoice connect`.",
+    mainOnly: (what, name, how) =>
+      `\`/invoice ${what}\` works with the register *main* only, for now, and ${how === "named" ? "the command named" : "this channel uses"} *${name}*: nothing was done, so nothing of *main* is mixed in. To use it with main, type \`/invoice main ${what}\`.`,
     listHeading: "*Cash registers*",
     listLine: (line) =>
       `• *${line.name}*: ${
@@ -81,6 +85,8 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Выбрать кассу канала может только администратор пространства. Назвать кассу для одной команды может любой, например `/balance main`.",
     useOnlyOne:
       "В этом пространстве одна касса, *main*, и все каналы работают с ней. Администратор может подключить ещё одну командой `/invoice connect`.",
+    mainOnly: (what, name, how) =>
+      `\`/invoice ${what}\` пока работает только с кассой *main*, а ${how === "named" ? "в команде названа" : "этот канал работает с"} *${name}*: ничего не сделано, чтобы не смешать кассы. Для кассы main наберите \`/invoice main ${what}\`.`,
     listHeading: "*Кассы*",
     listLine: (line) =>
       `• *${line.name}*: ${

@@ -161,6 +161,24 @@ describe("several cash registers in one workspace", () => {
     expect(text(list.reply.body)).toContain("Register: *shop2*");
   });
 
+  it("/invoice summary reports the channel's register; commands that work on main only say so and do nothing", async () => {
+    const before = stack.fake.requests.length;
+    const { reply } = await stack.ask("summary today", { userId: ADMIN, channelId: SHOP2_CHANNEL });
+    expect(text(reply.body)).toContain("Register: *shop2* (this channel's register)");
+    const history = stack.fake.requests.slice(before).filter((request) => request.path.endsWith("/history/payments/"));
+    expect(history.length).toBeGreaterThan(0);
+    for (const request of history) expect((request.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
+    for (const [typed, shown] of [
+      ["export 7d", "export"],
+      ["subscribe", "subscribe"],
+      ["new 100 RUB", "new"],
+    ] as const) {
+      const asked = await stack.ask(typed, { userId: ADMIN, channelId: SHOP2_CHANNEL });
+      expect(text(asked.reply.body)).toContain(`\`/invoice ${shown}\` works with the register *main* only, for now`);
+    }
+    expect(stack.slack.callsOf("views.open").length).toBe(0);
+  });
+
   it("/invoice status lists every register with its state and channels", async () => {
     const { reply } = await stack.ask("status", { userId: ADMIN, channelId: MAIN_CHANNEL });
     const all = text(reply.body);

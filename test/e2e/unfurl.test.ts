@@ -204,8 +204,8 @@ describe("payment links unfurl (connected workspace)", () => {
     const result = await stack.shareLinks([link(UNKNOWN)]);
     const line = await handled(stack, result.eventId);
     expect(line).toMatchObject({
-      outcome: "service_error",
-      invoices: [{ id: UNKNOWN, outcome: "service_error" }],
+      outcome: "invoice_not_found",
+      invoices: [{ id: UNKNOWN, outcome: "invoice_not_found" }],
     });
     expect(line.level).toBe("info");
     expect(stack.slack.callsOf("chat.unfurl").length).toBe(before);
@@ -246,7 +246,7 @@ describe("payment links unfurl (connected workspace)", () => {
       outcome: "partial",
       unfurled: 1,
       invoices: [
-        { id: UNKNOWN, outcome: "service_error" },
+        { id: UNKNOWN, outcome: "invoice_not_found" },
         { id: UNPAID, outcome: "ok" },
       ],
     });

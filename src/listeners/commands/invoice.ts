@@ -1,11 +1,13 @@
 import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
-import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
+import { ephemeral, invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
+import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { findInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
+import { MAIN_REGISTER } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
@@ -99,7 +101,7 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
   },
   summary: ({ deps, client, asker, request, noted, progress }) => {
     noted.action = `summary ${request.period}`;
-    return invoiceSummaryReply(deps, client, asker, request.period, progress);
+    return invoiceSummaryReply(deps, client, asker, request.period, progress, asker.register);
   },
   export: ({ deps, client, asker, request, noted }) => runExportCommand(deps, client, asker, request, noted),
   list: async ({ deps, asker, request, noted }) => {
@@ -154,7 +156,23 @@ async function invoiceCard({
   return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
 }
 
+/**
+ * Sub-commands that work on main's register only, for now (their feeds, digests, exports and new
+ * invoices are kept per workspace): asked for another register, they do nothing and say so, rather
+ * than answer with main's figures in that register's channel.
+ */
+const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["export", "subscribe", "feed", "digest", "create"]);
+
 function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K>): Promise<Produced> {
+  const { register } = call.asker;
+  if (MAIN_ONLY.has(kind) && register.name !== MAIN_REGISTER && register.how !== "default") {
+    const text = REGISTERS_TEXT[call.lang].mainOnly(
+      kind === "create" ? "new" : kind,
+      register.name,
+      register.how,
+    );
+    return Promise.resolve({ reply: ephemeral(text, text), log: { outcome: "main_register_only" } });
+  }
   return SUBCOMMANDS[kind](call);
 }
 

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { buildInvoiceUnfurl, type LinkUnfurl } from "../../blocks/unfurl.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import { findInvoice, type RegisterRef } from "../../invoices/lookup.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { newReference } from "../../util/logger.js";
@@ -11,6 +12,7 @@ import { replyForFailure } from "../shared/error-reply.js";
 import { type Handled, handled } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import type { LinkOutcome } from "../shared/outcome.js";
+import { chooseRegister, registersInOrder } from "../shared/register.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
@@ -82,10 +84,12 @@ async function unfurlPaymentLinks(
   const now = deps.now();
   // The unfurl is written in the workspace's language; English when its settings cannot be read.
   const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
+  // The channel's register is asked first, then the workspace's others (an id is one register's).
+  const registers = registersInOrder(await chooseRegister(deps.stores.registers, teamId, event.channel, ""));
   const results = await Promise.all(
     links.map((link, index): LinkResult | Promise<LinkResult> =>
       allowed[index]
-        ? readLink(deps, teamId, link, now, lang)
+        ? readLink(deps, registers, link, now, lang)
         : { outcome: { id: link.invoiceId, outcome: "rate_limited" } },
     ),
   );
@@ -122,13 +126,13 @@ async function unfurlPaymentLinks(
 
 async function readLink(
   deps: LinkDeps,
-  teamId: string,
+  registers: readonly RegisterRef[],
   link: PaymentLink & { url: string },
   now: Date,
   lang: Lang,
 ): Promise<LinkResult> {
   try {
-    const invoice = await deps.payments.invoice(teamId, link.invoiceId);
+    const { invoice } = await findInvoice(deps, registers, link.invoiceId);
     return {
       outcome: { id: link.invoiceId, outcome: "ok" },
       unfurl: buildInvoiceUnfurl(invoice, { now, link: link.url, lang }),

@@ -14,6 +14,7 @@ import type { ListenerDeps } from "../deps.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
 import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
+import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
 import { readReport } from "./report-read.js";
 
 /** How long the reader's timezone may take to learn (users.info); past it, the service's zone. */
@@ -50,6 +51,8 @@ export async function invoiceSummaryReply(
   period: PeriodName,
   /** The asker's response_url: the progress of a long read goes there before the report. */
   send: (message: SlackMessage) => Promise<unknown>,
+  /** The register reported on; main's when left out. */
+  register?: ChosenRegister,
 ): Promise<Produced & { reply: SlackMessage }> {
   const lang = await langFor(deps, who.teamId);
   const zone = (await readerZone(client, who.userId)) ?? deps.serviceTimeZone;
@@ -57,17 +60,22 @@ export async function invoiceSummaryReply(
   if (!bounds)
     return { reply: invoiceUsageMessage("summary_future", period, lang), log: { outcome: "usage" } };
   const title = reportTitle(period, lang);
-  const read = await readReport(deps, { teamId: who.teamId, userId: who.userId, bounds, title, lang }, send);
+  const registerKey = register?.key ?? who.teamId;
+  const read = await readReport(
+    deps,
+    { teamId: who.teamId, registerKey, userId: who.userId, bounds, title, lang },
+    send,
+  );
   if ("cancelledBy" in read)
     return { reply: reportCancelledMessage(read.cancelledBy, lang), log: { outcome: "report_cancelled" } };
   const report = read.report;
   const [reader, methodNames, chart] = await Promise.all([
     checkMoneyReader(deps, client, who),
-    deps.payments.methodNamesWithin(who.teamId),
+    deps.payments.methodNamesWithin(registerKey),
     sendChart(client, who.userId, report, title, lang),
   ]);
   const t = REPORT_TEXT[lang];
-  const reply = buildPeriodReport(report, {
+  const built = buildPeriodReport(report, {
     teamId: who.teamId,
     fetchedAt: deps.now(),
     audience: "asker",
@@ -84,6 +92,7 @@ export async function invoiceSummaryReply(
       ? { chart: { type: "image", slack_file: { id: chart.fileId }, alt_text: t.chartAlt(title) } }
       : {}),
   });
+  const reply = register ? withRegisterFooter(built, register, lang) : built;
   return {
     reply,
     log: {

@@ -24,7 +24,15 @@ export type ReportRead = { report: Report } | { cancelledBy: string };
  */
 export async function readReport(
   deps: Pick<ListenerDeps, "history" | "cancels">,
-  input: { teamId: string; userId: string; bounds: Period; title: string; lang: Lang },
+  input: {
+    teamId: string;
+    /** The register whose history is read (main's, the team id, when left out). */
+    registerKey?: string | undefined;
+    userId: string;
+    bounds: Period;
+    title: string;
+    lang: Lang;
+  },
   send: (message: SlackMessage) => Promise<unknown>,
 ): Promise<ReportRead> {
   const counter = new ReportCounter(input.bounds);
@@ -61,7 +69,7 @@ export async function readReport(
   };
   try {
     const read = await deps.history.read(
-      input.teamId,
+      input.registerKey ?? input.teamId,
       { since: input.bounds.previous.from, until: input.bounds.to },
       (entry) => counter.add(entry),
       { maxPages: REPORT_MAX_PAGES, signal: controller.signal, onProgress },

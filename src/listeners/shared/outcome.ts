@@ -132,6 +132,8 @@ export type CommandOutcome =
   | { outcome: "feed_unsubscribed" }
   /** /invoice use: the channel's register shown, set, or why not. */
   | { outcome: "register_shown" | "register_set" | "one_register" | "unknown_register" }
+  /** A sub-command that works on main only, asked for another register: nothing done. */
+  | { outcome: "main_register_only" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   | { outcome: "export_started"; export: string }
