@@ -52,7 +52,7 @@ const FLOORS: string[][] = [
   ["store", "reports"],
   ["blocks", "charts"],
   ["registers", "history"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests"],
+  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests", "audit"],
   ["listeners", "steps", "edge"],
 ];
 

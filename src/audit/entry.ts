@@ -1,0 +1,89 @@
+import { createHash, createHmac } from "node:crypto";
+import { z } from "zod";
+
+// One act done through Kassa, as the audit trail keeps it. What an auditor asks about a month of
+// money, and nothing that would embarrass the team if the file leaked: people by Slack id, never
+// by name; a changed key by its fingerprint, never the key.
+
+/** Every act the trail records (issue 41, item 1): a closed list, so a report can word each one. */
+export const AUDIT_ACTIONS = [
+  "register.connected",
+  "register.edited",
+  "register.disconnected",
+  "app.installed",
+  "app.uninstalled",
+  "settings.language_changed",
+  "settings.visibility_changed",
+  "settings.creators_changed",
+  "settings.workflow_changed",
+  "feed.subscribed",
+  "feed.unsubscribed",
+  "feed.form_saved",
+  "digest.set",
+  "callback.rotated",
+  "invoice.created",
+  "export.asked",
+  "payout.policy_changed",
+  "payout.requested",
+  "payout.approved",
+  "payout.rejected",
+  "payout.cancelled",
+  "payout.submitted",
+  "payout.ended",
+  // A refused admin-only or money act that has no action of its own above (a listed act that is
+  // refused keeps its own action, with outcome "refused"); `object` names what was tried.
+  "act.refused",
+  // The trail's own retention (written by Kassa): which entries went, and the hash the rest chain from.
+  "audit.days_removed",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A Slack workspace (T…) or an org-wide install's org (E…). */
+const TEAM_ID = /^[TE][A-Z0-9]{2,20}$/;
+const ORG_ID = /^E[A-Z0-9]{2,20}$/;
+/** A person's Slack id, a workflow run ("workflow:<id>"), the operators' CLI, or Kassa itself. */
+const ACTOR = /^(?:[UW][A-Z0-9]{2,20}|workflow:[A-Za-z0-9_.:-]{1,80}|cli|kassa)$/;
+/** ISO 8601 in UTC to the millisecond, as Date#toISOString writes it: text order is time order. */
+const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The longest canonical form of one entry: before/after are summaries, not documents. */
+export const MAX_ENTRY_CHARS = 8000;
+
+export const auditEntrySchema = z
+  .strictObject({
+    time: z
+      .string()
+      .regex(UTC_TIME, { error: "must be an ISO time in UTC such as 2026-11-26T09:28:00.000Z" }),
+    team: z.string().regex(TEAM_ID),
+    org: z.string().regex(ORG_ID).optional(),
+    register: z.string().min(1).max(100).optional(),
+    actor: z.string().regex(ACTOR, { error: 'must be a Slack user id, "workflow:<id>", "cli" or "kassa"' }),
+    action: z.enum(AUDIT_ACTIONS),
+    object: z.string().max(300),
+    before: z.json().optional(),
+    after: z.json().optional(),
+    outcome: z.enum(["done", "refused", "failed"]),
+    /** Why it was refused or failed, in a few words (a code or a short sentence). */
+    reason: z.string().min(1).max(200).optional(),
+  })
+  .refine((entry) => entry.outcome === "done" || entry.reason !== undefined, {
+    error: "a refused or failed act says why (reason)",
+    path: ["reason"],
+  })
+  .refine((entry) => Number.isFinite(Date.parse(entry.time)), { error: "not a real time", path: ["time"] });
+
+export type AuditEntry = z.output<typeof auditEntrySchema>;
+
+/** What a caller records: the entry; its time is the trail's clock unless given. */
+export type AuditInput = Omit<AuditEntry, "time"> & { time?: string };
+
+/**
+ * A secret's fingerprint for an entry's before/after: "sha256:" and the first 12 hex digits of its
+ * SHA-256 (or, given a key, its HMAC-SHA-256), enough to see that a key changed and to match it
+ * against a key someone holds, never enough to recover it.
+ */
+export function fingerprint(secret: string, key?: Buffer): string {
+  const digest = key ? createHmac("sha256", key) : createHash("sha256");
+  return `${key ? "hmac-sha256" : "sha256"}:${digest.update(secret, "utf8").digest("hex").slice(0, 12)}`;
+}
