@@ -15,9 +15,13 @@ import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/stor
 import { leasesFor } from "../../src/store/leases.js";
 import { ensureSchema, SchemaTooNewError } from "../../src/store/schema/index.js";
 import { tableName } from "../../src/store/schema/names.js";
-import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
+import {
+  applyPostgresSchema,
+  POSTGRES_AUDIT_ENTRIES,
+  POSTGRES_STEPS,
+} from "../../src/store/schema/postgres.js";
 import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
-import { applySqliteSchema, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { applySqliteSchema, SQLITE_AUDIT_ENTRIES, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
@@ -78,6 +82,8 @@ describe("the schema on sqlite", () => {
           "kassa_claim_items",
           "kassa_claim_items_due",
           "kassa_claim_states",
+          "kassa_audit_entries",
+          "kassa_audit_entries_at",
           "kassa_schema",
         ]),
       );
@@ -170,6 +176,26 @@ describe("the schema on sqlite", () => {
     }
   });
 
+  it("gives a file at the step before the audit trail's its table, one entry per team and number", async () => {
+    const url = sqliteUrl();
+    const db = new Database(url.slice("sqlite://".length));
+    try {
+      const step = SQLITE_STEPS.indexOf(SQLITE_AUDIT_ENTRIES) + 1;
+      expect(step).toBeGreaterThan(0);
+      applySqliteSchema(db, "kassa", SQLITE_STEPS.slice(0, step - 1));
+      expect(names(db)).not.toContain("kassa_audit_entries");
+      expect(applySqliteSchema(db, "kassa")).toBe(SQLITE_STEPS.length);
+      const insert = db.prepare(
+        "INSERT INTO kassa_audit_entries (team, seq, at, actor, action, entry, prev_hash, hash) VALUES (?, ?, 1, 'cli', 'export.asked', '{}', 'p', 'h')",
+      );
+      insert.run("T0ONE", 1);
+      insert.run("T0TWO", 1);
+      expect(() => insert.run("T0ONE", 1)).toThrow(/UNIQUE/);
+    } finally {
+      db.close();
+    }
+  });
+
   it("refuses to open a file a newer release upgraded, in one line", async () => {
     const url = sqliteUrl();
     const db = new Database(url.slice("sqlite://".length));
@@ -215,9 +241,16 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     expect(await ensureSchema({ kind: "postgres", pool: db }, name)).toBe(POSTGRES_STEPS.length);
     const tables = [
       "kassa",
-      ...["watches", "watch_cards", "watch_next_read", "claim_items", "claim_states", "schema"].map(
-        (table) => `${name}_${table}`,
-      ),
+      ...[
+        "watches",
+        "watch_cards",
+        "watch_next_read",
+        "claim_items",
+        "claim_states",
+        "audit_entries",
+        "schema",
+      ].map((table) => `${name}_${table}`),
+      `${name}_audit_entries_at`,
       `${name}_watches_due`,
       `${name}_watches_team`,
       `${name}_claim_items_due`,
@@ -274,6 +307,25 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     ]);
     const gone = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_watch_reads`]);
     expect(gone.rows[0]?.found).toBeNull();
+  });
+
+  it("gives a store at the step before the audit trail's its table, one entry per team and number", async () => {
+    const db = await pool();
+    const name = fresh("audit");
+    const step = POSTGRES_STEPS.indexOf(POSTGRES_AUDIT_ENTRIES) + 1;
+    expect(step).toBeGreaterThan(0);
+    await applyPostgresSchema(db, name, POSTGRES_STEPS.slice(0, step - 1));
+    const table = tableName(name, "audit_entries");
+    expect((await db.query("SELECT to_regclass($1)::text AS found", [table])).rows[0]?.found).toBeNull();
+    expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
+    const insert = (team: string) =>
+      db.query(
+        `INSERT INTO ${table} (team, seq, at, actor, action, entry, prev_hash, hash) VALUES ($1, 1, 1, 'cli', 'export.asked', '{}', 'p', 'h')`,
+        [team],
+      );
+    await insert("T0ONE");
+    await insert("T0TWO");
+    await expect(insert("T0ONE")).rejects.toThrow(/duplicate key/);
   });
 
   it("refuses a store a newer release upgraded, in one line", async () => {

@@ -14,6 +14,7 @@ const PREFIXED: PrefixedTable[] = [
   "claim_items",
   "claim_states",
   "rate_limits",
+  "audit_entries",
   "schema",
 ];
 

@@ -22,7 +22,8 @@ export type PrefixedTable =
   | "feed_states"
   | "claim_items"
   | "claim_states"
-  | "rate_limits";
+  | "rate_limits"
+  | "audit_entries";
 
 /**
  * The prefix as the start of an SQL name: ":" and "-" (Redis-style prefixes such as "kassa-test:x")
@@ -69,3 +70,5 @@ export const legacyCallbackNamespace = (prefix: string) =>
  */
 export const legacyOwedNamespace = (prefix: string) =>
   prefix === DEFAULT_PREFIX ? "exportsowed" : `${prefix}-exportsowed`;
+/** Where the audit trail keeps its keys under `prefix` in Redis (src/audit/redis.ts). */
+export const redisAuditPrefix = (prefix: string) => `${prefix}:audit`;

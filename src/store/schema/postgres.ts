@@ -35,6 +35,23 @@ export const POSTGRES_MOVE_CALLBACK_KEYS: SqlStep = (prefix) => {
   ];
 };
 
+/**
+ * The audit trail's entries (src/audit/postgres.ts): per team a chain numbered 1, 2, 3... (the
+ * primary key refuses a second entry on one number, which is how two replicas appending at once
+ * find out); `at` (ms), actor and action index what the canonical entry text holds (TEXT, not
+ * JSONB: the hashes cover its exact bytes). Self-contained: it may merge after another change's
+ * step and be renumbered.
+ */
+export const POSTGRES_AUDIT_ENTRIES: SqlStep = (prefix) => {
+  const table = tableName(prefix, "audit_entries");
+  return [
+    `CREATE TABLE ${table} (
+      team TEXT NOT NULL, seq BIGINT NOT NULL, at BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+      entry TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (team, seq))`,
+    `CREATE INDEX ${table}_at ON ${table} (team, at, seq)`,
+  ];
+};
+
 export const POSTGRES_STEPS: SqlStep[] = [
   // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
   (prefix) => {
@@ -119,6 +136,8 @@ export const POSTGRES_STEPS: SqlStep[] = [
   POSTGRES_MOVE_CALLBACK_KEYS,
   // 6: the exports owed to their askers move from their Keyv namespace onto the claim board (export-owed.ts).
   POSTGRES_MOVE_EXPORTS_OWED,
+  // 7: the audit trail (src/audit/): one hash-chained chain of entries per workspace.
+  POSTGRES_AUDIT_ENTRIES,
 ];
 
 /**

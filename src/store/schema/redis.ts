@@ -109,6 +109,8 @@ export const REDIS_STEPS: RedisStep[] = [
   },
   // 6: the exports owed to their askers (export-owed.ts).
   REDIS_MOVE_EXPORTS_OWED,
+  // 7: the audit trail's keys (src/audit/redis.ts) come into being with its first entry.
+  { purpose: "nothing to set up for the audit trail (its keys come with its first entry)", lua: "" },
 ];
 
 /** A step as a script that runs only while the version is the one before it. */

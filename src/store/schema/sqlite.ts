@@ -37,6 +37,22 @@ export const SQLITE_MOVE_CALLBACK_KEYS: SqlStep = (prefix) => {
   ];
 };
 
+/**
+ * The audit trail's entries (src/audit/sqlite.ts): per team a chain numbered 1, 2, 3... (the
+ * primary key refuses a second entry on one number); `at` (ms), actor and action index what the
+ * canonical entry text holds, which the hashes cover. Self-contained: it may merge after another
+ * change's step and be renumbered.
+ */
+export const SQLITE_AUDIT_ENTRIES: SqlStep = (prefix) => {
+  const table = tableName(prefix, "audit_entries");
+  return [
+    `CREATE TABLE ${table} (
+      team TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+      entry TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (team, seq))`,
+    `CREATE INDEX ${table}_at ON ${table} (team, at, seq)`,
+  ];
+};
+
 export const SQLITE_STEPS: SqlStep[] = [
   // 1: the tables as the releases before the schema version created them (IF NOT EXISTS adopts them).
   (prefix) => {
@@ -103,6 +119,8 @@ export const SQLITE_STEPS: SqlStep[] = [
   SQLITE_MOVE_CALLBACK_KEYS,
   // 6: the exports owed to their askers move from their Keyv namespace onto the claim board (export-owed.ts).
   SQLITE_MOVE_EXPORTS_OWED,
+  // 7: the audit trail (src/audit/): one hash-chained chain of entries per workspace.
+  SQLITE_AUDIT_ENTRIES,
 ];
 
 /**

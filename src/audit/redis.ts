@@ -1,0 +1,129 @@
+import type { RedisClientConnectionType } from "@keyv/redis";
+import { z } from "zod";
+import { runRedisScript } from "../store/redis-scripts.js";
+import type { AuditHead, AuditLink } from "./chain.js";
+import { type AuditEngine, type AuditQuery, auditLinkSchema } from "./engine.js";
+import { APPEND_ON_HEAD } from "./redis-scripts.js";
+
+/** Entries read per round trip while walking or paging. */
+const BATCH = 100;
+
+const headSchema = z
+  .object({
+    seq: z.coerce.number().int().positive(),
+    hash: z.string(),
+    at: z.coerce.number().int(),
+    first: z.coerce.number().int().positive(),
+  })
+  .optional();
+
+/**
+ * The trail in Redis (one server, as the store is; not Redis Cluster). The hash is computed in Node
+ * on the head read before; the script appends only while that head still holds, so two replicas
+ * never both append on one previous hash: the second is told to read the head again.
+ */
+export function redisAuditEngine(client: RedisClientConnectionType, prefix: string): AuditEngine {
+  const keys = (team: string) => [
+    `${prefix}:${team}:head`,
+    `${prefix}:${team}:entries`,
+    `${prefix}:${team}:at`,
+  ];
+  const readHead = async (team: string) => {
+    const found = await client.hGetAll(`${prefix}:${team}:head`);
+    return headSchema.parse(Object.keys(found).length === 0 ? undefined : found);
+  };
+  /** The links numbered `seqs`, in that order, those that are there. */
+  const read = async (team: string, seqs: number[]): Promise<AuditLink[]> => {
+    if (seqs.length === 0) return [];
+    const texts = await client.hmGet(`${prefix}:${team}:entries`, seqs.map(String));
+    return texts.flatMap((text) =>
+      typeof text === "string" ? [auditLinkSchema.parse(JSON.parse(text))] : [],
+    );
+  };
+  const appendOn = async (link: AuditLink, expected: AuditHead | undefined, throughSeq: number) => {
+    const args = [
+      expected?.seq ?? 0,
+      expected?.hash ?? "",
+      link.seq,
+      link.at,
+      JSON.stringify(link),
+      throughSeq,
+      link.hash,
+    ];
+    return (await runRedisScript(client, APPEND_ON_HEAD, keys(link.team), args)) === 1;
+  };
+  const range = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+  return {
+    async head(team) {
+      const head = await readHead(team);
+      return head && { seq: head.seq, hash: head.hash, at: head.at };
+    },
+    append: (link, expected) => appendOn(link, expected, 0),
+    removeThrough: (throughSeq, link, expected) => appendOn(link, expected, throughSeq),
+    async walk(team, afterSeq, limit) {
+      const head = await readHead(team);
+      if (!head) return [];
+      // Entries missing in the middle are skipped here: the walk's check finds the gap.
+      for (let from = Math.max(afterSeq + 1, head.first); from <= head.seq; from += limit) {
+        const found = await read(team, range(from, Math.min(from + limit - 1, head.seq)));
+        if (found.length > 0) return found;
+      }
+      return [];
+    },
+    async page(team, query) {
+      const head = await readHead(team);
+      if (!head) return [];
+      let top = Math.min(head.seq, (query.beforeSeq ?? Number.MAX_SAFE_INTEGER) - 1);
+      if (query.to !== undefined) top = Math.min(top, (await newestBefore(team, query.to)) ?? 0);
+      return pageDown(query, top, head.first, (seqs) => read(team, seqs));
+    },
+    async prefixBefore(team, before) {
+      const head = await readHead(team);
+      if (!head) return undefined;
+      // Times never go back along a chain, so the first entry at or after the time starts what is kept.
+      const kept = await client.zRange(`${prefix}:${team}:at`, before, "+inf", {
+        BY: "SCORE",
+        LIMIT: { offset: 0, count: 1 },
+      });
+      const keptFrom = kept[0] === undefined ? head.seq + 1 : Number(kept[0]);
+      const [first, last] = await Promise.all([read(team, [head.first]), read(team, [keptFrom - 1])]);
+      return first[0] && last[0] && keptFrom - 1 >= head.first
+        ? { first: first[0], last: last[0] }
+        : undefined;
+    },
+  };
+
+  /** The number of the newest entry before `time` (ms). */
+  async function newestBefore(team: string, time: number): Promise<number | undefined> {
+    const found = await client.zRange(`${prefix}:${team}:at`, `(${time}`, "-inf", {
+      BY: "SCORE",
+      REV: true,
+      LIMIT: { offset: 0, count: 1 },
+    });
+    return found[0] === undefined ? undefined : Number(found[0]);
+  }
+}
+
+/** Reads down from `top` to `first` in batches, keeping what the query matches, until the page is full. */
+async function pageDown(
+  query: AuditQuery,
+  top: number,
+  first: number,
+  read: (seqs: number[]) => Promise<AuditLink[]>,
+): Promise<AuditLink[]> {
+  const found: AuditLink[] = [];
+  for (let high = top; high >= first && found.length < query.limit; high -= BATCH) {
+    const seqs = Array.from({ length: Math.min(BATCH, high - first + 1) }, (_, i) => high - i);
+    for (const link of await read(seqs)) {
+      // Times never go back along a chain: below `from` nothing older matches.
+      if (query.from !== undefined && link.at < query.from) return found;
+      if (query.actor !== undefined && link.actor !== query.actor) continue;
+      if (query.action !== undefined && link.action !== query.action) continue;
+      found.push(link);
+      if (found.length === query.limit) break;
+    }
+  }
+  return found;
+}
