@@ -4,9 +4,10 @@ import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { openAuditTrail, verificationLine } from "./audit/index.js";
 import { type Config, ConfigError, type Env, loadConfig } from "./config/index.js";
 import { openStores } from "./store/index.js";
-import { sqlitePath } from "./store/keyv.js";
+import { openStore, sqlitePath } from "./store/keyv.js";
 import { MAIN_REGISTER, registerKey, registerNameSchema, registerOfKey } from "./store/registers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 
@@ -26,6 +27,10 @@ export const USAGE = `Usage: npm run cli -- <command>
       Forget a register's credentials (main's when --register is left out); the others stay.
   credentials list [--team <TEAM_ID>]
       Connected registers: workspace, register, login (never secrets); one workspace's with --team.
+  audit verify --team <TEAM_ID>
+      Walk a workspace's audit trail from its oldest kept entry to its head: says that it holds
+      (how many entries, the first and last, the head's hash) or the first entry that does not,
+      and then exits 3. Only reads.
 
 Reads the same environment as the server (STORE_URL, CREDENTIALS_KEY, ...).`;
 
@@ -93,7 +98,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return values.help ? 0 : 2;
     }
     const [group, action, ...rest] = positionals;
-    if (group !== "credentials" || !action || rest.length > 0)
+    const known = group === "credentials" || (group === "audit" && action === "verify");
+    if (!known || !action || rest.length > 0)
       throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 
     const config = loadConfig(io.env, { requireSlack: false });
@@ -101,7 +107,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       write: (line: string) => io.stderr.write(line),
     });
 
-    const run: CredentialsRun = { values, config, logger, stdin: io.stdin, say };
+    const run: CommandRun = { values, config, logger, stdin: io.stdin, say };
+    if (group === "audit") return await verifyAudit(run);
     if (action === "set") return await setCredentials(run);
     if (action === "remove") return await removeCredentials(run);
     if (action === "list") return await listCredentials(run);
@@ -116,8 +123,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** What a `credentials` command is given: its options, the configuration, and where it writes. */
-type CredentialsRun = {
+/** What a command (`credentials …`, `audit verify`) is given: its options, the configuration, and where it writes. */
+type CommandRun = {
   values: ReturnType<typeof parse>["values"];
   config: Config;
   logger: Logger;
@@ -126,7 +133,7 @@ type CredentialsRun = {
 };
 
 /** `credentials set`: stores a workspace's register credentials, encrypted. */
-async function setCredentials({ values, config, logger, stdin, say }: CredentialsRun): Promise<number> {
+async function setCredentials({ values, config, logger, stdin, say }: CommandRun): Promise<number> {
   const team = requireTeam(values.team);
   const register = registerName(values.register);
   const login = values.login?.trim();
@@ -173,7 +180,7 @@ async function setCredentials({ values, config, logger, stdin, say }: Credential
 }
 
 /** `credentials remove`: forgets a workspace's credentials and its payment notification addresses. */
-async function removeCredentials({ values, config, logger, say }: CredentialsRun): Promise<number> {
+async function removeCredentials({ values, config, logger, say }: CommandRun): Promise<number> {
   const team = requireTeam(values.team);
   const register = registerName(values.register);
   const key = registerKey(team, register);
@@ -192,7 +199,7 @@ async function removeCredentials({ values, config, logger, say }: CredentialsRun
 }
 
 /** `credentials list`: connected registers and their logins, never secrets. */
-async function listCredentials({ values, config, logger, say }: CredentialsRun): Promise<number> {
+async function listCredentials({ values, config, logger, say }: CommandRun): Promise<number> {
   const only = values.team === undefined ? undefined : requireTeam(values.team);
   const nothing = only ? `${only} has no register connected.` : "No workspace is connected.";
   // Listing only reads: a SQLite file (or key file) that is not there is not created for it.
@@ -232,6 +239,26 @@ async function listCredentials({ values, config, logger, say }: CredentialsRun):
     await store.close();
   }
   return 0;
+}
+
+/** `audit verify`: walks a workspace's audit chain; 0 when it holds, 3 when it breaks. */
+async function verifyAudit({ values, config, say }: CommandRun): Promise<number> {
+  const team = requireTeam(values.team);
+  // Only reads: a SQLite file that is not there is not created for it.
+  if (config.store.url.startsWith("sqlite://") && !existsSync(sqlitePath(config.store.url)))
+    throw new Error(`no store at ${sqlitePath(config.store.url)}: nothing to verify`);
+  const store = await openStore(config.store.url, { timeoutMs: config.store.timeoutMs });
+  try {
+    const trail = await openAuditTrail(store, {
+      retentionDays: config.audit.retentionDays,
+      timeoutMs: config.store.timeoutMs,
+    });
+    const result = await trail.verify(team);
+    say(verificationLine(team, result));
+    return result.ok ? 0 : 3;
+  } finally {
+    await store.close();
+  }
 }
 
 const invokedDirectly =

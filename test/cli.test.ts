@@ -3,7 +3,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openAuditTrail } from "../src/audit/index.js";
 import { runCli, USAGE } from "../src/cli.js";
 import type { Env } from "../src/config/index.js";
 import { callbackKeysFor } from "../src/store/callback-keys.js";
@@ -329,6 +331,78 @@ describe("kassa credentials", () => {
     expect(run.stderr).toBe(
       "kassa: Configuration error: CREDENTIALS_KEY must be 32 bytes written as 64 hex digits or base64 (try: openssl rand -base64 32)\n",
     );
+  });
+});
+
+describe("kassa audit verify", () => {
+  /** Records `count` entries in the store's audit trail, as the server would. */
+  async function record(teamId: string, count: number): Promise<string[]> {
+    const store = await openStore(`sqlite://${dbPath}`);
+    try {
+      const trail = await openAuditTrail(store, { retentionDays: 1825 });
+      const hashes: string[] = [];
+      for (let n = 1; n <= count; n++) {
+        const link = await trail.record({
+          time: `2026-11-0${n}T10:00:00.000Z`,
+          team: teamId,
+          actor: "U0ANNA",
+          action: "export.asked",
+          object: `export ${n}`,
+          outcome: "done",
+        });
+        hashes.push(link.hash);
+      }
+      return hashes;
+    } finally {
+      await store.close();
+    }
+  }
+
+  it("says the chain holds, with its count, ends and head hash, and exits 0", async () => {
+    const hashes = await record(TEAM, 3);
+    const run = await cli(["audit", "verify", "--team", TEAM]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${TEAM}: the audit trail holds: 3 entries, 1 (2026-11-01T10:00:00.000Z) to 3 (2026-11-03T10:00:00.000Z); head 3 ${hashes[2]}.\n`,
+      stderr: "",
+    });
+  });
+
+  it("names the first entry that does not hold and exits 3 when an entry was altered in the store", async () => {
+    await record(TEAM, 3);
+    const db = new Database(dbPath);
+    try {
+      db.prepare(
+        "UPDATE kassa_audit_entries SET entry = replace(entry, 'export 2', 'export 9') WHERE seq = 2",
+      ).run();
+    } finally {
+      db.close();
+    }
+    const run = await cli(["audit", "verify", "--team", TEAM]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(new RegExp(`^${TEAM}: the audit trail does not hold at entry 2: .*hash`));
+  });
+
+  it("says a workspace with no entries has none (exit 0), and a missing store is an error that creates nothing", async () => {
+    await record(TEAM, 1);
+    expect(await cli(["audit", "verify", "--team", "T0OTHER"])).toEqual({
+      code: 0,
+      stdout: "T0OTHER: no audit entries.\n",
+      stderr: "",
+    });
+    rmSync(dbPath);
+    const missing = await cli(["audit", "verify", "--team", TEAM]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no store at");
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
+  it("needs --team, and knows no other audit command", async () => {
+    expect((await cli(["audit", "verify"])).code).toBe(2);
+    expect((await cli(["audit", "verify", "--team", "acme"])).code).toBe(2);
+    const unknown = await cli(["audit", "erase", "--team", TEAM]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command: audit erase");
   });
 });
 

@@ -47,6 +47,7 @@ describe("loadConfig", () => {
       feedIntervalMs: 30_000,
       feedConcurrency: 8,
       digestIntervalMs: 60_000,
+      audit: { retentionDays: 1825 },
       journalGraceMs: 10_000,
       journalAfterMs: 250,
       logLevel: "info",
@@ -95,6 +96,7 @@ describe("loadConfig", () => {
         FEED_INTERVAL_MS: "60000",
         FEED_CONCURRENCY: "3",
         DIGEST_INTERVAL_MS: "120000",
+        AUDIT_RETENTION_DAYS: "365",
         JOURNAL_GRACE_MS: "5000",
         JOURNAL_AFTER_MS: "0",
         REPLY_VISIBILITY: "private",
@@ -134,6 +136,7 @@ describe("loadConfig", () => {
       feedIntervalMs: 60_000,
       feedConcurrency: 3,
       digestIntervalMs: 120_000,
+      audit: { retentionDays: 365 },
       journalGraceMs: 5000,
       journalAfterMs: 0,
       logLevel: "debug",
@@ -202,6 +205,7 @@ describe("loadConfig", () => {
         "FEED_INTERVAL_MS",
         "FEED_CONCURRENCY",
         "DIGEST_INTERVAL_MS",
+        "AUDIT_RETENTION_DAYS",
         "JOURNAL_GRACE_MS",
         "JOURNAL_AFTER_MS",
       ].sort(),
@@ -220,6 +224,7 @@ describe("loadConfig", () => {
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
     numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
+    numeric.push("AUDIT_RETENTION_DAYS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);

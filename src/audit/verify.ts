@@ -109,3 +109,13 @@ export class ChainCheck {
     };
   }
 }
+
+/** A verification's result in one line, for the CLI and logs (English, as every log and CLI line). */
+export function verificationLine(team: string, result: VerifyResult): string {
+  if (!result.ok) return `${team}: the audit trail does not hold at entry ${result.seq}: ${result.reason}.`;
+  const { count, first, last, head } = result;
+  if (!first || !last || !head) return `${team}: no audit entries.`;
+  const removed =
+    first.seq > 1 ? `; entries before ${first.seq} were removed by retention, as a later entry records` : "";
+  return `${team}: the audit trail holds: ${count} ${count === 1 ? "entry" : "entries"}, ${first.seq} (${first.time}) to ${last.seq} (${last.time}); head ${head.seq} ${head.hash}${removed}.`;
+}

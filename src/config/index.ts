@@ -112,6 +112,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     feedConcurrency: parsed.FEED_CONCURRENCY,
     /** DIGEST_INTERVAL_MS: how often the weekly and monthly digests are looked at. */
     digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
+    /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
+    audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS },
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
     publicUrl: parsed.PUBLIC_URL,
     /** JOURNAL_GRACE_MS: an unanswered command whose process has not renewed it this long is a stopped process's. */
