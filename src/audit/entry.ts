@@ -60,7 +60,7 @@ export const auditEntrySchema = z
     register: z.string().min(1).max(100).optional(),
     actor: z.string().regex(ACTOR, { error: 'must be a Slack user id, "workflow:<id>", "cli" or "kassa"' }),
     action: z.enum(AUDIT_ACTIONS),
-    object: z.string().max(300),
+    object: z.string().min(1).max(300),
     before: z.json().optional(),
     after: z.json().optional(),
     outcome: z.enum(["done", "refused", "failed"]),

@@ -18,6 +18,23 @@ const headSchema = z
   .optional();
 
 /**
+ * The link stored under number `seq`: numbered by where it is kept (a link moved to another
+ * number then fails to chain there), and one that is not a link at all kept as text that hashes
+ * to nothing, so verification names its number instead of failing.
+ */
+function storedLink(team: string, seq: number, text: string): AuditLink {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const parsed = auditLinkSchema.safeParse(data);
+  if (parsed.success) return { ...parsed.data, seq };
+  return { team, seq, at: 0, actor: "", action: "", entry: text, prevHash: "", hash: "" };
+}
+
+/**
  * The trail in Redis (one server, as the store is; not Redis Cluster). The hash is computed in Node
  * on the head read before; the script appends only while that head still holds, so two replicas
  * never both append on one previous hash: the second is told to read the head again.
@@ -36,8 +53,8 @@ export function redisAuditEngine(client: RedisClientConnectionType, prefix: stri
   const read = async (team: string, seqs: number[]): Promise<AuditLink[]> => {
     if (seqs.length === 0) return [];
     const texts = await client.hmGet(`${prefix}:${team}:entries`, seqs.map(String));
-    return texts.flatMap((text) =>
-      typeof text === "string" ? [auditLinkSchema.parse(JSON.parse(text))] : [],
+    return texts.flatMap((text, i) =>
+      typeof text === "string" ? [storedLink(team, seqs[i] ?? 0, text)] : [],
     );
   };
   const appendOn = async (link: AuditLink, expected: AuditHead | undefined, throughSeq: number) => {

@@ -52,8 +52,11 @@ const at = (ms: number) => new Date(ms).toISOString();
 const entry = (team: string, n: number, object = `invoice ${n}`): AuditEntry =>
   auditEntrySchema.parse({ ...act(team, n, { object }), time: at(T0 + n) });
 
-/** Alters one stored entry's text in the engine's own storage, as someone with the store could. */
-type Tamper = (team: string, seq: number, change: (text: string) => string) => Promise<void>;
+/**
+ * Alters one stored entry's text in the engine's own storage, as someone with the store could, or
+ * (no change given) deletes it.
+ */
+type Tamper = (team: string, seq: number, change?: (text: string) => string) => Promise<void>;
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.url)(`the audit trail on ${engine.name}`, () => {
@@ -86,8 +89,10 @@ for (const engine of ENGINES) {
         const memory = memoryAuditEngine();
         engines = [memory, memory];
         tamper = async (t, seq, change) => {
-          const link = memory.links(t).find((found) => found.seq === seq) as AuditLink;
-          link.entry = change(link.entry);
+          const links = memory.links(t);
+          const index = links.findIndex((found) => found.seq === seq);
+          if (change) (links[index] as AuditLink).entry = change((links[index] as AuditLink).entry);
+          else links.splice(index, 1);
         };
       } else {
         stores.push(await openStore(engine.url ?? ""), await openStore(engine.url ?? ""));
@@ -181,6 +186,27 @@ for (const engine of ENGINES) {
         seq: 3,
         reason: expect.stringMatching(/hash/),
       });
+      // Not even JSON any more: still named by its number, and a page shows it as unreadable.
+      await tamper(t, 4, () => "{");
+      await tamper(t, 3, (text) => text.replace("30000.00", "300.00"));
+      expect(await other.verify(t)).toMatchObject({ ok: false, seq: 4 });
+      const page = await other.list(t, { limit: 3 });
+      expect(page.entries.map((listed) => [listed.seq, listed.entry === undefined])).toEqual([
+        [5, false],
+        [4, true],
+        [3, false],
+      ]);
+    });
+
+    it("finds an entry deleted from the middle of the store at its number", async () => {
+      const t = team();
+      for (let n = 1; n <= 5; n++) await one.record(act(t, n, { time: at(T0 + n * 1000) }));
+      await tamper(t, 2);
+      expect(await other.verify(t)).toMatchObject({
+        ok: false,
+        seq: 2,
+        reason: expect.stringMatching(/missing/),
+      });
     });
 
     it("removes whole days before a day as a recorded prefix, and the rest still verifies", async () => {
@@ -232,33 +258,38 @@ for (const engine of ENGINES) {
 /** Edits a stored entry's text directly in SQLite, PostgreSQL or Redis. */
 function tamperer(store: KeyvStore, prefix: string): Tamper {
   const native = store.native;
+  const table = tableName(prefix, "audit_entries");
   return async (team, seq, change) => {
     if (native?.kind === "sqlite") {
-      const table = tableName(prefix, "audit_entries");
-      const row = native.db
-        .prepare(`SELECT entry FROM ${table} WHERE team = ? AND seq = ?`)
-        .get(team, seq) as {
+      const where = "WHERE team = ? AND seq = ?";
+      const row = native.db.prepare(`SELECT entry FROM ${table} ${where}`).get(team, seq) as {
         entry: string;
       };
-      native.db
-        .prepare(`UPDATE ${table} SET entry = ? WHERE team = ? AND seq = ?`)
-        .run(change(row.entry), team, seq);
+      if (!change) native.db.prepare(`DELETE FROM ${table} ${where}`).run(team, seq);
+      else native.db.prepare(`UPDATE ${table} SET entry = ? ${where}`).run(change(row.entry), team, seq);
     } else if (native?.kind === "postgres") {
-      const table = tableName(prefix, "audit_entries");
-      const rows = await native.pool.query(`SELECT entry FROM ${table} WHERE team = $1 AND seq = $2`, [
-        team,
-        seq,
-      ]);
-      const text = change(String(rows.rows[0]?.entry));
-      await native.pool.query(`UPDATE ${table} SET entry = $3 WHERE team = $1 AND seq = $2`, [
-        team,
-        seq,
-        text,
-      ]);
+      const where = "WHERE team = $1 AND seq = $2";
+      const rows = await native.pool.query(`SELECT entry FROM ${table} ${where}`, [team, seq]);
+      if (!change) await native.pool.query(`DELETE FROM ${table} ${where}`, [team, seq]);
+      else
+        await native.pool.query(`UPDATE ${table} SET entry = $3 ${where}`, [
+          team,
+          seq,
+          change(String(rows.rows[0]?.entry)),
+        ]);
     } else if (native?.kind === "redis") {
-      const key = `${redisAuditPrefix(prefix)}:${team}:entries`;
-      const link = JSON.parse((await native.client.hGet(key, String(seq))) ?? "{}") as AuditLink;
-      await native.client.hSet(key, String(seq), JSON.stringify({ ...link, entry: change(link.entry) }));
+      const key = `${redisAuditPrefix(prefix)}:${team}`;
+      const link = JSON.parse((await native.client.hGet(`${key}:entries`, String(seq))) ?? "{}") as AuditLink;
+      if (change)
+        await native.client.hSet(
+          `${key}:entries`,
+          String(seq),
+          JSON.stringify({ ...link, entry: change(link.entry) }),
+        );
+      else {
+        await native.client.hDel(`${key}:entries`, String(seq));
+        await native.client.zRem(`${key}:at`, String(seq).padStart(12, "0"));
+      }
     }
   };
 }
