@@ -239,6 +239,23 @@ for (const engine of ENGINES) {
       expect(await later.verify(t)).toMatchObject({ ok: true, count: 3, first: { seq: 3 } });
     });
 
+    it("keeps one chain when retention on one replica races appends on the other", async () => {
+      const t = team();
+      for (let n = 0; n < 5; n++) await one.record(act(t, n + 1, { time: at(T0 + n * DAY) }));
+      const appends = Array.from({ length: 20 }, (_, n) =>
+        other.record(act(t, 10 + n, { time: at(T0 + 10 * DAY + n) })),
+      );
+      const removal = one.removeDaysBefore(t, at(T0 + 3 * DAY).slice(0, 10));
+      await Promise.all(appends);
+      expect(await removal).toMatchObject({ removed: 3, fromSeq: 1, toSeq: 3 });
+      expect(await one.verify(t)).toMatchObject({
+        ok: true,
+        count: 23,
+        first: { seq: 4 },
+        last: { seq: 26 },
+      });
+    });
+
     it("gives one unbroken chain of 100 when two replicas append 50 each at once", async () => {
       const t = team();
       lost = 0;
