@@ -41,6 +41,8 @@ export interface AuditEngine {
   page(team: string, query: AuditQuery): Promise<AuditLink[]>;
   /** The prefix of links whose times are before `before` (ms); undefined when there is none. */
   prefixBefore(team: string, before: number): Promise<AuditPrefix | undefined>;
+  /** Every team with a chain (uninstalled ones too: retention needs them all). */
+  teams(): Promise<string[]>;
 }
 
 /** A stored link as any engine reads it back (PostgreSQL's BIGINT arrives as text). */
@@ -75,6 +77,7 @@ export const auditHeadSchema = z.object({
   at: z.coerce.number().int(),
 });
 
+export const teamRowsSchema = z.array(z.object({ team: z.string() }));
 export const seqRowSchema = z.object({ seq: z.coerce.number().int().positive() });
 
 /** Whether a head read is the one expected (both none, or the same place and hash). */

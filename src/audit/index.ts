@@ -5,7 +5,7 @@ import { DEFAULT_PREFIX, redisAuditPrefix, tableName } from "../store/schema/nam
 import type { AuditEngine } from "./engine.js";
 import { AuditTrail } from "./trail.js";
 
-export type { AuditLink } from "./chain.js";
+export type { AuditHead, AuditLink } from "./chain.js";
 export type { AuditQuery } from "./engine.js";
 export { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditInput, fingerprint } from "./entry.js";
 export { AuditContentionError, type AuditPage, AuditTrail, type ListedEntry, type Removal } from "./trail.js";
@@ -61,5 +61,6 @@ function timed(engine: AuditEngine, ms: number): AuditEngine {
     walk: bound("walk", engine.walk),
     page: bound("page", engine.page),
     prefixBefore: bound("prefixBefore", engine.prefixBefore),
+    teams: bound("teams", engine.teams),
   };
 }

@@ -49,6 +49,9 @@ export function memoryAuditEngine(): AuditEngine & { links(team: string): AuditL
       const [first, last] = [links[0], links[(keptFrom < 0 ? links.length : keptFrom) - 1]];
       return first && last ? { first: { ...first }, last: { ...last } } : undefined;
     },
+    async teams() {
+      return [...chains.keys()];
+    },
     /** The team's links as kept, for tests that alter them as someone with the store could. */
     links: (team) => chain(team),
   };

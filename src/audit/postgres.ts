@@ -7,6 +7,7 @@ import {
   auditRowSchema,
   linkValues,
   seqRowSchema,
+  teamRowsSchema,
 } from "./engine.js";
 
 const NO_END = Number.MAX_SAFE_INTEGER;
@@ -92,6 +93,10 @@ export function postgresAuditEngine(pool: pg.Pool, table: string): AuditEngine {
         ),
       );
       return first && last ? { first, last } : undefined;
+    },
+    async teams() {
+      const result = await pool.query(`SELECT DISTINCT team FROM ${table}`);
+      return teamRowsSchema.parse(result.rows).map((row) => row.team);
     },
   };
 }

@@ -44,6 +44,7 @@ export function redisAuditEngine(client: RedisClientConnectionType, prefix: stri
     `${prefix}:${team}:head`,
     `${prefix}:${team}:entries`,
     `${prefix}:${team}:at`,
+    `${prefix}:teams`,
   ];
   const readHead = async (team: string) => {
     const found = await client.hGetAll(`${prefix}:${team}:head`);
@@ -66,6 +67,7 @@ export function redisAuditEngine(client: RedisClientConnectionType, prefix: stri
       JSON.stringify(link),
       throughSeq,
       link.hash,
+      link.team,
     ];
     return (await runRedisScript(client, APPEND_ON_HEAD, keys(link.team), args)) === 1;
   };
@@ -109,6 +111,9 @@ export function redisAuditEngine(client: RedisClientConnectionType, prefix: stri
       return first[0] && last[0] && keptFrom - 1 >= head.first
         ? { first: first[0], last: last[0] }
         : undefined;
+    },
+    async teams() {
+      return z.array(z.string()).parse(await client.sMembers(`${prefix}:teams`));
     },
   };
 

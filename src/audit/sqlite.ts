@@ -8,6 +8,7 @@ import {
   linkValues,
   sameHead,
   seqRowSchema,
+  teamRowsSchema,
 } from "./engine.js";
 
 const NO_END = Number.MAX_SAFE_INTEGER;
@@ -52,6 +53,7 @@ export function sqliteAuditEngine(db: Database.Database, table: string): AuditEn
   const lastBelow = db.prepare<[string, number]>(
     `SELECT ${AUDIT_COLUMNS} FROM ${table} WHERE team = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
   );
+  const teams = db.prepare(`SELECT DISTINCT team FROM ${table}`);
   const links = (rows: unknown[]) => rows.map((row) => auditRowSchema.parse(row));
 
   return {
@@ -77,6 +79,9 @@ export function sqliteAuditEngine(db: Database.Database, table: string): AuditEn
       const last = lastBelow.get(team, kept?.seq ?? NO_END);
       if (first === undefined || last === undefined) return undefined;
       return { first: auditRowSchema.parse(first), last: auditRowSchema.parse(last) };
+    },
+    async teams() {
+      return teamRowsSchema.parse(teams.all()).map((row) => row.team);
     },
   };
 }

@@ -60,6 +60,16 @@ export class AuditTrail {
     );
   }
 
+  /** The team's head (newest entry's number, hash and time), what an outside copy pins; undefined: none. */
+  head(team: string): Promise<AuditHead | undefined> {
+    return this.engine.head(team);
+  }
+
+  /** Every team with a chain, uninstalled ones too (for retention and the daily head). */
+  teams(): Promise<string[]> {
+    return this.engine.teams();
+  }
+
   /** A page of a team's entries, newest first (limit 1 to MAX_PAGE). */
   async list(team: string, query: Omit<AuditQuery, "limit"> & { limit?: number }): Promise<AuditPage> {
     const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 20)), MAX_PAGE);

@@ -146,6 +146,8 @@ for (const engine of ENGINES) {
         head: { seq: 3, hash: links[2]?.hash },
       });
       expect(await one.verify(team())).toMatchObject({ ok: true, count: 0 });
+      expect(await other.head(t)).toEqual({ seq: 3, hash: links[2]?.hash, at: T0 + 3000 });
+      expect(await other.teams()).toContain(t);
     });
 
     it("never lets a time go back along the chain (a replica's clock behind)", async () => {
