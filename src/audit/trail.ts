@@ -109,12 +109,21 @@ export class AuditTrail {
   }
 
   /**
-   * Removes the team's entries of the UTC days before `day` (YYYY-MM-DD), a prefix of its chain,
+   * Removes the team's entries of the UTC days before `day` (YYYY-MM-DD; at the latest the first
+   * day the retention keeps, else it refuses), a prefix of its chain,
    * and appends the entry that records it in the same atomic step: the range, its times, and the
    * hash of the last one removed, which the oldest kept entry chains from.
    */
   removeDaysBefore(team: string, day: string): Promise<Removal> {
     const cutoff = dayStart(day);
+    // Nothing removes what the retention still keeps, whatever a caller asks.
+    const earliest = retentionCutoff(this.now(), this.options.retentionDays);
+    if (day > earliest)
+      return Promise.reject(
+        new RangeError(
+          `the audit days before ${day} are not all past AUDIT_RETENTION_DAYS (before ${earliest} are)`,
+        ),
+      );
     return this.inTurn(team, () =>
       this.appendOnHead(team, async (head): Promise<Removal | undefined> => {
         const prefix = head && (await this.engine.prefixBefore(team, cutoff));

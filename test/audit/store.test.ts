@@ -36,6 +36,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-01-10T09:00:00.000Z");
 const RETENTION = 30;
+/** The trails' clock: the days before T0 + 11 days are past the retention. */
+const NOW = T0 + 40 * DAY;
 
 function act(team: string, n: number, overrides: Partial<AuditInput> = {}): AuditInput {
   return {
@@ -82,7 +84,7 @@ for (const engine of ENGINES) {
       },
     });
     const trail = (inner: AuditEngine) =>
-      new AuditTrail(counting(inner), { retentionDays: RETENTION, now: () => T0 });
+      new AuditTrail(counting(inner), { retentionDays: RETENTION, now: () => NOW });
 
     beforeAll(async () => {
       if (engine.name === "memory") {
@@ -225,8 +227,14 @@ for (const engine of ENGINES) {
       });
       expect(await one.verify(t)).toMatchObject({ ok: true, count: 4, first: { seq: 4 }, last: { seq: 7 } });
       expect(await one.removeDaysBefore(t, at(T0 + 3 * DAY).slice(0, 10))).toEqual({ removed: 0 });
+      // Never what the retention keeps.
+      await expect(one.removeDaysBefore(t, at(T0 + 12 * DAY).slice(0, 10))).rejects.toThrow(
+        /AUDIT_RETENTION_DAYS/,
+      );
+      expect(await one.verify(t)).toMatchObject({ ok: true, count: 4 });
       // Everything, the removal entry before included: the new removal entry alone remains.
-      expect(await one.removeDaysBefore(t, "2027-01-01")).toMatchObject({ removed: 4, fromSeq: 4, toSeq: 7 });
+      const later = new AuditTrail(engines[0], { retentionDays: RETENTION, now: () => T0 + 100 * DAY });
+      expect(await later.removeExpired(t)).toMatchObject({ removed: 4, fromSeq: 4, toSeq: 7 });
       expect(await other.verify(t)).toMatchObject({ ok: true, count: 1, first: { seq: 8 } });
       await one.record(act(t, 9));
       expect(await other.verify(t)).toMatchObject({ ok: true, count: 2, last: { seq: 9 } });
