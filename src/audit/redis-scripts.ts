@@ -28,7 +28,7 @@ local seq = tonumber(ARGV[3])
 if seq ~= tonumber(ARGV[1]) + 1 then return 0 end
 local first = tonumber(redis.call('HGET', KEYS[1], 'first') or ARGV[3])
 local through = tonumber(ARGV[6])
-if through > 0 then
+if through >= first then
   for old = first, through do
     redis.call('HDEL', KEYS[2], old)
     redis.call('ZREM', KEYS[3], string.format('%012d', old))
