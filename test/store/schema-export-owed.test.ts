@@ -14,6 +14,11 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { type OwedClaim, owedExportsFor } from "../../src/exports/owed.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import {
+  POSTGRES_MOVE_EXPORTS_OWED,
+  REDIS_MOVE_EXPORTS_OWED,
+  SQLITE_MOVE_EXPORTS_OWED,
+} from "../../src/store/schema/export-owed.js";
 import { ensureSchema } from "../../src/store/schema/index.js";
 import { DEFAULT_PREFIX, legacyOwedNamespace, tableName } from "../../src/store/schema/names.js";
 import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
@@ -63,7 +68,9 @@ const ENGINES: Engine[] = [
     steps: SQLITE_STEPS.length,
     async stepBack(store, prefix) {
       const db = new Database(store.location);
-      db.prepare(`UPDATE ${tableName(prefix, "schema")} SET version = ?`).run(SQLITE_STEPS.length - 1);
+      db.prepare(`UPDATE ${tableName(prefix, "schema")} SET version = ?`).run(
+        SQLITE_STEPS.indexOf(SQLITE_MOVE_EXPORTS_OWED),
+      );
       db.close();
     },
     async apply(store, prefix) {
@@ -82,7 +89,7 @@ const ENGINES: Engine[] = [
     steps: REDIS_STEPS.length,
     async stepBack(store, prefix) {
       if (store.native?.kind !== "redis") throw new Error("not Redis");
-      await store.native.client.set(`${prefix}:schema`, String(REDIS_STEPS.length - 1));
+      await store.native.client.set(`${prefix}:schema`, String(REDIS_STEPS.indexOf(REDIS_MOVE_EXPORTS_OWED)));
     },
     async apply(store, prefix) {
       if (store.native?.kind !== "redis") throw new Error("not Redis");
@@ -97,7 +104,7 @@ const ENGINES: Engine[] = [
     async stepBack(store, prefix) {
       if (store.native?.kind !== "postgres") throw new Error("not PostgreSQL");
       await store.native.pool.query(`UPDATE ${tableName(prefix, "schema")} SET version = $1`, [
-        POSTGRES_STEPS.length - 1,
+        POSTGRES_STEPS.indexOf(POSTGRES_MOVE_EXPORTS_OWED),
       ]);
     },
     async apply(store, prefix) {

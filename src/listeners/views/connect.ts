@@ -1,15 +1,12 @@
 import type { types, webApi } from "@slack/bolt";
-import { z } from "zod";
-import type { BalanceVisibility } from "../../blocks/balance.js";
 import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../../blocks/connect-modal.js";
 import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
-import type { ReplyVisibility } from "../../blocks/invoice.js";
 import { CONNECT_TEXT } from "../../i18n/connect.js";
-import { DEFAULT_LANG, type Lang, langSchema } from "../../i18n/lang.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
-import type { ApiVersion, PaymentsAccount } from "../../payments/model.js";
+import type { PaymentsAccount } from "../../payments/model.js";
 import { MAIN_REGISTER, registerKey, registerNameSchema } from "../../store/registers.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";

@@ -45,10 +45,10 @@ export const POSTGRES_MOVE_CALLBACK_KEYS: SqlStep = (prefix) => {
 export const POSTGRES_AUDIT_ENTRIES: SqlStep = (prefix) => {
   const table = tableName(prefix, "audit_entries");
   return [
-    `CREATE TABLE ${table} (
+    `CREATE TABLE IF NOT EXISTS ${table} (
       team TEXT NOT NULL, seq BIGINT NOT NULL, at BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
       entry TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (team, seq))`,
-    `CREATE INDEX ${table}_at ON ${table} (team, at, seq)`,
+    `CREATE INDEX IF NOT EXISTS ${table}_at ON ${table} (team, at, seq)`,
   ];
 };
 
