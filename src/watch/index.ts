@@ -2,9 +2,11 @@ import { webApi } from "@slack/bolt";
 import type { Config } from "../config/index.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import { slackClientOptions } from "../slack/client.js";
+import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Logger } from "../util/logger.js";
-import { LocalWatchQueue } from "./local-queue.js";
+import { BoardWatchQueue } from "./board-queue.js";
 import type { WatchQueue } from "./model.js";
 import type { InvoiceReader, SlackClients } from "./registry.js";
 import { Watcher } from "./watcher.js";
@@ -19,24 +21,15 @@ export { Watcher } from "./watcher.js";
  */
 const LEASE_MS = 10_000;
 
-/** The queue for the store engine behind STORE_URL. */
-async function openQueue(
-  stores: Stores,
-  config: Config,
-  namespace: string | undefined,
-): Promise<{ queue: WatchQueue; dropped: number }> {
-  switch (stores.store.kind) {
-    case "redis": {
-      const { RedisWatchQueue } = await import("./redis-queue.js");
-      return { queue: await RedisWatchQueue.open(stores.store, namespace), dropped: 0 };
-    }
-    case "postgres": {
-      const { PostgresWatchQueue } = await import("./postgres-queue.js");
-      return { queue: await PostgresWatchQueue.open(stores.store, namespace), dropped: 0 };
-    }
-    default:
-      return LocalWatchQueue.open(stores.store.namespace("watches"), Date.now(), config.watch.intervalMs);
-  }
+/**
+ * The queue on the store's claim board (every engine), under `namespace` (tests give each run its
+ * own). Its calls are left unbounded here: the registry bounds each step but tell (timed-queue.ts).
+ */
+async function openQueue(stores: Stores, namespace: string | undefined, logger: Logger): Promise<WatchQueue> {
+  const board = await openClaimBoard(stores.store, namespace ?? DEFAULT_PREFIX, Number.POSITIVE_INFINITY);
+  return new BoardWatchQueue(board, (dropped) =>
+    logger.warn({ dropped }, "dropped stored watches that could not be read"),
+  );
 }
 
 /**
@@ -79,8 +72,7 @@ export async function startWatcher(
   logger: Logger,
   options: { now?: () => Date; namespace?: string } = {},
 ): Promise<Watcher> {
-  const { queue, dropped } = await openQueue(stores, config, options.namespace);
-  if (dropped > 0) logger.warn({ dropped }, "dropped stored watches that could not be read");
+  const queue = await openQueue(stores, options.namespace, logger);
   // The watcher writes each workspace's cards in its language (a setting; English when unset).
   const workspaces: InvoiceReader = {
     invoice: (team, id) => reader.invoice(team, id),

@@ -107,8 +107,8 @@ export const watchSchema = z.object({
   state: z.string(),
   amounts: z.string(),
   startedAt: z.number(),
-  /** Milliseconds until the next read; grows while nothing changes. */
-  intervalMs: z.number().int().positive(),
+  /** Milliseconds until the next read; grows while nothing changes (0: read again at once). */
+  intervalMs: z.number().int().nonnegative(),
   lastCheckedAt: z.number(),
   /** When the cards were last edited (the "last checked" line is refreshed only now and then). */
   cardsUpdatedAt: z.number(),

@@ -1,22 +1,10 @@
 import type { WatchQueue } from "./model.js";
 
-/**
- * Each cash register's read budget, in memory (one process reads on SQLite): a read reserves the
- * register's next slot, slots a little over 1000 / perSecond ms apart, so no second, wherever it
- * starts, holds more than perSecond reads (a count per calendar second would let 2 x perSecond
- * through across a second's boundary). The caller waits for its slot when it is near; a slot
- * further than `maxWaitMs` away is not reserved (null), and the read is tried again later.
- */
-export class ReadBudget {
-  private readonly nextAt = new Map<string, number>();
-
-  take(register: string, perSecond: number, now: number, maxWaitMs: number): number | null {
-    const slot = Math.max(this.nextAt.get(register) ?? now, now);
-    if (slot - now > maxWaitMs) return null;
-    this.nextAt.set(register, slot + readSpacingMs(perSecond));
-    return slot - now;
-  }
-}
+// Each cash register's read budget: a read reserves the register's next slot (the queue's takeRead,
+// across replicas), slots a little over 1000 / perSecond ms apart, so no second, wherever it starts,
+// holds more than perSecond reads (a count per calendar second would let 2 x perSecond through
+// across a second's boundary). The caller waits for its slot when it is near; a slot further than
+// its longest wait is not reserved, and the read is tried again later.
 
 /**
  * How far apart one register's reads are: 550 ms at 2 a second. A tenth more than 1000 / perSecond,

@@ -25,6 +25,7 @@ import { Cache } from "../../src/store/cache.js";
 import { callbackKeysFor } from "../../src/store/callback-keys.js";
 import { CancelMarks } from "../../src/store/cancels.js";
 import { CardOwnersStore } from "../../src/store/card-owners.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { KeyvInstallationStore } from "../../src/store/installations.js";
@@ -35,7 +36,7 @@ import { registerDirectoryFor } from "../../src/store/registers.js";
 import { SettingsStore } from "../../src/store/settings.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
-import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { LiveCardRegistry } from "../../src/watch/registry.js";
 
 /**
@@ -79,7 +80,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     timeZone: "Europe/Moscow",
     retries: 0,
   });
-  const { queue } = await LocalWatchQueue.open(store.namespace("watches"), Date.now(), 1000);
+  const queue = new BoardWatchQueue(await openClaimBoard(store));
   const payments = new WorkspacePayments(credentials, client, new Cache(store.namespace("cache")), {
     defaultVersion: "v2",
     methodsTtlMs: 60_000,

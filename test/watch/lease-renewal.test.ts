@@ -1,8 +1,8 @@
-import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
+import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { createLogger } from "../../src/util/logger.js";
+import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { LeaseRenewal } from "../../src/watch/lease-renewal.js";
-import { LocalWatchQueue } from "../../src/watch/local-queue.js";
 import type { WatchCard } from "../../src/watch/model.js";
 import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
 
@@ -15,7 +15,7 @@ const card: WatchCard = {
 };
 
 async function claimedWatch() {
-  const { queue } = await LocalWatchQueue.open(new Keyv(), Date.now(), 1);
+  const queue = new BoardWatchQueue(memoryClaimBoard());
   const seed = {
     team: "T1",
     invoiceId: "inv1",

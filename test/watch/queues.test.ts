@@ -1,16 +1,19 @@
 /**
- * The watch queue's contract on every store engine: SQLite (in memory, written through to the file)
- * always; Redis when TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is (each run in
- * its own key prefix / tables, removed afterwards). Two queues on one Redis or PostgreSQL stand for
- * two replicas.
+ * The watch queue's contract (one queue on the claim board) on every store engine: in memory and
+ * SQLite always; Redis when TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is (each run
+ * in its own prefix, removed afterwards). Two queues on two connections (two boards in memory: one
+ * board, two queues) stand for two replicas.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js";
+import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
-import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import { BoardWatchQueue } from "../../src/watch/board-queue.js";
+import { WATCH_FAMILIES, WATCH_FIELDS } from "../../src/watch/board-state.js";
 import {
   MAX_CARDS_PER_WATCH,
   type Watch,
@@ -28,39 +31,26 @@ const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-watch-"));
 
 type Engine = {
   name: string;
+  /** The store's address; undefined for the board in memory. */
   url: string | undefined;
   skipped?: string;
-  /** A queue on its own store connection (a replica); `shared` false for SQLite (one process). */
-  open(store: KeyvStore): Promise<WatchQueue>;
-  shared: boolean;
-  cleanUp(): Promise<void>;
+  prefix: string;
 };
 
 const ENGINES: Engine[] = [
-  {
-    name: "sqlite",
-    url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`,
-    shared: false,
-    open: async (store) => (await LocalWatchQueue.open(store.namespace("watches"), Date.now(), 1)).queue,
-    cleanUp: async () => {},
-  },
+  { name: "memory", url: undefined, prefix: "" },
+  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, prefix: `kw_${run}` },
   {
     name: "redis",
     url: redisUrl,
     ...(redisUrl ? {} : { skipped: "TEST_REDIS_URL not set" }),
-    shared: true,
-    open: async (store) =>
-      (await import("../../src/watch/redis-queue.js")).RedisWatchQueue.open(store, `kassa-test-${run}:watch`),
-    cleanUp: () => dropWatchNamespace(redisUrl ?? "", `kassa-test-${run}:watch`),
+    prefix: `kassa-test-${run}-watch`,
   },
   {
     name: "postgres",
     url: postgresUrl,
     ...(postgresUrl ? {} : { skipped: "TEST_POSTGRES_URL not set" }),
-    shared: true,
-    open: async (store) =>
-      (await import("../../src/watch/postgres-queue.js")).PostgresWatchQueue.open(store, `kt_${run}`),
-    cleanUp: () => dropWatchNamespace(postgresUrl ?? "", `kt_${run}`),
+    prefix: `kt_${run}`,
   },
 ];
 
@@ -95,23 +85,28 @@ for (const engine of ENGINES) {
   describe.skipIf(engine.skipped !== undefined)(title, () => {
     const stores: KeyvStore[] = [];
     let queue: WatchQueue;
-    /** A second replica's queue (the same queue on SQLite, which has one process). */
+    /** A second replica's queue. */
     let other: WatchQueue;
+    /** The first replica's board, to write what a crash or an older release would leave. */
+    let board: ClaimBoard;
     const team = (name: string) => `T${name}${run}`;
 
     beforeAll(async () => {
-      const first = await openStore(engine.url ?? "");
-      stores.push(first);
-      queue = await engine.open(first);
-      if (engine.shared) {
-        const second = await openStore(engine.url ?? "");
-        stores.push(second);
-        other = await engine.open(second);
-      } else other = queue;
+      if (!engine.url) {
+        board = memoryClaimBoard();
+        [queue, other] = [new BoardWatchQueue(board), new BoardWatchQueue(board)];
+        return;
+      }
+      stores.push(await openStore(engine.url), await openStore(engine.url));
+      const boards = await Promise.all(stores.map((store) => openClaimBoard(store, engine.prefix)));
+      const [first, second] = boards as [ClaimBoard, ClaimBoard];
+      board = first;
+      [queue, other] = [new BoardWatchQueue(first), new BoardWatchQueue(second)];
     });
     afterAll(async () => {
-      if (stores[0]) await engine.cleanUp();
       await Promise.all(stores.map((store) => store.close()));
+      if (engine.name === "redis" || engine.name === "postgres")
+        await dropWatchNamespace(engine.url ?? "", engine.prefix);
     });
 
     it("one watch per workspace and invoice; cards join it, once each, up to the per-invoice cap", async () => {
@@ -288,20 +283,66 @@ for (const engine of ENGINES) {
       ).toHaveLength(1);
     });
 
-    it.skipIf(engine.name !== "redis")("reads past an unreadable nudge mark on a Redis watch", async () => {
+    it("drops a watch whose stored data cannot be read when it is claimed, and gives its place back", async () => {
       const t = team("G");
-      await queue.addCard(seed(t, "garbled"), card("C1"), limits());
+      const dropped: number[] = [];
+      const watching = new BoardWatchQueue(board, (count) => dropped.push(count));
+      await watching.addCard(seed(t, "garbled"), card("C1"), limits(1));
+      const key = `${t}:garbled`;
+      const stored = await board.readState(WATCH_FAMILIES.data, key, WATCH_FIELDS.data);
+      expect(await board.swapState(WATCH_FAMILIES.data, key, WATCH_FIELDS.data, stored, { team: t })).toBe(
+        true,
+      );
+      const claimed = (await watching.claimDue(NOW + 1000, 100, 60_000)).filter((watch) => watch.team === t);
+      expect(claimed).toEqual([]);
+      expect(dropped).toEqual([1]);
+      expect(await board.readState(WATCH_FAMILIES.data, key, WATCH_FIELDS.data)).toBeUndefined();
+      expect(await other.count(t)).toBe(0);
+      expect(await other.addCard(seed(t, "next"), card("C1"), limits(1))).toBe("watching");
+      await other.removeTeam(t);
+    });
+
+    it("gives back a place a crash left taken without its watch, once the cap looks reached", async () => {
+      const t = team("P");
+      // A replica took the place of "lost" a minute ago, then died before creating its watch.
+      const index = { lost: { users: ["U0ASKER"], at: NOW - 60_000 } };
+      expect(await board.swapState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team, undefined, index)).toBe(true);
+      expect(await queue.count(t)).toBe(1);
+      expect(await queue.room(t, "fresh", 1)).toBe("workspace_full");
+      expect(await other.addCard(seed(t, "fresh"), card("C1"), limits(1))).toBe("watching");
+      expect(await queue.count(t)).toBe(1);
+      // A place taken just now may be a watch being created: it is kept.
+      const now = { ...index, lost: { users: ["U0ASKER"], at: NOW } };
+      const current = await board.readState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team);
+      const both = { ...(current as object), ...now };
+      expect(await board.swapState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team, current, both)).toBe(true);
+      expect(await other.addCard(seed(t, "third"), card("C1"), limits(2))).toBe("workspace_full");
+      await queue.removeTeam(t);
+      expect(await other.count(t)).toBe(0);
+    });
+
+    it("forgets a schedule whose watch is gone, and keeps one for a watch created again", async () => {
+      const t = team("F");
+      await queue.addCard(seed(t, "again"), card("C1"), limits());
       const [claimed] = (await queue.claimDue(NOW + 1000, 100, 60_000)).filter((watch) => watch.team === t);
-      const native = stores[0]?.native;
-      if (native?.kind !== "redis") throw new Error("no Redis client");
-      await native.client.hSet(`kassa-test-${run}:watch:w:${t}:garbled`, "nudgedAt", "not a number");
-      expect(await other.dueBy(t, "garbled", NOW + 1010)).toBe(true);
-      const fields = { intervalMs: 30_000, lastCheckedAt: NOW + 1040 };
-      expect(await queue.reschedule(t, "garbled", NOW + 31_040, fields, claimed?.lease ?? "")).toBe(true);
-      // The fresh mark (written over the garbled one) made it due at once.
+      // Its last card is stopped while it is read, and a new card starts the watch afresh.
+      await other.removeCard(t, "again", "c:C1:1.000100");
       expect(
-        (await other.claimDue(NOW + 1050, 100, 60_000)).filter((watch) => watch.team === t),
-      ).toHaveLength(1);
+        await queue.reschedule(
+          t,
+          "again",
+          NOW + 2000,
+          { intervalMs: 1000, lastCheckedAt: NOW },
+          claimed?.lease,
+        ),
+      ).toBe(false);
+      expect(await other.addCard(seed(t, "again"), card("C2"), { ...limits(), now: NOW + 5000 })).toBe(
+        "watching",
+      );
+      const [fresh] = (await queue.claimDue(NOW + 6000, 100, 60_000)).filter((watch) => watch.team === t);
+      expect(fresh?.cards).toEqual([card("C2")]);
+      expect(await queue.count(t)).toBe(1);
+      await queue.removeTeam(t);
     });
 
     it("drops the watch with its last card", async () => {
@@ -350,7 +391,7 @@ describe("sqlite: watches survive a restart", () => {
   it("reloads the stored watches, cards and last told state", async () => {
     const url = `sqlite://${join(sqliteDir, "restart.sqlite")}`;
     const first = await openStore(url);
-    const queue = (await LocalWatchQueue.open(first.namespace("watches"), NOW, 1)).queue;
+    const queue = new BoardWatchQueue(await openClaimBoard(first));
     await queue.addCard(seed("TR", "kept"), card("C1"), limits());
     await queue.tell(
       "TR",
@@ -361,10 +402,9 @@ describe("sqlite: watches survive a restart", () => {
     await first.close();
 
     const second = await openStore(url);
-    const reopened = await LocalWatchQueue.open(second.namespace("watches"), NOW, 1);
-    expect(reopened.dropped).toBe(0);
-    expect(await reopened.queue.count("TR")).toBe(1);
-    const [watch] = await reopened.queue.claimDue(NOW + 1000, 10, 1000);
+    const reopened = new BoardWatchQueue(await openClaimBoard(second));
+    expect(await reopened.count("TR")).toBe(1);
+    const [watch] = await reopened.claimDue(NOW + 1000, 10, 1000);
     expect(watch).toMatchObject({ team: "TR", invoiceId: "kept", state: "processing", cards: [card("C1")] });
     await second.close();
   });

@@ -1,8 +1,8 @@
-import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
+import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { StoreCallError } from "../../src/store/deadline.js";
 import { createLogger } from "../../src/util/logger.js";
-import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import type { WatchQueue } from "../../src/watch/model.js";
 import { timedQueue } from "../../src/watch/timed-queue.js";
 import { Watcher } from "../../src/watch/watcher.js";
@@ -12,7 +12,7 @@ const never = new Promise<never>(() => undefined);
 
 /** The local queue, with the named steps hanging as on a stalled Redis or PostgreSQL. */
 async function hangingQueue(hang: Array<keyof WatchQueue>): Promise<WatchQueue> {
-  const { queue } = await LocalWatchQueue.open(new Keyv(), Date.now(), 1);
+  const queue = new BoardWatchQueue(memoryClaimBoard());
   return new Proxy(queue, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);

@@ -1,7 +1,7 @@
-import Keyv from "keyv";
 import { afterEach, describe, expect, it } from "vitest";
+import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { createLogger } from "../../src/util/logger.js";
-import { LocalWatchQueue } from "../../src/watch/local-queue.js";
+import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { Watcher } from "../../src/watch/watcher.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";
 
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe("the watcher's pace", () => {
   it("claims the next batch at once after a full one, instead of waiting a tick per batch", async () => {
-    const { queue } = await LocalWatchQueue.open(new Keyv(), Date.now(), 1);
+    const queue = new BoardWatchQueue(memoryClaimBoard());
     // 600 watches due now: more than two claim batches (256 each), over 60 workspaces, each of its
     // own register (so no read budget holds one back).
     for (let index = 0; index < 600; index += 1) {

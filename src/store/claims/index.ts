@@ -11,14 +11,17 @@ export type { ClaimBoard, ClaimedItem, KeyClaim, Release } from "./board.js";
  * STORE_URL, its tables brought up to date, each call bounded by `timeoutMs` (STORE_TIMEOUT_MS) so a
  * store that stops answering fails the step instead of holding it. A late write that still lands is
  * fenced all the same: the engine checks the claim when it runs it. `prefix` keeps a test run's
- * tables or keys apart.
+ * tables or keys apart. An infinite `timeoutMs` leaves the calls unbounded, for a caller that bounds
+ * each of its own steps (the watch queue: its compare-and-set of "told" must never be taken for a
+ * failure once its deadline passed, since it may land after it).
  */
 export async function openClaimBoard(
   store: Pick<KeyvStore, "native">,
   prefix = DEFAULT_PREFIX,
   timeoutMs = DEFAULT_STORE_TIMEOUT_MS,
 ): Promise<ClaimBoard> {
-  return timed(await engineBoard(store, prefix), timeoutMs);
+  const board = await engineBoard(store, prefix);
+  return Number.isFinite(timeoutMs) ? timed(board, timeoutMs) : board;
 }
 
 async function engineBoard(store: Pick<KeyvStore, "native">, prefix: string): Promise<ClaimBoard> {

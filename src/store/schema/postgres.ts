@@ -75,7 +75,7 @@ export const POSTGRES_STEPS: SqlStep[] = [
       `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "watch_cards")} (
       watch_key TEXT NOT NULL REFERENCES ${watches} (key) ON DELETE CASCADE,
       card_id TEXT NOT NULL, card JSONB NOT NULL, PRIMARY KEY (watch_key, card_id))`,
-      // When each cash register's next read may start (its read budget; see ReadBudget).
+      // When each cash register's next read may start (its read budget; see src/watch/read-budget.ts).
       `CREATE TABLE IF NOT EXISTS ${tableName(prefix, "watch_next_read")} (register TEXT PRIMARY KEY, next_at BIGINT NOT NULL)`,
       // Counts per second, before reads were spaced: only ever held the last 10 seconds.
       `DROP TABLE IF EXISTS ${tableName(prefix, "watch_reads")}`,
