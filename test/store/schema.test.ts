@@ -241,23 +241,18 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     expect(await ensureSchema({ kind: "postgres", pool: db }, name)).toBe(POSTGRES_STEPS.length);
     const tables = [
       "kassa",
-      ...[
-        "watches",
-        "watch_cards",
-        "watch_next_read",
-        "claim_items",
-        "claim_states",
-        "audit_entries",
-        "schema",
-      ].map((table) => `${name}_${table}`),
+      ...["claim_items", "claim_states", "audit_entries", "schema"].map((table) => `${name}_${table}`),
       `${name}_audit_entries_at`,
-      `${name}_watches_due`,
-      `${name}_watches_team`,
       `${name}_claim_items_due`,
     ];
     for (const table of tables) {
       const found = await db.query("SELECT to_regclass($1)::text AS found", [table]);
       expect(found.rows[0]?.found, table).toBe(table);
+    }
+    // The live cards' tables of the releases before the claim board: made by step 1, moved and dropped by step 6.
+    for (const table of ["watches", "watch_cards", "watch_next_read"]) {
+      const found = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_${table}`]);
+      expect(found.rows[0]?.found, table).toBeNull();
     }
     expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
     const rows = await db.query(`SELECT id, version FROM ${tableName(name, "schema")}`);
@@ -302,9 +297,13 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     ).toEqual([{ family: "lease", key: "export:T0OLD", owner: "o1", info: "U0OLD 1" }]);
     const leases = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_leases`]);
     expect(leases.rows[0]?.found).toBeNull();
-    expect((await db.query(`SELECT key, lease, nudged_at FROM ${name}_watches`)).rows).toEqual([
-      { key: "T0OLD:inv1", lease: "", nudged_at: null },
-    ]);
+    // The watch (of the first release's table, before its lease and nudged_at columns) is on the
+    // claim board, its table dropped (test/store/schema-watches.test.ts reads such a watch back).
+    expect(
+      (await db.query(`SELECT family, key, due_at FROM ${name}_claim_items WHERE family = 'watch'`)).rows,
+    ).toEqual([{ family: "watch", key: "T0OLD:inv1", due_at: "5" }]);
+    const watches = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_watches`]);
+    expect(watches.rows[0]?.found).toBeNull();
     const gone = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_watch_reads`]);
     expect(gone.rows[0]?.found).toBeNull();
   });

@@ -2,6 +2,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { POSTGRES_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, postgresLegacyFeedMove } from "./legacy-feed.js";
+import { postgresWatchesMove } from "./legacy-watches.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, legacyCallbackNamespace, POSTGRES_TABLE, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
@@ -138,6 +139,8 @@ export const POSTGRES_STEPS: SqlStep[] = [
   POSTGRES_MOVE_EXPORTS_OWED,
   // 7: the audit trail (src/audit/): one hash-chained chain of entries per workspace.
   POSTGRES_AUDIT_ENTRIES,
+  // 8: the live cards' watches move from their tables onto the claim board; the tables go.
+  postgresWatchesMove,
 ];
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
 import { REDIS_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, redisLegacyFeedMove } from "./legacy-feed.js";
+import { REDIS_WATCHES_MOVE } from "./legacy-watches.js";
 import { DEFAULT_PREFIX, redisSchemaKey } from "./names.js";
 import { refuseNewer } from "./version.js";
 
@@ -111,6 +112,11 @@ export const REDIS_STEPS: RedisStep[] = [
   REDIS_MOVE_EXPORTS_OWED,
   // 7: the audit trail's keys (src/audit/redis.ts) come into being with its first entry.
   { purpose: "nothing to set up for the audit trail (its keys come with its first entry)", lua: "" },
+  // 8: the live cards' watches (legacy-watches.ts).
+  {
+    purpose: "the live cards' watches (P:watch) move onto the claim board (P:claims); their keys go",
+    lua: REDIS_WATCHES_MOVE,
+  },
 ];
 
 /** A step as a script that runs only while the version is the one before it. */

@@ -1,12 +1,12 @@
 import type Database from "better-sqlite3";
 import { SQLITE_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, sqliteLegacyFeedMove } from "./legacy-feed.js";
+import { sqliteWatchesMove } from "./legacy-watches.js";
 import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, legacyCallbackNamespace, tableName } from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The SQLite file's schema as numbered steps. A new table, index or column is a new step at the end
 // (never an edit of a step a release has run): a store runs each missing step once, in order.
-// The live cards' queue keeps no table of its own on SQLite (it is a Keyv namespace).
 
 /** An entry's value as Keyv stored it ({"value": "..."}); NULL for anything else (never an error). */
 const keyvText = (column: string) =>
@@ -121,6 +121,8 @@ export const SQLITE_STEPS: SqlStep[] = [
   SQLITE_MOVE_EXPORTS_OWED,
   // 7: the audit trail (src/audit/): one hash-chained chain of entries per workspace.
   SQLITE_AUDIT_ENTRIES,
+  // 8: the live cards' watches (Keyv namespace "watches", the store's own) move onto the claim board.
+  sqliteWatchesMove,
 ];
 
 /**
