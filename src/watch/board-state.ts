@@ -23,8 +23,11 @@ export type Change<T> = { result: T } | { result: T; replace: unknown };
 
 /** A state that keeps changing under a compare-and-set this often in a row is a fault, not a race. */
 const MAX_ATTEMPTS = 50;
-/** States remembered (what this process last read or wrote), so a write rarely needs a read first. */
-const MAX_REMEMBERED = 20_000;
+/**
+ * States remembered (what this process last read or wrote), so a write rarely needs a read first:
+ * enough for the watches of a few claim batches under way (a watch's data is a few kilobytes).
+ */
+const MAX_REMEMBERED = 4096;
 
 /**
  * Read-modify-write of one state through swapState: `change` sees the state as stored (undefined:
@@ -73,14 +76,12 @@ export class StateCell {
     throw new Error(`the ${family} state kept changing under this replica's compare-and-set`);
   }
 
-  forget(family: string, key: string, field: string): void {
-    this.known.delete(`${family}\u0000${key}\u0000${field}`);
-  }
-
   private remember(family: string, key: string, field: string, state: unknown): void {
-    if (this.known.size >= MAX_REMEMBERED) this.known.clear();
+    const id = `${family}\u0000${key}\u0000${field}`;
+    // The one remembered longest goes first (a Map keeps the order things were set in).
+    this.known.delete(id);
+    if (this.known.size >= MAX_REMEMBERED) this.known.delete(this.known.keys().next().value ?? id);
     // As stored: JSON text parsed back, so it compares as the engine's text does.
-    const stored = state === undefined ? undefined : JSON.parse(JSON.stringify(state));
-    this.known.set(`${family}\u0000${key}\u0000${field}`, stored);
+    this.known.set(id, state === undefined ? undefined : JSON.parse(JSON.stringify(state)));
   }
 }

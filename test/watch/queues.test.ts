@@ -139,6 +139,28 @@ for (const engine of ENGINES) {
       expect(await other.count(t)).toBe(0);
     });
 
+    it("gives the workspace's last place to one of two replicas adding at once, and joins two adding one invoice", async () => {
+      const t = team("X");
+      await queue.addCard(seed(t, "x0"), card("C1"), limits(2));
+      const raced = await Promise.all([
+        queue.addCard(seed(t, "x1"), card("C1"), limits(2)),
+        other.addCard(seed(t, "x2"), card("C1"), limits(2)),
+      ]);
+      expect(raced.sort()).toEqual(["watching", "workspace_full"]);
+      expect(await queue.count(t)).toBe(2);
+      const u = team("Y");
+      const both = await Promise.all([
+        queue.addCard(seed(u, "y1"), card("C1"), limits(1)),
+        other.addCard(seed(u, "y1"), card("C2"), limits(1)),
+      ]);
+      expect(both).toEqual(["watching", "watching"]);
+      const [watch] = (await queue.claimDue(NOW + 1000, 100, 1000)).filter((one) => one.team === u);
+      expect(watch?.cards.map((one) => one.kind === "channel" && one.channel).sort()).toEqual(["C1", "C2"]);
+      expect(await other.count(u)).toBe(1);
+      await queue.removeTeam(t);
+      await queue.removeTeam(u);
+    });
+
     it("keeps each asker to their share of new watches; joining a watched invoice is never refused", async () => {
       const t = team("S");
       const share = (user: string) => ({ ...limits(10), asker: { user, max: 2 } });
