@@ -88,11 +88,13 @@ export class BoardWatchQueue implements WatchQueue {
     invoiceId: string,
     maxPerWorkspace: number,
     asker?: AskerShare,
+    now = Date.now(),
   ): Promise<AddCardResult> {
     // Two reads at once (the command waits on them): the watch, and the workspace's index.
+    const cardsOf = async (id: string) => (await this.watches.read(watchKey(team, id)))?.cards;
     const [watch, fits] = await Promise.all([
       this.watches.read(watchKey(team, invoiceId)),
-      this.watches.teams.fits(team, maxPerWorkspace, asker),
+      this.watches.teams.fits(team, { maxPerWorkspace, now, ...(asker ? { asker } : {}) }, cardsOf),
     ]);
     if (watch) return watch.cards.length >= MAX_CARDS_PER_WATCH ? "invoice_full" : "watching";
     return fits;

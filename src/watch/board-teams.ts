@@ -51,9 +51,18 @@ export class TeamIndex {
     return Object.keys(await this.read(team)).length;
   }
 
-  /** room()'s answer for an invoice not watched yet (one read). */
-  async fits(team: string, maxPerWorkspace: number, asker?: AskerShare): Promise<"watching" | Refusal> {
-    return fits(await this.read(team), maxPerWorkspace, asker);
+  /**
+   * room()'s answer for an invoice not watched yet: one read, and only when that says full, the
+   * places a crash left are given back (as reserve does) and it is asked once more.
+   */
+  async fits(
+    team: string,
+    limits: Pick<AddCardLimits, "maxPerWorkspace" | "asker" | "now">,
+    cardsOf: CardsOf,
+  ): Promise<"watching" | Refusal> {
+    const first = fits(await this.read(team), limits.maxPerWorkspace, limits.asker);
+    if (first === "watching" || !(await this.prune(team, limits.now, cardsOf))) return first;
+    return fits(await this.read(team), limits.maxPerWorkspace, limits.asker);
   }
 
   /** Takes the invoice's place (or joins the one taken), within the cap and the asker's share. */

@@ -61,11 +61,16 @@ export class BoardWatches {
   async ended(team: string, invoiceIds: readonly string[]): Promise<void> {
     await Promise.all(invoiceIds.map((invoiceId) => this.board.drop(SCHEDULE, watchKey(team, invoiceId))));
     await this.teams.giveBack(team, invoiceIds);
-    for (const invoiceId of invoiceIds) {
-      const again = await this.read(watchKey(team, invoiceId));
-      if (!again) continue;
-      await this.board.enlist(SCHEDULE, watchKey(team, invoiceId), again.lastCheckedAt + again.intervalMs);
-      for (const card of again.cards) await this.teams.addUser(team, invoiceId, card.user, again.startedAt);
+    const again = await Promise.all(invoiceIds.map((invoiceId) => this.read(watchKey(team, invoiceId))));
+    for (const watch of again) {
+      if (!watch) continue;
+      await this.board.enlist(
+        SCHEDULE,
+        watchKey(team, watch.invoiceId),
+        watch.lastCheckedAt + watch.intervalMs,
+      );
+      for (const card of watch.cards)
+        await this.teams.addUser(team, watch.invoiceId, card.user, watch.startedAt);
     }
   }
 

@@ -174,9 +174,15 @@ export interface WatchQueue {
   addCard(seed: WatchSeed, card: WatchCard, limits: AddCardLimits): Promise<AddCardResult>;
   /**
    * What addCard would answer now (without adding): lets a card be posted with the right line the
-   * first time. A race with another addCard is settled by addCard itself.
+   * first time. A race with another addCard is settled by addCard itself. `now`: the caller's clock.
    */
-  room(team: string, invoiceId: string, maxPerWorkspace: number, asker?: AskerShare): Promise<AddCardResult>;
+  room(
+    team: string,
+    invoiceId: string,
+    maxPerWorkspace: number,
+    asker?: AskerShare,
+    now?: number,
+  ): Promise<AddCardResult>;
   /** Drops one card; the watch goes when its last card does. */
   removeCard(team: string, invoiceId: string, id: string): Promise<void>;
   /**

@@ -103,7 +103,7 @@ export class LiveCardRegistry implements WatchRegistry {
 
   room(team: string, invoiceId: string, user: string): Promise<AddCardResult> {
     const share = { user, max: this.maxPerAsker };
-    return this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share);
+    return this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share, this.now().getTime());
   }
 
   watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {

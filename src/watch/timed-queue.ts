@@ -15,8 +15,8 @@ export function timedQueue(queue: WatchQueue, timeoutMs: number): WatchQueue {
     withStoreDeadline(work, timeoutMs, `watch.${operation}`);
   return {
     addCard: (seed, card, limits) => timed(queue.addCard(seed, card, limits), "add"),
-    room: (team, invoiceId, maxPerWorkspace, asker) =>
-      timed(queue.room(team, invoiceId, maxPerWorkspace, asker), "room"),
+    room: (team, invoiceId, maxPerWorkspace, asker, now) =>
+      timed(queue.room(team, invoiceId, maxPerWorkspace, asker, now), "room"),
     removeCard: (team, invoiceId, id) => timed(queue.removeCard(team, invoiceId, id), "stop"),
     remove: (team, invoiceId, lease) => timed(queue.remove(team, invoiceId, lease), "remove"),
     removeTeam: (team) => timed(queue.removeTeam(team), "forgetTeam"),

@@ -330,7 +330,14 @@ for (const engine of ENGINES) {
       const index = { lost: { users: ["U0ASKER"], at: NOW - 60_000 } };
       expect(await board.swapState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team, undefined, index)).toBe(true);
       expect(await queue.count(t)).toBe(1);
-      expect(await queue.room(t, "fresh", 1)).toBe("workspace_full");
+      // Taken a moment ago as room sees it: kept; a minute on, given back (room answers the card's line).
+      expect(await queue.room(t, "fresh", 1, undefined, NOW - 59_000)).toBe("workspace_full");
+      expect(await queue.count(t)).toBe(1);
+      expect(await queue.room(t, "fresh", 1, undefined, NOW)).toBe("watching");
+      expect(await queue.count(t)).toBe(0);
+      // addCard gives it back too (a private card asks no room first).
+      const emptied = await board.readState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team);
+      expect(await board.swapState(WATCH_FAMILIES.team, t, WATCH_FIELDS.team, emptied, index)).toBe(true);
       expect(await other.addCard(seed(t, "fresh"), card("C1"), limits(1))).toBe("watching");
       expect(await queue.count(t)).toBe(1);
       // A place taken just now may be a watch being created: it is kept.
