@@ -34,7 +34,15 @@ type Refusal = "workspace_full" | "asker_full";
 export type CardsOf = (invoiceId: string) => Promise<WatchCard[] | undefined>;
 
 export class TeamIndex {
+  /** When each workspace was last found full with every place its watch's (this process's view). */
+  private readonly foundFull = new Map<string, number>();
+
   constructor(private readonly cell: StateCell) {}
+
+  private noteFull(team: string, now: number): void {
+    if (this.foundFull.size >= 10_000) this.foundFull.clear();
+    this.foundFull.set(team, now);
+  }
 
   private async read(team: string): Promise<Index> {
     return parseIndex(await this.cell.read(WATCH_FAMILIES.team, team, WATCH_FIELDS.team));
@@ -128,6 +136,8 @@ export class TeamIndex {
    * people again from its cards. True when anything changed.
    */
   private async prune(team: string, now: number, cardsOf: CardsOf): Promise<boolean> {
+    // A workspace found truly full a moment ago is not read through again for each new card.
+    if (now - (this.foundFull.get(team) ?? Number.NEGATIVE_INFINITY) < PLACE_GRACE_MS) return false;
     const seen = await Promise.all(
       Object.entries(await this.read(team)).map(async ([invoiceId, entry]) => ({
         invoiceId,
@@ -137,16 +147,21 @@ export class TeamIndex {
     );
     const stale = new Map<string, number>();
     const people = new Map<string, string[]>();
+    let young = 0;
     for (const { invoiceId, entry, cards } of seen) {
       if (!cards) {
         if (now - entry.at >= PLACE_GRACE_MS) stale.set(invoiceId, entry.at);
+        else young += 1;
         continue;
       }
       const users = [...new Set(cards.map((card) => card.user))];
       if (users.length !== entry.users.length || users.some((user) => !entry.users.includes(user)))
         people.set(invoiceId, users);
     }
-    if (stale.size === 0 && people.size === 0) return false;
+    if (stale.size === 0 && people.size === 0) {
+      if (young === 0) this.noteFull(team, now);
+      return false;
+    }
     await this.change(team, (index) => {
       const next = { ...index };
       for (const [invoiceId, at] of stale) if (next[invoiceId]?.at === at) delete next[invoiceId];
