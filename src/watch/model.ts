@@ -130,9 +130,6 @@ export type WatchSeed = Pick<Watch, "team" | "invoiceId" | "register" | "state" 
 /** The result of adding a card: watched, or why not. */
 export type AddCardResult = "watching" | "workspace_full" | "invoice_full" | "asker_full";
 
-/** The results addCard and room may give (for checking an engine's answer). */
-export const ADD_CARD_RESULTS = ["watching", "workspace_full", "invoice_full", "asker_full"] as const;
-
 /**
  * One person's fair share of a new watch: at most this many of the workspace's watched invoices may
  * hold a card of theirs, so one person cannot take the whole WATCH_MAX_PER_WORKSPACE. Joining an
@@ -166,8 +163,9 @@ export type ToldFrom = Pick<Watch, "state" | "amounts">;
 export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice">;
 
 /**
- * The schedule and the atomic steps of watching, one implementation per store engine. Every step
- * that two replicas could race on is a single atomic operation of the engine.
+ * The schedule and the atomic steps of watching: one implementation on the claim board for every
+ * store engine (board-queue.ts). Every step that two replicas could race on is settled by one
+ * atomic operation of the board (a claim, or a compare-and-set of one state).
  */
 export interface WatchQueue {
   /** Adds a card to the invoice's watch, creating it (due after `firstDueInMs`) when there is none. */
