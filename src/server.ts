@@ -1,16 +1,14 @@
-import { webApi } from "@slack/bolt";
 import type pino from "pino";
 import { type AppDeps, createApp } from "./app.js";
+import { openAuditTrail } from "./audit/index.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
-import { PaymentsClient } from "./payments/client.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
-import { slackClientOptions } from "./slack/client.js";
-import { slackErrorCode } from "./slack/error.js";
+import { paymentsClient, StartupError, starting, verifyBotToken } from "./server-steps.js";
 import { openStores, type Stores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
 import { Closers } from "./util/closers.js";
@@ -30,10 +28,7 @@ const WATCHER_CLOSE_GRACE_MS = 3000;
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** A start-up failure whose message is one line an operator can act on. */
-export class StartupError extends Error {
-  override readonly name = "StartupError";
-}
+export { StartupError };
 
 export type RunningServer = {
   port: number;
@@ -184,47 +179,30 @@ async function openWork(
         readLeaseMs: options.readLeaseMs,
       }),
   );
+  // Opened with the rest of the store's work: a store that cannot keep it stops the start, saying so.
+  const audit = await starting(closers, "cannot set up the audit trail in the store", () =>
+    openAuditTrail(store, {
+      retentionDays: config.audit.retentionDays,
+      timeoutMs: config.store.timeoutMs,
+      ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
+    }),
+  );
   return {
-    work: { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals },
+    work: {
+      payments,
+      watches: watcher,
+      feeds,
+      exports,
+      history,
+      cancels,
+      digests,
+      callbacks,
+      refusals,
+      audit,
+    },
     feedRunner,
     digestRunner,
   };
-}
-
-/** One workspace: checks the token now, so a wrong one stops start-up instead of every command. */
-async function verifyBotToken(config: Config): Promise<{ botId: string; botUserId: string } | undefined> {
-  if (config.slack.auth.kind !== "single-workspace") return undefined;
-  const slack = new webApi.WebClient(config.slack.auth.botToken, slackClientOptions(config.slack));
-  try {
-    const auth = await slack.auth.test();
-    return { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
-  } catch (error) {
-    const reason = slackErrorCode(error);
-    throw new StartupError(
-      `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
-    );
-  }
-}
-
-function paymentsClient(config: Config, options: ServerOptions): PaymentsClient {
-  return new PaymentsClient({
-    baseUrl: config.payments.apiUrl,
-    defaultVersion: config.payments.apiVersion,
-    timeoutMs: config.payments.timeoutMs,
-    timeZone: config.payments.timeZone,
-    queue: config.payments.perRegister,
-    ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
-  });
-}
-
-/** One start-up step: on failure, everything started before it closes and the step says what failed. */
-async function starting<T>(closers: Closers, failure: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    await closers.closeAll();
-    throw new StartupError(`${failure}: ${(error as Error).message}`);
-  }
 }
 
 function logListening(logger: Logger, config: Config, port: number, storeLocation: string): void {

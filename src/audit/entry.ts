@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   "register.connected",
   "register.edited",
   "register.disconnected",
+  // An admin's `/invoice use NAME`: which register a channel's commands read.
+  "register.channel_set",
   "app.installed",
   "app.uninstalled",
   "settings.language_changed",

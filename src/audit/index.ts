@@ -8,6 +8,7 @@ import { AuditTrail } from "./trail.js";
 export type { AuditHead, AuditLink } from "./chain.js";
 export type { AuditQuery } from "./engine.js";
 export { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditInput, fingerprint } from "./entry.js";
+export { type AuditLog, type AuditRecorder, recordAct } from "./recorder.js";
 export { AuditContentionError, type AuditPage, AuditTrail, type ListedEntry, type Removal } from "./trail.js";
 export { type VerifyResult, verificationLine } from "./verify.js";
 

@@ -7,6 +7,7 @@ import {
   type HTTPReceiverOptions,
   SocketModeReceiver,
 } from "@slack/bolt";
+import type { AuditLog } from "../audit/index.js";
 import { notInstalledMessage } from "../blocks/replies.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import { CALLBACK_PATH_PREFIX } from "../callbacks/receive.js";
@@ -70,6 +71,8 @@ export type AppDeps = {
   cancels: CancelMarks;
   /** The weekly and monthly digests. */
   digests: DigestStore;
+  /** The audit trail: every act done through Kassa, hash-chained per workspace. */
+  audit: AuditLog;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

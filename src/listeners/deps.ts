@@ -1,3 +1,4 @@
+import type { AuditLog } from "../audit/index.js";
 import type { ReplyVisibility } from "../blocks/invoice.js";
 import type { CallbackAddresses } from "../callbacks/keys.js";
 import type { DigestStore } from "../digests/store.js";
@@ -51,6 +52,8 @@ export type ListenerDeps = {
   cancels: CancelMarks;
   /** The weekly and monthly digests (the daily one is the feed's). */
   digests: DigestStore;
+  /** The audit trail: each act is recorded with recordAct (listeners/shared/audit.ts). */
+  audit: AuditLog;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */

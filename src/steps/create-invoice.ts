@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import { recordAct } from "../audit/index.js";
 import { formatMoney } from "../blocks/format.js";
 import { buildInvoiceMessage } from "../blocks/invoice.js";
 import {
@@ -72,6 +73,14 @@ async function createInvoice(
     channelId: inputs.channel_id ?? "",
   };
   auditCreated(deps, where, created, checked.draft);
+  await recordAct(deps.audit, deps.logger, {
+    team: run.teamId,
+    actor: `workflow:${run.executionId}`.slice(0, 90),
+    action: "invoice.created",
+    object: `invoice ${created.id}`,
+    after: { amount: checked.draft.amount, currency: checked.draft.currency ?? null },
+    outcome: "done",
+  });
   const note: CreatedCardNote = { invoice: created.id };
   // The service's own view of the new invoice (the amount as it set it); the run succeeds without
   // it: the invoice exists, and failing now would invite a second one.

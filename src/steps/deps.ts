@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
+import type { AuditRecorder } from "../audit/index.js";
 import type { InvoiceDeps } from "../invoices/deps.js";
 import type { InFlight } from "../util/in-flight.js";
 
@@ -7,6 +8,8 @@ export type StepArgs = SlackEventMiddlewareArgs<"function_executed"> & AllMiddle
 
 /** What the steps use: the invoice use cases' own deps, the store's claimOnce, and shutdown's count. */
 export type StepDeps = InvoiceDeps & {
+  /** The audit trail: a workflow's new invoice is recorded there. */
+  audit: AuditRecorder;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** Runs still being worked on; shutdown waits for them. */

@@ -165,16 +165,21 @@ describe("several cash registers in one workspace", () => {
     const before = stack.fake.requests.length;
     const { reply } = await stack.ask("summary today", { userId: ADMIN, channelId: SHOP2_CHANNEL });
     expect(text(reply.body)).toContain("Register: *shop2* (this channel's register)");
-    const history = stack.fake.requests.slice(before).filter((request) => request.path.endsWith("/history/payments/"));
+    const history = stack.fake.requests
+      .slice(before)
+      .filter((request) => request.path.endsWith("/history/payments/"));
     expect(history.length).toBeGreaterThan(0);
-    for (const request of history) expect((request.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
+    for (const request of history)
+      expect((request.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
     for (const [typed, shown] of [
       ["export 7d", "export"],
       ["subscribe", "subscribe"],
       ["new 100 RUB", "new"],
     ] as const) {
       const asked = await stack.ask(typed, { userId: ADMIN, channelId: SHOP2_CHANNEL });
-      expect(text(asked.reply.body)).toContain(`\`/invoice ${shown}\` works with the register *main* only, for now`);
+      expect(text(asked.reply.body)).toContain(
+        `\`/invoice ${shown}\` works with the register *main* only, for now`,
+      );
     }
     expect(stack.slack.callsOf("views.open").length).toBe(0);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { AuditInput } from "../../src/audit/index.js";
 import { handled, handledSubmission, type ViewAnswer } from "../../src/listeners/shared/handled.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { createLogger } from "../../src/util/logger.js";
@@ -6,7 +7,9 @@ import { createLogger } from "../../src/util/logger.js";
 function setup() {
   const lines: Array<Record<string, unknown>> = [];
   const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
-  return { deps: { logger, inFlight: new InFlight() }, lines };
+  const recorded: AuditInput[] = [];
+  const audit = { record: async (entry: AuditInput) => void recorded.push(entry) };
+  return { deps: { logger, inFlight: new InFlight(), audit }, lines, recorded };
 }
 
 describe("handled: one typed line per event or submission", () => {

@@ -59,9 +59,9 @@ describe("register names", () => {
   it("reserves every word Kassa's help and replies put after /invoice", () => {
     const dir = join(import.meta.dirname, "../../src/i18n");
     const words = new Set<string>();
+    // "main" is the first register's own name (`/invoice main export`), not a command word.
     for (const file of readdirSync(dir))
       for (const match of readFileSync(join(dir, file), "utf8").matchAll(/\/invoice (\p{L}+)/gu))
-        // "main" is the first register's own name (`/invoice main export`), not a command word.
         if (match[1] !== "https" && match[1] !== MAIN_REGISTER) words.add(match[1] ?? "");
     expect(words.size).toBeGreaterThan(10);
     expect([...words].filter((word) => !RESERVED_REGISTER_NAMES.has(word))).toEqual([]);

@@ -10,6 +10,7 @@ import {
   startFakePayments,
 } from "../../sandbox/fake-payments.js";
 import { SANDBOX_TEAM, type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
+import { openAuditTrail } from "../../src/audit/index.js";
 import { DigestStore } from "../../src/digests/store.js";
 import { ExportJobs } from "../../src/exports/jobs.js";
 import { owedExportsFor } from "../../src/exports/owed.js";
@@ -96,7 +97,9 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     logger,
   });
   const cancels = new CancelMarks(store.namespace("cancels"));
+  const audit = await openAuditTrail(store, { retentionDays: 1825 });
   const deps: ListenerDeps = {
+    audit,
     payments,
     paymethodsPages: new PaymethodsPages(),
     stores: {

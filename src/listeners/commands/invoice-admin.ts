@@ -106,6 +106,7 @@ export async function runAdminCommand(
   }
   if (action === "language-en" || action === "language-ru") {
     const chosen = action === "language-ru" ? "ru" : "en";
+    noted.audit = { object: "language", before: { language: lang }, after: { language: chosen } };
     await deps.stores.settings.update(command.teamId, { language: chosen });
     const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
     return { reply, log: { outcome: "ok" } };

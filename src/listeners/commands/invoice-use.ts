@@ -4,7 +4,7 @@ import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
-import type { Produced } from "../shared/outcome.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import type { ChosenRegister } from "../shared/register.js";
 
@@ -26,6 +26,7 @@ export async function useRegisterCommand(
   asker: UseAsker,
   name: string | null,
   lang: Lang,
+  noted: LogContext,
 ): Promise<Produced> {
   const t = REGISTERS_TEXT[lang];
   const { register } = asker;
@@ -48,7 +49,14 @@ export async function useRegisterCommand(
     const text = t.unknownRegister(escapeMrkdwn(name), register.all.map(escapeMrkdwn));
     return { reply: ephemeral(text, text), log: { outcome: "unknown_register" } };
   }
+  const before = (await deps.stores.registers.get(asker.teamId)).channels[asker.channelId] ?? MAIN_REGISTER;
   await deps.stores.registers.useInChannel(asker.teamId, asker.channelId, name);
+  noted.register = name;
+  noted.audit = {
+    object: `channel ${asker.channelId}`,
+    before: { register: before },
+    after: { register: name },
+  };
   const text = t.nowUses(escapeMrkdwn(name), asker.userId);
   return {
     reply: { ...ephemeral(text, text), response_type: "in_channel" },

@@ -115,8 +115,8 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
   },
   create: ({ deps, client, asker, request, noted }) =>
     openCreateModal(deps, client, asker, request.prefill, noted),
-  use: ({ deps, client, asker, request, lang }) =>
-    useRegisterCommand(deps, client, asker, request.name, lang),
+  use: ({ deps, client, asker, request, lang, noted }) =>
+    useRegisterCommand(deps, client, asker, request.name, lang, noted),
   lookup: invoiceCard,
 };
 

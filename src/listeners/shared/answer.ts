@@ -3,11 +3,12 @@ import { slowDownMessage } from "../../blocks/replies.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { newReference } from "../../util/logger.js";
 import type { ListenerDeps } from "../deps.js";
+import { recordAnswered } from "./audit.js";
 import { offersConnect, replyForFailure } from "./error-reply.js";
 import type { AnswerLogLine, LogContext, Outcome, Produced } from "./outcome.js";
 
 /** What answer() uses: the rate limits, the in-flight count, the log and the time-out it quotes. */
-export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs">;
+export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "audit">;
 
 export type AnswerContext = {
   kind: "command" | "action";
@@ -82,6 +83,14 @@ async function answerNow(
   } catch (error) {
     replyFailed = error instanceof Error ? error.message : String(error);
   }
+  // The act is written down before the line that says it was answered.
+  await recordAnswered(
+    deps,
+    { kind: context.kind, name: context.name, team: context.team, user: context.user },
+    noted,
+    outcome,
+  );
+  const { audit: _audit, ...facts } = noted;
   const broken = ("reference" in outcome && outcome.reference !== undefined) || replyFailed !== undefined;
   // A button value Kassa never wrote is worth a look (someone changing values), never an error.
   const level = broken ? "error" : outcome.outcome === "stale_button" ? "warn" : "info";
@@ -91,7 +100,7 @@ async function answerNow(
     [context.kind]: context.name,
     team: context.team,
     user: context.user,
-    ...noted,
+    ...facts,
     ...outcome,
     ...(replyFailed === undefined ? {} : { replyFailed }),
     latencyMs: Math.round(performance.now() - started),

@@ -1,9 +1,11 @@
+import type { AuditRecorder } from "../../audit/index.js";
 import { type FieldErrors, fieldError } from "../../blocks/form.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { newReference } from "../../util/logger.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
+import { recordAnswered } from "./audit.js";
 import type { HandledLogLine, Outcome, ViewContext } from "./outcome.js";
 
 type Level = "info" | "warn" | "error";
@@ -46,12 +48,13 @@ async function handledNow(
     result = { log: { outcome: "internal_error", err: error, reference: newReference() } };
   }
   const { log } = result;
+  const { audit: _audit, ...facts } = noted;
   const level = result.level ?? ("err" in log && log.err !== undefined ? "error" : "info");
   // The record is built only when it will be written (LOG_LEVEL=warn skips the info lines).
   if (!deps.logger.isLevelEnabled(level)) return;
   const line: HandledLogLine = {
     ...origin,
-    ...noted,
+    ...facts,
     ...log,
     latencyMs: Math.round(performance.now() - started),
   };
@@ -67,7 +70,7 @@ export type ViewAnswer = Parameters<ViewArgs["ack"]>[0];
  * form stays open with a reference under `field`, and nothing is lost silently.
  */
 export async function handledSubmission(
-  deps: Pick<ListenerDeps, "logger" | "inFlight">,
+  deps: Pick<ListenerDeps, "logger" | "inFlight"> & { audit: AuditRecorder },
   origin: { view: string; team: string; user: string; field: string; lang?: Lang },
   ack: ViewArgs["ack"],
   run: (noted: Noted, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome>,
@@ -80,7 +83,15 @@ export async function handledSubmission(
   };
   await handled(deps, where, async (noted) => {
     try {
-      return { log: await run(noted, reply) };
+      const log = await run(noted, reply);
+      // The act is written down before the line that says the form was answered.
+      await recordAnswered(
+        deps,
+        { kind: "view", name: where.view, team: where.team, user: where.user },
+        noted,
+        log,
+      );
+      return { log };
     } catch (error) {
       const reference = newReference();
       if (!replied) await reply(somethingWentWrong(field, reference, lang)).catch(() => undefined);

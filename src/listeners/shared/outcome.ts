@@ -19,6 +19,9 @@ export type AnswerLogLine = { command?: string; action?: string; team: string; u
  */
 export type { CardDelivery, TellDelivery };
 
+/** What a handler notes for the audit trail besides its outcome: what changed, and on what. */
+export type AuditNote = { object?: string; before?: unknown; after?: unknown };
+
 export type LogContext = CardDelivery & {
   /** The invoice id asked for or pressed on. */
   invoice?: string;
@@ -36,6 +39,8 @@ export type LogContext = CardDelivery & {
   visibility?: BalanceVisibility;
   /** The cash register a command worked on, where the workspace has several. */
   register?: string;
+  /** For the audit trail (listeners/shared/audit.ts), not the log line: what changed, and on what. */
+  audit?: AuditNote;
 };
 
 /** How an invoice card was delivered and whether it stays live (live-card.ts fills it). */

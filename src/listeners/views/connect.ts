@@ -11,6 +11,7 @@ import { MAIN_REGISTER, registerKey, registerNameSchema } from "../../store/regi
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
+import { connectionChange } from "../shared/audit.js";
 import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
 import {
   balanceVisibilityFor,
@@ -39,6 +40,7 @@ type ConnectDeps = Pick<
   | "payments"
   | "replyVisibility"
   | "callbacks"
+  | "audit"
 >;
 
 type Check = { ok: true; methods: number } | { ok: false; message: string };
@@ -105,6 +107,7 @@ export const connectSubmission =
         return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
       }
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
+      noted.audit = connectionChange(register.name, stored, { ...values, secret });
       const check: Promise<Check> = deps.payments.tryAccount(account).then(
         (catalog) => ({ ok: true, methods: catalog.methods.length }),
         (error: unknown) => ({ ok: false, message: checkFailure(error, lang) }),

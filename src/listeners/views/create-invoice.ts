@@ -61,7 +61,8 @@ const formSchema = z
     requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
   }));
 
-type CreateDeps = ManagerDeps & Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight">;
+type CreateDeps = ManagerDeps &
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit">;
 type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unknown };
 
 /**

@@ -27,7 +27,7 @@ const originSchema = z.object({ t: z.string().min(1).max(32), c: z.string().rege
  * feed now does.
  */
 export const feedFormSubmission =
-  (deps: ManagerDeps & Pick<ListenerDeps, "feeds" | "now" | "inFlight">) =>
+  (deps: ManagerDeps & Pick<ListenerDeps, "feeds" | "now" | "inFlight" | "audit">) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const teamId = teamIdOf(body);
     const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);

@@ -1,0 +1,54 @@
+import { webApi } from "@slack/bolt";
+import type { Config } from "./config/index.js";
+import { PaymentsClient } from "./payments/client.js";
+import { slackClientOptions } from "./slack/client.js";
+import { slackErrorCode } from "./slack/error.js";
+import type { Closers } from "./util/closers.js";
+
+// Steps of startServer (src/server.ts) that stand on their own.
+
+/** A start-up failure whose message is one line an operator can act on. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+}
+
+/** One workspace: checks the token now, so a wrong one stops start-up instead of every command. */
+export async function verifyBotToken(
+  config: Config,
+): Promise<{ botId: string; botUserId: string } | undefined> {
+  if (config.slack.auth.kind !== "single-workspace") return undefined;
+  const slack = new webApi.WebClient(config.slack.auth.botToken, slackClientOptions(config.slack));
+  try {
+    const auth = await slack.auth.test();
+    return { botId: auth.bot_id ?? "", botUserId: auth.user_id ?? "" };
+  } catch (error) {
+    const reason = slackErrorCode(error);
+    throw new StartupError(
+      `could not verify SLACK_BOT_TOKEN with Slack (auth.test at ${config.slack.apiUrl}: ${reason})`,
+    );
+  }
+}
+
+export function paymentsClient(
+  config: Config,
+  options: { paymentsRetryDelayMs?: number | undefined },
+): PaymentsClient {
+  return new PaymentsClient({
+    baseUrl: config.payments.apiUrl,
+    defaultVersion: config.payments.apiVersion,
+    timeoutMs: config.payments.timeoutMs,
+    timeZone: config.payments.timeZone,
+    queue: config.payments.perRegister,
+    ...(options.paymentsRetryDelayMs === undefined ? {} : { retryDelayMs: options.paymentsRetryDelayMs }),
+  });
+}
+
+/** One start-up step: on failure, everything started before it closes and the step says what failed. */
+export async function starting<T>(closers: Closers, failure: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await closers.closeAll();
+    throw new StartupError(`${failure}: ${(error as Error).message}`);
+  }
+}
