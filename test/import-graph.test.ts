@@ -52,7 +52,7 @@ const FLOORS: string[][] = [
   ["store", "reports"],
   ["blocks", "charts"],
   ["registers", "history"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests", "audit"],
+  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests", "audit", "payouts"],
   ["listeners", "steps", "edge"],
 ];
 

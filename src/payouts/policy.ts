@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { compareDecimals } from "../payments/decimal.js";
+
+// A register's payout policy: who may ask for money to go out, who approves it, in which channel,
+// from which amount two approvers are needed, the daily caps, how long a request waits and the
+// methods allowed. Without one (or with one not enabled) the register makes no payouts.
+
+/** How long a request waits for its approvals, in minutes: 5 minutes to 72 hours, 24 hours unless set. */
+export const EXPIRY_MIN_MINUTES = 5;
+export const EXPIRY_MAX_MINUTES = 72 * 60;
+export const EXPIRY_DEFAULT_MINUTES = 24 * 60;
+/** Fewer than two people could approve nothing when one of them asks. */
+export const APPROVERS_MIN = 2;
+export const PEOPLE_MAX = 50;
+export const METHODS_MAX = 100;
+
+export const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+export const CHANNEL_ID = /^[CG][A-Z0-9]{2,40}$/;
+export const METHOD_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Whole roubles and up to two decimals, no leading zeros, at most 12 digits before the point: exact. */
+const RUB_TEXT = /^(0|[1-9]\d{0,11})(\.\d{0,1}[1-9])?$/;
+
+const rubSchema = z.string().refine((text) => RUB_TEXT.test(text) && compareDecimals(text, "0") > 0);
+const userSchema = z.string().regex(USER_ID);
+
+/** What an admin sets (the form, the CLI). */
+export const policyDraftSchema = z.object({
+  enabled: z.boolean(),
+  approvers: z.array(userSchema).min(APPROVERS_MIN).max(PEOPLE_MAX),
+  channel: z.string().regex(CHANNEL_ID),
+  /** From this amount (RUB, inclusive) two different approvers are needed; below it, one. */
+  twoApproversFrom: rubSchema,
+  /** At most this much (RUB) per requester per day (the register's day, UTC), waiting requests included. */
+  requesterDaily: rubSchema,
+  /** At most this much (RUB) out of the register per day. */
+  registerDaily: rubSchema,
+  expiryMinutes: z.number().int().min(EXPIRY_MIN_MINUTES).max(EXPIRY_MAX_MINUTES),
+  /** Method codes allowed; empty: every payout method of the register. */
+  methods: z.array(z.string().regex(METHOD_CODE)).max(METHODS_MAX),
+  /** Who may request; empty: the workspace's admins (those who may connect the register). */
+  requesters: z.array(userSchema).max(PEOPLE_MAX),
+});
+export type PolicyDraft = z.infer<typeof policyDraftSchema>;
+
+/** The stored policy: the draft, and which version it is, who set it and when. */
+export const payoutPolicySchema = policyDraftSchema.extend({
+  v: z.literal(1),
+  /** 1 for the first policy, one more at each change. */
+  version: z.number().int().min(1),
+  /** A Slack user id, or "cli" for an operator. */
+  changedBy: z.string().min(1).max(32),
+  changedAt: z.iso.datetime(),
+});
+export type PayoutPolicy = z.infer<typeof payoutPolicySchema>;
+
+/** What the form and the CLI may get wrong, by field; each is worded in the catalogue and the CLI. */
+export type PolicyProblem =
+  | { field: "approvers"; reason: "too_few" | "too_many" | "not_people" }
+  | { field: "channel"; reason: "missing" }
+  | { field: "twoApproversFrom" | "requesterDaily" | "registerDaily"; reason: "not_an_amount" }
+  | { field: "requesterDaily"; reason: "above_register_daily" }
+  | { field: "expiryMinutes"; reason: "out_of_range" }
+  | { field: "methods"; reason: "not_codes" | "too_many" }
+  | { field: "requesters"; reason: "too_many" | "not_people" };
+export type PolicyField = PolicyProblem["field"];
+
+/** What the form or the CLI read, before it is checked: amounts as exact decimal text (or "invalid"). */
+export type PolicyInput = {
+  enabled: boolean;
+  approvers: string[];
+  channel: string | undefined;
+  twoApproversFrom: string | null | "invalid";
+  requesterDaily: string | null | "invalid";
+  registerDaily: string | null | "invalid";
+  expiryMinutes: number | "invalid";
+  methods: string[];
+  requesters: string[];
+};
+
+function peopleProblem(ids: string[], min: number): "too_few" | "too_many" | "not_people" | undefined {
+  if (ids.length < min) return "too_few";
+  if (ids.length > PEOPLE_MAX) return "too_many";
+  return ids.every((id) => USER_ID.test(id)) ? undefined : "not_people";
+}
+
+function amountOk(value: string | null | "invalid"): value is string {
+  return value !== null && rubSchema.safeParse(value).success;
+}
+
+/** Checks what an admin set: the policy, or every problem found (each next to its field). */
+export function checkPolicy(
+  input: PolicyInput,
+): { ok: true; draft: PolicyDraft } | { ok: false; problems: PolicyProblem[] } {
+  const problems: PolicyProblem[] = [];
+  const approvers = [...new Set(input.approvers)];
+  const requesters = [...new Set(input.requesters)];
+  const methods = [...new Set(input.methods)];
+  const approverProblem = peopleProblem(approvers, APPROVERS_MIN);
+  if (approverProblem) problems.push({ field: "approvers", reason: approverProblem });
+  if (!input.channel || !CHANNEL_ID.test(input.channel))
+    problems.push({ field: "channel", reason: "missing" });
+  for (const field of ["twoApproversFrom", "requesterDaily", "registerDaily"] as const)
+    if (!amountOk(input[field])) problems.push({ field, reason: "not_an_amount" });
+  if (
+    amountOk(input.requesterDaily) &&
+    amountOk(input.registerDaily) &&
+    compareDecimals(input.requesterDaily, input.registerDaily) > 0
+  )
+    problems.push({ field: "requesterDaily", reason: "above_register_daily" });
+  const expiry = input.expiryMinutes;
+  if (expiry === "invalid" || expiry < EXPIRY_MIN_MINUTES || expiry > EXPIRY_MAX_MINUTES)
+    problems.push({ field: "expiryMinutes", reason: "out_of_range" });
+  if (methods.length > METHODS_MAX) problems.push({ field: "methods", reason: "too_many" });
+  else if (!methods.every((code) => METHOD_CODE.test(code)))
+    problems.push({ field: "methods", reason: "not_codes" });
+  const requesterProblem = peopleProblem(requesters, 0);
+  if (requesterProblem && requesterProblem !== "too_few")
+    problems.push({ field: "requesters", reason: requesterProblem });
+  if (problems.length > 0) return { ok: false, problems };
+  const draft = policyDraftSchema.safeParse({ ...input, approvers, requesters, methods });
+  // Every rule of the schema is checked above; a draft it still refuses is a bug here, said as one.
+  if (!draft.success) throw new Error(`policy check missed: ${draft.error.issues[0]?.message}`);
+  return { ok: true, draft: draft.data };
+}
+
+/**
+ * How long a request waits, as people write it: `24h`, `90m`, `1h30m`, `2d`, `24` (hours), with
+ * Russian units too (`24ч`, `30м`, `2д`). Minutes, or "invalid"; empty: the default.
+ */
+export function parseExpiry(text: string): number | "invalid" {
+  const written = text.trim().toLowerCase().replace(/\s+/g, "");
+  if (written === "") return EXPIRY_DEFAULT_MINUTES;
+  if (/^\d{1,4}$/.test(written)) return Number(written) * 60;
+  const parts = /^(?:(\d{1,3})(?:d|д))?(?:(\d{1,4})(?:h|ч))?(?:(\d{1,5})(?:m|min|м|мин))?$/.exec(written);
+  if (!parts || (parts[1] ?? parts[2] ?? parts[3]) === undefined) return "invalid";
+  const [days, hours, minutes] = [parts[1], parts[2], parts[3]].map((part) => Number(part ?? "0"));
+  return (days ?? 0) * 1440 + (hours ?? 0) * 60 + (minutes ?? 0);
+}
+
+/** Minutes as `24h`, `90m` → `1h30m`, `2d` never (hours read plainer up to 72). */
+export function formatExpiry(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest}m`;
+  return rest === 0 ? `${hours}h` : `${hours}h${rest}m`;
+}
+
+/** Whether the policy lets payouts be requested at all. */
+export function payoutsOn(policy: PayoutPolicy | undefined): policy is PayoutPolicy {
+  return policy?.enabled === true;
+}
