@@ -1,14 +1,12 @@
 import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { UsageError } from "./cli-args.js";
 import type { Config } from "./config/index.js";
 import type { Logger } from "./util/logger.js";
 
+export { requireTeam, UsageError } from "./cli-args.js";
+
 // What every command of the operators' command line (src/cli.ts) shares.
-
-/** Wrong arguments: the usage goes with the message, exit code 2. */
-export class UsageError extends Error {}
-
-export const TEAM_ID = /^[ET][A-Z0-9]{2,20}$/;
 
 export function parse(argv: string[]) {
   try {
@@ -30,13 +28,6 @@ export function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-export function requireTeam(team: string | undefined): string {
-  if (!team) throw new UsageError("--team is required");
-  if (!TEAM_ID.test(team))
-    throw new UsageError(`--team must be a Slack team id such as T0123ABCD (got "${team}")`);
-  return team;
 }
 
 /** What a command (`credentials …`, `audit verify`) is given: its options, the configuration, and where it writes. */

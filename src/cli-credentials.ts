@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import type { Readable } from "node:stream";
+import { registerName } from "./cli-args.js";
 import { type CommandRun, requireTeam, UsageError } from "./cli-common.js";
 import { openStores } from "./store/index.js";
 import { sqlitePath } from "./store/keyv.js";
-import { MAIN_REGISTER, registerKey, registerNameSchema, registerOfKey } from "./store/registers.js";
+import { MAIN_REGISTER, registerKey, registerOfKey } from "./store/registers.js";
 
 // `credentials set | remove | list`: a workspace's cash registers, for operators.
 
@@ -13,17 +14,6 @@ async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString("utf8");
-}
-
-/** `--register`: a register's name as Slack's forms take it; main when left out. */
-function registerName(value: string | undefined): string {
-  if (value === undefined) return MAIN_REGISTER;
-  const parsed = registerNameSchema.safeParse(value);
-  if (!parsed.success)
-    throw new UsageError(
-      `--register must be a register's name: ${parsed.error.issues[0]?.message ?? "not a name"} (got "${value}")`,
-    );
-  return parsed.data;
 }
 
 /** `credentials set`: stores a workspace's register credentials, encrypted. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { openAuditTrail, verificationLine } from "./audit/index.js";
 import { type CommandRun, parse, requireTeam, UsageError } from "./cli-common.js";
 import { listCredentials, removeCredentials, setCredentials } from "./cli-credentials.js";
+import { PAYOUTS_USAGE, runPayoutsCli } from "./cli-payouts.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
 import { openStore, sqlitePath } from "./store/keyv.js";
 import { createLogger } from "./util/logger.js";
@@ -30,6 +31,7 @@ export const USAGE = `Usage: npm run cli -- <command>
       Walk a workspace's audit trail from its oldest kept entry to its head: says that it holds
       (how many entries, the first and last, the head's hash) or the first entry that does not,
       and then exits 3. Only reads.
+${PAYOUTS_USAGE}
 
 Reads the same environment as the server (STORE_URL, CREDENTIALS_KEY, ...).`;
 
@@ -39,6 +41,7 @@ export type CliIo = { env: Env; stdin: Readable; stdout: Writable; stderr: Writa
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const complain = (line: string) => io.stderr.write(`${line}\n`);
+  if (argv[0] === "payouts") return runPayoutsCli(argv.slice(1), io, USAGE);
   try {
     const { values, positionals } = parse(argv);
     if (values.help || positionals.length === 0) {
