@@ -2,7 +2,6 @@ import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { registerName, requireTeam, UsageError } from "./cli-args.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
-import { parseRubAmount } from "./listeners/shared/rub-amount.js";
 import {
   formatExpiry,
   type PayoutPolicy,
@@ -15,6 +14,7 @@ import { changedFields, setPolicy } from "./payouts/set-policy.js";
 import { openStores } from "./store/index.js";
 import { MAIN_REGISTER, registerKey } from "./store/registers.js";
 import { createLogger } from "./util/logger.js";
+import { parseRubAmount } from "./util/rub-amount.js";
 
 export const PAYOUTS_USAGE = `  payouts policy --team <TEAM_ID> [--register <NAME>] --approvers <U1,U2,...> --channel <CHANNEL_ID>
                  --two-from <RUB> --person-day <RUB> --register-day <RUB> [--expire <24h>]

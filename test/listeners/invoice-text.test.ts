@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseInvoiceText } from "../../src/listeners/commands/invoice-text.js";
-import { parseRubAmount } from "../../src/listeners/shared/rub-amount.js";
+import { parseRubAmount } from "../../src/util/rub-amount.js";
 
 const ID = "715308958_rPwTzvsvCm";
 const PAGE = `https://pay.crystalpay.io/?i=${ID}`;

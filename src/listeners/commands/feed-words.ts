@@ -1,5 +1,5 @@
 import { FAILURE_EVENTS, FEED_EVENTS, type FeedEvent } from "../../feed/model.js";
-import { parseRubAmount } from "../shared/rub-amount.js";
+import { parseRubAmount } from "../../util/rub-amount.js";
 
 /** What `/invoice subscribe <words>` asks of a channel's feed: which changes, from which rouble amount. */
 export type SubscribeWords = { events: FeedEvent[]; minRub: string | null };

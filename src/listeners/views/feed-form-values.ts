@@ -11,7 +11,7 @@ import {
 } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
 import type { Lang } from "../../i18n/lang.js";
-import { parseRubAmount } from "../shared/rub-amount.js";
+import { parseRubAmount } from "../../util/rub-amount.js";
 import { selectValue, textValue } from "./form.js";
 
 /** Checkboxes' and a multi-select's state in view.state.values. */
