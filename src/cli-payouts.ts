@@ -2,13 +2,8 @@ import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { registerName, requireTeam, UsageError } from "./cli-args.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
-import {
-  formatExpiry,
-  type PayoutPolicy,
-  type PolicyInput,
-  type PolicyProblem,
-  parseExpiry,
-} from "./payouts/policy.js";
+import { formatExpiry } from "./i18n/payouts.js";
+import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "./payouts/policy.js";
 import { payoutPoliciesFor } from "./payouts/policy-store.js";
 import { changedFields, setPolicy } from "./payouts/set-policy.js";
 import { openStores } from "./store/index.js";

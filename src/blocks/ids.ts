@@ -46,3 +46,6 @@ export const CREATE_INVOICE_VIEW = "kassa_create_invoice";
 export const FEED_ACTIONS = { settings: "kassa_feed_settings" } as const;
 
 export const FEED_FORM_VIEW = "kassa_feed_form";
+
+/** `/payout setup`: a register's payout policy form. */
+export const PAYOUT_SETUP_VIEW = "kassa_payout_setup";

@@ -2,7 +2,15 @@ import { ERROR_TEXT } from "./errors.js";
 import type { Lang } from "./lang.js";
 
 /** What a refused person was not allowed to do. */
-export const MANAGED_ACTIONS = ["connect", "disconnect", "callback", "feed", "digest", "language"] as const;
+export const MANAGED_ACTIONS = [
+  "connect",
+  "disconnect",
+  "callback",
+  "feed",
+  "digest",
+  "language",
+  "payouts",
+] as const;
 export type ManagedAction = (typeof MANAGED_ACTIONS)[number];
 
 /** The connection, `/invoice status` and the refusals of admin actions. Mentions and dates arrive as tokens. */
@@ -101,6 +109,7 @@ const en: AdminText = {
     feed: "change which channels get the payment feed",
     digest: "set the daily summary",
     language: "change the language Kassa writes in",
+    payouts: "set up payouts",
   },
   notAllowed: (what) => `:lock: Only ${ERROR_TEXT.en.whoMayManage} can ${what}. Ask one of them.`,
   notAllowedFallback: (what) => `Only workspace admins and owners can ${what}.`,
@@ -173,6 +182,7 @@ const ru: AdminText = {
     feed: "менять, в какие каналы приходит лента платежей",
     digest: "настраивать ежедневную сводку",
     language: "менять язык, на котором пишет Kassa",
+    payouts: "настраивать выплаты",
   },
   notAllowed: (what) =>
     `:lock: ${what[0]?.toUpperCase()}${what.slice(1)} могут только ${ERROR_TEXT.ru.whoMayManage}. Обратитесь к одному из них.`,

@@ -7,6 +7,7 @@ import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
+import type { PayoutPolicies } from "../payouts/policy-store.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Stores } from "../store/index.js";
@@ -58,4 +59,6 @@ export type ListenerDeps = {
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** The workspaces' callback addresses (PUBLIC_URL set, HTTP mode); undefined: no callbacks. */
   callbacks: CallbackAddresses | undefined;
+  /** Each register's payout policy (payouts are off without one). */
+  payoutPolicies: PayoutPolicies;
 };

@@ -9,6 +9,7 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
@@ -24,6 +25,7 @@ import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
 import { PAYMETHODS_COMMAND, paymethodsCommand } from "./commands/paymethods.js";
+import { PAYOUT_COMMAND, payoutCommand } from "./commands/payout.js";
 import { homeOpened } from "./events/home.js";
 import { linkShared } from "./events/link-shared.js";
 import { appUninstalled, appUninstalledTeam, tokensRevoked } from "./events/uninstall.js";
@@ -31,6 +33,7 @@ import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
+import { payoutSetupSubmission } from "./views/payout-setup.js";
 
 /**
  * Everything Kassa answers, and which handler answers it. To add one, export a handler from its
@@ -41,6 +44,7 @@ export const ROUTES: readonly Route[] = [
   { command: INVOICE_COMMAND, handler: invoiceCommand },
   { command: PAYMETHODS_COMMAND, handler: paymethodsCommand },
   { command: BALANCE_COMMAND, handler: balanceCommand },
+  { command: PAYOUT_COMMAND, handler: payoutCommand },
 
   { action: OPEN_PAYMENT_PAGE_ACTION, handler: openPaymentPage },
   { action: PAYMETHODS_ACTIONS.previous, handler: paymethodsPageButton },
@@ -64,6 +68,7 @@ export const ROUTES: readonly Route[] = [
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
   { view: FEED_FORM_VIEW, handler: feedFormSubmission },
+  { view: PAYOUT_SETUP_VIEW, handler: payoutSetupSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

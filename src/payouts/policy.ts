@@ -137,14 +137,6 @@ export function parseExpiry(text: string): number | "invalid" {
   return (days ?? 0) * 1440 + (hours ?? 0) * 60 + (minutes ?? 0);
 }
 
-/** Minutes as `24h`, `90m` → `1h30m`, `2d` never (hours read plainer up to 72). */
-export function formatExpiry(minutes: number): string {
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (hours === 0) return `${rest}m`;
-  return rest === 0 ? `${hours}h` : `${hours}h${rest}m`;
-}
-
 /** Whether the policy lets payouts be requested at all. */
 export function payoutsOn(policy: PayoutPolicy | undefined): policy is PayoutPolicy {
   return policy?.enabled === true;

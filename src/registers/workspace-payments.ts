@@ -184,6 +184,27 @@ export class WorkspacePayments {
     );
   }
 
+  /**
+   * The register's payout methods (code and name) if read within `budgetMs`: "unlisted" on an API
+   * with none (v2); undefined when slower or failing (a form then takes codes as text). Not cached:
+   * only the payout setup form asks, now and then.
+   */
+  async payoffMethodsWithin(
+    key: string,
+    budgetMs: number,
+  ): Promise<Array<{ code: string; name: string }> | "unlisted" | undefined> {
+    const read = async () => {
+      const list = await this.client.listPayoffMethods((await this.connection(key)).account);
+      return list.listed ? list.methods.map(({ code, name }) => ({ code, name })) : ("unlisted" as const);
+    };
+    return (
+      (await within(
+        read().catch(() => undefined),
+        budgetMs,
+      )) ?? undefined
+    );
+  }
+
   /** Tries credentials before they are saved: a method list call, uncached. */
   async tryAccount(account: PaymentsAccount): Promise<MethodCatalog> {
     return this.client.listMethods(account);

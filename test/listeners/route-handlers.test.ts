@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
   cancelReadButton,
@@ -22,10 +23,12 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
+import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
@@ -38,6 +41,7 @@ import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
 import { paymethodsCommand } from "../../src/listeners/commands/paymethods.js";
+import { payoutCommand } from "../../src/listeners/commands/payout.js";
 import { homeOpened } from "../../src/listeners/events/home.js";
 import { linkShared } from "../../src/listeners/events/link-shared.js";
 import { appUninstalled, appUninstalledTeam, tokensRevoked } from "../../src/listeners/events/uninstall.js";
@@ -45,6 +49,7 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
@@ -487,6 +492,90 @@ describe("modal submissions", () => {
       errors: { [CREATE_FIELDS.amount]: expect.stringContaining("out of date") },
     });
     expect(lastLine()).toMatchObject({ outcome: "bad_form" });
+  });
+});
+
+describe("payouts", () => {
+  const withSalt = () =>
+    world.deps.stores.credentials.set(TEAM, {
+      login: SANDBOX_LOGIN,
+      secret: SANDBOX_SECRET,
+      salt: SANDBOX_SALT,
+      connectedBy: ADMIN,
+    });
+
+  it("/payout setup opens the policy form for an admin of a register with Secret 2, and tells others why not", async () => {
+    cover(payoutCommand);
+    await payoutCommand(world.deps)(
+      commandArgs(world, { command: "/payout", text: "setup", replyId: "no-s2" }),
+    );
+    expect(JSON.stringify(await reply("no-s2"))).toContain("no Secret 2 stored");
+    expect(lastLine()).toMatchObject({ command: "/payout", outcome: "no_secret2", action: "setup" });
+    await withSalt();
+    await payoutCommand(world.deps)(
+      commandArgs(world, { command: "/payout", text: "setup", replyId: "member", user: MEMBER }),
+    );
+    expect(JSON.stringify(await reply("member"))).toContain("set up payouts");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+    await payoutCommand(world.deps)(
+      commandArgs(world, { command: "/payout", text: "setup", replyId: "open" }),
+    );
+    const opened = world.slack.callsOf("views.open");
+    expect(opened).toHaveLength(1);
+    const view = JSON.stringify(opened[0]?.body.view);
+    expect(view).toContain(PAYOUT_SETUP_VIEW);
+    expect(view).toContain("conversations_select");
+    expect(lastLine()).toMatchObject({ outcome: "modal_opened" });
+    await payoutCommand(world.deps)(commandArgs(world, { command: "/payout", text: "", replyId: "help" }));
+    expect(JSON.stringify(await reply("help"))).toContain("off, no policy set");
+  });
+
+  it("the policy form's Save checks the values and the saver, saves and announces in the channel", async () => {
+    cover(payoutSetupSubmission);
+    await withSalt();
+    const text = (value: string) => ({ value: { type: "plain_text_input", value } });
+    const values = {
+      [PAYOUT_FIELDS.approvers]: { value: { type: "multi_users_select", selected_users: ["U0ANNA"] } },
+      [PAYOUT_FIELDS.channel]: {
+        value: { type: "conversations_select", selected_conversation: "C0PAYOUTS" },
+      },
+      [PAYOUT_FIELDS.twoApproversFrom]: text("50 000"),
+      [PAYOUT_FIELDS.requesterDaily]: text("100000"),
+      [PAYOUT_FIELDS.registerDaily]: text("300000"),
+      [PAYOUT_FIELDS.expiryMinutes]: text("24h"),
+      [PAYOUT_FIELDS.enabled]: {
+        value: {
+          type: "checkboxes",
+          selected_options: [{ value: "on", text: { type: "plain_text" as const, text: "On" } }],
+        },
+      },
+    };
+    const privateMetadata = JSON.stringify({ t: TEAM, r: "main", v: 0, c: CHANNEL });
+    const bad: Acks = [];
+    await payoutSetupSubmission(world.deps)(
+      submissionArgs(world, { callbackId: PAYOUT_SETUP_VIEW, values, privateMetadata }, bad),
+    );
+    expect(bad[0]).toMatchObject({ errors: { [PAYOUT_FIELDS.approvers]: expect.stringContaining("two") } });
+    const good = {
+      ...values,
+      [PAYOUT_FIELDS.approvers]: {
+        value: { type: "multi_users_select", selected_users: ["U0ANNA", "U0BORIS"] },
+      },
+    };
+    const acks: Acks = [];
+    await payoutSetupSubmission(world.deps)(
+      submissionArgs(world, { callbackId: PAYOUT_SETUP_VIEW, values: good, privateMetadata }, acks),
+    );
+    expect(acks).toEqual([undefined]);
+    expect(await world.deps.payoutPolicies.get(TEAM)).toMatchObject({
+      approvers: ["U0ANNA", "U0BORIS"],
+      twoApproversFrom: "50000",
+      version: 1,
+      changedBy: ADMIN,
+    });
+    const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
+    expect(JSON.stringify(posted?.body)).toContain("<@U0ANNA>, <@U0BORIS>");
+    expect(lastLine()).toMatchObject({ view: PAYOUT_SETUP_VIEW, outcome: "policy_saved", version: 1 });
   });
 });
 

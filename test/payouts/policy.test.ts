@@ -1,9 +1,9 @@
 /** The payout policy's rules: what an admin may set, checked the same for the form and the CLI. */
 import { describe, expect, it } from "vitest";
+import { formatExpiry } from "../../src/i18n/payouts.js";
 import {
   checkPolicy,
   EXPIRY_DEFAULT_MINUTES,
-  formatExpiry,
   type PolicyInput,
   parseExpiry,
 } from "../../src/payouts/policy.js";

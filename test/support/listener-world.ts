@@ -21,6 +21,7 @@ import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
+import { payoutPoliciesFor } from "../../src/payouts/policy-store.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { callbackKeysFor } from "../../src/store/callback-keys.js";
@@ -141,6 +142,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
+    payoutPolicies: payoutPoliciesFor(store, 3000),
     exports: new ExportJobs({
       history,
       leases,

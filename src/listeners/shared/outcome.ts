@@ -141,6 +141,8 @@ export type CommandOutcome =
   | { outcome: "main_register_only" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
+  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
+  | { outcome: "no_secret2" }
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
@@ -183,7 +185,11 @@ export type ViewOutcome =
   /** The invoice was created, its card could not be delivered at all. */
   | { outcome: "card_failed"; err: unknown }
   /** The credentials worked and were saved. */
-  | { outcome: "connected" };
+  | { outcome: "connected" }
+  /** A payout policy saved; its announcement posted in the approval channel, or why not. */
+  | { outcome: "policy_saved"; version: number; announced: "posted" | "not_in_channel" | "failed" }
+  /** Someone saved the policy since the form opened (or at the same moment): nothing written. */
+  | { outcome: "policy_changed_meanwhile" };
 
 /** Facts a submission notes as it goes (as LogContext for commands). */
 export type ViewContext = LogContext &

@@ -1,0 +1,112 @@
+import type { webApi } from "@slack/bolt";
+import { notAllowedMessage } from "../../blocks/admin.js";
+import { noSecret2Message, payoutHelpMessage, payoutSetupModal } from "../../blocks/payout-setup.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { NotConnectedError } from "../../payments/errors.js";
+import { versionOf } from "../../payouts/policy-store.js";
+import { slackErrorCode } from "../../slack/error.js";
+import { MAIN_REGISTER } from "../../store/registers.js";
+import type { ListenerDeps } from "../deps.js";
+import type { CommandArgs } from "../router.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { commandContext } from "../shared/command-context.js";
+import { langFor } from "../shared/manage.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { type ChosenRegister, chooseRegister, withRegisterFooter } from "../shared/register.js";
+
+export const PAYOUT_COMMAND = "/payout";
+
+/** How long the form waits for the payout method list: the trigger_id lapses 3 s after the command. */
+export const PAYOUT_METHODS_BUDGET_MS = 700;
+
+type PayoutDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "payoutPolicies">;
+
+/**
+ * `/payout [REGISTER] setup`: the register's payout policy form, for admins. Anything else, for now,
+ * is the help: what exists and the register's policy in a line (requests come next; nothing here
+ * pretends to pay).
+ */
+export const payoutCommand =
+  (deps: PayoutDeps) =>
+  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
+    await ack();
+    const context = commandContext(deps, client, PAYOUT_COMMAND, command);
+    await answer(deps, context, respond, async (noted) => {
+      const chosen = await chooseRegister(
+        deps.stores.registers,
+        command.team_id,
+        command.channel_id,
+        command.text,
+      );
+      if (chosen.several) noted.register = chosen.name;
+      const lang = await langFor(deps, command.team_id);
+      if (/^setup$/i.test(chosen.rest.trim()))
+        return payoutSetup(deps, client, { ...command, chosen, lang }, noted);
+      const policy = await deps.payoutPolicies.get(chosen.key);
+      const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);
+      return {
+        reply,
+        log: { outcome: chosen.rest.trim() === "" || /^help$/i.test(chosen.rest.trim()) ? "help" : "usage" },
+      };
+    });
+  };
+
+type SetupAsked = {
+  team_id: string;
+  user_id: string;
+  enterprise_id?: string | undefined;
+  channel_id: string;
+  trigger_id: string;
+  chosen: ChosenRegister;
+  lang: "en" | "ru";
+};
+
+/** The setup form for an admin of a register with Secret 2; otherwise who can, or what is missing. */
+async function payoutSetup(
+  deps: PayoutDeps,
+  client: webApi.WebClient,
+  asked: SetupAsked,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "setup";
+  const { chosen, lang } = asked;
+  const manager = await checkManager(deps, client, {
+    userId: asked.user_id,
+    teamId: asked.team_id,
+    enterpriseId: asked.enterprise_id,
+  });
+  noted.manager = manager.why;
+  if (!manager.allowed) return { reply: notAllowedMessage("payouts", lang), log: { outcome: "not_allowed" } };
+  const connection = await deps.stores.credentials.get(chosen.key);
+  if (!connection) throw new NotConnectedError(chosen.key);
+  if (!connection.salt) {
+    const connect = chosen.name === MAIN_REGISTER ? "/invoice connect" : `/invoice ${chosen.name} connect`;
+    return { reply: noSecret2Message(chosen.name, connect, lang), log: { outcome: "no_secret2" } };
+  }
+  const [read, methods] = await Promise.all([
+    deps.payoutPolicies.read(chosen.key),
+    deps.payments.payoffMethodsWithin(chosen.key, PAYOUT_METHODS_BUDGET_MS),
+  ]);
+  const listed = Array.isArray(methods) ? methods.length : "unavailable";
+  try {
+    await client.views.open({
+      trigger_id: asked.trigger_id,
+      view: payoutSetupModal({
+        register: chosen.name,
+        policy: read.kind === "set" ? read.policy : undefined,
+        methods,
+        origin: { t: asked.team_id, r: chosen.name, v: versionOf(read), c: asked.channel_id },
+        lang,
+      }),
+    });
+  } catch (error) {
+    const reply = ephemeral(
+      NOTICES_TEXT[lang].formNotOpened("/payout setup"),
+      NOTICES_TEXT[lang].formNotOpenedFallback("/payout setup"),
+    );
+    return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error), methods: listed } };
+  }
+  return { reply: null, log: { outcome: "modal_opened", methods: listed } };
+}
