@@ -331,10 +331,19 @@ export class Stack {
   /** Submits a modal as Slack does; `values` maps block_id to the input's value. */
   async submitView(options: {
     view: Record<string, unknown>;
-    /** value: a text input; selected: a select or radio; ticked: checkboxes or a multi-select; users: the people picker. */
+    /**
+     * value: a text input; selected: a select or radio; ticked: checkboxes or a multi-select; users:
+     * the people picker; conversation: the channel picker.
+     */
     values: Record<
       string,
-      { value?: string | null; selected?: string | null; ticked?: string[]; users?: string[] }
+      {
+        value?: string | null;
+        selected?: string | null;
+        ticked?: string[];
+        users?: string[];
+        conversation?: string;
+      }
     >;
     userId?: string;
     teamId?: string;
@@ -347,25 +356,27 @@ export class Stack {
       Object.entries(options.values).map(([blockId, entry]) => [
         blockId,
         {
-          value: entry.users
-            ? { type: "multi_users_select", selected_users: entry.users }
-            : entry.ticked
-              ? {
-                  type: "checkboxes",
-                  selected_options: entry.ticked.map((value) => ({
-                    value,
-                    text: { type: "plain_text", text: value },
-                  })),
-                }
-              : entry.selected === undefined
-                ? { type: "plain_text_input", value: entry.value ?? null }
-                : {
-                    type: "static_select",
-                    selected_option:
-                      entry.selected === null
-                        ? null
-                        : { value: entry.selected, text: { type: "plain_text", text: entry.selected } },
-                  },
+          value: entry.conversation
+            ? { type: "conversations_select", selected_conversation: entry.conversation }
+            : entry.users
+              ? { type: "multi_users_select", selected_users: entry.users }
+              : entry.ticked
+                ? {
+                    type: "checkboxes",
+                    selected_options: entry.ticked.map((value) => ({
+                      value,
+                      text: { type: "plain_text", text: value },
+                    })),
+                  }
+                : entry.selected === undefined
+                  ? { type: "plain_text_input", value: entry.value ?? null }
+                  : {
+                      type: "static_select",
+                      selected_option:
+                        entry.selected === null
+                          ? null
+                          : { value: entry.selected, text: { type: "plain_text", text: entry.selected } },
+                    },
         },
       ]),
     );
