@@ -205,3 +205,49 @@ describe("/payout setup", () => {
     expect(stack.fake.payoffs.submits).toHaveLength(0);
   });
 });
+
+describe("/payout setup on a v3 register", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({ apiVersion: "v3", storeMemoMs: 0 });
+    stack.slack.users[ADMIN] = { is_admin: true };
+    await stack.cli(
+      [
+        "credentials",
+        "set",
+        "--team",
+        TEAM,
+        "--login",
+        SANDBOX_LOGIN,
+        "--secret",
+        SANDBOX_SECRET,
+        "--salt",
+        "-",
+      ],
+      SANDBOX_SALT,
+    );
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("offers the register's payout methods by name, and saves the ones chosen", async () => {
+    const ack = await stack.command("setup", { command: "/payout", userId: ADMIN, channelId: "C0ASKED" });
+    expect(ack.status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(1);
+    const view = viewOf(stack.slack.callsOf("views.open")[0]?.body ?? {});
+    const methods = view.blocks.find((block) => block.block_id === "payout_methods");
+    expect(methods).toMatchObject({ element: { type: "multi_static_select" } });
+    const codes = JSON.stringify(methods).match(/"value":"([A-Z0-9_]+)"/g) ?? [];
+    expect(codes.length).toBeGreaterThan(0);
+    const code = /"value":"([A-Z0-9_]+)"/.exec(codes[0] ?? "")?.[1] ?? "";
+    const saved = await stack.submitView({
+      view,
+      values: { ...FORM, payout_methods: { ticked: [code] } },
+      userId: ADMIN,
+    });
+    expect(saved.json).toBeNull();
+    const printed = (await stack.cli(["payouts", "policy", "--team", TEAM])).stdout;
+    expect(printed).toContain(`methods: ${code}`);
+  });
+});

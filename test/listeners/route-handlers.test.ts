@@ -601,8 +601,22 @@ describe("events", () => {
 
   it("app_uninstalled forgets the workspace", async () => {
     cover(appUninstalled);
+    const policy = {
+      enabled: true,
+      approvers: ["U0ANNA", "U0BORIS"],
+      channel: "C0PAYOUTS",
+      twoApproversFrom: "50000",
+      requesterDaily: "100000",
+      registerDaily: "300000",
+      expiryMinutes: 1440,
+      methods: [],
+      requesters: [],
+    };
+    await world.deps.payoutPolicies.save(TEAM, policy, { by: ADMIN, now: new Date() });
     await appUninstalled(world.deps)(eventArgs.appUninstalled(world));
     expect(await world.deps.stores.credentials.get(TEAM)).toBeUndefined();
+    expect(await world.deps.payoutPolicies.read(TEAM)).toEqual({ kind: "none" });
+    expect(await world.deps.payoutPolicies.history(TEAM)).toEqual([]);
     expect(lastLine()).toMatchObject({ event: "app_uninstalled", outcome: "forgotten", team: TEAM });
   });
 

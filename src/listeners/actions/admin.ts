@@ -69,6 +69,7 @@ export const disconnect =
         | "feeds"
         | "history"
         | "digests"
+        | "payoutPolicies"
       >,
   ) =>
   async (args: ActionArgs): Promise<void> => {

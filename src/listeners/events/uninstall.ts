@@ -6,7 +6,15 @@ import { handled } from "../shared/handled.js";
 
 type ForgetDeps = Pick<
   ListenerDeps,
-  "stores" | "payments" | "watches" | "logger" | "feeds" | "inFlight" | "history" | "digests"
+  | "stores"
+  | "payments"
+  | "watches"
+  | "logger"
+  | "feeds"
+  | "inFlight"
+  | "history"
+  | "digests"
+  | "payoutPolicies"
 >;
 
 /**

@@ -1,10 +1,15 @@
 import type { ListenerDeps } from "../deps.js";
 
-export type RegisterWorkDeps = Pick<ListenerDeps, "payments" | "watches" | "feeds" | "history" | "digests">;
+export type RegisterWorkDeps = Pick<
+  ListenerDeps,
+  "payments" | "watches" | "feeds" | "history" | "digests" | "payoutPolicies"
+>;
 
 /**
  * What a workspace's cash register leaves outside its credentials and settings: cached answers,
- * live cards, feeds, the kept history and digests. Disconnecting and uninstalling both forget it.
+ * live cards, feeds, the kept history, digests and the payout policy (with its history: a register
+ * connected again, maybe with another account, starts with payouts off). Disconnecting and
+ * uninstalling both forget it.
  */
 export function forgetRegisterWork(deps: RegisterWorkDeps): (teamId: string) => Promise<void> {
   return async (teamId) => {
@@ -14,5 +19,6 @@ export function forgetRegisterWork(deps: RegisterWorkDeps): (teamId: string) => 
     await deps.feeds.removeTeam(teamId);
     await deps.history.forget(teamId);
     await deps.digests.removeTeam(teamId);
+    await deps.payoutPolicies.remove(teamId);
   };
 }
