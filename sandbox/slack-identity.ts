@@ -6,6 +6,11 @@ export type SlackUserRoles = {
   is_owner?: boolean;
   is_primary_owner?: boolean;
   tz?: string;
+  /** An app's bot user, a deactivated account, a guest (multi- or single-channel). */
+  is_bot?: boolean;
+  deleted?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
 };
 
 /** What the next OAuth install (oauth.v2.access) hands over. */

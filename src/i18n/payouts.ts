@@ -56,6 +56,8 @@ export type PayoutsText = {
   noSecret2: (register: string, connect: string) => string;
   noSecret2Fallback: string;
   notConnected: string;
+  personRefused: (name: string, why: "bot" | "deactivated" | "guest") => string;
+  peopleUnchecked: string;
   notAllowed: string;
   outdated: string;
   changedMeanwhile: (by: string, when: string) => string;
@@ -126,6 +128,9 @@ const en: PayoutsText = {
     `:closed_lock_with_key: Cash register ${register} has no Secret 2 stored, and payouts are signed with it. Add it in the connect form (${connect}), then set up payouts again.`,
   noSecret2Fallback: "The register has no Secret 2 stored: add it in the connect form first.",
   notConnected: "This cash register is not connected any more. Connect it, then try again.",
+  personRefused: (name, why) =>
+    `${name} ${{ bot: "is an app", deactivated: "is deactivated", guest: "is a guest" }[why] ?? why}: choose full members of the workspace.`,
+  peopleUnchecked: "Slack could not say who these people are right now. Try again in a minute.",
   notAllowed: "Only workspace admins and owners can set up payouts.",
   outdated: "This form is out of date. Close it and run /payout setup again.",
   changedMeanwhile: (by, when) =>
@@ -201,6 +206,9 @@ const ru: PayoutsText = {
     `:closed_lock_with_key: У кассы ${register} не сохранён «Секрет 2», а выплаты подписываются им. Добавьте его в форме подключения (${connect}) и настройте выплаты снова.`,
   noSecret2Fallback: "У кассы не сохранён «Секрет 2»: сначала добавьте его в форме подключения.",
   notConnected: "Эта касса больше не подключена. Подключите её и попробуйте снова.",
+  personRefused: (name, why) =>
+    `${name} — ${{ bot: "приложение", deactivated: "деактивирован(а)", guest: "гость" }[why] ?? why}: выберите полноправных участников пространства.`,
+  peopleUnchecked: "Slack сейчас не может сказать, кто эти люди. Попробуйте через минуту.",
   notAllowed: "Настраивать выплаты могут только администраторы и владельцы рабочего пространства.",
   outdated: "Эта форма устарела. Закройте её и снова выполните /payout setup.",
   changedMeanwhile: (by, when) =>

@@ -99,6 +99,33 @@ describe("/payout setup", () => {
     expect(await policyPrinted()).toContain("has no payout policy");
   });
 
+  it("refuses a guest, an app or a deactivated account as approver or requester, and saves nothing", async () => {
+    stack.slack.users.U0GUEST = { is_restricted: true };
+    stack.slack.users.U0BOT = { is_bot: true };
+    stack.slack.users.U0GONE = { deleted: true };
+    const view = await openForm();
+    const refused = async (values: Record<string, { users: string[] }>) =>
+      (await stack.submitView({ view, values: { ...FORM, ...values }, userId: ADMIN })).json;
+    expect(await refused({ payout_approvers: { users: ["U0ANNA", "U0GUEST"] } })).toEqual({
+      response_action: "errors",
+      errors: { payout_approvers: "u0guest is a guest: choose full members of the workspace." },
+    });
+    expect(JSON.stringify(await refused({ payout_approvers: { users: ["U0BOT", "U0ANNA"] } }))).toContain(
+      "u0bot is an app",
+    );
+    expect(JSON.stringify(await refused({ payout_requesters: { users: ["U0GONE"] } }))).toContain(
+      '"payout_requesters":"u0gone is deactivated',
+    );
+    stack.slack.usersInfoError = "ratelimited";
+    try {
+      // Slack cannot say who the admin is either: refused before the people are asked about.
+      expect(JSON.stringify(await refused({}))).toContain("Only workspace admins");
+    } finally {
+      stack.slack.usersInfoError = null;
+    }
+    expect(await policyPrinted()).toContain("has no payout policy");
+  });
+
   it("an admin saves a policy: stored, announced in the approval channel, the admin told", async () => {
     const view = await openForm();
     expect(view.callback_id).toBe("kassa_payout_setup");

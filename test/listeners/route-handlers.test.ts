@@ -562,6 +562,19 @@ describe("payouts", () => {
         value: { type: "multi_users_select", selected_users: ["U0ANNA", "U0BORIS"] },
       },
     };
+    // An operator's pick (ADMIN_USER_IDS) needs no users.info; the approvers still do, and Slack cannot say.
+    world.slack.usersInfoError = "ratelimited";
+    const unchecked: Acks = [];
+    await payoutSetupSubmission({ ...world.deps, adminUserIds: [ADMIN] })(
+      submissionArgs(world, { callbackId: PAYOUT_SETUP_VIEW, values: good, privateMetadata }, unchecked),
+    );
+    world.slack.usersInfoError = null;
+    expect(unchecked[0]).toMatchObject({
+      errors: {
+        [PAYOUT_FIELDS.approvers]: expect.stringContaining("Slack could not say who these people are"),
+      },
+    });
+    expect(await world.deps.payoutPolicies.get(TEAM)).toBeUndefined();
     const acks: Acks = [];
     await payoutSetupSubmission(world.deps)(
       submissionArgs(world, { callbackId: PAYOUT_SETUP_VIEW, values: good, privateMetadata }, acks),

@@ -9,7 +9,7 @@ import {
 } from "../../blocks/payout-setup.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { PAYOUTS_TEXT } from "../../i18n/payouts.js";
-import type { PayoutPolicy } from "../../payouts/policy.js";
+import { checkPolicy, type PayoutPolicy } from "../../payouts/policy.js";
 import type { PolicyRead } from "../../payouts/policy-store.js";
 import { changedFields, setPolicy } from "../../payouts/set-policy.js";
 import { slackErrorCode } from "../../slack/error.js";
@@ -24,6 +24,7 @@ import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined } from "./form.js";
+import { peopleError } from "./payout-people.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({
@@ -71,6 +72,12 @@ export const payoutSetupSubmission =
       if (!manager.allowed) {
         await reply(fieldError(first, t.notAllowed));
         return { outcome: "not_allowed" };
+      }
+      // The people are asked of Slack only once the values hold together (a few users.info calls).
+      const people = checkPolicy(input).ok ? await peopleError(client, input, lang) : undefined;
+      if (people) {
+        await reply(people);
+        return { outcome: "invalid", fields: Object.keys(people.errors) };
       }
       const result = await setPolicy(
         { policies: deps.payoutPolicies, credentials: deps.stores.credentials },
