@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import { openAuditTrail, recordAct } from "./audit/index.js";
 import { registerName, requireTeam, UsageError } from "./cli-args.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
 import { formatExpiry } from "./i18n/payouts.js";
@@ -167,6 +168,21 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
         complain(`kassa: the policy of ${named} changed while this was being saved; run it again.`);
         return 1;
       }
+      // Written down as a change made in Slack is (by "cli"), before the operator is told it is saved.
+      const audit = await openAuditTrail(stores.store, {
+        retentionDays: config.audit.retentionDays,
+        timeoutMs: config.store.timeoutMs,
+      });
+      await recordAct(audit, logger, {
+        team,
+        ...(register === MAIN_REGISTER ? {} : { register }),
+        actor: "cli",
+        action: "payout.policy_changed",
+        object: `payout policy ${register}`,
+        before: result.before ? JSON.parse(JSON.stringify(result.before)) : null,
+        after: JSON.parse(JSON.stringify(result.policy)),
+        outcome: "done",
+      });
       const fields = changedFields(result.before, result.policy);
       say(
         `Saved the payout policy of ${named}, version ${result.policy.version} (changed: ${fields.join(", ") || "nothing"}):`,

@@ -181,11 +181,7 @@ async function openWork(
   );
   // Opened with the rest of the store's work: a store that cannot keep it stops the start, saying so.
   const audit = await starting(closers, "cannot set up the audit trail in the store", () =>
-    openAuditTrail(store, {
-      retentionDays: config.audit.retentionDays,
-      timeoutMs: config.store.timeoutMs,
-      ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
-    }),
+    openAuditTrail(store, auditOptions(config, options)),
   );
   return {
     work: {
@@ -216,4 +212,13 @@ function logListening(logger: Logger, config: Config, port: number, storeLocatio
     },
     config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
+}
+
+/** The audit trail's retention and deadline; a test run's own prefix in a shared store. */
+function auditOptions(config: Config, options: ServerOptions) {
+  return {
+    retentionDays: config.audit.retentionDays,
+    timeoutMs: config.store.timeoutMs,
+    ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
+  };
 }

@@ -134,7 +134,7 @@ describe("several cash registers in one workspace", () => {
     });
     expect(text(pressed.reply.body)).toContain("shop2 · ");
     const last = stack.fake.requests.at(-1);
-    expect((last?.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
+    expect((last?.body as { auth_login?: string } | undefined)?.auth_login).toBe(SHOP2_LOGIN);
   });
 
   it("a register named first picks it for /paymethods and /invoice list, and page buttons keep it", async () => {

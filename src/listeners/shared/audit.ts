@@ -44,6 +44,8 @@ export function auditedAct(
         noted.audit?.before === undefined ? "register.connected" : "register.edited",
         `register ${register}`,
       );
+    case "policy_saved":
+      return done("payout.policy_changed", `payout policy ${register}`);
     case "created":
       return done("invoice.created", `invoice ${noted.invoice ?? ""}`.trim());
     case "not_allowed":

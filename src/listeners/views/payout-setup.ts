@@ -34,7 +34,7 @@ const originSchema = z.object({
   c: z.string().max(40),
 });
 
-type SetupDeps = ManagerDeps & Pick<ListenerDeps, "payoutPolicies" | "now" | "inFlight">;
+type SetupDeps = ManagerDeps & Pick<ListenerDeps, "payoutPolicies" | "now" | "inFlight" | "audit">;
 
 /**
  * The payout setup form's Save: read the values, check the submitter again (a submission is a
@@ -108,6 +108,12 @@ export const payoutSetupSubmission =
         return { outcome: "policy_changed_meanwhile" };
       }
       await reply();
+      noted.register = chosen.name;
+      noted.audit = {
+        object: `payout policy ${chosen.name}`,
+        before: result.before ?? null,
+        after: result.policy,
+      };
       const announced = await announce(client, { by: user, register: chosen.name, ...result, lang }, noted);
       const note = policySavedNote(chosen.name, result.policy, announced === "not_in_channel", lang);
       await client.chat
