@@ -75,7 +75,7 @@ export const disconnect =
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, client } = args;
     await ack();
-    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const press = actionContext(deps, args, { offersConnect: false });
     const { teamId, who, fromHome, context } = press;
     const send = answerWherePressed(deps, args, press, { replaceOriginal: true });
     await answer(deps, context, send, async () => {

@@ -19,7 +19,7 @@ export const cancelExport =
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond, client } = args;
     await ack();
-    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const press = actionContext(deps, args, { offersConnect: false });
     const { teamId: team, userId: user, context } = press;
     const send = (message: SlackMessage) => respond({ ...message, replace_original: false });
     await answer(deps, context, send, async () => {

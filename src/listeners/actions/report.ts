@@ -16,7 +16,7 @@ export const cancelReport =
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond } = args;
     await ack();
-    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const press = actionContext(deps, args, { offersConnect: false });
     const { teamId: team, userId: user, context } = press;
     const send = (message: SlackMessage) => respond(message);
     await answer(deps, context, send, async () => {

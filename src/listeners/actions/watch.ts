@@ -51,7 +51,7 @@ export const stopWatch =
   async (args: ActionArgs): Promise<void> => {
     const { ack, body, action, respond, client } = args;
     await ack();
-    const press = actionContext(deps, args, { answersInEnglish: true, offersConnect: false });
+    const press = actionContext(deps, args, { offersConnect: false });
     const { teamId: team, userId: user, isPrivate, who, context } = press;
     // The card is redrawn without its Stop button; a private card Slack did not send back is left
     // as it is, with a note beside it. A refusal is a note beside the card.

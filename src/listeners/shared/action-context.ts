@@ -24,11 +24,11 @@ export type ButtonPress = {
 };
 
 /**
- * What answer() may ask for the replies it writes itself (failures, "slow down"): by default the
- * workspace's language and, for a not-connected answer, whether to offer Connect. The buttons that
- * never did keep so: `answersInEnglish`, `offersConnect: false`.
+ * What answer() may ask for the replies it writes itself (failures, "slow down"): always in the
+ * workspace's language; for a not-connected answer, whether to offer Connect (`offersConnect: false`
+ * for buttons where connecting is not what the presser came for).
  */
-export type PressAnswers = { answersInEnglish?: true; offersConnect?: false };
+export type PressAnswers = { offersConnect?: false };
 
 /** The opening of every button handler: who pressed it, where, and the context answer() notes. */
 export function actionContext(
@@ -52,7 +52,7 @@ export function actionContext(
       name: action.action_id,
       team: teamId,
       user: userId,
-      ...(answers.answersInEnglish ? {} : { lang }),
+      lang,
       ...(answers.offersConnect === false ? {} : { canManage: canManageCheck(deps, client, who) }),
     },
   };

@@ -36,17 +36,14 @@ describe("actionContext", () => {
     expect(typeof press.context.canManage).toBe("function");
   });
 
-  it("leaves answer() in English without a Connect offer for the buttons that ask so", () => {
+  it("answers in the workspace's language, without a Connect offer for the buttons that ask so", () => {
     const press = actionContext(
       deps,
       args({ team: { id: "T1" }, user: { id: "U1" }, container: { type: "view" } }),
-      {
-        answersInEnglish: true,
-        offersConnect: false,
-      },
+      { offersConnect: false },
     );
     expect(press.fromHome).toBe(true);
-    expect(press.context.lang).toBeUndefined();
+    expect(typeof press.context.lang).toBe("function");
     expect(press.context.canManage).toBeUndefined();
   });
 
