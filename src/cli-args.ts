@@ -1,4 +1,8 @@
+import type { Readable } from "node:stream";
+import { parseArgs } from "node:util";
+import type { Config } from "./config/index.js";
 import { MAIN_REGISTER, registerNameSchema } from "./store/registers.js";
+import type { Logger } from "./util/logger.js";
 
 // What every command of the operators' CLI reads the same way (src/cli.ts, src/cli-payouts.ts).
 
@@ -24,3 +28,34 @@ export function registerName(value: string | undefined): string {
     );
   return parsed.data;
 }
+
+export function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        team: { type: "string" },
+        register: { type: "string" },
+        login: { type: "string" },
+        secret: { type: "string" },
+        salt: { type: "string" },
+        "api-version": { type: "string" },
+        enterprise: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** What a command (`credentials …`, `audit verify`) is given: its options, the configuration, and where it writes. */
+export type CommandRun = {
+  values: ReturnType<typeof parse>["values"];
+  config: Config;
+  logger: Logger;
+  stdin: Readable;
+  say: (line: string) => void;
+};

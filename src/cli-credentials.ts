@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { registerName } from "./cli-args.js";
-import { type CommandRun, requireTeam, UsageError } from "./cli-common.js";
+import { type CommandRun, registerName, requireTeam, UsageError } from "./cli-args.js";
 import { openStores } from "./store/index.js";
 import { sqlitePath } from "./store/keyv.js";
 import { MAIN_REGISTER, registerKey, registerOfKey } from "./store/registers.js";

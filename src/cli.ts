@@ -4,7 +4,7 @@ import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { openAuditTrail, verificationLine } from "./audit/index.js";
-import { type CommandRun, parse, requireTeam, UsageError } from "./cli-common.js";
+import { type CommandRun, parse, requireTeam, UsageError } from "./cli-args.js";
 import { listCredentials, removeCredentials, setCredentials } from "./cli-credentials.js";
 import { PAYOUTS_USAGE, runPayoutsCli } from "./cli-payouts.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
