@@ -22,6 +22,7 @@ import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
 import { showPeriodWork } from "./demo-period.js";
+import { shopTwoAtTheService, showRegisters } from "./demo-registers.js";
 
 const json = process.argv.includes("--json");
 
@@ -170,6 +171,7 @@ function buttonValue(message: Record<string, unknown>, actionId: string): string
 }
 
 async function main(): Promise<number> {
+  const shopTwo = shopTwoAtTheService();
   // The v2 app knows its own address (PUBLIC_URL), so the sandbox service can post its payment
   // notifications there; live cards are polled only every 10 minutes, so a change is the callback's.
   const port = await freePort();
@@ -185,7 +187,14 @@ async function main(): Promise<number> {
         FEED_INTERVAL_MS: "1000",
       },
     }),
-    v3: await Stack.start({ apiVersion: "v3" }),
+    // The v3 workspace also gets a second cash register, shop2 (scripts/demo-registers.ts).
+    v3: await Stack.start({
+      apiVersion: "v3",
+      fake: {
+        accounts: { [SANDBOX_LOGIN]: SANDBOX_SECRET, ...shopTwo.account },
+        invoices: [...sampleInvoices(), shopTwo.invoice],
+      },
+    }),
   };
   for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };
   let missing = 0;
@@ -379,6 +388,12 @@ async function main(): Promise<number> {
     } catch (error) {
       missing += 1;
       console.error(`/invoice new: ${(error as Error).message}`);
+    }
+    try {
+      await showRegisters(stacks.v3, DEMO_ADMIN, show);
+    } catch (error) {
+      missing += 1;
+      console.error(`two registers: ${(error as Error).message}`);
     }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {
