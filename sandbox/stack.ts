@@ -343,6 +343,8 @@ export class Stack {
         ticked?: string[];
         users?: string[];
         conversation?: string;
+        /** A multi_conversations_select's channels. */
+        conversations?: string[];
       }
     >;
     userId?: string;
@@ -356,27 +358,29 @@ export class Stack {
       Object.entries(options.values).map(([blockId, entry]) => [
         blockId,
         {
-          value: entry.conversation
-            ? { type: "conversations_select", selected_conversation: entry.conversation }
-            : entry.users
-              ? { type: "multi_users_select", selected_users: entry.users }
-              : entry.ticked
-                ? {
-                    type: "checkboxes",
-                    selected_options: entry.ticked.map((value) => ({
-                      value,
-                      text: { type: "plain_text", text: value },
-                    })),
-                  }
-                : entry.selected === undefined
-                  ? { type: "plain_text_input", value: entry.value ?? null }
-                  : {
-                      type: "static_select",
-                      selected_option:
-                        entry.selected === null
-                          ? null
-                          : { value: entry.selected, text: { type: "plain_text", text: entry.selected } },
-                    },
+          value: entry.conversations
+            ? { type: "multi_conversations_select", selected_conversations: entry.conversations }
+            : entry.conversation
+              ? { type: "conversations_select", selected_conversation: entry.conversation }
+              : entry.users
+                ? { type: "multi_users_select", selected_users: entry.users }
+                : entry.ticked
+                  ? {
+                      type: "checkboxes",
+                      selected_options: entry.ticked.map((value) => ({
+                        value,
+                        text: { type: "plain_text", text: value },
+                      })),
+                    }
+                  : entry.selected === undefined
+                    ? { type: "plain_text_input", value: entry.value ?? null }
+                    : {
+                        type: "static_select",
+                        selected_option:
+                          entry.selected === null
+                            ? null
+                            : { value: entry.selected, text: { type: "plain_text", text: entry.selected } },
+                      },
         },
       ]),
     );

@@ -5,7 +5,7 @@ import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectionSummary } from "./admin.js";
 import type { BalanceVisibility } from "./balance.js";
-import { modal, radioInput, selectInput, selectOption, textInput } from "./form.js";
+import { channelsInput, modal, radioInput, selectInput, selectOption, textInput } from "./form.js";
 import { CONNECT_VIEW } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { LIMITS } from "./limits.js";
@@ -14,6 +14,7 @@ import { safeText, truncate } from "./mrkdwn.js";
 /** Block ids of the connect modal's inputs; response_action errors are keyed by them. */
 export const CONNECT_FIELDS = {
   register: "register",
+  channels: "register_channels",
   login: "login",
   secret: "secret",
   salt: "salt",
@@ -28,6 +29,8 @@ export const CONNECT_FIELDS = {
 type ConnectForm = {
   /** The register the form edits (main for a workspace's first); another name typed adds one. */
   register?: string | undefined;
+  /** The channels the register is kept to (none: used anywhere). */
+  channels?: readonly string[] | undefined;
   login?: string | undefined;
   hasSecret: boolean;
   /** A Secret 2 is stored (never put back into the form either). */
@@ -60,6 +63,14 @@ export function connectModal(form: ConnectForm): types.ModalView {
       hint: t.registerHint,
       maxLength: 20,
       initial: form.register ?? "main",
+    }),
+    channelsInput({
+      block: CONNECT_FIELDS.channels,
+      optional: true,
+      label: t.registerChannels,
+      hint: t.registerChannelsHint,
+      max: 100,
+      initial: form.channels,
     }),
     textInput({
       block: CONNECT_FIELDS.login,

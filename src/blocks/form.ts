@@ -136,6 +136,19 @@ export function usersInput(
   });
 }
 
+/** Slack's channel picker, several channels (public or private), `initial` chosen. */
+export function channelsInput(
+  input: InputCommon & { max: number; initial?: readonly string[] | undefined },
+): types.InputBlock {
+  return inputBlock(input, {
+    type: "multi_conversations_select",
+    action_id: INPUT_ACTION_ID,
+    max_selected_items: input.max,
+    filter: { include: ["public", "private"], exclude_bot_users: true },
+    ...(input.initial && input.initial.length > 0 ? { initial_conversations: [...input.initial] } : {}),
+  });
+}
+
 /** A modal with Kassa's callback id; title and buttons cut to Slack's 24 characters. */
 export function modal(view: {
   callbackId: string;

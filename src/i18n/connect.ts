@@ -12,6 +12,8 @@ export type ConnectText = {
   secretWhere: string;
   register: string;
   registerHint: string;
+  registerChannels: string;
+  registerChannelsHint: string;
   registerFirstIsMain: string;
   salt: string;
   saltKeep: string;
@@ -52,6 +54,9 @@ const en: ConnectText = {
   register: "Register name",
   registerHint:
     "Keep it to change this register. A new name adds another cash register to the workspace (letters, digits and -, a letter first); each channel can then use its own.",
+  registerChannels: "Only in these channels (optional)",
+  registerChannelsHint:
+    "Its balance, reports, invoices and exports are then shown in these channels only; leave empty to use it anywhere.",
   registerFirstIsMain:
     "The workspace's first register is named main. Connect it first; another name then adds a second one.",
   salt: "Secret 2 (optional)",
@@ -100,6 +105,9 @@ const ru: ConnectText = {
   register: "Имя кассы",
   registerHint:
     "Оставьте, чтобы изменить эту кассу. Новое имя добавит в пространство ещё одну кассу (латинские буквы, цифры и -, первой буква); каждый канал сможет работать со своей.",
+  registerChannels: "Только в этих каналах (необязательно)",
+  registerChannelsHint:
+    "Её баланс, отчёты, счета и выгрузки будут видны только в этих каналах; оставьте пустым, чтобы использовать её везде.",
   registerFirstIsMain:
     "Первая касса пространства называется `main`. Подключите сначала её; другое имя затем добавит вторую.",
   salt: "Секрет 2 (необязательно)",

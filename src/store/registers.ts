@@ -52,9 +52,11 @@ const directorySchema = z.object({
   others: z.record(z.string(), addedSchema),
   /** A channel's register, where an admin chose one (`/invoice use NAME`). */
   channels: z.record(z.string(), z.string()),
+  /** A register kept to chosen channels (its connect form): used there only. Absent: anywhere. */
+  limits: z.record(z.string(), z.array(z.string()).min(1)).default({}),
 });
 export type RegisterDirectoryState = z.infer<typeof directorySchema>;
-const EMPTY: RegisterDirectoryState = { v: 1, others: {}, channels: {} };
+const EMPTY: RegisterDirectoryState = { v: 1, others: {}, channels: {}, limits: {} };
 
 /** The board's family of the workspaces' directories: item = team id, state DIRECTORY_FIELD. */
 export const REGISTERS_FAMILY = "registers";
@@ -112,7 +114,21 @@ export class RegisterDirectory {
       v: 1,
       others: Object.fromEntries(Object.entries(directory.others).filter(([other]) => other !== name)),
       channels: Object.fromEntries(Object.entries(directory.channels).filter(([, used]) => used !== name)),
+      limits: Object.fromEntries(Object.entries(directory.limits).filter(([limited]) => limited !== name)),
     }));
+  }
+
+  /** Keeps a register to these channels (its reports, balance, lookups and exports only there); none: anywhere. */
+  async limitTo(team: string, name: string, channels: readonly string[]): Promise<void> {
+    await this.change(team, (directory) => {
+      const limits = Object.fromEntries(
+        Object.entries(directory.limits).filter(([limited]) => limited !== name),
+      );
+      return {
+        ...directory,
+        limits: channels.length > 0 ? { ...limits, [name]: [...new Set(channels)] } : limits,
+      };
+    });
   }
 
   /** Makes `name` the channel's register; undefined: the channel uses main again. */

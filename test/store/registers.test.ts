@@ -104,6 +104,18 @@ describe("register directory (memory board)", () => {
     expect((await registers.get("T1")).channels).toEqual({ C2: "brand" });
   });
 
+  it("keeps a register to chosen channels, forgets that when emptied or removed", async () => {
+    const registers = directory();
+    await registers.addOther("T1", "shop2", "U1");
+    await registers.limitTo("T1", "shop2", ["C1", "C2", "C1"]);
+    await registers.limitTo("T1", "main", ["C9"]);
+    expect((await registers.get("T1")).limits).toEqual({ shop2: ["C1", "C2"], main: ["C9"] });
+    await registers.limitTo("T1", "main", []);
+    expect((await registers.get("T1")).limits).toEqual({ shop2: ["C1", "C2"] });
+    await registers.removeOther("T1", "shop2");
+    expect((await registers.get("T1")).limits).toEqual({});
+  });
+
   it("keeps workspaces apart and forgets one whole", async () => {
     const registers = directory();
     await registers.addOther("T1", "shop2", "U1");

@@ -13,7 +13,7 @@ import { commandContext } from "../shared/command-context.js";
 import { balanceVisibilityFor, langFor } from "../shared/manage.js";
 import type { BalancesRead } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { chooseRegister, withRegisterFooter } from "../shared/register.js";
+import { chooseRegister, keptElsewhereReply, withRegisterFooter } from "../shared/register.js";
 
 export const BALANCE_COMMAND = "/balance";
 
@@ -37,6 +37,8 @@ export const balanceCommand =
       if (chosen.several) noted.register = chosen.name;
       const visibility = await balanceVisibilityFor(deps, command.team_id);
       const lang = await langFor(deps, command.team_id);
+      const kept = keptElsewhereReply(chosen, lang);
+      if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       if (/^(help|\?|-h|--help)$/i.test(text)) {
         return { reply: balanceHelpMessage(visibility, lang), log: { outcome: "help" } };
       }

@@ -18,7 +18,12 @@ import { withImageFallback } from "../shared/image-fallback.js";
 import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, chooseRegister, registersInOrder } from "../shared/register.js";
+import {
+  type ChosenRegister,
+  chooseRegister,
+  keptElsewhereReply,
+  registersInOrder,
+} from "../shared/register.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
@@ -163,8 +168,22 @@ async function invoiceCard({
  */
 const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["export", "subscribe", "feed", "digest", "create"]);
 
+/** Sub-commands that read or change a register's money: refused where the register is not used. */
+const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
+  "list",
+  "summary",
+  "export",
+  "lookup",
+  "create",
+  "subscribe",
+  "feed",
+  "digest",
+]);
+
 function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K>): Promise<Produced> {
   const { register } = call.asker;
+  const kept = READS_REGISTER.has(kind) ? keptElsewhereReply(register, call.lang) : undefined;
+  if (kept) return Promise.resolve({ reply: kept, log: { outcome: "register_kept_elsewhere" } });
   if (MAIN_ONLY.has(kind) && register.name !== MAIN_REGISTER && register.how !== "default") {
     const text = REGISTERS_TEXT[call.lang].mainOnly(
       kind === "create" ? "new" : kind,

@@ -8,7 +8,7 @@ import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
 import { helpFactsFor, langFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { chooseRegister } from "../shared/register.js";
+import { chooseRegister, keptElsewhereReply } from "../shared/register.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -29,6 +29,8 @@ export const paymethodsCommand =
         command.text,
       );
       if (register.several) noted.register = register.name;
+      const kept = keptElsewhereReply(register, await langFor(deps, command.team_id));
+      if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const request = parsePaymethodsText(register.rest);
       if (request.kind === "help") {
         return {

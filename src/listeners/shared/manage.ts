@@ -59,18 +59,22 @@ export async function openConnectModal(
   triggerId: string,
   origin: ModalOrigin,
 ): Promise<void> {
-  const [connection, visibility, balanceVisibility, invoiceCreators, lang, settings] = await Promise.all([
-    deps.stores.credentials.get(registerKey(origin.t, origin.r ?? MAIN_REGISTER)).catch(() => undefined),
-    visibilityFor(deps, origin.t),
-    balanceVisibilityFor(deps, origin.t),
-    invoiceCreatorsFor(deps, origin.t),
-    langFor(deps, origin.t),
-    deps.stores.settings.get(origin.t),
-  ]);
+  const register = origin.r ?? MAIN_REGISTER;
+  const [connection, visibility, balanceVisibility, invoiceCreators, lang, settings, directory] =
+    await Promise.all([
+      deps.stores.credentials.get(registerKey(origin.t, origin.r ?? MAIN_REGISTER)).catch(() => undefined),
+      visibilityFor(deps, origin.t),
+      balanceVisibilityFor(deps, origin.t),
+      invoiceCreatorsFor(deps, origin.t),
+      langFor(deps, origin.t),
+      deps.stores.settings.get(origin.t),
+      deps.stores.registers.get(origin.t),
+    ]);
   await client.views.open({
     trigger_id: triggerId,
     view: connectModal({
-      register: origin.r ?? MAIN_REGISTER,
+      register,
+      channels: directory.limits[register],
       login: connection?.login,
       hasSecret: connection !== undefined,
       hasSalt: connection?.hasSalt,

@@ -139,6 +139,8 @@ export type CommandOutcome =
   | { outcome: "register_shown" | "register_set" | "one_register" | "unknown_register" }
   /** A sub-command that works on main only, asked for another register: nothing done. */
   | { outcome: "main_register_only" }
+  /** A register kept to other channels (its connect form), asked for here: nothing read. */
+  | { outcome: "register_kept_elsewhere" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
   /** Payouts asked of a register without Secret 2 (nothing opened or saved). */

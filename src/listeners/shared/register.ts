@@ -3,6 +3,7 @@ import { maskLogin } from "../../blocks/admin.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { escapeMrkdwn, safeText } from "../../blocks/mrkdwn.js";
 import type { RegisterLine } from "../../blocks/registers.js";
+import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import type { Stores } from "../../store/index.js";
@@ -22,6 +23,10 @@ export type ChosenRegister = {
   rest: string;
   /** Every register of the workspace, main first. */
   all: string[];
+  /** The registers this channel may use: each kept to chosen channels is left out elsewhere. */
+  usableHere: string[];
+  /** The channels the chosen register is kept to, when it is kept to some and this is not one. */
+  keptTo?: string[] | undefined;
 };
 
 /** Reads the workspace's directory once; a workspace with only main reads as before registers. */
@@ -37,13 +42,31 @@ export async function chooseRegister(
   const trimmed = text.trim();
   const first = /^(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   const word = first?.[1]?.toLowerCase();
-  const base = { several: others.length > 0, all };
-  if (word !== undefined && all.includes(word))
-    return { ...base, name: word, key: registerKey(team, word), how: "named", rest: first?.[2] ?? "" };
+  // A register kept to chosen channels is used there only (a channel unknown, a button: anywhere).
+  const usable = (name: string) => {
+    const kept = directory.limits[name];
+    return kept === undefined || channel === undefined || kept.includes(channel);
+  };
+  const base = { several: others.length > 0, all, usableHere: all.filter(usable) };
+  const chosen = (name: string, how: ChosenRegister["how"], rest: string): ChosenRegister => ({
+    ...base,
+    name,
+    key: registerKey(team, name),
+    how,
+    rest,
+    keptTo: usable(name) ? undefined : directory.limits[name],
+  });
+  if (word !== undefined && all.includes(word)) return chosen(word, "named", first?.[2] ?? "");
   const bound = channel === undefined ? undefined : directory.channels[channel];
-  if (bound !== undefined && others.includes(bound))
-    return { ...base, name: bound, key: registerKey(team, bound), how: "channel", rest: trimmed };
-  return { ...base, name: MAIN_REGISTER, key: team, how: "default", rest: trimmed };
+  if (bound !== undefined && others.includes(bound)) return chosen(bound, "channel", trimmed);
+  return chosen(MAIN_REGISTER, "default", trimmed);
+}
+
+/** The answer to a command that asked for a register kept to other channels: nothing read. */
+export function keptElsewhereReply(chosen: ChosenRegister, lang: Lang): SlackMessage | undefined {
+  if (!chosen.keptTo) return undefined;
+  const text = REGISTERS_TEXT[lang].keptElsewhere(escapeMrkdwn(chosen.name), chosen.keptTo);
+  return ephemeral(text, text);
 }
 
 /** The register a reply came from, as its last line, where the workspace has several. */
@@ -70,13 +93,19 @@ export async function registerNamed(
   return chosen.how === "named" && chosen.rest === "" ? chosen : undefined;
 }
 
-/** Where to look for an invoice: the chosen register first, then the workspace's others. */
+/**
+ * Where to look for an invoice: the chosen register first, then the workspace's others this channel
+ * may use (one kept to other channels is not asked: its invoices are not shown here).
+ */
 export function registersInOrder(chosen: ChosenRegister): Array<{ key: string; name: string }> {
   const team = registerOfKey(chosen.key).team;
-  return [chosen.name, ...chosen.all.filter((name) => name !== chosen.name)].map((name) => ({
-    name,
-    key: registerKey(team, name),
-  }));
+  const order = [chosen.name, ...chosen.usableHere.filter((name) => name !== chosen.name)];
+  return order
+    .filter((name) => chosen.usableHere.includes(name))
+    .map((name) => ({
+      name,
+      key: registerKey(team, name),
+    }));
 }
 
 /** Each register's line for /invoice status and App Home: read without opening any secret. */

@@ -21,6 +21,10 @@ export const formSchema = z
   .object({
     // Absent from forms opened before registers had names: the register the form was opened for.
     [CONNECT_FIELDS.register]: z.object({ value: textValue }).optional(),
+    // Absent from forms opened before registers could be kept to channels: the stored choice is kept.
+    [CONNECT_FIELDS.channels]: z
+      .object({ value: z.object({ selected_conversations: z.array(z.string().max(40)).max(100).nullish() }) })
+      .optional(),
     [CONNECT_FIELDS.login]: z.object({ value: textValue }),
     [CONNECT_FIELDS.secret]: z.object({ value: textValue }),
     // Absent from forms opened before Secret 2 was asked for: the stored one is kept.
@@ -35,6 +39,9 @@ export const formSchema = z
   })
   .transform((values) => ({
     register: values[CONNECT_FIELDS.register]?.value.value?.trim() ?? "",
+    channels: values[CONNECT_FIELDS.channels]
+      ? (values[CONNECT_FIELDS.channels]?.value.selected_conversations ?? [])
+      : undefined,
     login: values[CONNECT_FIELDS.login].value.value?.trim() ?? "",
     typedSecret: values[CONNECT_FIELDS.secret].value.value?.trim() ?? "",
     // Blank keeps the stored Secret 2 (undefined); a typed one replaces it.

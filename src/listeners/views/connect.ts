@@ -196,6 +196,8 @@ async function save(
   });
   if (register.name !== MAIN_REGISTER)
     await deps.stores.registers.addOther(who.teamId, register.name, who.userId);
+  if (values.channels !== undefined)
+    await deps.stores.registers.limitTo(who.teamId, register.name, values.channels);
   await deps.payments.forgetCached(register.key);
   // Said in the language just chosen.
   const lang = values.language ?? (await langFor(deps, who.teamId).catch(() => DEFAULT_LANG));
@@ -211,6 +213,7 @@ async function connectModalAgain(
 ): Promise<types.ModalView> {
   return connectModal({
     register: register.name,
+    channels: values.channels,
     login: values.login,
     hasSecret: stored !== undefined,
     hasSalt: stored?.hasSalt,
