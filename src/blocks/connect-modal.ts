@@ -50,12 +50,9 @@ type ConnectForm = {
   lang?: Lang;
 };
 
-/** The connect modal. The secret is never put back into it; blank keeps the stored one. */
-export function connectModal(form: ConnectForm): types.ModalView {
-  const t = CONNECT_TEXT[form.lang ?? "en"];
-  const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
-  const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: t.intro } },
+/** Which register the form edits (a new name adds one) and the channels it is kept to. */
+function registerInputs(form: ConnectForm, t: (typeof CONNECT_TEXT)[Lang]): types.InputBlock[] {
+  return [
     textInput({
       block: CONNECT_FIELDS.register,
       optional: true,
@@ -72,6 +69,16 @@ export function connectModal(form: ConnectForm): types.ModalView {
       max: 100,
       initial: form.channels,
     }),
+  ];
+}
+
+/** The connect modal. The secret is never put back into it; blank keeps the stored one. */
+export function connectModal(form: ConnectForm): types.ModalView {
+  const t = CONNECT_TEXT[form.lang ?? "en"];
+  const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
+  const blocks: types.KnownBlock[] = [
+    { type: "section", text: { type: "mrkdwn", text: t.intro } },
+    ...registerInputs(form, t),
     textInput({
       block: CONNECT_FIELDS.login,
       label: t.login,

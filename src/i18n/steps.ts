@@ -14,6 +14,7 @@ export type StepsText = {
   currencies: (list: string) => string;
   /** The invoice input is neither an invoice id nor a payment page link. */
   notAnInvoice: string;
+  unknownRegister: (name: string) => string;
   notAllowed: string;
   notConnected: string;
   credentialsKey: string;
@@ -51,6 +52,8 @@ const en: StepsText = {
     `Kassa created no invoice. ${problems} Change the step's inputs in Workflow Builder and run the workflow again.`,
   unreadable: (names) => `Kassa could not read these inputs of the step: ${names}.`,
   currencies: (list) => `Use one of ${list} (RUB when left empty).`,
+  unknownRegister: (name) =>
+    `This workspace has no cash register named "${name}": leave the Register input empty for main, or use one of the names /invoice status lists.`,
   notAnInvoice:
     "Kassa could not read the invoice input: give an invoice id (like 715308958_rPwTzvsvCm) or its payment page link.",
   notAllowed:
@@ -100,6 +103,8 @@ const ru: StepsText = {
     `Kassa не создала счёт. ${problems} Исправьте данные шага в конструкторе процессов и запустите процесс снова.`,
   unreadable: (names) => `Kassa не смогла прочитать эти данные шага: ${names}.`,
   currencies: (list) => `Укажите одну из валют: ${list} (если пусто — RUB).`,
+  unknownRegister: (name) =>
+    `В этом пространстве нет кассы «${name}»: оставьте поле «Касса» пустым для \`main\` или укажите имя из \`/invoice status\`.`,
   notAnInvoice:
     "Kassa не поняла, какой это счёт: укажите номер счёта (например, 715308958_rPwTzvsvCm) или ссылку на его страницу оплаты.",
   notAllowed:

@@ -16,11 +16,13 @@ import { chosenMethod } from "../invoices/method.js";
 import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
+import { MAIN_REGISTER } from "../store/registers.js";
 import { workflowsMayCreate } from "../store/settings.js";
 import { WORKFLOW_ASKER } from "../watch/model.js";
 import type { StepArgs, StepDeps, StepOutputs, StepResult } from "./deps.js";
 import { createFailure } from "./failures.js";
 import { type CreateInputs, createInputsSchema, STEP_IDS, unreadableInputs } from "./inputs.js";
+import { stepRegister } from "./register.js";
 import { runStep, type StepRun } from "./run.js";
 
 /**
@@ -60,10 +62,13 @@ async function createInvoice(
   if (!checked.ok) return { done: false, error: t.badInputs(checked.problems), reason: "invalid_inputs" };
   if (!workflowsMayCreate(await deps.stores.settings.get(run.teamId)))
     return { done: false, error: t.notAllowed, reason: "not_allowed" };
+  const register = await stepRegister(deps.stores, run.teamId, inputs.register);
+  if (!register)
+    return { done: false, error: t.unknownRegister(inputs.register ?? ""), reason: "unknown_register" };
   let created: CreatedInvoice;
   try {
-    if (!(await deps.stores.credentials.get(run.teamId))) throw new NotConnectedError(run.teamId);
-    created = await deps.payments.createInvoice(run.teamId, checked.draft);
+    if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
+    created = await deps.payments.createInvoice(register.key, checked.draft);
   } catch (error) {
     return createFailure(error, run.lang);
   }
@@ -71,20 +76,22 @@ async function createInvoice(
     teamId: run.teamId,
     userId: inputs.notify_user ?? WORKFLOW_ASKER,
     channelId: inputs.channel_id ?? "",
+    registerKey: register.key,
   };
   auditCreated(deps, where, created, checked.draft);
   await recordAct(deps.audit, deps.logger, {
     team: run.teamId,
+    ...(register.name === MAIN_REGISTER ? {} : { register: register.name }),
     actor: `workflow:${run.executionId}`.slice(0, 90),
     action: "invoice.created",
     object: `invoice ${created.id}`,
-    after: { amount: checked.draft.amount, currency: checked.draft.currency ?? null },
+    after: { amount: checked.draft.amount, currency: checked.draft.currency },
     outcome: "done",
   });
   const note: CreatedCardNote = { invoice: created.id };
   // The service's own view of the new invoice (the amount as it set it); the run succeeds without
   // it: the invoice exists, and failing now would invite a second one.
-  const invoice = await deps.payments.invoice(run.teamId, created.id).catch((error: unknown) => {
+  const invoice = await deps.payments.invoice(register.key, created.id).catch((error: unknown) => {
     note.readError = error instanceof Error ? error.message : String(error);
     return undefined;
   });

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { AuditRecorder } from "../audit/index.js";
 import type { InvoiceDeps } from "../invoices/deps.js";
+import type { Stores } from "../store/index.js";
 import type { InFlight } from "../util/in-flight.js";
 
 /** What Bolt gives an `app.function` listener: the run's inputs, `complete` and `fail` on its own token. */
@@ -8,6 +9,8 @@ export type StepArgs = SlackEventMiddlewareArgs<"function_executed"> & AllMiddle
 
 /** What the steps use: the invoice use cases' own deps, the store's claimOnce, and shutdown's count. */
 export type StepDeps = InvoiceDeps & {
+  /** The workspace's registers (a step's optional `register` input). */
+  stores: Pick<Stores, "registers">;
   /** The audit trail: a workflow's new invoice is recorded there. */
   audit: AuditRecorder;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */

@@ -6,7 +6,15 @@ export const STEP_IDS = { createInvoice: "create_invoice", invoiceStatus: "invoi
 /** Every input and output of each step, by name, as manifest.yml declares them (the manifest test checks). */
 export const STEP_PARAMETERS = {
   [STEP_IDS.createInvoice]: {
-    inputs: ["amount", "currency", "description", "lifetime_minutes", "channel_id", "notify_user"],
+    inputs: [
+      "amount",
+      "currency",
+      "description",
+      "lifetime_minutes",
+      "channel_id",
+      "notify_user",
+      "register",
+    ],
     outputs: [
       "invoice_id",
       "payment_url",
@@ -18,7 +26,7 @@ export const STEP_PARAMETERS = {
     ],
   },
   [STEP_IDS.invoiceStatus]: {
-    inputs: ["invoice"],
+    inputs: ["invoice", "register"],
     outputs: [
       "invoice_id",
       "state",
@@ -65,11 +73,17 @@ export const createInputsSchema = z.object({
   channel_id: slackId(/^[CGD][A-Z0-9]{2,}$/),
   /** Mention this person in the card's thread when the invoice changes (paid, expired, …). */
   notify_user: slackId(/^[UW][A-Z0-9]{2,}$/),
+  /** The workspace's register to create it with (main when empty). */
+  register: optionalText,
 });
 export type CreateInputs = z.infer<typeof createInputsSchema>;
 
 /** What an Invoice status run gives: an invoice id or a payment page link. */
-export const statusInputsSchema = z.object({ invoice: optionalText });
+export const statusInputsSchema = z.object({
+  invoice: optionalText,
+  /** Read it from this register only; empty: each of the workspace's registers, main first. */
+  register: optionalText,
+});
 
 /** The inputs whose values could not be read at all (wrong type, not a Slack id), for the failure message. */
 export function unreadableInputs(error: z.ZodError): string[] {

@@ -3,13 +3,14 @@ import { isExpired } from "../blocks/invoice-state.js";
 import { stateLabel } from "../blocks/watch.js";
 import type { Lang } from "../i18n/lang.js";
 import { STEPS_TEXT } from "../i18n/steps.js";
-import { lookupInvoice } from "../invoices/lookup.js";
+import { findInvoice } from "../invoices/lookup.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { Invoice, Money } from "../payments/model.js";
 import { INVOICE_ID_PATTERN, parsePaymentLink } from "../payments/payment-link.js";
 import type { StepArgs, StepDeps, StepOutputs, StepResult } from "./deps.js";
 import { statusFailure } from "./failures.js";
 import { STEP_IDS, statusInputsSchema } from "./inputs.js";
+import { stepRegister, stepRegisters } from "./register.js";
 import { runStep, type StepRun } from "./run.js";
 
 /**
@@ -44,9 +45,16 @@ async function invoiceStatus(deps: StepDeps, given: unknown, run: StepRun): Prom
   const parsed = statusInputsSchema.safeParse(given);
   const invoiceId = parsed.success ? invoiceIdOf(parsed.data.invoice) : undefined;
   if (!invoiceId) return { done: false, error: t.notAnInvoice, reason: "invalid_inputs" };
+  const asked = parsed.success ? parsed.data.register : undefined;
+  const named = asked === undefined ? undefined : await stepRegister(deps.stores, run.teamId, asked);
+  if (asked !== undefined && !named)
+    return { done: false, error: t.unknownRegister(asked), reason: "unknown_register" };
   try {
-    if (!(await deps.stores.credentials.get(run.teamId))) throw new NotConnectedError(run.teamId);
-    const invoice = await lookupInvoice(deps, run.teamId, invoiceId);
+    if (!(await deps.stores.credentials.get(named?.key ?? run.teamId)))
+      throw new NotConnectedError(run.teamId);
+    // Named: that register only; else each of the workspace's, main first (an id is one register's).
+    const registers = named ? [named] : await stepRegisters(deps.stores, run.teamId);
+    const { invoice } = await findInvoice(deps, registers, invoiceId);
     return {
       done: true,
       outputs: statusOutputs(invoice, deps.now(), run.lang),
