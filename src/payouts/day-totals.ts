@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { addDecimals, compareDecimals } from "../payments/decimal.js";
+import type { ClaimBoard } from "../store/claims/index.js";
+import type { PayoutPolicy } from "./policy.js";
+import { readRequest } from "./request-model.js";
+
+// The daily caps count every request of the register's day (UTC) that may still take money out:
+// waiting, approved, submitting, submitted, and ended as paid. Each register's day is one item of
+// family DAY_FAMILY listing its requests (id, requester, RUB amount); a new request is added by
+// compare-and-set after the totals were counted from that very list, so two requests at once cannot
+// both slip under a cap. The list is forgotten two days after its day (the worker drops it).
+
+export const DAY_FAMILY = "payout-day";
+const ENTRIES_FIELD = "entries";
+/** Requests a register may make in one day: a list to read at every request, so it stays short. */
+export const DAY_ENTRIES_MAX = 500;
+/** An entry whose request was never stored (its process stopped in between) counts this long. */
+const UNSTORED_COUNTS_MS = 10 * 60_000;
+const MAX_ATTEMPTS = 8;
+
+const entrySchema = z.object({
+  id: z.string().min(1),
+  requester: z.string().min(1),
+  rub: z.string().regex(/^\d+(\.\d+)?$/),
+  at: z.iso.datetime(),
+});
+const entriesSchema = z.array(entrySchema).max(DAY_ENTRIES_MAX);
+type DayEntry = z.infer<typeof entrySchema>;
+
+export type DayTotals = { requester: string; register: string };
+
+export type CapRefusal =
+  | { kind: "cap_reached"; cap: "requester" | "register"; limit: string; total: string }
+  | { kind: "too_many_today" }
+  /** The day's list is unreadable: the caps cannot be checked, so nothing is requested. */
+  | { kind: "totals_unreadable" };
+
+export function dayOf(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function dayKey(registerKey: string, now: Date): string {
+  return `${registerKey}@${dayOf(now)}`;
+}
+
+/** Whether a request still counts against the caps (it may still take money out, or did). */
+async function counts(board: ClaimBoard, entry: DayEntry, now: Date): Promise<boolean> {
+  const read = await readRequest(board, entry.id);
+  if (!read) return now.getTime() - Date.parse(entry.at) < UNSTORED_COUNTS_MS;
+  const { status, service } = read.request;
+  if (status === "ended") return service?.state === "payed";
+  return ["waiting", "approved", "submitting", "submitted"].includes(status);
+}
+
+async function totalsOf(
+  board: ClaimBoard,
+  entries: DayEntry[],
+  requester: string,
+  now: Date,
+): Promise<DayTotals> {
+  const counted = await Promise.all(entries.map((entry) => counts(board, entry, now)));
+  const live = entries.filter((_, index) => counted[index]);
+  return {
+    requester: addDecimals(
+      ...live.filter((entry) => entry.requester === requester).map((entry) => entry.rub),
+    ),
+    register: addDecimals(...live.map((entry) => entry.rub)),
+  };
+}
+
+async function readDay(
+  board: ClaimBoard,
+  key: string,
+): Promise<{ raw: unknown; entries: DayEntry[] } | undefined> {
+  const raw = await board.readState(DAY_FAMILY, key, ENTRIES_FIELD);
+  if (raw === undefined) return { raw, entries: [] };
+  const parsed = entriesSchema.safeParse(raw);
+  return parsed.success ? { raw, entries: parsed.data } : undefined;
+}
+
+/** The requester's and the register's totals today (RUB), waiting requests included. */
+export async function todayTotals(
+  board: ClaimBoard,
+  registerKey: string,
+  requester: string,
+  now: Date,
+): Promise<DayTotals | undefined> {
+  const day = await readDay(board, dayKey(registerKey, now));
+  return day && totalsOf(board, day.entries, requester, now);
+}
+
+/** Which cap `rub` more would pass (reaching a cap exactly is allowed); undefined: none. */
+export function capPassed(
+  totals: DayTotals,
+  rub: string,
+  policy: Pick<PayoutPolicy, "requesterDaily" | "registerDaily">,
+): CapRefusal | undefined {
+  if (compareDecimals(addDecimals(totals.requester, rub), policy.requesterDaily) > 0)
+    return { kind: "cap_reached", cap: "requester", limit: policy.requesterDaily, total: totals.requester };
+  if (compareDecimals(addDecimals(totals.register, rub), policy.registerDaily) > 0)
+    return { kind: "cap_reached", cap: "register", limit: policy.registerDaily, total: totals.register };
+  return undefined;
+}
+
+/**
+ * Counts the day's totals and, when `entry.rub` more stays within both caps, adds the request to the
+ * day by compare-and-set (counted again if another request came first). The totals before it.
+ */
+export async function reserveToday(
+  board: ClaimBoard,
+  registerKey: string,
+  entry: DayEntry,
+  policy: Pick<PayoutPolicy, "requesterDaily" | "registerDaily">,
+  now: Date,
+): Promise<{ ok: true; totals: DayTotals } | { ok: false; refusal: CapRefusal }> {
+  const key = dayKey(registerKey, now);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const day = await readDay(board, key);
+    if (!day) return { ok: false, refusal: { kind: "totals_unreadable" } };
+    if (day.entries.length >= DAY_ENTRIES_MAX) return { ok: false, refusal: { kind: "too_many_today" } };
+    const totals = await totalsOf(board, day.entries, entry.requester, now);
+    const passed = capPassed(totals, entry.rub, policy);
+    if (passed) return { ok: false, refusal: passed };
+    if (await board.swapState(DAY_FAMILY, key, ENTRIES_FIELD, day.raw, [...day.entries, entry])) {
+      await board.enlist(DAY_FAMILY, key, Date.parse(`${dayOf(now)}T00:00:00.000Z`) + 2 * 86_400_000);
+      return { ok: true, totals };
+    }
+  }
+  throw new Error("the day's payout requests kept changing while a request was being added");
+}

@@ -1,0 +1,99 @@
+import { type AuditAction, type AuditRecorder, recordAct } from "../audit/index.js";
+import type { PaymentsClient } from "../payments/client.js";
+import type { PayoffAccount } from "../payments/payoff-model.js";
+import type { ClaimBoard } from "../store/claims/index.js";
+import type { CredentialsStore } from "../store/credentials.js";
+import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
+import type { Logger } from "../util/logger.js";
+import type { PayoutPolicies } from "./policy-store.js";
+import type { PayoutRequest } from "./request-model.js";
+
+/** How long the worker holds, waits and keeps (ms), and how many items it takes per run. */
+export type PayoutTiming = {
+  /** A worker's claim on one request. */
+  leaseMs: number;
+  /**
+   * How long after a "submitting" mark another worker waits before it may send a payout the service
+   * still has as `created`: longer than a send can take (the client's deadline), so the first send
+   * has arrived or never will.
+   */
+  graceMs: number;
+  /** Between two readings of a submitted payout. */
+  followMs: number;
+  /** Before trying again after the service or the store did not answer. */
+  retryMs: number;
+  /** How long an ended request is kept (stale clicks answered "already … by … at …"), then forgotten. */
+  keepMs: number;
+  batch: number;
+};
+
+export const DEFAULT_PAYOUT_TIMING: PayoutTiming = {
+  leaseMs: 60_000,
+  graceMs: 120_000,
+  followMs: 60_000,
+  retryMs: 30_000,
+  keepMs: 30 * 24 * 3_600_000,
+  batch: 20,
+};
+
+/** What requests, votes and the worker need. Every fact is read from the board; nothing is cached. */
+export type PayoutDeps = {
+  board: ClaimBoard;
+  policies: Pick<PayoutPolicies, "get">;
+  payments: Pick<PaymentsClient, "createPayoff" | "submitPayoff" | "cancelPayoff" | "payoffInfo">;
+  /** The register's account with its Secret 2; undefined when not connected or no Secret 2 is stored. */
+  account(registerKey: string): Promise<PayoffAccount | undefined>;
+  /** Whether a person is an admin of the workspace (the requesters when the policy names none). */
+  isAdmin(team: string, user: string): Promise<boolean>;
+  audit: AuditRecorder;
+  logger: Logger;
+  timing?: Partial<PayoutTiming>;
+};
+
+export function timingOf(deps: Pick<PayoutDeps, "timing">): PayoutTiming {
+  return { ...DEFAULT_PAYOUT_TIMING, ...deps.timing };
+}
+
+/** `PayoutDeps.account` from the credentials store: the register's account and its Secret 2. */
+export function payoffAccounts(
+  credentials: Pick<CredentialsStore, "get">,
+): (registerKey: string) => Promise<PayoffAccount | undefined> {
+  return async (registerKey) => {
+    const connection = await credentials.get(registerKey);
+    if (!connection?.salt) return undefined;
+    return { ...connection.account, salt: connection.salt };
+  };
+}
+
+/** One step of a request written down in the audit trail (never throws: see recordAct). */
+export async function recordPayoutAct(
+  deps: Pick<PayoutDeps, "audit" | "logger">,
+  request: PayoutRequest,
+  act: {
+    action: AuditAction;
+    actor: string;
+    outcome: "done" | "refused" | "failed";
+    reason?: string | undefined;
+    after?: Record<string, string | number | boolean | null | string[]> | undefined;
+    time: Date;
+  },
+): Promise<void> {
+  const { name } = registerOfKey(request.registerKey);
+  await recordAct(deps.audit, deps.logger, {
+    time: act.time.toISOString(),
+    team: request.team,
+    ...(name === MAIN_REGISTER ? {} : { register: name }),
+    actor: act.actor,
+    action: act.action,
+    object: `payout ${request.id}`,
+    after: {
+      status: request.status,
+      amount: request.amount,
+      currency: request.currency,
+      method: request.method,
+      ...act.after,
+    },
+    outcome: act.outcome,
+    ...(act.reason ? { reason: act.reason.slice(0, 200) } : {}),
+  });
+}

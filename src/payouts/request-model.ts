@@ -1,0 +1,131 @@
+import { z } from "zod";
+import type { ClaimBoard } from "../store/claims/index.js";
+import { METHOD_CODE, USER_ID } from "./policy.js";
+
+// A payout request is one item of family PAYOUT_FAMILY on the claim board (key = the service's payout
+// id) with one state, REQUEST_FIELD. Every change of it is a compare-and-set from the exact state
+// read (swapRequest): votes, cancels and the worker's steps racing on several replicas give one
+// outcome, and a worker's step carries its claim's token in the state (`attempt`), so a step of an
+// older claim finds another state and is refused. The item's schedule is the worker's: due at the
+// expiry while waiting, now once approved, then at each follow-up, and finally when it is forgotten.
+
+export const PAYOUT_FAMILY = "payout";
+export const REQUEST_FIELD = "request";
+
+/**
+ * waiting (votes being given) → approved (enough votes; due now) → submitting (the worker's mark,
+ * written before the send) → submitted (the service took it) → ended (payed, failed or canceled at
+ * the service). Off the main road: rejected, cancelled (by the requester), expired (not approved in
+ * time), changed (the payout at the service is not what was approved, or vanished: never sent) and
+ * refused (the service refused the submit, in its own words).
+ */
+export const REQUEST_STATUSES = [
+  "waiting",
+  "approved",
+  "submitting",
+  "submitted",
+  "ended",
+  "rejected",
+  "cancelled",
+  "expired",
+  "changed",
+  "refused",
+] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+/** Statuses no vote or send can leave. */
+export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set([
+  "ended",
+  "rejected",
+  "cancelled",
+  "expired",
+  "changed",
+  "refused",
+]);
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+const time = z.iso.datetime();
+const person = z.string().regex(USER_ID);
+const byAt = z.object({ by: person, at: time });
+
+export const payoutRequestSchema = z.object({
+  v: z.literal(1),
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
+  registerKey: z.string().min(1).max(200),
+  team: z.string().min(1),
+  requester: person,
+  /** The quote's figures, exact decimals in `currency`; `rubAmount` what the service counts in RUB. */
+  amount: decimal,
+  fee: decimal,
+  receives: decimal,
+  leavesBalance: decimal,
+  currency: z.string().min(1).max(16),
+  rubAmount: decimal.nullable(),
+  method: z.string().regex(METHOD_CODE),
+  /** As the requester gave it (v2's quote names none). */
+  wallet: z.string().min(1).max(512),
+  subtractFrom: z.enum(["balance", "amount"]),
+  reason: z.string().max(500),
+  reference: z.string().max(200),
+  createdAt: time,
+  expiresAt: time,
+  needed: z.number().int().min(1).max(2),
+  votes: z.array(byAt),
+  status: z.enum(REQUEST_STATUSES),
+  /** When it became approved (the last vote's time). */
+  approvedAt: time.optional(),
+  rejection: byAt.extend({ reason: z.string().min(1).max(500) }).optional(),
+  cancellation: byAt.optional(),
+  /** The worker's claim that marked it submitting (or approved it for submitting), and when. */
+  attempt: z.object({ token: z.string().min(1), at: time }).optional(),
+  submittedAt: time.optional(),
+  /** What the service said last (its state and message). */
+  service: z.object({ state: z.string(), message: z.string().nullable(), at: time }).optional(),
+  /** Changed: which terms differ, or "vanished". */
+  changed: z.array(z.enum(["amount", "method", "wallet", "state", "vanished"])).optional(),
+  /** The service's refusal of the submit, in its words. */
+  refusal: z.array(z.string()).optional(),
+  /** The quote still to be cancelled at the service (rejected, cancelled, expired, changed). */
+  serviceCancel: z.enum(["pending", "done", "impossible"]).optional(),
+  /** When it reached a final status. */
+  endedAt: time.optional(),
+});
+export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
+
+/** A request as read: its parsed state and the raw value a compare-and-set compares with. */
+export type ReadRequest = { request: PayoutRequest; raw: unknown };
+
+/** The request stored under `id`; undefined when none or unreadable (a tampered id reads as none). */
+export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRequest | undefined> {
+  const raw = await board.readState(PAYOUT_FAMILY, id, REQUEST_FIELD);
+  if (raw === undefined) return undefined;
+  const parsed = payoutRequestSchema.safeParse(raw);
+  return parsed.success ? { request: parsed.data, raw } : undefined;
+}
+
+/** Compare-and-set of the request: only while it is still `read.raw`. The new state is checked first. */
+export async function swapRequest(
+  board: ClaimBoard,
+  read: ReadRequest,
+  next: PayoutRequest,
+): Promise<boolean> {
+  const checked = payoutRequestSchema.parse(next);
+  return board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
+}
+
+/**
+ * Who closed a request and when, for a stale click's answer ("already approved by … at …"): the
+ * last vote for approved and later, the rejecter, the requester who cancelled, Kassa for the rest.
+ */
+export function closedBy(request: PayoutRequest): { status: RequestStatus; by: string; at: string } {
+  const { status } = request;
+  if (status === "rejected" && request.rejection)
+    return { status, by: request.rejection.by, at: request.rejection.at };
+  if (status === "cancelled" && request.cancellation)
+    return { status, by: request.cancellation.by, at: request.cancellation.at };
+  if (status === "expired") return { status, by: "kassa", at: request.expiresAt };
+  const last = request.votes.at(-1);
+  if ((status === "approved" || status === "submitting" || status === "submitted") && last)
+    return { status, by: last.by, at: request.approvedAt ?? last.at };
+  return { status, by: "kassa", at: request.endedAt ?? request.createdAt };
+}

@@ -1,0 +1,209 @@
+import { compareDecimals, toDecimalString } from "../payments/decimal.js";
+import {
+  PayoffDraftError,
+  PayoffMismatchError,
+  type PayoffRefusal,
+  PayoffRefusedError,
+} from "../payments/payoff-errors.js";
+import type { Payoff, PayoffAccount, SubtractFrom } from "../payments/payoff-model.js";
+import { registerOfKey } from "../store/registers.js";
+import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
+import { type PayoutPolicy, payoutsOn } from "./policy.js";
+import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
+import { PAYOUT_FAMILY, type PayoutRequest, payoutRequestSchema, REQUEST_FIELD } from "./request-model.js";
+
+/** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
+export type PayoutAsk = {
+  registerKey: string;
+  requester: string;
+  amount: string;
+  method: string;
+  wallet: string;
+  subtractFrom: SubtractFrom;
+  reason: string;
+  reference: string;
+};
+
+export type RequestRefusal =
+  | { kind: "payouts_off" }
+  /** `requesters` empty: only the workspace's admins may request. */
+  | { kind: "not_a_requester"; requesters: string[] }
+  | { kind: "method_not_allowed"; methods: string[] }
+  | { kind: "invalid"; field: "amount" | "method" | "wallet" | "reason" | "reference"; problem: string }
+  /** The register is not connected, or has no Secret 2: nothing can be signed. */
+  | { kind: "not_connected" }
+  /** The service refused the quote: its own words, as it said them. */
+  | { kind: "service_refused"; reason: PayoffRefusal; messages: string[] }
+  /** The service's quote was not the payout asked for (it was cancelled). */
+  | { kind: "quote_mismatch" }
+  /** Neither a RUB method nor a RUB amount in the quote: the caps cannot be counted. */
+  | { kind: "no_rub_amount" }
+  /** Fewer approvers than needed besides the requester. */
+  | { kind: "too_few_approvers"; needed: number; approvers: string[] }
+  | CapRefusal;
+
+export type RequestResult =
+  | { kind: "requested"; request: PayoutRequest; totals: DayTotals }
+  | { kind: "refused"; refusal: RequestRefusal };
+
+const PLAIN_DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,18})?$/;
+
+/** Who may request, what and how, by the policy in force; undefined when all is well. */
+async function policyRefusal(
+  deps: PayoutDeps,
+  policy: PayoutPolicy | undefined,
+  ask: PayoutAsk,
+): Promise<RequestRefusal | undefined> {
+  if (!payoutsOn(policy)) return { kind: "payouts_off" };
+  const { team } = registerOfKey(ask.registerKey);
+  const allowed =
+    policy.requesters.length > 0
+      ? policy.requesters.includes(ask.requester)
+      : await deps.isAdmin(team, ask.requester);
+  if (!allowed) return { kind: "not_a_requester", requesters: policy.requesters };
+  const method = ask.method.toUpperCase();
+  if (policy.methods.length > 0 && !policy.methods.some((code) => code.toUpperCase() === method))
+    return { kind: "method_not_allowed", methods: policy.methods };
+  if (!PLAIN_DECIMAL.test(ask.amount) || compareDecimals(ask.amount, "0") <= 0)
+    return { kind: "invalid", field: "amount", problem: "not a plain amount above zero" };
+  if (ask.reason.trim() === "" || ask.reason.length > 500)
+    return { kind: "invalid", field: "reason", problem: "empty or longer than 500 characters" };
+  if (ask.reference.length > 200)
+    return { kind: "invalid", field: "reference", problem: "longer than 200 characters" };
+  return undefined;
+}
+
+/** The quote, or why there is none (a refusal said in the service's words; a mismatch cancelled). */
+async function quoteFor(
+  deps: PayoutDeps,
+  account: PayoffAccount,
+  ask: PayoutAsk,
+): Promise<{ quote: Payoff } | { refusal: RequestRefusal }> {
+  try {
+    const draft = {
+      amount: ask.amount,
+      method: ask.method,
+      wallet: ask.wallet,
+      subtractFrom: ask.subtractFrom,
+    };
+    return { quote: await deps.payments.createPayoff(account, draft) };
+  } catch (error) {
+    if (error instanceof PayoffRefusedError)
+      return { refusal: { kind: "service_refused", reason: error.reason, messages: error.messages } };
+    if (error instanceof PayoffDraftError && error.field !== "salt" && error.field !== "id")
+      return {
+        refusal: {
+          kind: "invalid",
+          field: error.field === "walletExtra" ? "wallet" : error.field,
+          problem: error.problem,
+        },
+      };
+    if (error instanceof PayoffMismatchError) {
+      await cancelQuote(deps, account, error.payoffId);
+      return { refusal: { kind: "quote_mismatch" } };
+    }
+    throw error;
+  }
+}
+
+/** Cancels a quote Kassa will not use; one the service keeps as `created` harms nobody, so failures are logged. */
+async function cancelQuote(deps: PayoutDeps, account: PayoffAccount, id: string): Promise<void> {
+  try {
+    await deps.payments.cancelPayoff(account, id);
+  } catch (error) {
+    deps.logger.warn({ payout: id, err: error }, "could not cancel an unused payout quote");
+  }
+}
+
+/** The RUB the caps count: the amount of a RUB payout, else the service's rub_amount. */
+function rubOf(quote: Payoff): string | undefined {
+  if (quote.currency.toUpperCase() === "RUB") return toDecimalString(quote.amount.value);
+  return quote.rubAmount ? toDecimalString(quote.rubAmount.value) : undefined;
+}
+
+/** Two approvals from the policy's amount in RUB, and always two when the RUB amount is not known. */
+export function approvalsNeeded(
+  rub: string | undefined,
+  policy: Pick<PayoutPolicy, "twoApproversFrom">,
+): 1 | 2 {
+  return rub === undefined || compareDecimals(rub, policy.twoApproversFrom) >= 0 ? 2 : 1;
+}
+
+function newRequest(
+  ask: PayoutAsk,
+  quote: Payoff,
+  policy: PayoutPolicy,
+  rub: string,
+  now: Date,
+): PayoutRequest {
+  return payoutRequestSchema.parse({
+    v: 1,
+    id: quote.id,
+    registerKey: ask.registerKey,
+    team: registerOfKey(ask.registerKey).team,
+    requester: ask.requester,
+    amount: quote.amount.value,
+    fee: quote.fee.value,
+    receives: quote.receives.value,
+    leavesBalance: quote.leavesBalance.value,
+    currency: quote.currency,
+    rubAmount: rub,
+    method: quote.method,
+    wallet: ask.wallet,
+    subtractFrom: quote.subtractFrom,
+    reason: ask.reason.trim(),
+    reference: ask.reference.trim(),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + policy.expiryMinutes * 60_000).toISOString(),
+    needed: approvalsNeeded(rub, policy),
+    votes: [],
+    status: "waiting",
+  });
+}
+
+/**
+ * A payout request: the policy checked at this moment (payouts on, the requester, the method, the
+ * caps with requests still waiting), the service's quote (`payoff/create`), the caps counted again
+ * with its RUB amount and the request added to the day, then stored as "waiting", due at its expiry.
+ * A refusal stores nothing (a quote made for it is cancelled at the service).
+ */
+export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date): Promise<RequestResult> {
+  const refused = (refusal: RequestRefusal): RequestResult => ({ kind: "refused", refusal });
+  const policy = await deps.policies.get(ask.registerKey);
+  const early = await policyRefusal(deps, policy, ask);
+  if (early || !payoutsOn(policy)) return refused(early ?? { kind: "payouts_off" });
+  const account = await deps.account(ask.registerKey);
+  if (!account) return refused({ kind: "not_connected" });
+  // No room left at all: say so before asking the service for a quote.
+  const before = await todayTotals(deps.board, ask.registerKey, ask.requester, now);
+  if (!before) return refused({ kind: "totals_unreadable" });
+  const full = capPassed(before, "0.01", policy);
+  if (full) return refused(full);
+  const quoted = await quoteFor(deps, account, ask);
+  if ("refusal" in quoted) return refused(quoted.refusal);
+  const { quote } = quoted;
+  const unused = async (refusal: RequestRefusal) => {
+    await cancelQuote(deps, account, quote.id);
+    return refused(refusal);
+  };
+  const rub = rubOf(quote);
+  const approvers = policy.approvers.filter((approver) => approver !== ask.requester);
+  const needed = approvalsNeeded(rub, policy);
+  if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });
+  if (rub === undefined) return unused({ kind: "no_rub_amount" });
+  const entry = { id: quote.id, requester: ask.requester, rub, at: now.toISOString() };
+  const reserved = await reserveToday(deps.board, ask.registerKey, entry, policy, now);
+  if (!reserved.ok) return unused(reserved.refusal);
+  const request = newRequest(ask, quote, policy, rub, now);
+  if (!(await deps.board.swapState(PAYOUT_FAMILY, request.id, REQUEST_FIELD, undefined, request)))
+    throw new Error(`payout ${request.id} is stored already`);
+  await deps.board.enlist(PAYOUT_FAMILY, request.id, Date.parse(request.expiresAt));
+  await recordPayoutAct(deps, request, {
+    action: "payout.requested",
+    actor: ask.requester,
+    outcome: "done",
+    after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
+    time: now,
+  });
+  return { kind: "requested", request, totals: reserved.totals };
+}

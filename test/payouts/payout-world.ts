@@ -1,0 +1,142 @@
+/**
+ * A world for the payout requests' tests: the sandbox service over real local HTTP (payouts signed
+ * with Secret 2), a real PaymentsClient, a policy on the board, and the board itself on one engine
+ * (memory, SQLite, and Redis or PostgreSQL when TEST_REDIS_URL / TEST_POSTGRES_URL are set). A
+ * second replica is a second board on another connection to the same store.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FakePayments, startFakePayments } from "../../sandbox/fake-payments.js";
+import type { AuditInput } from "../../src/audit/index.js";
+import { PaymentsClient } from "../../src/payments/client.js";
+import type { PayoffAccount } from "../../src/payments/payoff-model.js";
+import type { PolicyDraft } from "../../src/payouts/policy.js";
+import { PayoutPolicies } from "../../src/payouts/policy-store.js";
+import type { PayoutDeps } from "../../src/payouts/request-deps.js";
+import type { ClaimBoard } from "../../src/store/claims/index.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
+import { memoryClaimBoard } from "../../src/store/claims/memory.js";
+import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { createLogger } from "../../src/util/logger.js";
+import { dropWatchNamespace } from "../support/watch-namespaces.js";
+
+export const RUN = randomBytes(4).toString("hex").toUpperCase();
+const LOGIN = "payout_register";
+const SECRET = "Sekr3t-51c2-do-not-leak";
+const SALT = "Salt2-e0a9-do-not-leak";
+export const WALLET = "2200700012345678";
+export const [REQUESTER, ALICE, BOB, CAROL] = ["U0REQ1", "U0ALI2", "U0BOB3", "U0CAR4"] as const;
+
+const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-payout-requests-"));
+const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
+const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+export const ENGINES = [
+  { name: "memory", url: "memory", skipped: undefined },
+  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, skipped: undefined },
+  { name: "redis", url: redisUrl, skipped: redisUrl ? undefined : "TEST_REDIS_URL not set" },
+  { name: "postgres", url: postgresUrl, skipped: postgresUrl ? undefined : "TEST_POSTGRES_URL not set" },
+] as const;
+export type EngineName = (typeof ENGINES)[number]["name"];
+
+export const POLICY: PolicyDraft = {
+  enabled: true,
+  approvers: [ALICE, BOB, CAROL],
+  channel: "C0PAY1",
+  twoApproversFrom: "5000",
+  requesterDaily: "10000",
+  registerDaily: "15000",
+  expiryMinutes: 60,
+  methods: [],
+  requesters: [REQUESTER, ALICE],
+};
+
+export type PayoutWorld = {
+  fake: FakePayments;
+  registerKey: string;
+  /** Replica one's dependencies and a second replica's (its own connection to the same store). */
+  deps: PayoutDeps;
+  other: PayoutDeps;
+  audit: AuditInput[];
+  logs: Record<string, unknown>[];
+  setPolicy(changes: Partial<PolicyDraft>): Promise<void>;
+  /** Sets the register's balance of a method at the sandbox. */
+  fund(code: string, amount: string): void;
+  close(): Promise<void>;
+};
+
+/** A world on `engine`: its own board prefix, team and register, so runs and tests stay apart. */
+export async function openPayoutWorld(
+  engine: (typeof ENGINES)[number],
+  timing: PayoutDeps["timing"] = {},
+): Promise<PayoutWorld> {
+  const fake = await startFakePayments({ accounts: { [LOGIN]: SECRET }, salts: { [LOGIN]: SALT } });
+  const id = randomBytes(3).toString("hex").toUpperCase();
+  const prefix =
+    engine.name === "redis" ? `kassa-test-${RUN}-${id}-payouts` : `kp_${RUN}_${id}`.toLowerCase();
+  const stores: KeyvStore[] = [];
+  const boards: ClaimBoard[] = [];
+  if (engine.name === "memory") {
+    const board = memoryClaimBoard();
+    boards.push(board, board);
+  } else {
+    for (let n = 0; n < 2; n += 1) {
+      const store = await openStore(engine.url ?? "");
+      stores.push(store);
+      boards.push(await openClaimBoard(store, prefix, 5000));
+    }
+  }
+  const [one, two] = boards as [ClaimBoard, ClaimBoard];
+  const policies = new PayoutPolicies(async () => one);
+  const registerKey = `T${RUN}${id}`;
+  await policies.save(registerKey, POLICY, { by: "cli", now: new Date() });
+  const audit: AuditInput[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger("info", { write: (line: string) => void logs.push(JSON.parse(line)) });
+  const account: PayoffAccount = { login: LOGIN, secret: SECRET, salt: SALT, apiVersion: "v3" };
+  const payments = new PaymentsClient({
+    baseUrl: fake.url,
+    defaultVersion: "v3",
+    timeoutMs: 2000,
+    timeZone: "Europe/Moscow",
+    retryDelayMs: 10,
+  });
+  const depsOn = (board: ClaimBoard): PayoutDeps => ({
+    board,
+    policies: new PayoutPolicies(async () => board),
+    payments,
+    account: async (key) => (key === registerKey ? account : undefined),
+    isAdmin: async () => false,
+    audit: { record: async (input) => void audit.push(input) },
+    logger,
+    timing,
+  });
+  return {
+    fake,
+    registerKey,
+    deps: depsOn(one),
+    other: depsOn(two),
+    audit,
+    logs,
+    async setPolicy(changes) {
+      await policies.save(registerKey, { ...POLICY, ...changes }, { by: "cli", now: new Date() });
+    },
+    fund(code, amount) {
+      const balance = fake.balances.find((one) => one.code === code);
+      if (!balance) throw new Error(`the sandbox has no balance ${code}`);
+      balance.amount = amount;
+    },
+    async close() {
+      await fake.close();
+      await Promise.all(stores.map((store) => store.close()));
+      if (engine.name === "redis" || engine.name === "postgres")
+        await dropWatchNamespace(engine.url ?? "", prefix);
+    },
+  };
+}
+
+/** Removes the SQLite files once every test is done. */
+export function removeSqliteDir(): void {
+  rmSync(sqliteDir, { recursive: true, force: true });
+}

@@ -1,0 +1,168 @@
+/**
+ * Payout requests (src/payouts/requests.ts) against the sandbox over HTTP, on every board engine:
+ * the policy checked at the moment, the quote, the request stored; refusals store nothing.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readRequest } from "../../src/payouts/request-model.js";
+import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import {
+  ALICE,
+  BOB,
+  ENGINES,
+  openPayoutWorld,
+  type PayoutWorld,
+  REQUESTER,
+  removeSqliteDir,
+  WALLET,
+} from "./payout-world.js";
+
+for (const engine of ENGINES)
+  if (engine.skipped) console.log(`payout requests: skipping ${engine.name} (${engine.skipped})`);
+afterAll(removeSqliteDir);
+
+const NOW = new Date("2026-11-26T10:00:00.000Z");
+
+describe.each(ENGINES.filter((engine) => !engine.skipped))("payout requests on $name", (engine) => {
+  let world: PayoutWorld;
+  beforeEach(async () => {
+    world = await openPayoutWorld(engine);
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const ask = (fields: Partial<PayoutAsk> = {}): PayoutAsk => ({
+    registerKey: world.registerKey,
+    requester: REQUESTER,
+    amount: "1500.10",
+    method: "CARDRUBP2P",
+    wallet: WALLET,
+    subtractFrom: "balance",
+    reason: "Supplier invoice 42",
+    reference: "INV-42",
+    ...fields,
+  });
+
+  it("stores a request: the quote's exact figures, one approval below the threshold, waiting", async () => {
+    const result = await requestPayout(world.deps, ask(), NOW);
+    expect(result.kind).toBe("requested");
+    if (result.kind !== "requested") return;
+    const { request } = result;
+    expect(request).toMatchObject({
+      registerKey: world.registerKey,
+      requester: REQUESTER,
+      amount: "1500.1",
+      fee: "15",
+      receives: "1500.1",
+      leavesBalance: "1515.1",
+      currency: "RUB",
+      rubAmount: "1500.1",
+      method: "CARDRUBP2P",
+      wallet: WALLET,
+      subtractFrom: "balance",
+      reason: "Supplier invoice 42",
+      reference: "INV-42",
+      createdAt: NOW.toISOString(),
+      expiresAt: "2026-11-26T11:00:00.000Z",
+      needed: 1,
+      votes: [],
+      status: "waiting",
+    });
+    expect(world.fake.payoffs.all.get(request.id)?.state).toBe("created");
+    expect((await readRequest(world.deps.board, request.id))?.request).toEqual(request);
+    expect(result.totals).toEqual({ requester: "0", register: "0" });
+    expect(world.audit).toMatchObject([
+      { action: "payout.requested", actor: REQUESTER, object: `payout ${request.id}`, outcome: "done" },
+    ]);
+  });
+
+  it("needs two approvals from the threshold in RUB, and for a foreign method by its RUB amount", async () => {
+    await world.setPolicy({ requesterDaily: "20000", registerDaily: "20000" });
+    const big = await requestPayout(world.deps, ask({ amount: "5000" }), NOW);
+    expect(big.kind === "requested" && big.request.needed).toBe(2);
+    // 60 USDT at 95.2328 RUB is 5713.97 RUB: above 5000.
+    const usdt = await requestPayout(
+      world.deps,
+      ask({ amount: "60", method: "USDTTRC", wallet: "TXYZ1" }),
+      NOW,
+    );
+    expect(usdt).toMatchObject({ kind: "requested" });
+    expect(usdt.kind === "requested" && usdt.request).toMatchObject({
+      currency: "USDT",
+      rubAmount: "5713.97",
+      needed: 2,
+    });
+  });
+
+  it("refuses as the policy says: off, not a requester, a method not allowed, nothing stored", async () => {
+    expect(await requestPayout(world.deps, ask({ requester: BOB }), NOW)).toEqual({
+      kind: "refused",
+      refusal: { kind: "not_a_requester", requesters: [REQUESTER, ALICE] },
+    });
+    await world.setPolicy({ methods: ["BITCOIN"] });
+    expect(await requestPayout(world.deps, ask(), NOW)).toMatchObject({
+      refusal: { kind: "method_not_allowed", methods: ["BITCOIN"] },
+    });
+    await world.setPolicy({ requesters: [] });
+    expect(await requestPayout(world.deps, ask(), NOW)).toMatchObject({
+      refusal: { kind: "not_a_requester" },
+    });
+    await world.setPolicy({ enabled: false });
+    expect(await requestPayout(world.deps, ask(), NOW)).toMatchObject({ refusal: { kind: "payouts_off" } });
+    expect(world.fake.payoffs.all.size).toBe(0);
+    expect(world.audit).toEqual([]);
+  });
+
+  it("an admin may request when the policy names no requesters", async () => {
+    await world.setPolicy({ requesters: [] });
+    world.deps.isAdmin = async (team, user) => team === world.registerKey && user === BOB;
+    expect((await requestPayout(world.deps, ask({ requester: BOB }), NOW)).kind).toBe("requested");
+  });
+
+  it("a service refusal comes back in the service's words; nothing is stored", async () => {
+    const result = await requestPayout(world.deps, ask({ amount: "99" }), NOW);
+    expect(result).toEqual({
+      kind: "refused",
+      refusal: {
+        kind: "service_refused",
+        reason: "limits",
+        messages: ["Amount is less than the minimum payout of 100 RUB for this method"],
+      },
+    });
+    expect(world.audit).toEqual([]);
+  });
+
+  it("counts waiting requests against the caps: the requester's, then the register's", async () => {
+    world.fund("CARDRUBP2P", "100000");
+    expect((await requestPayout(world.deps, ask({ amount: "6000" }), NOW)).kind).toBe("requested");
+    const over = await requestPayout(world.deps, ask({ amount: "4000.01" }), NOW);
+    expect(over).toEqual({
+      kind: "refused",
+      refusal: { kind: "cap_reached", cap: "requester", limit: "10000", total: "6000" },
+    });
+    // The quote made for it is cancelled at the service.
+    const quotes = [...world.fake.payoffs.all.values()];
+    expect(quotes.map((quote) => quote.state).sort()).toEqual(["canceled", "created"]);
+    expect((await requestPayout(world.deps, ask({ amount: "4000" }), NOW)).kind).toBe("requested");
+    // The requester is at the cap: refused before any quote is asked for.
+    const made = world.fake.payoffs.all.size;
+    expect(await requestPayout(world.deps, ask({ amount: "100" }), NOW)).toMatchObject({
+      refusal: { kind: "cap_reached", cap: "requester" },
+    });
+    expect(world.fake.payoffs.all.size).toBe(made);
+    const register = await requestPayout(world.deps, ask({ requester: ALICE, amount: "5000.5" }), NOW);
+    expect(register).toMatchObject({ refusal: { kind: "cap_reached", cap: "register", total: "10000" } });
+    // Another day starts from nothing.
+    const tomorrow = new Date("2026-11-27T00:00:00.000Z");
+    expect((await requestPayout(world.deps, ask({ amount: "100" }), tomorrow)).kind).toBe("requested");
+  });
+
+  it("two requests at once cannot both pass the cap", async () => {
+    world.fund("CARDRUBP2P", "100000");
+    const results = await Promise.all([
+      requestPayout(world.deps, ask({ amount: "6000" }), NOW),
+      requestPayout(world.other, ask({ amount: "6000" }), NOW),
+    ]);
+    expect(results.map((result) => result.kind).sort()).toEqual(["refused", "requested"]);
+  });
+});
