@@ -103,14 +103,18 @@ export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRe
   return parsed.success ? { request: parsed.data, raw } : undefined;
 }
 
-/** Compare-and-set of the request: only while it is still `read.raw`. The new state is checked first. */
+/**
+ * Compare-and-set of the request: only while it is still `read.raw`. The new state is checked first;
+ * what was stored comes back, ready for the next compare-and-set (undefined: the state was otherwise).
+ */
 export async function swapRequest(
   board: ClaimBoard,
   read: ReadRequest,
   next: PayoutRequest,
-): Promise<boolean> {
+): Promise<ReadRequest | undefined> {
   const checked = payoutRequestSchema.parse(next);
-  return board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
+  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
+  return swapped ? { request: checked, raw: checked } : undefined;
 }
 
 /**

@@ -1,0 +1,224 @@
+import { PayoffRefusedError } from "../payments/payoff-errors.js";
+import {
+  changedTerms,
+  isFinalPayoffState,
+  type Payoff,
+  type PayoffAccount,
+} from "../payments/payoff-model.js";
+import type { ClaimedItem, Release } from "../store/claims/index.js";
+import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import { cancelAtService } from "./service-cancel.js";
+
+// The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
+// (compare-and-set from "approved", so a cancel racing it wins or loses as a whole) BEFORE it calls
+// the service, reads the payout again, checks its claim still holds, sends once, and records
+// "submitted". Whoever finds a "submitting" request later never sends on sight: it asks payoff/info;
+// only a payout the service still has as `created` after the grace (the first send has arrived or
+// never will) is marked again, with the finder's token, and sent.
+
+/** A worker's step: the release of its claim, or undefined when the claim was lost (nothing to release). */
+export type StepEnd = Release | undefined;
+
+/** Now, as the run's clock plus the time this step has taken (the fence needs real time). */
+export type StepClock = () => number;
+
+function marked(request: PayoutRequest, claim: ClaimedItem, at: number): PayoutRequest {
+  return {
+    ...request,
+    status: "submitting",
+    attempt: { token: claim.token, at: new Date(at).toISOString() },
+  };
+}
+
+function serviceOf(payoff: Payoff, at: number): PayoutRequest["service"] {
+  return { state: payoff.state, message: payoff.message, at: new Date(at).toISOString() };
+}
+
+/** submitting → submitted, as the service reports the payout taken; audited once (by the swap's winner). */
+export async function recordSubmitted(
+  deps: PayoutDeps,
+  read: ReadRequest,
+  payoff: Payoff,
+  at: number,
+  how: "sent" | "read back",
+): Promise<Release> {
+  const time = new Date(at);
+  const next = { ...read.request, status: "submitted" as const, submittedAt: time.toISOString() };
+  const stored = await swapRequest(deps.board, read, { ...next, service: serviceOf(payoff, at) });
+  if (!stored) return { dueAt: at };
+  await recordPayoutAct(deps, stored.request, {
+    action: "payout.submitted",
+    actor: "kassa",
+    outcome: "done",
+    after: { serviceState: payoff.state, how },
+    time,
+  });
+  // A payout already ended is told at once, by the follow-up step.
+  return { dueAt: isFinalPayoffState(payoff.state) ? at : at + timingOf(deps).followMs };
+}
+
+/** → changed: not what was approved (or gone); never sent, its quote cancelled when still `created`. */
+async function recordChanged(
+  deps: PayoutDeps,
+  read: ReadRequest,
+  changed: NonNullable<PayoutRequest["changed"]>,
+  payoff: Payoff | undefined,
+  at: number,
+): Promise<Release> {
+  const time = new Date(at);
+  const next: PayoutRequest = {
+    ...read.request,
+    status: "changed",
+    changed,
+    endedAt: time.toISOString(),
+    ...(payoff ? { service: serviceOf(payoff, at) } : {}),
+    ...(payoff?.state === "created" ? { serviceCancel: "pending" as const } : {}),
+  };
+  const stored = await swapRequest(deps.board, read, next);
+  if (!stored) return { dueAt: at };
+  await recordPayoutAct(deps, stored.request, {
+    action: "payout.ended",
+    actor: "kassa",
+    outcome: "failed",
+    reason: `changed at the service: ${changed.join(", ")}`,
+    time,
+  });
+  const cancelled = await cancelAtService(deps, stored, time);
+  return { dueAt: cancelled ? at : at + timingOf(deps).retryMs };
+}
+
+/** The payout as the service has it; "vanished" when it says there is none; undefined: no answer. */
+async function infoOf(
+  deps: PayoutDeps,
+  account: PayoffAccount,
+  id: string,
+): Promise<Payoff | "vanished" | undefined> {
+  try {
+    return await deps.payments.payoffInfo(account, id);
+  } catch (error) {
+    if (error instanceof PayoffRefusedError && error.reason === "not-found") return "vanished";
+    deps.logger.warn({ payout: id, err: error }, "could not read a payout");
+    return undefined;
+  }
+}
+
+/** What the service reports of a payout Kassa may have sent: submitted (or later), or changed. */
+async function settleFrom(deps: PayoutDeps, read: ReadRequest, payoff: Payoff, at: number): Promise<Release> {
+  if (payoff.state === "canceled") return recordChanged(deps, read, ["state"], payoff, at);
+  return recordSubmitted(deps, read, payoff, at, "read back");
+}
+
+/**
+ * Sends a request this claim has marked "submitting": the payout read again (still `created`, the
+ * same amount, method and wallet as approved, else changed and not sent), the claim renewed (the
+ * fence: a worker that lost it stops here), then payoff/submit once.
+ */
+export async function sendMarked(
+  deps: PayoutDeps,
+  claim: ClaimedItem,
+  read: ReadRequest,
+  account: PayoffAccount,
+  clock: StepClock,
+): Promise<StepEnd> {
+  const { request } = read;
+  const timing = timingOf(deps);
+  const info = await infoOf(deps, account, request.id);
+  if (info === undefined) return { dueAt: clock() + timing.retryMs };
+  if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
+  if (info.state !== "created") return settleFrom(deps, read, info, clock());
+  const approved = {
+    amount: { value: request.amount, currency: request.currency },
+    method: request.method,
+    wallet: request.wallet,
+  };
+  const changed = changedTerms(approved, info);
+  if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
+  if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
+    return undefined;
+  let payoff: Payoff;
+  try {
+    payoff = await deps.payments.submitPayoff(account, request.id);
+  } catch (error) {
+    deps.logger.warn({ payout: request.id, err: error }, "a payout's submit got no clear answer");
+    return afterUnclearSubmit(deps, read, account, error, clock);
+  }
+  return recordSubmitted(deps, read, payoff, clock(), "sent");
+}
+
+/**
+ * The submit failed or its answer was lost: never sent again here. payoff/info says what happened:
+ * taken (submitted), or still `created` (a refusal in the service's words ends it as refused; an
+ * answer lost stays "submitting" until the grace has passed).
+ */
+async function afterUnclearSubmit(
+  deps: PayoutDeps,
+  read: ReadRequest,
+  account: PayoffAccount,
+  error: unknown,
+  clock: StepClock,
+): Promise<StepEnd> {
+  const info = await infoOf(deps, account, read.request.id);
+  const graceEnd =
+    Date.parse(read.request.attempt?.at ?? new Date(clock()).toISOString()) + timingOf(deps).graceMs;
+  if (info === undefined) return { dueAt: graceEnd };
+  if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
+  if (info.state !== "created") return settleFrom(deps, read, info, clock());
+  if (!(error instanceof PayoffRefusedError)) return { dueAt: graceEnd };
+  const at = clock();
+  const next: PayoutRequest = {
+    ...read.request,
+    status: "refused",
+    refusal: error.messages,
+    service: serviceOf(info, at),
+    serviceCancel: "pending",
+    endedAt: new Date(at).toISOString(),
+  };
+  const stored = await swapRequest(deps.board, read, next);
+  if (!stored) return { dueAt: at };
+  await recordPayoutAct(deps, stored.request, {
+    action: "payout.submitted",
+    actor: "kassa",
+    outcome: "failed",
+    reason: error.messages.join("; ") || error.reason,
+    time: new Date(at),
+  });
+  return { dueAt: (await cancelAtService(deps, stored, new Date(at))) ? at : at + timingOf(deps).retryMs };
+}
+
+/** approved → submitting (this claim's mark), then the send. A cancel that came first wins. */
+export async function submitApproved(
+  deps: PayoutDeps,
+  claim: ClaimedItem,
+  read: ReadRequest,
+  account: PayoffAccount,
+  clock: StepClock,
+): Promise<StepEnd> {
+  const mine = await swapRequest(deps.board, read, marked(read.request, claim, clock()));
+  if (!mine) return { dueAt: clock() };
+  return sendMarked(deps, claim, mine, account, clock);
+}
+
+/**
+ * A request found "submitting" (its worker died or lost its claim, or the answer was lost): the
+ * service is asked first. Taken: recorded. Still `created` after the grace: the send never arrived,
+ * so this claim marks it its own and sends; before the grace: looked at again when it ends.
+ */
+export async function recoverSubmitting(
+  deps: PayoutDeps,
+  claim: ClaimedItem,
+  read: ReadRequest,
+  account: PayoffAccount,
+  clock: StepClock,
+): Promise<StepEnd> {
+  const timing = timingOf(deps);
+  const info = await infoOf(deps, account, read.request.id);
+  if (info === undefined) return { dueAt: clock() + timing.retryMs };
+  if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
+  if (info.state !== "created") return settleFrom(deps, read, info, clock());
+  const graceEnd = Date.parse(read.request.attempt?.at ?? read.request.createdAt) + timing.graceMs;
+  if (clock() < graceEnd) return { dueAt: graceEnd };
+  const mine = await swapRequest(deps.board, read, marked(read.request, claim, clock()));
+  if (!mine) return { dueAt: clock() };
+  return sendMarked(deps, claim, mine, account, clock);
+}
