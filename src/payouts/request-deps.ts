@@ -50,6 +50,15 @@ export type PayoutDeps = {
   timing?: Partial<PayoutTiming>;
 };
 
+/**
+ * Timing that keeps the one submit safe with the payment client's deadline: a claim outlives a
+ * send (the client's deadline, twice over), and another worker's grace outlives the claim and a send.
+ */
+export function payoutTimingFor(paymentsTimeoutMs: number): Pick<PayoutTiming, "leaseMs" | "graceMs"> {
+  const leaseMs = Math.max(DEFAULT_PAYOUT_TIMING.leaseMs, 3 * paymentsTimeoutMs);
+  return { leaseMs, graceMs: Math.max(DEFAULT_PAYOUT_TIMING.graceMs, leaseMs + 2 * paymentsTimeoutMs) };
+}
+
 export function timingOf(deps: Pick<PayoutDeps, "timing">): PayoutTiming {
   return { ...DEFAULT_PAYOUT_TIMING, ...deps.timing };
 }

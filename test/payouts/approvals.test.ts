@@ -127,6 +127,34 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on 
     expect((await readRequest(world.deps.board, id))?.request).toMatchObject({ status: "approved" });
   });
 
+  it("counts a vote only while its giver is still an approver", async () => {
+    const { id } = await requested({ amount: "6000" });
+    await approve(world.deps, id, ALICE, NOW);
+    await world.setPolicy({ approvers: [BOB, CAROL] });
+    expect(await approve(world.deps, id, BOB, later(1))).toMatchObject({ kind: "approval_noted", votes: 1 });
+    expect(await approve(world.deps, id, CAROL, later(2))).toMatchObject({
+      kind: "approved",
+      request: { votes: [{ by: BOB }, { by: CAROL }] },
+    });
+  });
+
+  it("a submit the service refuses ends refused, in the service's words, never sent again", async () => {
+    const { id } = await requested();
+    await approve(world.deps, id, ALICE, NOW);
+    world.fund("CARDRUBP2P", "10");
+    expect(await runDuePayouts(world.deps, later(1))).toEqual([{ id, status: "refused" }]);
+    expect((await readRequest(world.deps.board, id))?.request).toMatchObject({
+      refusal: ["Insufficient funds on the balance"],
+      serviceCancel: "done",
+    });
+    world.fund("CARDRUBP2P", "100000");
+    await runDuePayouts(world.deps, later(TIMING.graceMs * 2));
+    expect(world.fake.payoffs.submits).toEqual([]);
+    expect(acts("payout.submitted")).toMatchObject([
+      { outcome: "failed", reason: "Insufficient funds on the balance" },
+    ]);
+  });
+
   /** A worker that marked the request "submitting" with its claim's token, then died (its claim lapses). */
   async function diedWhileSubmitting(id: string): Promise<void> {
     const [claim] = await world.deps.board.claimDue("payout", later(1).getTime(), TIMING.leaseMs, 10);

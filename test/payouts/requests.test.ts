@@ -3,6 +3,7 @@
  * the policy checked at the moment, the quote, the request stored; refusals store nothing.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { payoutTimingFor } from "../../src/payouts/request-deps.js";
 import { readRequest } from "../../src/payouts/request-model.js";
 import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
 import {
@@ -164,5 +165,12 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout requests on $
       requestPayout(world.other, ask({ amount: "6000" }), NOW),
     ]);
     expect(results.map((result) => result.kind).sort()).toEqual(["refused", "requested"]);
+  });
+});
+
+describe("payout timing", () => {
+  it("keeps a claim longer than a send, and the grace longer than the claim and a send", () => {
+    expect(payoutTimingFor(8000)).toEqual({ leaseMs: 60_000, graceMs: 120_000 });
+    expect(payoutTimingFor(40_000)).toEqual({ leaseMs: 120_000, graceMs: 200_000 });
   });
 });
