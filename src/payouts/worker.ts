@@ -22,7 +22,10 @@ import { recoverSubmitting, type StepClock, type StepEnd, submitApproved } from 
 // then forgotten. Started on every replica; the board gives each request to one claim at a time.
 
 /** What a run did with one request: its status after the step. */
-export type WorkerStep = { id: string; status: PayoutRequest["status"] | "forgotten" | "unreadable" };
+export type WorkerStep = {
+  id: string;
+  status: PayoutRequest["status"] | "forgotten" | "unreadable" | "skipped";
+};
 
 /** waiting (or approved while payouts are off) past its time → expired, cancelled at the service. */
 async function expire(deps: PayoutDeps, read: ReadRequest, at: number): Promise<Release> {
@@ -79,13 +82,24 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
   return { dueAt: at + timing.keepMs };
 }
 
-/** An ended request: its quote cancelled if still owed, kept until keepMs after its end, then forgotten. */
+/**
+ * An ended request: its quote cancelled if still owed (tried until it is forgotten), kept until
+ * keepMs after its end for stale clicks, then forgotten.
+ */
 async function afterEnd(deps: PayoutDeps, read: ReadRequest, at: number): Promise<Release | "forget"> {
   const { request } = read;
-  if (request.serviceCancel === "pending" && !(await cancelAtService(deps, read, new Date(at))))
-    return { dueAt: at + timingOf(deps).retryMs };
   const until = Date.parse(request.endedAt ?? request.createdAt) + timingOf(deps).keepMs;
-  return at >= until ? "forget" : { dueAt: until };
+  if (at >= until) {
+    if (request.serviceCancel === "pending")
+      deps.logger.warn(
+        { payout: request.id },
+        "forgetting a payout request whose quote could not be cancelled",
+      );
+    return "forget";
+  }
+  if (request.serviceCancel === "pending" && !(await cancelAtService(deps, read, new Date(at))))
+    return { dueAt: Math.min(at + timingOf(deps).retryMs, until) };
+  return { dueAt: until };
 }
 
 async function stepOf(
@@ -116,6 +130,9 @@ async function stepOf(
 
 /** One claimed request moved one step, its claim released with its next due time (or forgotten). */
 async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): Promise<WorkerStep> {
+  // A batch is worked one request after another: a claim whose lease ran out meanwhile is left alone.
+  if (!(await deps.board.renew(PAYOUT_FAMILY, claim.key, claim.token, clock(), timingOf(deps).leaseMs)))
+    return { id: claim.key, status: "skipped" };
   const read = await readRequest(deps.board, claim.key);
   if (!read) {
     const raw = await deps.board.readState(PAYOUT_FAMILY, claim.key, REQUEST_FIELD);

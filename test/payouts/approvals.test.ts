@@ -155,6 +155,16 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on 
     ]);
   });
 
+  it("payouts switched off after the approval: nothing is sent, and the request expires", async () => {
+    const { id, expiresAt } = await requested();
+    await approve(world.deps, id, ALICE, NOW);
+    await world.setPolicy({ enabled: false });
+    expect(await runDuePayouts(world.deps, later(1))).toEqual([{ id, status: "approved" }]);
+    expect(await runDuePayouts(world.deps, new Date(expiresAt))).toEqual([{ id, status: "expired" }]);
+    expect(world.fake.payoffs.submits).toEqual([]);
+    expect(serviceState(id)).toBe("canceled");
+  });
+
   /** A worker that marked the request "submitting" with its claim's token, then died (its claim lapses). */
   async function diedWhileSubmitting(id: string): Promise<void> {
     const [claim] = await world.deps.board.claimDue("payout", later(1).getTime(), TIMING.leaseMs, 10);
