@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type PayoutRequest, readRequest, swapRequest } from "../../src/payouts/request-model.js";
 import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import { submitApproved } from "../../src/payouts/submit.js";
 import { approve, cancel, reject } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import {
@@ -23,6 +24,16 @@ afterAll(removeSqliteDir);
 
 const NOW = new Date("2026-11-26T10:00:00.000Z");
 const later = (ms: number) => new Date(NOW.getTime() + ms);
+const ASK: PayoutAsk = {
+  registerKey: "",
+  requester: REQUESTER,
+  amount: "1500",
+  method: "CARDRUBP2P",
+  wallet: WALLET,
+  subtractFrom: "balance",
+  reason: "Supplier invoice 42",
+  reference: "",
+};
 const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 
 describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on $name", (engine) => {
@@ -37,17 +48,7 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on 
   async function requested(fields: Partial<PayoutAsk> = {}): Promise<PayoutRequest> {
     const result = await requestPayout(
       world.deps,
-      {
-        registerKey: world.registerKey,
-        requester: REQUESTER,
-        amount: "1500",
-        method: "CARDRUBP2P",
-        wallet: WALLET,
-        subtractFrom: "balance",
-        reason: "Supplier invoice 42",
-        reference: "",
-        ...fields,
-      },
+      { ...ASK, registerKey: world.registerKey, ...fields },
       NOW,
     );
     if (result.kind !== "requested") throw new Error(`not requested: ${JSON.stringify(result)}`);
@@ -163,6 +164,42 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on 
     expect(await runDuePayouts(world.deps, new Date(expiresAt))).toEqual([{ id, status: "expired" }]);
     expect(world.fake.payoffs.submits).toEqual([]);
     expect(serviceState(id)).toBe("canceled");
+  });
+
+  it("a cancel landing between the worker's claim and its mark wins: nothing is sent", async () => {
+    const { id } = await requested();
+    await approve(world.deps, id, ALICE, NOW);
+    const [claim] = await world.deps.board.claimDue("payout", later(1).getTime(), TIMING.leaseMs, 10);
+    const read = await readRequest(world.deps.board, id);
+    const account = await world.deps.account(world.registerKey);
+    if (!claim || !read || !account) throw new Error("nothing to claim");
+    expect(await cancel(world.other, id, REQUESTER, later(2))).toMatchObject({ kind: "cancelled" });
+    const clock = () => later(3).getTime();
+    expect(await submitApproved(world.deps, claim, read, account, clock)).toEqual({
+      dueAt: later(3).getTime(),
+    });
+    expect(await statusOf(id)).toBe("cancelled");
+    expect(world.fake.payoffs.submits).toEqual([]);
+  });
+
+  it("works the same on an API v2 register (whose quote names no wallet)", async () => {
+    const v2 = await openPayoutWorld(engine, TIMING, "v2");
+    try {
+      const asked = await requestPayout(v2.deps, { ...ASK, registerKey: v2.registerKey }, NOW);
+      if (asked.kind !== "requested") throw new Error("not requested");
+      const { id } = asked.request;
+      expect(asked.request).toMatchObject({
+        wallet: WALLET,
+        amount: "1500",
+        fee: "15",
+        leavesBalance: "1515",
+      });
+      await approve(v2.deps, id, BOB, NOW);
+      expect(await runDuePayouts(v2.deps, later(1))).toEqual([{ id, status: "submitted" }]);
+      expect(v2.fake.payoffs.submits).toEqual([id]);
+    } finally {
+      await v2.close();
+    }
   });
 
   /** A worker that marked the request "submitting" with its claim's token, then died (its claim lapses). */

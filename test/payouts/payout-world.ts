@@ -70,6 +70,7 @@ export type PayoutWorld = {
 export async function openPayoutWorld(
   engine: (typeof ENGINES)[number],
   timing: PayoutDeps["timing"] = {},
+  version: "v2" | "v3" = "v3",
 ): Promise<PayoutWorld> {
   const fake = await startFakePayments({ accounts: { [LOGIN]: SECRET }, salts: { [LOGIN]: SALT } });
   const id = randomBytes(3).toString("hex").toUpperCase();
@@ -94,7 +95,7 @@ export async function openPayoutWorld(
   const audit: AuditInput[] = [];
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger("info", { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const account: PayoffAccount = { login: LOGIN, secret: SECRET, salt: SALT, apiVersion: "v3" };
+  const account: PayoffAccount = { login: LOGIN, secret: SECRET, salt: SALT, apiVersion: version };
   const payments = new PaymentsClient({
     baseUrl: fake.url,
     defaultVersion: "v3",
