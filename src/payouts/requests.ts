@@ -1,4 +1,4 @@
-import { compareDecimals, toDecimalString } from "../payments/decimal.js";
+import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
 import {
   PayoffDraftError,
   PayoffMismatchError,
@@ -43,6 +43,7 @@ export type RequestRefusal =
   | CapRefusal;
 
 export type RequestResult =
+  /** `totals`: the requester's and the register's RUB today, waiting requests and this one included. */
   | { kind: "requested"; request: PayoutRequest; totals: DayTotals }
   | { kind: "refused"; refusal: RequestRefusal };
 
@@ -205,5 +206,9 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
     after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
     time: now,
   });
-  return { kind: "requested", request, totals: reserved.totals };
+  const totals = {
+    requester: addDecimals(reserved.totals.requester, rub),
+    register: addDecimals(reserved.totals.register, rub),
+  };
+  return { kind: "requested", request, totals };
 }

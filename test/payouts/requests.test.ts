@@ -71,7 +71,7 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout requests on $
     });
     expect(world.fake.payoffs.all.get(request.id)?.state).toBe("created");
     expect((await readRequest(world.deps.board, request.id))?.request).toEqual(request);
-    expect(result.totals).toEqual({ requester: "0", register: "0" });
+    expect(result.totals).toEqual({ requester: "1500.1", register: "1500.1" });
     expect(world.audit).toMatchObject([
       { action: "payout.requested", actor: REQUESTER, object: `payout ${request.id}`, outcome: "done" },
     ]);
@@ -144,7 +144,10 @@ describe.each(ENGINES.filter((engine) => !engine.skipped))("payout requests on $
     // The quote made for it is cancelled at the service.
     const quotes = [...world.fake.payoffs.all.values()];
     expect(quotes.map((quote) => quote.state).sort()).toEqual(["canceled", "created"]);
-    expect((await requestPayout(world.deps, ask({ amount: "4000" }), NOW)).kind).toBe("requested");
+    expect(await requestPayout(world.deps, ask({ amount: "4000" }), NOW)).toMatchObject({
+      kind: "requested",
+      totals: { requester: "10000", register: "10000" },
+    });
     // The requester is at the cap: refused before any quote is asked for.
     const made = world.fake.payoffs.all.size;
     expect(await requestPayout(world.deps, ask({ amount: "100" }), NOW)).toMatchObject({
