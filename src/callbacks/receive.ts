@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallbackKeys } from "../store/callback-keys.js";
+import { registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { RefusalSummary } from "../util/refusal-summary.js";
 import { CALLBACK_BODY_LIMIT_BYTES, parseCallback } from "./payload.js";
@@ -128,10 +129,12 @@ export function nudgeLiveWork(
   watcher: { checkSoon(teamId: string, invoiceId: string): Promise<boolean> },
   logger: Logger,
 ): CallbackDeps["nudge"] {
-  return async (teamId, invoiceId) => {
+  return async (registerKeyOf, invoiceId) => {
+    // A callback address is a register's: its live cards are kept under the workspace's team id.
+    const teamId = registerOfKey(registerKeyOf).team;
     try {
       // The feed reads the register's history now too (its announcements stay once-only).
-      feedRunner.checkSoon(teamId);
+      feedRunner.checkSoon(registerKeyOf);
       const watched = await watcher.checkSoon(teamId, invoiceId);
       logger.info(
         { outcome: watched ? "callback_nudged" : "callback_unwatched", teamId, invoice: invoiceId },

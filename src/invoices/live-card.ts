@@ -10,8 +10,17 @@ import type { CardDelivery, InvoiceDeps } from "./deps.js";
 
 /** chat.postMessage refusals that mean "not a channel Kassa can post in": the card goes by response_url. */
 
-/** `registerKey`: the register the invoice is from (main's, the team id, when left out). */
-type Asker = { teamId: string; userId: string; channelId: string; registerKey?: string };
+/**
+ * `registerKey`: the register the invoice is from (main's, the team id, when left out);
+ * `registerName`: its name, where the workspace has several (the watch reads with it and shows it).
+ */
+type Asker = {
+  teamId: string;
+  userId: string;
+  channelId: string;
+  registerKey?: string;
+  registerName?: string;
+};
 
 function notWatched(
   result: "workspace_full" | "invoice_full" | "asker_full",
@@ -25,10 +34,40 @@ function notWatched(
   return { kind: "not_watched", reason: result, limit };
 }
 
-/** The login a live card's watch reads with; live cards follow main's invoices only, for now. */
+/** The login of the register a live card's watch reads with (its reads share that register's budget). */
 async function watchedRegister(deps: Pick<InvoiceDeps, "stores">, asker: Asker): Promise<string | undefined> {
-  if ((asker.registerKey ?? asker.teamId) !== asker.teamId) return undefined;
-  return (await deps.stores.credentials.get(asker.teamId))?.login;
+  return (await deps.stores.credentials.get(asker.registerKey ?? asker.teamId))?.login;
+}
+
+/** A private card: its asker is told changes by direct message while it is watched. */
+async function privateCard(
+  deps: Pick<InvoiceDeps, "now" | "watches">,
+  given: {
+    asker: Asker;
+    register: string;
+    invoice: Invoice;
+    card: SlackMessage;
+    delivery: CardDelivery;
+    lang?: Lang | undefined;
+  },
+): Promise<SlackMessage> {
+  const { asker, invoice, card, delivery } = given;
+  const result = await deps.watches
+    .watch(
+      asker.teamId,
+      given.register,
+      invoice,
+      { kind: "dm", user: asker.userId, postedState: invoice.state },
+      asker.registerName,
+    )
+    .catch((error: unknown) => watchFailed(error, delivery));
+  delivery.watch = result;
+  if (result === "store_failed") return card;
+  const status: WatchStatus =
+    result === "watching"
+      ? { kind: "watching", lastCheckedAt: deps.now(), private: true }
+      : notWatched(result, deps);
+  return withWatchStatus(card, status, { t: asker.teamId, id: invoice.id }, given.lang);
 }
 
 /** The card is shown anyway; only its live updates are lost, and the log says why. */
@@ -61,16 +100,7 @@ export async function deliverInvoiceCard(
 
   if (visibility === "private") {
     if (!register) return card;
-    const result = await deps.watches
-      .watch(asker.teamId, register, invoice, { kind: "dm", user: asker.userId, postedState: invoice.state })
-      .catch((error: unknown) => watchFailed(error, delivery));
-    delivery.watch = result;
-    if (result === "store_failed") return card;
-    const status: WatchStatus =
-      result === "watching"
-        ? { kind: "watching", lastCheckedAt: deps.now(), private: true }
-        : notWatched(result, deps);
-    return withWatchStatus(card, status, stopValue, options.lang);
+    return privateCard(deps, { asker, register, invoice, card, delivery, lang: options.lang });
   }
 
   // The room is checked first, so the card is posted with the right line (not posted, then corrected).
@@ -117,15 +147,21 @@ export async function deliverInvoiceCard(
   });
   if (!register || room !== "watching") return null;
   const result = await deps.watches
-    .watch(asker.teamId, register, invoice, {
-      kind: "channel",
-      channel: asker.channelId,
-      ts,
-      user: asker.userId,
-      postedState: invoice.state,
-      ...(options.created ? { createdBy: true } : {}),
-      ...(options.entered ? { entered: options.entered } : {}),
-    })
+    .watch(
+      asker.teamId,
+      register,
+      invoice,
+      {
+        kind: "channel",
+        channel: asker.channelId,
+        ts,
+        user: asker.userId,
+        postedState: invoice.state,
+        ...(options.created ? { createdBy: true } : {}),
+        ...(options.entered ? { entered: options.entered } : {}),
+      },
+      asker.registerName,
+    )
     .catch((error: unknown) => watchFailed(error, delivery));
   delivery.watch = result;
   if (result === "watching") {

@@ -4,7 +4,7 @@ import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
 import { classifyCardFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
-import { cardId, type Watch, type WatchCard, type WatchQueue } from "./model.js";
+import { cardId, readKey, type Watch, type WatchCard, type WatchQueue } from "./model.js";
 import type { InvoiceReader } from "./registry.js";
 
 /** What telling Slack needs: the queue (to write down what is owed), clients, the method's name, the log. */
@@ -39,7 +39,7 @@ export async function deliverToCards(
   }
   const now = deps.now();
   const method = invoice.method
-    ? await deps.reader.methodFor(watch.team, invoice.method).catch(() => undefined)
+    ? await deps.reader.methodFor(readKey(watch), invoice.method).catch(() => undefined)
     : undefined;
   const lang = (await deps.reader.languageOf?.(watch.team).catch(() => undefined)) ?? DEFAULT_LANG;
   const save = async (card: WatchCard) => {

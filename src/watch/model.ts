@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Invoice } from "../payments/model.js";
+import { MAIN_REGISTER, registerKey } from "../store/registers.js";
 
 const moneySchema = z.object({ value: z.string(), currency: z.string().nullable() });
 const timeSchema = z.object({ text: z.string(), zone: z.string(), epochSeconds: z.number() });
@@ -104,6 +105,11 @@ export const watchSchema = z.object({
   invoiceId: z.string().min(1),
   /** The cash register (its login): all watch reads of one register share WATCH_MAX_RPS. */
   register: z.string().min(1),
+  /**
+   * The workspace's register the invoice is read with, by name, and shown on the card where the
+   * workspace has several; absent (watches of releases before registers): main's, not shown.
+   */
+  registerName: z.string().min(1).max(20).optional(),
   state: z.string(),
   amounts: z.string(),
   startedAt: z.number(),
@@ -120,12 +126,18 @@ export const watchSchema = z.object({
 });
 export type Watch = z.infer<typeof watchSchema>;
 
+/** The key a watch's invoice is read with: its register's (main's, the team id, for older watches). */
+export function readKey(watch: Pick<Watch, "team" | "registerName">): string {
+  return registerKey(watch.team, watch.registerName ?? MAIN_REGISTER);
+}
+
 export function watchKey(team: string, invoiceId: string): string {
   return `${team}:${invoiceId}`;
 }
 
 /** What a command hands over to start (or join) a watch. */
-export type WatchSeed = Pick<Watch, "team" | "invoiceId" | "register" | "state" | "amounts" | "invoice">;
+export type WatchSeed = Pick<Watch, "team" | "invoiceId" | "register" | "state" | "amounts" | "invoice"> &
+  Partial<Pick<Watch, "registerName">>;
 
 /** The result of adding a card: watched, or why not. */
 export type AddCardResult = "watching" | "workspace_full" | "invoice_full" | "asker_full";

@@ -46,7 +46,14 @@ export type WatchRegistry = {
    */
   room(team: string, invoiceId: string, user: string): Promise<AddCardResult>;
   /** Starts (or joins) the invoice's watch with this card. */
-  watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult>;
+  /** `registerName`: the workspace's register it is read with (main's when left out), shown where several. */
+  watch(
+    team: string,
+    register: string,
+    invoice: Invoice,
+    card: WatchCard,
+    registerName?: string,
+  ): Promise<AddCardResult>;
   /** The card stops being updated (Stop updating). */
   stop(
     team: string,
@@ -106,11 +113,18 @@ export class LiveCardRegistry implements WatchRegistry {
     return this.queue.room(team, invoiceId, this.options.maxPerWorkspace, share, this.now().getTime());
   }
 
-  watch(team: string, register: string, invoice: Invoice, card: WatchCard): Promise<AddCardResult> {
+  watch(
+    team: string,
+    register: string,
+    invoice: Invoice,
+    card: WatchCard,
+    registerName?: string,
+  ): Promise<AddCardResult> {
     const seed = {
       team,
       invoiceId: invoice.id,
       register,
+      ...(registerName === undefined ? {} : { registerName }),
       state: invoice.state,
       amounts: amountsFingerprint(invoice),
       invoice,

@@ -3,7 +3,7 @@ import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
 import { owe } from "./delivery.js";
 import { LeaseRenewal } from "./lease-renewal.js";
-import type { Watch, WatchQueue } from "./model.js";
+import { readKey, type Watch, type WatchQueue } from "./model.js";
 import { readSlot } from "./read-budget.js";
 import { type InvoiceReader, LiveCardRegistry, type SlackClients, type WatcherOptions } from "./registry.js";
 
@@ -122,7 +122,7 @@ export class Watcher extends LiveCardRegistry {
     }
     const slot = await readSlot(this.queue, watch.register, this.options.maxReadsPerSecond, nowMs);
     if (slot !== "now") return this.later(watch, slot);
-    const read = await this.reader.invoice(watch.team, watch.invoiceId).then(
+    const read = await this.reader.invoice(readKey(watch), watch.invoiceId).then(
       (invoice) => ({ invoice }),
       (error: unknown) => ({ error }),
     );

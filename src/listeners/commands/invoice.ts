@@ -151,7 +151,11 @@ async function invoiceCard({
   const reply = await deliverInvoiceCard(
     deps,
     client,
-    { ...asker, registerKey: register.key },
+    {
+      ...asker,
+      registerKey: register.key,
+      ...(asker.register.several ? { registerName: register.name } : {}),
+    },
     invoice,
     card,
     visibility,
