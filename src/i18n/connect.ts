@@ -13,6 +13,7 @@ export type ConnectText = {
   register: string;
   registerHint: string;
   registerChannels: string;
+  registerNameInvalid: string;
   registerChannelsHint: string;
   registerFirstIsMain: string;
   salt: string;
@@ -55,6 +56,8 @@ const en: ConnectText = {
   registerHint:
     "Keep it to change this register. A new name adds another cash register to the workspace (letters, digits and -, a letter first); each channel can then use its own.",
   registerChannels: "Only in these channels (optional)",
+  registerNameInvalid:
+    "A register's name is letters, digits and -, a letter first, at most 20 characters, and not one of Kassa's command words (such as list or summary).",
   registerChannelsHint:
     "Its balance, reports, invoices and exports are then shown in these channels only; leave empty to use it anywhere.",
   registerFirstIsMain:
@@ -106,6 +109,8 @@ const ru: ConnectText = {
   registerHint:
     "Оставьте, чтобы изменить эту кассу. Новое имя добавит в пространство ещё одну кассу (латинские буквы, цифры и -, первой буква); каждый канал сможет работать со своей.",
   registerChannels: "Только в этих каналах (необязательно)",
+  registerNameInvalid:
+    "Имя кассы: латинские буквы, цифры и -, первой буква, не длиннее 20 знаков и не одно из слов команд Kassa (например, `list` или `summary`).",
   registerChannelsHint:
     "Её баланс, отчёты, счета и выгрузки будут видны только в этих каналах; оставьте пустым, чтобы использовать её везде.",
   registerFirstIsMain:

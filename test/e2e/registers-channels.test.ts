@@ -83,6 +83,29 @@ describe("a register kept to chosen channels", () => {
     expect(String(opened?.body.view)).toContain(`"initial_conversations":["${SHOP2_CHANNEL}"]`);
   });
 
+  it("a register name that is a command word is refused next to the field, and nothing is saved", async () => {
+    const submitted = await stack.submitView({
+      view: {
+        callback_id: "kassa_connect",
+        private_metadata: JSON.stringify({ from: "command", t: SANDBOX_TEAM.id }),
+      },
+      values: {
+        register: { value: "list" },
+        login: { value: SHOP2_LOGIN },
+        secret: { value: SHOP2_SECRET },
+        api_version: { selected: "v2" },
+        visibility: { selected: "channel" },
+      },
+      userId: ADMIN,
+    });
+    expect(submitted.json).toMatchObject({
+      response_action: "errors",
+      errors: { register: expect.stringContaining("not one of Kassa's command words") },
+    });
+    const status = await stack.ask("status", { userId: ADMIN, channelId: SHOP2_CHANNEL });
+    expect(JSON.stringify(status.reply.body)).not.toContain("*list*");
+  });
+
   it("elsewhere, a command naming it says where it is used and reads nothing", async () => {
     const before = stack.fake.requests.length;
     const { reply } = await stack.ask("shop2", {

@@ -153,8 +153,7 @@ async function registerOfForm(
   lang: Lang,
 ): Promise<{ name: string; key: string } | { error: string }> {
   const parsed = registerNameSchema.safeParse(typed || MAIN_REGISTER);
-  if (!parsed.success)
-    return { error: `${CONNECT_TEXT[lang].register}: ${parsed.error.issues[0]?.message ?? ""}` };
+  if (!parsed.success) return { error: CONNECT_TEXT[lang].registerNameInvalid };
   const name = parsed.data;
   if (name !== MAIN_REGISTER && !(await deps.stores.credentials.info(team).catch(() => undefined)))
     return { error: CONNECT_TEXT[lang].registerFirstIsMain };
