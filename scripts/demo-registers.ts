@@ -3,53 +3,21 @@
  * admin making it #shop-two's register, /balance in each channel showing its own, an invoice of the
  * second found from the first's channel (its card names the register), and /invoice status listing both.
  */
-import { SANDBOX_TEAM } from "../sandbox/slack.js";
+import { connectShopTwo, SHOP2, shopTwoInvoice } from "../sandbox/second-register.js";
 import type { Stack } from "../sandbox/stack.js";
 
 type Show = (title: string, shown: string, reply: Record<string, unknown>) => void;
 
-export const SHOP2_LOGIN = "shop2_register";
-export const SHOP2_SECRET = "shop2-secret-5d1e07";
 export const SHOP2_INVOICE = "902211400_ShopTwoOrder";
 
-/** The second register's account and invoice at the sandbox service, and its own balance. */
-export function shopTwoAtTheService(now = new Date()) {
-  const moscow = (minutes: number) =>
-    new Date(now.getTime() + 3 * 3600_000 + minutes * 60_000).toISOString().slice(0, 19).replace("T", " ");
-  return {
-    account: { [SHOP2_LOGIN]: SHOP2_SECRET },
-    invoice: {
-      id: SHOP2_INVOICE,
-      state: "payed",
-      currency: "RUB",
-      amount: "4200.50",
-      createdAt: moscow(-30),
-      expiredAt: moscow(24 * 60),
-      description: "Shop two: order 311",
-      login: SHOP2_LOGIN,
-    },
-    balance: { code: "CARDRUBP2P", name: "Card RUB P2P", currency: "RUB", amount: "777.1", accuracy: 2 },
-  };
-}
+/** shop2's invoice at the sandbox service. */
+export const shopTwoInvoices = () => [shopTwoInvoice(SHOP2_INVOICE, { description: "Shop two: order 311" })];
 
 export async function showRegisters(stack: Stack, admin: string, show: Show): Promise<void> {
-  const added = await stack.cli(
-    [
-      "credentials",
-      "set",
-      "--team",
-      SANDBOX_TEAM.id,
-      "--register",
-      "shop2",
-      "--login",
-      SHOP2_LOGIN,
-      "--secret",
-      "-",
-    ],
-    SHOP2_SECRET,
-  );
-  if (added.code !== 0) throw new Error(`could not connect the second register: ${added.stderr}`);
-  stack.fake.balancesOf.set(SHOP2_LOGIN, [shopTwoAtTheService().balance]);
+  await connectShopTwo(stack);
+  stack.fake.balancesOf.set(SHOP2.login, [
+    { code: "CARDRUBP2P", name: "Card RUB P2P", currency: "RUB", amount: "777.1", accuracy: 2 },
+  ]);
   const use = await stack.ask("use shop2", { userId: admin, channelId: "C0SHOPTWO" });
   show(
     "A second cash register, shop2 (connected with the CLI): an admin makes it #shop-two's register",

@@ -17,12 +17,13 @@ import {
 import { sampleHistory } from "../sandbox/payments-history.js";
 import { freePort } from "../sandbox/ports.js";
 import { bold, dim, machineTimeZone, type Reader, renderMessage } from "../sandbox/render.js";
+import { twoRegisterService } from "../sandbox/second-register.js";
 import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
 import { showPeriodWork } from "./demo-period.js";
-import { shopTwoAtTheService, showRegisters } from "./demo-registers.js";
+import { shopTwoInvoices, showRegisters } from "./demo-registers.js";
 
 const json = process.argv.includes("--json");
 
@@ -171,7 +172,6 @@ function buttonValue(message: Record<string, unknown>, actionId: string): string
 }
 
 async function main(): Promise<number> {
-  const shopTwo = shopTwoAtTheService();
   // The v2 app knows its own address (PUBLIC_URL), so the sandbox service can post its payment
   // notifications there; live cards are polled only every 10 minutes, so a change is the callback's.
   const port = await freePort();
@@ -190,10 +190,7 @@ async function main(): Promise<number> {
     // The v3 workspace also gets a second cash register, shop2 (scripts/demo-registers.ts).
     v3: await Stack.start({
       apiVersion: "v3",
-      fake: {
-        accounts: { [SANDBOX_LOGIN]: SANDBOX_SECRET, ...shopTwo.account },
-        invoices: [...sampleInvoices(), shopTwo.invoice],
-      },
+      fake: twoRegisterService(shopTwoInvoices()),
     }),
   };
   for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };

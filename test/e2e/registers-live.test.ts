@@ -3,13 +3,12 @@
  * updated in place when paid, its header naming the register throughout, told once in its thread.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { moscowTime, SANDBOX_LOGIN, SANDBOX_SECRET, sampleInvoices } from "../../sandbox/fake-payments.js";
+import { moscowTime, SANDBOX_LOGIN } from "../../sandbox/fake-payments.js";
+import { connectShopTwo, SHOP2, shopTwoInvoice, twoRegisterService } from "../../sandbox/second-register.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
-import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 
-const SHOP2_LOGIN = "shop2_register";
-const SHOP2_SECRET = "shop2-secret-e41c9a";
+const SHOP2_LOGIN = SHOP2.login;
 const hours = (h: number) => moscowTime(new Date(Date.now() + h * 3_600_000));
 const text = (message: PostedMessage | undefined) => JSON.stringify(message?.blocks ?? []);
 const loginsReading = (stack: Stack, id: string) =>
@@ -23,39 +22,16 @@ describe("live cards of a second register", () => {
     stack = await Stack.start({
       env: { WATCH_INTERVAL_MS: "100" },
       storeMemoMs: 0,
-      fake: {
-        accounts: { [SANDBOX_LOGIN]: SANDBOX_SECRET, [SHOP2_LOGIN]: SHOP2_SECRET },
-        invoices: [
-          ...sampleInvoices(),
-          {
-            id: "902211700_LiveShopTwo",
-            state: "notpayed",
-            type: "purchase",
-            currency: "RUB",
-            amount: "2500",
-            createdAt: hours(-1),
-            expiredAt: hours(5),
-            login: SHOP2_LOGIN,
-          },
-        ],
-      },
+      fake: twoRegisterService([
+        shopTwoInvoice("902211700_LiveShopTwo", {
+          state: "notpayed",
+          amount: "2500",
+          createdAt: hours(-1),
+          expiredAt: hours(5),
+        }),
+      ]),
     });
-    const added = await stack.cli(
-      [
-        "credentials",
-        "set",
-        "--team",
-        SANDBOX_TEAM.id,
-        "--register",
-        "shop2",
-        "--login",
-        SHOP2_LOGIN,
-        "--secret",
-        "-",
-      ],
-      SHOP2_SECRET,
-    );
-    expect(added.code).toBe(0);
+    await connectShopTwo(stack);
   });
   afterAll(async () => {
     await stack?.stop();

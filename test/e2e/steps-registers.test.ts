@@ -4,14 +4,14 @@
  * with the register named, and a name the workspace does not have fails the run saying so.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_LOGIN, SANDBOX_SECRET, sampleInvoices } from "../../sandbox/fake-payments.js";
+import { SANDBOX_LOGIN } from "../../sandbox/fake-payments.js";
+import { connectShopTwo, SHOP2, shopTwoInvoice, twoRegisterService } from "../../sandbox/second-register.js";
 import type { FunctionCompletion } from "../../sandbox/slack.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack, type StepRun } from "../../sandbox/stack.js";
 
 const ADMIN = "U0ADMIN";
-const SHOP2_LOGIN = "shop2_register";
-const SHOP2_SECRET = "shop2-secret-3b9f21";
+const SHOP2_LOGIN = SHOP2.login;
 const SHOP2_INVOICE = "902211600_StepsShopTwo";
 
 describe("workflow steps with two registers", () => {
@@ -19,39 +19,10 @@ describe("workflow steps with two registers", () => {
   beforeAll(async () => {
     stack = await Stack.start({
       storeMemoMs: 0,
-      fake: {
-        accounts: { [SANDBOX_LOGIN]: SANDBOX_SECRET, [SHOP2_LOGIN]: SHOP2_SECRET },
-        invoices: [
-          ...sampleInvoices(),
-          {
-            id: SHOP2_INVOICE,
-            state: "payed",
-            currency: "RUB",
-            amount: "321.5",
-            createdAt: "2026-11-26 10:00:00",
-            expiredAt: "2026-11-27 10:00:00",
-            login: SHOP2_LOGIN,
-          },
-        ],
-      },
+      fake: twoRegisterService([shopTwoInvoice(SHOP2_INVOICE, { amount: "321.5" })]),
     });
     stack.slack.users[ADMIN] = { is_admin: true };
-    const added = await stack.cli(
-      [
-        "credentials",
-        "set",
-        "--team",
-        SANDBOX_TEAM.id,
-        "--register",
-        "shop2",
-        "--login",
-        SHOP2_LOGIN,
-        "--secret",
-        "-",
-      ],
-      SHOP2_SECRET,
-    );
-    expect(added.code).toBe(0);
+    await connectShopTwo(stack);
     // Workflows may create invoices here (the connect form's choice).
     const saved = await stack.submitView({
       view: {
