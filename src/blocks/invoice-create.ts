@@ -1,11 +1,13 @@
 import type { types } from "@slack/bolt";
 import { CREATE_TEXT } from "../i18n/invoice-create.js";
 import type { Lang } from "../i18n/lang.js";
+import { REGISTERS_TEXT } from "../i18n/registers.js";
 import type { InvoiceDraft } from "../payments/client.js";
 import { Big } from "../payments/decimal.js";
 import type { PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
+import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
 /** Block ids of the create modal's inputs; response_action errors are keyed by them. */
@@ -32,8 +34,11 @@ const MAX_EXTRA = 200;
 /** An exact decimal above zero: digits, an optional point and up to 8 decimals (no sign, no exponent). */
 const AMOUNT_PATTERN = /^\d{1,15}(\.\d{1,8})?$/;
 
-/** Where the modal was opened: the workspace and the channel the card goes to (no secrets). */
-export type CreateOrigin = { t: string; c: string };
+/**
+ * Where the modal was opened: the workspace, the channel the card goes to and the register's name
+ * (`r`; absent: main, as forms opened before registers say). No secrets.
+ */
+export type CreateOrigin = { t: string; c: string; r?: string };
 
 export type CreateForm = {
   amount?: string | undefined;
@@ -44,6 +49,8 @@ export type CreateForm = {
   origin: CreateOrigin;
   /** The workspace's language (English by default). */
   lang?: Lang;
+  /** The register the invoice is created in, said at the top where the workspace has several. */
+  register?: { name: string; how: "named" | "channel" | "default" } | undefined;
 };
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
@@ -102,6 +109,13 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
         options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
       }),
     );
+  }
+  if (form.register) {
+    const said = REGISTERS_TEXT[form.lang ?? "en"].footer(
+      escapeMrkdwn(form.register.name),
+      form.register.how,
+    );
+    blocks.unshift({ type: "context", elements: [{ type: "mrkdwn", text: said }] });
   }
   return modal({
     callbackId: CREATE_INVOICE_VIEW,

@@ -10,8 +10,17 @@ import type { CardDelivery, InvoiceDeps, TellDelivery } from "./deps.js";
 import { deliverInvoiceCard } from "./live-card.js";
 import { chosenMethod } from "./method.js";
 
-/** Who created the invoice and where the command was typed. */
-export type Creator = { teamId: string; userId: string; channelId: string };
+/**
+ * Who created the invoice and where the command was typed. `registerKey`: the register it is in
+ * (main's, the team id, when left out); `register`: its name, said on the card where there are several.
+ */
+export type Creator = {
+  teamId: string;
+  userId: string;
+  channelId: string;
+  registerKey?: string | undefined;
+  register?: string | undefined;
+};
 
 /**
  * Posts the card of a newly created invoice in the channel the command was typed in, the one path
@@ -110,9 +119,10 @@ export async function postCreatedInvoiceCard(
   // The workspace's language (English when its settings cannot be read: the card still goes out).
   const lang =
     (await deps.stores.settings.get(creator.teamId).catch(() => undefined))?.language ?? DEFAULT_LANG;
+  const key = creator.registerKey ?? creator.teamId;
   let invoice: Invoice;
   try {
-    invoice = await deps.payments.invoice(creator.teamId, created.id);
+    invoice = await deps.payments.invoice(key, created.id);
   } catch (error) {
     outcome.readError = error instanceof Error ? error.message : String(error);
     await tellCreator(
@@ -129,11 +139,12 @@ export async function postCreatedInvoiceCard(
     now: deps.now(),
     teamId: creator.teamId,
     visibility: "channel",
-    method: await chosenMethod(deps, creator.teamId, invoice),
+    method: await chosenMethod(deps, key, invoice),
     // Carried in the Refresh button's value, so a refreshed card still says who created it.
     createdBy: creator.userId,
     entered,
     lang,
+    ...(creator.register === undefined ? {} : { register: creator.register }),
   });
   await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang);
 }

@@ -174,7 +174,6 @@ describe("several cash registers in one workspace", () => {
     for (const [typed, shown] of [
       ["export 7d", "export"],
       ["subscribe", "subscribe"],
-      ["new 100 RUB", "new"],
     ] as const) {
       const asked = await stack.ask(typed, { userId: ADMIN, channelId: SHOP2_CHANNEL });
       expect(text(asked.reply.body)).toContain(

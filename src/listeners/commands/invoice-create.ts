@@ -8,6 +8,7 @@ import type { ListenerDeps } from "../deps.js";
 import { langFor, mayCreate } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import type { ChosenRegister } from "../shared/register.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**
@@ -23,6 +24,8 @@ type CreateCommand = {
   enterpriseId?: string | undefined;
   channelId: string;
   triggerId: string;
+  /** The register the invoice is to be created in (named, the channel's, or main). */
+  register: ChosenRegister;
 };
 
 /** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
@@ -38,8 +41,9 @@ export async function openCreateModal(
   const permission = await mayCreate(deps, client, command);
   noted.creator = permission.why;
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
-  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
-  const methods = await deps.payments.enabledMethodsWithin(command.teamId, CREATE_METHODS_BUDGET_MS);
+  const { register } = command;
+  if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
+  const methods = await deps.payments.enabledMethodsWithin(register.key, CREATE_METHODS_BUDGET_MS);
   const methodCount = methods ? methods.length : "unavailable";
   try {
     await client.views.open({
@@ -47,8 +51,14 @@ export async function openCreateModal(
       view: createInvoiceModal({
         ...prefill,
         methods,
-        origin: { t: command.teamId, c: command.channelId },
+        // Main's forms carry no name: they read as the forms opened before registers did.
+        origin: {
+          t: command.teamId,
+          c: command.channelId,
+          ...(register.key === command.teamId ? {} : { r: register.name }),
+        },
         lang,
+        register: register.several ? { name: register.name, how: register.how } : undefined,
       }),
     });
   } catch (error) {

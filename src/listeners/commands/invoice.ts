@@ -166,11 +166,11 @@ async function invoiceCard({
 }
 
 /**
- * Sub-commands that work on main's register only, for now (their feeds, digests, exports and new
- * invoices are kept per workspace): asked for another register, they do nothing and say so, rather
+ * Sub-commands that work on main's register only, for now (their feeds, digests and exports are
+ * kept per workspace): asked for another register, they do nothing and say so, rather
  * than answer with main's figures in that register's channel.
  */
-const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["export", "subscribe", "feed", "digest", "create"]);
+const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["export", "subscribe", "feed", "digest"]);
 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([

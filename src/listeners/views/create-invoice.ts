@@ -30,6 +30,7 @@ import { handledSubmission, type Noted } from "../shared/handled.js";
 import { langFor, mayCreate } from "../shared/manage.js";
 import type { ViewOutcome } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
 
@@ -41,7 +42,12 @@ export const INLINE_CREATE_MS = 2500;
 /** A submission is remembered this long, so a redelivery or a second click creates nothing more. */
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
 
-const originSchema = z.object({ t: z.string().min(1), c: z.string().regex(/^[CGDU][A-Z0-9]+$/) });
+/** `r`: the register's name; absent on main's forms and on those opened before registers. */
+const originSchema = z.object({
+  t: z.string().min(1),
+  c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
+  r: z.string().min(1).max(100).optional(),
+});
 /** The parts of view.state.values the modal defines, as validateCreateInput reads them. */
 const formSchema = z
   .object({
@@ -86,7 +92,12 @@ export const createInvoiceSubmission =
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const form = formSchema.safeParse(view.state.values);
-      if (!from.success || !form.success || from.data.t !== teamId) {
+      // A register renamed or removed since the form opened: its invoice goes nowhere else.
+      const register =
+        from.success && from.data.t === teamId
+          ? await registerNamed(deps.stores.registers, teamId, from.data.r)
+          : undefined;
+      if (!from.success || !form.success || !register) {
         await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
         return { outcome: "bad_form" };
       }
@@ -96,7 +107,13 @@ export const createInvoiceSubmission =
         return { outcome: "invalid", fields: Object.keys(checked.errors) };
       }
       const draft = checked.draft;
-      const creator: Creator = { teamId, userId: body.user.id, channelId: from.data.c };
+      const creator: Creator = {
+        teamId,
+        userId: body.user.id,
+        channelId: from.data.c,
+        registerKey: register.key,
+        register: register.several ? register.name : undefined,
+      };
       const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
       noted.creator = permission.why;
       if (!permission.allowed) {
@@ -119,7 +136,7 @@ export const createInvoiceSubmission =
         return { outcome: "duplicate" };
       }
 
-      const attempt: Promise<Attempt> = deps.payments.createInvoice(teamId, draft).then(
+      const attempt: Promise<Attempt> = deps.payments.createInvoice(register.key, draft).then(
         (created) => ({ ok: true, created }),
         (error: unknown) => ({ ok: false, error }),
       );
