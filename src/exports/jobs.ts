@@ -204,7 +204,8 @@ export class ExportJobs {
       jobId: lease.jobId,
       client: started.client,
       channel: started.channel,
-      read: (span, onEntry, options) => this.deps.history.read(request.teamId, span, onEntry, options),
+      read: (span, onEntry, options) =>
+        this.deps.history.read(request.registerKey ?? request.teamId, span, onEntry, options),
       signal: controller.signal,
       checkpoint: async () => {
         // Only the asker or an admin can have marked it: the Cancel listener checks before marking.

@@ -25,8 +25,11 @@ export type ExportRequest = {
   bounds: Period;
   format: ExportFormat;
   lang: Lang;
-  /** The report's title for the period ("Invoices in October 2026"). */
+  /** The report's title for the period ("Invoices in October 2026"), naming the register where several. */
   title: string;
+  /** The register's key (main's, the team id, when left out) and its name where the workspace has several. */
+  registerKey?: string | undefined;
+  registerName?: string | undefined;
 };
 
 /** How an export ended, for the log and the job list. */
@@ -60,8 +63,8 @@ export type ExportRun = {
   onProgressPosted?: (ts: string) => void;
 };
 
-/** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26.xlsx`. */
-export function exportFilename(request: Pick<ExportRequest, "bounds" | "format">): string {
+/** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26-shop2.xlsx` (a register named where several). */
+export function exportFilename(request: Pick<ExportRequest, "bounds" | "format" | "registerName">): string {
   const { bounds } = request;
   const first = dayIn(new Date(bounds.from * 1000), bounds.zone);
   const last = dayIn(new Date((bounds.to - 1) * 1000), bounds.zone);
@@ -70,7 +73,8 @@ export function exportFilename(request: Pick<ExportRequest, "bounds" | "format">
     : first === last
       ? first
       : `${first}_${last}`;
-  return `kassa-invoices-${span}.${request.format}`;
+  const register = request.registerName === undefined ? "" : `-${request.registerName}`;
+  return `kassa-invoices-${span}${register}.${request.format}`;
 }
 
 /**

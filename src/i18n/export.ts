@@ -29,6 +29,8 @@ export type ExportText = {
   entries: PluralForms;
   daysNotInFile: (days: string) => string;
   fileTitle: (title: string) => string;
+  /** The export's title where the workspace has several registers: which one it is of. */
+  ofRegister: (title: string, register: string) => string;
   sheetName: string;
   needsScope: string;
   /** service: the payment service failed while reading; kassa: Kassa did; slack: Slack did not take the file. */
@@ -70,6 +72,7 @@ const en: ExportText = {
   daysNotInFile: (days) =>
     `:warning: The invoices Kassa keeps for ${days} (days in UTC) could not be read, even afresh from the payment service, and are not in the file. Export again later; if it keeps happening, tell the Kassa operator.`,
   fileTitle: (title) => `Kassa export: ${title}`,
+  ofRegister: (title, register) => `${title}, register ${register}`,
   sheetName: "Invoices",
   needsScope:
     ":warning: Kassa may not send files or direct messages in this workspace yet. A workspace admin can reinstall Kassa from its Slack app page (it asks for the two permissions) to allow exports and charts.",
@@ -115,6 +118,7 @@ const ru: ExportText = {
   daysNotInFile: (days) =>
     `:warning: Счета, которые Kassa хранит за ${days} (дни по UTC), не удалось прочитать даже заново из платёжного сервиса, их нет в файле. Выгрузите ещё раз позже; если это повторяется, сообщите оператору Kassa.`,
   fileTitle: (title) => `Выгрузка Kassa: ${title}`,
+  ofRegister: (title, register) => `${title}, касса ${register}`,
   sheetName: "Счета",
   needsScope:
     ":warning: Kassa пока не может отправлять файлы и личные сообщения в этом рабочем пространстве. Администратор может переустановить Kassa со страницы приложения в Slack (она попросит эти два разрешения), чтобы включить выгрузки и графики.",

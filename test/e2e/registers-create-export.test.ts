@@ -27,8 +27,11 @@ const moscow = (minutes: number) =>
 
 describe("/invoice new and /invoice export per cash register", () => {
   let stack: Stack;
+  let mainIds: string[] = [];
   beforeAll(async () => {
-    const mains = sampleInvoices();
+    // main's own (an invoice with no login is every login's in the sandbox).
+    const mains = sampleInvoices().map((invoice) => ({ ...invoice, login: SANDBOX_LOGIN }));
+    mainIds = mains.map((invoice) => invoice.id);
     stack = await Stack.start({
       storeMemoMs: 0,
       fake: {
@@ -132,5 +135,36 @@ describe("/invoice new and /invoice export per cash register", () => {
     expect(result.json?.response_action).toBe("errors");
     expect(text(result.json)).toContain("This form is out of date");
     expect(stack.fake.created).toHaveLength(before);
+  });
+
+  it("/invoice shop2 export 7d sends a file of shop2's invoices only, named and titled for shop2", async () => {
+    const before = stack.fake.requests.length;
+    const { reply } = await stack.ask("shop2 export 7d", { userId: ADMIN, channelId: MAIN_CHANNEL });
+    expect(text(reply.body)).toContain("Exporting invoices in the last 7 days, register shop2 as CSV");
+    const [file] = await stack.slack.files.waitFor(1);
+    expect(file?.channel).toBe("D0ADMIN");
+    expect(file?.filename).toMatch(/^kassa-invoices-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-shop2\.csv$/);
+    const csv = (file?.bytes ?? Buffer.alloc(0)).toString("utf8");
+    expect(csv).toContain(SHOP2_INVOICE);
+    expect(csv).toContain(stack.fake.created.at(-1) ?? "(the invoice created above)");
+    for (const id of mainIds) expect(csv).not.toContain(id);
+    const history = stack.fake.requests
+      .slice(before)
+      .filter((request) => request.path.endsWith("/history/payments/"));
+    expect(history.length).toBeGreaterThan(0);
+    for (const request of history)
+      expect((request.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
+
+    // main's export of the same days, once shop2's is done (one per workspace at a time): main's only.
+    await expect
+      .poll(async () => text((await stack.ask("main export 7d", { userId: ADMIN })).reply.body), {
+        timeout: 10_000,
+      })
+      .toContain("Exporting invoices in the last 7 days, register main as CSV");
+    const files = await stack.slack.files.waitFor(2);
+    expect(files[1]?.filename).toMatch(/-main\.csv$/);
+    const mainCsv = (files[1]?.bytes ?? Buffer.alloc(0)).toString("utf8");
+    for (const id of mainIds) expect(mainCsv).toContain(id);
+    expect(mainCsv).not.toContain(SHOP2_INVOICE);
   });
 });

@@ -9,6 +9,7 @@ import { slackDateFromEpoch } from "../../blocks/format.js";
 import { reportTitle } from "../../blocks/period-report.js";
 import { invoiceUsageMessage } from "../../blocks/replies.js";
 import type { ExportFormat } from "../../exports/file.js";
+import { EXPORT_TEXT } from "../../i18n/export.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
 import type { ListenerDeps } from "../deps.js";
@@ -16,6 +17,7 @@ import { readerZone } from "../replies/invoice-summary.js";
 import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
+import type { ChosenRegister } from "../shared/register.js";
 
 /**
  * `/invoice export [period] [csv|xlsx]`: for those who may see the balance, every invoice of the
@@ -25,13 +27,14 @@ import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
 export async function runExportCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "exports" | "now" | "serviceTimeZone" | "stores">,
   client: webApi.WebClient,
-  command: { teamId: string; userId: string; enterpriseId?: string | undefined },
+  command: { teamId: string; userId: string; enterpriseId?: string | undefined; register: ChosenRegister },
   request: { period: PeriodName; format: ExportFormat },
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = `export ${request.period} ${request.format}`;
   const lang = await langFor(deps, command.teamId);
-  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const { register } = command;
+  if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
   const reader = await checkMoneyReader(deps, client, command);
   noted.manager = reader.why;
   if (!reader.allowed) return { reply: exportNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
@@ -39,9 +42,22 @@ export async function runExportCommand(
   const bounds = periodBounds(request.period, deps.now(), zone);
   if (!bounds)
     return { reply: invoiceUsageMessage("summary_future", request.period, lang), log: { outcome: "usage" } };
-  const title = reportTitle(request.period, lang);
+  // Where there are several, the title (in every message and the file) and the file name say which.
+  const registerName = register.several ? register.name : undefined;
+  const period = reportTitle(request.period, lang);
+  const title = registerName ? EXPORT_TEXT[lang].ofRegister(period, registerName) : period;
+  // Still one export per workspace at a time, whichever register it reads.
   const start = await deps.exports.start(
-    { teamId: command.teamId, userId: command.userId, bounds, format: request.format, lang, title },
+    {
+      teamId: command.teamId,
+      userId: command.userId,
+      bounds,
+      format: request.format,
+      lang,
+      title,
+      registerKey: register.key,
+      registerName,
+    },
     client,
   );
   if (start.started)

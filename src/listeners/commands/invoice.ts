@@ -166,11 +166,11 @@ async function invoiceCard({
 }
 
 /**
- * Sub-commands that work on main's register only, for now (their feeds, digests and exports are
- * kept per workspace): asked for another register, they do nothing and say so, rather
+ * Sub-commands that work on main's register only, for now (their feeds and digests are kept per
+ * workspace): asked for another register, they do nothing and say so, rather
  * than answer with main's figures in that register's channel.
  */
-const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["export", "subscribe", "feed", "digest"]);
+const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", "digest"]);
 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
@@ -189,11 +189,7 @@ function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K
   const kept = READS_REGISTER.has(kind) ? keptElsewhereReply(register, call.lang) : undefined;
   if (kept) return Promise.resolve({ reply: kept, log: { outcome: "register_kept_elsewhere" } });
   if (MAIN_ONLY.has(kind) && register.name !== MAIN_REGISTER && register.how !== "default") {
-    const text = REGISTERS_TEXT[call.lang].mainOnly(
-      kind === "create" ? "new" : kind,
-      register.name,
-      register.how,
-    );
+    const text = REGISTERS_TEXT[call.lang].mainOnly(kind, register.name, register.how);
     return Promise.resolve({ reply: ephemeral(text, text), log: { outcome: "main_register_only" } });
   }
   return SUBCOMMANDS[kind](call);
