@@ -95,6 +95,7 @@ export function auditCreated(
     {
       audit: "invoice_created",
       team: creator.teamId,
+      ...(creator.register === undefined ? {} : { register: creator.register }),
       user: creator.userId,
       invoice: created.id,
       amount: draft.amount,

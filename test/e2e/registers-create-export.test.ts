@@ -113,6 +113,8 @@ describe("/invoice new and /invoice export per cash register", () => {
     expect(card).toContain(`shop2 · `);
     expect(card).toContain(id);
     expect(card).toContain("Created by <@U0ADMIN>");
+    const audit = stack.logEntries().find((entry) => entry.audit === "invoice_created");
+    expect(audit).toMatchObject({ team: SANDBOX_TEAM.id, register: "shop2", invoice: id });
     // Read back from shop2, where it was made.
     const info = stack.fake.requests.filter((request) => request.path.endsWith("/invoice/info/")).at(-1);
     expect((info?.body as { auth_login?: string } | undefined)?.auth_login).toBe(SHOP2_LOGIN);
