@@ -105,10 +105,7 @@ export const watchSchema = z.object({
   invoiceId: z.string().min(1),
   /** The cash register (its login): all watch reads of one register share WATCH_MAX_RPS. */
   register: z.string().min(1),
-  /**
-   * The workspace's register the invoice is read with, by name, and shown on the card where the
-   * workspace has several; absent (watches of releases before registers): main's, not shown.
-   */
+  /** The register read with, by name, shown where several; absent (older watches): main's, not shown. */
   registerName: z.string().min(1).max(20).optional(),
   state: z.string(),
   amounts: z.string(),

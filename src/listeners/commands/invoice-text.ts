@@ -1,3 +1,4 @@
+import type { AuditPeriod } from "../../blocks/audit.js";
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
 import type { ExportFormat } from "../../exports/file.js";
@@ -33,6 +34,8 @@ export type InvoiceRequest =
   | { kind: "export"; period: PeriodName; format: ExportFormat }
   /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
   | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
+  /** `/invoice audit [today|7d|30d] [what]` (admins): the audit trail; `/invoice audit verify`: its chain. */
+  | { kind: "audit"; verify: boolean; period: AuditPeriod; what: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
@@ -87,6 +90,8 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     return { kind: "subscribe", words };
   }
   if (/^(feed|лента)$/i.test(trimmed)) return { kind: "feed" };
+  const audit = /^audit(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (audit) return auditRequest(audit[1] ?? "", trimmed);
   const use = /^use(?:\s+(\S+))?$/i.exec(trimmed);
   if (use) return { kind: "use", name: use[1]?.toLowerCase() ?? null };
   if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
@@ -180,3 +185,33 @@ function exportWords(words: string[]): { period: PeriodName; format: ExportForma
   }
   return { period: period ?? "today", format: format ?? "csv" };
 }
+
+/** The words after `/invoice audit`: `verify`, or a period and what to show, in any order. */
+function auditRequest(text: string, input: string): InvoiceRequest {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 1 && words[0] === "verify")
+    return { kind: "audit", verify: true, period: "all", what: null };
+  let period: AuditPeriod = "all";
+  let what: string | null = null;
+  for (const word of words) {
+    if (word === "today" || word === "7d" || word === "30d") period = word;
+    else if (AUDIT_SUBJECTS.includes(word) && what === null) what = word;
+    else return { kind: "invalid", reason: "audit_arg", input };
+  }
+  return { kind: "audit", verify: false, period, what };
+}
+
+/** What `/invoice audit` can narrow to: an act's first word (register, feed, payout, ...). */
+export const AUDIT_SUBJECTS = [
+  "register",
+  "settings",
+  "feed",
+  "digest",
+  "callback",
+  "invoice",
+  "export",
+  "payout",
+  "act",
+  "app",
+  "audit",
+];

@@ -25,6 +25,7 @@ import {
   registersInOrder,
 } from "../shared/register.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
+import { auditCommand } from "./invoice-audit.js";
 import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
@@ -122,6 +123,8 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
     openCreateModal(deps, client, asker, request.prefill, noted),
   use: ({ deps, client, asker, request, lang, noted }) =>
     useRegisterCommand(deps, client, asker, request.name, lang, noted),
+  audit: ({ deps, client, asker, request, lang, noted }) =>
+    auditCommand(deps, client, asker, request, lang, noted),
   lookup: invoiceCard,
 };
 

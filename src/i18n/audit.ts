@@ -1,0 +1,116 @@
+import type { Lang } from "./lang.js";
+
+/** The audit trail as admins read it in Slack (/invoice audit): each act in words. */
+export type AuditText = {
+  /** What an act was, after who did it ("<@U1> changed the language"), by action (src/audit/entry.ts). */
+  acts: Record<string, string>;
+  refused: (what: string, reason: string) => string;
+  failed: (reason: string) => string;
+  actor: { cli: string; kassa: string; workflow: string };
+  title: string;
+  none: string;
+  context: (shown: number, period: string) => string;
+  periods: { all: string; today: string; "7d": string; "30d": string };
+  notAllowed: string;
+  holds: (count: number, first: string, last: string, head: string) => string;
+  empty: string;
+  broken: (seq: number, reason: string) => string;
+};
+
+export const AUDIT_TEXT: Record<Lang, AuditText> = {
+  en: {
+    acts: {
+      "register.connected": "connected a cash register",
+      "register.edited": "changed a cash register's connection",
+      "register.disconnected": "disconnected a cash register",
+      "register.channel_set": "chose a channel's cash register",
+      "app.installed": "installed Kassa",
+      "app.uninstalled": "uninstalled Kassa",
+      "settings.language_changed": "changed the language",
+      "settings.visibility_changed": "changed where replies go",
+      "settings.creators_changed": "changed who may create invoices",
+      "settings.workflow_changed": "changed what workflows may do",
+      "feed.subscribed": "made a channel a payment feed",
+      "feed.unsubscribed": "stopped a payment feed",
+      "feed.form_saved": "saved a payment feed's settings",
+      "digest.set": "set a digest",
+      "callback.rotated": "gave the payment notifications a new address",
+      "invoice.created": "created an invoice",
+      "export.asked": "asked for an export",
+      "payout.policy_changed": "changed the payout policy",
+      "payout.requested": "requested a payout",
+      "payout.approved": "approved a payout",
+      "payout.rejected": "rejected a payout",
+      "payout.cancelled": "cancelled a payout",
+      "payout.submitted": "sent a payout",
+      "payout.ended": "saw a payout end",
+      "act.refused": "was refused",
+      "audit.days_removed": "removed entries past their keeping time",
+    },
+    refused: (what, reason) => `was refused: ${what} (${reason})`,
+    failed: (reason) => `failed: ${reason}`,
+    actor: { cli: "The CLI", kassa: "Kassa", workflow: "A workflow" },
+    title: "Audit trail",
+    none: "Nothing was recorded in this period.",
+    context: (shown, period) =>
+      `${period} · the ${shown} newest, newest first · \`/invoice audit verify\` checks the chain`,
+    periods: { all: "All kept entries", today: "Today", "7d": "Last 7 days", "30d": "Last 30 days" },
+    notAllowed:
+      "Only workspace admins and owners (and the people the operator lists) can read the audit trail. Ask one of them.",
+    holds: (count, first, last, head) =>
+      `:white_check_mark: The audit trail holds: ${count} entries, from ${first} to ${last}; every entry chains to the one before it. Head hash \`${head}\`.`,
+    empty: ":white_check_mark: The audit trail holds: nothing is recorded yet.",
+    broken: (seq, reason) =>
+      `:warning: The audit trail does not hold from entry ${seq}: ${reason}. Entries before it still chain; tell your operator, who can compare it with the head posted in the audit channel.`,
+  },
+  ru: {
+    acts: {
+      "register.connected": "подключил(а) кассу",
+      "register.edited": "изменил(а) подключение кассы",
+      "register.disconnected": "отключил(а) кассу",
+      "register.channel_set": "выбрал(а) кассу канала",
+      "app.installed": "установил(а) Kassa",
+      "app.uninstalled": "удалил(а) Kassa",
+      "settings.language_changed": "сменил(а) язык",
+      "settings.visibility_changed": "изменил(а), куда идут ответы",
+      "settings.creators_changed": "изменил(а), кто может создавать счета",
+      "settings.workflow_changed": "изменил(а), что могут сценарии",
+      "feed.subscribed": "сделал(а) канал лентой платежей",
+      "feed.unsubscribed": "остановил(а) ленту платежей",
+      "feed.form_saved": "сохранил(а) настройки ленты",
+      "digest.set": "настроил(а) сводку",
+      "callback.rotated": "сменил(а) адрес уведомлений о платежах",
+      "invoice.created": "создал(а) счёт",
+      "export.asked": "запросил(а) выгрузку",
+      "payout.policy_changed": "изменил(а) правила выплат",
+      "payout.requested": "запросил(а) выплату",
+      "payout.approved": "одобрил(а) выплату",
+      "payout.rejected": "отклонил(а) выплату",
+      "payout.cancelled": "отменил(а) выплату",
+      "payout.submitted": "отправил(а) выплату",
+      "payout.ended": "выплата завершилась",
+      "act.refused": "получил(а) отказ",
+      "audit.days_removed": "удалил(а) записи, чей срок хранения истёк",
+    },
+    refused: (what, reason) => `получил(а) отказ: ${what} (${reason})`,
+    failed: (reason) => `не удалось: ${reason}`,
+    actor: { cli: "Через CLI", kassa: "Kassa", workflow: "Сценарий" },
+    title: "Журнал действий",
+    none: "За этот период ничего не записано.",
+    context: (shown, period) =>
+      `${period} · ${shown} последних, новые сверху · \`/invoice audit verify\` проверяет цепочку`,
+    periods: {
+      all: "Все хранимые записи",
+      today: "Сегодня",
+      "7d": "Последние 7 дней",
+      "30d": "Последние 30 дней",
+    },
+    notAllowed:
+      "Журнал действий могут читать только администраторы и владельцы пространства (и люди из списка оператора). Обратитесь к ним.",
+    holds: (count, first, last, head) =>
+      `:white_check_mark: Журнал цел: записей ${count}, с ${first} по ${last}; каждая запись сцеплена с предыдущей. Хеш вершины \`${head}\`.`,
+    empty: ":white_check_mark: Журнал цел: записей пока нет.",
+    broken: (seq, reason) =>
+      `:warning: Журнал нарушен начиная с записи ${seq}: ${reason}. Записи до неё сцеплены; сообщите оператору — он сверит журнал с вершиной, опубликованной в канале журнала.`,
+  },
+};
