@@ -76,6 +76,29 @@ describe("acts recorded in the audit trail", () => {
     );
   });
 
+  it("an uninstall forgets the workspace but keeps its trail, which records the uninstall", async () => {
+    const team = "T0LEAVES";
+    await stack.cli(
+      ["credentials", "set", "--team", team, "--login", SANDBOX_LOGIN, "--secret", "-"],
+      SANDBOX_SECRET,
+    );
+    await stack.ask("language ru", { userId: ADMIN, teamId: team });
+    const result = await stack.event({ type: "app_uninstalled" }, { teamId: team });
+    expect(result.status).toBe(200);
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const trail = await openAuditTrail(store, { retentionDays: 1825 });
+      await expect
+        .poll(async () =>
+          (await trail.list(team, { limit: 10 })).entries.map((listed) => listed.entry?.action),
+        )
+        .toEqual(["app.uninstalled", "settings.language_changed"]);
+      expect((await trail.verify(team)).ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("the chain verifies, with the CLI too", async () => {
     const verified = await stack.cli(["audit", "verify", "--team", SANDBOX_TEAM.id]);
     expect(verified.code).toBe(0);

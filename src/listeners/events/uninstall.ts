@@ -1,3 +1,4 @@
+import { recordAct } from "../../audit/index.js";
 import { forgetOrgWorkspace, forgetWorkspace } from "../../store/index.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
@@ -15,6 +16,7 @@ type ForgetDeps = Pick<
   | "history"
   | "digests"
   | "payoutPolicies"
+  | "audit"
 >;
 
 /**
@@ -36,6 +38,8 @@ async function forget(
   };
   await handled(deps, { event, team: query.teamId ?? "" }, async () => {
     const teams = await forgetWorkspace(deps.stores, forgetRegisterWork(deps), query);
+    // The trail stays (it is the record of the uninstall) until its days are up.
+    for (const team of teams) await recordUninstall(deps, team, event);
     return {
       log: {
         outcome: "forgotten",
@@ -68,8 +72,24 @@ export const appUninstalledTeam =
   async ({ event, context }: EventArgs<"app_uninstalled_team">): Promise<void> => {
     await handled(deps, { event: "app_uninstalled_team", team: event.team_id }, async () => {
       await forgetOrgWorkspace(deps.stores, forgetRegisterWork(deps), event.team_id);
+      await recordUninstall(deps, event.team_id, "app_uninstalled_team");
       return {
         log: { outcome: "forgotten", ...(context.enterpriseId ? { enterprise: context.enterpriseId } : {}) },
       };
     });
   };
+
+/** The uninstall, in the workspace's audit trail: Slack says it happened, Kassa forgot the rest. */
+function recordUninstall(
+  deps: Pick<ForgetDeps, "audit" | "logger">,
+  team: string,
+  event: string,
+): Promise<void> {
+  return recordAct(deps.audit, deps.logger, {
+    team,
+    actor: "kassa",
+    action: "app.uninstalled",
+    object: event,
+    outcome: "done",
+  });
+}
