@@ -71,6 +71,9 @@ describe("acts recorded in the audit trail", () => {
     const edited = acts[4];
     expect(edited?.object).toBe("register main");
     expect(JSON.stringify(edited)).not.toContain(SANDBOX_SECRET);
+    // The form's settings too, before and after (the language the admin set back to English).
+    expect(edited?.after).toMatchObject({ settings: { replyVisibility: "channel", language: "en" } });
+    expect(edited?.before).toMatchObject({ login: SANDBOX_LOGIN, settings: { language: "en" } });
     expect(String((edited?.after as { secret?: string } | undefined)?.secret)).toMatch(
       /^sha256:[0-9a-f]{12}$/,
     );

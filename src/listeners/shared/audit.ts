@@ -41,7 +41,7 @@ export function auditedAct(
       return done("register.channel_set", `register ${register}`);
     case "connected":
       return done(
-        noted.audit?.before === undefined ? "register.connected" : "register.edited",
+        hasLogin(noted.audit?.before) ? "register.edited" : "register.connected",
         `register ${register}`,
       );
     case "policy_saved":
@@ -88,31 +88,63 @@ function toJson(value: unknown): z.core.util.JSONType {
   return JSON.parse(JSON.stringify(value ?? null));
 }
 
+/** The workspace settings a connect form saves: who sees what, who creates, workflows, language. */
+type FormSettings = {
+  replyVisibility?: string | undefined;
+  balanceVisibility?: string | undefined;
+  invoiceCreators?: string | undefined;
+  workflowCreates?: string | undefined;
+  language?: string | undefined;
+};
+
 /**
- * A register's credentials before and after a connect form: keys by their fingerprints only, enough
- * to see that one changed (and match it to a key someone holds), never to recover it.
+ * A register's credentials and the workspace's settings before and after a connect form: keys by
+ * their fingerprints only, enough to see that one changed (and match it to a key someone holds),
+ * never to recover it; a setting the form left out keeps its value.
  */
 export function connectionChange(
   name: string,
   stored: { login: string; account: { secret: string }; hasSalt: boolean } | undefined,
-  typed: { login: string; secret: string; salt: string | undefined; apiVersion: string },
+  typed: {
+    login: string;
+    secret: string;
+    salt: string | undefined;
+    apiVersion: string;
+    visibility: string;
+  } & FormSettings,
+  settingsBefore: FormSettings,
 ): AuditNote {
+  const chosen = definedOnly(pickSettings({ ...typed, replyVisibility: typed.visibility }));
+  const after = pickSettings({ ...settingsBefore, ...chosen });
   return {
     object: `register ${name}`,
-    ...(stored
-      ? {
-          before: {
-            login: stored.login,
-            secret: fingerprint(stored.account.secret),
-            secret2: stored.hasSalt,
-          },
-        }
-      : {}),
+    before: {
+      ...(stored
+        ? { login: stored.login, secret: fingerprint(stored.account.secret), secret2: stored.hasSalt }
+        : {}),
+      settings: pickSettings(settingsBefore),
+    },
     after: {
       login: typed.login,
       secret: fingerprint(typed.secret),
       secret2: typed.salt === undefined ? (stored?.hasSalt ?? false) : fingerprint(typed.salt),
       apiVersion: typed.apiVersion,
+      settings: after,
     },
   };
+}
+
+/** Only the settings' own fields: whatever else an object carries never reaches an entry. */
+function pickSettings(settings: FormSettings): FormSettings {
+  const { replyVisibility, balanceVisibility, invoiceCreators, workflowCreates, language } = settings;
+  return definedOnly({ replyVisibility, balanceVisibility, invoiceCreators, workflowCreates, language });
+}
+
+function definedOnly(settings: FormSettings): FormSettings {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+/** A connect form's "before" held a connection (a login): an edit, not a first connection. */
+function hasLogin(before: unknown): boolean {
+  return typeof before === "object" && before !== null && "login" in before;
 }

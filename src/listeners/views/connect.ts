@@ -107,7 +107,8 @@ export const connectSubmission =
         return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
       }
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
-      noted.audit = connectionChange(register.name, stored, { ...values, secret });
+      const settingsBefore = await deps.stores.settings.get(who.teamId).catch(() => ({}));
+      noted.audit = connectionChange(register.name, stored, { ...values, secret }, settingsBefore);
       const check: Promise<Check> = deps.payments.tryAccount(account).then(
         (catalog) => ({ ok: true, methods: catalog.methods.length }),
         (error: unknown) => ({ ok: false, message: checkFailure(error, lang) }),
