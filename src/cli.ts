@@ -4,10 +4,10 @@ import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { openAuditTrail, verificationLine } from "./audit/index.js";
-import { type CommandRun, parse, requireTeam, UsageError } from "./cli-args.js";
-import { listCredentials, removeCredentials, setCredentials } from "./cli-credentials.js";
-import { PAYOUTS_USAGE, runPayoutsCli } from "./cli-payouts.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
+import { type CommandRun, parse, requireTeam, UsageError } from "./operators/args.js";
+import { listCredentials, removeCredentials, setCredentials } from "./operators/credentials.js";
+import { PAYOUTS_USAGE, runPayoutsCli } from "./operators/payouts.js";
 import { openStore, sqlitePath } from "./store/keyv.js";
 import { createLogger } from "./util/logger.js";
 

@@ -53,7 +53,7 @@ const FLOORS: string[][] = [
   ["blocks", "charts"],
   ["registers", "history"],
   ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests", "audit", "payouts"],
-  ["listeners", "steps", "edge"],
+  ["listeners", "steps", "edge", "operators"],
 ];
 
 function floorOf(file: string): number {

@@ -1,9 +1,9 @@
 import { webApi } from "@slack/bolt";
-import type { Config } from "./config/index.js";
-import { PaymentsClient } from "./payments/client.js";
-import { slackClientOptions } from "./slack/client.js";
-import { slackErrorCode } from "./slack/error.js";
-import type { Closers } from "./util/closers.js";
+import type { Config } from "../config/index.js";
+import { PaymentsClient } from "../payments/client.js";
+import { slackClientOptions } from "../slack/client.js";
+import { slackErrorCode } from "../slack/error.js";
+import type { Closers } from "../util/closers.js";
 
 // Steps of startServer (src/server.ts) that stand on their own.
 

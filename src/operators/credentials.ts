@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { type CommandRun, registerName, requireTeam, UsageError } from "./cli-args.js";
-import { openStores } from "./store/index.js";
-import { sqlitePath } from "./store/keyv.js";
-import { MAIN_REGISTER, registerKey, registerOfKey } from "./store/registers.js";
+import { openStores } from "../store/index.js";
+import { sqlitePath } from "../store/keyv.js";
+import { MAIN_REGISTER, registerKey, registerOfKey } from "../store/registers.js";
+import { type CommandRun, registerName, requireTeam, UsageError } from "./args.js";
 
 // `credentials set | remove | list`: a workspace's cash registers, for operators.
 

@@ -1,16 +1,16 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { openAuditTrail, recordAct } from "./audit/index.js";
-import { registerName, requireTeam, UsageError } from "./cli-args.js";
-import { ConfigError, type Env, loadConfig } from "./config/index.js";
-import { formatExpiry } from "./i18n/payouts.js";
-import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "./payouts/policy.js";
-import { payoutPoliciesFor } from "./payouts/policy-store.js";
-import { changedFields, setPolicy } from "./payouts/set-policy.js";
-import { openStores } from "./store/index.js";
-import { MAIN_REGISTER, registerKey } from "./store/registers.js";
-import { createLogger } from "./util/logger.js";
-import { parseRubAmount } from "./util/rub-amount.js";
+import { openAuditTrail, recordAct } from "../audit/index.js";
+import { ConfigError, type Env, loadConfig } from "../config/index.js";
+import { formatExpiry } from "../i18n/payouts.js";
+import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "../payouts/policy.js";
+import { payoutPoliciesFor } from "../payouts/policy-store.js";
+import { changedFields, setPolicy } from "../payouts/set-policy.js";
+import { openStores } from "../store/index.js";
+import { MAIN_REGISTER, registerKey } from "../store/registers.js";
+import { createLogger } from "../util/logger.js";
+import { parseRubAmount } from "../util/rub-amount.js";
+import { registerName, requireTeam, UsageError } from "./args.js";
 
 export const PAYOUTS_USAGE = `  payouts policy --team <TEAM_ID> [--register <NAME>] --approvers <U1,U2,...> --channel <CHANNEL_ID>
                  --two-from <RUB> --person-day <RUB> --register-day <RUB> [--expire <24h>]

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import type { Config } from "./config/index.js";
-import { MAIN_REGISTER, registerNameSchema } from "./store/registers.js";
-import type { Logger } from "./util/logger.js";
+import type { Config } from "../config/index.js";
+import { MAIN_REGISTER, registerNameSchema } from "../store/registers.js";
+import type { Logger } from "../util/logger.js";
 
 // What every command of the operators' CLI reads the same way (src/cli.ts, src/cli-payouts.ts).
 
