@@ -14,7 +14,6 @@ import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
-import { payoutPoliciesFor } from "./payouts/policy-store.js";
 import { registerSteps } from "./steps/index.js";
 import { CommandJournal } from "./store/journal.js";
 import { RateLimiter } from "./store/rate-limit.js";
@@ -75,7 +74,8 @@ export function createApp(deps: AppDeps): KassaApp {
     serviceTimeZone: config.payments.timeZone,
     claimOnce,
     callbacks: deps.callbacks?.addresses,
-    payoutPolicies: payoutPoliciesFor(deps.stores.store, config.store.timeoutMs),
+    payoutPolicies: deps.payouts.policies,
+    payouts: deps.payouts.deps,
   });
   registerSteps(app, {
     payments: deps.payments,

@@ -1,11 +1,11 @@
 import type pino from "pino";
 import { type AppDeps, createApp } from "./app.js";
-import { openAuditTrail } from "./audit/index.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
+import { openRecords } from "./edge/open-records.js";
 import { paymentsClient, StartupError, starting, verifyBotToken } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
@@ -93,6 +93,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
   digestRunner.start();
   closers.job((graceMs) => digestRunner.close(graceMs));
+  work.payouts.runner.start();
+  closers.job((graceMs) => work.payouts.runner.close(graceMs));
 
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS) };
 }
@@ -179,10 +181,7 @@ async function openWork(
         readLeaseMs: options.readLeaseMs,
       }),
   );
-  // Opened with the rest of the store's work: a store that cannot keep it stops the start, saying so.
-  const audit = await starting(closers, "cannot set up the audit trail in the store", () =>
-    openAuditTrail(store, auditOptions(config, options)),
-  );
+  const { audit, payouts } = await openRecords(config, stores, client, logger, closers, options);
   return {
     work: {
       payments,
@@ -195,6 +194,7 @@ async function openWork(
       callbacks,
       refusals,
       audit,
+      payouts,
     },
     feedRunner,
     digestRunner,
@@ -212,13 +212,4 @@ function logListening(logger: Logger, config: Config, port: number, storeLocatio
     },
     config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
   );
-}
-
-/** The audit trail's retention and deadline; a test run's own prefix in a shared store. */
-function auditOptions(config: Config, options: ServerOptions) {
-  return {
-    retentionDays: config.audit.retentionDays,
-    timeoutMs: config.store.timeoutMs,
-    ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
-  };
 }

@@ -49,3 +49,15 @@ export const FEED_FORM_VIEW = "kassa_feed_form";
 
 /** `/payout setup`: a register's payout policy form. */
 export const PAYOUT_SETUP_VIEW = "kassa_payout_setup";
+
+/** A payout request's card: Approve and Reject (approvers), Cancel (the requester's copy). */
+export const PAYOUT_ACTIONS = {
+  approve: "kassa_payout_approve",
+  reject: "kassa_payout_reject",
+  cancel: "kassa_payout_cancel",
+} as const;
+
+/** `/payout`'s request form, and the modals behind Approve and Reject. */
+export const PAYOUT_REQUEST_VIEW = "kassa_payout_request";
+export const PAYOUT_APPROVE_VIEW = "kassa_payout_approve";
+export const PAYOUT_REJECT_VIEW = "kassa_payout_reject";

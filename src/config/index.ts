@@ -114,6 +114,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
     /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
     audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS },
+    /** PAYOUT_RUN_MS: how often each replica looks for payout requests due (to expire, send or follow). */
+    payoutRunMs: parsed.PAYOUT_RUN_MS,
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
     publicUrl: parsed.PUBLIC_URL,
     /** JOURNAL_GRACE_MS: an unanswered command whose process has not renewed it this long is a stopped process's. */

@@ -79,6 +79,7 @@ export const variablesSchema = z.object({
   FEED_CONCURRENCY: integer(8, 1, 1000),
   DIGEST_INTERVAL_MS: integer(60_000, 100, 3_600_000),
   AUDIT_RETENTION_DAYS: integer(1825, 1, 36_500),
+  PAYOUT_RUN_MS: integer(5_000, 100, 600_000),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),

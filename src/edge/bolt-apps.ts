@@ -16,6 +16,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { PayoutWork } from "../payouts/runner.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
 import type { CancelMarks } from "../store/cancels.js";
@@ -73,6 +74,8 @@ export type AppDeps = {
   digests: DigestStore;
   /** The audit trail: every act done through Kassa, hash-chained per workspace. */
   audit: AuditLog;
+  /** Payout requests: their board, the policies, and the worker that sends and follows them. */
+  payouts: PayoutWork;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   now?: () => Date;

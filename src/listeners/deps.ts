@@ -8,6 +8,7 @@ import type { KeptHistory } from "../history/kept.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
+import type { PayoutDeps } from "../payouts/request-deps.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Stores } from "../store/index.js";
@@ -61,4 +62,6 @@ export type ListenerDeps = {
   callbacks: CallbackAddresses | undefined;
   /** Each register's payout policy (payouts are off without one). */
   payoutPolicies: PayoutPolicies;
+  /** Payout requests: ask, approve, reject, cancel (each handler says who the workspace's admins are). */
+  payouts: PayoutDeps;
 };

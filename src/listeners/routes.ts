@@ -9,6 +9,10 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  PAYOUT_ACTIONS,
+  PAYOUT_APPROVE_VIEW,
+  PAYOUT_REJECT_VIEW,
+  PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
@@ -20,6 +24,7 @@ import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
+import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
@@ -33,7 +38,9 @@ import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
+import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
+import { payoutVoteSubmission } from "./views/payout-vote.js";
 
 /**
  * Everything Kassa answers, and which handler answers it. To add one, export a handler from its
@@ -64,11 +71,17 @@ export const ROUTES: readonly Route[] = [
   { action: FEED_ACTIONS.settings, handler: openFeedSettings },
   { action: EXPORT_ACTIONS.cancel, handler: cancelExport },
   { action: REPORT_ACTIONS.cancel, handler: cancelReport },
+  { action: PAYOUT_ACTIONS.approve, handler: payoutVoteButton },
+  { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
+  { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
   { view: FEED_FORM_VIEW, handler: feedFormSubmission },
   { view: PAYOUT_SETUP_VIEW, handler: payoutSetupSubmission },
+  { view: PAYOUT_REQUEST_VIEW, handler: payoutRequestSubmission },
+  { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
+  { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

@@ -5,6 +5,7 @@ import type { ClaimBoard } from "../store/claims/index.js";
 import type { CredentialsStore } from "../store/credentials.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
+import type { NoticeDeps } from "./notices.js";
 import type { PayoutPolicies } from "./policy-store.js";
 import type { PayoutRequest } from "./request-model.js";
 
@@ -48,6 +49,8 @@ export type PayoutDeps = {
   audit: AuditRecorder;
   logger: Logger;
   timing?: Partial<PayoutTiming>;
+  /** The workspace's Slack client: the worker keeps each request's cards and notes told (none: not told). */
+  slack?: NoticeDeps["slack"];
 };
 
 /**

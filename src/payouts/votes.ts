@@ -170,3 +170,20 @@ export function cancel(deps: PayoutDeps, id: string, requester: string, now: Dat
     return { next, result: { kind: "cancelled", request: next } };
   });
 }
+
+/**
+ * A click's first check: whether `person` may decide on request `id` now, before a modal opens. The
+ * vote itself checks again when it is given (the policy or the request may change meanwhile).
+ */
+export async function voteCheck(
+  deps: Pick<PayoutDeps, "board" | "policies">,
+  id: string,
+  person: string,
+  now: Date,
+): Promise<{ request?: PayoutRequest; refusal?: VoteRefusal }> {
+  const read = await readRequest(deps.board, id);
+  if (!read) return { refusal: { kind: "not_found" } };
+  const policy = await deps.policies.get(read.request.registerKey);
+  const refusal = voterRefusal(policy, read.request, person, now);
+  return refusal ? { request: read.request, refusal } : { request: read.request };
+}

@@ -1,6 +1,7 @@
 import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { DAY_FAMILY } from "./day-totals.js";
+import { showPayout } from "./notices.js";
 import { payoutsOn } from "./policy.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import {
@@ -147,7 +148,16 @@ async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): P
     });
     return { id: claim.key, status: "unreadable" };
   }
-  const end = await stepOf(deps, claim, read, clock);
+  let end = await stepOf(deps, claim, read, clock);
+  // Slack is told under the same claim: the cards follow the request, the end's notes go once.
+  if (end && end !== "forget" && deps.slack) {
+    const shown = await showPayout(
+      { board: deps.board, slack: deps.slack, logger: deps.logger },
+      claim.key,
+      true,
+    );
+    if (shown === "owed") end = { dueAt: Math.min(end.dueAt, clock() + timingOf(deps).retryMs) };
+  }
   if (end === "forget") await deps.board.drop(PAYOUT_FAMILY, claim.key);
   else if (end) await deps.board.release(PAYOUT_FAMILY, claim.key, claim.token, end);
   const after = end === "forget" ? undefined : await readRequest(deps.board, claim.key);

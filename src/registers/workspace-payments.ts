@@ -8,6 +8,7 @@ import type {
   PaymentMethod,
   PaymentsAccount,
 } from "../payments/model.js";
+import type { PayoffMethod } from "../payments/payoff-model.js";
 import type { CallPriority } from "../payments/register-queue.js";
 import type { Cache } from "../store/cache.js";
 import type { CredentialsStore } from "../store/credentials.js";
@@ -184,18 +185,26 @@ export class WorkspacePayments {
     );
   }
 
-  /**
-   * The register's payout methods (code and name) if read within `budgetMs`: "unlisted" on an API
-   * with none (v2); undefined when slower or failing (a form then takes codes as text). Not cached:
-   * only the payout setup form asks, now and then.
-   */
+  /** The register's payout methods (code and name) within `budgetMs`, as payoffMethodListWithin. */
   async payoffMethodsWithin(
     key: string,
     budgetMs: number,
   ): Promise<Array<{ code: string; name: string }> | "unlisted" | undefined> {
+    const list = await this.payoffMethodListWithin(key, budgetMs);
+    return Array.isArray(list) ? list.map(({ code, name }) => ({ code, name })) : list;
+  }
+
+  /**
+   * The register's payout methods with their fees and limits, read within `budgetMs` (the request
+   * form's): "unlisted" on an API with none (v2); undefined when slower or failing.
+   */
+  async payoffMethodListWithin(
+    key: string,
+    budgetMs: number,
+  ): Promise<PayoffMethod[] | "unlisted" | undefined> {
     const read = async () => {
       const list = await this.client.listPayoffMethods((await this.connection(key)).account);
-      return list.listed ? list.methods.map(({ code, name }) => ({ code, name })) : ("unlisted" as const);
+      return list.listed ? list.methods : ("unlisted" as const);
     };
     return (
       (await within(

@@ -226,10 +226,11 @@ describe("/payout setup", () => {
     expect(await policyPrinted()).toContain("version 3, set by U0ADMIN");
   });
 
-  it("answers anything else with what exists, and pays nothing", async () => {
+  it("answers a request it cannot read with how to write one, and pays nothing", async () => {
     const { reply } = await stack.ask("1000 CARD 4111", { command: "/payout", userId: ADMIN });
-    expect(JSON.stringify(reply.body)).toContain("Requesting a payout from Slack comes next");
+    expect(JSON.stringify(reply.body)).toContain("/payout AMOUNT METHOD WALLET REASON");
     expect(stack.fake.payoffs.submits).toHaveLength(0);
+    expect(stack.fake.payoffs.all.size).toBe(0);
   });
 });
 

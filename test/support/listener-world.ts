@@ -21,7 +21,7 @@ import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
-import { payoutPoliciesFor } from "../../src/payouts/policy-store.js";
+import { openPayouts } from "../../src/payouts/runner.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
 import { callbackKeysFor } from "../../src/store/callback-keys.js";
@@ -99,6 +99,16 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
   });
   const cancels = new CancelMarks(store.namespace("cancels"));
   const audit = await openAuditTrail(store, { retentionDays: 1825 });
+  const payouts = await openPayouts(store, {
+    payments: client,
+    paymentsTimeoutMs: 2000,
+    credentials,
+    slack: async () => undefined,
+    audit,
+    logger,
+    storeTimeoutMs: 3000,
+    intervalMs: 1000,
+  });
   const deps: ListenerDeps = {
     audit,
     payments,
@@ -142,7 +152,8 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
-    payoutPolicies: payoutPoliciesFor(store, 3000),
+    payoutPolicies: payouts.policies,
+    payouts: payouts.deps,
     exports: new ExportJobs({
       history,
       leases,

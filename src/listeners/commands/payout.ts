@@ -4,6 +4,7 @@ import { noSecret2Message, payoutHelpMessage, payoutSetupModal } from "../../blo
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
+import { payoutsOn } from "../../payouts/policy.js";
 import { versionOf } from "../../payouts/policy-store.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
@@ -15,18 +16,22 @@ import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { type ChosenRegister, chooseRegister, withRegisterFooter } from "../shared/register.js";
+import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
 
 /** How long the form waits for the payout method list: the trigger_id lapses 3 s after the command. */
 export const PAYOUT_METHODS_BUDGET_MS = 700;
 
-type PayoutDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "payoutPolicies">;
+type PayoutDeps = AnswerDeps &
+  ManagerDeps &
+  RequestCommandDeps &
+  Pick<ListenerDeps, "payments" | "payoutPolicies">;
 
 /**
- * `/payout [REGISTER] setup`: the register's payout policy form, for admins. Anything else, for now,
- * is the help: what exists and the register's policy in a line (requests come next; nothing here
- * pretends to pay).
+ * `/payout [REGISTER] setup`: the register's payout policy form, for admins. `/payout` alone opens
+ * the request form where payouts are on (else the help: what exists, and the policy in a line);
+ * `/payout AMOUNT METHOD WALLET REASON…` requests in one line; `/payout help` is the help.
  */
 export const payoutCommand =
   (deps: PayoutDeps) =>
@@ -42,14 +47,18 @@ export const payoutCommand =
       );
       if (chosen.several) noted.register = chosen.name;
       const lang = await langFor(deps, command.team_id);
-      if (/^setup$/i.test(chosen.rest.trim()))
-        return payoutSetup(deps, client, { ...command, chosen, lang }, noted);
+      const rest = chosen.rest.trim();
+      if (/^setup$/i.test(rest)) return payoutSetup(deps, client, { ...command, chosen, lang }, noted);
       const policy = await deps.payoutPolicies.get(chosen.key);
-      const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);
-      return {
-        reply,
-        log: { outcome: chosen.rest.trim() === "" || /^help$/i.test(chosen.rest.trim()) ? "help" : "usage" },
+      const asked = { ...command, chosen, lang };
+      const footed = async (produced: Promise<Produced>) => {
+        const { reply, log } = await produced;
+        return { reply: reply && withRegisterFooter(reply, chosen, lang), log };
       };
+      if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, noted));
+      if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, noted);
+      const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);
+      return { reply, log: { outcome: "help" } };
     });
   };
 

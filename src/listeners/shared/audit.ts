@@ -48,6 +48,18 @@ export function auditedAct(
       return done("payout.policy_changed", `payout policy ${register}`);
     case "created":
       return done("invoice.created", `invoice ${noted.invoice ?? ""}`.trim());
+    // Requests and votes record their own acts (src/payouts); these refusals came before them.
+    case "payout_refused":
+      return { action: "payout.requested", object: "payout", outcome: "refused", reason: outcome.refusal };
+    case "payout_vote_refused":
+      return outcome.by === "slack"
+        ? {
+            action: where.name.includes("reject") ? "payout.rejected" : "payout.approved",
+            object: `payout ${noted.payout ?? ""}`.trim(),
+            outcome: "refused",
+            reason: outcome.refusal,
+          }
+        : undefined;
     case "not_allowed":
       return {
         action: "act.refused",

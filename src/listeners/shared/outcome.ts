@@ -1,6 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { PayoutOutcome } from "./payout-outcome.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -37,6 +38,7 @@ export type LogContext = CardDelivery & {
   creator?: string;
   /** Who may see /balance in this workspace. */
   visibility?: BalanceVisibility;
+  payout?: string;
   /** The cash register a command worked on, where the workspace has several. */
   register?: string;
   /** For the audit trail (listeners/shared/audit.ts), not the log line: what changed, and on what. */
@@ -145,6 +147,7 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" }
   /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
   | { outcome: "no_secret2" }
+  | PayoutOutcome
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {

@@ -20,11 +20,11 @@ import type { ViewArgs } from "../router.js";
 import { handledSubmission, type Noted } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import type { ViewOutcome } from "../shared/outcome.js";
+import { peopleError } from "../shared/payout-people.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined } from "./form.js";
-import { peopleError } from "./payout-people.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({

@@ -1,0 +1,48 @@
+import { openAuditTrail } from "../audit/index.js";
+import type { Config } from "../config/index.js";
+import { openPayouts } from "../payouts/runner.js";
+import type { Stores } from "../store/index.js";
+import type { Closers } from "../util/closers.js";
+import type { Logger } from "../util/logger.js";
+import { slackClients } from "../watch/index.js";
+import { type paymentsClient, starting } from "./start-steps.js";
+
+type RecordsOptions = { now?: (() => Date) | undefined; watchNamespace?: string | undefined };
+
+export /** The audit trail and the payouts (which write to it): a store that cannot keep them stops the start. */
+async function openRecords(
+  config: Config,
+  stores: Stores,
+  client: ReturnType<typeof paymentsClient>,
+  logger: Logger,
+  closers: Closers,
+  options: RecordsOptions,
+) {
+  const { store, credentials } = stores;
+  const audit = await starting(closers, "cannot set up the audit trail in the store", () =>
+    openAuditTrail(store, auditOptions(config, options)),
+  );
+  const payouts = await starting(closers, "cannot set up payouts in the store", () =>
+    openPayouts(store, {
+      payments: client,
+      paymentsTimeoutMs: config.payments.timeoutMs,
+      credentials,
+      slack: slackClients(config, stores),
+      audit,
+      logger,
+      storeTimeoutMs: config.store.timeoutMs,
+      intervalMs: config.payoutRunMs,
+      now: options.now,
+    }),
+  );
+  return { audit, payouts };
+}
+
+/** The audit trail's retention and deadline; a test run's own prefix in a shared store. */
+function auditOptions(config: Config, options: RecordsOptions) {
+  return {
+    retentionDays: config.audit.retentionDays,
+    timeoutMs: config.store.timeoutMs,
+    ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+import { PAYOUT_ACTIONS } from "../../blocks/ids.js";
+import { payoutApproveModal, payoutRejectModal } from "../../blocks/payout-forms.js";
+import { voteRefusedMessage } from "../../blocks/payout-replies.js";
+import { ephemeral } from "../../blocks/replies.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
+import { cancel, voteCheck } from "../../payouts/votes.js";
+import { slackErrorCode } from "../../slack/error.js";
+import type { ListenerDeps } from "../deps.js";
+import type { ActionArgs } from "../router.js";
+import { actionContext } from "../shared/action-context.js";
+import { type AnswerDeps, answer } from "../shared/answer.js";
+import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
+import type { ManagerDeps } from "../shared/permissions.js";
+
+type PayoutButtonDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payouts" | "now">;
+
+/** A request's id as the card's buttons carry it; anything else is out of date. */
+const PAYOUT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * Approve or Reject on a request's card: who pressed is checked at once (an approver of the policy
+ * now, not the requester, not a guest, not voted yet), then the modal opens: Approve asks for the
+ * wallet's last four characters, Reject for a reason. The vote itself is given, and checked again,
+ * when the modal is submitted. A refusal is said privately, with who can.
+ */
+export const payoutVoteButton =
+  (deps: PayoutButtonDeps) =>
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, action, respond, client, body } = args;
+    await ack();
+    const press = actionContext(deps, args, { offersConnect: false });
+    const send = (message: Parameters<typeof respond>[0] & object) =>
+      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    await answer(deps, press.context, send, async (noted) => {
+      const lang = await press.lang();
+      const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
+      noted.payout = id;
+      const checked = id ? await voteCheck(deps.payouts, id, press.userId, deps.now()) : undefined;
+      const refusal = !checked
+        ? { kind: "not_found" as const }
+        : (checked.refusal ?? (await personRefusal(client, press.userId)));
+      if (refusal || !checked?.request)
+        return {
+          reply: voteRefusedMessage(refusal ?? { kind: "not_found" }, lang),
+          log: { outcome: "payout_vote_refused", refusal: refusal?.kind ?? "not_found", by: "slack" },
+        };
+      const origin = { id, c: body.channel?.id };
+      const view =
+        action.action_id === PAYOUT_ACTIONS.approve
+          ? payoutApproveModal(checked.request, origin, lang)
+          : payoutRejectModal(checked.request, origin, lang);
+      try {
+        await client.views.open({ trigger_id: body.trigger_id, view });
+      } catch (error) {
+        const text = NOTICES_TEXT[lang];
+        const reply = ephemeral(text.formNotOpened("Approve"), text.formNotOpenedFallback("Approve"));
+        return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
+      }
+      return { reply: null, log: { outcome: "modal_opened" } };
+    });
+  };
+
+/** Cancel on the requester's copy: until it is sent, the requester ends the request (the quote cancelled). */
+export const payoutCancelButton =
+  (deps: PayoutButtonDeps) =>
+  async (args: ActionArgs): Promise<void> => {
+    const { ack, action, respond } = args;
+    await ack();
+    const press = actionContext(deps, args, { offersConnect: false });
+    const send = (message: Parameters<typeof respond>[0] & object) =>
+      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    await answer(deps, press.context, send, async (noted) => {
+      const lang = await press.lang();
+      const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
+      noted.payout = id;
+      const result = id
+        ? await cancel(deps.payouts, id, press.userId, deps.now())
+        : ({ kind: "refused", refusal: { kind: "not_found" } } as const);
+      if (result.kind === "refused")
+        return {
+          reply: voteRefusedMessage(result.refusal, lang),
+          log: { outcome: "payout_vote_refused", refusal: result.refusal.kind, by: id ? "kassa" : "slack" },
+        };
+      await showAfterVote(deps, args.client, id);
+      const t = PAYOUT_VOTE_TEXT[lang];
+      return {
+        reply: ephemeral(t.cancelledNow, t.cancelledNow),
+        log: { outcome: "payout_voted", result: result.kind },
+      };
+    });
+  };

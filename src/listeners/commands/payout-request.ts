@@ -1,0 +1,101 @@
+import type { webApi } from "@slack/bolt";
+import { payoutRequestModal } from "../../blocks/payout-forms.js";
+import { requestRefusedMessage } from "../../blocks/payout-replies.js";
+import { ephemeral } from "../../blocks/replies.js";
+import type { Lang } from "../../i18n/lang.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
+import type { PayoutPolicy } from "../../payouts/policy.js";
+import { slackErrorCode } from "../../slack/error.js";
+import type { ListenerDeps } from "../deps.js";
+import { type AskDeps, askPayout } from "../replies/payout-asked.js";
+import type { LogContext, Produced } from "../shared/outcome.js";
+import type { ChosenRegister } from "../shared/register.js";
+
+/** How long the form waits for the payout methods: the trigger_id lapses 3 s after the command. */
+export const REQUEST_METHODS_BUDGET_MS = 1200;
+
+export type RequestCommandDeps = AskDeps & Pick<ListenerDeps, "payments">;
+
+type Asked = {
+  team_id: string;
+  user_id: string;
+  enterprise_id?: string | undefined;
+  channel_id: string;
+  trigger_id: string;
+  chosen: ChosenRegister;
+  lang: Lang;
+};
+
+/** `/payout AMOUNT METHOD WALLET REASON…`: the amount as a plain decimal ("1500", "1500,50"), or undefined. */
+export function parseOneLine(
+  text: string,
+): { amount: string; method: string; wallet: string; reason: string } | undefined {
+  const match = /^\s*(\d+(?:[.,]\d+)?)\s+(\S+)\s+(\S+)\s+(\S[\s\S]*)$/.exec(text);
+  if (!match) return undefined;
+  const [, amount = "", method = "", wallet = "", reason = ""] = match;
+  return { amount: amount.replace(",", "."), method, wallet, reason: reason.trim() };
+}
+
+/** `/payout` with payouts on: the request form, with the register's payout methods the policy allows. */
+export async function openRequestForm(
+  deps: RequestCommandDeps,
+  client: webApi.WebClient,
+  asked: Asked,
+  policy: PayoutPolicy,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "request_form";
+  const listed = await deps.payments.payoffMethodListWithin(asked.chosen.key, REQUEST_METHODS_BUDGET_MS);
+  const allowed = (code: string) =>
+    policy.methods.length === 0 || policy.methods.some((one) => one.toUpperCase() === code.toUpperCase());
+  const methods = Array.isArray(listed) ? listed.filter((method) => allowed(method.code)) : undefined;
+  try {
+    await client.views.open({
+      trigger_id: asked.trigger_id,
+      view: payoutRequestModal({
+        register: asked.chosen.name,
+        channel: policy.channel,
+        methods,
+        origin: { t: asked.team_id, c: asked.channel_id, r: asked.chosen.name },
+        lang: asked.lang,
+      }),
+    });
+  } catch (error) {
+    const text = NOTICES_TEXT[asked.lang];
+    const reply = ephemeral(text.formNotOpened("/payout"), text.formNotOpenedFallback("/payout"));
+    return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
+  }
+  return { reply: null, log: { outcome: "modal_opened", methods: methods?.length ?? "unavailable" } };
+}
+
+/** `/payout AMOUNT METHOD WALLET REASON…`: the request made at once (the fee on top, from the balance). */
+export async function requestInOneLine(
+  deps: RequestCommandDeps,
+  client: webApi.WebClient,
+  asked: Asked,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.action = "request";
+  const t = PAYOUT_REQUEST_TEXT[asked.lang];
+  const line = parseOneLine(asked.chosen.rest);
+  if (!line) return { reply: ephemeral(t.usage, t.usageFallback), log: { outcome: "usage" } };
+  const result = await askPayout(deps, client, {
+    team: asked.team_id,
+    user: asked.user_id,
+    enterpriseId: asked.enterprise_id,
+    register: asked.chosen,
+    lang: asked.lang,
+    ...line,
+    subtractFrom: "balance",
+    reference: "",
+  });
+  if (result.kind === "refused")
+    return {
+      reply: requestRefusedMessage(result.refusal, asked.chosen.name, asked.lang),
+      log: { outcome: "payout_refused", refusal: result.refusal.kind },
+    };
+  noted.payout = result.request.id;
+  const reply = ephemeral(t.requested(`<#${result.channel}>`, result.request.needed), t.requestedFallback);
+  return { reply, log: { outcome: "payout_requested" } };
+}

@@ -1,0 +1,13 @@
+/** What `/payout`, its forms and its card's buttons end in (besides the kinds every handler has). */
+export type PayoutOutcome =
+  /** A payout requested: its card posted for the approvers (the use case recorded the act). */
+  | { outcome: "payout_requested" }
+  /** A request refused (the policy, a cap, the service's own refusal): nothing requested. */
+  | { outcome: "payout_refused"; refusal: string }
+  /** Approve, Reject or Cancel given: what the request became. */
+  | { outcome: "payout_voted"; result: string }
+  /**
+   * A click that changed nothing: `by` slack when the listener refused it (the person, the wallet's
+   * ending, a stale button: recorded as a refused act then), kassa when the vote did (recorded there).
+   */
+  | { outcome: "payout_vote_refused"; refusal: string; by: "kassa" | "slack" };

@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import type { webApi } from "@slack/bolt";
+import { z } from "zod";
+import { fieldError } from "../../blocks/form.js";
+import { PAYOUT_REQUEST_VIEW, REQUEST_FIELDS } from "../../blocks/payout-forms.js";
+import { plainOf, refusalField, requestRefusalText } from "../../blocks/payout-replies.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
+import { within } from "../../util/within.js";
+import type { ListenerDeps } from "../deps.js";
+import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
+import type { ViewArgs } from "../router.js";
+import { handledSubmission } from "../shared/handled.js";
+import { langFor } from "../shared/manage.js";
+import type { Outcome } from "../shared/outcome.js";
+import { registerNamed } from "../shared/register.js";
+import { teamIdOf } from "../shared/team.js";
+import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
+
+/** How long the form waits for the request (the service's quote): a refusal in time is said in the form. */
+export const INLINE_REQUEST_MS = 2500;
+/** A submission is remembered this long, so a redelivery or a second click requests nothing more. */
+const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
+
+const originSchema = z.object({
+  t: z.string().min(1),
+  c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
+  r: z.string().min(1).max(40),
+});
+const text = z.object({ value: textValue }).optional();
+const formSchema = z
+  .object({
+    [REQUEST_FIELDS.method]: z.object({ value: z.union([selectValue, textValue]) }).optional(),
+    [REQUEST_FIELDS.wallet]: text,
+    [REQUEST_FIELDS.amount]: text,
+    [REQUEST_FIELDS.subtractFrom]: z.object({ value: selectValue }).optional(),
+    [REQUEST_FIELDS.reason]: text,
+    [REQUEST_FIELDS.reference]: text,
+  })
+  .transform((values) => {
+    const method = values[REQUEST_FIELDS.method]?.value;
+    const typed = (field: string) =>
+      (
+        values[field as keyof typeof values] as { value: { value?: string | null } } | undefined
+      )?.value.value?.trim() ?? "";
+    return {
+      method:
+        (method && "selected_option" in method ? method.selected_option?.value : undefined) ??
+        (method && "value" in method ? (method.value ?? "") : "").trim(),
+      wallet: typed(REQUEST_FIELDS.wallet).replace(/\s+/g, ""),
+      amount: typed(REQUEST_FIELDS.amount)
+        .replace(/[\s\u00a0]/g, "")
+        .replace(",", "."),
+      subtractFrom:
+        values[REQUEST_FIELDS.subtractFrom]?.value.selected_option?.value === "amount" ? "amount" : "balance",
+      reason: typed(REQUEST_FIELDS.reason),
+      reference: typed(REQUEST_FIELDS.reference),
+    } as const;
+  });
+
+type RequestViewDeps = AskDeps & Pick<ListenerDeps, "claimOnce" | "inFlight" | "audit">;
+
+/** The outcome told to the requester by direct message when the form had closed before it came. */
+async function tellLate(
+  client: webApi.WebClient,
+  user: string,
+  result: AskResult,
+  register: string,
+  lang: Lang,
+) {
+  const t = PAYOUT_REQUEST_TEXT[lang];
+  const words =
+    result.kind === "requested"
+      ? t.requested(`<#${result.channel}>`, result.request.needed)
+      : `:no_entry_sign: ${requestRefusalText(result.refusal, register, lang)}`;
+  await client.chat.postMessage({ channel: user, text: words }).catch(() => undefined);
+}
+
+/**
+ * The request form's Request: the values read, the submission claimed once (a redelivery or a
+ * double click requests nothing more), then the request made (askPayout). A refusal that comes in
+ * time is said next to its field with the form kept open; a slow one is told by direct message.
+ */
+export const payoutRequestSubmission =
+  (deps: RequestViewDeps) =>
+  async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+    const started = performance.now();
+    const team = teamIdOf(body);
+    const lang = await langFor(deps, team).catch(() => DEFAULT_LANG);
+    const user = body.user.id;
+    const where = { view: PAYOUT_REQUEST_VIEW, team, user, field: REQUEST_FIELDS.amount, lang };
+    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+      const form = formSchema.safeParse(view.state.values);
+      const register =
+        from.success && from.data.t === team
+          ? await registerNamed(deps.stores.registers, team, from.data.r)
+          : undefined;
+      if (!form.success || !register) {
+        await reply(fieldError(REQUEST_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
+        return { outcome: "bad_form" };
+      }
+      if (register.several) noted.register = register.name;
+      const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);
+      let first: boolean;
+      try {
+        first = await deps.claimOnce(`payout-request:${team}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
+      } catch {
+        await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].storeDown));
+        return { outcome: "not_sent", reason: "store_unavailable" };
+      }
+      if (!first) {
+        await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].duplicate));
+        return { outcome: "duplicate" };
+      }
+      const asked: PayoutAsked = {
+        team,
+        user,
+        enterpriseId: body.enterprise?.id,
+        register,
+        lang,
+        ...form.data,
+      };
+      const attempt = askPayout(deps, client, asked);
+      const quick = await within(attempt, INLINE_REQUEST_MS - (performance.now() - started));
+      if (quick?.kind === "refused") {
+        const words = plainOf(requestRefusalText(quick.refusal, register.name, lang));
+        await reply(fieldError(REQUEST_FIELDS[refusalField(quick.refusal)], words.slice(0, 1900)));
+        return { outcome: "payout_refused", refusal: quick.refusal.kind };
+      }
+      await reply();
+      const result = quick ?? (await attempt);
+      if (!quick) await tellLate(client, user, result, register.name, lang);
+      if (result.kind === "refused") return { outcome: "payout_refused", refusal: result.refusal.kind };
+      noted.payout = result.request.id;
+      return { outcome: "payout_requested" };
+    });
+  };

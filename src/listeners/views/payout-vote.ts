@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { fieldError } from "../../blocks/form.js";
+import { walletEnding } from "../../blocks/payout-card.js";
+import {
+  APPROVE_FIELD,
+  PAYOUT_APPROVE_VIEW,
+  PAYOUT_REJECT_VIEW,
+  REJECT_FIELD,
+} from "../../blocks/payout-forms.js";
+import { plainOf, type SlackVoteRefusal, voteRefusalText } from "../../blocks/payout-replies.js";
+import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import { readRequest } from "../../payouts/request-model.js";
+import { approve, reject, type VoteRefusal, type VoteResult } from "../../payouts/votes.js";
+import type { ListenerDeps } from "../deps.js";
+import type { ViewArgs } from "../router.js";
+import { handledSubmission } from "../shared/handled.js";
+import { langFor } from "../shared/manage.js";
+import type { Outcome } from "../shared/outcome.js";
+import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
+import { teamIdOf } from "../shared/team.js";
+import { parseJsonOrUndefined, textValue } from "./form.js";
+
+const originSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });
+const typedSchema = (field: string) =>
+  z
+    .object({ [field]: z.object({ value: textValue }) })
+    .transform((values) => values[field]?.value.value?.trim() ?? "");
+
+type VoteViewDeps = Pick<ListenerDeps, "payouts" | "now" | "logger" | "inFlight" | "audit" | "stores">;
+
+type Vote = {
+  field: string;
+  /** Checks only Slack's side can make (the wallet's ending); undefined when it passes. */
+  slackCheck: (typed: string, wallet: string) => SlackVoteRefusal | undefined;
+  give: (deps: VoteViewDeps, id: string, user: string, typed: string) => Promise<VoteResult>;
+};
+
+const VOTES: Record<typeof PAYOUT_APPROVE_VIEW | typeof PAYOUT_REJECT_VIEW, Vote> = {
+  [PAYOUT_APPROVE_VIEW]: {
+    field: APPROVE_FIELD,
+    slackCheck: (typed, wallet) =>
+      typed.replace(/\s+/g, "").toUpperCase() === walletEnding(wallet).toUpperCase() && typed !== ""
+        ? undefined
+        : { kind: "wallet_mismatch" },
+    give: (deps, id, user) => approve(deps.payouts, id, user, deps.now()),
+  },
+  [PAYOUT_REJECT_VIEW]: {
+    field: REJECT_FIELD,
+    slackCheck: () => undefined,
+    give: (deps, id, user, typed) => reject(deps.payouts, id, user, typed, deps.now()),
+  },
+};
+
+/**
+ * Approve's and Reject's modals submitted: the request read again, the wallet's last four checked
+ * (Approve), the person checked with Slack now, then the vote given (checked again against the policy
+ * and the request's state, by compare-and-set). A refusal stays in the modal, next to its field.
+ */
+export const payoutVoteSubmission =
+  (deps: VoteViewDeps) =>
+  async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
+    const team = teamIdOf(body);
+    const lang: Lang = await langFor(deps, team).catch(() => DEFAULT_LANG);
+    const user = body.user.id;
+    const vote = VOTES[view.callback_id as keyof typeof VOTES] ?? VOTES[PAYOUT_APPROVE_VIEW];
+    const where = { view: view.callback_id, team, user, field: vote.field, lang };
+    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+      const refused = async (
+        refusal: VoteRefusal | SlackVoteRefusal,
+        by: "kassa" | "slack",
+      ): Promise<Outcome> => {
+        await reply(fieldError(vote.field, plainOf(voteRefusalText(refusal, lang)).slice(0, 1900)));
+        return { outcome: "payout_vote_refused", refusal: refusal.kind, by };
+      };
+      const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+      const typed = typedSchema(vote.field).safeParse(view.state.values);
+      const read = origin.success ? await readRequest(deps.payouts.board, origin.data.id) : undefined;
+      if (!origin.success || !typed.success || !read || read.request.team !== team)
+        return refused({ kind: "not_found" }, "slack");
+      const id = read.request.id;
+      noted.payout = id;
+      const mismatch = vote.slackCheck(typed.data, read.request.wallet);
+      if (mismatch) return refused(mismatch, "slack");
+      const person = await personRefusal(client, user);
+      if (person) return refused(person, "slack");
+      const result = await vote.give(deps, id, user, typed.data);
+      if (result.kind === "refused") return refused(result.refusal, "kassa");
+      await reply();
+      await showAfterVote(deps, client, id);
+      return { outcome: "payout_voted", result: result.kind };
+    });
+  };
