@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { runCli } from "../src/cli.js";
 import type { Env } from "../src/config/index.js";
+import type { PayoutTiming } from "../src/payouts/request-deps.js";
 import { type RunningServer, startServer } from "../src/server.js";
 import {
   type FakePayments,
@@ -43,6 +44,8 @@ export type StackOptions = {
   storeMemoMs?: number;
   /** Where the watches live in a shared Redis or PostgreSQL (tests give each run its own). */
   watchNamespace?: string;
+  /** The payout worker's timing (follow-ups, retries); tests shorten them. */
+  payoutTiming?: Partial<PayoutTiming>;
   /** How often refused requests are summed up in the log (default a minute). */
   refusalSummaryMs?: number;
   /**
@@ -142,6 +145,7 @@ export class Stack {
               ...(options.now ? { now: options.now } : {}),
               ...(options.watchNamespace ? { watchNamespace: options.watchNamespace } : {}),
               ...(options.refusalSummaryMs ? { refusalSummaryMs: options.refusalSummaryMs } : {}),
+              ...(options.payoutTiming ? { payoutTiming: options.payoutTiming } : {}),
             });
       stack.server = await stack.startApp();
     } catch (error) {

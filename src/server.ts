@@ -6,6 +6,7 @@ import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
 import { openRecords } from "./edge/open-records.js";
+import type { PayoutTiming } from "./payouts/request-deps.js";
 import { paymentsClient, StartupError, starting, verifyBotToken } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
@@ -56,6 +57,8 @@ export type ServerOptions = {
   readLeaseMs?: number;
   /** How often refused requests are summed up in the log (default a minute); tests shorten it. */
   refusalSummaryMs?: number;
+  /** The payout worker's timing (src/payouts/request-deps.ts); tests shorten the follow-ups. */
+  payoutTiming?: Partial<PayoutTiming>;
 };
 
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */

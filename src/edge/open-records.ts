@@ -1,5 +1,6 @@
 import { openAuditTrail } from "../audit/index.js";
 import type { Config } from "../config/index.js";
+import type { PayoutTiming } from "../payouts/request-deps.js";
 import { openPayouts } from "../payouts/runner.js";
 import type { Stores } from "../store/index.js";
 import type { Closers } from "../util/closers.js";
@@ -7,7 +8,11 @@ import type { Logger } from "../util/logger.js";
 import { slackClients } from "../watch/index.js";
 import { type paymentsClient, starting } from "./start-steps.js";
 
-type RecordsOptions = { now?: (() => Date) | undefined; watchNamespace?: string | undefined };
+type RecordsOptions = {
+  now?: (() => Date) | undefined;
+  watchNamespace?: string | undefined;
+  payoutTiming?: Partial<PayoutTiming> | undefined;
+};
 
 export /** The audit trail and the payouts (which write to it): a store that cannot keep them stops the start. */
 async function openRecords(
@@ -33,6 +38,7 @@ async function openRecords(
       storeTimeoutMs: config.store.timeoutMs,
       intervalMs: config.payoutRunMs,
       now: options.now,
+      timing: options.payoutTiming,
     }),
   );
   return { audit, payouts };

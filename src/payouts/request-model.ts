@@ -129,7 +129,9 @@ export function closedBy(request: PayoutRequest): { status: RequestStatus; by: s
     return { status, by: request.cancellation.by, at: request.cancellation.at };
   if (status === "expired") return { status, by: "kassa", at: request.expiresAt };
   const last = request.votes.at(-1);
+  // Approved, then sent (and maybe ended, or stopped at the service): the approval is what closed it.
+  if (request.approvedAt && last) return { status, by: last.by, at: request.approvedAt };
   if ((status === "approved" || status === "submitting" || status === "submitted") && last)
-    return { status, by: last.by, at: request.approvedAt ?? last.at };
+    return { status, by: last.by, at: last.at };
   return { status, by: "kassa", at: request.endedAt ?? request.createdAt };
 }
