@@ -152,7 +152,10 @@ export function payoutCardMessage(
   const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
   if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
   const blocks: types.KnownBlock[] = [
-    { type: "header", text: { type: "plain_text", text: t.title(notice.register).slice(0, 150) } },
+    {
+      type: "header",
+      text: { type: "plain_text", text: t.title(notice.several ? notice.register : undefined).slice(0, 150) },
+    },
     { type: "section", text: { type: "mrkdwn", text: intro } },
     { type: "section", fields: figureFields(request, notice, lang) },
     ...(open && balanceShort(request, notice)

@@ -20,7 +20,8 @@ export type CardStatusWord =
  * answers to clicks. People, amounts, times and the register arrive formatted (mentions, date tokens).
  */
 export type PayoutCardText = {
-  title: (register: string) => string;
+  /** `register` only where the workspace has several. */
+  title: (register?: string) => string;
   asks: (requester: string, amount: string, method: string) => string;
   yourRequest: (amount: string, method: string, channel: string) => string;
   wallet: string;
@@ -64,7 +65,7 @@ export type PayoutCardText = {
 };
 
 const en: PayoutCardText = {
-  title: (register) => `Payout request · ${register}`,
+  title: (register) => (register ? `Payout request · ${register}` : "Payout request"),
   asks: (requester, amount, method) => `${requester} asks to pay out *${amount}* by ${method}.`,
   yourRequest: (amount, method, channel) =>
     `Your payout request: *${amount}* by ${method}. Its card is in ${channel}, where the approvers decide.`,
@@ -137,7 +138,7 @@ const en: PayoutCardText = {
 };
 
 const ru: PayoutCardText = {
-  title: (register) => `Запрос выплаты · ${register}`,
+  title: (register) => (register ? `Запрос выплаты · ${register}` : "Запрос выплаты"),
   asks: (requester, amount, method) => `${requester} просит выплатить *${amount}* способом ${method}.`,
   yourRequest: (amount, method, channel) =>
     `Ваш запрос выплаты: *${amount}* способом ${method}. Его карточка в ${channel}, там решают одобряющие.`,

@@ -9,6 +9,8 @@ import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { type AuditEntry, openAuditTrail } from "../../src/audit/index.js";
+import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 
 type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
@@ -88,10 +90,9 @@ describe("payouts in Slack", () => {
   const cardsIn = (channel: string) =>
     [...stack.slack.messages.values()].filter((message) => message.channel === channel && !message.threadTs);
   const lastCard = () => cardsIn(APPROVAL).at(-1) as PostedMessage;
-  const idOf = (card: PostedMessage) => {
-    const found = JSON.stringify(card.blocks).match(/"kassa_payout_(?:approve|reject)","value":"([^"]+)"/);
-    return found?.[1] ?? [...stack.fake.payoffs.all.keys()].at(-1) ?? "";
-  };
+  /** The request's id, from the card's last line (buttons go once it ends). */
+  const idOf = (card: PostedMessage) =>
+    JSON.stringify(card.blocks).match(/(?:Payout|Выплата) `([^`]+)`/)?.[1] ?? "";
   const text = (message: PostedMessage | undefined) =>
     JSON.stringify(message?.blocks ?? []) + (message?.text ?? "");
   const ask = (line: string, userId = REQUESTER) =>
@@ -285,5 +286,153 @@ describe("payouts in Slack", () => {
       .toContain("Expired: not approved in time");
     expect((await press("approve", id, BORIS)).refusal).toContain("expired");
     expect(stack.fake.payoffs.submits).not.toContain(id);
+  });
+  it("opens the request form with the register's payout methods, fees and limits, and requests from it", async () => {
+    const before = stack.slack.callsOf("views.open").length;
+    const ack = await stack.command("", { command: "/payout", userId: REQUESTER, channelId: "C0ASKED" });
+    expect(ack.status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(before + 1);
+    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+    expect(view.callback_id).toBe("kassa_payout_request");
+    // The method list with each method's fee and limits (the sandbox's v2 register lists none: a code field).
+    expect(JSON.stringify(view.blocks)).toContain("payout_method");
+    const cards = cardsIn(APPROVAL).length;
+    const values = {
+      payout_method: { value: METHOD },
+      payout_wallet: { value: "2200 7000 1234 5678" },
+      payout_amount: { value: "1 000,25" },
+      payout_fee_from: { selected: "amount" },
+      payout_reason: { value: "Bonus" },
+      payout_reference: { value: "HR-7" },
+    };
+    const refused = await stack.submitView({
+      view,
+      values: { ...values, payout_method: { value: "NO_SUCH" } },
+      userId: REQUESTER,
+    });
+    expect(JSON.stringify(refused.json)).toContain('"payout_method"');
+    const result = await stack.submitView({ view, values, userId: REQUESTER, viewId: "V0REQUEST2" });
+    expect(result.json, JSON.stringify(result.json)).toBeNull();
+    await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1);
+    const shown = text(lastCard());
+    for (const figure of ["1,000.25 RUB", "taken from the amount", "HR-7", `\`${WALLET}\``])
+      expect(shown).toContain(figure);
+    // The same submission again requests nothing more.
+    const again = await stack.submitView({ view, values, userId: REQUESTER, viewId: "V0REQUEST2" });
+    expect(JSON.stringify(again.json)).toContain("sent already");
+    expect(cardsIn(APPROVAL)).toHaveLength(cards + 1);
+  });
+
+  it("shows the service's own refusal to the requester and posts nothing", async () => {
+    const cards = cardsIn(APPROVAL).length;
+    const { reply } = await ask(`50 ${METHOD} ${WALLET} Too small`);
+    expect(JSON.stringify(reply.body)).toMatch(
+      /The payment service refused this payout: .+\. Nothing was requested/,
+    );
+    expect(cardsIn(APPROVAL)).toHaveLength(cards);
+  });
+
+  it("writes every step down in the audit trail, once each, by Slack id", async () => {
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    let entries: AuditEntry[];
+    try {
+      const trail = await openAuditTrail(store, { retentionDays: 1825 });
+      const page = await trail.list(TEAM, { limit: 500 });
+      entries = page.entries.flatMap((listed) => (listed.entry ? [listed.entry] : []));
+    } finally {
+      await store.close();
+    }
+    const first = idOf(cardsIn(APPROVAL)[0] as PostedMessage);
+    const of = (id: string) =>
+      entries
+        .filter((entry) => entry.object === `payout ${id}` && entry.outcome === "done")
+        .map((entry) => entry.action);
+    expect(of(first).sort()).toEqual([
+      "payout.approved",
+      "payout.ended",
+      "payout.requested",
+      "payout.submitted",
+    ]);
+    const refusals = entries
+      .filter((entry) => entry.outcome === "refused")
+      .map((entry) => `${entry.action} ${entry.actor}`);
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        `payout.approved ${MEMBER}`,
+        `payout.approved ${GUEST}`,
+        `payout.approved ${ANNA}`,
+        `payout.requested ${REQUESTER}`,
+      ]),
+    );
+    expect(JSON.stringify(entries)).not.toContain(SANDBOX_SALT);
+  });
+});
+
+describe("payouts in Russian", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await Stack.start({
+      storeMemoMs: 0,
+      env: { PAYOUT_RUN_MS: "100" },
+      payoutTiming: { followMs: 200 },
+    });
+    stack.slack.users[ADMIN] = { is_admin: true };
+    await stack.cli(
+      [
+        "credentials",
+        "set",
+        "--team",
+        TEAM,
+        "--login",
+        SANDBOX_LOGIN,
+        "--secret",
+        SANDBOX_SECRET,
+        "--salt",
+        "-",
+      ],
+      SANDBOX_SALT,
+    );
+    await stack.cli([
+      "payouts",
+      "policy",
+      "--team",
+      TEAM,
+      "--approvers",
+      `${ANNA},${BORIS}`,
+      "--channel",
+      APPROVAL,
+      "--two-from",
+      "5000",
+      "--person-day",
+      "10000",
+      "--register-day",
+      "20000",
+      "--expire",
+      "1h",
+      "--requesters",
+      REQUESTER,
+    ]);
+    await stack.ask("language ru", { userId: ADMIN });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("says the card, the copy and the refusals in Russian", async () => {
+    const { reply } = await stack.ask(`1500 ${METHOD} ${WALLET} Оплата поставщику`, {
+      command: "/payout",
+      userId: REQUESTER,
+    });
+    expect(JSON.stringify(reply.body)).toContain("Запрошено");
+    await stack.slack.waitForMessages((all) => all.some((m) => m.channel === APPROVAL));
+    const card = [...stack.slack.messages.values()].find((m) => m.channel === APPROVAL) as PostedMessage;
+    const shown = JSON.stringify(card.blocks);
+    for (const words of ["Запрос выплаты", "Ждёт одобрения", "Одобрить", "Отклонить", "Спишется с баланса"])
+      expect(shown).toContain(words);
+    expect(shown).toMatch(/1\s500,00 RUB/u);
+    const id = JSON.stringify(card.blocks).match(/"kassa_payout_approve","value":"([^"]+)"/)?.[1] ?? "";
+    const ack = await stack.action("kassa_payout_approve", id, { userId: REQUESTER, channelId: APPROVAL });
+    const refusal = JSON.stringify((await stack.slack.waitForReply(ack.responseId)).body);
+    expect(refusal).toContain("Эту выплату запросили вы: решать должен другой одобряющий.");
   });
 });

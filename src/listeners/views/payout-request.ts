@@ -31,7 +31,8 @@ const originSchema = z.object({
 const text = z.object({ value: textValue }).optional();
 const formSchema = z
   .object({
-    [REQUEST_FIELDS.method]: z.object({ value: z.union([selectValue, textValue]) }).optional(),
+    // A drop-down of the listed methods, or a code typed where the service lists none.
+    [REQUEST_FIELDS.method]: z.object({ value: selectValue.extend(textValue.shape) }).optional(),
     [REQUEST_FIELDS.wallet]: text,
     [REQUEST_FIELDS.amount]: text,
     [REQUEST_FIELDS.subtractFrom]: z.object({ value: selectValue }).optional(),
@@ -45,9 +46,7 @@ const formSchema = z
         values[field as keyof typeof values] as { value: { value?: string | null } } | undefined
       )?.value.value?.trim() ?? "";
     return {
-      method:
-        (method && "selected_option" in method ? method.selected_option?.value : undefined) ??
-        (method && "value" in method ? (method.value ?? "") : "").trim(),
+      method: (method?.selected_option?.value ?? method?.value ?? "").trim(),
       wallet: typed(REQUEST_FIELDS.wallet).replace(/\s+/g, ""),
       amount: typed(REQUEST_FIELDS.amount)
         .replace(/[\s\u00a0]/g, "")
