@@ -552,6 +552,18 @@ export class Stack {
     this.server = await this.startApp();
   }
 
+  /**
+   * A second replica: another app on the same environment (the same store, which must be a shared
+   * one, Redis or PostgreSQL, and the same stand-ins). Stop it with stopApp(); stop() stops all.
+   */
+  async replica(): Promise<Stack> {
+    if (!this.startApp) throw new Error("the app was never started");
+    const other = new Stack(this.fake, this.slack, this.dir, this.env);
+    other.startApp = this.startApp;
+    other.server = await other.startApp();
+    return other;
+  }
+
   async stop(): Promise<void> {
     await this.server?.stop();
     this.server = undefined;

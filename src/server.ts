@@ -6,6 +6,7 @@ import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
 import { openRecords } from "./edge/open-records.js";
+import { followNow } from "./payouts/worker.js";
 import { paymentsClient, StartupError, starting, verifyBotToken } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
@@ -155,6 +156,7 @@ async function openWork(
         },
       ),
   );
+  const { audit, payouts } = await openRecords(config, stores, client, logger, closers, options);
   const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   closers.push(() => refusals.close());
   const callbacks = addresses && {
@@ -163,6 +165,7 @@ async function openWork(
       keys: stores.callbackKeys,
       saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
       nudge: nudgeLiveWork(feedRunner, watcher, logger),
+      nudgePayout: (id) => followNow(payouts.deps, id, new Date()).catch(() => undefined),
       logger,
       refusals,
     }),
@@ -184,7 +187,6 @@ async function openWork(
         readLeaseMs: options.readLeaseMs,
       }),
   );
-  const { audit, payouts } = await openRecords(config, stores, client, logger, closers, options);
   return {
     work: {
       payments,

@@ -15,13 +15,18 @@ export type CallbackDeps = {
   saltOf(teamId: string): Promise<string | undefined>;
   /** Read the invoice again and tell Slack what changed (cards, thread notes, feed). Never throws. */
   nudge(teamId: string, invoiceId: string): Promise<void>;
+  /** A payout's callback (its address ends in PAYOUT_CALLBACK_QUERY): the worker reads it now. Never throws. */
+  nudgePayout(payoutId: string): Promise<void>;
   logger: Logger;
   /** Where refused callbacks are counted; the log gets a summary, never a line each. */
   refusals: Pick<RefusalSummary, "count">;
 };
 
+/** Added to a register's address for payouts: the same key and signature, another thing to read again. */
+export const PAYOUT_CALLBACK_QUERY = "?kind=payout";
+
 type Verdict =
-  | { status: 200; teamId: string; invoiceId: string }
+  | { status: 200; teamId: string; invoiceId: string; payout: boolean }
   | { status: 400 | 403 | 404 | 405 | 413 | 503; reason: string; teamId?: string };
 
 class BodyTooLarge extends Error {}
@@ -80,7 +85,8 @@ export async function judgeCallback(req: IncomingMessage, deps: CallbackDeps): P
   if (!parsed.ok) return { status: 403, reason: parsed.reason, teamId };
   if (!signatureMatches(parsed.callback.invoiceId, parsed.callback.signature, salt))
     return { status: 403, reason: "wrong signature", teamId };
-  return { status: 200, teamId, invoiceId: parsed.callback.invoiceId };
+  const payout = (req.url ?? "").endsWith(PAYOUT_CALLBACK_QUERY);
+  return { status: 200, teamId, invoiceId: parsed.callback.invoiceId, payout };
 }
 
 /**
@@ -102,13 +108,17 @@ export function callbackListener(deps: CallbackDeps): (req: IncomingMessage, res
           if (!req.complete) req.resume();
           return;
         }
+        const thing = verdict.payout ? "payout" : "invoice";
         deps.logger.info(
-          { outcome: "callback_accepted", teamId: verdict.teamId, invoice: verdict.invoiceId },
-          "payment service callback: reading the invoice again",
+          { outcome: "callback_accepted", teamId: verdict.teamId, [thing]: verdict.invoiceId },
+          `payment service callback: reading the ${thing} again`,
         );
-        const id = `${verdict.teamId}:${verdict.invoiceId}`;
+        const id = `${verdict.teamId}:${thing}:${verdict.invoiceId}`;
         if (inFlight.has(id)) return;
-        const work = deps.nudge(verdict.teamId, verdict.invoiceId).finally(() => inFlight.delete(id));
+        const nudged = verdict.payout
+          ? deps.nudgePayout(verdict.invoiceId)
+          : deps.nudge(verdict.teamId, verdict.invoiceId);
+        const work = nudged.finally(() => inFlight.delete(id));
         inFlight.set(id, work);
       },
       (error: unknown) => {

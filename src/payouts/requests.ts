@@ -22,6 +22,8 @@ export type PayoutAsk = {
   subtractFrom: SubtractFrom;
   reason: string;
   reference: string;
+  /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
+  callbackUrl?: string | undefined;
 };
 
 export type RequestRefusal =
@@ -86,6 +88,7 @@ async function quoteFor(
       method: ask.method,
       wallet: ask.wallet,
       subtractFrom: ask.subtractFrom,
+      callbackUrl: ask.callbackUrl,
     };
     return { quote: await deps.payments.createPayoff(account, draft) };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import { PAYOUT_CALLBACK_QUERY } from "../../callbacks/receive.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
 import { payoutNoticeSchema, swapNotice } from "../../payouts/notice-model.js";
@@ -12,7 +13,7 @@ import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 /** How long a request waits for the method's balance, shown on its card (the request goes on without it). */
 export const CARD_BALANCE_BUDGET_MS = 1500;
 
-export type AskDeps = ManagerDeps & Pick<ListenerDeps, "payouts" | "payments" | "now">;
+export type AskDeps = ManagerDeps & Pick<ListenerDeps, "payouts" | "payments" | "now" | "callbacks">;
 
 /** What a person asked for, from the one-line command or the form. */
 export type PayoutAsked = {
@@ -57,6 +58,8 @@ export async function askPayout(
   const isAdmin = async () => (await checkManager(deps, client, who)).allowed;
   const now = deps.now();
   const payouts = { ...deps.payouts, isAdmin };
+  // With PUBLIC_URL, the service posts the payout's end to the register's address: told at once.
+  const callbackUrl = deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
   const result = await requestPayout(
     payouts,
     {
@@ -68,6 +71,7 @@ export async function askPayout(
       subtractFrom: asked.subtractFrom,
       reason: asked.reason,
       reference: asked.reference,
+      callbackUrl,
     },
     now,
   );
