@@ -22,6 +22,7 @@ import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
+import { showPayouts } from "./demo-payouts.js";
 import { showPeriodWork } from "./demo-period.js";
 import { shopTwoInvoices, showRegisters } from "./demo-registers.js";
 
@@ -185,6 +186,7 @@ async function main(): Promise<number> {
         PUBLIC_URL: `http://127.0.0.1:${port}/`,
         WATCH_INTERVAL_MS: "600000",
         FEED_INTERVAL_MS: "1000",
+        PAYOUT_RUN_MS: "500",
       },
     }),
     // The v3 workspace also gets a second cash register, shop2 (scripts/demo-registers.ts).
@@ -391,6 +393,12 @@ async function main(): Promise<number> {
     } catch (error) {
       missing += 1;
       console.error(`two registers: ${(error as Error).message}`);
+    }
+    try {
+      await showPayouts(stacks.v2, show);
+    } catch (error) {
+      missing += 1;
+      console.error(`payouts: ${(error as Error).message}`);
     }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {

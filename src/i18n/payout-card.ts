@@ -76,7 +76,7 @@ const en: PayoutCardText = {
   feeOnTop: "on top, from the balance",
   receives: "Recipient gets",
   leaves: "Leaves the balance",
-  balanceNow: "Balance now",
+  balanceNow: "Balance when asked",
   balanceUnknown: "not read",
   balanceShort: (balance) =>
     `:warning: The balance (${balance}) is less than what this payout takes from it: the service will refuse it when it is sent.`,
@@ -149,7 +149,7 @@ const ru: PayoutCardText = {
   feeOnTop: "сверху, с баланса",
   receives: "Получатель получит",
   leaves: "Спишется с баланса",
-  balanceNow: "Баланс сейчас",
+  balanceNow: "Баланс при запросе",
   balanceUnknown: "не прочитан",
   balanceShort: (balance) =>
     `:warning: Баланс (${balance}) меньше, чем спишет эта выплата: сервис откажет при отправке.`,
