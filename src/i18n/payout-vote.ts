@@ -54,6 +54,7 @@ export type PayoutVoteText = {
     string
   >;
   kassa: string;
+  modalNotOpened: string;
   approvalNoted: (votes: number, needed: number) => string;
   approvedNow: string;
   rejectedNow: string;
@@ -98,6 +99,7 @@ const en: PayoutVoteText = {
     refused: "approved",
   },
   kassa: "Kassa",
+  modalNotOpened: ":hourglass: The form could not be opened in time: press the button on the card again.",
   approvalNoted: (votes, needed) => `:ballot_box_with_check: Your approval is noted: ${votes} of ${needed}.`,
   approvedNow: ":white_check_mark: Approved: Kassa checks the payout at the service once more and sends it.",
   rejectedNow: ":no_entry: Rejected: the requester is told why.",
@@ -142,6 +144,7 @@ const ru: PayoutVoteText = {
     refused: "одобрена",
   },
   kassa: "Kassa",
+  modalNotOpened: ":hourglass: Форма не успела открыться: нажмите кнопку на карточке ещё раз.",
   approvalNoted: (votes, needed) => `:ballot_box_with_check: Ваше одобрение учтено: ${votes} из ${needed}.`,
   approvedNow: ":white_check_mark: Одобрено: Kassa ещё раз проверит выплату в сервисе и отправит её.",
   rejectedNow: ":no_entry: Отклонено: запросивший узнает причину.",

@@ -2,7 +2,6 @@ import { PAYOUT_ACTIONS } from "../../blocks/ids.js";
 import { payoutApproveModal, payoutRejectModal } from "../../blocks/payout-forms.js";
 import { voteRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
-import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
@@ -53,8 +52,8 @@ export const payoutVoteButton =
       try {
         await client.views.open({ trigger_id: body.trigger_id, view });
       } catch (error) {
-        const text = NOTICES_TEXT[lang];
-        const reply = ephemeral(text.formNotOpened("Approve"), text.formNotOpenedFallback("Approve"));
+        const text = PAYOUT_VOTE_TEXT[lang].modalNotOpened;
+        const reply = ephemeral(text, text);
         return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
       }
       return { reply: null, log: { outcome: "modal_opened" } };
