@@ -59,7 +59,8 @@ export async function askPayout(
   const now = deps.now();
   const payouts = { ...deps.payouts, isAdmin };
   // With PUBLIC_URL, the service posts the payout's end to the register's address: told at once.
-  const callbackUrl = deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
+  const callbackUrl =
+    deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
   const result = await requestPayout(
     payouts,
     {
