@@ -179,6 +179,7 @@ async function openWork(
         payments,
         settings: stores.settings,
         slack: slackClients(config, stores),
+        registers: stores.registers,
         zone: config.payments.timeZone,
         logger,
         now: options.now,

@@ -64,8 +64,10 @@ export type ListButtonValue = z.infer<typeof listPageButton.schema>;
 /** Disconnect, from the confirmation message: the workspace it names. */
 export const disconnectButton = codec(z.object({ t: z.string().min(1), r: registerName.optional() }));
 
-/** A feed's Settings: the workspace and the feed's channel (the form is that channel's). */
-export const feedSettingsButton = codec(z.object({ t: teamId, c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/) }));
+/** A feed's Settings: the workspace, the feed's channel (the form is that channel's) and its register (main's when left out). */
+export const feedSettingsButton = codec(
+  z.object({ t: teamId, c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/), r: registerName.optional() }),
+);
 export type FeedSettingsValue = z.infer<typeof feedSettingsButton.schema>;
 /**
  * Cancel on a long read's progress message (a report, an export): the workspace, the read's id and,

@@ -3,6 +3,7 @@ import type { FeedFilter, Mentions } from "../feed/model.js";
 import type { FeedEventWord } from "../i18n/feed-filter.js";
 import { FEED_FORM_TEXT } from "../i18n/feed-form.js";
 import type { Lang } from "../i18n/lang.js";
+import { REGISTERS_TEXT } from "../i18n/registers.js";
 import {
   checkboxesInput,
   modal,
@@ -13,6 +14,7 @@ import {
   usersInput,
 } from "./form.js";
 import { FEED_FORM_VIEW } from "./ids.js";
+import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { FEED_FORM_VIEW } from "./ids.js";
 
@@ -35,11 +37,21 @@ const EVENT_OPTIONS: readonly FeedEventWord[] = ["paid", "failed", "wrongamount"
 /** Methods offered at most (Slack's limit on a drop-down's options). */
 const METHODS_MAX = 100;
 
+/** The form's first line: which channel's feed, and of which register where the workspace has several. */
+function formIntro(
+  options: { channel: string; isFeed: boolean; origin: { r?: string | undefined } },
+  lang: Lang,
+) {
+  const intro = FEED_FORM_TEXT[lang].intro(`<#${options.channel}>`, options.isFeed);
+  const register = options.origin.r;
+  return register ? `${REGISTERS_TEXT[lang].feedOf(escapeMrkdwn(register))}: ${intro}` : intro;
+}
+
 /**
  * The feed form of one channel, filled with what its feed does now (a channel that is no feed yet:
  * paid invoices, nobody mentioned). `methods`: the register's method list, code and name; undefined
  * when it could not be read in time (the field is left out and the methods chosen before stay).
- * `origin` goes to private_metadata: the workspace and channel the form is for.
+ * `origin` goes to private_metadata: the workspace, channel and register the form is for.
  */
 export function feedFormModal(options: {
   channel: string;
@@ -48,14 +60,15 @@ export function feedFormModal(options: {
   mentions: Mentions | null | undefined;
   methods: ReadonlyArray<{ code: string; name: string }> | undefined;
   maxPeople: number;
-  origin: { t: string; c: string };
+  /** `r`: the register's name, where the workspace has several (the form's intro says it). */
+  origin: { t: string; c: string; r?: string | undefined };
   lang?: Lang;
 }): types.ModalView {
   const lang = options.lang ?? "en";
   const t = FEED_FORM_TEXT[lang];
   const { filter, mentions } = options;
   const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: t.intro(`<#${options.channel}>`, options.isFeed) } },
+    { type: "section", text: { type: "mrkdwn", text: formIntro(options, lang) } },
     checkboxesInput({
       block: FEED_FIELDS.events,
       label: t.events,

@@ -3,6 +3,7 @@ import type { FeedEvent, FeedFilter } from "../feed/model.js";
 import { FEED_TEXT } from "../i18n/feed.js";
 import { FEED_FILTER_TEXT } from "../i18n/feed-filter.js";
 import type { Lang } from "../i18n/lang.js";
+import { REGISTERS_TEXT } from "../i18n/registers.js";
 import { type Invoice, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
 import { feedSettingsButton, invoiceButton } from "./button-values.js";
 import { describeFilter, mentionList, rubThreshold } from "./feed-describe.js";
@@ -46,13 +47,16 @@ export function buildFeedMessage(
     method?: PaymentMethod | undefined;
     why?: FeedWhy | undefined;
     lang?: Lang;
+    /** The register's name, where the workspace has several: the title starts with it. */
+    register?: string | undefined;
   },
 ): SlackMessage {
   const lang = options.lang ?? "en";
   const t = FEED_TEXT[lang];
   const expired = options.event === "expired";
   const test = invoice.method === TEST_METHOD;
-  const title = `${headline(invoice.state, options.isNew, expired, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
+  const from = options.register === undefined ? "" : `*${escapeMrkdwn(options.register)}* · `;
+  const title = `${from}${headline(invoice.state, options.isNew, expired, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
   const fields: types.MrkdwnElement[] = [];
   const amount = invoice.amounts.amount;
   if (amount) fields.push(field(t.invoiceAmount, escapeMrkdwn(formatMoney(amount, lang))));
@@ -88,7 +92,12 @@ export function buildFeedMessage(
         type: "button",
         action_id: INVOICE_ACTIONS.open,
         text: { type: "plain_text", text: t.openCard },
-        value: invoiceButton.write({ t: options.teamId, id: invoice.id, s: truncate(invoice.state, 40) }),
+        value: invoiceButton.write({
+          t: options.teamId,
+          id: invoice.id,
+          s: truncate(invoice.state, 40),
+          ...(options.register === undefined ? {} : { r: options.register }),
+        }),
       },
     ],
   });
@@ -97,7 +106,8 @@ export function buildFeedMessage(
     : options.isNew && invoice.state === "notpayed"
       ? t.newInvoiceLower
       : plainState(invoice.state, lang);
-  const text = t.fallback(invoice.id, what, amount ? formatMoney(amount, lang) : undefined, test);
+  const told = t.fallback(invoice.id, what, amount ? formatMoney(amount, lang) : undefined, test);
+  const text = options.register === undefined ? told : `${options.register} · ${told}`;
   const why = options.why;
   const people = why?.mention ? mentionList(why.mention.users, lang) : "";
   if (why) blocks.splice(blocks.length - 1, 0, whyContext(why, people, lang));
@@ -123,12 +133,17 @@ function field(label: string, value: string): types.MrkdwnElement {
 }
 
 /** A feed's Settings button: opens its form (for those who may change feeds). */
-export function feedSettingsButtonFor(teamId: string, channel: string, lang: Lang): types.Button {
+export function feedSettingsButtonFor(
+  teamId: string,
+  channel: string,
+  lang: Lang,
+  register?: string | undefined,
+): types.Button {
   return {
     type: "button",
     action_id: FEED_ACTIONS.settings,
     text: { type: "plain_text", text: FEED_FILTER_TEXT[lang].settings },
-    value: feedSettingsButton.write({ t: teamId, c: channel }),
+    value: feedSettingsButton.write({ t: teamId, c: channel, ...(register ? { r: register } : {}) }),
   };
 }
 
@@ -139,15 +154,20 @@ export function feedSettingsButtonFor(teamId: string, channel: string, lang: Lan
 export function feedWelcomeMessage(
   what: string,
   by: string,
-  origin: { teamId: string; channel: string },
+  origin: { teamId: string; channel: string; register?: string | undefined },
   lang: Lang = "en",
 ): SlackMessage {
-  const text = FEED_TEXT[lang].welcome(`<@${by}>`, what);
+  const welcome = FEED_TEXT[lang].welcome(`<@${by}>`, what);
+  const named = origin.register === undefined ? undefined : escapeMrkdwn(origin.register);
+  const text = named === undefined ? welcome : `${REGISTERS_TEXT[lang].feedOf(named)}: ${welcome}`;
   return {
     text: truncate(text, LIMITS.fallbackText),
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) } },
-      { type: "actions", elements: [feedSettingsButtonFor(origin.teamId, origin.channel, lang)] },
+      {
+        type: "actions",
+        elements: [feedSettingsButtonFor(origin.teamId, origin.channel, lang, origin.register)],
+      },
     ],
   };
 }

@@ -75,7 +75,12 @@ function figures(report: Report, lang: Lang): types.SectionBlock {
   };
 }
 
-function largest(report: Report, teamId: string, lang: Lang, names: ReadonlyMap<string, string>) {
+function largest(
+  report: Report,
+  card: { teamId: string; register?: string | undefined },
+  lang: Lang,
+  names: ReadonlyMap<string, string>,
+) {
   const t = REPORT_TEXT[lang];
   const blocks: types.KnownBlock[] = [
     {
@@ -101,7 +106,12 @@ function largest(report: Report, teamId: string, lang: Lang, names: ReadonlyMap<
         type: "button",
         action_id: INVOICE_ACTIONS.open,
         text: { type: "plain_text", text: t.open },
-        value: invoiceButton.write({ t: teamId, id: invoice.id, s: "payed" }),
+        value: invoiceButton.write({
+          t: card.teamId,
+          id: invoice.id,
+          s: "payed",
+          ...(card.register === undefined ? {} : { r: card.register }),
+        }),
       },
     });
   });
@@ -148,6 +158,8 @@ export function buildPeriodReport(
   report: Report,
   input: {
     teamId: string;
+    /** The register read, where the workspace has several: each Open reads the invoice there. */
+    register?: string | undefined;
     fetchedAt: Date;
     audience: "asker" | { digest: "weekly" | "monthly" };
     lang?: Lang;
@@ -170,7 +182,7 @@ export function buildPeriodReport(
   if (input.chart) blocks.push(input.chart);
   if (input.showLargest === false)
     blocks.push({ type: "section", text: { type: "mrkdwn", text: `*${t.largest}*\n${t.largestHidden}` } });
-  else blocks.push(...largest(report, input.teamId, lang, names));
+  else blocks.push(...largest(report, input, lang, names));
   const methods = byMethod(report, lang, names);
   if (methods) blocks.push(methods);
   const readAt = Math.floor(input.fetchedAt.getTime() / 1000);

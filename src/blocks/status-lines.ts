@@ -1,11 +1,12 @@
 import type { types } from "@slack/bolt";
 import type { FeedFilter, Mentions } from "../feed/model.js";
 import type { Lang } from "../i18n/lang.js";
+import { REGISTERS_TEXT } from "../i18n/registers.js";
 import { STATUS_LINES_TEXT } from "../i18n/status-lines.js";
 import { feedSettingsButtonFor } from "./feed.js";
 import { describeFeed } from "./feed-describe.js";
 import { LIMITS } from "./limits.js";
-import { safeText, truncate } from "./mrkdwn.js";
+import { escapeMrkdwn, safeText, truncate } from "./mrkdwn.js";
 
 // The lines of /invoice status and App Home about what runs for a workspace besides commands.
 
@@ -17,6 +18,8 @@ export type FeedLine = {
   paused?: "not_in_channel" | "unreadable_history";
   /** "09:00 Europe/Moscow": the daily summary's time. */
   digest?: string;
+  /** The feed's register, where the workspace has several (the line names it, its button carries it). */
+  register?: string;
 };
 
 /** Feeds listed with a Settings button each at most; the rest are named in one section. */
@@ -28,7 +31,9 @@ export function feedLineText(feed: FeedLine, lang: Lang = "en"): string {
   const quiet =
     feed.paused === "not_in_channel" ? t.stopped : feed.paused === "unreadable_history" ? t.paused : "";
   const daily = feed.digest ? t.daily(safeText(feed.digest, 80)) : "";
-  return `<#${feed.channel}>: ${describeFeed(feed, lang)}${daily}${quiet}`;
+  const of =
+    feed.register === undefined ? "" : ` (${REGISTERS_TEXT[lang].feedOf(escapeMrkdwn(feed.register))})`;
+  return `<#${feed.channel}>${of}: ${describeFeed(feed, lang)}${daily}${quiet}`;
 }
 
 /** The feeds in one line each (the fallback text, and no feed at all). */
@@ -55,7 +60,9 @@ export function feedSections(
     blocks.push({
       type: "section",
       text: { type: "mrkdwn", text: truncate(feedLineText(feed, lang), LIMITS.sectionText) },
-      ...(options.canManage ? { accessory: feedSettingsButtonFor(options.teamId, feed.channel, lang) } : {}),
+      ...(options.canManage
+        ? { accessory: feedSettingsButtonFor(options.teamId, feed.channel, lang, feed.register) }
+        : {}),
     });
   const rest = feeds.slice(FEEDS_WITH_BUTTONS);
   if (rest.length > 0)

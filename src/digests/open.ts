@@ -6,6 +6,7 @@ import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { CancelMarks } from "../store/cancels.js";
 import type { KeyvStore } from "../store/connection.js";
 import { leasesFor } from "../store/leases.js";
+import type { RegisterDirectory } from "../store/registers.js";
 import type { SettingsStore } from "../store/settings.js";
 import type { Logger } from "../util/logger.js";
 import { DigestRunner } from "./runner.js";
@@ -24,6 +25,8 @@ export async function openPeriodWork(
     settings: SettingsStore;
     slack: (team: string) => Promise<webApi.WebClient | undefined>;
     zone: string;
+    /** Each register's name (where its workspace has several) and the channels it is kept to. */
+    registers?: Pick<RegisterDirectory, "shown"> | undefined;
     logger: Logger;
     now?: (() => Date) | undefined;
     digestIntervalMs: number;
@@ -34,7 +37,7 @@ export async function openPeriodWork(
   },
 ) {
   const leases = await leasesFor(store, deps.leasePrefix);
-  const { payments, logger } = deps;
+  const { payments, logger, registers } = deps;
   const history = new KeptHistory({
     // Read through once per report: a small page cache is enough (a month is megabytes).
     keyv: store.namespace("history", { durability: "process", pageCacheKib: 2048 }),
@@ -54,6 +57,7 @@ export async function openPeriodWork(
       leases,
       claimOnce: (key, ttlMs, owner) => store.claimOnce(key, ttlMs, owner),
       slack: deps.slack,
+      ...(registers ? { registers: (key: string) => registers.shown(key) } : {}),
       settings: async (team) => {
         const settings = await deps.settings.get(team);
         return { lang: settings.language ?? "en", everyone: settings.balanceVisibility === "everyone" };

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
+import { withRegisterLine } from "../blocks/registers.js";
 import { reportChartPng } from "../charts/report-chart.js";
 import { exportRow } from "../exports/columns.js";
 import { exportFile } from "../exports/file.js";
@@ -15,6 +16,7 @@ import { TEST_METHOD } from "../payments/model.js";
 import type { Period } from "../reports/periods.js";
 import { ReportCounter, rubOf } from "../reports/report.js";
 import { directChannel, uploadFile } from "../slack/files.js";
+import { registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { PeriodDigest } from "./model.js";
 
@@ -22,7 +24,10 @@ import type { PeriodDigest } from "./model.js";
 const DIGEST_MAX_PAGES = 2000;
 
 export type DigestPost = {
+  /** The register's key (main's: the team id). */
   team: string;
+  /** The register's name, where its workspace has several: the report, its chart and its CSV say it. */
+  register?: string | undefined;
   digest: PeriodDigest;
   bounds: Period;
   lang: Lang;
@@ -54,17 +59,20 @@ export async function postDigest(
   counter.unreadable = read.unreadable;
   counter.daysLeftOut = read.daysLeftOut;
   const report = counter.finish();
-  const title = reportTitle(bounds.period, lang);
+  const titled = reportTitle(bounds.period, lang);
+  const title = post.register === undefined ? titled : `${post.register} · ${titled}`;
   const t = REPORT_TEXT[lang];
   const monthly = digest.cadence === "monthly";
-  const message = buildPeriodReport(report, {
-    teamId: team,
+  const built = buildPeriodReport(report, {
+    teamId: registerOfKey(team).team,
+    register: post.register,
     fetchedAt: post.now,
     audience: { digest: digest.cadence },
     lang,
     showLargest: post.everyone,
     ...(monthly ? { chartNote: post.everyone ? t.csvHere : t.csvTo(`<@${digest.by}>`) } : {}),
   });
+  const message = withRegisterLine(built, post.register, lang);
   await slack.chat.postMessage({ channel: digest.channel, text: message.text, blocks: message.blocks });
   const log = { team, channel: digest.channel, cadence: digest.cadence, period: bounds.period };
   try {

@@ -6,6 +6,7 @@ import { periodBounds } from "../reports/periods.js";
 import { slackApiError } from "../slack/error.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import type { Leases } from "../store/leases.js";
+import { type RegisterShown, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import { type PeriodDigest, periodDigestDue } from "./model.js";
 import { postDigest } from "./post.js";
@@ -17,10 +18,15 @@ export type DigestRunnerDeps = {
   leases: Leases;
   /** The store's claimOnce with an owner (KeyvStore.claimOnce): true for one owner per key. */
   claimOnce: (key: string, ttlMs: number, owner: string) => Promise<boolean>;
-  /** The workspace's Slack client (undefined: not installed). */
+  /** The workspace's Slack client (undefined: not installed); given its team id. */
   slack: (team: string) => Promise<webApi.WebClient | undefined>;
-  /** The workspace's language and whether everyone may see the balance. */
+  /** The workspace's language and whether everyone may see the balance; given its team id. */
   settings: (team: string) => Promise<{ lang: Lang; everyone: boolean }>;
+  /**
+   * The register as its workspace's directory has it: its name where the workspace has several (the
+   * digest says which), the channels it is kept to (digests elsewhere wait). Left out: one register.
+   */
+  registers?: (key: string) => Promise<RegisterShown>;
   logger: Logger;
   now?: () => Date;
 };
@@ -85,9 +91,15 @@ export class DigestRunner {
     }
   }
 
+  /** One register's digests (`team`: its key; main's is the team id, as before registers). */
   private async workspace(team: string): Promise<void> {
     const now = this.now();
-    const due = (await this.deps.store.list(team)).flatMap((digest) => {
+    const listed = await this.deps.store.list(team);
+    if (listed.length === 0) return;
+    const shown = (await this.deps.registers?.(team)) ?? { label: undefined, keptTo: undefined };
+    // A register kept to chosen channels posts its digests only there.
+    const allowed = listed.filter((digest) => shown.keptTo?.includes(digest.channel) ?? true);
+    const due = allowed.flatMap((digest) => {
       const owed = periodDigestDue(now, digest);
       return owed ? [{ digest, ...owed }] : [];
     });
@@ -100,8 +112,7 @@ export class DigestRunner {
       LEASE_MS / 3,
     );
     try {
-      for (const entry of due)
-        if (!this.stopped) await this.one(team, entry.digest, entry.key, entry.period, now);
+      for (const entry of due) if (!this.stopped) await this.one(team, shown.label, entry, now);
     } finally {
       clearInterval(renewal);
       await this.deps.leases.release(key, owner).catch(() => {});
@@ -110,12 +121,12 @@ export class DigestRunner {
 
   private async one(
     team: string,
-    digest: PeriodDigest,
-    key: string,
-    period: Parameters<typeof periodBounds>[0],
+    register: string | undefined,
+    owed: { digest: PeriodDigest; key: string; period: Parameters<typeof periodBounds>[0] },
     now: Date,
   ): Promise<void> {
     const { store } = this.deps;
+    const { digest, key, period } = owed;
     let state = await store.state(team, digest.channel, digest.cadence);
     if (state.posted === key) return;
     if (state.owed?.key !== key) {
@@ -129,12 +140,13 @@ export class DigestRunner {
       this.deps.logger.info({ ...log, outcome: "digest_already_sent" }, "digest taken by another replica");
       return;
     }
-    const slack = await this.deps.slack(team);
+    const workspace = registerOfKey(team).team;
+    const slack = await this.deps.slack(workspace);
     const bounds = periodBounds(period, now, digest.zone);
     if (!slack || !bounds) return;
-    const { lang, everyone } = await this.deps.settings(team);
+    const { lang, everyone } = await this.deps.settings(workspace);
     try {
-      await postDigest(this.deps, slack, { team, digest, bounds, lang, everyone, now });
+      await postDigest(this.deps, slack, { team, register, digest, bounds, lang, everyone, now });
     } catch (error) {
       const slackError = slackApiError(error);
       // A channel a digest cannot reach (gone, or restricted): that period is given up (said in the

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedGivenUpText, feedPausedText } from "../blocks/feed.js";
 import { isExpired } from "../blocks/invoice-state.js";
 import type { Invoice } from "../payments/model.js";
+import { registerOfKey } from "../store/registers.js";
 import { afterPost, beforeChannel, nextStep, nextTryAt, type PostOutcome, postFailure } from "./decide.js";
 import { feedLanguage, type Turn } from "./deps.js";
 import { factsOfAnnouncement, mentionsFor, rubOfInvoice, saysWhy, stillWanted } from "./filter.js";
@@ -143,7 +144,8 @@ async function post(
     // Told as the history showed it, even if it moved on since (its own change comes next).
     { ...invoice, state: announcement.state },
     {
-      teamId: team,
+      teamId: registerOfKey(team).team,
+      register: turn.label,
       isNew: announcement.isNew === true,
       event: facts.event,
       method,

@@ -3,12 +3,16 @@ import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
 import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import type { CallPriority } from "../payments/register-queue.js";
+import type { RegisterShown } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedLedger } from "./ledger.js";
 import type { FeedState } from "./model.js";
 import type { FeedStore } from "./store.js";
 
-/** What the feed reads from the payment service (WorkspacePayments). */
+/**
+ * What the feed reads from the payment service (WorkspacePayments). Every `teamId` here, as the
+ * feed's `team` throughout, is a register's key (main's is the team id itself: src/store/registers.ts).
+ */
 export type FeedReader = {
   /** `background`: a page read only to look again at open invoices, behind people's calls. */
   history(
@@ -27,7 +31,14 @@ export type FeedRunnerDeps = {
   feeds: FeedStore;
   ledger: FeedLedger;
   reader: FeedReader;
-  slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
+  /** The Slack client of the register's workspace (undefined: not installed). */
+  slack: (registerKey: string) => Promise<webApi.WebClient | undefined>;
+  /**
+   * The register as its workspace's directory has it: whether the workspace has several (then each
+   * post says which register), and the channels it is kept to (its feed posts only there). Left out:
+   * one register, kept nowhere.
+   */
+  registers?: (registerKey: string) => Promise<RegisterShown>;
   logger: Logger;
   now?: () => Date;
 };
@@ -67,7 +78,10 @@ export type FeedContext = {
  */
 export type Turn = {
   ctx: FeedContext;
+  /** The register's key (main's: the team id). */
   team: string;
+  /** The register's name, where its workspace has several: said on every post and digest. */
+  label?: string | undefined;
   /** Writes a channel's state under the claim; false when the claim is lost (nothing written). */
   write(channel: string, state: FeedState): Promise<boolean>;
   /** Renews the claim right before Slack is told something; false when it is lost. */

@@ -1,3 +1,4 @@
+import { withRegisterLine } from "../blocks/registers.js";
 import { buildSummaryMessage } from "../blocks/summary.js";
 import { digestDue, periodBounds, summarize } from "../reports/summary.js";
 import { slackErrorCode } from "../slack/error.js";
@@ -28,7 +29,8 @@ export async function digests(
       (page, items) => ctx.deps.reader.history(team, page, items),
       periodBounds("yesterday", now, digest.zone),
     );
-    const message = buildSummaryMessage(summary, now, "channel", await feedLanguage(ctx, team));
+    const lang = await feedLanguage(ctx, team);
+    const message = withRegisterLine(buildSummaryMessage(summary, now, "channel", lang), turn.label, lang);
     if (!(await turn.stillOurs())) return;
     try {
       await slack.chat.postMessage({

@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.js";
 import type { Stores } from "../store/index.js";
+import { registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedReader, FeedRunnerDeps } from "./deps.js";
 import { openFeedLedger } from "./ledger.js";
@@ -26,7 +27,17 @@ export async function openFeed(
   const ledger = await openFeedLedger(store, options.namespace, config.store.timeoutMs);
   const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"));
   const runner = new FeedRunner(
-    { feeds, ledger, reader, slack, logger, ...(options.now ? { now: options.now } : {}) },
+    {
+      feeds,
+      ledger,
+      reader,
+      // Each register's feed is a turn of its own (one register's failing key never holds up another's);
+      // Slack is its workspace's.
+      slack: (key) => slack(registerOfKey(key).team),
+      registers: (key) => stores.registers.shown(key),
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    },
     {
       intervalMs: config.feedIntervalMs,
       concurrency: config.feedConcurrency,
@@ -36,7 +47,7 @@ export async function openFeed(
   return { feeds, runner };
 }
 
-/** What the feed reads: the workspace's register, and its language (its settings; English when unset). */
+/** What the feed reads: each register's (by its key), and its workspace's language (its settings; English when unset). */
 export function feedReaderOf(
   payments: Pick<FeedReader, "history" | "invoice" | "methodFor">,
   settings: Stores["settings"],
@@ -45,6 +56,6 @@ export function feedReaderOf(
     history: (team, page, items, priority) => payments.history(team, page, items, priority),
     invoice: (team, id) => payments.invoice(team, id),
     methodFor: (team, code) => payments.methodFor(team, code),
-    languageOf: async (team) => (await settings.get(team)).language ?? "en",
+    languageOf: async (key) => (await settings.get(registerOfKey(key).team)).language ?? "en",
   };
 }

@@ -11,17 +11,22 @@ import { tellSubscriber } from "./notes.js";
 import { afterGoodRead, afterUnreadableHistory, type PauseNote } from "./pause.js";
 
 /**
- * One turn over one workspace's feed: read its history once for all its channels, write down what
+ * One turn over one register's feed: read its history once for all its channels, write down what
  * each channel is owed, post within the turn's share, the digests; then say when it is due again
  * (at once when a backlog is left, else after the interval or the next retry of a failing message).
  * Every write goes through the turn's claim: a turn that lost it stops at its next write.
  */
-export async function workTurn(turn: Turn): Promise<{ dueAt: number }> {
-  const { ctx, team } = turn;
+export async function workTurn(given: Turn): Promise<{ dueAt: number }> {
+  const { ctx, team } = given;
   const started = ctx.now().getTime();
-  const subscriptions = await ctx.deps.feeds.channels(team);
   const due = (end: TurnEnd) => ({ dueAt: turnDueAt(end, started, ctx.options.intervalMs) });
+  const all = await ctx.deps.feeds.channels(team);
+  if (all.length === 0) return due({ kind: "idle" });
+  // A register kept to chosen channels posts only there (a feed made before it was kept waits).
+  const register = (await ctx.deps.registers?.(team)) ?? { label: undefined, keptTo: undefined };
+  const subscriptions = all.filter((entry) => register.keptTo?.includes(entry.channel) ?? true);
   if (subscriptions.length === 0) return due({ kind: "idle" });
+  const turn: Turn = { ...given, label: register.label };
   const states = new Map<string, FeedState>();
   for (const subscription of subscriptions)
     states.set(subscription.channel, await stateFor(turn, subscription));

@@ -13,8 +13,8 @@ export type RegistersText = {
   useOnlyOne: string;
   /** A register kept to other channels (its connect form), asked for here: nothing read. */
   keptElsewhere: (name: string, channels: string[]) => string;
-  /** A sub-command that does not yet work per register, asked for another one: nothing done. */
-  mainOnly: (what: string, name: string, how: "named" | "channel") => string;
+  /** Where a feed or a digest belongs to one of several registers: which. */
+  feedOf: (name: string) => string;
   /** `/invoice status` in a workspace with several: one line per register. */
   listHeading: string;
   listLine: (line: RegisterLine) => string;
@@ -58,8 +58,7 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Only a workspace admin can choose a channel's register. Anyone can still name a register at the start of a command, such as `/balance main`.",
     useOnlyOne:
       "This workspace has one cash register, *main*, and every channel uses it. An admin can connect another with `/invoice connect`.",
-    mainOnly: (what, name, how) =>
-      `\`/invoice ${what}\` works with the register *main* only, for now, and ${how === "named" ? "the command named" : "this channel uses"} *${name}*: nothing was done, so nothing of *main* is mixed in. To use it with main, type \`/invoice main ${what}\`.`,
+    feedOf: (name) => `Register *${name}*`,
     keptElsewhere: (name, channels) =>
       `The register *${name}* is used only in ${channels.map((id) => `<#${id}>`).join(", ")}, as an admin chose in its connect form: nothing of it is shown here. Ask there, or name another register.`,
     listHeading: "*Cash registers*",
@@ -89,8 +88,7 @@ export const REGISTERS_TEXT: Record<Lang, RegistersText> = {
       "Выбрать кассу канала может только администратор пространства. Назвать кассу для одной команды может любой, например `/balance main`.",
     useOnlyOne:
       "В этом пространстве одна касса, `main`, и все каналы работают с ней. Администратор может подключить ещё одну командой `/invoice connect`.",
-    mainOnly: (what, name, how) =>
-      `\`/invoice ${what}\` пока работает только с кассой \`main\`, а ${how === "named" ? "в команде названа" : "этот канал работает с"} *${name}*: ничего не сделано, чтобы не смешать кассы. Для кассы \`main\` наберите \`/invoice main ${what}\`.`,
+    feedOf: (name) => `Касса *${name}*`,
     keptElsewhere: (name, channels) =>
       `Касса *${name}* используется только в ${channels.map((id) => `<#${id}>`).join(", ")}, как выбрал администратор в форме подключения: здесь её данные не показываются. Спросите там или назовите другую кассу.`,
     listHeading: "*Кассы*",

@@ -142,7 +142,8 @@ export async function deliverInvoiceCard(
   }
   delivery.posted = "chat.postMessage";
   // A feed in this channel leaves the invoice to this card (never two announcements of one payment).
-  await deps.feeds?.noteCard(asker.teamId, asker.channelId, invoice.id).catch((error: unknown) => {
+  // The register's feed: the invoice is that register's.
+  await deps.feeds?.noteCard(asker.registerKey ?? asker.teamId, asker.channelId, invoice.id).catch((error: unknown) => {
     delivery.watchError = `feed note: ${error instanceof Error ? error.message : String(error)}`;
   });
   if (!register || room !== "watching") return null;

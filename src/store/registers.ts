@@ -58,6 +58,9 @@ const directorySchema = z.object({
 export type RegisterDirectoryState = z.infer<typeof directorySchema>;
 const EMPTY: RegisterDirectoryState = { v: 1, others: {}, channels: {}, limits: {} };
 
+/** A register as a feed or a digest shows it: its name (where it must be said), and where it may post. */
+export type RegisterShown = { label: string | undefined; keptTo: readonly string[] | undefined };
+
 /** The board's family of the workspaces' directories: item = team id, state DIRECTORY_FIELD. */
 export const REGISTERS_FAMILY = "registers";
 const DIRECTORY_FIELD = "directory";
@@ -98,6 +101,17 @@ export class RegisterDirectory {
   /** Names the workspace's registers besides main, sorted. */
   async others(team: string): Promise<string[]> {
     return Object.keys((await this.get(team)).others).sort();
+  }
+
+  /**
+   * What background work (a feed, a digest) shows of a register and where it may post: its name where
+   * its workspace has several (or it is not main), and the channels it is kept to (undefined: any).
+   */
+  async shown(key: string): Promise<RegisterShown> {
+    const { team, name } = registerOfKey(key);
+    const directory = await this.get(team);
+    const several = Object.keys(directory.others).length > 0;
+    return { label: several || name !== MAIN_REGISTER ? name : undefined, keptTo: directory.limits[name] };
   }
 
   async addOther(team: string, name: string, by: string): Promise<void> {

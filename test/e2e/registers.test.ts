@@ -161,7 +161,7 @@ describe("several cash registers in one workspace", () => {
     expect(text(list.reply.body)).toContain("Register: *shop2*");
   });
 
-  it("/invoice summary reports the channel's register; commands that work on main only say so and do nothing", async () => {
+  it("/invoice summary reports the channel's register, read with its credentials", async () => {
     const before = stack.fake.requests.length;
     const { reply } = await stack.ask("summary today", { userId: ADMIN, channelId: SHOP2_CHANNEL });
     expect(text(reply.body)).toContain("Register: *shop2* (this channel's register)");
@@ -171,12 +171,6 @@ describe("several cash registers in one workspace", () => {
     expect(history.length).toBeGreaterThan(0);
     for (const request of history)
       expect((request.body as { auth_login?: string }).auth_login).toBe(SHOP2_LOGIN);
-    // Feeds are kept per workspace still: refused here (new and export work per register).
-    const asked = await stack.ask("subscribe", { userId: ADMIN, channelId: SHOP2_CHANNEL });
-    expect(text(asked.reply.body)).toContain(
-      "`/invoice subscribe` works with the register *main* only, for now",
-    );
-    expect(stack.slack.callsOf("views.open").length).toBe(0);
   });
 
   it("/invoice status lists every register with its state and channels", async () => {

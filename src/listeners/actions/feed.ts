@@ -6,13 +6,15 @@ import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext, answerWherePressed } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
+import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import { feedFormAnswer, openFeedForm } from "../shared/feed-form.js";
 import type { ManagerDeps } from "../shared/permissions.js";
+import { keptElsewhereReply, registerNamed } from "../shared/register.js";
 
 /**
  * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form
+ * of the register the button names (main's when it names none, as buttons from before registers)
  * for those who may change feeds. Anyone else is told who can: privately under the message, or on
  * App Home (which has no response_url) by publishing the tab again.
  */
@@ -36,10 +38,18 @@ export const openFeedSettings =
         const text = NOTICES_TEXT[lang];
         throw new RefusalError(ephemeral(text.foreignCard, text.foreignCardFallback), "foreign_card");
       }
+      // The feed's register, as its button names it: one removed since is out of date, one kept to
+      // other channels (since the feed was made) is refused here.
+      const register = await registerNamed(deps.stores.registers, teamId, value.r, value.c);
+      if (!register) throw new StaleButtonError(action.action_id);
+      if (register.several) noted.register = register.name;
+      const kept = keptElsewhereReply(register, lang);
+      if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const opened = await openFeedForm(deps, client, {
         ...who,
         channelId: value.c,
         triggerId: body.trigger_id,
+        register,
       });
       if (opened.kind === "not_allowed" || opened.kind === "not_a_channel") {
         noted.manager = opened.kind === "not_allowed" ? opened.why : undefined;

@@ -81,7 +81,7 @@ export async function runAdminCommand(
       invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
       workflowsCreate: workflowsMayCreate(await deps.stores.settings.get(command.teamId)),
       instant,
-      feeds: await feedLines(deps, command.teamId),
+      feeds: await feedLines(deps, command.teamId, command.register?.all),
       teamId: command.teamId,
       lang,
     });
@@ -114,7 +114,7 @@ export async function runAdminCommand(
   if (action === "rotate-callback")
     return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
   if (action === "unsubscribe") {
-    const removed = await deps.feeds.unsubscribe(command.teamId, command.channelId);
+    const removed = await deps.feeds.unsubscribe(command.register?.key ?? command.teamId, command.channelId);
     const reply = feedUnsubscribedMessage(removed, lang);
     return removed ? { reply, log: { outcome: "feed_unsubscribed" } } : { reply, log: { outcome: "ok" } };
   }
@@ -172,6 +172,8 @@ export async function runDigestCommand(
     enterpriseId?: string | undefined;
     channelId: string;
     at: string | null;
+    /** The register whose feed's digest this is; main's when left out. */
+    register?: Pick<ChosenRegister, "key"> | undefined;
   },
 ): Promise<Produced> {
   const manager = await checkManager(deps, client, command);
@@ -179,7 +181,8 @@ export async function runDigestCommand(
   if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
   const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;
-  const set = await deps.feeds.setDigest(command.teamId, command.channelId, digest);
+  const key = command.register?.key ?? command.teamId;
+  const set = await deps.feeds.setDigest(key, command.channelId, digest);
   if (!set) {
     const reply = ephemeral(NOTICES_TEXT[lang].digestNeedsFeed, NOTICES_TEXT[lang].digestNeedsFeedFallback);
     return { reply, log: { outcome: "ok" } };

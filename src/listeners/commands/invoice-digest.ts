@@ -1,8 +1,10 @@
 import type { webApi } from "@slack/bolt";
 import { notAllowedMessage } from "../../blocks/admin.js";
+import { escapeMrkdwn } from "../../blocks/mrkdwn.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Cadence } from "../../digests/model.js";
 import { DIGEST_TEXT } from "../../i18n/digest.js";
+import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
@@ -11,9 +13,10 @@ import { readerZone } from "../replies/invoice-summary.js";
 import { langFor } from "../shared/manage.js";
 import type { Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import type { ChosenRegister } from "../shared/register.js";
 
 /**
- * `/invoice digest HH:MM weekly|monthly` in a channel (admins): the past week's report there every
+ * `/invoice [REGISTER] digest HH:MM weekly|monthly` in a channel (admins): the register's past week's report there every
  * Monday, or last month's (with every invoice as CSV) on the 1st, at that time in the asker's
  * timezone. The channel is told first (which also shows Kassa can post there). `off weekly|monthly`
  * stops it. The daily digest stays the feed's (`/invoice digest HH:MM`).
@@ -28,23 +31,28 @@ export async function runPeriodDigestCommand(
     channelId: string;
     at: string | null;
     cadence: Cadence;
+    /** The register whose history the digest reports (named first, the channel's, or main). */
+    register: Pick<ChosenRegister, "key" | "name" | "several">;
   },
 ): Promise<Produced> {
   const lang = await langFor(deps, command.teamId);
   const t = DIGEST_TEXT[lang];
   const manager = await checkManager(deps, client, command);
   if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
-  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
+  const { key } = command.register;
+  if (!(await deps.stores.credentials.get(key))) throw new NotConnectedError(key);
   if (command.at === null) {
-    const removed = await deps.digests.remove(command.teamId, command.channelId, command.cadence);
+    const removed = await deps.digests.remove(key, command.channelId, command.cadence);
     const text = removed ? t.off(command.cadence) : t.noneSet(command.cadence);
     return { reply: ephemeral(text, text), log: { outcome: "digest_set", digest: `off ${command.cadence}` } };
   }
   const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
+  const note = t.channelNote(command.cadence, command.at, zone, `<@${command.userId}>`);
+  const named = command.register.several ? escapeMrkdwn(command.register.name) : undefined;
   try {
     await client.chat.postMessage({
       channel: command.channelId,
-      text: t.channelNote(command.cadence, command.at, zone, `<@${command.userId}>`),
+      text: named === undefined ? note : `${REGISTERS_TEXT[lang].feedOf(named)}: ${note}`,
     });
   } catch (error) {
     const code = slackErrorCode(error);
@@ -55,7 +63,7 @@ export async function runPeriodDigestCommand(
       };
     throw error;
   }
-  await deps.digests.set(command.teamId, {
+  await deps.digests.set(key, {
     channel: command.channelId,
     cadence: command.cadence,
     at: command.at,

@@ -9,7 +9,13 @@ import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import type { ListenerDeps } from "../deps.js";
-import { feedFormAnswer, isFeedChannel, openFeedForm } from "../shared/feed-form.js";
+import {
+  type FeedRegisterOf,
+  feedFormAnswer,
+  isFeedChannel,
+  openFeedForm,
+  shownName,
+} from "../shared/feed-form.js";
 import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
@@ -21,6 +27,8 @@ type FeedCommand = {
   enterpriseId?: string | undefined;
   channelId: string;
   triggerId: string;
+  /** The register whose feed this is (named first, the channel's, or main). */
+  register: FeedRegisterOf;
 };
 
 /**
@@ -42,8 +50,9 @@ export async function subscribeFeed(
   noted.manager = manager.why;
   if (!manager.allowed) return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
   if (!isFeedChannel(command.channelId)) return { reply: notAChannel(lang), log: { outcome: "usage" } };
-  if (!(await deps.stores.credentials.get(command.teamId))) throw new NotConnectedError(command.teamId);
-  const existing = await deps.feeds.channel(command.teamId, command.channelId);
+  const { key } = command.register;
+  if (!(await deps.stores.credentials.get(key))) throw new NotConnectedError(key);
+  const existing = await deps.feeds.channel(key, command.channelId);
   const before = existing ? filterOf(existing) : filterOfMode("paid");
   const filter: FeedFilter = words
     ? { ...before, events: words.events, ...(words.minRub ? { minRub: words.minRub } : { minRub: null }) }
@@ -52,7 +61,7 @@ export async function subscribeFeed(
     const welcome = feedWelcomeMessage(
       describeFeed({ filter }, lang),
       command.userId,
-      { teamId: command.teamId, channel: command.channelId },
+      { teamId: command.teamId, channel: command.channelId, register: shownName(command.register) },
       lang,
     );
     try {
@@ -71,7 +80,7 @@ export async function subscribeFeed(
       throw error;
     }
   }
-  const outcome = await deps.feeds.subscribe(command.teamId, {
+  const outcome = await deps.feeds.subscribe(key, {
     channel: command.channelId,
     filter,
     by: command.userId,

@@ -1,13 +1,11 @@
 import type { webApi } from "@slack/bolt";
 import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
-import { ephemeral, invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
+import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
-import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { findInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
-import { MAIN_REGISTER } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
@@ -23,6 +21,7 @@ import {
   chooseRegister,
   keptElsewhereReply,
   registersInOrder,
+  withRegisterFooter,
 } from "../shared/register.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { auditCommand } from "./invoice-audit.js";
@@ -169,11 +168,10 @@ async function invoiceCard({
 }
 
 /**
- * Sub-commands that work on main's register only, for now (their feeds and digests are kept per
- * workspace): asked for another register, they do nothing and say so, rather
- * than answer with main's figures in that register's channel.
+ * Sub-commands whose reply is about one register's feed or digests (and `unsubscribe`): with several
+ * registers, the reply ends saying which (as every reply that reads a register does).
  */
-const MAIN_ONLY: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", "digest"]);
+const FEED_REPLIES: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", "digest"]);
 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
@@ -191,11 +189,13 @@ function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K
   const { register } = call.asker;
   const kept = READS_REGISTER.has(kind) ? keptElsewhereReply(register, call.lang) : undefined;
   if (kept) return Promise.resolve({ reply: kept, log: { outcome: "register_kept_elsewhere" } });
-  if (MAIN_ONLY.has(kind) && register.name !== MAIN_REGISTER && register.how !== "default") {
-    const text = REGISTERS_TEXT[call.lang].mainOnly(kind, register.name, register.how);
-    return Promise.resolve({ reply: ephemeral(text, text), log: { outcome: "main_register_only" } });
-  }
-  return SUBCOMMANDS[kind](call);
+  const produced = SUBCOMMANDS[kind](call);
+  const request: InvoiceRequest = call.request;
+  const aboutFeed = FEED_REPLIES.has(kind) || (request.kind === "admin" && request.action === "unsubscribe");
+  if (!aboutFeed) return produced;
+  return produced.then((done) =>
+    done.reply ? { ...done, reply: withRegisterFooter(done.reply, register, call.lang) } : done,
+  );
 }
 
 /** `/invoice`: acknowledged at once, then the sub-command its text asks for answers through response_url. */

@@ -77,6 +77,7 @@ export async function invoiceSummaryReply(
   const t = REPORT_TEXT[lang];
   const built = buildPeriodReport(report, {
     teamId: who.teamId,
+    register: register?.several ? register.name : undefined,
     fetchedAt: deps.now(),
     audience: "asker",
     lang,

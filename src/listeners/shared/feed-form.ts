@@ -20,6 +20,14 @@ export type FeedFormOpened =
   | { kind: "not_allowed"; why: string }
   | { kind: "failed"; modalError: string };
 
+/** The register a feed is of: its key, its name, and whether its workspace has several. */
+export type FeedRegisterOf = { key: string; name: string; several: boolean };
+
+/** The register's name where its workspace has several (buttons, forms and posts say it); else none. */
+export function shownName(register: FeedRegisterOf): string | undefined {
+  return register.several ? register.name : undefined;
+}
+
 /** A feed belongs to a channel (public or private), never to a DM. */
 export function isFeedChannel(channel: string): boolean {
   return /^[CG][A-Z0-9]{2,40}$/.test(channel);
@@ -39,15 +47,17 @@ export async function openFeedForm(
     enterpriseId?: string | undefined;
     channelId: string;
     triggerId: string;
+    register: FeedRegisterOf;
   },
 ): Promise<FeedFormOpened> {
   if (!isFeedChannel(who.channelId)) return { kind: "not_a_channel" };
   const manager = await checkManager(deps, client, who);
   if (!manager.allowed) return { kind: "not_allowed", why: manager.why };
-  if (!(await deps.stores.credentials.get(who.teamId))) throw new NotConnectedError(who.teamId);
+  const { key } = who.register;
+  if (!(await deps.stores.credentials.get(key))) throw new NotConnectedError(key);
   const [existing, names, lang] = await Promise.all([
-    deps.feeds.channel(who.teamId, who.channelId),
-    deps.payments.methodNamesWithin(who.teamId, FEED_FORM_METHODS_BUDGET_MS),
+    deps.feeds.channel(key, who.channelId),
+    deps.payments.methodNamesWithin(key, FEED_FORM_METHODS_BUDGET_MS),
     langFor(deps, who.teamId),
   ]);
   const methods = names.size > 0 ? [...names].map(([code, name]) => ({ code, name })) : undefined;
@@ -61,7 +71,11 @@ export async function openFeedForm(
         mentions: existing?.mentions,
         methods,
         maxPeople: MENTIONS_MAX,
-        origin: { t: who.teamId, c: who.channelId },
+        origin: {
+          t: who.teamId,
+          c: who.channelId,
+          ...(who.register.several ? { r: who.register.name } : {}),
+        },
         lang,
       }),
     });

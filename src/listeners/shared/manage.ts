@@ -104,7 +104,9 @@ export async function publishHome(
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
     langFor(deps, who.teamId),
-    feedLines(deps, who.teamId),
+    deps.stores.registers
+      .others(who.teamId)
+      .then((others) => feedLines(deps, who.teamId, [MAIN_REGISTER, ...others])),
   ]);
   const instant = info?.otherKey ? undefined : await instantStatus(deps.callbacks, info);
   await client.views.publish({

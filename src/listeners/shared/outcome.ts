@@ -139,8 +139,6 @@ export type CommandOutcome =
   | { outcome: "feed_unsubscribed" }
   /** /invoice use: the channel's register shown, set, or why not. */
   | { outcome: "register_shown" | "register_set" | "one_register" | "unknown_register" }
-  /** A sub-command that works on main only, asked for another register: nothing done. */
-  | { outcome: "main_register_only" }
   /** A register kept to other channels (its connect form), asked for here: nothing read. */
   | { outcome: "register_kept_elsewhere" }
   /** Stop updating pressed: this card left its invoice's watch. */

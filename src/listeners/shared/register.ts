@@ -65,8 +65,13 @@ export async function chooseRegister(
 /** The answer to a command that asked for a register kept to other channels: nothing read. */
 export function keptElsewhereReply(chosen: ChosenRegister, lang: Lang): SlackMessage | undefined {
   if (!chosen.keptTo) return undefined;
-  const text = REGISTERS_TEXT[lang].keptElsewhere(escapeMrkdwn(chosen.name), chosen.keptTo);
+  const text = keptElsewhereText(chosen, lang);
   return ephemeral(text, text);
+}
+
+/** Where a register kept to other channels is used, in words (a form's field error says it too). */
+export function keptElsewhereText(chosen: ChosenRegister, lang: Lang): string {
+  return REGISTERS_TEXT[lang].keptElsewhere(escapeMrkdwn(chosen.name), chosen.keptTo ?? []);
 }
 
 /** The register a reply came from, as its last line, where the workspace has several. */
@@ -83,13 +88,15 @@ export function withRegisterFooter(reply: SlackMessage, chosen: ChosenRegister, 
 /**
  * A register a button or form names (its value carries only the name): undefined when the workspace
  * has no such register any more, so the caller answers "out of date" instead of using another.
+ * `channel`: where it is to be used (a feed's channel), so one kept to other channels has `keptTo`.
  */
 export async function registerNamed(
   registers: Pick<RegisterDirectory, "get">,
   team: string,
   name: string | undefined,
+  channel?: string,
 ): Promise<ChosenRegister | undefined> {
-  const chosen = await chooseRegister(registers, team, undefined, name ?? MAIN_REGISTER);
+  const chosen = await chooseRegister(registers, team, channel, name ?? MAIN_REGISTER);
   return chosen.how === "named" && chosen.rest === "" ? chosen : undefined;
 }
 

@@ -12,11 +12,17 @@ import type { ViewArgs } from "../router.js";
 import { handledSubmission } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { keptElsewhereText, registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
 import { readFeedForm } from "./feed-form-values.js";
 import { parseJsonOrUndefined } from "./form.js";
 
-const originSchema = z.object({ t: z.string().min(1).max(32), c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/) });
+const originSchema = z.object({
+  t: z.string().min(1).max(32),
+  c: z.string().regex(/^[CG][A-Z0-9]{2,40}$/),
+  /** The register's name; forms opened before registers (or in a workspace with one) have none: main. */
+  r: z.string().min(1).max(20).optional(),
+});
 
 /**
  * The feed form's Save: read and check the values (errors next to their fields), check the submitter
@@ -36,13 +42,22 @@ export const feedFormSubmission =
     const origin = { view: FEED_FORM_VIEW, team: teamId, user, field: FEED_FIELDS.events, lang };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
       const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      if (!from.success || from.data.t !== teamId) {
+      const register = from.success
+        ? await registerNamed(deps.stores.registers, teamId, from.data.r, from.data.c)
+        : undefined;
+      if (!from.success || from.data.t !== teamId || !register) {
         await reply(fieldError(FEED_FIELDS.events, t.outdated));
         return { outcome: "bad_form" };
       }
       const channel = from.data.c;
       noted.channel = channel;
-      const existing = await deps.feeds.channel(teamId, channel);
+      if (register.several) noted.register = register.name;
+      if (register.keptTo) {
+        await reply(fieldError(FEED_FIELDS.events, keptElsewhereText(register, lang)));
+        return { outcome: "register_kept_elsewhere" };
+      }
+      const key = register.key;
+      const existing = await deps.feeds.channel(key, channel);
       const read = readFeedForm(view.state.values, existing?.filter ?? undefined, lang);
       if (!read.ok) {
         await reply(
@@ -64,13 +79,14 @@ export const feedFormSubmission =
         await reply(fieldError(FEED_FIELDS.events, t.notAllowed));
         return { outcome: "not_allowed" };
       }
-      if (!(await deps.stores.credentials.get(teamId))) {
+      if (!(await deps.stores.credentials.get(key))) {
         await reply(fieldError(FEED_FIELDS.events, t.notConnected));
         return { outcome: "not_connected" };
       }
       const feed = { filter: read.filter, mentions: read.mentions };
       if (!existing) {
-        const welcome = feedWelcomeMessage(describeFeed(feed, lang), user, { teamId, channel }, lang);
+        const origin = { teamId, channel, register: register.several ? register.name : undefined };
+        const welcome = feedWelcomeMessage(describeFeed(feed, lang), user, origin, lang);
         try {
           await client.chat.postMessage({ channel, text: welcome.text, blocks: welcome.blocks });
         } catch (error) {
@@ -80,7 +96,7 @@ export const feedFormSubmission =
           return { outcome: "feed_not_in_channel", slackError: code };
         }
       }
-      const saved = await deps.feeds.subscribe(teamId, {
+      const saved = await deps.feeds.subscribe(key, {
         channel,
         by: user,
         now: deps.now().getTime(),
