@@ -143,9 +143,11 @@ export async function deliverInvoiceCard(
   delivery.posted = "chat.postMessage";
   // A feed in this channel leaves the invoice to this card (never two announcements of one payment).
   // The register's feed: the invoice is that register's.
-  await deps.feeds?.noteCard(asker.registerKey ?? asker.teamId, asker.channelId, invoice.id).catch((error: unknown) => {
-    delivery.watchError = `feed note: ${error instanceof Error ? error.message : String(error)}`;
-  });
+  await deps.feeds
+    ?.noteCard(asker.registerKey ?? asker.teamId, asker.channelId, invoice.id)
+    .catch((error: unknown) => {
+      delivery.watchError = `feed note: ${error instanceof Error ? error.message : String(error)}`;
+    });
   if (!register || room !== "watching") return null;
   const result = await deps.watches
     .watch(

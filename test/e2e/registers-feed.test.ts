@@ -111,9 +111,10 @@ describe("the payment feed, per cash register", () => {
 
   it("the Settings button and the form keep to the feed's register", async () => {
     const welcome = [...stack.slack.messages.values()].find((m) => m.channel === SHOP2_FEED);
-    const button = (
-      welcome?.blocks.find((block) => block.type === "actions") as { elements: Array<{ value: string }> }
-    ).elements[0];
+    const actions = welcome?.blocks.find((block) => block.type === "actions") as
+      | { elements: Array<{ value: string }> }
+      | undefined;
+    const button = actions?.elements[0];
     expect(JSON.parse(button?.value ?? "{}")).toMatchObject({ c: SHOP2_FEED, r: "shop2" });
     const before = stack.slack.callsOf("views.open").length;
     const pressed = await stack.action("kassa_feed_settings", button?.value ?? "", {
