@@ -190,4 +190,48 @@ describe("the payment feed, per cash register", () => {
     await sleep(600);
     expect(postsOf(stack, SHOP2_FEED, fromShop)).toHaveLength(0);
   });
+
+  it("a register kept to chosen channels has its feed there only: elsewhere it is refused, and a feed made before stays quiet", async () => {
+    const ELSEWHERE = "C0ELSEWHERE";
+    await askIn(stack, "subscribe", SHOP2_FEED, ADMIN);
+    const before = await askIn(stack, "shop2 subscribe", ELSEWHERE, ADMIN);
+    expect(text(before.body)).toContain("This channel is now a payment feed");
+    // An admin keeps shop2 to its channel in its connect form.
+    const kept = await stack.submitView({
+      view: {
+        callback_id: "kassa_connect",
+        private_metadata: JSON.stringify({ from: "command", t: SANDBOX_TEAM.id, r: "shop2" }),
+      },
+      values: {
+        register: { value: "shop2" },
+        register_channels: { conversations: [SHOP2_FEED] },
+        login: { value: SHOP2.login },
+        secret: { value: null },
+        api_version: { selected: "v2" },
+        visibility: { selected: "channel" },
+      },
+      userId: ADMIN,
+    });
+    expect(kept.status).toBe(200);
+    const refused = await stack.ask("shop2 subscribe", { userId: ADMIN, channelId: "C0THIRD" });
+    expect(text(refused.reply.body)).toContain(`The register *shop2* is used only in <#${SHOP2_FEED}>`);
+    const form = await stack.ask("shop2 feed", { userId: ADMIN, channelId: ELSEWHERE });
+    expect(text(form.reply.body)).toContain("is used only in");
+    const welcome = [...stack.slack.messages.values()].filter((m) => m.channel === ELSEWHERE).at(0);
+    const actions = welcome?.blocks.find((block) => block.type === "actions") as
+      | { elements: Array<{ value: string }> }
+      | undefined;
+    const settings = await stack.press("kassa_feed_settings", actions?.elements[0]?.value ?? "", {
+      channelId: ELSEWHERE,
+      userId: ADMIN,
+    });
+    expect(text(settings.reply.body)).toContain("is used only in");
+
+    const paid = shopInvoice(stack);
+    await sleep(400);
+    stack.fake.pay(paid);
+    await stack.slack.waitForMessages(() => postsOf(stack, SHOP2_FEED, paid).length === 1, 8000);
+    await sleep(600);
+    expect(postsOf(stack, ELSEWHERE, paid)).toHaveLength(0);
+  });
 });
