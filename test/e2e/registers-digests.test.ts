@@ -2,13 +2,15 @@
  * Weekly digests per cash register, end to end through the real app: main's set in one channel,
  * shop2's in the channel bound to it (`/invoice use shop2`) and, named in the command, in a third;
  * each posted once when Monday 09:00 comes, from its own register's history (read with its own
- * login), saying which register. Stored digests of main stay keyed by the team id.
+ * login), saying which register; and each register's feed's daily summary likewise. Stored digests
+ * of main stay keyed by the team id.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { sampleHistory } from "../../sandbox/payments-history.js";
 import { connectShopTwo, SHOP2 } from "../../sandbox/second-register.js";
 import { Stack } from "../../sandbox/stack.js";
+import { askIn } from "../support/feed-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const MAIN_REPORTS = "C0MAINREPORTS";
@@ -35,7 +37,7 @@ describe("weekly digests, per cash register", () => {
   beforeAll(async () => {
     stack = await Stack.start({
       now,
-      env: { DIGEST_INTERVAL_MS: "150" },
+      env: { DIGEST_INTERVAL_MS: "150", FEED_INTERVAL_MS: "200" },
       storeMemoMs: 0,
       fake: {
         accounts: { [SANDBOX_LOGIN]: SANDBOX_SECRET, [SHOP2.login]: SHOP2.secret },
@@ -120,5 +122,49 @@ describe("weekly digests, per cash register", () => {
     expect(JSON.stringify(main.reply.body)).toContain("This channel has no weekly report; nothing changed.");
     const still = await stack.ask("main digest off weekly", { userId: ADMIN, channelId: MAIN_REPORTS });
     expect(JSON.stringify(still.reply.body)).toContain("The weekly report in this channel is off.");
+  });
+
+  it("each register's feed has its own daily summary, counted from its own history, saying which register", async () => {
+    const daily = (channel: string) =>
+      [...stack.slack.messages.values()].filter(
+        (message) => message.channel === channel && message.text.includes("Invoices yesterday"),
+      );
+    for (const [words, channel] of [
+      ["subscribe", MAIN_REPORTS],
+      ["subscribe", SHOP2_REPORTS],
+    ] as const)
+      expect(JSON.stringify((await askIn(stack, words, channel, ADMIN)).body)).toContain("payment feed");
+    // Kassa's clock stands at Monday 09:00:30 Moscow (moved on above): the summaries are due at 09:30.
+    expect(
+      JSON.stringify(
+        (await stack.ask("digest 09:30", { userId: ADMIN, channelId: MAIN_REPORTS })).reply.body,
+      ),
+    ).toContain("Register: *main*");
+    const shopSet = await stack.ask("digest 09:30", { userId: ADMIN, channelId: SHOP2_REPORTS });
+    expect(JSON.stringify(shopSet.reply.body)).toContain("Register: *shop2* (this channel's register)");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(daily(MAIN_REPORTS)).toHaveLength(0);
+    const before = stack.fake.requests.length;
+    clock = new Date(clock.getTime() + 31 * 60_000);
+    await stack.slack.waitForMessages(
+      () => daily(MAIN_REPORTS).length > 0 && daily(SHOP2_REPORTS).length > 0,
+      10_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(daily(MAIN_REPORTS)).toHaveLength(1);
+    expect(daily(SHOP2_REPORTS)).toHaveLength(1);
+    const main = daily(MAIN_REPORTS)[0];
+    const shop = daily(SHOP2_REPORTS)[0];
+    expect(main?.text).toMatch(/^main · Invoices yesterday/);
+    expect(shop?.text).toMatch(/^shop2 · Invoices yesterday/);
+    expect(JSON.stringify(shop?.blocks)).toContain("Register *shop2*");
+    expect(shop?.text.replace(/^shop2 · /, "")).not.toBe(main?.text.replace(/^main · /, ""));
+    const logins = new Set(
+      stack.fake.requests
+        .slice(before)
+        .filter((request) => request.path.endsWith("/history/payments/"))
+        .map((request) => (request.body as { auth_login?: string }).auth_login),
+    );
+    expect(logins).toEqual(new Set([SANDBOX_LOGIN, SHOP2.login]));
   });
 });
