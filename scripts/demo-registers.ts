@@ -1,8 +1,10 @@
 /**
  * The demo's two cash registers in one workspace: a second register connected with the CLI, an
  * admin making it #shop-two's register, /balance in each channel showing its own, an invoice of the
- * second found from the first's channel (its card names the register), and /invoice status listing both.
+ * second found from the first's channel (its card names the register), #shop-two made shop2's payment
+ * feed and a shop2 payment posted there (naming its register), and /invoice status listing both.
  */
+import { moscowTime } from "../sandbox/fake-payments.js";
 import { connectShopTwo, SHOP2, shopTwoInvoice } from "../sandbox/second-register.js";
 import type { Stack } from "../sandbox/stack.js";
 
@@ -38,6 +40,38 @@ export async function showRegisters(stack: Stack, admin: string, show: Show): Pr
     `/invoice ${SHOP2_INVOICE}   (in #finance)`,
     card.reply.body,
   );
+  await showShopTwoFeed(stack, admin, show);
   const status = await stack.ask("status", { userId: admin, channelId: "C0FINANCE" });
-  show("/invoice status lists both registers", "/invoice status", status.reply.body);
+  show(
+    "/invoice status lists both registers, and the feed by register",
+    "/invoice status",
+    status.reply.body,
+  );
+}
+
+/** #shop-two becomes shop2's payment feed; a payment of shop2 is posted there, naming its register. */
+async function showShopTwoFeed(stack: Stack, admin: string, show: Show): Promise<void> {
+  const ack = await stack.command("subscribe", { userId: admin, channelId: "C0SHOPTWO" });
+  const reply = await stack.slack.waitForReply(ack.responseId, { count: 2 });
+  show("In #shop-two, the feed is shop2's", "/invoice subscribe   (in #shop-two)", reply.body);
+  const id = "902211401_ShopTwoFeed";
+  stack.fake.invoices.set(
+    id,
+    shopTwoInvoice(id, {
+      state: "notpayed",
+      createdAt: moscowTime(new Date()),
+      description: "Shop two: order 312",
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 2500)); // the feed sees it unpaid first
+  stack.fake.pay(id);
+  const posted = () =>
+    [...stack.slack.messages.values()].find((m) => m.channel === "C0SHOPTWO" && m.text.includes(id));
+  await stack.slack.waitForMessages(() => posted() !== undefined, 10_000);
+  const message = posted();
+  show(
+    "shop2's customer pays: the payment is posted in shop2's feed only, naming the register",
+    "(in #shop-two)",
+    { response_type: "in_channel", text: message?.text, blocks: message?.blocks },
+  );
 }

@@ -193,6 +193,7 @@ async function main(): Promise<number> {
     v3: await Stack.start({
       apiVersion: "v3",
       fake: twoRegisterService(shopTwoInvoices()),
+      env: { FEED_INTERVAL_MS: "1000" },
     }),
   };
   for (const stack of Object.values(stacks)) stack.slack.users[DEMO_ADMIN] = { is_admin: true };
