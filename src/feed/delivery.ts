@@ -61,7 +61,7 @@ export async function deliverChannel(
     if (after.kind === "pause") {
       if (!(await turn.write(channel, state))) return stop(state);
       const text = feedPausedText("not_in_channel", channel, await feedLanguage(ctx, team));
-      await tellSubscriber(ctx, team, subscription, text);
+      await tellSubscriber(turn, subscription, text);
       return stop(state);
     }
     if (after.kind === "written_off" && after.posted) posted += 1;
@@ -90,7 +90,7 @@ async function giveUp(
     "feed message given up after a day of failures",
   );
   const text = feedGivenUpText(subscription.channel, announcement.id, why, await feedLanguage(ctx, team));
-  await tellSubscriber(ctx, team, subscription, text);
+  await tellSubscriber(turn, subscription, text);
 }
 
 /**

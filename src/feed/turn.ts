@@ -97,13 +97,12 @@ async function tellPause(turn: Turn, subscription: Subscription, note: PauseNote
   if (note === "paused") {
     ctx.deps.logger.warn({ ...log, outcome: "feed_paused", reason: "unreadable_history" }, "feed paused");
     await tellSubscriber(
-      ctx,
-      team,
+      turn,
       subscription,
       feedPausedText("unreadable_history", subscription.channel, lang),
     );
   } else if (note === "resumed") {
     ctx.deps.logger.info({ ...log, outcome: "feed_resumed" }, "feed resumed");
-    await tellSubscriber(ctx, team, subscription, feedResumedText(subscription.channel, lang));
+    await tellSubscriber(turn, subscription, feedResumedText(subscription.channel, lang));
   }
 }

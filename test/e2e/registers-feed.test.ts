@@ -166,8 +166,18 @@ describe("the payment feed, per cash register", () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const request of refused)
       expect((request.body as { auth_secret?: string }).auth_secret).toBe("a-wrong-secret");
+    // Its subscriber is told once, naming the register; main's feed is not paused.
+    const notes = () =>
+      [...stack.slack.messages.values()].filter(
+        (m) => m.channel === ADMIN && m.text.includes("payment feed in"),
+      );
+    expect(notes().map((m) => m.text)).toEqual([
+      `Register *shop2*: :pause_button: Kassa's payment feed in <#${SHOP2_FEED}> is paused: the payment service's invoice history could not be read. Kassa keeps trying and carries on by itself once it can; nothing is posted twice.`,
+    ]);
     await setShopTwoSecret(stack, SHOP2.secret);
     await stack.slack.waitForMessages(() => postsOf(stack, SHOP2_FEED, stuck).length === 1, 15_000);
+    await stack.slack.waitForMessages(() => notes().length === 2, 5000);
+    expect(notes()[1]?.text).toMatch(/^Register \*shop2\*: .*<#C0SHOPFEED>/);
     expect(postsOf(stack, MAIN_FEED, stuck)).toHaveLength(0);
     expect(postsOf(stack, MAIN_FEED, fromMain)).toHaveLength(1);
   });
