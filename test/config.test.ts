@@ -48,6 +48,7 @@ describe("loadConfig", () => {
       feedConcurrency: 8,
       digestIntervalMs: 60_000,
       audit: { retentionDays: 1825 },
+      payoutRunMs: 5000,
       journalGraceMs: 10_000,
       journalAfterMs: 250,
       logLevel: "info",
@@ -97,6 +98,7 @@ describe("loadConfig", () => {
         FEED_CONCURRENCY: "3",
         DIGEST_INTERVAL_MS: "120000",
         AUDIT_RETENTION_DAYS: "365",
+        PAYOUT_RUN_MS: "2000",
         JOURNAL_GRACE_MS: "5000",
         JOURNAL_AFTER_MS: "0",
         REPLY_VISIBILITY: "private",
@@ -137,6 +139,7 @@ describe("loadConfig", () => {
       feedConcurrency: 3,
       digestIntervalMs: 120_000,
       audit: { retentionDays: 365 },
+      payoutRunMs: 2000,
       journalGraceMs: 5000,
       journalAfterMs: 0,
       logLevel: "debug",
@@ -206,6 +209,7 @@ describe("loadConfig", () => {
         "FEED_CONCURRENCY",
         "DIGEST_INTERVAL_MS",
         "AUDIT_RETENTION_DAYS",
+        "PAYOUT_RUN_MS",
         "JOURNAL_GRACE_MS",
         "JOURNAL_AFTER_MS",
       ].sort(),
@@ -224,7 +228,7 @@ describe("loadConfig", () => {
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
     numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
-    numeric.push("AUDIT_RETENTION_DAYS");
+    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);
