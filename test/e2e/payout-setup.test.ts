@@ -182,8 +182,11 @@ describe("/payout setup", () => {
     const late = await stack.submitView({ view, values: FORM, userId: ADMIN });
     expect(JSON.stringify(late.json)).toContain("The policy was changed meanwhile (by cli");
     expect(await policyPrinted()).toContain("approvers: U0ANNA, U0DINA");
-    const { reply } = await stack.ask("", { command: "/payout", userId: MEMBER });
+    const { reply } = await stack.ask("help", { command: "/payout", userId: MEMBER });
     expect(JSON.stringify(reply.body)).toContain("policy set; approvers <@U0ANNA>, <@U0DINA>");
+    // Payouts are on, but a member who may not request gets no form: who may, instead.
+    const asked = await stack.ask("", { command: "/payout", userId: MEMBER });
+    expect(JSON.stringify(asked.reply.body)).toContain("Only the workspace's admins may request payouts");
   });
 
   it("saving with Kassa not in the approval channel saves, and says so to the admin", async () => {

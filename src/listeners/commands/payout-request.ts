@@ -10,6 +10,7 @@ import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, askPayout } from "../replies/payout-asked.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
+import { checkManager } from "../shared/permissions.js";
 import type { ChosenRegister } from "../shared/register.js";
 
 /** How long the form waits for the payout methods: the trigger_id lapses 3 s after the command. */
@@ -46,6 +47,19 @@ export async function openRequestForm(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = "request_form";
+  // Who may not request gets no form: told who may, as the request itself would say.
+  const who = { userId: asked.user_id, teamId: asked.team_id, enterpriseId: asked.enterprise_id };
+  const mayRequest =
+    policy.requesters.length > 0
+      ? policy.requesters.includes(asked.user_id)
+      : (await checkManager(deps, client, who)).allowed;
+  if (!mayRequest) {
+    const refusal = { kind: "not_a_requester" as const, requesters: policy.requesters };
+    return {
+      reply: requestRefusedMessage(refusal, asked.chosen.name, asked.lang),
+      log: { outcome: "payout_refused", refusal: refusal.kind },
+    };
+  }
   const listed = await deps.payments.payoffMethodListWithin(asked.chosen.key, REQUEST_METHODS_BUDGET_MS);
   const allowed = (code: string) =>
     policy.methods.length === 0 || policy.methods.some((one) => one.toUpperCase() === code.toUpperCase());
