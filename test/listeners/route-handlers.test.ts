@@ -23,6 +23,9 @@ import {
   LIST_ACTIONS,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
+  PAYOUT_ACTIONS,
+  PAYOUT_APPROVE_VIEW,
+  PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
@@ -36,6 +39,7 @@ import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
+import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
@@ -49,7 +53,9 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
+import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
 import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
@@ -589,6 +595,144 @@ describe("payouts", () => {
     const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
     expect(JSON.stringify(posted?.body)).toContain("<@U0ANNA>, <@U0BORIS>");
     expect(lastLine()).toMatchObject({ view: PAYOUT_SETUP_VIEW, outcome: "policy_saved", version: 1 });
+  });
+});
+
+describe("payout requests", () => {
+  const WALLET = "2200700012345678";
+  const setUp = async () => {
+    await world.deps.stores.credentials.set(TEAM, {
+      login: SANDBOX_LOGIN,
+      secret: SANDBOX_SECRET,
+      salt: SANDBOX_SALT,
+      connectedBy: ADMIN,
+    });
+    world.slack.users.U0ANNA = {};
+    world.slack.users.U0REQ = {};
+    await world.deps.payoutPolicies.save(
+      TEAM,
+      {
+        enabled: true,
+        approvers: ["U0ANNA", "U0BORIS"],
+        channel: "C0PAYOUTS",
+        twoApproversFrom: "50000",
+        requesterDaily: "100000",
+        registerDaily: "300000",
+        expiryMinutes: 60,
+        methods: [],
+        requesters: ["U0REQ"],
+      },
+      { by: "cli", now: new Date() },
+    );
+  };
+  const text = (value: string) => ({ value: { type: "plain_text_input", value } });
+  const requestValues = {
+    payout_method: text("CARDRUBP2P"),
+    payout_wallet: text(WALLET),
+    payout_amount: text("1500"),
+    payout_fee_from: {
+      value: {
+        type: "radio_buttons",
+        selected_option: { value: "balance", text: { type: "plain_text" as const, text: "x" } },
+      },
+    },
+    payout_reason: text("Supplier"),
+  };
+  const request = async (viewId: string) => {
+    const acks: Acks = [];
+    await payoutRequestSubmission(world.deps)(
+      submissionArgs(
+        world,
+        {
+          callbackId: PAYOUT_REQUEST_VIEW,
+          values: requestValues,
+          privateMetadata: JSON.stringify({ t: TEAM, c: CHANNEL, r: "main" }),
+          user: "U0REQ",
+          viewId,
+        },
+        acks,
+      ),
+    );
+    return acks;
+  };
+  const idOfCard = () =>
+    JSON.stringify(
+      world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS")?.body,
+    ).match(/Payout `([^`]+)`/)?.[1] ?? "";
+
+  it("the request form's Request asks the service for the quote and posts the card for the approvers", async () => {
+    cover(payoutRequestSubmission);
+    await setUp();
+    expect(await request("V0REQ1")).toEqual([undefined]);
+    expect(idOfCard()).not.toBe("");
+    expect(lastLine()).toMatchObject({ view: PAYOUT_REQUEST_VIEW, outcome: "payout_requested" });
+    expect(await request("V0REQ1")).toMatchObject([
+      { errors: { payout_amount: expect.stringContaining("sent already") } },
+    ]);
+  });
+
+  it("Approve and Reject open their modal for an approver, and refuse anyone else; Approve's modal wants the wallet's end", async () => {
+    cover(payoutVoteButton);
+    cover(payoutVoteSubmission);
+    await setUp();
+    await request("V0REQ2");
+    const id = idOfCard();
+    await payoutVoteButton(world.deps)(
+      buttonArgs(world, {
+        actionId: PAYOUT_ACTIONS.approve,
+        value: id,
+        user: MEMBER,
+        replyId: "not-approver",
+      }),
+    );
+    expect(JSON.stringify(await reply("not-approver"))).toContain("Only the policy's approvers");
+    await payoutVoteButton(world.deps)(
+      buttonArgs(world, { actionId: PAYOUT_ACTIONS.approve, value: id, user: "U0ANNA", replyId: "anna" }),
+    );
+    expect(JSON.stringify(world.slack.callsOf("views.open").at(-1)?.body.view)).toContain(
+      PAYOUT_APPROVE_VIEW,
+    );
+    const vote = async (lastFour: string) => {
+      const acks: Acks = [];
+      await payoutVoteSubmission(world.deps)(
+        submissionArgs(
+          world,
+          {
+            callbackId: PAYOUT_APPROVE_VIEW,
+            values: { payout_last_four: text(lastFour) },
+            privateMetadata: JSON.stringify({ id }),
+            user: "U0ANNA",
+          },
+          acks,
+        ),
+      );
+      return acks;
+    };
+    expect(await vote("1111")).toMatchObject([
+      { errors: { payout_last_four: expect.stringContaining("last four") } },
+    ]);
+    expect(await vote("5678")).toEqual([undefined]);
+    expect(lastLine()).toMatchObject({
+      view: PAYOUT_APPROVE_VIEW,
+      outcome: "payout_voted",
+      result: "approved",
+    });
+  });
+
+  it("Cancel on the requester's copy ends the request; anyone else is told who can", async () => {
+    cover(payoutCancelButton);
+    await setUp();
+    await request("V0REQ3");
+    const id = idOfCard();
+    await payoutCancelButton(world.deps)(
+      buttonArgs(world, { actionId: PAYOUT_ACTIONS.cancel, value: id, user: MEMBER, replyId: "other" }),
+    );
+    expect(JSON.stringify(await reply("other"))).toContain("can cancel this payout");
+    await payoutCancelButton(world.deps)(
+      buttonArgs(world, { actionId: PAYOUT_ACTIONS.cancel, value: id, user: "U0REQ", replyId: "mine" }),
+    );
+    expect(JSON.stringify(await reply("mine"))).toContain("Cancelled");
+    expect(world.fake.payoffs.all.get(id)?.state).toBe("canceled");
   });
 });
 
