@@ -12,6 +12,7 @@ import { answerCommandsOnce } from "./edge/command-once.js";
 import { httpServerOptions } from "./edge/http-server.js";
 import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
+import { balanceAlertsFor } from "./guards/index.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
 import { registerSteps } from "./steps/index.js";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): KassaApp {
     callbacks: deps.callbacks?.addresses,
     payoutPolicies: deps.payouts.policies,
     payouts: deps.payouts.deps,
+    balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
   });
   registerSteps(app, {
     payments: deps.payments,

@@ -8,6 +8,7 @@ import type { DigestRunner } from "./digests/runner.js";
 import { openRecords } from "./edge/open-records.js";
 import { paymentsClient, StartupError, starting, verifyBotToken } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
+import { openGuards } from "./guards/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
 import { followNow } from "./payouts/worker.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
@@ -73,6 +74,10 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   const closers = new Closers();
   closers.push(() => store.close());
   const { work, feedRunner, digestRunner } = await openWork(config, stores, logger, closers, options);
+  // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
+  const guardRunner = await starting(closers, "cannot set up the money guards in the store", () =>
+    openGuards(config, stores, work.payments, slackClients(config, stores), work.audit, logger, options),
+  );
   const kassa = createApp({
     config,
     logger,
@@ -99,6 +104,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   closers.job((graceMs) => digestRunner.close(graceMs));
   work.payouts.runner.start();
   closers.job((graceMs) => work.payouts.runner.close(graceMs));
+  guardRunner.start();
+  closers.job((graceMs) => guardRunner.close(graceMs));
 
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS) };
 }

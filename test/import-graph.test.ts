@@ -52,7 +52,18 @@ const FLOORS: string[][] = [
   ["store", "reports"],
   ["blocks", "charts"],
   ["registers", "history"],
-  ["paymethods", "invoices", "watch", "feed", "callbacks", "exports", "digests", "audit", "payouts"],
+  [
+    "paymethods",
+    "invoices",
+    "watch",
+    "feed",
+    "callbacks",
+    "exports",
+    "digests",
+    "audit",
+    "payouts",
+    "guards",
+  ],
   ["listeners", "steps", "edge", "operators"],
 ];
 

@@ -112,6 +112,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     feedConcurrency: parsed.FEED_CONCURRENCY,
     /** DIGEST_INTERVAL_MS: how often the weekly and monthly digests are looked at. */
     digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
+    /** BALANCE_CHECK_MS: each register's balance alerts are checked this often; PAYOUT_CHECK_MS: its payout history. */
+    guards: { balanceCheckMs: parsed.BALANCE_CHECK_MS, payoutCheckMs: parsed.PAYOUT_CHECK_MS },
     /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
     audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS },
     /** PAYOUT_RUN_MS: how often each replica looks for payout requests due (to expire, send or follow). */

@@ -78,6 +78,8 @@ export const variablesSchema = z.object({
   FEED_INTERVAL_MS: integer(30_000, 100, 3_600_000),
   FEED_CONCURRENCY: integer(8, 1, 1000),
   DIGEST_INTERVAL_MS: integer(60_000, 100, 3_600_000),
+  BALANCE_CHECK_MS: integer(900_000, 100, 86_400_000),
+  PAYOUT_CHECK_MS: integer(300_000, 100, 3_600_000),
   AUDIT_RETENTION_DAYS: integer(1825, 1, 36_500),
   PAYOUT_RUN_MS: integer(5_000, 100, 600_000),
   REPLY_VISIBILITY: z.preprocess(

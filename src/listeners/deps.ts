@@ -4,6 +4,7 @@ import type { CallbackAddresses } from "../callbacks/keys.js";
 import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
+import type { BalanceAlerts } from "../guards/index.js";
 import type { KeptHistory } from "../history/kept.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
@@ -64,4 +65,6 @@ export type ListenerDeps = {
   payoutPolicies: PayoutPolicies;
   /** Payout requests: ask, approve, reject, cancel (each handler says who the workspace's admins are). */
   payouts: PayoutDeps;
+  /** Each register's balance alerts (`/balance alert`), checked by the money guards. */
+  balanceAlerts: BalanceAlerts;
 };

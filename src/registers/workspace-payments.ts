@@ -8,7 +8,7 @@ import type {
   PaymentMethod,
   PaymentsAccount,
 } from "../payments/model.js";
-import type { PayoffMethod } from "../payments/payoff-model.js";
+import type { PayoffHistoryPage, PayoffMethod } from "../payments/payoff-model.js";
 import type { CallPriority } from "../payments/register-queue.js";
 import type { Cache } from "../store/cache.js";
 import type { CredentialsStore } from "../store/credentials.js";
@@ -212,6 +212,11 @@ export class WorkspacePayments {
         budgetMs,
       )) ?? undefined
     );
+  }
+
+  /** One page of the register's payouts, newest first, read in the background lane (the payout watch). */
+  async payoffHistory(key: string, page: number, items: number): Promise<PayoffHistoryPage> {
+    return this.client.getPayoffHistory((await this.connection(key)).account, page, items, "background");
   }
 
   /** Tries credentials before they are saved: a method list call, uncached. */

@@ -16,6 +16,7 @@ import { ExportJobs } from "../../src/exports/jobs.js";
 import { owedExportsFor } from "../../src/exports/owed.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
+import { balanceAlertsFor } from "../../src/guards/index.js";
 import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
@@ -154,6 +155,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     callbacks: undefined,
     payoutPolicies: payouts.policies,
     payouts: payouts.deps,
+    balanceAlerts: balanceAlertsFor(store, 3000),
     exports: new ExportJobs({
       history,
       leases,

@@ -4,6 +4,8 @@ import {
   balanceUsageMessage,
   buildBalanceMessage,
 } from "../../blocks/balance.js";
+import type { SlackMessage } from "../../blocks/message.js";
+import type { Lang } from "../../i18n/lang.js";
 import { rubTotal } from "../../payments/balance-total.js";
 import { PaymentsError } from "../../payments/errors.js";
 import type { ListenerDeps } from "../deps.js";
@@ -11,9 +13,15 @@ import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
 import { balanceVisibilityFor, langFor } from "../shared/manage.js";
-import type { BalancesRead } from "../shared/outcome.js";
+import type { BalancesRead, CommandOutcome } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { chooseRegister, keptElsewhereReply, withRegisterFooter } from "../shared/register.js";
+import {
+  type ChosenRegister,
+  chooseRegister,
+  keptElsewhereReply,
+  withRegisterFooter,
+} from "../shared/register.js";
+import { answerAlertCommand, parseAlertCommand } from "./balance-alert.js";
 
 export const BALANCE_COMMAND = "/balance";
 
@@ -22,7 +30,7 @@ export const BALANCE_COMMAND = "/balance";
  * everyone when the workspace chose so). The permission is checked before the service is asked.
  */
 export const balanceCommand =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments">) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "balanceAlerts" | "now">) =>
   async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, BALANCE_COMMAND, command);
@@ -42,7 +50,8 @@ export const balanceCommand =
       if (/^(help|\?|-h|--help)$/i.test(text)) {
         return { reply: balanceHelpMessage(visibility, lang), log: { outcome: "help" } };
       }
-      if (text !== "") {
+      const alert = parseAlertCommand(text);
+      if (text !== "" && !alert) {
         return { reply: balanceUsageMessage(text, lang), log: { outcome: "usage" } };
       }
       noted.visibility = visibility;
@@ -56,60 +65,79 @@ export const balanceCommand =
         if (!manager.allowed)
           return { reply: balanceNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
       }
-      const report = await deps.payments.balances(chosen.key);
-      const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
-        ? // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
-          {
-            rates: "failed",
-            ratesError:
-              report.ratesError instanceof PaymentsError
-                ? report.ratesError.message
-                : String(report.ratesError),
-          }
-        : { rates: report.toPrice.length === 0 ? "not_needed" : "ok" };
-      const read: BalancesRead = {
-        cached: report.fromCache,
-        ...(report.fromCache ? {} : { upstreamStatus: 200 as const }),
-        balances: report.balances.length,
-        ...(report.unreadable.length > 0 ? { unreadable: report.unreadable.length } : {}),
-        ...rates,
-      };
-      if (report.unreadable.length > 0) {
-        if (!report.fromCache) {
-          // Codes and schema paths only, as for the method list.
-          deps.logger.warn(
-            { team: command.team_id, register: chosen.name, unreadable: report.unreadable.slice(0, 20) },
-            "balance entries left out",
-          );
-        }
-      }
-      const total = report.rates ? rubTotal(report.balances, report.rates.prices) : null;
-      if (total?.kind === "implausible") {
-        // The reply only says the rate looks wrong; the operator needs the figures to take it up.
-        const prices = Object.fromEntries(total.currencies.map((code) => [code, report.rates?.prices[code]]));
-        deps.logger.warn(
-          { team: command.team_id, register: chosen.name, prices },
-          "exchange rates look wrong; no total shown",
-        );
-      }
-      // Only needed where the service gave codes without names (v2); never delays the reply long.
-      const names = report.balances.some((balance) => balance.name === null)
-        ? await deps.payments.methodNamesWithin(chosen.key)
-        : undefined;
-      const reply = withRegisterFooter(
-        buildBalanceMessage({
-          balances: report.balances.map((balance) => ({
-            ...balance,
-            name: balance.name ?? names?.get(balance.code) ?? null,
-          })),
-          unreadable: report.unreadable.length,
-          fetchedAt: report.fetchedAt,
-          rates: report.rates,
+      if (alert) {
+        const asked = {
+          registerKey: chosen.key,
+          channel: command.channel_id,
+          user: command.user_id,
           lang,
-        }),
-        chosen,
-        lang,
-      );
-      return { reply, log: { outcome: "ok", ...read } };
+          now: deps.now(),
+        };
+        const answered = await answerAlertCommand(deps, alert, asked);
+        return { ...answered, reply: withRegisterFooter(answered.reply, chosen, lang) };
+      }
+      return balancesReply(deps, chosen, command.team_id, lang);
     });
   };
+
+/** The balances read and shown (the cache's or the service's), with what the log line says of them. */
+async function balancesReply(
+  deps: AnswerDeps & Pick<ListenerDeps, "payments">,
+  chosen: ChosenRegister,
+  team: string,
+  lang: Lang,
+): Promise<{ reply: SlackMessage; log: CommandOutcome }> {
+  const report = await deps.payments.balances(chosen.key);
+  const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
+    ? // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
+      {
+        rates: "failed",
+        ratesError:
+          report.ratesError instanceof PaymentsError ? report.ratesError.message : String(report.ratesError),
+      }
+    : { rates: report.toPrice.length === 0 ? "not_needed" : "ok" };
+  const read: BalancesRead = {
+    cached: report.fromCache,
+    ...(report.fromCache ? {} : { upstreamStatus: 200 as const }),
+    balances: report.balances.length,
+    ...(report.unreadable.length > 0 ? { unreadable: report.unreadable.length } : {}),
+    ...rates,
+  };
+  if (report.unreadable.length > 0) {
+    if (!report.fromCache) {
+      // Codes and schema paths only, as for the method list.
+      deps.logger.warn(
+        { team: team, register: chosen.name, unreadable: report.unreadable.slice(0, 20) },
+        "balance entries left out",
+      );
+    }
+  }
+  const total = report.rates ? rubTotal(report.balances, report.rates.prices) : null;
+  if (total?.kind === "implausible") {
+    // The reply only says the rate looks wrong; the operator needs the figures to take it up.
+    const prices = Object.fromEntries(total.currencies.map((code) => [code, report.rates?.prices[code]]));
+    deps.logger.warn(
+      { team: team, register: chosen.name, prices },
+      "exchange rates look wrong; no total shown",
+    );
+  }
+  // Only needed where the service gave codes without names (v2); never delays the reply long.
+  const names = report.balances.some((balance) => balance.name === null)
+    ? await deps.payments.methodNamesWithin(chosen.key)
+    : undefined;
+  const reply = withRegisterFooter(
+    buildBalanceMessage({
+      balances: report.balances.map((balance) => ({
+        ...balance,
+        name: balance.name ?? names?.get(balance.code) ?? null,
+      })),
+      unreadable: report.unreadable.length,
+      fetchedAt: report.fetchedAt,
+      rates: report.rates,
+      lang,
+    }),
+    chosen,
+    lang,
+  );
+  return { reply, log: { outcome: "ok", ...read } };
+}

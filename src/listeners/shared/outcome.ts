@@ -143,6 +143,8 @@ export type CommandOutcome =
   | { outcome: "register_kept_elsewhere" }
   /** Stop updating pressed: this card left its invoice's watch. */
   | { outcome: "watch_stopped" }
+  /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
+  | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
   /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
   | { outcome: "no_secret2" }
   | PayoutOutcome

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
+import type { KeyvStore } from "../store/connection.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
+
+// Each register's balance alerts: one item of family `balance-alert` on the claim board (key: the
+// register's key), its state `alerts` changed only by compare-and-set (a command and the check may
+// change it at once; one wins, the other reads again). The item's schedule is the register's next
+// check: a command that adds an alert nudges it, the check releases it with the next due time.
+
+export const ALERT_FAMILY = "balance-alert";
+const ALERTS_FIELD = "alerts";
+/** A register keeps at most this many alerts (all channels together). */
+export const MAX_ALERTS = 50;
+
+const alertSchema = z.object({
+  channel: z.string().min(1),
+  method: z.string().min(1),
+  /** The threshold, an exact decimal string in `currency`. */
+  below: z.string().min(1),
+  currency: z.string().min(1),
+  by: z.string(),
+  at: z.string(),
+  /** What the channel last heard: "above" until a "below" message went out, then "below". */
+  told: z.enum(["above", "below"]),
+  /** When the last "below" message went out (epoch ms): one pair per hour at most. */
+  belowToldAt: z.number().optional(),
+  /** What the last check saw, for `/balance alerts`; absent before the first check. */
+  seen: z.enum(["above", "below"]).optional(),
+});
+export type BalanceAlert = z.infer<typeof alertSchema>;
+
+const registerAlertsSchema = z.object({
+  v: z.literal(1),
+  alerts: z.array(alertSchema).max(MAX_ALERTS),
+  /** Since when the checks have failed (epoch ms); absent while they work. */
+  failingSince: z.number().optional(),
+  /** The one note about failing checks went out. */
+  failingNoted: z.boolean().optional(),
+});
+export type RegisterAlerts = z.infer<typeof registerAlertsSchema>;
+
+export const NO_ALERTS: RegisterAlerts = { v: 1, alerts: [] };
+
+/** Two alerts are the same one when they watch the same method in the same channel. */
+export const sameAlert = (
+  a: Pick<BalanceAlert, "channel" | "method">,
+  b: Pick<BalanceAlert, "channel" | "method">,
+) => a.channel === b.channel && a.method === b.method;
+
+/** The register's alerts (none when nothing, or nothing readable, is stored). */
+export async function readAlerts(board: ClaimBoard, registerKey: string): Promise<RegisterAlerts> {
+  return (await readRaw(board, registerKey)).alerts;
+}
+
+async function readRaw(
+  board: ClaimBoard,
+  registerKey: string,
+): Promise<{ raw: unknown; alerts: RegisterAlerts }> {
+  const raw = await board.readState(ALERT_FAMILY, registerKey, ALERTS_FIELD);
+  const parsed = registerAlertsSchema.safeParse(raw);
+  return { raw, alerts: parsed.success ? parsed.data : NO_ALERTS };
+}
+
+/**
+ * A read-modify-write of the register's alerts by compare-and-set, tried again when another change
+ * came first. `change` returns the new state and a result, or undefined to change nothing.
+ */
+export async function changeAlerts<T>(
+  board: ClaimBoard,
+  registerKey: string,
+  change: (current: RegisterAlerts) => { next: RegisterAlerts; result: T } | { result: T },
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const { raw, alerts } = await readRaw(board, registerKey);
+    const outcome = change(alerts);
+    if (!("next" in outcome)) return outcome.result;
+    if (await board.swapState(ALERT_FAMILY, registerKey, ALERTS_FIELD, raw, outcome.next))
+      return outcome.result;
+    if (attempt >= 9) throw new Error("the register's balance alerts kept changing; try again");
+  }
+}
+
+export type SetAlert = Pick<BalanceAlert, "channel" | "method" | "below" | "currency" | "by" | "at">;
+
+/**
+ * Adds an alert, or changes the threshold of the channel's alert on that method (told afresh: a new
+ * threshold is a new alert). Its register's check is due at once.
+ */
+export async function setAlert(
+  board: ClaimBoard,
+  registerKey: string,
+  alert: SetAlert,
+  now: number,
+): Promise<"added" | "changed" | "too_many"> {
+  const result = await changeAlerts(board, registerKey, (current) => {
+    const existing = current.alerts.some((one) => sameAlert(one, alert));
+    if (!existing && current.alerts.length >= MAX_ALERTS) return { result: "too_many" as const };
+    const others = current.alerts.filter((one) => !sameAlert(one, alert));
+    return {
+      next: { ...current, alerts: [...others, { ...alert, told: "above" as const }] },
+      result: existing ? ("changed" as const) : ("added" as const),
+    };
+  });
+  if (result !== "too_many") {
+    await board.enlist(ALERT_FAMILY, registerKey, now);
+    await board.nudge(ALERT_FAMILY, registerKey, now);
+  }
+  return result;
+}
+
+/** Removes the channel's alert on `method`; false when there was none. */
+export function removeAlert(
+  board: ClaimBoard,
+  registerKey: string,
+  channel: string,
+  method: string,
+): Promise<boolean> {
+  return changeAlerts(board, registerKey, (current) => {
+    const kept = current.alerts.filter((one) => !sameAlert(one, { channel, method }));
+    if (kept.length === current.alerts.length) return { result: false };
+    return { next: { ...current, alerts: kept }, result: true };
+  });
+}
+
+/** The balance alerts as commands use them, on the claim board opened on first use. */
+export class BalanceAlerts {
+  private opening: Promise<ClaimBoard> | undefined;
+
+  constructor(private readonly open: () => Promise<ClaimBoard>) {}
+
+  private board(): Promise<ClaimBoard> {
+    this.opening ??= this.open().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  async list(registerKey: string): Promise<BalanceAlert[]> {
+    return (await readAlerts(await this.board(), registerKey)).alerts;
+  }
+
+  async set(registerKey: string, alert: SetAlert, now: number): Promise<"added" | "changed" | "too_many"> {
+    return setAlert(await this.board(), registerKey, alert, now);
+  }
+
+  async remove(registerKey: string, channel: string, method: string): Promise<boolean> {
+    return removeAlert(await this.board(), registerKey, channel, method);
+  }
+}
+
+/** The balance alerts on the store's claim board. */
+export function balanceAlertsFor(store: Pick<KeyvStore, "native">, timeoutMs: number): BalanceAlerts {
+  return new BalanceAlerts(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
+}

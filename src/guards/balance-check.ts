@@ -1,0 +1,105 @@
+import { crossingMessage, failingNote } from "../blocks/guards.js";
+import { registerOfKey } from "../store/registers.js";
+import { ALERT_FAMILY, type BalanceAlert, changeAlerts, readAlerts, sameAlert } from "./alerts.js";
+import { type AlertMessage, decideAll, decideFailure } from "./balance-decide.js";
+import type { GuardDeps } from "./deps.js";
+
+// One register's balance check, under its claim on the `balance-alert` item (one replica at a time):
+// the balances read once, each alert decided (balance-decide.ts), the decision written down by
+// compare-and-set, and only then the messages posted. A post that fails is undone, so the next check
+// tries it again: one message that arrives rather than none.
+
+/** A register without alerts is looked at again this much later (a new alert nudges it sooner). */
+const IDLE_MS = 24 * 3_600_000;
+
+/** Checks one claimed register; returns when its item is next due. */
+export async function checkBalances(deps: GuardDeps, registerKey: string, now: number): Promise<number> {
+  const { team } = registerOfKey(registerKey);
+  const due = now + deps.balanceCheckMs;
+  const current = await readAlerts(deps.board, registerKey);
+  if (current.alerts.length === 0) return now + IDLE_MS;
+  let balances: { code: string; value: string; currency: string }[];
+  try {
+    const report = await deps.payments.balances(registerKey);
+    balances = report.balances.map((one) => ({ code: one.code, ...one.amount }));
+  } catch (error) {
+    deps.logger.warn({ team, register: registerKey, err: error }, "balance check failed; alerts paused");
+    const channels = await changeAlerts(deps.board, registerKey, (alerts) => {
+      const decided = decideFailure(alerts, now);
+      return { next: decided.next, result: decided.note };
+    });
+    const lang = await deps.languageOf(team);
+    for (const channel of channels) await post(deps, team, channel, failingNote(lang));
+    return due;
+  }
+  const messages = await changeAlerts(deps.board, registerKey, (alerts) => {
+    const decided = decideAll(alerts, balances, now);
+    return { next: decided.next, result: decided.messages };
+  });
+  if (messages.length === 0) return due;
+  const lang = await deps.languageOf(team);
+  for (const message of messages) {
+    const sent = await post(
+      deps,
+      team,
+      message.alert.channel,
+      crossingMessage(message.kind, message.alert, message.balance.value, lang),
+    );
+    deps.logger.info(
+      { team, register: registerKey, method: message.alert.method, kind: message.kind, sent },
+      sent ? "balance alert posted" : "balance alert not posted; tried again next check",
+    );
+    if (!sent) await undo(deps, registerKey, message);
+  }
+  return due;
+}
+
+/** A message that did not go out: its alert told as before, so the next check says it again. */
+async function undo(deps: GuardDeps, registerKey: string, message: AlertMessage): Promise<void> {
+  const { alert } = message;
+  await changeAlerts(deps.board, registerKey, (alerts) => {
+    const at = alerts.alerts.findIndex((one) => sameAlert(one, alert) && one.below === alert.below);
+    if (at < 0) return { result: undefined };
+    const before: BalanceAlert = {
+      ...alerts.alerts[at],
+      told: message.kind === "below" ? "above" : "below",
+    } as BalanceAlert;
+    if (message.kind === "below") delete before.belowToldAt;
+    const next = alerts.alerts.map((one, index) => (index === at ? before : one));
+    return { next: { ...alerts, alerts: next }, result: undefined };
+  });
+}
+
+async function post(
+  deps: GuardDeps,
+  team: string,
+  channel: string,
+  message: { text: string; blocks?: unknown[] },
+): Promise<boolean> {
+  try {
+    const client = await deps.slack(team);
+    if (!client) return false;
+    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks as never });
+    return true;
+  } catch (error) {
+    deps.logger.warn({ team, channel, err: error }, "could not post a guard message");
+    return false;
+  }
+}
+
+export { post as postGuardMessage };
+
+/** Runs the due registers' checks, each under its claim; a failing one is logged and due again later. */
+export async function runBalanceChecks(deps: GuardDeps, now: number): Promise<number> {
+  const claims = await deps.board.claimDue(ALERT_FAMILY, now, deps.leaseMs, deps.batch);
+  for (const { key, token } of claims) {
+    let dueAt = now + deps.balanceCheckMs;
+    try {
+      dueAt = await checkBalances(deps, key, now);
+    } catch (error) {
+      deps.logger.error({ register: key, err: error }, "a balance check failed");
+    }
+    await deps.board.release(ALERT_FAMILY, key, token, { dueAt }).catch(() => false);
+  }
+  return claims.length;
+}

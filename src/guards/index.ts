@@ -1,0 +1,47 @@
+import type { AuditRecorder } from "../audit/index.js";
+import type { Config } from "../config/index.js";
+import { DEFAULT_LANG } from "../i18n/lang.js";
+import { payoutPoliciesFor } from "../payouts/policy-store.js";
+import type { WorkspacePayments } from "../registers/workspace-payments.js";
+import { openClaimBoard } from "../store/claims/index.js";
+import type { Stores } from "../store/index.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { Logger } from "../util/logger.js";
+import type { GuardDeps } from "./deps.js";
+import { GuardRunner } from "./runner.js";
+
+export { type BalanceAlert, BalanceAlerts, balanceAlertsFor } from "./alerts.js";
+export { GuardRunner } from "./runner.js";
+
+/** A register's claim while one replica checks it: longer than a few slow reads and posts. */
+const LEASE_MS = 120_000;
+const BATCH = 20;
+
+/** The money guards (balance alerts, payouts made outside Kassa) on the store's claim board; start() it. */
+export async function openGuards(
+  config: Config,
+  stores: Pick<Stores, "store" | "credentials" | "settings">,
+  payments: Pick<WorkspacePayments, "balances" | "payoffHistory">,
+  slack: GuardDeps["slack"],
+  audit: AuditRecorder,
+  logger: Logger,
+  options: { now?: (() => Date) | undefined } = {},
+): Promise<GuardRunner> {
+  const board = await openClaimBoard(stores.store, DEFAULT_PREFIX, config.store.timeoutMs);
+  const deps: GuardDeps = {
+    board,
+    payments,
+    policies: payoutPoliciesFor(stores.store, config.store.timeoutMs),
+    registers: async () =>
+      (await stores.credentials.list()).flatMap((row) => ("login" in row && row.hasSalt ? [row.teamId] : [])),
+    slack,
+    languageOf: async (team) => (await stores.settings.get(team)).language ?? DEFAULT_LANG,
+    audit,
+    logger,
+    balanceCheckMs: config.guards.balanceCheckMs,
+    payoutCheckMs: config.guards.payoutCheckMs,
+    leaseMs: LEASE_MS,
+    batch: BATCH,
+  };
+  return new GuardRunner(deps, options.now);
+}

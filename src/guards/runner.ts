@@ -1,0 +1,65 @@
+import { runBalanceChecks } from "./balance-check.js";
+import type { GuardDeps } from "./deps.js";
+import { enlistRegisters, runPayoutChecks } from "./payout-watch.js";
+
+// The money guards' loop, on every replica: each pass claims the registers whose balance check or
+// payout check is due (the claim board gives each to one replica at a time) and checks them. A pass
+// comes every BALANCE_CHECK_MS or PAYOUT_CHECK_MS, whichever is shorter, and at least every 15 s,
+// so an alert just set is checked soon; each register keeps its own schedule on the board.
+
+const LONGEST_TICK_MS = 15_000;
+
+export class GuardRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private enlistedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly deps: GuardDeps,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get tickMs(): number {
+    return Math.min(this.deps.balanceCheckMs, this.deps.payoutCheckMs, LONGEST_TICK_MS);
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.pass()
+        .catch((error: unknown) => this.deps.logger.error({ err: error }, "money guards' pass failed"))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.timer = setTimeout(tick, this.tickMs);
+        });
+    };
+    this.timer = setTimeout(tick, Math.min(1000, this.tickMs));
+  }
+
+  /** One pass now: the due balance checks, then the due payout checks. */
+  async pass(): Promise<void> {
+    const now = this.now().getTime();
+    await runBalanceChecks(this.deps, now);
+    if (this.stopped) return;
+    // The registers are listed once per PAYOUT_CHECK_MS; enlisting keeps each one's schedule.
+    if (now - this.enlistedAt >= this.deps.payoutCheckMs) {
+      await enlistRegisters(this.deps, now);
+      this.enlistedAt = now;
+    }
+    await runPayoutChecks(this.deps, now);
+  }
+
+  async close(graceMs = 3000): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.running,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+}
