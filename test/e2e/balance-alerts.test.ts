@@ -19,7 +19,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What Kassa posted in `channel` (chat.postMessage), oldest first. */
 const postedIn = (stack: Stack, channel: string) =>
-  stack.slack.callsOf("chat.postMessage").filter((call) => call.body.channel === channel);
+  stack.slack
+    .callsOf("chat.postMessage")
+    .filter((call) => call.body.channel === channel)
+    .map((call) => ({
+      ...call,
+      body: {
+        ...call.body,
+        blocks: typeof call.body.blocks === "string" ? JSON.parse(call.body.blocks) : call.body.blocks,
+      },
+    }));
 
 function setBitcoin(stack: Stack, amount: string): void {
   const balance = stack.fake.balances.find((one) => one.code === "BITCOIN");
@@ -205,7 +214,10 @@ describe("balance alerts in Russian", () => {
     setBitcoin(stack, "0.00005");
     await expect.poll(() => postedIn(stack, ALERTS).length, { timeout: 5000 }).toBe(2);
     expect(text(postedIn(stack, ALERTS)[1]?.body)).toContain("снова выше");
-    for (const post of postedIn(stack, ALERTS)) expect(englishWords(post.body)).toEqual([]);
+    for (const post of postedIn(stack, ALERTS)) {
+      expect(englishWords(post.body)).toEqual([]);
+      expectWithinBlockKitLimits(post.body);
+    }
     const listed = await stack.ask("alerts", { command: "/balance", userId: ADMIN, channelId: ALERTS });
     expect(text(listed.reply.body)).toContain("Оповещения о балансе");
     expect(englishWords(listed.reply.body)).toEqual([]);
