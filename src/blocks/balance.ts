@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import { BALANCE_TEXT } from "../i18n/balance.js";
+import { GUARDS_TEXT } from "../i18n/guards.js";
 import type { Lang } from "../i18n/lang.js";
 import { currenciesToPrice, rubTotal } from "../payments/balance-total.js";
 import { compareDecimals } from "../payments/decimal.js";
@@ -146,7 +147,12 @@ export function balanceNotAllowedMessage(lang: Lang = "en"): SlackMessage {
 export function balanceHelpMessage(visibility: BalanceVisibility, lang: Lang = "en"): SlackMessage {
   const t = BALANCE_TEXT[lang];
   return ephemeral(
-    [t.help, t.helpOnlyYou, visibility === "everyone" ? t.helpEveryone : t.helpAdmins].join("\n"),
+    [
+      t.help,
+      t.helpOnlyYou,
+      visibility === "everyone" ? t.helpEveryone : t.helpAdmins,
+      GUARDS_TEXT[lang].alertUsage,
+    ].join("\n"),
     t.helpFallback,
   );
 }

@@ -9,6 +9,8 @@ import { DEFAULT_PREFIX } from "../store/schema/names.js";
 // check: a command that adds an alert nudges it, the check releases it with the next due time.
 
 export const ALERT_FAMILY = "balance-alert";
+/** The payout watch's family (payout-watch.ts): each register's payouts already seen. */
+export const PAYOUT_WATCH_FAMILY = "payout-watch";
 const ALERTS_FIELD = "alerts";
 /** A register keeps at most this many alerts (all channels together). */
 export const MAX_ALERTS = 50;
@@ -147,6 +149,16 @@ export class BalanceAlerts {
 
   async remove(registerKey: string, channel: string, method: string): Promise<boolean> {
     return removeAlert(await this.board(), registerKey, channel, method);
+  }
+
+  /**
+   * A register disconnected or uninstalled: its alerts and the payouts its watch has seen are
+   * forgotten (connected again, maybe to another account, its watch starts by noting what is there).
+   */
+  async forget(registerKey: string): Promise<void> {
+    const board = await this.board();
+    await board.drop(ALERT_FAMILY, registerKey);
+    await board.drop(PAYOUT_WATCH_FAMILY, registerKey);
   }
 }
 

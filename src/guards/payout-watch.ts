@@ -5,6 +5,7 @@ import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { payoutsOn } from "../payouts/policy.js";
 import { PAYOUT_FAMILY, REQUEST_FIELD } from "../payouts/request-model.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
+import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 import { postGuardMessage } from "./balance-check.js";
 import type { GuardDeps } from "./deps.js";
 
@@ -15,7 +16,6 @@ import type { GuardDeps } from "./deps.js";
 // written to the audit trail, then noted as seen. A payout still `created` (a quote) is left for the
 // next read: Kassa writes its own request down just after the service quotes it.
 
-export const WATCH_FAMILY = "payout-watch";
 const SEEN_FIELD = "seen";
 /** The ids kept: more than the pages read, so a payout never comes back as new. */
 const SEEN_KEPT = 1000;
@@ -27,7 +27,7 @@ const seenSchema = z.object({ v: z.literal(1), ids: z.array(z.string()).max(SEEN
 
 /** Every connected register is enlisted (keeping its schedule); the check skips those with payouts off. */
 export async function enlistRegisters(deps: GuardDeps, now: number): Promise<void> {
-  for (const key of await deps.registers()) await deps.board.enlist(WATCH_FAMILY, key, now);
+  for (const key of await deps.registers()) await deps.board.enlist(PAYOUT_WATCH_FAMILY, key, now);
 }
 
 /** The newest payouts not in `seen`, newest first, reading further pages while a whole page is new. */
@@ -57,7 +57,9 @@ export async function checkPayouts(
   const due = now + deps.payoutCheckMs;
   const policy = await deps.policies.get(registerKey);
   if (!policy || !payoutsOn(policy)) return due;
-  const stored = seenSchema.safeParse(await deps.board.readState(WATCH_FAMILY, registerKey, SEEN_FIELD));
+  const stored = seenSchema.safeParse(
+    await deps.board.readState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD),
+  );
   const seen = new Set(stored.success ? stored.data.ids : []);
   let entries: PayoffHistoryEntry[];
   try {
@@ -85,7 +87,7 @@ export async function checkPayouts(
     deps.logger.info({ register: registerKey, noted: noted.length }, "payout watch started: history noted");
   }
   const ids = [...noted, ...seen].slice(0, SEEN_KEPT);
-  if (!(await deps.board.writeState(WATCH_FAMILY, registerKey, SEEN_FIELD, token, { v: 1, ids })))
+  if (!(await deps.board.writeState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD, token, { v: 1, ids })))
     deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
   return due;
 }
@@ -122,7 +124,7 @@ async function recordOutside(
 
 /** Runs the due registers' payout checks, each under its claim. */
 export async function runPayoutChecks(deps: GuardDeps, now: number): Promise<number> {
-  const claims = await deps.board.claimDue(WATCH_FAMILY, now, deps.leaseMs, deps.batch);
+  const claims = await deps.board.claimDue(PAYOUT_WATCH_FAMILY, now, deps.leaseMs, deps.batch);
   for (const { key, token } of claims) {
     let dueAt = now + deps.payoutCheckMs;
     try {
@@ -130,7 +132,7 @@ export async function runPayoutChecks(deps: GuardDeps, now: number): Promise<num
     } catch (error) {
       deps.logger.error({ register: key, err: error }, "a payout check failed");
     }
-    await deps.board.release(WATCH_FAMILY, key, token, { dueAt }).catch(() => false);
+    await deps.board.release(PAYOUT_WATCH_FAMILY, key, token, { dueAt }).catch(() => false);
   }
   return claims.length;
 }

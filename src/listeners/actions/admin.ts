@@ -70,6 +70,7 @@ export const disconnect =
         | "history"
         | "digests"
         | "payoutPolicies"
+        | "balanceAlerts"
       >,
   ) =>
   async (args: ActionArgs): Promise<void> => {

@@ -16,6 +16,7 @@ type ForgetDeps = Pick<
   | "history"
   | "digests"
   | "payoutPolicies"
+  | "balanceAlerts"
   | "audit"
 >;
 

@@ -2,12 +2,12 @@ import type { ListenerDeps } from "../deps.js";
 
 export type RegisterWorkDeps = Pick<
   ListenerDeps,
-  "payments" | "watches" | "feeds" | "history" | "digests" | "payoutPolicies"
+  "payments" | "watches" | "feeds" | "history" | "digests" | "payoutPolicies" | "balanceAlerts"
 >;
 
 /**
  * What a workspace's cash register leaves outside its credentials and settings: cached answers,
- * live cards, feeds, the kept history, digests and the payout policy (with its history: a register
+ * live cards, feeds, the kept history, digests, the balance alerts, the payout watch's notes and the payout policy (with its history: a register
  * connected again, maybe with another account, starts with payouts off). Disconnecting and
  * uninstalling both forget it.
  */
@@ -20,5 +20,6 @@ export function forgetRegisterWork(deps: RegisterWorkDeps): (teamId: string) => 
     await deps.history.forget(teamId);
     await deps.digests.removeTeam(teamId);
     await deps.payoutPolicies.remove(teamId);
+    await deps.balanceAlerts.forget(teamId);
   };
 }
