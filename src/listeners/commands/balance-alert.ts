@@ -19,14 +19,14 @@ const AMOUNT = /^\d{1,15}([.,]\d{1,18})?$/;
 /** Reads the alert sub-command; undefined when the text is not one (then /balance reads it itself). */
 export function parseAlertCommand(text: string): AlertCommand | undefined {
   const words = text.trim().split(/\s+/);
-  const [first, method, third, fourth, ...more] = words;
+  const [first, method, third, ...amount] = words;
   if (/^alerts$/i.test(first ?? "") && words.length === 1) return { kind: "list" };
   if (!/^alerts?$/i.test(first ?? "")) return undefined;
-  if (!method || more.length > 0) return { kind: "usage" };
-  if (/^off$/i.test(third ?? "") && fourth === undefined)
-    return { kind: "off", method: method.toUpperCase() };
-  if (/^below$/i.test(third ?? "") && fourth !== undefined)
-    return { kind: "set", method: method.toUpperCase(), amount: fourth.replace(/[\s\u00a0]/g, "") };
+  if (!method) return { kind: "usage" };
+  if (/^off$/i.test(third ?? "") && amount.length === 0) return { kind: "off", method: method.toUpperCase() };
+  // The amount as people write it: "1 500,50" is one amount.
+  if (/^below$/i.test(third ?? "") && amount.length > 0)
+    return { kind: "set", method: method.toUpperCase(), amount: amount.join("") };
   return { kind: "usage" };
 }
 
