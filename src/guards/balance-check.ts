@@ -1,4 +1,5 @@
 import { crossingMessage, failingNote } from "../blocks/guards.js";
+import type { SlackMessage } from "../blocks/message.js";
 import { registerOfKey } from "../store/registers.js";
 import { ALERT_FAMILY, type BalanceAlert, changeAlerts, readAlerts, sameAlert } from "./alerts.js";
 import { type AlertMessage, decideAll, decideFailure } from "./balance-decide.js";
@@ -60,26 +61,19 @@ async function undo(deps: GuardDeps, registerKey: string, message: AlertMessage)
   await changeAlerts(deps.board, registerKey, (alerts) => {
     const at = alerts.alerts.findIndex((one) => sameAlert(one, alert) && one.below === alert.below);
     if (at < 0) return { result: undefined };
-    const before: BalanceAlert = {
-      ...alerts.alerts[at],
-      told: message.kind === "below" ? "above" : "below",
-    } as BalanceAlert;
-    if (message.kind === "below") delete before.belowToldAt;
+    const { belowToldAt: _, ...rest } = alert;
+    const before: BalanceAlert =
+      message.kind === "below" ? { ...rest, told: "above" } : { ...alert, told: "below" };
     const next = alerts.alerts.map((one, index) => (index === at ? before : one));
     return { next: { ...alerts, alerts: next }, result: undefined };
   });
 }
 
-async function post(
-  deps: GuardDeps,
-  team: string,
-  channel: string,
-  message: { text: string; blocks?: unknown[] },
-): Promise<boolean> {
+async function post(deps: GuardDeps, team: string, channel: string, message: SlackMessage): Promise<boolean> {
   try {
     const client = await deps.slack(team);
     if (!client) return false;
-    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks as never });
+    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     return true;
   } catch (error) {
     deps.logger.warn({ team, channel, err: error }, "could not post a guard message");

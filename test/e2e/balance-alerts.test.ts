@@ -166,6 +166,30 @@ describe("balance alerts, two replicas (English)", () => {
     expect(postedIn(stack, ALERTS)).toHaveLength(4);
   });
 
+  it("tries a message Slack refused again at the next check, until it goes out once", async () => {
+    const closed = "C0CLOSED";
+    const delivered = () => [...stack.slack.messages.values()].filter((one) => one.channel === closed);
+    stack.slack.failChannel(closed, "not_in_channel");
+    try {
+      // 12,345.67 RUB is below already: the first check tells it, and Slack refuses.
+      const set = await stack.ask("alert CARDRUBP2P below 20 000", {
+        command: "/balance",
+        userId: ADMIN,
+        channelId: closed,
+      });
+      expect(text(set.reply.body)).toContain("falls below 20,000.00 RUB");
+      await expect.poll(() => postedIn(stack, closed).length, { timeout: 5000 }).toBeGreaterThan(1);
+      expect(delivered()).toHaveLength(0);
+    } finally {
+      stack.slack.failChannel(closed, null);
+    }
+    await expect.poll(() => delivered().length, { timeout: 5000 }).toBe(1);
+    expect(delivered()[0]?.text).toContain("fell below");
+    await sleep(600);
+    expect(delivered()).toHaveLength(1);
+    await stack.ask("alert CARDRUBP2P off", { command: "/balance", userId: ADMIN, channelId: closed });
+  });
+
   it("removes an alert with off", async () => {
     const off = await stack.ask("alert BITCOIN off", {
       command: "/balance",
