@@ -21,7 +21,7 @@ export async function checkBalances(deps: GuardDeps, registerKey: string, now: n
   if (current.alerts.length === 0) return now + IDLE_MS;
   let balances: { code: string; value: string; currency: string }[];
   try {
-    const report = await deps.payments.balances(registerKey);
+    const report = await deps.payments.balanceSheet(registerKey);
     balances = report.balances.map((one) => ({ code: one.code, ...one.amount }));
   } catch (error) {
     deps.logger.warn({ team, register: registerKey, err: error }, "balance check failed; alerts paused");

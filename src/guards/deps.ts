@@ -1,9 +1,9 @@
 import type { webApi } from "@slack/bolt";
 import type { AuditRecorder } from "../audit/index.js";
 import type { Lang } from "../i18n/lang.js";
+import type { BalanceSheet } from "../payments/model.js";
 import type { PayoffHistoryPage } from "../payments/payoff-model.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
-import type { BalanceReport } from "../registers/balance-report.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Logger } from "../util/logger.js";
 
@@ -11,7 +11,7 @@ import type { Logger } from "../util/logger.js";
 export type GuardDeps = {
   board: ClaimBoard;
   payments: {
-    balances(registerKey: string): Promise<Pick<BalanceReport, "balances">>;
+    balanceSheet(registerKey: string): Promise<Pick<BalanceSheet, "balances">>;
     payoffHistory(registerKey: string, page: number, items: number): Promise<PayoffHistoryPage>;
   };
   policies: Pick<PayoutPolicies, "get">;

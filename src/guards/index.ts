@@ -21,7 +21,7 @@ const BATCH = 20;
 export async function openGuards(
   config: Config,
   stores: Pick<Stores, "store" | "credentials" | "settings">,
-  payments: Pick<WorkspacePayments, "balances" | "payoffHistory">,
+  payments: Pick<WorkspacePayments, "balanceSheet" | "payoffHistory">,
   slack: GuardDeps["slack"],
   audit: AuditRecorder,
   logger: Logger,

@@ -167,17 +167,18 @@ export class PaymentsClient {
     return historyFrom(body.payments, null, this.options.timeZone, "v2");
   }
 
-  /** The cash register's balances, one per method, zero ones included (v2 balance/info, v3 balance/list). */
-  async getBalances(account: PaymentsAccount): Promise<BalanceSheet> {
+  /**
+   * The cash register's balances, one per method, zero ones included (v2 balance/info, v3
+   * balance/list). `background`: a check no one is waiting for (balance alerts) yields to people's calls.
+   */
+  async getBalances(account: PaymentsAccount, priority: CallPriority = "command"): Promise<BalanceSheet> {
     const version = account.apiVersion ?? this.options.defaultVersion;
     if (version === "v3") {
-      return balancesFromV3(
-        parseShape(balanceListV3Schema, await this.post(version, "balance/list/", account, {})),
-      );
+      const body = await this.post(version, "balance/list/", account, {}, undefined, priority);
+      return balancesFromV3(parseShape(balanceListV3Schema, body));
     }
-    return balancesFromV2(
-      parseShape(balanceInfoV2Schema, await this.post(version, "balance/info/", account, {})),
-    );
+    const body = await this.post(version, "balance/info/", account, {}, undefined, priority);
+    return balancesFromV2(parseShape(balanceInfoV2Schema, body));
   }
 
   /** Prices of `currencies` in roubles (ticker/get); a currency the service does not price is absent. */

@@ -3,6 +3,7 @@ import { NotConnectedError } from "../payments/errors.js";
 import type { HistoryPage } from "../payments/history.js";
 import type {
   ApiVersion,
+  BalanceSheet,
   Invoice,
   MethodCatalog,
   PaymentMethod,
@@ -212,6 +213,11 @@ export class WorkspacePayments {
         budgetMs,
       )) ?? undefined
     );
+  }
+
+  /** The balances alone (no rates, never cached), read in the background lane (the balance alerts' check). */
+  async balanceSheet(key: string): Promise<BalanceSheet> {
+    return this.client.getBalances((await this.connection(key)).account, "background");
   }
 
   /** One page of the register's payouts, newest first, read in the background lane (the payout watch). */
