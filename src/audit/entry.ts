@@ -25,6 +25,9 @@ export const AUDIT_ACTIONS = [
   "callback.rotated",
   "invoice.created",
   "export.asked",
+  // A channel's balance alert set (or its threshold changed) or removed (/balance alert).
+  "balance.alert_set",
+  "balance.alert_removed",
   "payout.policy_changed",
   "payout.requested",
   "payout.approved",

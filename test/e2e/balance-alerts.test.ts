@@ -4,8 +4,11 @@
  * failing service (quiet, one note after an hour), in English and Russian.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { openAuditTrail } from "../../src/audit/index.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords } from "../support/english-words.js";
 
@@ -205,6 +208,26 @@ describe("balance alerts, two replicas (English)", () => {
     expect(text(again.reply.body)).toContain("has no `BITCOIN` balance alert");
     const listed = await stack.ask("alerts", { command: "/balance", userId: ADMIN, channelId: ALERTS });
     expect(text(listed.reply.body)).toContain("No balance alerts");
+    // Setting and removing are acts in the audit trail; a refusal or a list is not.
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const trail = await openAuditTrail(store, { retentionDays: 30 });
+      const acts = async (action: "balance.alert_set" | "balance.alert_removed") =>
+        (await trail.list(SANDBOX_TEAM.id, { action, limit: 20 })).entries.map((one) => one.entry);
+      expect(await acts("balance.alert_set")).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            actor: ADMIN,
+            object: `balance alert BITCOIN ${ALERTS}`,
+            after: { channel: ALERTS, method: "BITCOIN", below: "0.00001", currency: "BTC" },
+          }),
+        ]),
+      );
+      expect(await acts("balance.alert_set")).toHaveLength(2);
+      expect(await acts("balance.alert_removed")).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
     setBitcoin(stack, "0.00005");
     await sleep(600);
     expect(postedIn(stack, ALERTS)).toHaveLength(4);

@@ -5,7 +5,7 @@ import type { BalanceAlerts } from "../../guards/index.js";
 import type { Lang } from "../../i18n/lang.js";
 import { Big } from "../../payments/decimal.js";
 import type { WorkspacePayments } from "../../registers/workspace-payments.js";
-import type { CommandOutcome } from "../shared/outcome.js";
+import type { AuditNote, CommandOutcome } from "../shared/outcome.js";
 
 /** `/balance alert …` and `/balance alerts`, as the command's text reads (after the register's name). */
 export type AlertCommand =
@@ -32,7 +32,7 @@ export function parseAlertCommand(text: string): AlertCommand | undefined {
 
 type AlertDeps = { balanceAlerts: BalanceAlerts; payments: Pick<WorkspacePayments, "balances"> };
 type Asked = { registerKey: string; channel: string; user: string; lang: Lang; now: Date };
-type Answered = { reply: SlackMessage; log: CommandOutcome };
+type Answered = { reply: SlackMessage; log: CommandOutcome; audit?: AuditNote };
 type Said = "usage" | Extract<CommandOutcome, { outcome: "alert" }>["alert"];
 type Say = (reply: AlertReply, said: Said) => Answered;
 
@@ -56,10 +56,11 @@ export async function answerAlertCommand(
     }
     case "off": {
       const removed = await deps.balanceAlerts.remove(asked.registerKey, asked.channel, command.method);
-      return say(
+      const answered = say(
         { kind: removed ? "removed" : "not_found", method: command.method },
         removed ? "removed" : "not_found",
       );
+      return { ...answered, audit: { object: `balance alert ${command.method} ${asked.channel}` } };
     }
     case "set":
       return setAlertAnswer(deps, command, asked, say);
@@ -95,7 +96,11 @@ async function setAlertAnswer(
     asked.now.getTime(),
   );
   if (result === "too_many") return say({ kind: "too_many", max: MAX_ALERTS }, "refused");
-  return say(
+  const audit = {
+    object: `balance alert ${command.method} ${asked.channel}`,
+    after: { channel: asked.channel, method: command.method, below, currency },
+  };
+  const answered = say(
     {
       kind: result === "added" ? "set" : "changed",
       method: command.method,
@@ -105,4 +110,5 @@ async function setAlertAnswer(
     },
     result === "added" ? "set" : "changed",
   );
+  return { ...answered, audit };
 }

@@ -74,7 +74,8 @@ export const balanceCommand =
           now: deps.now(),
         };
         const answered = await answerAlertCommand(deps, alert, asked);
-        return { ...answered, reply: withRegisterFooter(answered.reply, chosen, lang) };
+        if (answered.audit) noted.audit = answered.audit;
+        return { log: answered.log, reply: withRegisterFooter(answered.reply, chosen, lang) };
       }
       return balancesReply(deps, chosen, command.team_id, lang);
     });

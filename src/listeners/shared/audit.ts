@@ -44,6 +44,12 @@ export function auditedAct(
         hasLogin(noted.audit?.before) ? "register.edited" : "register.connected",
         `register ${register}`,
       );
+    case "alert":
+      if (outcome.alert === "set" || outcome.alert === "changed")
+        return done("balance.alert_set", `balance alert ${register}`);
+      return outcome.alert === "removed"
+        ? done("balance.alert_removed", `balance alert ${register}`)
+        : undefined;
     case "policy_saved":
       return done("payout.policy_changed", `payout policy ${register}`);
     case "created":
