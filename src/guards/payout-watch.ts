@@ -23,7 +23,15 @@ const PAGE_ITEMS = 100;
 /** Pages read at most per check (newest first): a register's read budget per check. */
 const MAX_PAGES = 3;
 
-const seenSchema = z.object({ v: z.literal(1), ids: z.array(z.string()).max(SEEN_KEPT) });
+/** The ids seen (newest first), and those written to the audit trail but not yet posted. */
+const seenSchema = z.object({
+  v: z.literal(1),
+  ids: z.array(z.string()).max(SEEN_KEPT),
+  audited: z.array(z.string()).max(SEEN_KEPT).optional(),
+});
+type Seen = z.infer<typeof seenSchema>;
+/** Payouts audited and waiting for their post (the approval channel refusing them) kept at most. */
+const AUDITED_KEPT = 100;
 
 /** Every connected register is enlisted (keeping its schedule); the check skips those with payouts off. */
 export async function enlistRegisters(deps: GuardDeps, now: number): Promise<void> {
@@ -60,36 +68,68 @@ export async function checkPayouts(
   const stored = seenSchema.safeParse(
     await deps.board.readState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD),
   );
-  const seen = new Set(stored.success ? stored.data.ids : []);
+  const state: Seen = stored.success ? stored.data : { v: 1, ids: [] };
   let entries: PayoffHistoryEntry[];
   try {
-    entries = await unseen(deps, registerKey, seen);
+    entries = await unseen(deps, registerKey, new Set(state.ids));
   } catch (error) {
     deps.logger.warn({ register: registerKey, err: error }, "could not read the payout history");
     return due;
   }
-  const noted: string[] = [];
-  if (stored.success) {
-    const { team } = registerOfKey(registerKey);
-    const lang = await deps.languageOf(team);
-    // Oldest first, as they happened.
-    for (const entry of [...entries].reverse()) {
-      if (entry.state === "created") continue;
-      if ((await deps.board.readState(PAYOUT_FAMILY, entry.id, REQUEST_FIELD)) === undefined) {
-        const sent = await postGuardMessage(deps, team, policy.channel, outsidePayoutMessage(entry, lang));
-        if (!sent) continue;
-        await recordOutside(deps, registerKey, entry, now);
-      }
-      noted.push(entry.id);
-    }
-  } else {
-    noted.push(...entries.filter((entry) => entry.state !== "created").map((entry) => entry.id));
-    deps.logger.info({ register: registerKey, noted: noted.length }, "payout watch started: history noted");
+  // A quote (`created`) moved no money, and may be Kassa's own not yet written down: looked at next time.
+  const settled = entries.filter((entry) => entry.state !== "created");
+  const write = (next: Seen) =>
+    deps.board.writeState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD, token, next);
+  if (!stored.success) {
+    await write({ v: 1, ids: settled.map((entry) => entry.id).slice(0, SEEN_KEPT) });
+    deps.logger.info({ register: registerKey, noted: settled.length }, "payout watch started: history noted");
+    return due;
   }
-  const ids = [...noted, ...seen].slice(0, SEEN_KEPT);
-  if (!(await deps.board.writeState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD, token, { v: 1, ids })))
-    deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
+  let current = state;
+  // Oldest first, as they happened; each written down as soon as it is told, so a crash repeats none.
+  for (const entry of [...settled].reverse()) {
+    const next = await reportOne(deps, registerKey, policy.channel, entry, current, now);
+    if (next === current) continue;
+    if (!(await write(next))) {
+      deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
+      return due;
+    }
+    current = next;
+  }
   return due;
+}
+
+/**
+ * One payout not seen before: Kassa's own is only noted; another is written to the audit trail
+ * (once: noted in `audited`) and posted in the approval channel, then noted as seen. A post that
+ * fails leaves it audited and unseen, for the next check.
+ */
+async function reportOne(
+  deps: GuardDeps,
+  registerKey: string,
+  channel: string,
+  entry: PayoffHistoryEntry,
+  state: Seen,
+  now: number,
+): Promise<Seen> {
+  const seen = (audited: string[]) => ({
+    v: 1 as const,
+    ids: [entry.id, ...state.ids].slice(0, SEEN_KEPT),
+    audited,
+  });
+  const audited = state.audited ?? [];
+  if ((await deps.board.readState(PAYOUT_FAMILY, entry.id, REQUEST_FIELD)) !== undefined)
+    return seen(audited);
+  let after = audited;
+  if (!audited.includes(entry.id)) {
+    await recordOutside(deps, registerKey, entry, now);
+    after = [entry.id, ...audited].slice(0, AUDITED_KEPT);
+  }
+  const { team } = registerOfKey(registerKey);
+  const message = outsidePayoutMessage(entry, await deps.languageOf(team));
+  if (await postGuardMessage(deps, team, channel, message))
+    return seen(after.filter((id) => id !== entry.id));
+  return after === audited ? state : { ...state, audited: after };
 }
 
 async function recordOutside(

@@ -192,11 +192,44 @@ describe.each([
     expect(text(entries[0])).toContain(outside.id);
   });
 
+  it("audits a payout at once and posts it once the approval channel takes it", async () => {
+    const delivered = () => [...stack.slack.messages.values()].filter((one) => one.channel === APPROVAL);
+    const before = delivered().length;
+    const trail = await openAuditTrail(store, { retentionDays: 30 });
+    const audited = async () =>
+      (await trail.list(TEAM, { action: "payout.outside", limit: 10 })).entries.length;
+    const auditedBefore = await audited();
+    stack.slack.failChannel(APPROVAL, "not_in_channel");
+    let outside: { id: string };
+    try {
+      const attempts = postedIn(stack, APPROVAL).length;
+      outside = stack.fake.payoffs.makeOutside({
+        login: SANDBOX_LOGIN,
+        method: "CARDRUBP2P",
+        wallet: "2200700099990000",
+        amount: "2500",
+        version,
+      });
+      await expect
+        .poll(() => postedIn(stack, APPROVAL).length - attempts, { timeout: 5000 })
+        .toBeGreaterThan(1);
+      expect(await audited()).toBe(auditedBefore + 1);
+    } finally {
+      stack.slack.failChannel(APPROVAL, null);
+    }
+    await expect.poll(() => delivered().length, { timeout: 5000 }).toBe(before + 1);
+    expect(delivered().at(-1)?.text).toContain(outside.id);
+    await sleep(600);
+    expect(delivered()).toHaveLength(before + 1);
+    expect(await audited()).toBe(auditedBefore + 1);
+  });
+
   it("never posts a payout Kassa made", async () => {
+    const before = postedIn(stack, APPROVAL).length;
     const id = await payoutThroughKassa(deps);
     await expect.poll(() => stack.fake.payoffs.submits.includes(id), { timeout: 5000 }).toBe(true);
     await sleep(1000);
     expect(text(postedIn(stack, APPROVAL))).not.toContain(id);
-    expect(postedIn(stack, APPROVAL)).toHaveLength(1);
+    expect(postedIn(stack, APPROVAL)).toHaveLength(before);
   });
 });
