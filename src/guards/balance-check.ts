@@ -1,8 +1,8 @@
 import { crossingMessage, failingNote } from "../blocks/guards.js";
-import type { SlackMessage } from "../blocks/message.js";
 import { registerOfKey } from "../store/registers.js";
 import { ALERT_FAMILY, type BalanceAlert, changeAlerts, readAlerts, sameAlert } from "./alerts.js";
 import { type AlertMessage, decideAll, decideFailure } from "./balance-decide.js";
+import { checkClaimed, postGuardMessage } from "./claimed.js";
 import type { GuardDeps } from "./deps.js";
 
 // One register's balance check, under its claim on the `balance-alert` item (one replica at a time):
@@ -30,17 +30,19 @@ export async function checkBalances(deps: GuardDeps, registerKey: string, now: n
       return { next: decided.next, result: decided.note };
     });
     const lang = await deps.languageOf(team);
-    for (const channel of channels) await post(deps, team, channel, failingNote(lang));
+    for (const channel of channels) await postGuardMessage(deps, team, channel, failingNote(lang));
     return due;
   }
   const messages = await changeAlerts(deps.board, registerKey, (alerts) => {
     const decided = decideAll(alerts, balances, now);
+    // Nothing seen differently: nothing written.
+    if (JSON.stringify(decided.next) === JSON.stringify(alerts)) return { result: decided.messages };
     return { next: decided.next, result: decided.messages };
   });
   if (messages.length === 0) return due;
   const lang = await deps.languageOf(team);
   for (const message of messages) {
-    const sent = await post(
+    const sent = await postGuardMessage(
       deps,
       team,
       message.alert.channel,
@@ -69,31 +71,9 @@ async function undo(deps: GuardDeps, registerKey: string, message: AlertMessage)
   });
 }
 
-async function post(deps: GuardDeps, team: string, channel: string, message: SlackMessage): Promise<boolean> {
-  try {
-    const client = await deps.slack(team);
-    if (!client) return false;
-    await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
-    return true;
-  } catch (error) {
-    deps.logger.warn({ team, channel, err: error }, "could not post a guard message");
-    return false;
-  }
-}
-
-export { post as postGuardMessage };
-
-/** Runs the due registers' checks, each under its claim; a failing one is logged and due again later. */
-export async function runBalanceChecks(deps: GuardDeps, now: number): Promise<number> {
-  const claims = await deps.board.claimDue(ALERT_FAMILY, now, deps.leaseMs, deps.batch);
-  for (const { key, token } of claims) {
-    let dueAt = now + deps.balanceCheckMs;
-    try {
-      dueAt = await checkBalances(deps, key, now);
-    } catch (error) {
-      deps.logger.error({ register: key, err: error }, "a balance check failed");
-    }
-    await deps.board.release(ALERT_FAMILY, key, token, { dueAt }).catch(() => false);
-  }
-  return claims.length;
+/** Runs the due registers' balance checks, each under its claim. */
+export function runBalanceChecks(deps: GuardDeps, now: number): Promise<number> {
+  return checkClaimed(deps, ALERT_FAMILY, now, deps.balanceCheckMs, (key, _token, at) =>
+    checkBalances(deps, key, at),
+  );
 }

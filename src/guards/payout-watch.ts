@@ -6,7 +6,7 @@ import { payoutsOn } from "../payouts/policy.js";
 import { PAYOUT_FAMILY, REQUEST_FIELD } from "../payouts/request-model.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
-import { postGuardMessage } from "./balance-check.js";
+import { checkClaimed, postGuardMessage } from "./claimed.js";
 import type { GuardDeps } from "./deps.js";
 
 // Payouts made outside Kassa: each register with payouts on is an item of family `payout-watch`,
@@ -163,16 +163,8 @@ async function recordOutside(
 }
 
 /** Runs the due registers' payout checks, each under its claim. */
-export async function runPayoutChecks(deps: GuardDeps, now: number): Promise<number> {
-  const claims = await deps.board.claimDue(PAYOUT_WATCH_FAMILY, now, deps.leaseMs, deps.batch);
-  for (const { key, token } of claims) {
-    let dueAt = now + deps.payoutCheckMs;
-    try {
-      dueAt = await checkPayouts(deps, key, token, now);
-    } catch (error) {
-      deps.logger.error({ register: key, err: error }, "a payout check failed");
-    }
-    await deps.board.release(PAYOUT_WATCH_FAMILY, key, token, { dueAt }).catch(() => false);
-  }
-  return claims.length;
+export function runPayoutChecks(deps: GuardDeps, now: number): Promise<number> {
+  return checkClaimed(deps, PAYOUT_WATCH_FAMILY, now, deps.payoutCheckMs, (key, token, at) =>
+    checkPayouts(deps, key, token, at),
+  );
 }

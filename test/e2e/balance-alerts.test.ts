@@ -152,9 +152,13 @@ describe("balance alerts, two replicas (English)", () => {
   });
 
   it("pauses quietly while the service fails, and says so once after an hour", async () => {
+    const failedChecks = () =>
+      stack.logEntries().filter((line) => line.msg === "balance check failed; alerts paused").length;
+    const before = failedChecks();
     stack.fake.balanceFault = "html502";
     try {
-      await sleep(800);
+      // A failing check takes a second or so (the service's 502s are retried): wait for two.
+      await expect.poll(() => failedChecks() - before, { timeout: 10_000 }).toBeGreaterThan(1);
       expect(postedIn(stack, ALERTS)).toHaveLength(3);
       clock.forward(HOUR + 60_000);
       await expect.poll(() => postedIn(stack, ALERTS).length, { timeout: 5000 }).toBe(4);
