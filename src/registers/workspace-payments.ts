@@ -186,18 +186,9 @@ export class WorkspacePayments {
     );
   }
 
-  /** The register's payout methods (code and name) within `budgetMs`, as payoffMethodListWithin. */
-  async payoffMethodsWithin(
-    key: string,
-    budgetMs: number,
-  ): Promise<Array<{ code: string; name: string }> | "unlisted" | undefined> {
-    const list = await this.payoffMethodListWithin(key, budgetMs);
-    return Array.isArray(list) ? list.map(({ code, name }) => ({ code, name })) : list;
-  }
-
   /**
-   * The register's payout methods with their fees and limits, read within `budgetMs` (the request
-   * form's): "unlisted" on an API with none (v2); undefined when slower or failing.
+   * The register's payout methods with their fees and limits, read within `budgetMs` (the setup
+   * and request forms'): "unlisted" on an API with none (v2); undefined when slower or failing.
    */
   async payoffMethodListWithin(
     key: string,

@@ -96,7 +96,7 @@ async function payoutSetup(
   }
   const [read, methods] = await Promise.all([
     deps.payoutPolicies.read(chosen.key),
-    deps.payments.payoffMethodsWithin(chosen.key, PAYOUT_METHODS_BUDGET_MS),
+    deps.payments.payoffMethodListWithin(chosen.key, PAYOUT_METHODS_BUDGET_MS),
   ]);
   const listed = Array.isArray(methods) ? methods.length : "unavailable";
   try {
