@@ -1,5 +1,6 @@
 import type pino from "pino";
 import { type AppDeps, createApp } from "./app.js";
+import type { AuditDayRunner } from "./audit/daily.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import { type Config, type Env, loadConfig } from "./config/index.js";
@@ -73,7 +74,13 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner } = await openWork(config, stores, logger, closers, options);
+  const { work, feedRunner, digestRunner, auditDay } = await openWork(
+    config,
+    stores,
+    logger,
+    closers,
+    options,
+  );
   // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
   const guardRunner = await starting(closers, "cannot set up the money guards in the store", () =>
     openGuards(config, stores, work.payments, slackClients(config, stores), work.audit, logger, options),
@@ -106,6 +113,8 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   closers.job((graceMs) => work.payouts.runner.close(graceMs));
   guardRunner.start();
   closers.job((graceMs) => guardRunner.close(graceMs));
+  auditDay.start();
+  closers.job((graceMs) => auditDay.close(graceMs));
 
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS) };
 }
@@ -124,6 +133,7 @@ async function openWork(
   work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "now">;
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
+  auditDay: AuditDayRunner;
 }> {
   const { store, credentials, cache } = stores;
   const client = paymentsClient(config, options);
@@ -163,7 +173,7 @@ async function openWork(
         },
       ),
   );
-  const { audit, payouts } = await openRecords(config, stores, client, logger, closers, options);
+  const { audit, payouts, auditDay } = await openRecords(config, stores, client, logger, closers, options);
   const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   closers.push(() => refusals.close());
   const callbacks = addresses && {
@@ -211,6 +221,7 @@ async function openWork(
     },
     feedRunner,
     digestRunner,
+    auditDay,
   };
 }
 

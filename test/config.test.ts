@@ -48,7 +48,7 @@ describe("loadConfig", () => {
       feedConcurrency: 8,
       digestIntervalMs: 60_000,
       guards: { balanceCheckMs: 900_000, payoutCheckMs: 300_000 },
-      audit: { retentionDays: 1825 },
+      audit: { retentionDays: 1825, checkMs: 3_600_000 },
       payoutRunMs: 5000,
       journalGraceMs: 10_000,
       journalAfterMs: 250,
@@ -102,6 +102,7 @@ describe("loadConfig", () => {
         PAYOUT_CHECK_MS: "30000",
         AUDIT_RETENTION_DAYS: "365",
         PAYOUT_RUN_MS: "2000",
+        AUDIT_CHECK_MS: "60000",
         JOURNAL_GRACE_MS: "5000",
         JOURNAL_AFTER_MS: "0",
         REPLY_VISIBILITY: "private",
@@ -142,7 +143,7 @@ describe("loadConfig", () => {
       feedConcurrency: 3,
       digestIntervalMs: 120_000,
       guards: { balanceCheckMs: 60_000, payoutCheckMs: 30_000 },
-      audit: { retentionDays: 365 },
+      audit: { retentionDays: 365, checkMs: 60_000 },
       payoutRunMs: 2000,
       journalGraceMs: 5000,
       journalAfterMs: 0,
@@ -216,6 +217,7 @@ describe("loadConfig", () => {
         "PAYOUT_CHECK_MS",
         "AUDIT_RETENTION_DAYS",
         "PAYOUT_RUN_MS",
+        "AUDIT_CHECK_MS",
         "JOURNAL_GRACE_MS",
         "JOURNAL_AFTER_MS",
       ].sort(),
@@ -234,7 +236,7 @@ describe("loadConfig", () => {
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
     numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
-    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS");
+    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS", "AUDIT_CHECK_MS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);

@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   "act.refused",
   // The trail's own retention (written by Kassa): which entries went, and the hash the rest chain from.
   "audit.days_removed",
+  // An admin's `/invoice audit channel` (or `off`): where the daily head of the chain is posted.
+  "audit.channel_set",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

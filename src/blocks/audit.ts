@@ -1,5 +1,5 @@
 import type { types } from "@slack/bolt";
-import type { AuditEntry, ListedEntry, VerifyResult } from "../audit/index.js";
+import type { AuditEntry, AuditHead, ListedEntry, VerifyResult } from "../audit/index.js";
 import { AUDIT_TEXT, type AuditText } from "../i18n/audit.js";
 import type { Lang } from "../i18n/lang.js";
 import { slackDateFromEpoch } from "./format.js";
@@ -67,4 +67,19 @@ export function auditVerifyMessage(result: VerifyResult, lang: Lang = "en"): Sla
     result.head.hash.slice(0, 12),
   );
   return ephemeral(text, text);
+}
+
+/** The daily post in the workspace's audit channel: the chain's head (its number, time and hash). */
+export function auditHeadMessage(head: AuditHead, lang: Lang = "en"): SlackMessage {
+  const t = AUDIT_TEXT[lang];
+  const at = slackDateFromEpoch(Math.floor(head.at / 1000), lang);
+  const text = t.headText(head.seq, at, head.hash);
+  return {
+    text: `${t.headTitle}: ${head.seq} · ${head.hash}`,
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: t.headTitle } },
+      { type: "section", text: { type: "mrkdwn", text } },
+      { type: "context", elements: [{ type: "mrkdwn", text: t.headHint }] },
+    ],
+  };
 }

@@ -115,7 +115,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     /** BALANCE_CHECK_MS: each register's balance alerts are checked this often; PAYOUT_CHECK_MS: its payout history. */
     guards: { balanceCheckMs: parsed.BALANCE_CHECK_MS, payoutCheckMs: parsed.PAYOUT_CHECK_MS },
     /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
-    audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS },
+    /** AUDIT_CHECK_MS: how often each replica looks for workspaces whose audit day is due (retention, head post). */
+    audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS, checkMs: parsed.AUDIT_CHECK_MS },
     /** PAYOUT_RUN_MS: how often each replica looks for payout requests due (to expire, send or follow). */
     payoutRunMs: parsed.PAYOUT_RUN_MS,
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */

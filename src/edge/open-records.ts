@@ -1,8 +1,11 @@
+import { AuditDayRunner } from "../audit/daily.js";
 import { openAuditTrail } from "../audit/index.js";
 import type { Config } from "../config/index.js";
 import type { PayoutTiming } from "../payouts/request-deps.js";
 import { openPayouts } from "../payouts/runner.js";
+import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Closers } from "../util/closers.js";
 import type { Logger } from "../util/logger.js";
 import { slackClients } from "../watch/index.js";
@@ -41,7 +44,30 @@ async function openRecords(
       timing: options.payoutTiming,
     }),
   );
-  return { audit, payouts };
+  // Once a UTC day per workspace: retention, and the chain's head posted in its audit channel.
+  const auditDay = await starting(
+    closers,
+    "cannot set up the audit trail's daily work in the store",
+    async () => {
+      const board = await openClaimBoard(
+        store,
+        options.watchNamespace ?? DEFAULT_PREFIX,
+        config.store.timeoutMs,
+      );
+      const deps = {
+        trail: audit,
+        board,
+        settings: stores.settings,
+        slack: slackClients(config, stores),
+        logger,
+      };
+      return new AuditDayRunner(deps, {
+        intervalMs: config.audit.checkMs,
+        now: options.now ?? (() => new Date()),
+      });
+    },
+  );
+  return { audit, payouts, auditDay };
 }
 
 /** The audit trail's retention and deadline; a test run's own prefix in a shared store. */

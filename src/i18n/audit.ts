@@ -15,6 +15,14 @@ export type AuditText = {
   holds: (count: number, first: string, last: string, head: string) => string;
   empty: string;
   broken: (seq: number, reason: string) => string;
+  /** `/invoice audit channel`: this channel now gets the daily head; `off`: no channel does. */
+  channelSet: (channel: string) => string;
+  channelOff: string;
+  channelNotHere: string;
+  /** The daily post in the audit channel: the chain's head, what an outside copy pins. */
+  headTitle: string;
+  headText: (seq: number, at: string, hash: string) => string;
+  headHint: string;
 };
 
 export const AUDIT_TEXT: Record<Lang, AuditText> = {
@@ -49,6 +57,7 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
       "payout.outside": "saw a payout made outside Kassa",
       "act.refused": "was refused",
       "audit.days_removed": "removed entries past their keeping time",
+      "audit.channel_set": "chose the audit channel",
     },
     refused: (what, reason) => `was refused: ${what} (${reason})`,
     failed: (reason) => `failed: ${reason}`,
@@ -65,6 +74,15 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     empty: ":white_check_mark: The audit trail holds: nothing is recorded yet.",
     broken: (seq, reason) =>
       `:warning: The audit trail does not hold from entry ${seq}: ${reason}. Entries before it still chain; tell your operator, who can compare it with the head posted in the audit channel.`,
+    channelSet: (channel) =>
+      `:white_check_mark: The head of the audit chain will be posted in <#${channel}> once a day. \`/invoice audit channel off\` stops it.`,
+    channelOff: ":white_check_mark: The head of the audit chain is no longer posted anywhere.",
+    channelNotHere:
+      "Type `/invoice audit channel` in the channel that should get the audit chain's head (a channel, not a direct message).",
+    headTitle: "Audit chain head",
+    headText: (seq, at, hash) => `Entry ${seq}, recorded ${at}. Head hash:\n\`${hash}\``,
+    headHint:
+      "Slack keeps this message: if the trail in Kassa's store is ever rewritten, its chain no longer reaches this hash. `/invoice audit verify` checks the chain.",
   },
   ru: {
     acts: {
@@ -97,6 +115,7 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
       "payout.outside": "увидела выплату в обход Кассы",
       "act.refused": "получил(а) отказ",
       "audit.days_removed": "удалил(а) записи, чей срок хранения истёк",
+      "audit.channel_set": "выбрал(а) канал журнала",
     },
     refused: (what, reason) => `получил(а) отказ: ${what} (${reason})`,
     failed: (reason) => `не удалось: ${reason}`,
@@ -118,5 +137,14 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     empty: ":white_check_mark: Журнал цел: записей пока нет.",
     broken: (seq, reason) =>
       `:warning: Журнал нарушен начиная с записи ${seq}: ${reason}. Записи до неё сцеплены; сообщите оператору — он сверит журнал с вершиной, опубликованной в канале журнала.`,
+    channelSet: (channel) =>
+      `:white_check_mark: Вершина цепочки журнала будет публиковаться в <#${channel}> раз в день. \`/invoice audit channel off\` отключает это.`,
+    channelOff: ":white_check_mark: Вершина цепочки журнала больше нигде не публикуется.",
+    channelNotHere:
+      "Наберите `/invoice audit channel` в том канале, куда публиковать вершину цепочки журнала (в канале, не в личных сообщениях).",
+    headTitle: "Вершина цепочки журнала",
+    headText: (seq, at, hash) => `Запись ${seq}, сделана ${at}. Хеш вершины:\n\`${hash}\``,
+    headHint:
+      "Slack хранит это сообщение: если журнал в хранилище Kassa когда-нибудь перепишут, его цепочка больше не приведёт к этому хешу. `/invoice audit verify` проверяет цепочку.",
   },
 };

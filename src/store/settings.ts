@@ -18,6 +18,11 @@ const settingsSchema = z.object({
   workflowCreates: z.enum(["off", "on"]).optional(),
   /** The language Kassa writes in for this workspace; unset means English. */
   language: langSchema.optional(),
+  /** Where the audit chain's head is posted once a day (/invoice audit channel); unset means nowhere. */
+  auditChannel: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,30}$/)
+    .optional(),
 });
 export type WorkspaceSettings = z.infer<typeof settingsSchema>;
 

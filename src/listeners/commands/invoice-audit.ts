@@ -6,9 +6,11 @@ import type { Lang } from "../../i18n/lang.js";
 import type { ListenerDeps } from "../deps.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { auditChannel } from "./invoice-audit-channel.js";
+import type { AuditOp } from "./invoice-text.js";
 
-type AuditAsker = { teamId: string; userId: string; enterpriseId?: string | undefined };
-type AuditRequest = { verify: boolean; period: AuditPeriod; what: string | null };
+type AuditAsker = { teamId: string; userId: string; enterpriseId?: string | undefined; channelId: string };
+type AuditRequest = { op: AuditOp; period: AuditPeriod; what: string | null };
 
 /** Entries read to find a page of one subject's (the filter is applied to what was read). */
 const SCAN = 200;
@@ -27,16 +29,19 @@ export async function auditCommand(
   lang: Lang,
   noted: LogContext,
 ): Promise<Produced> {
-  noted.action = request.verify
-    ? "audit verify"
-    : `audit ${request.period}${request.what ? ` ${request.what}` : ""}`;
+  noted.action =
+    request.op === "list"
+      ? `audit ${request.period}${request.what ? ` ${request.what}` : ""}`
+      : `audit ${request.op.replace("_", " ")}`;
   const manager = await checkManager(deps, client, asker);
   noted.manager = manager.why;
   if (!manager.allowed) {
     const text = AUDIT_TEXT[lang].notAllowed;
     return { reply: ephemeral(text, text), log: { outcome: "not_allowed" } };
   }
-  if (request.verify) {
+  if (request.op === "channel" || request.op === "channel_off")
+    return auditChannel(deps, asker, request.op === "channel", lang, noted);
+  if (request.op === "verify") {
     const result = await deps.audit.verify(asker.teamId);
     return { reply: auditVerifyMessage(result, lang), log: { outcome: "ok" } };
   }

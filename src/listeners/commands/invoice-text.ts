@@ -35,7 +35,7 @@ export type InvoiceRequest =
   /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
   | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
   /** `/invoice audit [today|7d|30d] [what]` (admins): the audit trail; `/invoice audit verify`: its chain. */
-  | { kind: "audit"; verify: boolean; period: AuditPeriod; what: string | null }
+  | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
@@ -189,8 +189,8 @@ function exportWords(words: string[]): { period: PeriodName; format: ExportForma
 /** The words after `/invoice audit`: `verify`, or a period and what to show, in any order. */
 function auditRequest(text: string, input: string): InvoiceRequest {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 1 && words[0] === "verify")
-    return { kind: "audit", verify: true, period: "all", what: null };
+  const op = words.length <= 2 ? AUDIT_OPS.get(words.join(" ")) : undefined;
+  if (op) return { kind: "audit", op, period: "all", what: null };
   let period: AuditPeriod = "all";
   let what: string | null = null;
   for (const word of words) {
@@ -198,8 +198,19 @@ function auditRequest(text: string, input: string): InvoiceRequest {
     else if (AUDIT_SUBJECTS.includes(word) && what === null) what = word;
     else return { kind: "invalid", reason: "audit_arg", input };
   }
-  return { kind: "audit", verify: false, period, what };
+  return { kind: "audit", op: "list", period, what };
 }
+
+/**
+ * What `/invoice audit` does: list entries, verify the chain, make this channel the audit channel
+ * (where the chain's head is posted daily) or stop posting it.
+ */
+export type AuditOp = "list" | "verify" | "channel" | "channel_off";
+const AUDIT_OPS = new Map<string, AuditOp>([
+  ["verify", "verify"],
+  ["channel", "channel"],
+  ["channel off", "channel_off"],
+]);
 
 /** What `/invoice audit` can narrow to: an act's first word (register, feed, payout, ...). */
 export const AUDIT_SUBJECTS = [

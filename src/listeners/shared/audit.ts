@@ -50,6 +50,8 @@ export function auditedAct(
       return outcome.alert === "removed"
         ? done("balance.alert_removed", `balance alert ${register}`)
         : undefined;
+    case "audit_channel_set":
+      return done("audit.channel_set", "audit channel");
     case "policy_saved":
       return done("payout.policy_changed", `payout policy ${register}`);
     case "created":

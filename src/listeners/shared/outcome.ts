@@ -142,7 +142,7 @@ export type CommandOutcome =
   /** A register kept to other channels (its connect form), asked for here: nothing read. */
   | { outcome: "register_kept_elsewhere" }
   /** Stop updating pressed: this card left its invoice's watch. */
-  | { outcome: "watch_stopped" }
+  | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
   /** Payouts asked of a register without Secret 2 (nothing opened or saved). */

@@ -1,0 +1,76 @@
+/**
+ * The audit channel and the daily head, through the real app: an admin makes a channel the audit
+ * channel (a member is refused, a DM is not a channel), the act is recorded, and once the UTC day
+ * turns the chain's head is posted there once (in the workspace's language), matching what
+ * `/invoice audit verify` says; `off` stops it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Stack } from "../../sandbox/stack.js";
+
+const ADMIN = "U0ADMIN";
+const MEMBER = "U0MEMBER";
+const AUDIT_CHANNEL = "C0AUDIT";
+const DAY_MS = 86_400_000;
+const text = (body: unknown) => JSON.stringify(body);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("/invoice audit channel and the daily head", () => {
+  let stack: Stack;
+  let clock = Date.now();
+  const postsIn = (channel: string) =>
+    stack.slack.callsOf("chat.postMessage").filter((call) => call.body.channel === channel);
+  const nextDay = async (posts: number) => {
+    clock += DAY_MS;
+    const deadline = Date.now() + 10_000;
+    while (postsIn(AUDIT_CHANNEL).length < posts && Date.now() < deadline) await sleep(50);
+    return postsIn(AUDIT_CHANNEL);
+  };
+
+  beforeAll(async () => {
+    stack = await Stack.start({ storeMemoMs: 0, now: () => new Date(clock), env: { AUDIT_CHECK_MS: "100" } });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("lets only an admin choose it, in a channel, and records the choice", async () => {
+    const member = await stack.ask("audit channel", { userId: MEMBER, channelId: AUDIT_CHANNEL });
+    expect(text(member.reply.body)).toContain("Only workspace admins and owners");
+    const dm = await stack.ask("audit channel", { userId: ADMIN, channelId: "D0DIRECT" });
+    expect(text(dm.reply.body)).toContain("not a direct message");
+    const set = await stack.ask("audit channel", { userId: ADMIN, channelId: AUDIT_CHANNEL });
+    expect(text(set.reply.body)).toContain(`posted in <#${AUDIT_CHANNEL}> once a day`);
+    const listed = await stack.ask("audit audit", { userId: ADMIN });
+    expect(text(listed.reply.body)).toContain("<@U0ADMIN> chose the audit channel · audit channel");
+  });
+
+  it("posts the head once the UTC day turns, once, matching verify", async () => {
+    await sleep(500);
+    expect(postsIn(AUDIT_CHANNEL)).toHaveLength(0);
+    const verify = await stack.ask("audit verify", { userId: ADMIN });
+    const head = /Head hash `([0-9a-f]{12})`/.exec(text(verify.reply.body))?.[1];
+    expect(head).toBeDefined();
+    const posts = await nextDay(1);
+    expect(posts).toHaveLength(1);
+    const post = text(posts[0]?.body);
+    expect(post).toContain("Audit chain head");
+    expect(post).toMatch(new RegExp(`Entry \\d+, recorded <!date\\^\\d+\\^.*\`${head}[0-9a-f]{52}\``));
+    await sleep(500);
+    expect(postsIn(AUDIT_CHANNEL)).toHaveLength(1);
+  });
+
+  it("posts in the workspace's language, and stops after off", async () => {
+    await stack.ask("language ru", { userId: ADMIN });
+    const posts = await nextDay(2);
+    expect(posts).toHaveLength(2);
+    expect(text(posts[1]?.body)).toContain("Вершина цепочки журнала");
+    const off = await stack.ask("audit channel off", { userId: ADMIN, channelId: "C0OTHER" });
+    expect(text(off.reply.body)).toContain("больше нигде не публикуется");
+    clock += DAY_MS;
+    await sleep(600);
+    expect(postsIn(AUDIT_CHANNEL)).toHaveLength(2);
+    const listed = await stack.ask("audit audit", { userId: ADMIN });
+    expect(text(listed.reply.body)).toContain("выбрал(а) канал журнала");
+  });
+});
