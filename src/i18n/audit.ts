@@ -19,6 +19,10 @@ export type AuditText = {
   channelSet: (channel: string) => string;
   channelOff: string;
   channelNotHere: string;
+  /** `/invoice audit export`: the files' comment, the reply, and Kassa lacking a permission. */
+  exportComment: (entries: number, period: string, truncated: boolean) => string;
+  exportSent: (entries: number, period: string) => string;
+  exportNeedsScope: string;
   /** The daily post in the audit channel: the chain's head, what an outside copy pins. */
   headTitle: string;
   headText: (seq: number, at: string, hash: string) => string;
@@ -79,6 +83,12 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelOff: ":white_check_mark: The head of the audit chain is no longer posted anywhere.",
     channelNotHere:
       "Type `/invoice audit channel` in the channel that should get the audit chain's head (a channel, not a direct message).",
+    exportComment: (entries, period, truncated) =>
+      `Audit trail, ${period}: ${entries} entries, oldest first, as CSV and JSON Lines (each with its hash and the previous one)${truncated ? "; only the newest fit, ask for a shorter period for the rest" : ""}.`,
+    exportSent: (entries, period) =>
+      `:white_check_mark: The audit trail of ${period} (${entries} entries) is in your direct messages with Kassa, as CSV and JSON Lines.`,
+    exportNeedsScope:
+      ":warning: Kassa may not send files or direct messages in this workspace yet. A workspace admin can reinstall Kassa from its Slack app page (it asks for the two permissions) to allow exports.",
     headTitle: "Audit chain head",
     headText: (seq, at, hash) => `Entry ${seq}, recorded ${at}. Head hash:\n\`${hash}\``,
     headHint:
@@ -142,6 +152,12 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelOff: ":white_check_mark: Вершина цепочки журнала больше нигде не публикуется.",
     channelNotHere:
       "Наберите `/invoice audit channel` в том канале, куда публиковать вершину цепочки журнала (в канале, не в личных сообщениях).",
+    exportComment: (entries, period, truncated) =>
+      `Журнал действий, ${period}: записей ${entries}, старые сверху, в форматах \`CSV\` и \`JSON Lines\` (у каждой её хеш и хеш предыдущей)${truncated ? "; поместились только новые — за остальными запросите период короче" : ""}.`,
+    exportSent: (entries, period) =>
+      `:white_check_mark: Журнал действий за период «${period}» (записей: ${entries}) отправлен вам в личные сообщения с Kassa, в форматах \`CSV\` и \`JSON Lines\`.`,
+    exportNeedsScope:
+      ":warning: Kassa пока не может отправлять файлы и личные сообщения в этом пространстве. Администратор может переустановить Kassa со страницы приложения в Slack (она запросит эти два разрешения), чтобы выгрузки заработали.",
     headTitle: "Вершина цепочки журнала",
     headText: (seq, at, hash) => `Запись ${seq}, сделана ${at}. Хеш вершины:\n\`${hash}\``,
     headHint:

@@ -1,5 +1,6 @@
 /**
- * The audit channel and the daily head, through the real app: an admin makes a channel the audit
+ * `/invoice audit export` (CSV and JSON Lines by direct message), and the audit channel and the
+ * daily head, through the real app: an admin makes a channel the audit
  * channel (a member is refused, a DM is not a channel), the act is recorded, and once the UTC day
  * turns the chain's head is posted there once (in the workspace's language), matching what
  * `/invoice audit verify` says; `off` stops it.
@@ -32,6 +33,34 @@ describe("/invoice audit channel and the daily head", () => {
   });
   afterAll(async () => {
     await stack?.stop();
+  });
+
+  it("exports the period's entries by direct message, CSV and JSON Lines with their hashes (admins)", async () => {
+    const member = await stack.ask("audit export", { userId: MEMBER });
+    expect(text(member.reply.body)).toContain("Only workspace admins and owners");
+    expect(stack.slack.files.shared()).toHaveLength(0);
+    const usage = await stack.ask("audit export yesterday", { userId: ADMIN });
+    expect(text(usage.reply.body)).toContain("`/invoice audit` takes a period");
+    const sent = await stack.ask("audit export today", { userId: ADMIN });
+    expect(text(sent.reply.body)).toContain("(1 entries) is in your direct messages with Kassa");
+    const [csv, jsonl] = stack.slack.files.shared();
+    expect(csv?.channel).toBe("D0ADMIN");
+    expect(jsonl?.channel).toBe("D0ADMIN");
+    expect(csv?.filename).toMatch(/^kassa-audit-T\w+-today\.csv$/);
+    expect(csv?.initialComment).toContain("1 entries, oldest first");
+    const rows = csv?.bytes?.toString("utf8").split("\r\n") ?? [];
+    expect(rows[0]).toBe(
+      "\uFEFFseq,time,team,org,register,actor,action,object,before,after,outcome,reason,prev_hash,hash",
+    );
+    expect(rows[1]).toContain("U0MEMBER,act.refused,/invoice audit export 30d,,,refused,not an admin");
+    const line = JSON.parse(jsonl?.bytes?.toString("utf8").trim() ?? "{}");
+    expect(line).toMatchObject({ seq: 1, prevHash: "0".repeat(64), entry: { actor: "U0MEMBER" } });
+    expect(rows[1]).toContain(`,${line.prevHash},${line.hash}`);
+    // The export is itself an act.
+    const listed = await stack.ask("audit export", { userId: ADMIN, channelId: "C0OTHER" });
+    expect(text(listed.reply.body)).toContain("(2 entries)");
+    const second = stack.slack.files.shared()[2]?.bytes?.toString("utf8") ?? "";
+    expect(second).toContain("U0ADMIN,export.asked,audit export today");
   });
 
   it("lets only an admin choose it, in a channel, and records the choice", async () => {

@@ -7,6 +7,7 @@ import type { ListenerDeps } from "../deps.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { auditChannel } from "./invoice-audit-channel.js";
+import { auditExport } from "./invoice-audit-export.js";
 import type { AuditOp } from "./invoice-text.js";
 
 type AuditAsker = { teamId: string; userId: string; enterpriseId?: string | undefined; channelId: string };
@@ -32,7 +33,7 @@ export async function auditCommand(
   noted.action =
     request.op === "list"
       ? `audit ${request.period}${request.what ? ` ${request.what}` : ""}`
-      : `audit ${request.op.replace("_", " ")}`;
+      : `audit ${request.op.replace("_", " ")}${request.op === "export" ? ` ${request.period}` : ""}`;
   const manager = await checkManager(deps, client, asker);
   noted.manager = manager.why;
   if (!manager.allowed) {
@@ -41,6 +42,12 @@ export async function auditCommand(
   }
   if (request.op === "channel" || request.op === "channel_off")
     return auditChannel(deps, asker, request.op === "channel", lang, noted);
+  if (request.op === "export") {
+    const from = periodStart(request.period, deps.now());
+    const label = AUDIT_TEXT[lang].periods[request.period];
+    const range = { ...(from === undefined ? {} : { from }), label, name: request.period };
+    return auditExport(deps, client, asker, range, lang, noted);
+  }
   if (request.op === "verify") {
     const result = await deps.audit.verify(asker.teamId);
     return { reply: auditVerifyMessage(result, lang), log: { outcome: "ok" } };

@@ -191,21 +191,32 @@ function auditRequest(text: string, input: string): InvoiceRequest {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   const op = words.length <= 2 ? AUDIT_OPS.get(words.join(" ")) : undefined;
   if (op) return { kind: "audit", op, period: "all", what: null };
+  if (words[0] === "export") {
+    const period = words.length === 1 ? "30d" : words.length === 2 ? auditPeriodWord(words[1]) : undefined;
+    if (!period) return { kind: "invalid", reason: "audit_arg", input };
+    return { kind: "audit", op: "export", period, what: null };
+  }
   let period: AuditPeriod = "all";
   let what: string | null = null;
   for (const word of words) {
-    if (word === "today" || word === "7d" || word === "30d") period = word;
+    const periodWord = auditPeriodWord(word);
+    if (periodWord) period = periodWord;
     else if (AUDIT_SUBJECTS.includes(word) && what === null) what = word;
     else return { kind: "invalid", reason: "audit_arg", input };
   }
   return { kind: "audit", op: "list", period, what };
 }
 
+/** A period `/invoice audit` takes. */
+function auditPeriodWord(word: string | undefined): AuditPeriod | undefined {
+  return word === "today" || word === "7d" || word === "30d" ? word : undefined;
+}
+
 /**
- * What `/invoice audit` does: list entries, verify the chain, make this channel the audit channel
- * (where the chain's head is posted daily) or stop posting it.
+ * What `/invoice audit` does: list entries, verify the chain, send them as files (export), make
+ * this channel the audit channel (where the chain's head is posted daily) or stop posting it.
  */
-export type AuditOp = "list" | "verify" | "channel" | "channel_off";
+export type AuditOp = "list" | "verify" | "export" | "channel" | "channel_off";
 const AUDIT_OPS = new Map<string, AuditOp>([
   ["verify", "verify"],
   ["channel", "channel"],
