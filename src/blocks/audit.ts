@@ -1,8 +1,10 @@
 import type { types } from "@slack/bolt";
 import type { AuditEntry, AuditHead, ListedEntry, VerifyResult } from "../audit/index.js";
+import type { AuditPeriod } from "../audit/periods.js";
 import { AUDIT_TEXT, type AuditText } from "../i18n/audit.js";
 import type { Lang } from "../i18n/lang.js";
 import { slackDateFromEpoch } from "./format.js";
+import { AUDIT_BUTTONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
@@ -11,7 +13,7 @@ import { ephemeral } from "./replies.js";
 /** How many entries one reply shows (each a line; a section holds 3,000 characters). */
 export const AUDIT_PAGE = 15;
 
-export type AuditPeriod = "all" | "today" | "7d" | "30d";
+export type { AuditPeriod } from "../audit/periods.js";
 
 /** Who did it, as a reader sees it: a person by mention (Slack shows their name), else in words. */
 function actorText(actor: string, t: AuditText): string {
@@ -34,20 +36,46 @@ export function auditLine(entry: AuditEntry, lang: Lang = "en"): string {
   return `${when} · ${actorText(entry.actor, t)} ${act}${register}`;
 }
 
-/** `/invoice audit`: the newest entries of the period, newest first, privately to the admin. */
+/** A period in words: its name, or a month as the reader's language writes it ("November 2026"). */
+export function auditPeriodLabel(period: AuditPeriod, lang: Lang = "en"): string {
+  const t = AUDIT_TEXT[lang];
+  if (period === "all" || period === "today" || period === "7d" || period === "30d") return t.periods[period];
+  const at = Date.parse(`${period}-01T00:00:00.000Z`);
+  const locale = lang === "ru" ? "ru-RU" : "en-GB";
+  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(at);
+}
+
+/**
+ * `/invoice audit`: a page of the period's entries, newest first, privately to the admin; `person`
+ * when narrowed to one; `older`, the Older button's value, when older entries match too.
+ */
 export function auditListMessage(
   entries: readonly ListedEntry[],
   period: AuditPeriod,
   lang: Lang = "en",
+  page: { person?: string | undefined; older?: string | undefined } = {},
 ): SlackMessage {
   const t = AUDIT_TEXT[lang];
   const lines = entries.flatMap((listed) => (listed.entry ? [auditLine(listed.entry, lang)] : []));
   const body = lines.length > 0 ? lines.join("\n") : t.none;
+  const label = auditPeriodLabel(period, lang) + (page.person ? ` · ${t.byPerson(`<@${page.person}>`)}` : "");
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: t.title } },
     { type: "section", text: { type: "mrkdwn", text: truncate(body, LIMITS.sectionText) } },
-    { type: "context", elements: [{ type: "mrkdwn", text: t.context(lines.length, t.periods[period]) }] },
+    { type: "context", elements: [{ type: "mrkdwn", text: t.context(lines.length, label) }] },
   ];
+  if (page.older)
+    blocks.push({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          action_id: AUDIT_BUTTONS.older,
+          text: { type: "plain_text", text: t.older },
+          value: page.older,
+        },
+      ],
+    });
   return { response_type: "ephemeral", text: `${t.title}: ${lines.length}`, blocks };
 }
 

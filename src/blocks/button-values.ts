@@ -78,3 +78,22 @@ export const cancelReadButton = codec(
   z.object({ t: teamId, j: z.string().regex(/^[a-z0-9]{8,40}$/), u: userId.optional() }),
 );
 export type CancelReadButtonValue = z.infer<typeof cancelReadButton.schema>;
+
+/**
+ * `/invoice audit`'s Older: the workspace and where the next page starts (the entry number it lists
+ * before), with what the listing asked for (period, subject, person); the handler checks the presser
+ * is an admin of that workspace again and reads the trail again.
+ */
+export const auditPageButton = codec(
+  z.object({
+    t: teamId,
+    b: z.number().int().min(1),
+    p: z.string().regex(/^(?:all|today|7d|30d|\d{4}-(?:0[1-9]|1[0-2]))$/),
+    w: z
+      .string()
+      .regex(/^[a-z]{2,20}$/)
+      .optional(),
+    a: userId.optional(),
+  }),
+);
+export type AuditPageValue = z.infer<typeof auditPageButton.schema>;

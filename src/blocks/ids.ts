@@ -61,3 +61,6 @@ export const PAYOUT_ACTIONS = {
 export const PAYOUT_REQUEST_VIEW = "kassa_payout_request";
 export const PAYOUT_APPROVE_VIEW = "kassa_payout_approve";
 export const PAYOUT_REJECT_VIEW = "kassa_payout_reject";
+
+/** `/invoice audit`: the next, older page of entries. */
+export const AUDIT_BUTTONS = { older: "kassa_audit_older" } as const;

@@ -19,6 +19,9 @@ export type AuditText = {
   channelSet: (channel: string) => string;
   channelOff: string;
   channelNotHere: string;
+  /** A listing narrowed to one person ("by <@U1>"), and the button to the next, older page. */
+  byPerson: (who: string) => string;
+  older: string;
   /** `/invoice audit export`: the files' comment, the reply, and Kassa lacking a permission. */
   exportComment: (entries: number, period: string, truncated: boolean) => string;
   exportSent: (entries: number, period: string) => string;
@@ -81,6 +84,8 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelSet: (channel) =>
       `:white_check_mark: The head of the audit chain will be posted in <#${channel}> once a day. \`/invoice audit channel off\` stops it.`,
     channelOff: ":white_check_mark: The head of the audit chain is no longer posted anywhere.",
+    byPerson: (who) => `by ${who}`,
+    older: "Older",
     channelNotHere:
       "Type `/invoice audit channel` in the channel that should get the audit chain's head (a channel, not a direct message).",
     exportComment: (entries, period, truncated) =>
@@ -150,6 +155,8 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelSet: (channel) =>
       `:white_check_mark: Вершина цепочки журнала будет публиковаться в <#${channel}> раз в день. \`/invoice audit channel off\` отключает это.`,
     channelOff: ":white_check_mark: Вершина цепочки журнала больше нигде не публикуется.",
+    byPerson: (who) => `действия ${who}`,
+    older: "Раньше",
     channelNotHere:
       "Наберите `/invoice audit channel` в том канале, куда публиковать вершину цепочки журнала (в канале, не в личных сообщениях).",
     exportComment: (entries, period, truncated) =>

@@ -55,7 +55,7 @@ const en: HelpText = {
       "`/invoice export` takes a period (`today`, `yesterday`, `7d`, `30d` or a month from `2000-01` on, like `2026-10`) and `csv` (the default) or `xlsx`",
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     audit_arg:
-      "`/invoice audit` takes a period (`today`, `7d` or `30d`) and what to show (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` for refusals), or `verify`, `export [period]`, `channel` (`channel off`)",
+      "`/invoice audit` takes a period (`today`, `7d`, `30d` or a month such as `2026-11`), a person (`@name`) and what to show (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` for refusals), or `verify`, `export [period]`, `channel` (`channel off`)",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
     link_bad_id: "The invoice id in that link is not valid",
@@ -116,7 +116,7 @@ const ru: HelpText = {
       "`/invoice export` принимает период (`today`, `yesterday`, `7d`, `30d` или месяц начиная с `2000-01`, например `2026-10`) и `csv` (по умолчанию) или `xlsx`",
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     audit_arg:
-      "`/invoice audit` принимает период (`today`, `7d` или `30d`) и что показать (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` — отказы), или `verify`, `export [период]`, `channel` (`channel off`)",
+      "`/invoice audit` принимает период (`today`, `7d`, `30d` или месяц, например `2026-11`), человека (`@имя`) и что показать (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` — отказы), или `verify`, `export [период]`, `channel` (`channel off`)",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
     link_bad_id: "Номер счёта в ссылке недействителен",

@@ -1,5 +1,6 @@
 import {
   ADMIN_ACTIONS,
+  AUDIT_BUTTONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
   EXPORT_ACTIONS,
@@ -18,6 +19,7 @@ import {
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
+import { auditOlderButton } from "./actions/audit.js";
 import { cancelExport } from "./actions/export.js";
 import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
@@ -65,6 +67,7 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.next, handler: invoiceListButton },
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
+  { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
   { action: ADMIN_ACTIONS.cancel, handler: cancelDisconnect },

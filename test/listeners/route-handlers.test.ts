@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
+  auditPageButton,
   cancelReadButton,
   disconnectButton,
   feedSettingsButton,
@@ -14,6 +15,7 @@ import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import {
   ADMIN_ACTIONS,
+  AUDIT_BUTTONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
   EXPORT_ACTIONS,
@@ -33,6 +35,7 @@ import {
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
+import { auditOlderButton } from "../../src/listeners/actions/audit.js";
 import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
@@ -220,6 +223,29 @@ describe("buttons", () => {
     );
     expect(JSON.stringify(await reply("list"))).toContain(UNPAID);
     expect(lastLine()).toMatchObject({ outcome: "ok", upstreamStatus: 200 });
+  });
+
+  it("Older on /invoice audit shows the entries before its cursor to an admin, and refuses a member", async () => {
+    cover(auditOlderButton);
+    for (const actor of [ADMIN, ADMIN, ADMIN])
+      await world.deps.audit.record({
+        team: TEAM,
+        actor,
+        action: "digest.set",
+        object: "digest",
+        outcome: "done",
+      });
+    const value = auditPageButton.write({ t: TEAM, b: 3, p: "all" });
+    await auditOlderButton(world.deps)(
+      buttonArgs(world, { actionId: AUDIT_BUTTONS.older, value, ephemeral: true, replyId: "older" }),
+    );
+    expect((JSON.stringify(await reply("older")).match(/set a digest/g) ?? []).length).toBe(2);
+    expect(lastLine()).toMatchObject({ outcome: "ok", action: "audit older 3" });
+    await auditOlderButton(world.deps)(
+      buttonArgs(world, { actionId: AUDIT_BUTTONS.older, value, user: MEMBER, replyId: "member" }),
+    );
+    expect(JSON.stringify(await reply("member"))).toContain("Only workspace admins");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {

@@ -1,4 +1,4 @@
-import type { AuditPeriod } from "../../blocks/audit.js";
+import { type AuditPeriod, auditPeriodOf } from "../../audit/periods.js";
 import { CREATE_CURRENCIES } from "../../blocks/invoice-create.js";
 import type { ListFilter } from "../../blocks/invoice-list.js";
 import type { ExportFormat } from "../../exports/file.js";
@@ -35,7 +35,7 @@ export type InvoiceRequest =
   /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
   | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
   /** `/invoice audit [today|7d|30d] [what]` (admins): the audit trail; `/invoice audit verify`: its chain. */
-  | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null }
+  | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null; person: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
@@ -186,30 +186,32 @@ function exportWords(words: string[]): { period: PeriodName; format: ExportForma
   return { period: period ?? "today", format: format ?? "csv" };
 }
 
-/** The words after `/invoice audit`: `verify`, or a period and what to show, in any order. */
+/**
+ * The words after `/invoice audit`: `verify`, `channel` (`off`), `export [period]`, or a period
+ * (today, 7d, 30d, YYYY-MM), a person (a mention, as Slack sends it: `<@U123|name>`) and what to
+ * show, in any order.
+ */
 function auditRequest(text: string, input: string): InvoiceRequest {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  const op = words.length <= 2 ? AUDIT_OPS.get(words.join(" ")) : undefined;
-  if (op) return { kind: "audit", op, period: "all", what: null };
-  if (words[0] === "export") {
-    const period = words.length === 1 ? "30d" : words.length === 2 ? auditPeriodWord(words[1]) : undefined;
-    if (!period) return { kind: "invalid", reason: "audit_arg", input };
-    return { kind: "audit", op: "export", period, what: null };
+  const lower = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const invalid = { kind: "invalid", reason: "audit_arg", input } as const;
+  const op = lower.length <= 2 ? AUDIT_OPS.get(lower.join(" ")) : undefined;
+  if (op) return { kind: "audit", op, period: "all", what: null, person: null };
+  if (lower[0] === "export") {
+    const period = lower.length === 1 ? "30d" : lower.length === 2 ? auditPeriodOf(lower[1]) : undefined;
+    return period ? { kind: "audit", op: "export", period, what: null, person: null } : invalid;
   }
-  let period: AuditPeriod = "all";
+  let period: AuditPeriod | undefined;
   let what: string | null = null;
-  for (const word of words) {
-    const periodWord = auditPeriodWord(word);
-    if (periodWord) period = periodWord;
+  let person: string | null = null;
+  for (const word of lower) {
+    const mention = /^<@([uw][a-z0-9]{2,20})(?:\|[^>]*)?>$/.exec(word);
+    const asPeriod = auditPeriodOf(word);
+    if (asPeriod && period === undefined) period = asPeriod;
+    else if (mention?.[1] && person === null) person = mention[1].toUpperCase();
     else if (AUDIT_SUBJECTS.includes(word) && what === null) what = word;
-    else return { kind: "invalid", reason: "audit_arg", input };
+    else return invalid;
   }
-  return { kind: "audit", op: "list", period, what };
-}
-
-/** A period `/invoice audit` takes. */
-function auditPeriodWord(word: string | undefined): AuditPeriod | undefined {
-  return word === "today" || word === "7d" || word === "30d" ? word : undefined;
+  return { kind: "audit", op: "list", period: period ?? "all", what, person };
 }
 
 /**
