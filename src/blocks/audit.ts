@@ -103,7 +103,7 @@ export function auditHeadMessage(head: AuditHead, lang: Lang = "en"): SlackMessa
   const at = slackDateFromEpoch(Math.floor(head.at / 1000), lang);
   const text = t.headText(head.seq, at, head.hash);
   return {
-    text: `${t.headTitle}: ${head.seq} · ${head.hash}`,
+    text: `${t.headTitle}: ${head.seq} · \`${head.hash}\``,
     blocks: [
       { type: "header", text: { type: "plain_text", text: t.headTitle } },
       { type: "section", text: { type: "mrkdwn", text } },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS, type AuditEntry } from "../../src/audit/index.js";
-import { auditLine, auditListMessage, auditVerifyMessage } from "../../src/blocks/audit.js";
+import { auditHeadMessage, auditLine, auditListMessage, auditVerifyMessage } from "../../src/blocks/audit.js";
 import { AUDIT_TEXT } from "../../src/i18n/audit.js";
 import { LANGS } from "../../src/i18n/lang.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { englishWords } from "../support/english-words.js";
 
 const entry = (extra: Partial<AuditEntry> = {}): AuditEntry => ({
   time: "2026-11-26T09:28:00.000Z",
@@ -71,5 +72,36 @@ describe("the audit trail in words", () => {
     expect(
       JSON.stringify(auditVerifyMessage({ ok: false, seq: 2, reason: "its hash does not match" })),
     ).toContain("does not hold from entry 2: its hash does not match");
+  });
+});
+
+describe("the audit channel, the head, pages and exports in words", () => {
+  const head = { seq: 42, hash: "ab".repeat(32), at: Date.parse("2026-11-26T09:28:00.000Z") };
+  const ru = AUDIT_TEXT.ru;
+
+  it("posts the head with its number, a Slack date and the full hash, within Block Kit's limits", () => {
+    const message = auditHeadMessage(head, "en");
+    expectWithinBlockKitLimits(message);
+    const text = JSON.stringify(message);
+    expect(text).toContain("Entry 42, recorded <!date^1795685280^");
+    expect(text).toContain(`\`${head.hash}\``);
+  });
+
+  it("says everything new in Russian with no bare English word", () => {
+    const older = auditListMessage([], "2026-11", "ru", { person: "U0ANNA", older: "{}" });
+    expect(JSON.stringify(older)).toContain("Раньше");
+    expect(JSON.stringify(older)).toContain("действия <@U0ANNA>");
+    const texts = [
+      auditHeadMessage(head, "ru"),
+      older,
+      { text: ru.channelSet("C0AUDIT") },
+      { text: ru.channelOff },
+      { text: ru.channelNotHere },
+      { text: ru.exportComment(3, "ноябрь 2026", true) },
+      { text: ru.exportSent(3, "ноябрь 2026") },
+      { text: ru.exportNeedsScope },
+      { text: ru.acts["audit.channel_set"] },
+    ];
+    for (const message of texts) expect(englishWords(message), JSON.stringify(message)).toEqual([]);
   });
 });
