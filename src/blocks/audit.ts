@@ -57,7 +57,7 @@ export function auditListMessage(
 ): SlackMessage {
   const t = AUDIT_TEXT[lang];
   const lines = entries.flatMap((listed) => (listed.entry ? [auditLine(listed.entry, lang)] : []));
-  const body = lines.length > 0 ? lines.join("\n") : t.none;
+  const body = lines.length > 0 ? lines.join("\n") : page.older ? t.noneHere : t.none;
   const label = auditPeriodLabel(period, lang) + (page.person ? ` · ${t.byPerson(`<@${page.person}>`)}` : "");
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: t.title } },

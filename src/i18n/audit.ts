@@ -22,6 +22,8 @@ export type AuditText = {
   /** A listing narrowed to one person ("by <@U1>"), and the button to the next, older page. */
   byPerson: (who: string) => string;
   older: string;
+  /** A page with nothing of the asked kind among the entries read, older ones still to look at. */
+  noneHere: string;
   /** `/invoice audit export`: the files' comment, the reply, and Kassa lacking a permission. */
   exportComment: (entries: number, period: string, truncated: boolean) => string;
   exportSent: (entries: number, period: string) => string;
@@ -86,6 +88,7 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelOff: ":white_check_mark: The head of the audit chain is no longer posted anywhere.",
     byPerson: (who) => `by ${who}`,
     older: "Older",
+    noneHere: "Nothing of this kind among the latest entries read; _Older_ looks further back.",
     channelNotHere:
       "Type `/invoice audit channel` in the channel that should get the audit chain's head (a channel, not a direct message).",
     exportComment: (entries, period, truncated) =>
@@ -157,6 +160,7 @@ export const AUDIT_TEXT: Record<Lang, AuditText> = {
     channelOff: ":white_check_mark: Вершина цепочки журнала больше нигде не публикуется.",
     byPerson: (who) => `действия ${who}`,
     older: "Раньше",
+    noneHere: "Среди последних прочитанных записей таких нет; «Раньше» ищет дальше в прошлом.",
     channelNotHere:
       "Наберите `/invoice audit channel` в том канале, куда публиковать вершину цепочки журнала (в канале, не в личных сообщениях).",
     exportComment: (entries, period, truncated) =>

@@ -90,6 +90,10 @@ describe("the audit channel, the head, pages and exports in words", () => {
   it("says everything new in Russian with no bare English word", () => {
     const older = auditListMessage([], "2026-11", "ru", { person: "U0ANNA", older: "{}" });
     expect(JSON.stringify(older)).toContain("Раньше");
+    expect(JSON.stringify(older)).toContain(ru.noneHere);
+    expect(JSON.stringify(auditListMessage([], "all", "en", { older: "{}" }))).toContain(
+      "Older_ looks further",
+    );
     expect(JSON.stringify(older)).toContain("действия <@U0ANNA>");
     const texts = [
       auditHeadMessage(head, "ru"),
@@ -101,6 +105,7 @@ describe("the audit channel, the head, pages and exports in words", () => {
       { text: ru.exportSent(3, "ноябрь 2026") },
       { text: ru.exportNeedsScope },
       { text: ru.acts["audit.channel_set"] },
+      { text: ru.noneHere },
     ];
     for (const message of texts) expect(englishWords(message), JSON.stringify(message)).toEqual([]);
   });
