@@ -70,11 +70,16 @@ async function openRecords(
   return { audit, payouts, auditDay };
 }
 
-/** The audit trail's retention and deadline; a test run's own prefix in a shared store. */
+/**
+ * The audit trail's retention and deadline; a test run's own prefix in a shared store, and its clock
+ * (the server's `now`), so entries, retention and the daily work keep one time.
+ */
 function auditOptions(config: Config, options: RecordsOptions) {
+  const now = options.now;
   return {
     retentionDays: config.audit.retentionDays,
     timeoutMs: config.store.timeoutMs,
     ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
+    ...(now ? { now: () => now().getTime() } : {}),
   };
 }

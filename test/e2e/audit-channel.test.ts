@@ -103,3 +103,47 @@ describe("/invoice audit channel and the daily head", () => {
     expect(text(listed.reply.body)).toContain("выбрал(а) канал журнала");
   });
 });
+
+describe("retention by the daily work", () => {
+  let stack: Stack;
+  let clock = Date.now();
+  const posts = () =>
+    stack.slack.callsOf("chat.postMessage").filter((call) => call.body.channel === AUDIT_CHANNEL);
+  const turnDays = async (days: number, count: number) => {
+    clock += days * DAY_MS;
+    const deadline = Date.now() + 10_000;
+    while (posts().length < count && Date.now() < deadline) await sleep(50);
+    return posts();
+  };
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      storeMemoMs: 0,
+      now: () => new Date(clock),
+      env: { AUDIT_CHECK_MS: "100", AUDIT_RETENTION_DAYS: "2" },
+    });
+    stack.slack.users[ADMIN] = { is_admin: true };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("removes days past AUDIT_RETENTION_DAYS, records it, and posts the head after it", async () => {
+    await stack.ask("audit channel", { userId: ADMIN, channelId: AUDIT_CHANNEL });
+    await stack.ask("audit", { userId: MEMBER });
+    // A workspace is due at the first UTC midnight after a check first sees it.
+    await sleep(500);
+    expect(text((await turnDays(1, 1))[0]?.body)).toContain("Entry 2, recorded");
+    // Two days on, the first day is past a two-day retention: entries 1 and 2 go, entry 3 says so.
+    const after = await turnDays(2, 2);
+    expect(after).toHaveLength(2);
+    expect(text(after[1]?.body)).toContain("Entry 3, recorded");
+    const listed = await stack.ask("audit", { userId: ADMIN });
+    expect(text(listed.reply.body)).toContain(
+      "Kassa removed entries past their keeping time · entries 1 to 2",
+    );
+    expect(text(listed.reply.body)).not.toContain("was refused");
+    const verify = await stack.ask("audit verify", { userId: ADMIN });
+    expect(text(verify.reply.body)).toContain("The audit trail holds: 1 entries");
+  });
+});
