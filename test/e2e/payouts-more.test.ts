@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
 import { freePort } from "../../sandbox/ports.js";
+import { SHOP2, twoRegisterService } from "../../sandbox/second-register.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack, type StackOptions } from "../../sandbox/stack.js";
@@ -114,6 +115,74 @@ describe("a payout's callback ends its card at once", () => {
     expect(stack.fake.payoffs.callbacks.at(-1)).toMatchObject({ payoffId: id, status: 200 });
     await expect.poll(() => stack.slack.threadOf(APPROVAL, card.ts).length, { timeout: 3000 }).toBe(1);
     expect(stack.slack.threadOf(APPROVAL, card.ts)[0]?.text).toContain("Card blocked by the bank");
+  });
+});
+
+describe("payouts per register", () => {
+  const SHOP2_SALT = "shop2-salt-9a7c";
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await payoutStack({
+      fake: {
+        ...twoRegisterService([]),
+        salts: { [SANDBOX_LOGIN]: SANDBOX_SALT, [SHOP2.login]: SHOP2_SALT },
+      },
+      env: { PAYOUT_RUN_MS: "100" },
+      payoutTiming: { followMs: 200 },
+    });
+    const added = await stack.cli(
+      ["credentials", "set", "--team", TEAM, "--register", SHOP2.name, "--login", SHOP2.login].concat([
+        "--secret",
+        SHOP2.secret,
+        "--salt",
+        "-",
+      ]),
+      SHOP2_SALT,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const set = await stack.cli(
+      ["payouts", "policy", "--team", TEAM, "--register", SHOP2.name, "--approvers", [ANNA, BORIS].join(",")]
+        .concat([
+          "--channel",
+          "C0SHOP2PAY",
+          "--two-from",
+          "5000",
+          "--person-day",
+          "100000",
+          "--register-day",
+          "100000",
+        ])
+        .concat(["--expire", "1h", "--requesters", REQUESTER]),
+    );
+    expect(set.code, set.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("asks shop2's service with shop2's Secret 2, posts in shop2's approval channel, names the register, sends it from shop2", async () => {
+    const { reply } = await stack.ask(`shop2 900 ${METHOD} ${WALLET} Shop two supplier`, {
+      command: "/payout",
+      userId: REQUESTER,
+    });
+    expect(JSON.stringify(reply.body)).toContain("Requested");
+    await stack.slack.waitForMessages((all) => all.some((m) => m.channel === "C0SHOP2PAY"));
+    const card = [...stack.slack.messages.values()].find((m) => m.channel === "C0SHOP2PAY") as PostedMessage;
+    expect(JSON.stringify(card.blocks)).toContain("Payout request · shop2");
+    expect(cardsIn(stack)).toHaveLength(0);
+    const id = idOf(card);
+    expect(stack.fake.payoffs.all.get(id)?.login).toBe(SHOP2.login);
+    const before = stack.slack.callsOf("views.open").length;
+    await stack.action("kassa_payout_approve", id, { userId: ANNA, channelId: "C0SHOP2PAY" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(before + 1);
+    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+    const done = await stack.submitView({
+      view,
+      values: { payout_last_four: { value: "5678" } },
+      userId: ANNA,
+    });
+    expect(done.json).toBeNull();
+    await expect.poll(() => stack.fake.payoffs.submits, { timeout: 5000 }).toEqual([id]);
   });
 });
 
