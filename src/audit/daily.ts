@@ -3,6 +3,7 @@ import { auditHeadMessage } from "../blocks/audit.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { SettingsStore } from "../store/settings.js";
 import type { Logger } from "../util/logger.js";
+import { RepeatingPass } from "../util/repeating.js";
 import type { AuditTrail } from "./trail.js";
 
 // Once a UTC day per workspace, on whichever replica claims it first: the trail's retention for
@@ -72,35 +73,27 @@ async function auditDayOf(deps: AuditDayDeps, team: string): Promise<void> {
 
 /** Runs runAuditDay every `intervalMs` until closed. */
 export class AuditDayRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly loop: RepeatingPass;
 
-  constructor(
-    private readonly deps: AuditDayDeps,
-    private readonly options: { intervalMs: number; now: () => Date },
-  ) {}
+  constructor(deps: AuditDayDeps, options: { intervalMs: number; now: () => Date }) {
+    this.loop = new RepeatingPass(
+      () => {
+        const now = options.now().getTime();
+        return runAuditDay(deps, now, now + options.intervalMs);
+      },
+      {
+        intervalMs: () => options.intervalMs,
+        failed: (error) => deps.logger.error({ err: error }, "audit day check failed"),
+      },
+    );
+  }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      const now = this.options.now().getTime();
-      this.running = runAuditDay(this.deps, now, now + this.options.intervalMs)
-        .catch((error: unknown) => this.deps.logger.error({ err: error }, "audit day check failed"))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1000, this.options.intervalMs));
+    this.loop.start();
   }
 
   /** Stops checking; a check under way finishes within `graceMs` (a claim it drops lapses to another replica). */
-  async close(graceMs = 3000): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+  close(graceMs = 3000): Promise<void> {
+    return this.loop.close(graceMs);
   }
 }

@@ -8,6 +8,7 @@ import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import type { Leases } from "../store/leases.js";
 import { type RegisterShown, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
+import { RepeatingPass } from "../util/repeating.js";
 import { type PeriodDigest, periodDigestDue } from "./model.js";
 import { postDigest } from "./post.js";
 import type { DigestStore } from "./store.js";
@@ -44,47 +45,31 @@ const LEASE_MS = 60_000;
  * post and the mark may repeat it.
  */
 export class DigestRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
   private readonly now: () => Date;
+  private readonly loop: RepeatingPass;
 
   constructor(
     private readonly deps: DigestRunnerDeps,
-    private readonly options: { intervalMs: number },
+    options: { intervalMs: number },
   ) {
     this.now = deps.now ?? (() => new Date());
+    this.loop = new RepeatingPass(() => this.pass(), {
+      intervalMs: () => options.intervalMs,
+      failed: (error) => deps.logger.error({ err: error }, "digest pass failed"),
+    });
   }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.pass()
-        .catch((error: unknown) => this.deps.logger.error({ err: error }, "digest pass failed"))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1000, this.options.intervalMs));
+    this.loop.start();
   }
 
-  async close(graceMs = 3000): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+  close(graceMs = 3000): Promise<void> {
+    return this.loop.close(graceMs);
   }
 
   private async pass(): Promise<void> {
     for await (const team of this.deps.store.teams()) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       await this.workspace(team).catch((error: unknown) =>
         this.deps.logger.warn({ team, err: error }, "digests of a workspace not looked at"),
       );
@@ -112,7 +97,7 @@ export class DigestRunner {
       LEASE_MS / 3,
     );
     try {
-      for (const entry of due) if (!this.stopped) await this.one(team, shown.label, entry, now);
+      for (const entry of due) if (!this.loop.isStopped) await this.one(team, shown.label, entry, now);
     } finally {
       clearInterval(renewal);
       await this.deps.leases.release(key, owner).catch(() => {});

@@ -1,3 +1,4 @@
+import { RepeatingPass } from "../util/repeating.js";
 import { runBalanceChecks } from "./balance-check.js";
 import type { GuardDeps } from "./deps.js";
 import { enlistRegisters, runPayoutChecks } from "./payout-watch.js";
@@ -10,38 +11,28 @@ import { enlistRegisters, runPayoutChecks } from "./payout-watch.js";
 const LONGEST_TICK_MS = 15_000;
 
 export class GuardRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
   private enlistedAt = Number.NEGATIVE_INFINITY;
+  private readonly loop: RepeatingPass;
 
   constructor(
     private readonly deps: GuardDeps,
     private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  private get tickMs(): number {
-    return Math.min(this.deps.balanceCheckMs, this.deps.payoutCheckMs, LONGEST_TICK_MS);
+  ) {
+    this.loop = new RepeatingPass(() => this.pass(), {
+      intervalMs: () => Math.min(deps.balanceCheckMs, deps.payoutCheckMs, LONGEST_TICK_MS),
+      failed: (error) => deps.logger.error({ err: error }, "money guards' pass failed"),
+    });
   }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.pass()
-        .catch((error: unknown) => this.deps.logger.error({ err: error }, "money guards' pass failed"))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.tickMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1000, this.tickMs));
+    this.loop.start();
   }
 
   /** One pass now: the due balance checks, then the due payout checks. */
   async pass(): Promise<void> {
     const now = this.now().getTime();
     await runBalanceChecks(this.deps, now);
-    if (this.stopped) return;
+    if (this.loop.isStopped) return;
     // The registers are listed once per PAYOUT_CHECK_MS; enlisting keeps each one's schedule.
     if (now - this.enlistedAt >= this.deps.payoutCheckMs) {
       await enlistRegisters(this.deps, now);
@@ -50,16 +41,7 @@ export class GuardRunner {
     await runPayoutChecks(this.deps, now);
   }
 
-  async close(graceMs = 3000): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+  close(graceMs = 3000): Promise<void> {
+    return this.loop.close(graceMs);
   }
 }

@@ -5,6 +5,7 @@ import type { CredentialsStore } from "../store/credentials.js";
 import type { KeyvStore } from "../store/keyv.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Logger } from "../util/logger.js";
+import { RepeatingPass } from "../util/repeating.js";
 import { type PayoutPolicies, payoutPoliciesFor } from "./policy-store.js";
 import { type PayoutDeps, type PayoutTiming, payoffAccounts, payoutTimingFor } from "./request-deps.js";
 import { runDuePayouts } from "./worker.js";
@@ -20,35 +21,22 @@ export type PayoutWork = {
 };
 
 export class PayoutRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly loop: RepeatingPass;
 
-  constructor(
-    private readonly deps: PayoutDeps,
-    private readonly options: { intervalMs: number; now: () => Date },
-  ) {}
+  constructor(deps: PayoutDeps, options: { intervalMs: number; now: () => Date }) {
+    this.loop = new RepeatingPass(() => runDuePayouts(deps, options.now()), {
+      intervalMs: () => options.intervalMs,
+      failed: (error) => deps.logger.error({ err: error }, "payout run failed"),
+    });
+  }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = runDuePayouts(this.deps, this.options.now())
-        .catch((error: unknown) => this.deps.logger.error({ err: error }, "payout run failed"))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, Math.min(1000, this.options.intervalMs));
+    this.loop.start();
   }
 
   /** Stops looking; a run under way finishes within `graceMs` (a claim it drops lapses to another replica). */
-  async close(graceMs = 3000): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+  close(graceMs = 3000): Promise<void> {
+    return this.loop.close(graceMs);
   }
 }
 
