@@ -130,17 +130,30 @@ async function tellEnd(
  * notes told (when `mayPost`). "owed" when something could not be done now.
  */
 export async function showPayout(deps: NoticeDeps, id: string, mayPost: boolean): Promise<Shown> {
-  const request = (await readRequest(deps.board, id))?.request;
-  const first = await readNotice(deps.board, id);
-  if (!request || !first) return "done";
+  let shown: Shown = "done";
+  // A click and the worker may update a card at the same moment: whoever finishes looks once more,
+  // so an older state Slack took last is replaced by the newest.
+  for (let round = 0; round < 2; round += 1) {
+    const request = (await readRequest(deps.board, id))?.request;
+    if (!request) return shown;
+    shown = await showOnce(deps, request, mayPost);
+    const now = (await readRequest(deps.board, id))?.request;
+    if (!now || cardKeyOf(now) === cardKeyOf(request)) break;
+  }
+  return shown;
+}
+
+async function showOnce(deps: NoticeDeps, request: PayoutRequest, mayPost: boolean): Promise<Shown> {
+  const first = await readNotice(deps.board, request.id);
+  if (!first) return "done";
   const slack = await deps.slack(request.team);
   if (!slack) return "done";
   let owed = !(await showCard(deps, slack, request, first, "approvers", mayPost));
-  const second = (await readNotice(deps.board, id)) ?? first;
+  const second = (await readNotice(deps.board, request.id)) ?? first;
   owed = !(await showCard(deps, slack, request, second, "requester", mayPost)) || owed;
   if (FINAL_STATUSES.has(request.status)) {
     if (!mayPost) return "owed";
-    const last = (await readNotice(deps.board, id)) ?? second;
+    const last = (await readNotice(deps.board, request.id)) ?? second;
     owed = !(await tellEnd(deps, slack, request, last.notice)) || owed;
   }
   return owed ? "owed" : "done";
