@@ -332,6 +332,68 @@ describe("payouts in Slack", () => {
     expect(cardsIn(APPROVAL)).toHaveLength(cards);
   });
 
+  it("answers a tampered or forgotten button as out of date, and changes nothing", async () => {
+    const refusal = (await press("approve", "999999_not_a_request", BORIS)).refusal;
+    expect(refusal).toContain("out of date");
+    const cancel = await stack.press("kassa_payout_cancel", "<script>", {
+      userId: REQUESTER,
+      channelId: "D0REQ",
+    });
+    expect(JSON.stringify(cancel.reply.body)).toContain("out of date");
+  });
+
+  it("loses no card when the approval channel refuses it: the worker posts it once the channel takes it", async () => {
+    stack.slack.failChannel(APPROVAL, "not_in_channel");
+    const cards = cardsIn(APPROVAL).length;
+    try {
+      const { reply } = await ask(`300 ${METHOD} ${WALLET} Stationery`);
+      expect(JSON.stringify(reply.body)).toContain("Requested");
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(cardsIn(APPROVAL)).toHaveLength(cards);
+    } finally {
+      stack.slack.failChannel(APPROVAL, null);
+    }
+    await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(cardsIn(APPROVAL)).toHaveLength(cards + 1);
+    expect(text(lastCard())).toContain("Stationery");
+  });
+
+  it("a service slower than the form's time: the form closes and the requester hears by direct message", async () => {
+    const before = stack.slack.callsOf("views.open").length;
+    await stack.command("", { command: "/payout", userId: REQUESTER, channelId: "C0ASKED" });
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(before + 1);
+    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+    stack.fake.payoffs.faults.create = "slow";
+    try {
+      const started = performance.now();
+      const values = {
+        payout_method: { value: METHOD },
+        payout_wallet: { value: WALLET },
+        payout_amount: { value: "250" },
+        payout_fee_from: { selected: "balance" },
+        payout_reason: { value: "Slow service" },
+      };
+      const result = await stack.submitView({ view, values, userId: REQUESTER, viewId: "V0SLOW" });
+      expect(result.json).toBeNull();
+      expect(performance.now() - started).toBeLessThan(3000);
+    } finally {
+      delete stack.fake.payoffs.faults.create;
+    }
+    await stack.slack.waitForMessages(
+      (all) => all.some((m) => m.channel === APPROVAL && JSON.stringify(m.blocks).includes("Slow service")),
+      10_000,
+    );
+    const told = () =>
+      stack.slack
+        .callsOf("chat.postMessage")
+        .filter(
+          (call) =>
+            call.body.channel === REQUESTER && String(call.body.text).startsWith(":inbox_tray: Requested"),
+        );
+    await expect.poll(() => told().length, { timeout: 5000 }).toBe(1);
+  });
+
   it("writes every step down in the audit trail, once each, by Slack id", async () => {
     const store = await openStore(stack.env.STORE_URL ?? "");
     let entries: AuditEntry[];
