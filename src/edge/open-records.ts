@@ -17,8 +17,11 @@ type RecordsOptions = {
   payoutTiming?: Partial<PayoutTiming> | undefined;
 };
 
-export /** The audit trail and the payouts (which write to it): a store that cannot keep them stops the start. */
-async function openRecords(
+/**
+ * The audit trail, the payouts (which write to it) and the audit trail's daily work: a store that
+ * cannot keep them stops the start.
+ */
+export async function openRecords(
   config: Config,
   stores: Stores,
   client: ReturnType<typeof paymentsClient>,
