@@ -5,12 +5,13 @@
  * the submit give one submit each. The replica tests run when TEST_REDIS_URL / TEST_POSTGRES_URL are set.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { SANDBOX_LOGIN, SANDBOX_SALT } from "../../sandbox/fake-payments.js";
 import { freePort } from "../../sandbox/ports.js";
 import { SHOP2, twoRegisterService } from "../../sandbox/second-register.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack, type StackOptions } from "../../sandbox/stack.js";
+import { connectWithSecret2 } from "../support/secret2.js";
 
 type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
 const viewOf = (body: Record<string, unknown>) =>
@@ -25,21 +26,7 @@ const METHOD = "CARDRUBP2P";
 async function payoutStack(options: StackOptions): Promise<Stack> {
   const stack = await Stack.start({ storeMemoMs: 0, ...options });
   for (const user of [REQUESTER, ANNA, BORIS, CARL]) stack.slack.users[user] = {};
-  await stack.cli(
-    [
-      "credentials",
-      "set",
-      "--team",
-      TEAM,
-      "--login",
-      SANDBOX_LOGIN,
-      "--secret",
-      SANDBOX_SECRET,
-      "--salt",
-      "-",
-    ],
-    SANDBOX_SALT,
-  );
+  await connectWithSecret2(stack);
   const set = await stack.cli(
     ["payouts", "policy", "--team", TEAM, "--approvers", [ANNA, BORIS, CARL].join(","), "--channel", APPROVAL]
       .concat(["--two-from", "5000", "--person-day", "100000", "--register-day", "100000", "--expire", "1h"])

@@ -22,6 +22,7 @@ import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords } from "../support/english-words.js";
+import { connectWithSecret2 } from "../support/secret2.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const APPROVAL = "C0PAYOUTS";
@@ -43,22 +44,7 @@ const postedIn = (stack: Stack, channel: string) =>
 
 /** The sandbox register connected with its Secret 2 and a payout policy on (as an operator sets it). */
 async function payoutsOn(stack: Stack): Promise<void> {
-  const connected = await stack.cli(
-    [
-      "credentials",
-      "set",
-      "--team",
-      TEAM,
-      "--login",
-      SANDBOX_LOGIN,
-      "--secret",
-      SANDBOX_SECRET,
-      "--salt",
-      "-",
-    ],
-    SANDBOX_SALT,
-  );
-  expect(connected.code).toBe(0);
+  await connectWithSecret2(stack);
   const policy = await stack.cli([
     ...["payouts", "policy", "--team", TEAM, "--approvers", `${ANNA},${BORIS}`, "--channel", APPROVAL],
     ...["--two-from", "50000", "--person-day", "100000", "--register-day", "300000", "--requesters", CARL],

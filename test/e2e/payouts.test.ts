@@ -5,13 +5,14 @@
  * each end told once. The worker runs every 100 ms; the clock can be moved forward.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-payments.js";
+import { SANDBOX_SALT } from "../../sandbox/fake-payments.js";
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type AuditEntry, openAuditTrail } from "../../src/audit/index.js";
 import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { connectWithSecret2 } from "../support/secret2.js";
 
 type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
 const viewOf = (body: Record<string, unknown>) =>
@@ -46,21 +47,7 @@ describe("payouts in Slack", () => {
     stack.slack.users[ADMIN] = { is_admin: true };
     for (const user of [REQUESTER, ANNA, BORIS, CARL, MEMBER]) stack.slack.users[user] = {};
     stack.slack.users[GUEST] = { is_restricted: true };
-    await stack.cli(
-      [
-        "credentials",
-        "set",
-        "--team",
-        TEAM,
-        "--login",
-        SANDBOX_LOGIN,
-        "--secret",
-        SANDBOX_SECRET,
-        "--salt",
-        "-",
-      ],
-      SANDBOX_SALT,
-    );
+    await connectWithSecret2(stack);
     const policy = await stack.cli([
       "payouts",
       "policy",
@@ -439,21 +426,7 @@ describe("payouts in Russian", () => {
       payoutTiming: { followMs: 200 },
     });
     stack.slack.users[ADMIN] = { is_admin: true };
-    await stack.cli(
-      [
-        "credentials",
-        "set",
-        "--team",
-        TEAM,
-        "--login",
-        SANDBOX_LOGIN,
-        "--secret",
-        SANDBOX_SECRET,
-        "--salt",
-        "-",
-      ],
-      SANDBOX_SALT,
-    );
+    await connectWithSecret2(stack);
     await stack.cli([
       "payouts",
       "policy",
