@@ -9,7 +9,8 @@ import { PassThrough, Writable } from "node:stream";
 import { runCli } from "../src/cli.js";
 import type { Env } from "../src/config/index.js";
 import type { PayoutTiming } from "../src/payouts/request-deps.js";
-import { type RunningServer, startServer } from "../src/server.js";
+import { type BackgroundPasses, type RunningServer, startServer } from "../src/server.js";
+import type { Clock } from "../src/util/clock.js";
 import {
   type FakePayments,
   type FakePaymentsOptions,
@@ -39,7 +40,8 @@ export type StackOptions = {
   /** Extra or overriding environment variables. */
   env?: Env;
   fake?: FakePaymentsOptions;
-  now?: () => Date;
+  /** The app's time and timers (the system's by default); tests give a clock they move. */
+  clock?: Clock;
   /** How long the server reuses credentials and settings in memory (0: tests that change them with the CLI). */
   storeMemoMs?: number;
   /** Where the watches live in a shared Redis or PostgreSQL (tests give each run its own). */
@@ -52,7 +54,7 @@ export type StackOptions = {
    * Runs the app under test elsewhere (e.g. in a child process, for `npm run bench`) instead of in
    * this process; given the environment the in-process app would get. Default: startServer here.
    */
-  startApp?: (env: Env) => Promise<Pick<RunningServer, "port" | "stop">>;
+  startApp?: (env: Env) => Promise<AppUnderTest>;
 };
 
 export type CommandOptions = {
@@ -94,12 +96,20 @@ export type Ack = {
   sent: { body: string; headers: Record<string, string> };
 };
 
+/** The app as a stack runs it: in this process (with its background passes on demand) or elsewhere. */
+type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: BackgroundPasses };
+
+/** Background jobs a test can ask a pass of (BackgroundPasses' names). */
+export type BackgroundJob = keyof BackgroundPasses;
+
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyGuards", "auditDay"];
+
 let counter = 0;
 
 export class Stack {
   readonly logs: string[] = [];
-  private server: Pick<RunningServer, "port" | "stop"> | undefined;
-  private startApp: (() => Promise<Pick<RunningServer, "port" | "stop">>) | undefined;
+  private server: AppUnderTest | undefined;
+  private startApp: (() => Promise<AppUnderTest>) | undefined;
 
   private constructor(
     readonly fake: FakePayments,
@@ -142,7 +152,7 @@ export class Stack {
               logDestination: { write: (line: string) => void stack.logs.push(line) },
               paymentsRetryDelayMs: 20,
               ...(options.storeMemoMs === undefined ? {} : { storeMemoMs: options.storeMemoMs }),
-              ...(options.now ? { now: options.now } : {}),
+              ...(options.clock ? { clock: options.clock } : {}),
               ...(options.watchNamespace ? { watchNamespace: options.watchNamespace } : {}),
               ...(options.refusalSummaryMs ? { refusalSummaryMs: options.refusalSummaryMs } : {}),
               ...(options.payoutTiming ? { payoutTiming: options.payoutTiming } : {}),
@@ -527,6 +537,18 @@ export class Stack {
     if (ack.status !== 200) throw new Error(`command was not acknowledged: HTTP ${ack.status} ${ack.body}`);
     const reply = await this.slack.waitForReply(ack.responseId);
     return { ack, reply };
+  }
+
+  /**
+   * A pass of each named background job (all of them when none is named), one after another, each
+   * after the one under way: what a test asks for instead of waiting for an interval. `rounds`: how
+   * many such passes in a row (a feed's post and its repeat check, say).
+   */
+  async pass(jobs: BackgroundJob | BackgroundJob[] = ALL_JOBS, rounds = 1): Promise<void> {
+    const passes = this.server?.passes;
+    if (!passes) throw new Error("the app under test runs elsewhere: its passes cannot be asked for");
+    for (let round = 0; round < rounds; round += 1)
+      for (const job of typeof jobs === "string" ? [jobs] : jobs) await passes[job]();
   }
 
   /** Parsed JSON log lines written so far. */

@@ -7,7 +7,14 @@ import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
 import { openRecords } from "./edge/open-records.js";
-import { paymentsClient, StartupError, starting, verifyBotToken } from "./edge/start-steps.js";
+import {
+  type BackgroundPasses,
+  logListening,
+  paymentsClient,
+  StartupError,
+  starting,
+  verifyBotToken,
+} from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { openGuards } from "./guards/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
@@ -15,10 +22,12 @@ import { followNow } from "./payouts/worker.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { openStores, type Stores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
+import { type Clock, dateOf, systemClock } from "./util/clock.js";
 import { Closers } from "./util/closers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { RefusalSummary } from "./util/refusal-summary.js";
 import { slackClients, startWatcher } from "./watch/index.js";
+import type { Watcher } from "./watch/watcher.js";
 
 /**
  * Credentials and settings are read on every command; a few seconds in memory saves most of those
@@ -32,13 +41,15 @@ const WATCHER_CLOSE_GRACE_MS = 3000;
 /** How long a stopping server lets acknowledged commands finish and reply. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export { StartupError };
+export { type BackgroundPasses, StartupError };
 
 export type RunningServer = {
   port: number;
   logger: Logger;
   /** Stops taking requests, lets replies under way finish (up to SHUTDOWN_GRACE_MS), closes the store. */
   stop(): Promise<void>;
+  /** A pass of each background job on demand: how tests drive them without waiting for an interval. */
+  passes: BackgroundPasses;
 };
 
 export type ServerOptions = {
@@ -48,7 +59,11 @@ export type ServerOptions = {
   storeMemoMs?: number;
   /** Delay before each payments retry; tests shorten it. */
   paymentsRetryDelayMs?: number;
-  now?: () => Date;
+  /**
+   * Where the background work takes its time and timers (the system's clock by default); tests give
+   * one they move, and the app's own `now` reads it too.
+   */
+  clock?: Clock;
   /** Where live cards and feed turns live (key prefix / table prefix); tests give each run its own. */
   watchNamespace?: string;
   /** The feed's lease on a workspace (default 10 s); tests shorten it to see a takeover quickly. */
@@ -67,6 +82,7 @@ export type ServerOptions = {
 /** Everything `npm start` does, from an environment to a listening server. Tests and the demo use it too. */
 export async function startServer(env: Env, options: ServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(env);
+  const clock = options.clock ?? systemClock;
   const logger = createLogger(config.logLevel, options.logDestination);
   const bot = await verifyBotToken(config);
   const stores = await openStores(config, logger, { memoMs: options.storeMemoMs ?? STORE_MEMO_MS });
@@ -74,16 +90,13 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner, auditDay } = await openWork(
-    config,
-    stores,
-    logger,
-    closers,
-    options,
-  );
+  const { work, feedRunner, digestRunner, auditDay } = await openWork(config, stores, logger, closers, {
+    ...options,
+    clock,
+  });
   // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
   const guardRunner = await starting(closers, "cannot set up the money guards in the store", () =>
-    openGuards(config, stores, work.payments, slackClients(config, stores), work.audit, logger, options),
+    openGuards(config, stores, work.payments, slackClients(config, stores), work.audit, logger, { clock }),
   );
   const kassa = createApp({
     config,
@@ -91,7 +104,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     stores,
     ...work,
     bot,
-    ...(options.now ? { now: options.now } : {}),
+    now: dateOf(clock),
   });
   const port = await starting(closers, `cannot listen on PORT ${config.port}`, () =>
     kassa.start(config.port),
@@ -116,7 +129,15 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   auditDay.start();
   closers.job((graceMs) => auditDay.close(graceMs));
 
-  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS) };
+  const passes: BackgroundPasses = {
+    feed: () => feedRunner.passNow(),
+    liveCards: () => work.watches.passNow(),
+    digests: () => digestRunner.passNow(),
+    payouts: () => work.payouts.runner.passNow(),
+    moneyGuards: () => guardRunner.passNow(),
+    auditDay: () => auditDay.passNow(),
+  };
+  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
 /**
@@ -128,9 +149,9 @@ async function openWork(
   stores: Stores,
   logger: Logger,
   closers: Closers,
-  options: ServerOptions,
+  options: ServerOptions & { clock: Clock },
 ): Promise<{
-  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "now">;
+  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "now" | "watches"> & { watches: Watcher };
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
   auditDay: AuditDayRunner;
@@ -151,7 +172,7 @@ async function openWork(
   });
   const watcher = await starting(closers, "cannot set up live cards in the store", () =>
     startWatcher(config, stores, payments, logger, {
-      ...(options.now ? { now: options.now } : {}),
+      clock: options.clock,
       ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
     }),
   );
@@ -167,7 +188,7 @@ async function openWork(
         slackClients(config, stores),
         logger,
         {
-          ...(options.now ? { now: options.now } : {}),
+          clock: options.clock,
           ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
           ...(options.feedLeaseMs ? { leaseMs: options.feedLeaseMs } : {}),
         },
@@ -199,7 +220,7 @@ async function openWork(
         registers: stores.registers,
         zone: config.payments.timeZone,
         logger,
-        now: options.now,
+        clock: options.clock,
         digestIntervalMs: config.digestIntervalMs,
         leasePrefix: options.watchNamespace,
         readLeaseMs: options.readLeaseMs,
@@ -223,17 +244,4 @@ async function openWork(
     digestRunner,
     auditDay,
   };
-}
-
-function logListening(logger: Logger, config: Config, port: number, storeLocation: string): void {
-  logger.info(
-    {
-      port,
-      mode: config.slack.appToken ? "socket-mode" : config.slack.auth.kind,
-      store: storeLocation,
-      paymentsApi: config.payments.apiUrl,
-      paymentsApiVersion: config.payments.apiVersion,
-    },
-    config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
-  );
 }

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { auditHeadMessage } from "../blocks/audit.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { SettingsStore } from "../store/settings.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import type { AuditTrail } from "./trail.js";
@@ -75,21 +76,27 @@ async function auditDayOf(deps: AuditDayDeps, team: string): Promise<void> {
 export class AuditDayRunner {
   private readonly loop: RepeatingPass;
 
-  constructor(deps: AuditDayDeps, options: { intervalMs: number; now: () => Date }) {
+  constructor(deps: AuditDayDeps, options: { intervalMs: number; clock: Clock }) {
     this.loop = new RepeatingPass(
       () => {
-        const now = options.now().getTime();
+        const now = options.clock.now();
         return runAuditDay(deps, now, now + options.intervalMs);
       },
       {
         intervalMs: () => options.intervalMs,
         failed: (error) => deps.logger.error({ err: error }, "audit day check failed"),
+        clock: options.clock,
       },
     );
   }
 
   start(): void {
     this.loop.start();
+  }
+
+  /** One check now, after the one under way (tests drive the daily work this way). */
+  passNow(): Promise<void> {
+    return this.loop.runNow();
   }
 
   /** Stops checking; a check under way finishes within `graceMs` (a claim it drops lapses to another replica). */

@@ -8,6 +8,7 @@ import type { KeyvStore } from "../store/connection.js";
 import { leasesFor } from "../store/leases.js";
 import type { RegisterDirectory } from "../store/registers.js";
 import type { SettingsStore } from "../store/settings.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { DigestRunner } from "./runner.js";
 import { DigestStore } from "./store.js";
@@ -28,7 +29,7 @@ export async function openPeriodWork(
     /** Each register's name (where its workspace has several) and the channels it is kept to. */
     registers?: Pick<RegisterDirectory, "shown"> | undefined;
     logger: Logger;
-    now?: (() => Date) | undefined;
+    clock?: Clock | undefined;
     digestIntervalMs: number;
     /** Where the leases live in Redis or PostgreSQL (tests give each run its own, as for the watches). */
     leasePrefix?: string | undefined;
@@ -63,7 +64,7 @@ export async function openPeriodWork(
         return { lang: settings.language ?? "en", everyone: settings.balanceVisibility === "everyone" };
       },
       logger,
-      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
     },
     { intervalMs: deps.digestIntervalMs },
   );

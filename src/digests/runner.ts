@@ -7,6 +7,7 @@ import { slackApiError } from "../slack/error.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import type { Leases } from "../store/leases.js";
 import { type RegisterShown, registerOfKey } from "../store/registers.js";
+import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { type PeriodDigest, periodDigestDue } from "./model.js";
@@ -29,7 +30,7 @@ export type DigestRunnerDeps = {
    */
   registers?: (key: string) => Promise<RegisterShown>;
   logger: Logger;
-  now?: () => Date;
+  clock?: Clock;
 };
 
 /** A period's claim outlives any repeat of it: a week's or a month's digest is claimed for 40 days. */
@@ -45,22 +46,28 @@ const LEASE_MS = 60_000;
  * post and the mark may repeat it.
  */
 export class DigestRunner {
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly loop: RepeatingPass;
 
   constructor(
     private readonly deps: DigestRunnerDeps,
     options: { intervalMs: number },
   ) {
-    this.now = deps.now ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.loop = new RepeatingPass(() => this.pass(), {
       intervalMs: () => options.intervalMs,
       failed: (error) => deps.logger.error({ err: error }, "digest pass failed"),
+      clock: this.clock,
     });
   }
 
   start(): void {
     this.loop.start();
+  }
+
+  /** One pass now, after the one under way (tests drive the digests this way). */
+  passNow(): Promise<void> {
+    return this.loop.runNow();
   }
 
   close(graceMs = 3000): Promise<void> {
@@ -78,7 +85,7 @@ export class DigestRunner {
 
   /** One register's digests (`team`: its key; main's is the team id, as before registers). */
   private async workspace(team: string): Promise<void> {
-    const now = this.now();
+    const now = new Date(this.clock.now());
     const listed = await this.deps.store.list(team);
     if (listed.length === 0) return;
     const shown = (await this.deps.registers?.(team)) ?? { label: undefined, keptTo: undefined };
@@ -92,14 +99,14 @@ export class DigestRunner {
     const owner = randomBytes(8).toString("hex");
     const key = `digests:${team}`;
     if (!(await this.deps.leases.acquire(key, owner, owner, LEASE_MS)).held) return;
-    const renewal = setInterval(
-      () => void this.deps.leases.renew(key, owner, LEASE_MS).catch(() => {}),
+    const renewal = this.clock.every(
       LEASE_MS / 3,
+      () => void this.deps.leases.renew(key, owner, LEASE_MS).catch(() => {}),
     );
     try {
       for (const entry of due) if (!this.loop.isStopped) await this.one(team, shown.label, entry, now);
     } finally {
-      clearInterval(renewal);
+      renewal.cancel();
       await this.deps.leases.release(key, owner).catch(() => {});
     }
   }

@@ -6,13 +6,14 @@ import { openPayouts } from "../payouts/runner.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { Clock } from "../util/clock.js";
 import type { Closers } from "../util/closers.js";
 import type { Logger } from "../util/logger.js";
 import { slackClients } from "../watch/index.js";
 import { type paymentsClient, starting } from "./start-steps.js";
 
 type RecordsOptions = {
-  now?: (() => Date) | undefined;
+  clock: Clock;
   watchNamespace?: string | undefined;
   payoutTiming?: Partial<PayoutTiming> | undefined;
 };
@@ -43,7 +44,7 @@ export async function openRecords(
       logger,
       storeTimeoutMs: config.store.timeoutMs,
       intervalMs: config.payoutRunMs,
-      now: options.now,
+      clock: options.clock,
       timing: options.payoutTiming,
     }),
   );
@@ -66,7 +67,7 @@ export async function openRecords(
       };
       return new AuditDayRunner(deps, {
         intervalMs: config.audit.checkMs,
-        now: options.now ?? (() => new Date()),
+        clock: options.clock,
       });
     },
   );
@@ -78,11 +79,11 @@ export async function openRecords(
  * (the server's `now`), so entries, retention and the daily work keep one time.
  */
 function auditOptions(config: Config, options: RecordsOptions) {
-  const now = options.now;
+  const { clock } = options;
   return {
     retentionDays: config.audit.retentionDays,
     timeoutMs: config.store.timeoutMs,
     ...(options.watchNamespace ? { prefix: options.watchNamespace } : {}),
-    ...(now ? { now: () => now().getTime() } : {}),
+    now: () => clock.now(),
   };
 }

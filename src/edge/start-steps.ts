@@ -4,6 +4,7 @@ import { PaymentsClient } from "../payments/client.js";
 import { slackClientOptions } from "../slack/client.js";
 import { slackErrorCode } from "../slack/error.js";
 import type { Closers } from "../util/closers.js";
+import type { Logger } from "../util/logger.js";
 
 // Steps of startServer (src/server.ts) that stand on their own.
 
@@ -51,4 +52,28 @@ export async function starting<T>(closers: Closers, failure: string, step: () =>
     await closers.closeAll();
     throw new StartupError(`${failure}: ${(error as Error).message}`);
   }
+}
+
+/** Each background job's pass, now, after the one under way; each resolves when its pass has ended. */
+export type BackgroundPasses = {
+  feed(): Promise<void>;
+  liveCards(): Promise<void>;
+  digests(): Promise<void>;
+  payouts(): Promise<void>;
+  moneyGuards(): Promise<void>;
+  auditDay(): Promise<void>;
+};
+
+/** The one line an operator reads at start: where Kassa listens or connects, and to what. */
+export function logListening(logger: Logger, config: Config, port: number, storeLocation: string): void {
+  logger.info(
+    {
+      port,
+      mode: config.slack.appToken ? "socket-mode" : config.slack.auth.kind,
+      store: storeLocation,
+      paymentsApi: config.payments.apiUrl,
+      paymentsApiVersion: config.payments.apiVersion,
+    },
+    config.slack.appToken ? "Kassa is connected through Socket Mode" : "Kassa is listening on /slack/events",
+  );
 }

@@ -4,6 +4,7 @@ import type { HistoryEntry } from "../payments/history.js";
 import type { Invoice, PaymentMethod } from "../payments/model.js";
 import type { CallPriority } from "../payments/register-queue.js";
 import type { RegisterShown } from "../store/registers.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedLedger } from "./ledger.js";
 import type { FeedState } from "./model.js";
@@ -40,7 +41,8 @@ export type FeedRunnerDeps = {
    */
   registers?: (registerKey: string) => Promise<RegisterShown>;
   logger: Logger;
-  now?: () => Date;
+  /** The feed's time and timers (the system's by default). */
+  clock?: Clock;
 };
 
 export type FeedRunnerOptions = {

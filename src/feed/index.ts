@@ -1,6 +1,7 @@
 import type { Config } from "../config/index.js";
 import type { Stores } from "../store/index.js";
 import { registerOfKey } from "../store/registers.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedReader, FeedRunnerDeps } from "./deps.js";
 import { openFeedLedger } from "./ledger.js";
@@ -21,7 +22,7 @@ export async function openFeed(
   reader: FeedReader,
   slack: FeedRunnerDeps["slack"],
   logger: Logger,
-  options: { now?: () => Date; namespace?: string; leaseMs?: number } = {},
+  options: { clock?: Clock; namespace?: string; leaseMs?: number } = {},
 ): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
   const { store } = stores;
   const ledger = await openFeedLedger(store, options.namespace, config.store.timeoutMs);
@@ -36,7 +37,7 @@ export async function openFeed(
       slack: (key) => slack(registerOfKey(key).team),
       registers: (key) => stores.registers.shown(key),
       logger,
-      ...(options.now ? { now: options.now } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     },
     {
       intervalMs: config.feedIntervalMs,

@@ -1,3 +1,4 @@
+import { type Clock, systemClock, type Timer } from "../util/clock.js";
 import type { FeedContext, FeedRunnerDeps, FeedRunnerOptions, Turn } from "./deps.js";
 import type { FeedTurnClaim } from "./ledger.js";
 import { workTurn } from "./turn.js";
@@ -24,14 +25,16 @@ const DEFAULTS = {
  * answers never hold up another's payments, on one replica or several.
  */
 export class FeedRunner {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private stopped = false;
+  /** Turns launched so far (passNow() looks at it to know whether a round took any). */
+  private launched = 0;
   /** Turns within their share of time (the ones that count against `concurrency`). */
   private active = 0;
   private readonly running = new Set<Promise<void>>();
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly context: FeedContext;
   private readonly options: Required<FeedRunnerOptions>;
 
@@ -39,14 +42,19 @@ export class FeedRunner {
     private readonly deps: FeedRunnerDeps,
     options: FeedRunnerOptions,
   ) {
-    this.now = deps.now ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.options = {
       ...DEFAULTS,
       turnMs: Math.min(DEFAULTS.turnMs, options.intervalMs),
       ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
       intervalMs: options.intervalMs,
     };
-    this.context = { deps, options: this.options, now: () => this.now(), stopped: () => this.stopped };
+    this.context = {
+      deps,
+      options: this.options,
+      now: () => new Date(this.clock.now()),
+      stopped: () => this.stopped,
+    };
   }
 
   /** Enlists every workspace with a feed (feeds made before the ledger), then takes turns as they come due. */
@@ -54,7 +62,7 @@ export class FeedRunner {
     const poll = () => {
       if (this.stopped) return;
       void this.pump();
-      this.timer = setTimeout(poll, this.options.pollMs);
+      this.timer = this.clock.after(this.options.pollMs, poll);
     };
     void this.enlistAll().finally(() => {
       if (!this.stopped) poll();
@@ -64,7 +72,7 @@ export class FeedRunner {
   /** Stops taking turns; turns under way may finish within `graceMs` (what they did not post stays owed). */
   async close(graceMs = 3000): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.running]),
@@ -76,21 +84,34 @@ export class FeedRunner {
   }
 
   /**
+   * A pass now (tests drive the feed this way): every workspace with a feed due now, and the turns
+   * that takes worked to their end, with those a backlog makes due again at once (a few rounds at most).
+   */
+  async passNow(): Promise<void> {
+    for await (const team of this.deps.feeds.teams()) await this.deps.ledger.nudge(team, this.clock.now());
+    for (let round = 0; round < 5 && !this.stopped; round += 1) {
+      const launched = this.launched;
+      await this.pump();
+      while (this.running.size > 0) await Promise.allSettled([...this.running]);
+      if (this.launched === launched) return;
+    }
+  }
+
+  /**
    * A callback or a live card saw a change: the workspace is due now (a turn under way on any
    * replica reads again right after it). Announcements stay once-only through the claims.
    */
   checkSoon(team: string): void {
     if (this.stopped) return;
     this.deps.ledger
-      .nudge(team, this.now().getTime())
+      .nudge(team, this.clock.now())
       .then(() => this.pump())
       .catch((error: unknown) => this.deps.logger.warn({ err: error, team }, "could not mark the feed due"));
   }
 
   private async enlistAll(): Promise<void> {
     try {
-      for await (const team of this.deps.feeds.teams())
-        await this.deps.ledger.enlist(team, this.now().getTime());
+      for await (const team of this.deps.feeds.teams()) await this.deps.ledger.enlist(team, this.clock.now());
     } catch (error) {
       this.deps.logger.warn(
         { err: error },
@@ -110,7 +131,7 @@ export class FeedRunner {
         this.pumpAgain = false;
         while (!this.stopped && this.active < this.options.concurrency) {
           const room = this.options.concurrency - this.active;
-          const claims = await this.deps.ledger.claim(this.now().getTime(), this.options.leaseMs, room);
+          const claims = await this.deps.ledger.claim(this.clock.now(), this.options.leaseMs, room);
           for (const claim of claims) this.launch(claim);
           if (claims.length < room) break;
         }
@@ -127,6 +148,7 @@ export class FeedRunner {
 
   private launch(claim: FeedTurnClaim): void {
     this.active += 1;
+    this.launched += 1;
     let counted = true;
     const leaveRoom = () => {
       if (!counted) return;
@@ -136,11 +158,11 @@ export class FeedRunner {
       // workspace due again at once must not keep timers and I/O from running.
       setImmediate(() => void this.pump());
     };
-    const share = setTimeout(leaveRoom, this.options.turnMs);
+    const share = this.clock.after(this.options.turnMs, leaveRoom);
     const run = this.take(claim)
       .catch((error: unknown) => this.deps.logger.error({ err: error, team: claim.team }, "feed turn failed"))
       .finally(() => {
-        clearTimeout(share);
+        share.cancel();
         this.running.delete(run);
         leaveRoom();
       });
@@ -163,11 +185,14 @@ export class FeedRunner {
     };
     const renew = async () => {
       if (lost) return false;
-      const held = await ledger.renew(team, token, this.now().getTime(), leaseMs);
+      const held = await ledger.renew(team, token, this.clock.now(), leaseMs);
       if (!held) loseIt();
       return held;
     };
-    const renewal = setInterval(() => void renew().catch(() => {}), Math.max(50, Math.floor(leaseMs / 3)));
+    const renewal = this.clock.every(
+      Math.max(50, Math.floor(leaseMs / 3)),
+      () => void renew().catch(() => {}),
+    );
     const dueBy = performance.now() + this.options.turnMs;
     const turn: Turn = {
       ctx: this.context,
@@ -183,13 +208,13 @@ export class FeedRunner {
       late: () => lost || this.stopped || performance.now() > dueBy,
     };
     // A turn that fails (the store, a bug) is tried again after the interval, not at once.
-    let dueAt = this.now().getTime() + this.options.intervalMs;
+    let dueAt = this.clock.now() + this.options.intervalMs;
     try {
       ({ dueAt } = await workTurn(turn));
     } finally {
-      clearInterval(renewal);
+      renewal.cancel();
       // Stopped or failed: free it at once, due now, for the next replica or start.
-      if (!lost) await ledger.release(team, token, this.stopped ? this.now().getTime() : dueAt);
+      if (!lost) await ledger.release(team, token, this.stopped ? this.clock.now() : dueAt);
     }
   }
 }

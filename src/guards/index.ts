@@ -6,6 +6,7 @@ import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { GuardDeps } from "./deps.js";
 import { GuardRunner } from "./runner.js";
@@ -25,7 +26,7 @@ export async function openGuards(
   slack: GuardDeps["slack"],
   audit: AuditRecorder,
   logger: Logger,
-  options: { now?: (() => Date) | undefined } = {},
+  options: { clock?: Clock | undefined } = {},
 ): Promise<GuardRunner> {
   const board = await openClaimBoard(stores.store, DEFAULT_PREFIX, config.store.timeoutMs);
   const deps: GuardDeps = {
@@ -43,5 +44,5 @@ export async function openGuards(
     leaseMs: LEASE_MS,
     batch: BATCH,
   };
-  return new GuardRunner(deps, options.now);
+  return new GuardRunner(deps, options.clock);
 }

@@ -4,6 +4,7 @@ import { openClaimBoard } from "../store/claims/index.js";
 import type { CredentialsStore } from "../store/credentials.js";
 import type { KeyvStore } from "../store/keyv.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { type PayoutPolicies, payoutPoliciesFor } from "./policy-store.js";
@@ -23,15 +24,21 @@ export type PayoutWork = {
 export class PayoutRunner {
   private readonly loop: RepeatingPass;
 
-  constructor(deps: PayoutDeps, options: { intervalMs: number; now: () => Date }) {
-    this.loop = new RepeatingPass(() => runDuePayouts(deps, options.now()), {
+  constructor(deps: PayoutDeps, options: { intervalMs: number; clock: Clock }) {
+    this.loop = new RepeatingPass(() => runDuePayouts(deps, new Date(options.clock.now())), {
       intervalMs: () => options.intervalMs,
       failed: (error) => deps.logger.error({ err: error }, "payout run failed"),
+      clock: options.clock,
     });
   }
 
   start(): void {
     this.loop.start();
+  }
+
+  /** One run now, after the one under way (tests drive the worker this way). */
+  passNow(): Promise<void> {
+    return this.loop.runNow();
   }
 
   /** Stops looking; a run under way finishes within `graceMs` (a claim it drops lapses to another replica). */
@@ -53,7 +60,7 @@ export async function openPayouts(
     logger: Logger;
     storeTimeoutMs: number;
     intervalMs: number;
-    now?: (() => Date) | undefined;
+    clock?: Clock | undefined;
     timing?: Partial<PayoutTiming> | undefined;
   },
 ): Promise<PayoutWork> {
@@ -73,7 +80,7 @@ export async function openPayouts(
   };
   const runner = new PayoutRunner(deps, {
     intervalMs: options.intervalMs,
-    now: options.now ?? (() => new Date()),
+    clock: options.clock ?? systemClock,
   });
   return { deps, policies, runner };
 }

@@ -5,6 +5,7 @@ import { slackClientOptions } from "../slack/client.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { BoardWatchQueue } from "./board-queue.js";
 import type { WatchQueue } from "./model.js";
@@ -70,7 +71,7 @@ export async function startWatcher(
   stores: Stores,
   reader: InvoiceReader,
   logger: Logger,
-  options: { now?: () => Date; namespace?: string } = {},
+  options: { clock?: Clock; namespace?: string } = {},
 ): Promise<Watcher> {
   const queue = await openQueue(stores, options.namespace, logger);
   // The watcher writes each workspace's cards in its language (a setting; English when unset).
@@ -85,7 +86,7 @@ export async function startWatcher(
     slackClients(config, stores),
     { ...config.watch, leaseMs: LEASE_MS, storeTimeoutMs: config.store.timeoutMs },
     logger,
-    options.now,
+    options.clock,
   );
   watcher.start();
   logger.info({ watchQueue: stores.store.kind }, "watching invoices of live cards");

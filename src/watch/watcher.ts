@@ -1,3 +1,4 @@
+import { type Clock, systemClock, type Timer } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
@@ -17,7 +18,7 @@ const CLAIM_BATCH = 256;
  * claim, read budget, tell once), decide.ts (what a read means) and card-effects.ts (telling Slack).
  */
 export class Watcher extends LiveCardRegistry {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly effects: CardEffectsDeps & { leaseMs: number };
@@ -28,11 +29,11 @@ export class Watcher extends LiveCardRegistry {
     private readonly slack: SlackClients,
     options: WatcherOptions,
     private readonly logger: Logger,
-    now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
   ) {
-    super(queue, options, now);
-    const { queue: timed, now: clock, slack: clients } = this;
-    this.effects = { queue: timed, slack: clients, reader, logger, now: clock, leaseMs: options.leaseMs };
+    super(queue, options, () => new Date(clock.now()));
+    const { queue: timed, now, slack: clients } = this;
+    this.effects = { queue: timed, slack: clients, reader, logger, now, leaseMs: options.leaseMs };
   }
 
   /** Passes: one now, then every `tickMs`, or at once after a full batch (more are due; waiting would cap the pace). */
@@ -47,10 +48,19 @@ export class Watcher extends LiveCardRegistry {
         })
         .then((claimed) => {
           this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(loop, claimed >= CLAIM_BATCH ? 0 : tickMs);
+          if (!this.stopped) this.timer = this.clock.after(claimed >= CLAIM_BATCH ? 0 : tickMs, loop);
         });
     };
-    this.timer = setTimeout(loop, 0);
+    this.timer = this.clock.after(0, loop);
+  }
+
+  /** A pass now, after the one under way (tests drive the live cards this way). */
+  async passNow(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.stopped) return;
+    await this.pass().catch((error: unknown) =>
+      this.logger.warn({ err: error, outcome: "watch_pass_failed" }, "watch pass failed"),
+    );
   }
 
   /**
@@ -59,7 +69,7 @@ export class Watcher extends LiveCardRegistry {
    */
   async close(graceMs = 5000): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);

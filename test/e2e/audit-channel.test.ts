@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Stack } from "../../sandbox/stack.js";
+import { clockReading } from "../support/manual-clock.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
@@ -28,7 +29,11 @@ describe("/invoice audit channel and the daily head", () => {
   };
 
   beforeAll(async () => {
-    stack = await Stack.start({ storeMemoMs: 0, now: () => new Date(clock), env: { AUDIT_CHECK_MS: "100" } });
+    stack = await Stack.start({
+      storeMemoMs: 0,
+      clock: clockReading(() => new Date(clock)),
+      env: { AUDIT_CHECK_MS: "100" },
+    });
     stack.slack.users[ADMIN] = { is_admin: true };
   });
   afterAll(async () => {
@@ -119,7 +124,7 @@ describe("retention by the daily work", () => {
   beforeAll(async () => {
     stack = await Stack.start({
       storeMemoMs: 0,
-      now: () => new Date(clock),
+      clock: clockReading(() => new Date(clock)),
       env: { AUDIT_CHECK_MS: "100", AUDIT_RETENTION_DAYS: "2" },
     });
     stack.slack.users[ADMIN] = { is_admin: true };

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Stack } from "../../sandbox/stack.js";
+import { clockReading } from "../support/manual-clock.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const ADMIN = "U0ADMIN";
@@ -45,7 +46,7 @@ for (const engine of ENGINES) {
       beforeAll(async () => {
         first = await Stack.start({
           storeMemoMs: 0,
-          now: () => new Date(clock),
+          clock: clockReading(() => new Date(clock)),
           env: { AUDIT_CHECK_MS: "100", ...(engine.url ? { STORE_URL: engine.url } : {}) },
           ...(engine.namespace ? { watchNamespace: engine.namespace } : {}),
         });

@@ -11,6 +11,7 @@ import { type RunningServer, startServer } from "../../src/server.js";
 import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords } from "../support/english-words.js";
+import { clockReading } from "../support/manual-clock.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
@@ -58,14 +59,14 @@ describe("balance alerts, two replicas (English)", () => {
   const clock = shiftedClock();
 
   beforeAll(async () => {
-    stack = await Stack.start({ env: ENV, storeMemoMs: 0, now: clock.now });
+    stack = await Stack.start({ env: ENV, storeMemoMs: 0, clock: clockReading(clock.now) });
     stack.slack.users[ADMIN] = { is_admin: true };
     stack.slack.users[MEMBER] = {};
     // A second replica on the same store: each crossing is still told once.
     second = await startServer(stack.env, {
       logDestination: { write: () => {} },
       storeMemoMs: 0,
-      now: clock.now,
+      clock: clockReading(clock.now),
     });
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleHistory } from "../../sandbox/payments-history.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import { clockReading } from "../support/manual-clock.js";
 
 /** The next Monday after today, 08:59:00 in Moscow (UTC+3): a clock the test moves on. */
 function nextMonday(): Date {
@@ -24,7 +25,7 @@ describe("weekly and monthly digests", () => {
 
   beforeAll(async () => {
     stack = await Stack.start({
-      now,
+      clock: clockReading(now),
       env: { DIGEST_INTERVAL_MS: "150" },
       fake: { invoices: sampleHistory({ now: clock, days: 20, perDay: 15, seed: 9 }) },
     });
@@ -32,7 +33,7 @@ describe("weekly and monthly digests", () => {
     // A second replica on the same store, with the same clock.
     second = await startServer(
       { ...stack.env },
-      { now, logDestination: { write: () => {} }, paymentsRetryDelayMs: 20 },
+      { clock: clockReading(now), logDestination: { write: () => {} }, paymentsRetryDelayMs: 20 },
     );
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
-import { askIn as askInChannel, feedPosts, invoiceMaker, sleep } from "../support/feed-e2e.js";
+import { askIn as askInChannel, feedPosts, invoiceMaker } from "../support/feed-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
@@ -37,11 +37,11 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
     );
     const small = freshInvoice(stack, { amount: "5000" });
     const big = freshInvoice(stack, { amount: "15000" });
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(small);
     stack.fake.pay(big);
     await stack.slack.waitForMessages(() => about(stack, big, "C0BIG").length === 1, 5000);
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, big, "C0BIG")).toHaveLength(1);
     expect(about(stack, small, "C0BIG")).toHaveLength(0);
     const message = about(stack, big, "C0BIG")[0] as PostedMessage;
@@ -64,7 +64,7 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
     const expiring = freshInvoice(stack, { amount: "3300", expiredAt: soon() });
     const paidInTime = freshInvoice(stack, { expiredAt: soon() });
     const paid = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     setState(stack, failed, "failed");
     setState(stack, wrong, "wrongamount");
     stack.fake.pay(paid);
@@ -73,7 +73,7 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
       () => [failed, wrong, expiring].every((id) => about(stack, id, "C0OPS").length === 1),
       12_000,
     );
-    await sleep(1000);
+    await stack.pass("feed", 2);
     for (const id of [failed, wrong, expiring]) expect(about(stack, id, "C0OPS"), id).toHaveLength(1);
     expect(about(stack, paid, "C0OPS")).toHaveLength(0);
     expect(about(stack, paidInTime, "C0OPS")).toHaveLength(0);
@@ -130,13 +130,13 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
     });
     const below = freshInvoice(stack, { amount: "20000" });
     const tiny = freshInvoice(stack, { amount: "5000" });
-    await sleep(500);
+    await stack.pass("feed", 2);
     for (const id of [above, below, tiny]) stack.fake.pay(id);
     await stack.slack.waitForMessages(
       () => about(stack, above, "C0SALES").length === 1 && about(stack, below, "C0SALES").length === 1,
       5000,
     );
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, tiny, "C0SALES")).toHaveLength(0);
     const loud = about(stack, above, "C0SALES")[0] as PostedMessage;
     expectWithinBlockKitLimits({ text: loud.text, blocks: loud.blocks });
@@ -192,12 +192,12 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
   it("a filter change never replays old invoices, and an owed message the new filter refuses is never posted", async () => {
     await askIn(stack, "subscribe", "C0SWITCH");
     const failedBefore = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     setState(stack, failedBefore, "failed");
-    await sleep(600); // seen under `paid`: not news there
+    await stack.pass("feed", 2); // seen under `paid`: not news there
     await askIn(stack, "subscribe failures", "C0SWITCH");
     const failedAfter = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     setState(stack, failedAfter, "failed");
     await stack.slack.waitForMessages(() => about(stack, failedAfter, "C0SWITCH").length === 1, 5000);
     expect(about(stack, failedBefore, "C0SWITCH")).toHaveLength(0);
@@ -206,7 +206,7 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
     await askIn(stack, "subscribe paid", "C0SWITCH");
     stack.slack.troubleChannel("C0SWITCH", { mode: "500", methods: ["chat.postMessage"], times: 3 });
     const owed = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(owed);
     await expect
       .poll(() => stack.logEntries().some((e) => e.outcome === "feed_post_failed" && e.invoice === owed), {
@@ -223,7 +223,7 @@ describe("feed routing: filters, failures, expiry and mentions (issue 32)", () =
         { timeout: 5000 },
       )
       .toBe(true);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(about(stack, owed, "C0SWITCH")).toHaveLength(0);
     expect(about(stack, failedBefore, "C0SWITCH")).toHaveLength(0);
   });

@@ -6,7 +6,8 @@ import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { stackInItsOwnProcess } from "../support/app-process.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
-import { askIn as askInChannel, feedPosts, invoiceMaker, sleep } from "../support/feed-e2e.js";
+import { askIn as askInChannel, feedPosts, invoiceMaker } from "../support/feed-e2e.js";
+import { clockReading } from "../support/manual-clock.js";
 
 const ADMIN = "U0ADMIN";
 const MEMBER = "U0MEMBER";
@@ -27,7 +28,10 @@ const askIn = (stack: Stack, text: string, channelId: string, userId = ADMIN) =>
 describe("the payment feed", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await Stack.start({ env: { FEED_INTERVAL_MS: "200", WATCH_INTERVAL_MS: "200" }, storeMemoMs: 0 });
+    stack = await Stack.start({
+      env: { FEED_INTERVAL_MS: "200", WATCH_INTERVAL_MS: "200", PAYMENTS_RATE_PER_SECOND: "0" },
+      storeMemoMs: 0,
+    });
     stack.slack.users[ADMIN] = { is_admin: true };
   });
   afterAll(async () => {
@@ -49,7 +53,7 @@ describe("the payment feed", () => {
     expect(JSON.stringify(reply.body)).toContain("This channel is now a payment feed");
     const welcome = [...stack.slack.messages.values()].find((m) => m.channel === FEED);
     expect(welcome?.text).toContain("<@U0ADMIN> made this channel Kassa's payment feed");
-    await sleep(800); // a few passes
+    await stack.pass("feed", 2); // a few passes
     expect(feedMessages(stack)).toHaveLength(0);
     const status = await stack.ask("status", { userId: ADMIN });
     expect(JSON.stringify(status.reply.body)).toContain(`<#${FEED}>: paid invoices`);
@@ -57,10 +61,10 @@ describe("the payment feed", () => {
 
   it("posts each payment once, with its amount and currency, the description escaped and a full-card button", async () => {
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, id)).toHaveLength(1);
     const message = about(stack, id)[0] as PostedMessage;
     expectWithinBlockKitLimits({ text: message.text, blocks: message.blocks });
@@ -100,7 +104,7 @@ describe("the payment feed", () => {
       .toBeGreaterThanOrEqual(2);
     stack.fake.pay(deep);
     await stack.slack.waitForMessages(() => about(stack, deep).length === 1, 5000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(about(stack, deep)).toHaveLength(1);
     expect(newer.some((id) => about(stack, id).length > 0)).toBe(false);
   });
@@ -110,10 +114,10 @@ describe("the payment feed", () => {
     const { reply } = await stack.ask(id, { channelId: FEED, userId: MEMBER });
     const card = stack.slack.messages.get(`${FEED}:${String(reply.body.ts)}`);
     expect(card?.text).toContain(id);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => stack.slack.threadOf(FEED, card?.ts ?? "").length === 1, 5000);
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, id).filter((m) => m.ts !== card?.ts)).toHaveLength(0);
     expect(
       stack.logEntries().some((entry) => entry.outcome === "feed_left_to_card" && entry.invoice === id),
@@ -122,7 +126,7 @@ describe("the payment feed", () => {
 
   it("marks a test payment as such", async () => {
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(id);
     const invoice = stack.fake.invoices.get(id);
     if (invoice) invoice.method = "TEST";
@@ -132,22 +136,22 @@ describe("the payment feed", () => {
 
   it("posts a payment made while Kassa was down once, after it starts", async () => {
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     await stack.stopApp();
     stack.fake.pay(id);
     await stack.startAgain();
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, id)).toHaveLength(1);
   });
 
   it("keeps a payment owed through Slack's 500s and posts it once when Slack is back", async () => {
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.slack.troubleChannel(FEED, { mode: "500", methods: ["chat.postMessage"], times: 3 });
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 8000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(about(stack, id)).toHaveLength(1);
   });
 
@@ -155,11 +159,11 @@ describe("the payment feed", () => {
     const dms = () => [...stack.slack.messages.values()].filter((m) => m.channel === ADMIN);
     const before = dms().length;
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.historyFault = "html502";
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => dms().length === before + 1, 5000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(dms()).toHaveLength(before + 1);
     expect(dms().at(-1)?.text).toContain(`feed in <#${FEED}> is paused`);
     const status = await stack.ask("status", { userId: ADMIN });
@@ -169,7 +173,7 @@ describe("the payment feed", () => {
     // Said back once the history has read well a few times in a row (FEED_INTERVAL_MS apart).
     await stack.slack.waitForMessages(() => dms().length === before + 2, 5000);
     expect(dms().at(-1)?.text).toContain("running again");
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(about(stack, id)).toHaveLength(1);
     expect(dms()).toHaveLength(before + 2);
   });
@@ -178,18 +182,18 @@ describe("the payment feed", () => {
     const dms = () => [...stack.slack.messages.values()].filter((m) => m.channel === ADMIN);
     const before = dms().length;
     const id = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.slack.failChannel(FEED, "not_in_channel");
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => dms().length === before + 1, 5000);
     expect(dms().at(-1)?.text).toContain("has stopped: Kassa is no longer in that channel");
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(dms()).toHaveLength(before + 1);
     stack.slack.failChannel(FEED, null);
     const reply = await askIn(stack, "subscribe", FEED);
     expect(JSON.stringify(reply.body)).toContain("running again");
     const later = freshInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(later);
     await stack.slack.waitForMessages(() => about(stack, later).length === 1, 5000);
   });
@@ -197,7 +201,7 @@ describe("the payment feed", () => {
   it("`all` also posts new invoices; unsubscribe stops the feed", async () => {
     const reply = await askIn(stack, "subscribe all", "C0EVERYTHING");
     expect(JSON.stringify(reply.body)).toContain("This channel is now a payment feed");
-    await sleep(500);
+    await stack.pass("feed", 2);
     const id = freshInvoice(stack);
     await stack.slack.waitForMessages(() => about(stack, id, "C0EVERYTHING").length === 1, 5000);
     expect(about(stack, id, "C0EVERYTHING")[0]?.text).toContain("new invoice");
@@ -206,7 +210,7 @@ describe("the payment feed", () => {
     const gone = await stack.ask("unsubscribe", { userId: ADMIN, channelId: "C0EVERYTHING" });
     expect(JSON.stringify(gone.reply.body)).toContain("no longer gets the payment feed");
     const after = freshInvoice(stack);
-    await sleep(800);
+    await stack.pass("feed", 2);
     expect(about(stack, after, "C0EVERYTHING")).toHaveLength(0);
     const none = await stack.ask("unsubscribe", { userId: ADMIN, channelId: "C0EVERYTHING" });
     expect(JSON.stringify(none.reply.body)).toContain("this channel is not a payment feed");
@@ -231,11 +235,11 @@ describe("the payment feed with API v3 (report/invoice/history)", () => {
   it("posts a payment once, its amount in the invoice currency", async () => {
     await askIn(stack, "subscribe", FEED);
     const id = freshInvoice(stack, { currency: "USD", amount: "100" });
-    await sleep(500);
+    await stack.pass("feed", 2);
     stack.fake.pay(id);
     await stack.slack.waitForMessages(() => about(stack, id).length === 1, 5000);
     expect(JSON.stringify(about(stack, id)[0]?.blocks)).toContain("*Invoice amount*\\n100.00 USD");
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(about(stack, id)).toHaveLength(1);
     expect(stack.fake.requests.some((request) => request.path === "/v3/report/invoice/history/")).toBe(true);
   });
@@ -248,7 +252,7 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
     stack = await Stack.start({
       env: { FEED_INTERVAL_MS: "200" },
       storeMemoMs: 0,
-      now: () => new Date(Date.now() + offsetMs),
+      clock: clockReading(() => new Date(Date.now() + offsetMs)),
     });
     stack.slack.users[ADMIN] = { is_admin: true, tz: "Europe/Moscow" };
   });
@@ -287,11 +291,11 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
       [...stack.slack.messages.values()].filter(
         (m) => m.channel === FEED && m.text.startsWith("Invoices yesterday"),
       );
-    await sleep(600);
+    await stack.pass("digests", 2);
     expect(digests()).toHaveLength(0); // not yet its time
     offsetMs = target - Date.now() + 1000;
     await stack.slack.waitForMessages(() => digests().length === 1, 5000);
-    await sleep(800);
+    await stack.pass("digests", 2);
     expect(digests()).toHaveLength(1); // once that day
     expect(JSON.stringify(digests()[0]?.blocks)).toContain("`/invoice digest off` here stops it");
 
@@ -319,7 +323,12 @@ describe("the feed and kill -9", () => {
     running.slack.users[ADMIN] = { is_admin: true };
     await askIn(running, "subscribe", FEED);
     const id = freshInvoice(running);
-    await sleep(600);
+    // The process runs elsewhere, so no pass can be asked of it: seen unpaid once its history is read.
+    const madeAt = Date.now();
+    const readSince = () =>
+      running.fake.requests.filter((request) => request.at > madeAt && request.path.includes("history"))
+        .length;
+    await expect.poll(readSince).toBeGreaterThan(0);
     running.slack.troubleChannel(FEED, { mode: "hang", methods: ["chat.postMessage"], times: 1 });
     running.fake.pay(id);
     const held = () =>
@@ -334,7 +343,8 @@ describe("the feed and kill -9", () => {
     next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
     // Once the dead process's claim on the workspace has run out (10 s at most after its last renewal).
     await running.slack.waitForMessages(() => about(running, id).length === 1, 15_000);
-    await sleep(800);
+    await next.passes.feed();
+    await next.passes.feed();
     expect(about(running, id)).toHaveLength(1);
   }, 40_000);
 });

@@ -3,6 +3,7 @@ import { moscowTime, SANDBOX_LOGIN, type SampleInvoice } from "../../sandbox/fak
 import type { PostedMessage } from "../../sandbox/slack.js";
 import { type Ack, Stack } from "../../sandbox/stack.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { clockReading } from "../support/manual-clock.js";
 
 // Live cards on SQLite: one process, the schedule in memory and in the store file. Watches are read
 // every 100 ms here (WATCH_INTERVAL_MS), so each case waits for what it expects, never for a time.
@@ -352,7 +353,7 @@ describe("live cards: limits", () => {
         // A share of 2 per person.
         WATCH_MAX_PER_WORKSPACE: "8",
       },
-      now: () => new Date(Date.now() + shift),
+      clock: clockReading(() => new Date(Date.now() + shift)),
     });
   });
   afterAll(async () => {

@@ -12,6 +12,7 @@ import { Stack } from "../../sandbox/stack.js";
 import { type AuditEntry, openAuditTrail } from "../../src/audit/index.js";
 import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
+import { clockReading } from "../support/manual-clock.js";
 import { connectWithSecret2 } from "../support/secret2.js";
 
 type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
@@ -40,7 +41,7 @@ describe("payouts in Slack", () => {
   beforeAll(async () => {
     stack = await Stack.start({
       storeMemoMs: 0,
-      now: clock,
+      clock: clockReading(clock),
       env: { PAYOUT_RUN_MS: "100" },
       payoutTiming: { followMs: 200, retryMs: 200 },
     });

@@ -11,6 +11,7 @@ import { sampleHistory } from "../../sandbox/payments-history.js";
 import { connectShopTwo, SHOP2 } from "../../sandbox/second-register.js";
 import { Stack } from "../../sandbox/stack.js";
 import { askIn } from "../support/feed-e2e.js";
+import { clockReading } from "../support/manual-clock.js";
 
 const ADMIN = "U0ADMIN";
 const MAIN_REPORTS = "C0MAINREPORTS";
@@ -36,7 +37,7 @@ describe("weekly digests, per cash register", () => {
 
   beforeAll(async () => {
     stack = await Stack.start({
-      now,
+      clock: clockReading(now),
       env: { DIGEST_INTERVAL_MS: "150", FEED_INTERVAL_MS: "200" },
       storeMemoMs: 0,
       fake: {

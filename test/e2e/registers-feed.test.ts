@@ -12,7 +12,7 @@ import { type PostedMessage, SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
-import { askIn, invoiceMaker, sleep } from "../support/feed-e2e.js";
+import { askIn, invoiceMaker } from "../support/feed-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const MAIN_FEED = "C0MAINFEED";
@@ -74,7 +74,7 @@ describe("the payment feed, per cash register", () => {
   it("posts each register's payment only in its own feed, read with its own login, naming the register", async () => {
     const fromMain = mainInvoice(stack);
     const fromShop = shopInvoice(stack);
-    await sleep(500);
+    await stack.pass("feed", 2);
     const before = stack.fake.requests.length;
     stack.fake.pay(fromMain);
     stack.fake.pay(fromShop);
@@ -83,7 +83,7 @@ describe("the payment feed, per cash register", () => {
         postsOf(stack, MAIN_FEED, fromMain).length === 1 && postsOf(stack, SHOP2_FEED, fromShop).length === 1,
       8000,
     );
-    await sleep(800); // several more turns: still once each, and never in the other's feed
+    await stack.pass("feed", 2); // several more turns: still once each, and never in the other's feed
     expect(postsOf(stack, MAIN_FEED, fromMain)).toHaveLength(1);
     expect(postsOf(stack, SHOP2_FEED, fromShop)).toHaveLength(1);
     expect(postsOf(stack, SHOP2_FEED, fromMain)).toHaveLength(0);
@@ -153,11 +153,11 @@ describe("the payment feed, per cash register", () => {
     const failingFrom = stack.fake.requests.length;
     const stuck = shopInvoice(stack);
     const fromMain = mainInvoice(stack);
-    await sleep(400);
+    await stack.pass("feed", 2);
     stack.fake.pay(stuck);
     stack.fake.pay(fromMain);
     await stack.slack.waitForMessages(() => postsOf(stack, MAIN_FEED, fromMain).length === 1, 8000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(postsOf(stack, SHOP2_FEED, stuck)).toHaveLength(0);
     // shop2's feed did read meanwhile, with the wrong secret: refused each time.
     const refused = stack.fake.requests
@@ -193,11 +193,11 @@ describe("the payment feed, per cash register", () => {
     expect(text(status.reply.body)).toContain(`<#${MAIN_FEED}> (Register *main*)`);
     const fromShop = shopInvoice(stack);
     const fromMain = mainInvoice(stack);
-    await sleep(400);
+    await stack.pass("feed", 2);
     stack.fake.pay(fromShop);
     stack.fake.pay(fromMain);
     await stack.slack.waitForMessages(() => postsOf(stack, MAIN_FEED, fromMain).length === 1, 8000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(postsOf(stack, SHOP2_FEED, fromShop)).toHaveLength(0);
   });
 
@@ -238,10 +238,10 @@ describe("the payment feed, per cash register", () => {
     expect(text(settings.reply.body)).toContain("is used only in");
 
     const paid = shopInvoice(stack);
-    await sleep(400);
+    await stack.pass("feed", 2);
     stack.fake.pay(paid);
     await stack.slack.waitForMessages(() => postsOf(stack, SHOP2_FEED, paid).length === 1, 8000);
-    await sleep(600);
+    await stack.pass("feed", 2);
     expect(postsOf(stack, ELSEWHERE, paid)).toHaveLength(0);
   });
 });

@@ -23,6 +23,7 @@ import {
   loadRedisFixture,
   loadSqliteFixture,
 } from "../support/c6ce3d1-fixtures.js";
+import { clockReading } from "../support/manual-clock.js";
 
 const MEMBER = "U0UPMEMBER";
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
@@ -92,7 +93,7 @@ describe.each(engines.filter((entry) => !entry.skipped))(
             logDestination: { write: (line: string) => void stack.logs.push(line) },
             paymentsRetryDelayMs: 20,
             storeMemoMs: 0,
-            now: appNow,
+            clock: clockReading(appNow),
           });
         },
       });

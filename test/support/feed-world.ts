@@ -12,6 +12,7 @@ import type { HistoryEntry } from "../../src/payments/history.js";
 import type { Invoice } from "../../src/payments/model.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
+import { clockReading } from "./manual-clock.js";
 import { unpaidInvoice } from "./watch-fixtures.js";
 
 /** A read the test answers when it likes (or never): `release()` lets it through. */
@@ -104,7 +105,14 @@ export async function feedWorld(options: Partial<FeedRunnerOptions> = {}, now?: 
   /** A replica's feed runner; `clock` stands for its own clock (a replica stalled or behind). */
   const runner = (extra: Partial<FeedRunnerOptions> = {}, clock = now) =>
     new FeedRunner(
-      { feeds, ledger, reader, slack: async () => client, logger, ...(clock ? { now: clock } : {}) },
+      {
+        feeds,
+        ledger,
+        reader,
+        slack: async () => client,
+        logger,
+        ...(clock ? { clock: clockReading(clock) } : {}),
+      },
       { intervalMs: 200, pollMs: 20, ...options, ...extra },
     );
   /** Feed messages posted in `channel` about `id`. */
