@@ -14,17 +14,16 @@ const MEMBER = "U0MEMBER";
 const AUDIT_CHANNEL = "C0AUDIT";
 const DAY_MS = 86_400_000;
 const text = (body: unknown) => JSON.stringify(body);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("/invoice audit channel and the daily head", () => {
   let stack: Stack;
   let clock = Date.now();
   const postsIn = (channel: string) =>
     stack.slack.callsOf("chat.postMessage").filter((call) => call.body.channel === channel);
-  const nextDay = async (posts: number) => {
+  /** The next UTC day, and a pass of the daily work in it. */
+  const nextDay = async () => {
     clock += DAY_MS;
-    const deadline = Date.now() + 10_000;
-    while (postsIn(AUDIT_CHANNEL).length < posts && Date.now() < deadline) await sleep(50);
+    await stack.pass("auditDay");
     return postsIn(AUDIT_CHANNEL);
   };
 
@@ -80,29 +79,29 @@ describe("/invoice audit channel and the daily head", () => {
   });
 
   it("posts the head once the UTC day turns, once, matching verify", async () => {
-    await sleep(500);
+    await stack.pass("auditDay", 2);
     expect(postsIn(AUDIT_CHANNEL)).toHaveLength(0);
     const verify = await stack.ask("audit verify", { userId: ADMIN });
     const head = /Head hash `([0-9a-f]{12})`/.exec(text(verify.reply.body))?.[1];
     expect(head).toBeDefined();
-    const posts = await nextDay(1);
+    const posts = await nextDay();
     expect(posts).toHaveLength(1);
     const post = text(posts[0]?.body);
     expect(post).toContain("Audit chain head");
     expect(post).toMatch(new RegExp(`Entry \\d+, recorded <!date\\^\\d+\\^.*\`${head}[0-9a-f]{52}\``));
-    await sleep(500);
+    await stack.pass("auditDay", 2);
     expect(postsIn(AUDIT_CHANNEL)).toHaveLength(1);
   });
 
   it("posts in the workspace's language, and stops after off", async () => {
     await stack.ask("language ru", { userId: ADMIN });
-    const posts = await nextDay(2);
+    const posts = await nextDay();
     expect(posts).toHaveLength(2);
     expect(text(posts[1]?.body)).toContain("Вершина цепочки журнала");
     const off = await stack.ask("audit channel off", { userId: ADMIN, channelId: "C0OTHER" });
     expect(text(off.reply.body)).toContain("больше нигде не публикуется");
     clock += DAY_MS;
-    await sleep(600);
+    await stack.pass("auditDay", 2);
     expect(postsIn(AUDIT_CHANNEL)).toHaveLength(2);
     const listed = await stack.ask("audit audit", { userId: ADMIN });
     expect(text(listed.reply.body)).toContain("выбрал(а) канал журнала");
@@ -114,10 +113,10 @@ describe("retention by the daily work", () => {
   let clock = Date.now();
   const posts = () =>
     stack.slack.callsOf("chat.postMessage").filter((call) => call.body.channel === AUDIT_CHANNEL);
-  const turnDays = async (days: number, count: number) => {
+  /** `days` UTC days on, and a pass of the daily work then. */
+  const turnDays = async (days: number) => {
     clock += days * DAY_MS;
-    const deadline = Date.now() + 10_000;
-    while (posts().length < count && Date.now() < deadline) await sleep(50);
+    await stack.pass("auditDay");
     return posts();
   };
 
@@ -136,11 +135,14 @@ describe("retention by the daily work", () => {
   it("removes days past AUDIT_RETENTION_DAYS, records it, and posts the head after it", async () => {
     await stack.ask("audit channel", { userId: ADMIN, channelId: AUDIT_CHANNEL });
     await stack.ask("audit", { userId: MEMBER });
+    // The member's refusal is recorded as entry 2 (after its reply).
+    const verified = async () => text((await stack.ask("audit verify", { userId: ADMIN })).reply.body);
+    await expect.poll(verified).toContain("The audit trail holds: 2 entries");
     // A workspace is due at the first UTC midnight after a check first sees it.
-    await sleep(500);
-    expect(text((await turnDays(1, 1))[0]?.body)).toContain("Entry 2, recorded");
+    await stack.pass("auditDay", 2);
+    expect(text((await turnDays(1))[0]?.body)).toContain("Entry 2, recorded");
     // Two days on, the first day is past a two-day retention: entries 1 and 2 go, entry 3 says so.
-    const after = await turnDays(2, 2);
+    const after = await turnDays(2);
     expect(after).toHaveLength(2);
     expect(text(after[1]?.body)).toContain("Entry 3, recorded");
     const listed = await stack.ask("audit", { userId: ADMIN });

@@ -19,7 +19,6 @@ const ALERTS = "C0ALERTS";
 const HOUR = 3_600_000;
 
 const text = (body: unknown) => JSON.stringify(body);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What Kassa posted in `channel` (chat.postMessage), oldest first. */
 const postedIn = (stack: Stack, channel: string) =>
@@ -51,7 +50,8 @@ function shiftedClock() {
   };
 }
 
-const ENV = { BALANCE_CHECK_MS: "150", PAYOUT_CHECK_MS: "3600000", BALANCE_CACHE_TTL_MS: "0" };
+const CHECK_MS = 150;
+const ENV = { BALANCE_CHECK_MS: String(CHECK_MS), PAYOUT_CHECK_MS: "3600000", BALANCE_CACHE_TTL_MS: "0" };
 
 describe("balance alerts, two replicas (English)", () => {
   let stack: Stack;
@@ -73,6 +73,15 @@ describe("balance alerts, two replicas (English)", () => {
     await second?.stop();
     await stack?.stop();
   });
+
+  /** `rounds` checks on each replica: the clock moved past the check interval, then a pass asked of each. */
+  const checksOnBoth = async (rounds = 2) => {
+    for (let round = 0; round < rounds; round += 1) {
+      clock.forward(CHECK_MS);
+      await stack.pass("moneyGuards");
+      await second?.passes.moneyGuards();
+    }
+  };
 
   it("refuses those who may not see the balance, an unknown method and a word for an amount", async () => {
     const member = await stack.ask("alert BITCOIN below 0.00001", {
@@ -96,7 +105,7 @@ describe("balance alerts, two replicas (English)", () => {
     expect(text(word.reply.body)).toContain("is not an amount");
     const usage = await stack.ask("alert", { command: "/balance", userId: ADMIN, channelId: ALERTS });
     expect(text(usage.reply.body)).toContain("/balance alert METHOD below AMOUNT");
-    await sleep(500);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(0);
   });
 
@@ -110,7 +119,7 @@ describe("balance alerts, two replicas (English)", () => {
     expect(text(set.reply.body)).toContain("falls below 0.00001");
     expect(text(set.reply.body)).toContain("The balance is 0.00005");
     expectWithinBlockKitLimits(set.reply.body);
-    await sleep(600);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(0);
 
     setBitcoin(stack, "0.000001");
@@ -120,7 +129,7 @@ describe("balance alerts, two replicas (English)", () => {
     expect(below).toContain("0.000001");
     expect(below).toContain("BTC");
     // Staying below: several checks on both replicas, nothing more.
-    await sleep(1000);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(1);
 
     const listed = await stack.ask("alerts", {
@@ -134,17 +143,17 @@ describe("balance alerts, two replicas (English)", () => {
     setBitcoin(stack, "0.00002");
     await expect.poll(() => postedIn(stack, ALERTS).length, { timeout: 5000 }).toBe(2);
     expect(text(postedIn(stack, ALERTS)[1]?.body)).toContain("back above 0.00001");
-    await sleep(600);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(2);
   });
 
   it("gives a flapping balance one pair an hour", async () => {
     setBitcoin(stack, "0.000001");
-    await sleep(600);
+    await checksOnBoth();
     setBitcoin(stack, "0.00002");
-    await sleep(600);
+    await checksOnBoth();
     setBitcoin(stack, "0.000002");
-    await sleep(600);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(2);
     // An hour after the last "below", a balance still below is told again.
     clock.forward(HOUR + 60_000);
@@ -164,13 +173,13 @@ describe("balance alerts, two replicas (English)", () => {
       clock.forward(HOUR + 60_000);
       await expect.poll(() => postedIn(stack, ALERTS).length, { timeout: 5000 }).toBe(4);
       expect(text(postedIn(stack, ALERTS)[3]?.body)).toContain("balance alerts are paused");
-      await sleep(800);
+      await checksOnBoth();
       expect(postedIn(stack, ALERTS)).toHaveLength(4);
     } finally {
       stack.fake.balanceFault = null;
     }
     // Working again: the balance is still below, which the channel already heard.
-    await sleep(800);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(4);
   });
 
@@ -193,7 +202,7 @@ describe("balance alerts, two replicas (English)", () => {
     }
     await expect.poll(() => delivered().length, { timeout: 5000 }).toBe(1);
     expect(delivered()[0]?.text).toContain("fell below");
-    await sleep(600);
+    await checksOnBoth();
     expect(delivered()).toHaveLength(1);
     await stack.ask("alert CARDRUBP2P off", { command: "/balance", userId: ADMIN, channelId: closed });
   });
@@ -234,7 +243,7 @@ describe("balance alerts, two replicas (English)", () => {
       await store.close();
     }
     setBitcoin(stack, "0.00005");
-    await sleep(600);
+    await checksOnBoth();
     expect(postedIn(stack, ALERTS)).toHaveLength(4);
   });
 });

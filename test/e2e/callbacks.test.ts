@@ -109,7 +109,7 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     // The same callback delivered again: answered, read again, nothing more told.
     const updates = cardIn("C0CALLBACK2")?.updates ?? 0;
     expect((await stack.fake.sendCallback(id)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await stack.pass(["liveCards", "feed"], 2);
     expect(stack.slack.threadOf("C0CALLBACK2", ts)).toHaveLength(1);
     expect(cardIn("C0CALLBACK2")?.updates).toBe(updates);
   });
@@ -127,7 +127,7 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     expect(Date.now() - paidAt).toBeLessThan(2000);
     expect(feedPosts()[0]?.text).toContain("Paid");
     expect((await stack.fake.sendCallback(id)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await stack.pass(["liveCards", "feed"], 2);
     expect(feedPosts()).toHaveLength(1);
   });
 
@@ -154,7 +154,7 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     const forged = await stack.fake.sendCallback(id, { state: "payed", amount: 990, rub_amount: 990 });
     expect(forged.status).toBe(200);
     await expect.poll(() => infoReads(), { timeout: 5000 }).toBeGreaterThan(reads);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stack.pass(["liveCards", "feed"], 2);
     expect(JSON.stringify(cardIn("C0CALLBACK3")?.blocks)).not.toContain("Paid");
     expect(stack.slack.threadOf("C0CALLBACK3", ts)).toHaveLength(0);
   });

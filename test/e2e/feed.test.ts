@@ -291,11 +291,11 @@ describe("the daily summary in a feed channel (/invoice digest)", () => {
       [...stack.slack.messages.values()].filter(
         (m) => m.channel === FEED && m.text.startsWith("Invoices yesterday"),
       );
-    await stack.pass("digests", 2);
+    await stack.pass("feed", 2);
     expect(digests()).toHaveLength(0); // not yet its time
     offsetMs = target - Date.now() + 1000;
     await stack.slack.waitForMessages(() => digests().length === 1, 5000);
-    await stack.pass("digests", 2);
+    await stack.pass("feed", 2);
     expect(digests()).toHaveLength(1); // once that day
     expect(JSON.stringify(digests()[0]?.blocks)).toContain("`/invoice digest off` here stops it");
 

@@ -215,7 +215,8 @@ for (const engine of ENGINES) {
       await expect
         .poll(() => shown(first, card), { timeout: 5000 })
         .toContain("Sent: the service is paying it out");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await first.pass("payouts", 2);
+      await second.pass("payouts", 2);
       expect(first.fake.payoffs.submits.filter((one) => one === id)).toEqual([id]);
     });
 
@@ -236,7 +237,8 @@ for (const engine of ENGINES) {
       first.fake.payoffs.finish(id, "payed");
       await expect.poll(() => shown(first, card), { timeout: 5000 }).toContain("Paid out");
       await expect.poll(() => first.slack.threadOf(APPROVAL, card.ts).length, { timeout: 3000 }).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await first.pass("payouts", 2);
+      await second.pass("payouts", 2);
       expect(first.slack.threadOf(APPROVAL, card.ts)).toHaveLength(1);
       expect(first.fake.payoffs.submits.filter((one) => one === id)).toEqual([id]);
     });

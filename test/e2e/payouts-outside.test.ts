@@ -22,13 +22,14 @@ import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { englishWords } from "../support/english-words.js";
+import { clockReading } from "../support/manual-clock.js";
 import { connectWithSecret2 } from "../support/secret2.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const APPROVAL = "C0PAYOUTS";
+const CHECK_MS = 150;
 const [ANNA, BORIS, CARL] = ["U0ANNA", "U0BORIS", "U0CARL"] as const;
 const text = (body: unknown) => JSON.stringify(body);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What Kassa posted in `channel`, its blocks read back from the form Slack got. */
 const postedIn = (stack: Stack, channel: string) =>
   stack.slack
@@ -109,16 +110,27 @@ describe.each([
   let second: RunningServer | undefined;
   let store: KeyvStore;
   let deps: PayoutDeps;
+  // Both replicas' clock: moved on past the check interval before a pass is asked of each.
+  let shift = 0;
+  const clock = clockReading(() => new Date(Date.now() + shift));
+  const checksOnBoth = async (rounds = 2) => {
+    for (let round = 0; round < rounds; round += 1) {
+      shift += CHECK_MS;
+      await stack.pass("moneyGuards");
+      await second?.passes.moneyGuards();
+    }
+  };
 
   beforeAll(async () => {
     stack = await Stack.start({
       apiVersion: version,
       storeMemoMs: 0,
-      env: { PAYOUT_CHECK_MS: "150", BALANCE_CHECK_MS: "3600000" },
+      clock,
+      env: { PAYOUT_CHECK_MS: String(CHECK_MS), BALANCE_CHECK_MS: "3600000" },
     });
     stack.slack.users.U0ADMIN = { is_admin: true };
     if (lang === "ru") expect((await stack.ask("language ru", { userId: "U0ADMIN" })).ack.status).toBe(200);
-    second = await startServer(stack.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    second = await startServer(stack.env, { logDestination: { write: () => {} }, storeMemoMs: 0, clock });
     store = await openStore(stack.env.STORE_URL ?? "");
     deps = await kassaPayouts(stack, store, version)();
   });
@@ -142,7 +154,7 @@ describe.each([
         timeout: 5000,
       })
       .toBe(true);
-    await sleep(500);
+    await checksOnBoth();
     expect(postedIn(stack, APPROVAL)).toHaveLength(0);
 
     const outside = stack.fake.payoffs.makeOutside({
@@ -169,7 +181,7 @@ describe.each([
       expect(englishWords(posted, ["bc1qthief", outside.id])).toEqual([]);
     }
     // Checked again and again on both replicas: still once.
-    await sleep(800);
+    await checksOnBoth();
     expect(postedIn(stack, APPROVAL)).toHaveLength(1);
 
     const trail = await openAuditTrail(store, { retentionDays: 30 });
@@ -205,7 +217,7 @@ describe.each([
     }
     await expect.poll(() => delivered().length, { timeout: 5000 }).toBe(before + 1);
     expect(delivered().at(-1)?.text).toContain(outside.id);
-    await sleep(600);
+    await checksOnBoth();
     expect(delivered()).toHaveLength(before + 1);
     expect(await audited()).toBe(auditedBefore + 1);
   });
@@ -214,7 +226,7 @@ describe.each([
     const before = postedIn(stack, APPROVAL).length;
     const id = await payoutThroughKassa(deps);
     await expect.poll(() => stack.fake.payoffs.submits.includes(id), { timeout: 5000 }).toBe(true);
-    await sleep(1000);
+    await checksOnBoth();
     expect(text(postedIn(stack, APPROVAL))).not.toContain(id);
     expect(postedIn(stack, APPROVAL)).toHaveLength(before);
   });

@@ -173,7 +173,7 @@ describe("payouts in Slack", () => {
     await expect.poll(() => thread().length, { timeout: 5000 }).toBe(1);
     expect(thread()[0]?.text).toContain("Paid out: 1,500.50 RUB");
     // Later runs tell nothing more; a stale click says who approved it.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await stack.pass("payouts", 2);
     expect(thread()).toHaveLength(1);
     expect(stack.fake.payoffs.submits).toEqual([id]);
     expect((await press("approve", id, CARL)).refusal).toContain(`Already approved by <@${BORIS}>`);
@@ -336,13 +336,13 @@ describe("payouts in Slack", () => {
     try {
       const { reply } = await ask(`300 ${METHOD} ${WALLET} Stationery`);
       expect(JSON.stringify(reply.body)).toContain("Requested");
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await stack.pass("payouts");
       expect(cardsIn(APPROVAL)).toHaveLength(cards);
     } finally {
       stack.slack.failChannel(APPROVAL, null);
     }
     await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1, 5000);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await stack.pass("payouts", 2);
     expect(cardsIn(APPROVAL)).toHaveLength(cards + 1);
     expect(text(lastCard())).toContain("Stationery");
   });

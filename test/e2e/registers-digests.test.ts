@@ -82,7 +82,7 @@ describe("weekly digests, per cash register", () => {
   });
 
   it("posts each register's week once, from its own history, saying which register", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await stack.pass("digests");
     expect(weekly(MAIN_REPORTS)).toHaveLength(0);
     const before = stack.fake.requests.length;
     clock = new Date(clock.getTime() + 90_000);
@@ -90,7 +90,7 @@ describe("weekly digests, per cash register", () => {
       () => [MAIN_REPORTS, SHOP2_REPORTS, NAMED_REPORTS].every((channel) => weekly(channel).length > 0),
       20_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 800)); // more passes: still one each
+    await stack.pass("digests", 2); // more passes: still one each
     for (const channel of [MAIN_REPORTS, SHOP2_REPORTS, NAMED_REPORTS])
       expect(weekly(channel)).toHaveLength(1);
 
@@ -143,7 +143,7 @@ describe("weekly digests, per cash register", () => {
     ).toContain("Register: *main*");
     const shopSet = await stack.ask("digest 09:30", { userId: ADMIN, channelId: SHOP2_REPORTS });
     expect(JSON.stringify(shopSet.reply.body)).toContain("Register: *shop2* (this channel's register)");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stack.pass("feed");
     expect(daily(MAIN_REPORTS)).toHaveLength(0);
     const before = stack.fake.requests.length;
     clock = new Date(clock.getTime() + 31 * 60_000);
@@ -151,7 +151,7 @@ describe("weekly digests, per cash register", () => {
       () => daily(MAIN_REPORTS).length > 0 && daily(SHOP2_REPORTS).length > 0,
       10_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await stack.pass("feed", 2);
     expect(daily(MAIN_REPORTS)).toHaveLength(1);
     expect(daily(SHOP2_REPORTS)).toHaveLength(1);
     const main = daily(MAIN_REPORTS)[0];
