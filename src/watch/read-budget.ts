@@ -28,9 +28,10 @@ export async function readSlot(
   register: string,
   perSecond: number,
   nowMs: number,
+  waitFor: (ms: number) => Promise<void>,
 ): Promise<"now" | number> {
   const wait = await queue.takeRead(register, perSecond, nowMs, READ_WAIT_MS);
   if (wait === null) return nowMs + READ_WAIT_MS + Math.floor(Math.random() * readSpacingMs(perSecond));
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  if (wait > 0) await waitFor(wait);
   return "now";
 }

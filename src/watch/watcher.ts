@@ -1,4 +1,4 @@
-import { type Clock, systemClock, type Timer } from "../util/clock.js";
+import { type Clock, sleepOn, systemClock, type Timer } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
@@ -130,7 +130,10 @@ export class Watcher extends LiveCardRegistry {
       await deliverToCards(this.effects, watch, watch.invoice, maxHoursStatus(this.options), true);
       return this.end(watch, "max_hours", "info");
     }
-    const slot = await readSlot(this.queue, watch.register, this.options.maxReadsPerSecond, nowMs);
+    const { queue, clock } = this;
+    const slot = await readSlot(queue, watch.register, this.options.maxReadsPerSecond, nowMs, (ms) =>
+      sleepOn(clock, ms),
+    );
     if (slot !== "now") return this.later(watch, slot);
     const read = await this.reader.invoice(readKey(watch), watch.invoiceId).then(
       (invoice) => ({ invoice }),

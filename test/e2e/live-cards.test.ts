@@ -51,8 +51,17 @@ async function waitForReads(stack: Stack, id: string, count: number): Promise<vo
   await expect.poll(() => readsOf(stack, id), { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
 }
 
-/** Lets a few watch passes go by (to see that something does NOT happen). */
-const passes = (n: number) => new Promise((resolve) => setTimeout(resolve, n * INTERVAL_MS * 3));
+/** The first two blocks' clock: the real one, moved on by passes(). */
+let ahead = 0;
+const aheadClock = clockReading(() => new Date(Date.now() + ahead));
+
+/** `n` watch passes, each after the clock moved past the interval (to see that something does NOT happen). */
+async function passes(stack: Stack, n: number): Promise<void> {
+  for (let pass = 0; pass < n; pass += 1) {
+    ahead += INTERVAL_MS;
+    await stack.pass("liveCards");
+  }
+}
 
 describe("live invoice cards (SQLite)", () => {
   let stack: Stack;
@@ -61,6 +70,7 @@ describe("live invoice cards (SQLite)", () => {
       // One asker posts all of this block's cards: 80 leaves them a share of 20.
       env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), WATCH_MAX_PER_WORKSPACE: "80" },
       storeMemoMs: 0,
+      clock: aheadClock,
     });
   });
   afterAll(async () => {
@@ -88,7 +98,7 @@ describe("live invoice cards (SQLite)", () => {
     );
 
     const reads = readsOf(stack, "live_paid");
-    await passes(3);
+    await passes(stack, 3);
     expect(readsOf(stack, "live_paid")).toBe(reads);
     expect(stack.slack.threadOf("C0LIVE1", card.ts)).toHaveLength(1);
     expect(card.updates).toBe(1);
@@ -122,7 +132,7 @@ describe("live invoice cards (SQLite)", () => {
     await stack.slack.waitForMessages(() => card.updates === 1);
     expect(text(card)).toContain("500.00 RUB");
     expect(text(card)).toContain("Live: Kassa is watching");
-    await passes(2);
+    await passes(stack, 2);
     expect(stack.slack.threadOf("C0PART", card.ts)).toHaveLength(0);
   });
 
@@ -159,7 +169,7 @@ describe("live invoice cards (SQLite)", () => {
     expect(text(card)).toContain("*Expired*");
     expect(text(card)).toContain("Expired without payment");
     expect(stack.slack.threadOf("C0EXP", card.ts)[0]?.text).toContain("Not paid → Expired");
-    await passes(3);
+    await passes(stack, 3);
     expect(card.updates).toBe(1);
     expect(stack.slack.threadOf("C0EXP", card.ts)).toHaveLength(1);
   });
@@ -174,7 +184,7 @@ describe("live invoice cards (SQLite)", () => {
     expect(buttonIds(reply.body.blocks as Array<Record<string, unknown>>)).not.toContain(
       "invoice_stop_watch",
     );
-    await passes(2);
+    await passes(stack, 2);
     expect(readsOf(stack, "live_private_channel")).toBe(1);
     const line = stack.logEntries().find((entry) => entry.postError === "not_in_channel");
     expect(line).toMatchObject({ outcome: "ok", posted: "response_url" });
@@ -206,7 +216,7 @@ describe("live invoice cards (SQLite)", () => {
     );
     const reads = readsOf(stack, "live_stop");
     stack.fake.pay("live_stop");
-    await passes(3);
+    await passes(stack, 3);
     expect(readsOf(stack, "live_stop")).toBe(reads);
     expect(card.updates).toBe(0);
   });
@@ -252,7 +262,7 @@ describe("live invoice cards (SQLite)", () => {
     await stack.slack.waitForMessages(() => card.updates === 1);
     expect(text(card)).toContain("credentials no longer work");
     expect(text(card)).toContain("1,500.00 RUB");
-    await passes(2);
+    await passes(stack, 2);
     expect(card.updates).toBe(1);
     expect(stack.slack.threadOf("C0CREDS", card.ts)).toHaveLength(0);
     await stack.cli(
@@ -279,9 +289,9 @@ describe("live invoice cards (SQLite)", () => {
       .poll(() => stack.logEntries().some((entry) => entry.outcome === "forgotten"), { timeout: 10_000 })
       .toBe(true);
     // A read already under way when the event arrived may still finish.
-    await passes(1);
+    await passes(stack, 1);
     const reads = readsOf(stack, "live_uninstall");
-    await passes(3);
+    await passes(stack, 3);
     expect(readsOf(stack, "live_uninstall")).toBe(reads);
   });
 });
@@ -291,6 +301,7 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
   beforeAll(async () => {
     stack = await Stack.start({
       env: { WATCH_INTERVAL_MS: String(INTERVAL_MS), REPLY_VISIBILITY: "private" },
+      clock: aheadClock,
     });
   });
   afterAll(async () => {
@@ -310,7 +321,7 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
     expect(dms).toHaveLength(1);
     expect(dms[0]?.text).toBe("Invoice live_dm: Not paid → Paid · 1,500.00 RUB");
     expect(text(dms[0])).toContain(":white_check_mark: Paid");
-    await passes(3);
+    await passes(stack, 3);
     expect(
       [...stack.slack.messages.values()].filter((message) => message.channel === "U0ASKER"),
     ).toHaveLength(1);
@@ -332,7 +343,7 @@ describe("live private cards (REPLY_VISIBILITY=private)", () => {
     expect(JSON.stringify(note.body)).toContain("no longer tells you");
     const reads = readsOf(stack, "live_dm_stop");
     stack.fake.pay("live_dm_stop");
-    await passes(3);
+    await passes(stack, 3);
     expect(readsOf(stack, "live_dm_stop")).toBe(reads);
     expect(
       [...stack.slack.messages.values()].filter((message) => message.channel === "U0QUIET"),
