@@ -67,7 +67,7 @@ describe("one invoice the service cannot look up", () => {
     const history = made.history("TPOISON");
     const bad = history.add("payed");
     made.unreadable.add(bad);
-    run(made);
+    const runner = run(made);
     await expect.poll(() => made.lines.some((line) => line.outcome === "feed_read_failed")).toBe(true);
     const good = history.add("payed");
     await postedWithin(made, channel, good, Date.now(), INTERVAL + 2000);
@@ -77,7 +77,8 @@ describe("one invoice the service cannot look up", () => {
     offsetMs = 25 * 3600 * 1000;
     await expect.poll(notes, { timeout: 3000 }).toHaveLength(1);
     expect(String(notes()[0]?.body.text)).toContain(`gave up posting invoice ${bad}`);
-    await sleep(5 * INTERVAL);
+    await runner.passNow();
+    await runner.passNow();
     expect(notes()).toHaveLength(1);
     expect(made.posts(channel, bad)).toHaveLength(0);
   });
@@ -90,7 +91,7 @@ describe("a payment service that flaps", () => {
     const history = made.history("TFLAP");
     const notes = () => made.posts("U0ADMIN").map((call) => String(call.body.text));
     history.flapping = true;
-    run(made);
+    const runner = run(made);
     await expect.poll(() => history.reads, { timeout: 5000 }).toBeGreaterThan(12);
     history.flapping = false;
     expect(notes().filter((text) => text.includes("is paused"))).toHaveLength(1);
@@ -99,9 +100,9 @@ describe("a payment service that flaps", () => {
     await expect.poll(() => notes().filter((text) => text.includes("running again")).length).toBe(1);
     // Flapping again within the hour: quiet (it already said so), and quiet when it comes back.
     history.fault = new Error("HTTP 502");
-    await sleep(3 * INTERVAL);
+    for (let pass = 0; pass < 3; pass += 1) await runner.passNow();
     history.fault = null;
-    await sleep(6 * INTERVAL);
+    for (let pass = 0; pass < 6; pass += 1) await runner.passNow();
     expect(notes()).toHaveLength(2);
   });
 });
@@ -145,7 +146,7 @@ describe("a channel unsubscribed while a turn reads", () => {
     const channel = await subscribe(made, "TGONE");
     const history = made.history("TGONE");
     const id = history.add();
-    run(made);
+    const runner = run(made);
     await expect.poll(() => history.reads).toBeGreaterThan(1);
     // The next read is slow; the payment is in it, and the channel is unsubscribed meanwhile.
     history.delayMs = 400;
@@ -153,7 +154,8 @@ describe("a channel unsubscribed while a turn reads", () => {
     const reads = history.reads;
     await expect.poll(() => history.reads, { interval: 5 }).toBeGreaterThan(reads);
     expect(await made.feeds.unsubscribe("TGONE", channel)).toBe(true);
-    await sleep(1000);
+    // The slow turn under way ends within this pass (which waits for it), and one more after it.
+    await runner.passNow();
     expect(made.posts(channel)).toHaveLength(0);
     expect(made.lines.some((line) => line.outcome === "feed_unsubscribed")).toBe(true);
   });
