@@ -51,7 +51,7 @@ describe("live cards when Slack fails", () => {
     await expect.poll(() => stack.slack.threadOf("C0FIVEHUNDRED", card.ts).length).toBe(1);
     expect(stack.logs.some((line) => line.includes('"outcome":"watch_update_failed"'))).toBe(true);
     // Ended: no more reads, no second note.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stack.pass("liveCards", 2);
     expect(stack.slack.threadOf("C0FIVEHUNDRED", card.ts)).toHaveLength(1);
   });
 
@@ -190,7 +190,8 @@ describe("kill -9 with a thread note pending", () => {
       .toBe(1);
     await expect.poll(() => text(card), { timeout: 10_000 }).toContain("Paid");
     // Once: no second note on a later pass.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await next.passes.liveCards();
+    await next.passes.liveCards();
     expect(running.slack.threadOf("C0KILLNOTE", card.ts)).toHaveLength(1);
   });
 });

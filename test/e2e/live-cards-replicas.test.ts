@@ -88,7 +88,10 @@ for (const engine of ENGINES) {
       stack.fake.pay(id);
       await stack.slack.waitForMessages(() => stack.slack.threadOf("C0REPLICA", card.ts).length >= 1);
       const after = reads();
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      for (let round = 0; round < 2; round += 1) {
+        await stack.pass("liveCards");
+        await second.passes.liveCards();
+      }
       expect(stack.slack.threadOf("C0REPLICA", card.ts)).toHaveLength(1);
       expect(card.updates).toBe(1);
       expect(card.text).toContain("Paid");
@@ -118,7 +121,10 @@ for (const engine of ENGINES) {
       await expect.poll(historyReads, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 4);
       stack.fake.pay(id);
       await expect.poll(() => posts().length, { timeout: 10_000 }).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (let round = 0; round < 2; round += 1) {
+        await stack.pass("feed");
+        await second.passes.feed();
+      }
       expect(posts()).toHaveLength(1);
       const posted = [...stack.logs, ...secondLogs].filter(
         (line) => line.includes('"outcome":"feed_posted"') && line.includes(id),

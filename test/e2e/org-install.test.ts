@@ -119,8 +119,8 @@ describe("an org-wide install on Enterprise Grid", () => {
   it("the workspace's payment feed posts a payment with the org's token", async () => {
     await stack.ask("subscribe", { ...inOrg, userId: ORG_ADMIN, channelId: FEED });
     stack.fake.invoices.set("grid_feed", unpaid("grid_feed"));
-    // The feed first sees it unpaid (a pass or two), then paid.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The feed first sees it unpaid (a pass), then paid.
+    await stack.pass("feed");
     stack.fake.pay("grid_feed");
     await stack.slack.waitForMessages(
       (messages) => messages.some((m) => m.channel === FEED && m.text.includes("grid_feed")),
