@@ -13,7 +13,6 @@ const ADMIN = "U0ADMIN";
 const AUDIT_CHANNEL = "C0AUDITREP";
 const DAY_MS = 86_400_000;
 const run = randomBytes(4).toString("hex");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const ENGINES = [
   { name: "sqlite", url: undefined, namespace: undefined, skipped: undefined },
@@ -64,13 +63,21 @@ for (const engine of ENGINES) {
       it("posts once a day, whichever replica claims the day", async () => {
         const set = await first.ask("audit channel", { userId: ADMIN, channelId: AUDIT_CHANNEL });
         expect(JSON.stringify(set.reply.body)).toContain(`<#${AUDIT_CHANNEL}>`);
-        await sleep(300);
+        // Both replicas' daily work, at once (each claims for itself), the first or the second ahead by turns.
+        const bothAtOnce = (day: number) => {
+          const replicas = day % 2 === 0 ? [first, second] : [second, first];
+          return Promise.all(replicas.map((replica) => replica.pass("auditDay")));
+        };
+        // The choice is recorded (after its reply): then the workspace has a chain for the daily work to see.
+        const verified = async () =>
+          JSON.stringify((await first.ask("audit verify", { userId: ADMIN })).reply.body);
+        await expect.poll(verified).toContain("The audit trail holds: 1 entries");
+        await bothAtOnce(0);
         expect(posts()).toHaveLength(0);
         for (let day = 1; day <= 3; day += 1) {
           clock += DAY_MS;
-          const deadline = Date.now() + 10_000;
-          while (posts().length < day && Date.now() < deadline) await sleep(25);
-          await sleep(400);
+          await bothAtOnce(day);
+          await bothAtOnce(day + 1);
           expect(posts(), `day ${day}`).toHaveLength(day);
         }
       });
