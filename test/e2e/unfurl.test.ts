@@ -8,7 +8,6 @@ import {
   Stack,
 } from "../../sandbox/stack.js";
 import { expectUnfurlWithinBlockKitLimits } from "../support/block-kit-limits.js";
-import { awayFromMinuteEnd } from "../support/minute-window.js";
 
 const link = (id: string) => `https://pay.crystalpay.io/?i=${id}`;
 const UNPAID = "715308958_rPwTzvsvCm";
@@ -300,8 +299,7 @@ describe("payment links and the rate limits", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await Stack.start({ env: { RATE_LIMIT_USER_PER_MIN: "2", RATE_LIMIT_TEAM_PER_MIN: "0" } });
-    await awayFromMinuteEnd();
-  }, 30_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
