@@ -1,3 +1,4 @@
+import type { Clock, Timer } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { type Watch, type WatchQueue, watchKey } from "./model.js";
 
@@ -12,21 +13,20 @@ import { type Watch, type WatchQueue, watchKey } from "./model.js";
 export class LeaseRenewal {
   private readonly pending = new Map<string, Watch>();
   private readonly lost = new Set<string>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: Timer;
 
   private readonly leaseMs: number;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly logger: Logger;
 
   constructor(
     private readonly queue: WatchQueue,
     claimed: readonly Watch[],
-    options: { leaseMs: number; now: () => Date; logger: Logger },
+    options: { leaseMs: number; clock: Clock; logger: Logger },
   ) {
-    ({ leaseMs: this.leaseMs, now: this.now, logger: this.logger } = options);
+    ({ leaseMs: this.leaseMs, clock: this.clock, logger: this.logger } = options);
     for (const watch of claimed) this.pending.set(watchKey(watch.team, watch.invoiceId), watch);
-    this.timer = setInterval(() => void this.renewAll(), Math.max(100, Math.floor(this.leaseMs / 3)));
-    this.timer.unref();
+    this.timer = this.clock.every(Math.max(100, Math.floor(this.leaseMs / 3)), () => void this.renewAll());
   }
 
   /** Whether this claim lost the watch to another replica (then leave it alone). */
@@ -40,11 +40,11 @@ export class LeaseRenewal {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.timer.cancel();
   }
 
   private async renewAll(): Promise<void> {
-    const until = this.now().getTime() + this.leaseMs;
+    const until = this.clock.now() + this.leaseMs;
     await Promise.all(
       [...this.pending].map(async ([key, watch]) => {
         if (!watch.lease) return;

@@ -86,7 +86,7 @@ export class Watcher extends LiveCardRegistry {
       counts.set(team, count);
       return count;
     };
-    const leases = new LeaseRenewal(this.queue, due, this.effects);
+    const leases = new LeaseRenewal(this.queue, due, { ...this.effects, clock: this.clock });
     let next = 0;
     const worker = async () => {
       while (next < due.length && !this.stopped) {
