@@ -1,6 +1,6 @@
 /**
- * The audit trail's contract on every store engine: in memory and SQLite always; Redis when
- * TEST_REDIS_URL is set; PostgreSQL when TEST_POSTGRES_URL is set (a skipped engine says so). Two
+ * The audit trail's contract on every store engine (test/support/engines.ts): in memory and SQLite
+ * always; Redis and PostgreSQL when the run has them (a skipped engine says so). Two
  * trails on two connections stand for two replicas appending at once. Each run has its own prefix.
  */
 import { randomBytes } from "node:crypto";
@@ -16,20 +16,16 @@ import { memoryAuditEngine } from "../../src/audit/memory.js";
 import { AuditTrail } from "../../src/audit/trail.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { redisAuditPrefix, tableName } from "../../src/store/schema/names.js";
+import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-audit-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const ENGINES = [
-  { name: "memory", url: "memory", prefix: "", variable: "" },
-  { name: "sqlite", url: `sqlite://${join(dir, "kassa.sqlite")}`, prefix: `ka_${run}`, variable: "" },
-  { name: "redis", url: redisUrl, prefix: `kassa-test-${run}-audit`, variable: "TEST_REDIS_URL" },
-  { name: "postgres", url: postgresUrl, prefix: `ka_${run}`, variable: "TEST_POSTGRES_URL" },
-];
-for (const engine of ENGINES)
-  if (!engine.url) console.log(`audit trail: skipping ${engine.name} (${engine.variable} not set)`);
+const ENGINES = contractEngines({ sqlite: join(dir, "kassa.sqlite"), memory: true }).map((engine) => ({
+  ...engine,
+  prefix: engine.name === "redis" ? `kassa-test-${run}-audit` : `ka_${run}`,
+}));
+sayWhatIsSkipped("audit trail", ENGINES);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,7 +57,7 @@ const entry = (team: string, n: number, object = `invoice ${n}`): AuditEntry =>
 type Tamper = (team: string, seq: number, change?: (text: string) => string) => Promise<void>;
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.url)(`the audit trail on ${engine.name}`, () => {
+  describe.skipIf(engine.skipped !== undefined)(`the audit trail on ${engine.name}`, () => {
     const stores: KeyvStore[] = [];
     let engines: [AuditEngine, AuditEngine];
     let one: AuditTrail;

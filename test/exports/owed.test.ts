@@ -1,7 +1,9 @@
 /**
- * The exports owed to their askers, the claim board's family `export-owed`: in memory and on SQLite
- * always; Redis when TEST_REDIS_URL is set; PostgreSQL when TEST_POSTGRES_URL is set. Two boards on
- * two connections stand for two replicas. Each run has its own prefix, and each test its own jobs.
+ * The exports owed to their askers, the claim board's family `export-owed`: in memory and on SQLite,
+ * as family logic on the board (test/support/engines.ts; the board itself runs on every engine in
+ * test/store/claims.test.ts, the family's upgrade step in test/store/schema-export-owed.test.ts). Two
+ * boards on two connections stand for two replicas. Each run has its own prefix, and each test its
+ * own jobs.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,20 +22,12 @@ import {
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
-import { dropWatchNamespace } from "../support/watch-namespaces.js";
+import { familyEngines } from "../support/engines.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-owed-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const ENGINES = [
-  { name: "memory", url: "memory", prefix: "" },
-  { name: "sqlite", url: `sqlite://${join(dir, "kassa.sqlite")}`, prefix: `ko_${run}` },
-  { name: "redis", url: redisUrl, prefix: `kassa-test-${run}-owed` },
-  { name: "postgres", url: postgresUrl, prefix: `ko_${run}` },
-];
-for (const engine of ENGINES)
-  if (!engine.url) console.log(`exports owed: skipping ${engine.name} (not set in the environment)`);
+const ENGINES = familyEngines({ sqlite: join(dir, "kassa.sqlite"), memory: true });
+const PREFIX = `ko_${run}`;
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -53,7 +47,7 @@ const entry = (team: string, ts?: string): OwedExport => ({
 });
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.url)(`exports owed on the claim board, ${engine.name}`, () => {
+  describe(`exports owed on the claim board, ${engine.name}`, () => {
     let stores: KeyvStore[] = [];
     let one: OwedExports;
     let other: OwedExports;
@@ -77,13 +71,11 @@ for (const engine of ENGINES) {
         return;
       }
       stores = [await openStore(engine.url ?? ""), await openStore(engine.url ?? "")];
-      one = await owedExportsFor(stores[0] as KeyvStore, engine.prefix);
-      other = await owedExportsFor(stores[1] as KeyvStore, engine.prefix);
+      one = await owedExportsFor(stores[0] as KeyvStore, PREFIX);
+      other = await owedExportsFor(stores[1] as KeyvStore, PREFIX);
     });
     afterAll(async () => {
       for (const store of stores) await store.close();
-      if (engine.name === "redis" || engine.name === "postgres")
-        await dropWatchNamespace(engine.url ?? "", engine.prefix);
     });
 
     it("leaves a renewed export alone; once lapsed, one replica claims it, once, and its writes are refused", async () => {

@@ -1,7 +1,8 @@
 /**
- * The feed ledger's contract on every store engine: SQLite always; Redis when TEST_REDIS_URL is set;
- * PostgreSQL when TEST_POSTGRES_URL is set (a skipped engine says so). Two ledgers on one store stand
- * for two replicas. Each run has its own prefix and workspaces, so runs can share a server.
+ * The feed ledger's contract, on SQLite: family logic on the claim board (src/feed/ledger.ts), with no
+ * engine code of its own; the board runs on every engine in test/store/claims.test.ts
+ * (test/support/engines.ts says which runs where). Two ledgers on two connections stand for two
+ * replicas. Each run has its own prefix and workspaces.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,19 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedLedger } from "../../src/feed/ledger.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
-import { dropWatchNamespace } from "../support/watch-namespaces.js";
+import { familyEngines } from "../support/engines.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-ledger-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const ENGINES = [
-  { name: "sqlite", url: `sqlite://${join(dir, "kassa.sqlite")}`, namespace: `kl_${run}`, variable: "" },
-  { name: "redis", url: redisUrl, namespace: `kassa-test-${run}-ledger`, variable: "TEST_REDIS_URL" },
-  { name: "postgres", url: postgresUrl, namespace: `kl_${run}`, variable: "TEST_POSTGRES_URL" },
-];
-for (const engine of ENGINES)
-  if (!engine.url) console.log(`feed ledger: skipping ${engine.name} (${engine.variable} not set)`);
+const ENGINES = familyEngines({ sqlite: join(dir, "kassa.sqlite") });
+const NAMESPACE = `kl_${run}`;
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -31,7 +25,7 @@ const NOW = 1_800_000_000_000;
 const LEASE = 10_000;
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.url)(`the feed ledger on ${engine.name}`, () => {
+  describe(`the feed ledger on ${engine.name}`, () => {
     let stores: KeyvStore[] = [];
     let one: FeedLedger;
     let other: FeedLedger;
@@ -46,12 +40,11 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       stores = [await openStore(engine.url ?? ""), await openStore(engine.url ?? "")];
-      one = await openFeedLedger(stores[0] as KeyvStore, engine.namespace);
-      other = await openFeedLedger(stores[1] as KeyvStore, engine.namespace);
+      one = await openFeedLedger(stores[0] as KeyvStore, NAMESPACE);
+      other = await openFeedLedger(stores[1] as KeyvStore, NAMESPACE);
     });
     afterAll(async () => {
       for (const store of stores) await store.close();
-      if (engine.name !== "sqlite") await dropWatchNamespace(engine.url ?? "", engine.namespace);
     });
 
     it("gives a due workspace to one claim at a time, oldest due first, and again once released", async () => {

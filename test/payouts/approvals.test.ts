@@ -1,6 +1,7 @@
 /**
  * Votes and the one submit (src/payouts/votes.ts, submit.ts, worker.ts) against the sandbox over
- * HTTP, on every board engine; two boards on two connections to one store are two replicas.
+ * HTTP, in memory and on SQLite (the family's engines, test/support/engines.ts); two boards on two
+ * connections to one store are two replicas.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type PayoutRequest, readRequest, swapRequest } from "../../src/payouts/request-model.js";
@@ -36,7 +37,7 @@ const ASK: PayoutAsk = {
 };
 const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 
-describe.each(ENGINES.filter((engine) => !engine.skipped))("payout approvals on $name", (engine) => {
+describe.each(ENGINES)("payout approvals on $name", (engine) => {
   let world: PayoutWorld;
   beforeEach(async () => {
     world = await openPayoutWorld(engine, TIMING);

@@ -1,8 +1,9 @@
 /**
  * A world for the payout requests' tests: the sandbox service over real local HTTP (payouts signed
- * with Secret 2), a real PaymentsClient, a policy on the board, and the board itself on one engine
- * (memory, SQLite, and Redis or PostgreSQL when TEST_REDIS_URL / TEST_POSTGRES_URL are set). A
- * second replica is a second board on another connection to the same store.
+ * with Secret 2), a real PaymentsClient, a policy on the board, and the board itself on one engine of
+ * the family's (memory or SQLite, test/support/engines.ts: payouts are family logic on the board,
+ * which runs on every engine in test/store/claims.test.ts). A second replica is a second board on
+ * another connection to the same store.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +21,7 @@ import { openClaimBoard } from "../../src/store/claims/index.js";
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
-import { dropWatchNamespace } from "../support/watch-namespaces.js";
+import { type Engine, familyEngines } from "../support/engines.js";
 
 export const RUN = randomBytes(4).toString("hex").toUpperCase();
 const LOGIN = "payout_register";
@@ -30,15 +31,7 @@ export const WALLET = "2200700012345678";
 export const [REQUESTER, ALICE, BOB, CAROL] = ["U0REQ1", "U0ALI2", "U0BOB3", "U0CAR4"] as const;
 
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-payout-requests-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-export const ENGINES = [
-  { name: "memory", url: "memory", skipped: undefined },
-  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, skipped: undefined },
-  { name: "redis", url: redisUrl, skipped: redisUrl ? undefined : "TEST_REDIS_URL not set" },
-  { name: "postgres", url: postgresUrl, skipped: postgresUrl ? undefined : "TEST_POSTGRES_URL not set" },
-] as const;
-export type EngineName = (typeof ENGINES)[number]["name"];
+export const ENGINES = familyEngines({ sqlite: join(sqliteDir, "kassa.sqlite"), memory: true });
 
 export const POLICY: PolicyDraft = {
   enabled: true,
@@ -68,14 +61,13 @@ export type PayoutWorld = {
 
 /** A world on `engine`: its own board prefix, team and register, so runs and tests stay apart. */
 export async function openPayoutWorld(
-  engine: (typeof ENGINES)[number],
+  engine: Engine,
   timing: PayoutDeps["timing"] = {},
   version: "v2" | "v3" = "v3",
 ): Promise<PayoutWorld> {
   const fake = await startFakePayments({ accounts: { [LOGIN]: SECRET }, salts: { [LOGIN]: SALT } });
   const id = randomBytes(3).toString("hex").toUpperCase();
-  const prefix =
-    engine.name === "redis" ? `kassa-test-${RUN}-${id}-payouts` : `kp_${RUN}_${id}`.toLowerCase();
+  const prefix = `kp_${RUN}_${id}`.toLowerCase();
   const stores: KeyvStore[] = [];
   const boards: ClaimBoard[] = [];
   if (engine.name === "memory") {
@@ -131,8 +123,6 @@ export async function openPayoutWorld(
     async close() {
       await fake.close();
       await Promise.all(stores.map((store) => store.close()));
-      if (engine.name === "redis" || engine.name === "postgres")
-        await dropWatchNamespace(engine.url ?? "", prefix);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The payout policy store: versions, compare-and-set (two admins saving at once: one wins, the other
- * is told), the history of changes; in memory, on SQLite always, and on Redis and PostgreSQL when
- * TEST_REDIS_URL / TEST_POSTGRES_URL are set (said when skipped).
+ * is told), the history of changes; in memory and on SQLite: family logic on the claim board, which
+ * runs on every engine in test/store/claims.test.ts (test/support/engines.ts says which runs where).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,18 +12,11 @@ import type { PolicyDraft } from "../../src/payouts/policy.js";
 import { HISTORY_KEPT, PayoutPolicies, payoutPoliciesFor } from "../../src/payouts/policy-store.js";
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { openStore } from "../../src/store/keyv.js";
+import { familyEngines } from "../support/engines.js";
 
 const RUN = randomBytes(4).toString("hex").toUpperCase();
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-payout-policy-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const BACKENDS = [
-  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, skipped: undefined },
-  { name: "redis", url: redisUrl, skipped: redisUrl ? undefined : "TEST_REDIS_URL not set" },
-  { name: "postgres", url: postgresUrl, skipped: postgresUrl ? undefined : "TEST_POSTGRES_URL not set" },
-] as const;
-for (const backend of BACKENDS)
-  if (backend.skipped) console.log(`payout policy store: skipping ${backend.name} (${backend.skipped})`);
+const BACKENDS = familyEngines({ sqlite: join(sqliteDir, "kassa.sqlite") });
 
 afterAll(() => rmSync(sqliteDir, { recursive: true, force: true }));
 
@@ -149,7 +142,7 @@ describe("payout policies (memory board)", () => {
 });
 
 for (const backend of BACKENDS) {
-  describe.skipIf(backend.skipped)(`payout policies on ${backend.name}`, () => {
+  describe(`payout policies on ${backend.name}`, () => {
     let opened: Awaited<ReturnType<typeof openStore>>[] = [];
     afterAll(async () => {
       await Promise.all(opened.map((store) => store.close()));

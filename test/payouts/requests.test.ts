@@ -1,6 +1,7 @@
 /**
- * Payout requests (src/payouts/requests.ts) against the sandbox over HTTP, on every board engine:
- * the policy checked at the moment, the quote, the request stored; refusals store nothing.
+ * Payout requests (src/payouts/requests.ts) against the sandbox over HTTP, in memory and on SQLite
+ * (the family's engines, test/support/engines.ts): the policy checked at the moment, the quote, the
+ * request stored; refusals store nothing.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { payoutTimingFor } from "../../src/payouts/request-deps.js";
@@ -17,13 +18,11 @@ import {
   WALLET,
 } from "./payout-world.js";
 
-for (const engine of ENGINES)
-  if (engine.skipped) console.log(`payout requests: skipping ${engine.name} (${engine.skipped})`);
 afterAll(removeSqliteDir);
 
 const NOW = new Date("2026-11-26T10:00:00.000Z");
 
-describe.each(ENGINES.filter((engine) => !engine.skipped))("payout requests on $name", (engine) => {
+describe.each(ENGINES)("payout requests on $name", (engine) => {
   let world: PayoutWorld;
   beforeEach(async () => {
     world = await openPayoutWorld(engine);

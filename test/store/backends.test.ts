@@ -1,7 +1,7 @@
 /**
- * The store's contract on every backend STORE_URL accepts: SQLite always; Redis when TEST_REDIS_URL
- * is set (e.g. redis://127.0.0.1:6379); PostgreSQL when TEST_POSTGRES_URL is set (e.g.
- * postgres://postgres@127.0.0.1:5432/test). A backend without its variable is skipped, and says so.
+ * The store's contract on every backend STORE_URL accepts (test/support/engines.ts): SQLite always;
+ * Redis and PostgreSQL when the run has them (TEST_REDIS_URL, TEST_POSTGRES_URL: the run's own
+ * databases). A backend the run lacks is skipped, and says so.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -29,6 +29,7 @@ import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
 import { POSTGRES_TABLE } from "../../src/store/schema/names.js";
 import { openSqliteDatabase, SqliteKeyvAdapter } from "../../src/store/sqlite.js";
+import { contractEngines, type StoreEngineName, sayWhatIsSkipped } from "../support/engines.js";
 
 /** Namespaces of this run: several CI runs may share one Redis or PostgreSQL server. */
 const RUN = `t${randomBytes(5).toString("hex")}`;
@@ -39,11 +40,8 @@ const key = randomBytes(32);
 
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-backends-"));
 
-type Backend = {
-  name: "sqlite" | "redis" | "postgres";
-  url: string | undefined;
-  /** Why the backend is not tested here, when it is not. */
-  skipped?: string;
+/** How each backend is read from outside. */
+type Layout = {
   /**
    * A plain adapter on the same database, for a Keyv that reads what is really stored. Built here,
    * not taken from the store: it checks the layout (key prefixes, table) from outside.
@@ -53,35 +51,23 @@ type Backend = {
   useKeyPrefix: boolean;
 };
 
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-
-const BACKENDS: Backend[] = [
-  {
-    name: "sqlite",
-    url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`,
+const LAYOUTS: Record<StoreEngineName, Layout> = {
+  sqlite: {
     plainAdapter: (url) => new SqliteKeyvAdapter(openSqliteDatabase(url.replace(/^sqlite:\/\//, ""), 5000)),
     useKeyPrefix: true,
   },
-  {
-    name: "redis",
-    url: redisUrl,
-    ...(redisUrl ? {} : { skipped: "TEST_REDIS_URL not set" }),
-    plainAdapter: (url) => new KeyvRedis(url),
-    useKeyPrefix: false,
-  },
-  {
-    name: "postgres",
-    url: postgresUrl,
-    ...(postgresUrl ? {} : { skipped: "TEST_POSTGRES_URL not set" }),
+  redis: { plainAdapter: (url) => new KeyvRedis(url), useKeyPrefix: false },
+  postgres: {
     plainAdapter: (url) => new KeyvPostgres({ uri: url, table: POSTGRES_TABLE }),
     useKeyPrefix: true,
   },
-];
+};
 
-for (const backend of BACKENDS) {
-  if (backend.skipped) console.log(`store backends: skipping ${backend.name} (${backend.skipped})`);
-}
+const BACKENDS = contractEngines({ sqlite: join(sqliteDir, "kassa.sqlite") }).map((engine) => ({
+  ...engine,
+  ...LAYOUTS[engine.name],
+}));
+sayWhatIsSkipped("store backends", BACKENDS);
 
 afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
- * One callback address at a time, on every engine STORE_URL accepts: SQLite always; Redis when
- * TEST_REDIS_URL is set; PostgreSQL when TEST_POSTGRES_URL is set (a backend without its variable is
- * skipped, and says so). Two "replicas" are two stores opened on the same database. The upgrade from
- * the Keyv namespace runs under a prefix of this run's own.
+ * One callback address at a time. The keys are family logic on the claim board (which runs on every
+ * engine in test/store/claims.test.ts), tested on SQLite; their move from the Keyv namespace is a
+ * schema step written for each engine, so that case runs on every engine the run has
+ * (test/support/engines.ts; a server the run lacks is skipped, and says so). Two "replicas" are two
+ * stores opened on the same database. The upgrade runs under a prefix of this run's own.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,23 +23,18 @@ import {
   legacyCallbackNamespace,
   redisClaimPrefix,
 } from "../../src/store/schema/names.js";
+import { contractEngines, familyEngines, sayWhatIsSkipped } from "../support/engines.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 /** Team ids of this run only: runs may share a Redis or PostgreSQL server. */
 const RUN = randomBytes(4).toString("hex").toUpperCase();
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-callback-keys-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-
-const BACKENDS = [
-  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, skipped: undefined },
-  { name: "redis", url: redisUrl, skipped: redisUrl ? undefined : "TEST_REDIS_URL not set" },
-  { name: "postgres", url: postgresUrl, skipped: postgresUrl ? undefined : "TEST_POSTGRES_URL not set" },
-] as const;
-
-for (const backend of BACKENDS) {
-  if (backend.skipped) console.log(`callback keys: skipping ${backend.name} (${backend.skipped})`);
-}
+const sqlite = join(sqliteDir, "kassa.sqlite");
+/** The keys' own logic: on the family's engines. */
+const BACKENDS = familyEngines({ sqlite });
+/** The upgrade step (SQL on SQLite and PostgreSQL, a Lua script on Redis): on every engine. */
+const UPGRADE_BACKENDS = contractEngines({ sqlite });
+sayWhatIsSkipped("callback keys' upgrade", UPGRADE_BACKENDS);
 
 afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });
@@ -75,12 +71,9 @@ async function entriesOf(store: KeyvStore, team: string, prefix = DEFAULT_PREFIX
 }
 
 for (const backend of BACKENDS) {
-  const title = backend.skipped ? `${backend.name} (skipped: ${backend.skipped})` : backend.name;
-
-  describe.skipIf(backend.skipped !== undefined)(`callback keys on ${title}`, () => {
+  describe(`callback keys on ${backend.name}`, () => {
     const stores: KeyvStore[] = [];
     const teams: string[] = [];
-    const prefixes: string[] = [];
     let counter = 0;
 
     /** Two replicas on the same database, and a team of this run. */
@@ -102,8 +95,6 @@ for (const backend of BACKENDS) {
       const [first] = stores;
       if (first) for (const team of teams) await callbackKeysFor(first, 3000).remove(team);
       for (const store of stores) await store.close();
-      if (backend.name !== "sqlite")
-        for (const prefix of prefixes) await dropWatchNamespace(backend.url ?? "", prefix);
     });
 
     it("after rounds of simultaneous rotations by two replicas, exactly one address routes: one shown in that round", async () => {
@@ -143,12 +134,40 @@ for (const backend of BACKENDS) {
       expect(await entriesOf(store, team)).toHaveLength(2);
     });
 
+    it("uninstall and disconnect remove every address of the workspace, even beside rotations", async () => {
+      const { team, keys, store } = await replicas();
+      const shown = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (keys[i % 2] as CallbackKeys).rotate(team)),
+      );
+      // What app_uninstalled, tokens_revoked (forgetWorkspace) and Disconnect call.
+      await keys[1].remove(team);
+      expect(await entriesOf(store, team)).toEqual([]);
+      for (const key of shown) expect(await keys[0].teamOf(key)).toBeUndefined();
+      // A later connect gets a new address; the old ones stay dead.
+      const fresh = await keys[0].keyOf(team);
+      expect(shown).not.toContain(fresh);
+    });
+  });
+}
+
+// Engine code in a family file: the schema step that moves the keys is SQL or a Lua script of each
+// engine's own, so this case runs on every engine (test/support/engines.ts), the others on SQLite.
+for (const backend of UPGRADE_BACKENDS) {
+  const title = backend.skipped ? `${backend.name} (skipped: ${backend.skipped})` : backend.name;
+
+  describe.skipIf(backend.skipped !== undefined)(`callback keys' upgrade on ${title}`, () => {
+    let opened: { store: KeyvStore; prefix: string } | undefined;
+    afterAll(async () => {
+      if (!opened) return;
+      await opened.store.close();
+      if (backend.name !== "sqlite") await dropWatchNamespace(backend.url ?? "", opened.prefix);
+    });
+
     it("keeps routing an address given out before the upgrade, and never one left behind", async () => {
       const prefix =
         backend.name === "redis" ? `kassa-test-${RUN.toLowerCase()}-cbkeys` : `kcb_${RUN.toLowerCase()}`;
-      prefixes.push(prefix);
       const store = await openStore(backend.url ?? "");
-      stores.push(store);
+      opened = { store, prefix };
       const keyv = store.namespace(legacyCallbackNamespace(prefix));
       const team = `T${RUN}UPGRADED`;
       const [given, leftBehind] = ["G".repeat(32), "L".repeat(32)];
@@ -176,20 +195,6 @@ for (const backend of BACKENDS) {
       expect(await entriesOf(store, team, prefix)).toEqual([`key:${rotated}`, `team:${team}`]);
       await keys.remove(team);
       expect(await entriesOf(store, team, prefix)).toEqual([]);
-    });
-
-    it("uninstall and disconnect remove every address of the workspace, even beside rotations", async () => {
-      const { team, keys, store } = await replicas();
-      const shown = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (keys[i % 2] as CallbackKeys).rotate(team)),
-      );
-      // What app_uninstalled, tokens_revoked (forgetWorkspace) and Disconnect call.
-      await keys[1].remove(team);
-      expect(await entriesOf(store, team)).toEqual([]);
-      for (const key of shown) expect(await keys[0].teamOf(key)).toBeUndefined();
-      // A later connect gets a new address; the old ones stay dead.
-      const fresh = await keys[0].keyOf(team);
-      expect(shown).not.toContain(fresh);
     });
   });
 }

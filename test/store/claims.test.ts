@@ -1,6 +1,6 @@
 /**
- * The claim board's contract on every store engine: in memory and SQLite always; Redis when
- * TEST_REDIS_URL is set; PostgreSQL when TEST_POSTGRES_URL is set (a skipped engine says so). Two
+ * The claim board's contract on every store engine (test/support/engines.ts): in memory and SQLite
+ * always; Redis and PostgreSQL when the run has them (a skipped engine says so). Two
  * boards on two connections stand for two replicas. Each run has its own prefix and keys, so runs
  * can share a server.
  */
@@ -14,20 +14,16 @@ import { openClaimBoard } from "../../src/store/claims/index.js";
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { redisClaimPrefix } from "../../src/store/schema/names.js";
+import { contractEngines, REDIS, sayWhatIsSkipped } from "../support/engines.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-claims-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const ENGINES = [
-  { name: "memory", url: "memory", prefix: "", variable: "" },
-  { name: "sqlite", url: `sqlite://${join(dir, "kassa.sqlite")}`, prefix: `kc_${run}`, variable: "" },
-  { name: "redis", url: redisUrl, prefix: `kassa-test-${run}-claims`, variable: "TEST_REDIS_URL" },
-  { name: "postgres", url: postgresUrl, prefix: `kc_${run}`, variable: "TEST_POSTGRES_URL" },
-];
-for (const engine of ENGINES)
-  if (!engine.url) console.log(`claim board: skipping ${engine.name} (${engine.variable} not set)`);
+const ENGINES = contractEngines({ sqlite: join(dir, "kassa.sqlite"), memory: true }).map((engine) => ({
+  ...engine,
+  prefix: engine.name === "redis" ? `kassa-test-${run}-claims` : `kc_${run}`,
+}));
+sayWhatIsSkipped("claim board", ENGINES);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,7 +32,7 @@ const LEASE = 10_000;
 const FAMILY = "work";
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.url)(`the claim board on ${engine.name}`, () => {
+  describe.skipIf(engine.skipped !== undefined)(`the claim board on ${engine.name}`, () => {
     let stores: KeyvStore[] = [];
     let one: ClaimBoard;
     let other: ClaimBoard;
@@ -244,9 +240,9 @@ for (const engine of ENGINES) {
   });
 }
 
-describe.skipIf(!redisUrl)("the claim board on redis: named items", () => {
+describe.skipIf(REDIS.skipped !== undefined)("the claim board on redis: named items", () => {
   it("expire with their lease, so nothing is left behind", async () => {
-    const store = await openStore(redisUrl ?? "");
+    const store = await openStore(REDIS.url ?? "");
     const prefix = `kassa-test-${run}-claims-ttl`;
     try {
       const board = await openClaimBoard(store, prefix);
@@ -258,7 +254,7 @@ describe.skipIf(!redisUrl)("the claim board on redis: named items", () => {
       await expect.poll(() => client?.exists(item), { timeout: 3000 }).toBe(0);
     } finally {
       await store.close();
-      await dropWatchNamespace(redisUrl ?? "", prefix);
+      await dropWatchNamespace(REDIS.url ?? "", prefix);
     }
   });
 });

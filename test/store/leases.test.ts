@@ -6,16 +6,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { leasesFor } from "../../src/store/leases.js";
+import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 /** Each run its own keys and table: several runs may share one Redis or PostgreSQL server. */
 const RUN = `t${randomBytes(5).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "kassa-leases-"));
-const URLS: Array<[string, string | undefined]> = [
-  ["sqlite", `sqlite://${join(dir, "kassa.sqlite")}`],
-  ["redis", process.env.TEST_REDIS_URL?.trim() || undefined],
-  ["postgres", process.env.TEST_POSTGRES_URL?.trim() || undefined],
-];
+/** Every engine (test/support/engines.ts): leases are engine code, a script or statement each. */
+const ENGINES = contractEngines({ sqlite: join(dir, "kassa.sqlite") });
+sayWhatIsSkipped("store leases", ENGINES);
 const opened: KeyvStore[] = [];
 afterAll(async () => {
   // Redis' keys lapse by themselves; PostgreSQL's tables of this run go.
@@ -25,9 +24,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-for (const [name, url] of URLS) {
-  if (!url) console.log(`store leases: skipping ${name} (TEST_${name.toUpperCase()}_URL not set)`);
-  describe.skipIf(!url)(`leases on ${name}`, () => {
+for (const { name, url, skipped } of ENGINES) {
+  describe.skipIf(skipped !== undefined)(`leases on ${name}`, () => {
     const open = async () => {
       const store = await openStore(url ?? "");
       opened.push(store);

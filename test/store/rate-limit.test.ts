@@ -1,9 +1,8 @@
 /**
- * The rate limiter's count on every engine STORE_URL accepts: SQLite always (one instance, counting
- * in its memory); Redis when
- * TEST_REDIS_URL is set (e.g. redis://127.0.0.1:6379); PostgreSQL when TEST_POSTGRES_URL is set
- * (e.g. postgres://postgres@127.0.0.1:5432/test). A backend without its variable is skipped, and
- * says so. Two stores opened on one URL stand for two replicas.
+ * The rate limiter's count on every engine STORE_URL accepts (test/support/engines.ts): SQLite always
+ * (one instance, counting in its memory); Redis and PostgreSQL when the run has them (TEST_REDIS_URL,
+ * TEST_POSTGRES_URL: the run's own databases). A backend the run lacks is skipped, and says so. Two
+ * stores opened on one URL stand for two replicas.
  */
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -16,16 +15,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { RateLimiter, type RateVerdict } from "../../src/store/rate-limit.js";
 import { ensureSchema } from "../../src/store/schema/index.js";
+import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
 import { type StallProxy, startStallProxy } from "../support/stall-proxy.js";
 
 /** This run's table and keys: several runs may share one Redis or PostgreSQL server. */
 const RUN = `t${randomBytes(5).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "kassa-rate-"));
-const URLS: Array<["sqlite" | "redis" | "postgres", string | undefined]> = [
-  ["sqlite", `sqlite://${join(dir, "kassa.sqlite")}`],
-  ["redis", process.env.TEST_REDIS_URL?.trim() || undefined],
-  ["postgres", process.env.TEST_POSTGRES_URL?.trim() || undefined],
-];
+const ENGINES = contractEngines({ sqlite: join(dir, "kassa.sqlite") });
+sayWhatIsSkipped("rate limits", ENGINES);
 const opened: KeyvStore[] = [];
 const proxies: StallProxy[] = [];
 afterAll(async () => {
@@ -49,9 +46,8 @@ async function open(url: string): Promise<KeyvStore> {
 
 const passed = (verdicts: RateVerdict[]) => verdicts.filter((verdict) => !verdict.limited).length;
 
-for (const [name, url] of URLS) {
-  if (!url) console.log(`rate limits: skipping ${name} (TEST_${name.toUpperCase()}_URL not set)`);
-  describe.skipIf(!url)(`rate limits on ${name}`, () => {
+for (const { name, url, skipped } of ENGINES) {
+  describe.skipIf(skipped !== undefined)(`rate limits on ${name}`, () => {
     const replicas = async (limits: { userPerMinute: number; teamPerMinute: number }) => {
       if (name === "sqlite") {
         // SQLite serves one instance, which counts in its memory: one limiter stands for "both".

@@ -1,7 +1,7 @@
 /**
  * Lua scripts in Redis go by SHA (src/store/redis-scripts.ts): loaded once, loaded again after the
  * server forgot them, and that module is the only place in src/ that sends a script. The Redis part
- * runs when TEST_REDIS_URL is set, and says so when it is skipped.
+ * runs when the run has Redis (test/support/engines.ts), and says so when it is skipped.
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { createClient, type RedisClientConnectionType } from "@keyv/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { type RedisScript, redisScript, runRedisScript } from "../../src/store/redis-scripts.js";
+import { REDIS, sayWhatIsSkipped } from "../support/engines.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 const SCRIPTS_MODULE = "store/redis-scripts.ts";
@@ -54,8 +55,8 @@ describe("declaring a script", () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-if (!redisUrl) console.log("redis scripts: skipping redis (TEST_REDIS_URL not set)");
+const redisUrl = REDIS.url;
+sayWhatIsSkipped("redis scripts", [REDIS]);
 
 /** This run's own script texts, keys and arguments: other runs may share the server. */
 const RUN = `kassa-scripts-${randomBytes(5).toString("hex")}`;

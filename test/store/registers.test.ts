@@ -1,8 +1,8 @@
 /**
  * The register directory and names: names that can never read as a command word, keys that leave a
  * workspace's first register where releases before registers kept it, and a directory that loses no
- * change when two replicas change it at once (SQLite always; Redis and PostgreSQL when TEST_REDIS_URL /
- * TEST_POSTGRES_URL are set, said when skipped).
+ * change when two replicas change it at once (on SQLite: family logic on the claim board, which runs
+ * on every engine in test/store/claims.test.ts; test/support/engines.ts says which runs where).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,18 +20,11 @@ import {
   registerNameSchema,
   registerOfKey,
 } from "../../src/store/registers.js";
+import { familyEngines } from "../support/engines.js";
 
 const RUN = randomBytes(4).toString("hex").toUpperCase();
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-registers-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
-const BACKENDS = [
-  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, skipped: undefined },
-  { name: "redis", url: redisUrl, skipped: redisUrl ? undefined : "TEST_REDIS_URL not set" },
-  { name: "postgres", url: postgresUrl, skipped: postgresUrl ? undefined : "TEST_POSTGRES_URL not set" },
-] as const;
-for (const backend of BACKENDS)
-  if (backend.skipped) console.log(`register directory: skipping ${backend.name} (${backend.skipped})`);
+const BACKENDS = familyEngines({ sqlite: join(sqliteDir, "kassa.sqlite") });
 
 afterAll(() => rmSync(sqliteDir, { recursive: true, force: true }));
 
@@ -127,7 +120,7 @@ describe("register directory (memory board)", () => {
 });
 
 for (const backend of BACKENDS) {
-  describe.skipIf(backend.skipped)(`register directory on ${backend.name}`, () => {
+  describe(`register directory on ${backend.name}`, () => {
     it("two replicas adding registers and binding channels at once lose nothing", async () => {
       const [one, two] = await Promise.all([openStore(backend.url ?? ""), openStore(backend.url ?? "")]);
       try {

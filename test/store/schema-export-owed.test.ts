@@ -2,9 +2,10 @@
  * The schema's exports-owed step: entries the release before wrote through Keyv (namespace
  * `exportsowed`, or `<prefix>-exportsowed` under a test run's prefix) carry on as the claim board's
  * family `export-owed`, so an asker whose export died across the upgrade is still told, once.
- * SQLite always; Redis and PostgreSQL when TEST_REDIS_URL / TEST_POSTGRES_URL are set (each run under
- * its own prefix, removed afterwards). Each store is put back at the step before this one, then the
- * entries are written as that release wrote them, through the store's own Keyv namespace.
+ * On every engine (test/support/engines.ts): SQLite always; Redis and PostgreSQL when the run has
+ * them (each run under its own prefix, removed afterwards). Each store is put back at the step before
+ * this one, then the entries are written as that release wrote them, through the store's own Keyv
+ * namespace.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,12 +25,11 @@ import { DEFAULT_PREFIX, legacyOwedNamespace, tableName } from "../../src/store/
 import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
 import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
 import { applySqliteSchema, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { contractEngines, type StoreEngineName, sayWhatIsSkipped } from "../support/engines.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-schema-owed-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
 const LEASE = 60_000;
 const DAY = 24 * 60 * 60_000;
 
@@ -49,9 +49,8 @@ const written = (team: string, beat: number, ts?: string) => ({
 /** The entry as this release reads it (the heartbeat is the claim's lease now). */
 const owedAs = ({ beat: _beat, leaseMs: _lease, ...entry }: ReturnType<typeof written>) => entry;
 
-type Engine = {
-  name: string;
-  url: string | undefined;
+/** How the step is taken on one engine. */
+type Step = {
   prefix: string;
   /** Sets the store's schema version under `prefix`. */
   setVersion(store: KeyvStore, prefix: string, version: number): Promise<void>;
@@ -62,10 +61,8 @@ type Engine = {
   step: number;
 };
 
-const ENGINES: Engine[] = [
-  {
-    name: "sqlite",
-    url: `sqlite://${join(dir, "kassa.sqlite")}`,
+const STEPS: Record<StoreEngineName, Step> = {
+  sqlite: {
     prefix: DEFAULT_PREFIX,
     steps: SQLITE_STEPS.length,
     step: SQLITE_STEPS.indexOf(SQLITE_MOVE_EXPORTS_OWED) + 1,
@@ -83,9 +80,7 @@ const ENGINES: Engine[] = [
       }
     },
   },
-  {
-    name: "redis",
-    url: redisUrl,
+  redis: {
     prefix: `kassa-test-${run}-owedstep`,
     steps: REDIS_STEPS.length,
     step: REDIS_STEPS.indexOf(REDIS_MOVE_EXPORTS_OWED) + 1,
@@ -98,9 +93,7 @@ const ENGINES: Engine[] = [
       return applyRedisSchema(store.native.client, prefix, REDIS_STEPS.slice(0, this.step));
     },
   },
-  {
-    name: "postgres",
-    url: postgresUrl,
+  postgres: {
     prefix: `kso_${run}`,
     steps: POSTGRES_STEPS.length,
     step: POSTGRES_STEPS.indexOf(POSTGRES_MOVE_EXPORTS_OWED) + 1,
@@ -113,15 +106,18 @@ const ENGINES: Engine[] = [
       return applyPostgresSchema(store.native.pool, prefix, POSTGRES_STEPS.slice(0, this.step));
     },
   },
-];
-for (const engine of ENGINES)
-  if (!engine.url)
-    console.log(`schema exports-owed step: skipping ${engine.name} (not set in the environment)`);
+};
+
+const ENGINES = contractEngines({ sqlite: join(dir, "kassa.sqlite") }).map((engine) => ({
+  ...engine,
+  ...STEPS[engine.name],
+}));
+sayWhatIsSkipped("schema exports-owed step", ENGINES);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.url)(`the exports-owed step on ${engine.name}`, () => {
+  describe.skipIf(engine.skipped !== undefined)(`the exports-owed step on ${engine.name}`, () => {
     const opened: KeyvStore[] = [];
     afterAll(async () => {
       for (const store of opened) await store.close();

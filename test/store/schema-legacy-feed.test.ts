@@ -1,7 +1,7 @@
 /**
- * Schema step 4 on every engine: the feed's channel states kept in Keyv before the ledger (namespace
- * "feedstate") move onto the claim board. Written with Keyv itself, as the releases before the
- * ledger wrote them. SQLite always, as a file of c6ce3d1 opened by this release; Redis when
+ * Schema step 4 on every engine (test/support/engines.ts): the feed's channel states kept in Keyv
+ * before the ledger (namespace "feedstate") move onto the claim board. Written with Keyv itself, as
+ * the releases before the ledger wrote them. SQLite always, as a file of c6ce3d1 opened by this release; Redis when
  * TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is, each under a prefix and Keyv
  * namespaces of the run's own (the step builders take them; the store's own runs under "kassa").
  */
@@ -30,11 +30,12 @@ import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/post
 import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
 import { SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
 import { SqliteKeyvAdapter } from "../../src/store/sqlite.js";
+import { POSTGRES, REDIS, sayWhatIsSkipped } from "../support/engines.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+const redisUrl = REDIS.url;
+const postgresUrl = POSTGRES.url;
 const opened: KeyvStore[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
@@ -211,5 +212,4 @@ describe.skipIf(!redisUrl)("schema step 4 on redis", () => {
   });
 });
 
-if (!postgresUrl) console.log("schema step 4: skipping postgres (TEST_POSTGRES_URL not set)");
-if (!redisUrl) console.log("schema step 4: skipping redis (TEST_REDIS_URL not set)");
+sayWhatIsSkipped("schema step 4", [POSTGRES, REDIS]);

@@ -1,7 +1,7 @@
 /**
- * Schema step 6 on every engine: the live cards' watches of the queues before the claim board move
- * onto it, written as those queues wrote them (SQLite through Keyv into the namespace "watches", the
- * PostgreSQL tables, the Redis keys under P:watch). SQLite always (the store's own prefix, in a file
+ * Schema step 6 on every engine (test/support/engines.ts): the live cards' watches of the queues
+ * before the claim board move onto it, written as those queues wrote them (SQLite through Keyv into
+ * the namespace "watches", the PostgreSQL tables, the Redis keys under P:watch). SQLite always (the store's own prefix, in a file
  * of its own); Redis when TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is, each under a
  * prefix of the run's own. What moved is read and changed by the queue on the board: a state whose
  * text is not JSON.stringify's would fail every compare-and-set.
@@ -19,12 +19,13 @@ import { applyRedisSchema } from "../../src/store/schema/redis.js";
 import { SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { cardId, type Watch, type WatchCard } from "../../src/watch/model.js";
+import { POSTGRES, REDIS, sayWhatIsSkipped } from "../support/engines.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+const redisUrl = REDIS.url;
+const postgresUrl = POSTGRES.url;
 const dir = mkdtempSync(join(tmpdir(), "kassa-schema-watches-"));
 const opened: KeyvStore[] = [];
 async function open(url: string): Promise<KeyvStore> {
@@ -203,5 +204,4 @@ describe.skipIf(!redisUrl)("schema step 6 on redis: the keys under P:watch move 
   });
 });
 
-if (!postgresUrl) console.log("schema step 6 (watches): skipping postgres (TEST_POSTGRES_URL not set)");
-if (!redisUrl) console.log("schema step 6 (watches): skipping redis (TEST_REDIS_URL not set)");
+sayWhatIsSkipped("schema step 6 (watches)", [POSTGRES, REDIS]);

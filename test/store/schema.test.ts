@@ -1,7 +1,7 @@
 /**
- * The store's versioned schema on every engine: SQLite always; Redis when TEST_REDIS_URL is set and
- * PostgreSQL when TEST_POSTGRES_URL is (each run under its own prefix, removed afterwards). Two
- * connections opened at once stand for two replicas starting together.
+ * The store's versioned schema on every engine (test/support/engines.ts): SQLite always; Redis when
+ * TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is (each run under its own prefix,
+ * removed afterwards). Two connections opened at once stand for two replicas starting together.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,12 +22,13 @@ import {
 } from "../../src/store/schema/postgres.js";
 import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
 import { applySqliteSchema, SQLITE_AUDIT_ENTRIES, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { POSTGRES, REDIS, sayWhatIsSkipped } from "../support/engines.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-schema-"));
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
+const redisUrl = REDIS.url;
+const postgresUrl = POSTGRES.url;
 const opened: KeyvStore[] = [];
 let files = 0;
 
@@ -395,5 +396,4 @@ describe.skipIf(!redisUrl)("the schema on redis", () => {
   });
 });
 
-if (!postgresUrl) console.log("store schema: skipping postgres (TEST_POSTGRES_URL not set)");
-if (!redisUrl) console.log("store schema: skipping redis (TEST_REDIS_URL not set)");
+sayWhatIsSkipped("store schema", [POSTGRES, REDIS]);

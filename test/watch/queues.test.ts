@@ -1,8 +1,8 @@
 /**
- * The watch queue's contract (one queue on the claim board) on every store engine: in memory and
- * SQLite always; Redis when TEST_REDIS_URL is set and PostgreSQL when TEST_POSTGRES_URL is (each run
- * in its own prefix, removed afterwards). Two queues on two connections (two boards in memory: one
- * board, two queues) stand for two replicas.
+ * The watch queue's contract (one queue on the claim board, src/watch/board-queue.ts) in memory and
+ * on SQLite: it is family logic with no engine code of its own; the board's, which it stands on, runs
+ * on every engine in test/store/claims.test.ts (test/support/engines.ts says which runs where). Two
+ * queues on two connections (in memory: one board, two queues) stand for two replicas.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,42 +21,15 @@ import {
   type WatchQueue,
   type WatchSeed,
 } from "../../src/watch/model.js";
+import { familyEngines } from "../support/engines.js";
 import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
-import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
-const redisUrl = process.env.TEST_REDIS_URL?.trim() || undefined;
-const postgresUrl = process.env.TEST_POSTGRES_URL?.trim() || undefined;
 const run = randomBytes(4).toString("hex");
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-watch-"));
-
-type Engine = {
-  name: string;
-  /** The store's address; undefined for the board in memory. */
-  url: string | undefined;
-  skipped?: string;
-  prefix: string;
-};
-
-const ENGINES: Engine[] = [
-  { name: "memory", url: undefined, prefix: "" },
-  { name: "sqlite", url: `sqlite://${join(sqliteDir, "kassa.sqlite")}`, prefix: `kw_${run}` },
-  {
-    name: "redis",
-    url: redisUrl,
-    ...(redisUrl ? {} : { skipped: "TEST_REDIS_URL not set" }),
-    prefix: `kassa-test-${run}-watch`,
-  },
-  {
-    name: "postgres",
-    url: postgresUrl,
-    ...(postgresUrl ? {} : { skipped: "TEST_POSTGRES_URL not set" }),
-    prefix: `kt_${run}`,
-  },
-];
-
-for (const engine of ENGINES) {
-  if (engine.skipped) console.log(`watch queues: skipping ${engine.name} (${engine.skipped})`);
-}
+const ENGINES = familyEngines({ sqlite: join(sqliteDir, "kassa.sqlite"), memory: true }).map((engine) => ({
+  ...engine,
+  prefix: `kw_${run}`,
+}));
 
 afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });
@@ -81,8 +54,7 @@ const NOW = 1_800_000_000_000;
 const limits = (maxPerWorkspace = 10) => ({ maxPerWorkspace, firstDueInMs: 1000, now: NOW });
 
 for (const engine of ENGINES) {
-  const title = engine.skipped ? `${engine.name} (skipped: ${engine.skipped})` : engine.name;
-  describe.skipIf(engine.skipped !== undefined)(title, () => {
+  describe(engine.name, () => {
     const stores: KeyvStore[] = [];
     let queue: WatchQueue;
     /** A second replica's queue. */
@@ -92,12 +64,12 @@ for (const engine of ENGINES) {
     const team = (name: string) => `T${name}${run}`;
 
     beforeAll(async () => {
-      if (!engine.url) {
+      if (engine.name === "memory") {
         board = memoryClaimBoard();
         [queue, other] = [new BoardWatchQueue(board), new BoardWatchQueue(board)];
         return;
       }
-      stores.push(await openStore(engine.url), await openStore(engine.url));
+      stores.push(await openStore(engine.url ?? ""), await openStore(engine.url ?? ""));
       const boards = await Promise.all(stores.map((store) => openClaimBoard(store, engine.prefix)));
       const [first, second] = boards as [ClaimBoard, ClaimBoard];
       board = first;
@@ -105,8 +77,6 @@ for (const engine of ENGINES) {
     });
     afterAll(async () => {
       await Promise.all(stores.map((store) => store.close()));
-      if (engine.name === "redis" || engine.name === "postgres")
-        await dropWatchNamespace(engine.url ?? "", engine.prefix);
     });
 
     it("one watch per workspace and invoice; cards join it, once each, up to the per-invoice cap", async () => {
