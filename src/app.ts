@@ -28,6 +28,8 @@ export {
   SLACK_EVENTS_PATH,
 } from "./edge/bolt-apps.js";
 
+import { dateOf, systemClock } from "./util/clock.js";
+
 export type KassaApp = {
   app: App;
   /** Listens on `port` (0: any free port) and resolves to the port in use. */
@@ -48,10 +50,11 @@ export function createApp(deps: AppDeps): KassaApp {
   );
   // First: a replayed command is neither journaled nor answered again.
   app.use(answerCommandsOnce((key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs), logger));
-  app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs));
+  const clock = deps.clock ?? systemClock;
+  const now = dateOf(clock);
+  app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs, clock));
   if (slack.auth.kind === "oauth") app.use(noteOrgWorkspaces(deps.stores.installations, logger));
   let recovery: Recovery | undefined;
-  const now = deps.now ?? (() => new Date());
   const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
   registerListeners(app, {
     rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
@@ -103,6 +106,7 @@ export function createApp(deps: AppDeps): KassaApp {
         graceMs: config.journalGraceMs,
         shared: deps.stores.store.kind !== "sqlite",
         others: [() => deps.exports.tellLapsed()],
+        clock,
       });
       const address = server?.address();
       return typeof address === "object" && address !== null ? address.port : port;

@@ -22,7 +22,7 @@ import { followNow } from "./payouts/worker.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { openStores, type Stores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
-import { type Clock, dateOf, systemClock } from "./util/clock.js";
+import { type Clock, systemClock } from "./util/clock.js";
 import { Closers } from "./util/closers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { RefusalSummary } from "./util/refusal-summary.js";
@@ -104,7 +104,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     stores,
     ...work,
     bot,
-    now: dateOf(clock),
+    clock,
   });
   const port = await starting(closers, `cannot listen on PORT ${config.port}`, () =>
     kassa.start(config.port),
@@ -151,7 +151,7 @@ async function openWork(
   closers: Closers,
   options: ServerOptions & { clock: Clock },
 ): Promise<{
-  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "now" | "watches"> & { watches: Watcher };
+  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches"> & { watches: Watcher };
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
   auditDay: AuditDayRunner;

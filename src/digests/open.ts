@@ -77,6 +77,7 @@ export async function openPeriodWork(
       cancels,
       // Replica-shared work, kept apart per run as the leases are (tests).
       owed: await owedExportsFor(store, deps.leasePrefix),
+      ...(deps.clock ? { clock: deps.clock } : {}),
       slack: deps.slack,
       logger,
       ...(deps.readLeaseMs ? { leaseMs: deps.readLeaseMs } : {}),

@@ -23,6 +23,7 @@ import type { CancelMarks } from "../store/cancels.js";
 import { withStoreDeadline } from "../store/deadline.js";
 import type { Stores } from "../store/index.js";
 import { SingleUseStateStore } from "../store/oauth-state.js";
+import type { Clock } from "../util/clock.js";
 import { boltLogger, type Logger } from "../util/logger.js";
 import type { RefusalSummary } from "../util/refusal-summary.js";
 import type { WatchRegistry } from "../watch/registry.js";
@@ -78,7 +79,8 @@ export type AppDeps = {
   payouts: PayoutWork;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
-  now?: () => Date;
+  /** The time and timers of the app's background work (the system's clock by default). */
+  clock?: Clock;
   /** PUBLIC_URL set, HTTP mode: the workspaces' callback addresses and the route that receives them. */
   callbacks?: { addresses: CallbackAddresses; receive: CustomRoute["handler"] } | undefined;
   /** Requests refused at the edge (bad callbacks, unknown or malformed paths): counted, summed up in the log. */

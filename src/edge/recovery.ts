@@ -1,5 +1,6 @@
 import type { AnyMiddlewareArgs, App, Middleware } from "@slack/bolt";
 import { type CommandJournal, journalCommand } from "../store/journal.js";
+import { type Clock, systemClock, type Timer } from "../util/clock.js";
 import type { InFlight } from "../util/in-flight.js";
 import type { Logger } from "../util/logger.js";
 import { RECOVERED } from "./command-once.js";
@@ -27,25 +28,23 @@ export function journalCommands(
   inFlight: InFlight,
   afterMs = DEFAULT_JOURNAL_AFTER_MS,
   graceMs = 10_000,
+  clock: Clock = systemClock,
 ): Middleware<AnyMiddlewareArgs> {
   return async ({ body, next }) => {
     const fields = body as Record<string, unknown>;
     const command = typeof fields.command === "string" ? journalCommand(fields) : undefined;
     if (!command) return next();
-    const acknowledgedAt = Date.now();
+    const acknowledgedAt = clock.now();
     let recorded: Promise<string | undefined> | undefined;
-    let beating: NodeJS.Timeout | undefined;
+    let beating: Timer | undefined;
     let beat: Promise<void> = Promise.resolve();
     const record = () => {
       recorded = journal.record(command, acknowledgedAt).then(
         (id) => {
           if (!done) {
-            beating = setInterval(
-              () => {
-                beat = journal.beat(id, command, acknowledgedAt, Date.now()).catch(() => undefined);
-              },
-              Math.max(20, Math.floor(graceMs / 3)),
-            );
+            beating = clock.every(Math.max(20, Math.floor(graceMs / 3)), () => {
+              beat = journal.beat(id, command, acknowledgedAt, clock.now()).catch(() => undefined);
+            });
           }
           return id;
         },
@@ -58,16 +57,16 @@ export function journalCommands(
     let done = false;
     // Most commands are answered well within the delay; only those still working then are written
     // down, which saves two store writes on nearly every command.
-    const timer = afterMs > 0 ? setTimeout(record, afterMs) : undefined;
+    const timer = afterMs > 0 ? clock.after(afterMs, record) : undefined;
     if (!timer) record();
     const run = async () => {
       try {
         await next();
       } finally {
         done = true;
-        clearTimeout(timer);
+        timer?.cancel();
         const id = await recorded;
-        clearInterval(beating);
+        beating?.cancel();
         // A beat still on its way would write the entry back after its removal.
         await beat;
         if (id) await journal.remove(id).catch(() => undefined);
@@ -90,13 +89,14 @@ export function startRecovery(
   app: App,
   journal: CommandJournal,
   logger: Logger,
-  options: { graceMs: number; shared: boolean; others?: Array<() => Promise<void>> },
+  options: { graceMs: number; shared: boolean; others?: Array<() => Promise<void>>; clock?: Clock },
 ): Recovery {
+  const clock = options.clock ?? systemClock;
   const sweep = async () => {
     for (const other of options.others ?? []) void other().catch(() => undefined);
     let claimed: Awaited<ReturnType<CommandJournal["claimStale"]>>;
     try {
-      claimed = await journal.claimStale(Date.now(), options.graceMs);
+      claimed = await journal.claimStale(clock.now(), options.graceMs);
     } catch (error) {
       logger.warn({ err: error }, "could not read the command journal");
       return;
@@ -114,14 +114,13 @@ export function startRecovery(
       });
     }
   };
-  const timers: NodeJS.Timeout[] = [];
+  const timers: Timer[] = [];
   void sweep();
-  timers.push(setTimeout(() => void sweep(), options.graceMs + 50));
-  if (options.shared) timers.push(setInterval(() => void sweep(), JOURNAL_SWEEP_MS));
-  for (const timer of timers) timer.unref();
+  timers.push(clock.after(options.graceMs + 50, () => void sweep()));
+  if (options.shared) timers.push(clock.every(JOURNAL_SWEEP_MS, () => void sweep()));
   return {
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const timer of timers) timer.cancel();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { KeptHistory } from "../history/kept.js";
 import { directChannel } from "../slack/files.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Leases } from "../store/leases.js";
+import { type Clock, settledWithin, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { type OwedExport, type OwedExports, OwedNote, tellLapsed } from "./owed.js";
 import { type ExportEnd, type ExportRequest, runExport } from "./run.js";
@@ -19,6 +20,8 @@ export type ExportJobsDeps = {
   logger: Logger;
   /** An export's lease: renewed every third of it while it runs; a replica that dies frees it after this. */
   leaseMs?: number;
+  /** The time and timers of the exports' leases and owed notes (the system's clock by default). */
+  clock?: Clock;
 };
 
 const LEASE_MS = 60_000;
@@ -55,9 +58,11 @@ export class ExportJobs {
   private readonly running = new Map<string, Job>();
 
   private readonly leaseMs: number;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: ExportJobsDeps) {
     this.leaseMs = deps.leaseMs ?? LEASE_MS;
+    this.clock = deps.clock ?? systemClock;
   }
 
   /**
@@ -68,7 +73,7 @@ export class ExportJobs {
     const jobId = randomBytes(8).toString("hex");
     const lease: ExportLease = { key: `export:${request.teamId}`, jobId };
     // Asked before the lease: the entry's claim, renewed from the same moments, never outlives it.
-    const at = Date.now();
+    const at = this.clock.now();
     const busy = await this.takeLease(request, lease, at);
     if (busy) return busy;
     // The workspace's lease is ours: an export still owed here died with its replica (its entry's
@@ -116,8 +121,9 @@ export class ExportJobs {
    */
   async tellLapsed(only?: { team: string; except: string }): Promise<void> {
     try {
-      const claimed = await this.deps.owed.claimLapsed(Date.now(), only);
-      await tellLapsed(this.deps.owed, claimed, this.deps.slack, this.deps.logger);
+      const now = () => this.clock.now();
+      const claimed = await this.deps.owed.claimLapsed(now(), only);
+      await tellLapsed(this.deps.owed, claimed, this.deps.slack, this.deps.logger, now);
     } catch (error) {
       this.deps.logger.warn({ err: error }, "could not look for exports a stopped replica left");
     }
@@ -127,14 +133,7 @@ export class ExportJobs {
   async close(graceMs: number): Promise<void> {
     const jobs = [...this.running.values()];
     for (const job of jobs) job.controller.abort("stopping");
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled(jobs.map((job) => job.done)),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(Promise.allSettled(jobs.map((job) => job.done)), graceMs);
   }
 
   /** The workspace's export lease for `jobId`; when another export holds it, who started it and when. */
@@ -161,15 +160,16 @@ export class ExportJobs {
       title: request.title,
       format: request.format.toUpperCase(),
     };
-    return new OwedNote(this.deps.owed, jobId, entry, { at, ms: this.leaseMs }, this.deps.logger);
+    const { owed, logger } = this.deps;
+    return new OwedNote(owed, jobId, entry, { at, ms: this.leaseMs }, logger, () => this.clock.now());
   }
 
   /** The export runs, its lease renewed every third of it, until it ends; then the lease is freed. */
   private runInBackground(started: Started): void {
     const { request, lease } = started;
     const controller = new AbortController();
-    const renewal = setInterval(() => {
-      const at = Date.now();
+    const renewal = this.clock.every(this.leaseMs / 3, () => {
+      const at = this.clock.now();
       void this.deps.leases.renew(lease.key, lease.jobId, this.leaseMs).then(
         (held) => {
           if (!held) return controller.abort("lost");
@@ -177,7 +177,7 @@ export class ExportJobs {
         },
         () => {},
       );
-    }, this.leaseMs / 3);
+    });
     const job: Job = {
       id: lease.jobId,
       by: request.userId,
@@ -191,7 +191,7 @@ export class ExportJobs {
         this.deps.logger.error({ team: request.teamId, err: error }, "export crashed"),
       )
       .finally(() => {
-        clearInterval(renewal);
+        renewal.cancel();
         this.running.delete(lease.jobId);
         void this.deps.leases.release(lease.key, lease.jobId).catch(() => {});
       });

@@ -149,6 +149,8 @@ export class OwedNote {
     /** When the export's lease was taken, and for how long it is renewed each time. */
     private readonly lease: { at: number; ms: number },
     private readonly logger: Logger,
+    /** The exports' clock (ms since the epoch). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Claims the item (the first time) and writes the entry as it stands. */
@@ -185,7 +187,7 @@ export class OwedNote {
   /** The export stopped without a word to its asker: another sweep tells them, at once. */
   async leave(): Promise<void> {
     await this.inTurn(
-      () => this.end(() => this.owed.leave(this.jobId, Date.now())),
+      () => this.end(() => this.owed.leave(this.jobId, this.now())),
       "could not settle an export",
     );
   }
@@ -215,6 +217,7 @@ export async function tellLapsed(
   claimed: OwedClaim[],
   slack: (team: string) => Promise<webApi.WebClient | undefined>,
   logger: Logger,
+  now: () => number = Date.now,
 ): Promise<void> {
   for (const claim of claimed) {
     const { jobId, entry } = claim;
@@ -237,7 +240,7 @@ export async function tellLapsed(
     } catch (error) {
       // The claim lapses in TELL_CLAIM_MS; a later sweep tries again, for a day.
       logger.warn({ ...line, err: error }, "could not tell the asker an export stopped");
-      await owed.failed(claim, Date.now()).catch(() => false);
+      await owed.failed(claim, now()).catch(() => false);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { type Clock, systemClock, type Timer } from "../util/clock.js";
+import { type Clock, settledWithin, systemClock, type Timer } from "../util/clock.js";
 import type { FeedContext, FeedRunnerDeps, FeedRunnerOptions, Turn } from "./deps.js";
 import type { FeedTurnClaim } from "./ledger.js";
 import { workTurn } from "./turn.js";
@@ -73,14 +73,7 @@ export class FeedRunner {
   async close(graceMs = 3000): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.running]),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(Promise.allSettled([...this.running]), graceMs);
   }
 
   /**

@@ -35,3 +35,21 @@ export function dateOf(clock: Clock): () => Date {
 export function sleepOn(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.after(ms, resolve));
 }
+
+/**
+ * Waits for `work` to settle, at most `graceMs` of real time whatever the clock: how long a stopping
+ * job lets its pass under way finish.
+ */
+export async function settledWithin(work: Promise<unknown> | undefined, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work?.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}

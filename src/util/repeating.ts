@@ -1,4 +1,4 @@
-import { type Clock, systemClock, type Timer } from "./clock.js";
+import { type Clock, settledWithin, systemClock, type Timer } from "./clock.js";
 
 /**
  * Background work done in passes: the first about a second after start(), each next one `intervalMs`
@@ -42,15 +42,7 @@ export class RepeatingPass {
   async close(graceMs = 3000): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
-    let timer: NodeJS.Timeout | undefined;
-    // The grace is real time whatever the clock: it bounds how long a stop waits.
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(this.running, graceMs);
   }
 
   private tick(): void {

@@ -1,4 +1,4 @@
-import { type Clock, sleepOn, systemClock, type Timer } from "../util/clock.js";
+import { type Clock, settledWithin, sleepOn, systemClock, type Timer } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
@@ -70,9 +70,7 @@ export class Watcher extends LiveCardRegistry {
   async close(graceMs = 5000): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await settledWithin(this.running, graceMs);
     await this.queue.close();
   }
 
