@@ -3,7 +3,7 @@ import "./process/supported-node.js";
 import { existsSync, realpathSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { openAuditTrail, verificationLine } from "./audit/index.js";
+import { openAuditTrail, type PostedHead, parsePostedHead, verificationLine } from "./audit/index.js";
 import { ConfigError, type Env, loadConfig } from "./config/index.js";
 import { type CommandRun, parse, requireTeam, UsageError } from "./operators/args.js";
 import { listCredentials, removeCredentials, setCredentials } from "./operators/credentials.js";
@@ -27,10 +27,12 @@ export const USAGE = `Usage: npm run cli -- <command>
       Forget a register's credentials (main's when --register is left out); the others stay.
   credentials list [--team <TEAM_ID>]
       Connected registers: workspace, register, login (never secrets); one workspace's with --team.
-  audit verify --team <TEAM_ID>
+  audit verify --team <TEAM_ID> [--head SEQ:HASH ...]
       Walk a workspace's audit trail from its oldest kept entry to its head: says that it holds
       (how many entries, the first and last, the head's hash) or the first entry that does not,
-      and then exits 3. Only reads.
+      and then exits 3. Only reads. --head (repeatable): a head the audit channel posted ("Entry
+      SEQ", its hash or its first 12 characters or more); the trail must still hold that entry with
+      that hash, so deleting the newest entries, or rewriting one, fails the check.
 ${PAYOUTS_USAGE}
 
 Reads the same environment as the server (STORE_URL, CREDENTIALS_KEY, ...).`;
@@ -86,12 +88,22 @@ async function verifyAudit({ values, config, say }: CommandRun): Promise<number>
       retentionDays: config.audit.retentionDays,
       timeoutMs: config.store.timeoutMs,
     });
-    const result = await trail.verify(team);
+    const result = await trail.verify(team, postedHeads(values.head));
     say(verificationLine(team, result));
     return result.ok ? 0 : 3;
   } finally {
     await store.close();
   }
+}
+
+/** The `--head SEQ:HASH` options, each checked. */
+function postedHeads(values: string[] | undefined): PostedHead[] {
+  return (values ?? []).map((value) => {
+    const head = parsePostedHead(value);
+    if (!head)
+      throw new UsageError(`--head must be SEQ:HASH, as the audit channel shows them (got "${value}")`);
+    return head;
+  });
 }
 
 const invokedDirectly =

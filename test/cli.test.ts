@@ -397,6 +397,31 @@ describe("kassa audit verify", () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it("with --head (the audit channel's posted heads): fails when the newest entries were deleted or one was rewritten", async () => {
+    const hashes = await record(TEAM, 3);
+    const db = new Database(dbPath);
+    try {
+      // Someone with the store deletes the newest entry: the rows alone still chain.
+      db.prepare("DELETE FROM kassa_audit_entries WHERE seq = 3").run();
+    } finally {
+      db.close();
+    }
+    const posted = (seq: number, hash = hashes[seq - 1] ?? "") => ["--head", `${seq}:${hash.slice(0, 12)}`];
+    const earlier = await cli(["audit", "verify", "--team", TEAM, ...posted(1), ...posted(2)]);
+    expect(earlier.code, earlier.stdout + earlier.stderr).toBe(0);
+    const newest = await cli(["audit", "verify", "--team", TEAM, ...posted(2), ...posted(3)]);
+    expect(newest.code).toBe(3);
+    expect(newest.stdout).toBe(
+      `${TEAM}: the audit trail does not hold at entry 3: the chain ends at entry 2 but a head was posted for entry 3: the newest entries were removed.\n`,
+    );
+    const rewritten = await cli(["audit", "verify", "--team", TEAM, ...posted(2, hashes[0])]);
+    expect(rewritten.code).toBe(3);
+    expect(rewritten.stdout).toContain("at entry 2: its hash differs from the head posted for it");
+    const bad = await cli(["audit", "verify", "--team", TEAM, "--head", "three:abc"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--head must be SEQ:HASH");
+  });
+
   it("needs --team, and knows no other audit command", async () => {
     expect((await cli(["audit", "verify"])).code).toBe(2);
     expect((await cli(["audit", "verify", "--team", "acme"])).code).toBe(2);

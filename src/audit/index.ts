@@ -10,7 +10,7 @@ export type { AuditQuery } from "./engine.js";
 export { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type AuditInput, fingerprint } from "./entry.js";
 export { type AuditLog, type AuditRecorder, recordAct } from "./recorder.js";
 export { AuditContentionError, type AuditPage, AuditTrail, type ListedEntry, type Removal } from "./trail.js";
-export { type VerifyResult, verificationLine } from "./verify.js";
+export { type PostedHead, parsePostedHead, type VerifyResult, verificationLine } from "./verify.js";
 
 /**
  * The audit trail of the store engine behind STORE_URL, its table brought up to date, each engine

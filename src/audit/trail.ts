@@ -2,7 +2,7 @@ import { type AuditHead, type AuditLink, linkAfter } from "./chain.js";
 import type { AuditEngine, AuditQuery } from "./engine.js";
 import { type AuditEntry, type AuditInput, auditEntrySchema } from "./entry.js";
 import { dayStart, removalEntry, retentionCutoff } from "./retention.js";
-import { ChainCheck, entryOf, type VerifyResult } from "./verify.js";
+import { ChainCheck, entryOf, type PostedHead, type VerifyResult } from "./verify.js";
 
 /** Appends tried on a head another replica moved before giving up (each try reads the head again). */
 const MAX_ATTEMPTS = 40;
@@ -87,9 +87,9 @@ export class AuditTrail {
    * Walks the team's chain from its oldest kept entry to the head read first (entries appended
    * meanwhile are left for the next verification): it holds, or the first entry that does not.
    */
-  async verify(team: string): Promise<VerifyResult> {
+  async verify(team: string, posted: readonly PostedHead[] = []): Promise<VerifyResult> {
     const head = await this.engine.head(team);
-    const check = new ChainCheck(team);
+    const check = new ChainCheck(team, posted);
     let after = 0;
     while (head && after < head.seq) {
       const links = (await this.engine.walk(team, after, WALK_BATCH)).filter((link) => link.seq <= head.seq);

@@ -7,6 +7,17 @@ import { removedRangeOf } from "./retention.js";
 
 export type ChainEnd = { seq: number; time: string };
 
+/** A head posted in the audit channel: its entry's number and its hash (or the hash's start, 12 characters or more). */
+export type PostedHead = { seq: number; hash: string };
+
+/** `SEQ:HASH` as an operator copies it from the audit channel; undefined when it is not one. */
+export function parsePostedHead(text: string): PostedHead | undefined {
+  const match = /^(\d{1,15}):([0-9a-f]{12,64})$/.exec(text.trim().toLowerCase());
+  if (!match?.[1] || !match[2]) return undefined;
+  const seq = Number(match[1]);
+  return seq >= 1 ? { seq, hash: match[2] } : undefined;
+}
+
 /** What verification found: the chain holds (how many, first, last, head), or where it first breaks. */
 export type VerifyResult =
   | {
@@ -46,7 +57,11 @@ export class ChainCheck {
   private anchored = false;
   private count = 0;
 
-  constructor(private readonly team: string) {}
+  constructor(
+    private readonly team: string,
+    /** Heads posted before (the audit channel's), each of which the chain must still hold. */
+    private readonly posted: readonly PostedHead[] = [],
+  ) {}
 
   /** Checks the next link; a break is final (stop feeding). */
   next(link: AuditLink): Break | undefined {
@@ -70,6 +85,9 @@ export class ChainCheck {
       return broken(link.seq, "its stored time, actor or action differ from its content");
     if (this.last && link.at < this.last.link.at)
       return broken(link.seq, `it is earlier than entry ${this.last.link.seq}`);
+    const posted = this.posted.find((one) => one.seq === link.seq);
+    if (posted && !link.hash.startsWith(posted.hash))
+      return broken(link.seq, `its hash differs from the head posted for it (${posted.hash})`);
     this.first ??= { link, entry };
     const removed = removedRangeOf(entry);
     const oldest = this.first.link;
@@ -99,6 +117,13 @@ export class ChainCheck {
         ok: false,
         seq: last.link.seq + 1,
         reason: `the chain ends at entry ${last.link.seq} but the head names ${head ? `entry ${head.seq}` : "none"}`,
+      };
+    const beyond = this.posted.filter((one) => one.seq > last.link.seq).sort((a, b) => b.seq - a.seq)[0];
+    if (beyond)
+      return {
+        ok: false,
+        seq: last.link.seq + 1,
+        reason: `the chain ends at entry ${last.link.seq} but a head was posted for entry ${beyond.seq}: the newest entries were removed`,
       };
     return {
       ok: true,

@@ -43,6 +43,7 @@ export function parse(argv: string[]) {
         salt: { type: "string" },
         "api-version": { type: "string" },
         enterprise: { type: "string" },
+        head: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     });
