@@ -68,6 +68,8 @@ describe("acts recorded in the audit trail", () => {
       team: SANDBOX_TEAM.id,
     });
     expect(acts[2]).toMatchObject({ object: "/invoice disconnect", reason: "not an admin" });
+    // A feed is named by its channel, so the trail says which one was made or stopped.
+    expect(acts[3]?.object).toBe("feed C0PAYMENTS");
     const edited = acts[4];
     expect(edited?.object).toBe("register main");
     expect(JSON.stringify(edited)).not.toContain(SANDBOX_SECRET);

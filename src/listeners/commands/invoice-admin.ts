@@ -116,7 +116,8 @@ export async function runAdminCommand(
   if (action === "unsubscribe") {
     const removed = await deps.feeds.unsubscribe(command.register?.key ?? command.teamId, command.channelId);
     const reply = feedUnsubscribedMessage(removed, lang);
-    return removed ? { reply, log: { outcome: "feed_unsubscribed" } } : { reply, log: { outcome: "ok" } };
+    if (!removed) return { reply, log: { outcome: "ok" } };
+    return { reply, log: { outcome: "feed_unsubscribed", channel: command.channelId } };
   }
   if (action === "connect") {
     try {

@@ -89,7 +89,7 @@ export async function subscribeFeed(
   const what = describeFeed({ filter, mentions: existing?.mentions }, lang);
   return {
     reply: feedSubscribedMessage(what, outcome, lang),
-    log: { outcome: "feed_subscribed", feed: outcome },
+    log: { outcome: "feed_subscribed", feed: outcome, channel: command.channelId },
   };
 }
 

@@ -1,12 +1,13 @@
 import type { webApi } from "@slack/bolt";
 import { payoutRequestModal } from "../../blocks/payout-forms.js";
-import { requestRefusedMessage } from "../../blocks/payout-replies.js";
+import { amountUnreadText, requestRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
 import type { PayoutPolicy } from "../../payouts/policy.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { readWrittenAmount } from "../../util/rub-amount.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, askPayout } from "../replies/payout-asked.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
@@ -28,14 +29,17 @@ type Asked = {
   lang: Lang;
 };
 
-/** `/payout AMOUNT METHOD WALLET REASON…`: the amount as a plain decimal ("1500", "1500,50"), or undefined. */
+/**
+ * `/payout AMOUNT METHOD WALLET REASON…`: the amount as written (read by readWrittenAmount: `10,000`
+ * is ten thousand, `1500,50` has kopecks), or undefined when the line is not of that shape.
+ */
 export function parseOneLine(
   text: string,
 ): { amount: string; method: string; wallet: string; reason: string } | undefined {
-  const match = /^\s*(\d+(?:[.,]\d+)?)\s+(\S+)\s+(\S+)\s+(\S[\s\S]*)$/.exec(text);
+  const match = /^\s*(\d[\d.,]*)\s+(\S+)\s+(\S+)\s+(\S[\s\S]*)$/.exec(text);
   if (!match) return undefined;
   const [, amount = "", method = "", wallet = "", reason = ""] = match;
-  return { amount: amount.replace(",", "."), method, wallet, reason: reason.trim() };
+  return { amount, method, wallet, reason: reason.trim() };
 }
 
 /** `/payout` with payouts on: the request form, with the register's payout methods the policy allows. */
@@ -94,6 +98,12 @@ export async function requestInOneLine(
   const t = PAYOUT_REQUEST_TEXT[asked.lang];
   const line = parseOneLine(asked.chosen.rest);
   if (!line) return { reply: ephemeral(t.usage, t.usageFallback), log: { outcome: "usage" } };
+  const amount = readWrittenAmount(line.amount);
+  if (!amount.ok)
+    return {
+      reply: ephemeral(`:no_entry_sign: ${amountUnreadText(line.amount, amount.why, asked.lang)}`, t.refusedFallback),
+      log: { outcome: "payout_refused", refusal: `amount_${amount.why}` },
+    };
   const result = await askPayout(deps, client, {
     team: asked.team_id,
     user: asked.user_id,
@@ -101,6 +111,7 @@ export async function requestInOneLine(
     register: asked.chosen,
     lang: asked.lang,
     ...line,
+    amount: amount.value,
     subtractFrom: "balance",
     reference: "",
   });

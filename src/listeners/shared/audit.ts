@@ -19,16 +19,19 @@ export function auditedAct(
 ): Act | undefined {
   const register = noted.register ?? MAIN_REGISTER;
   const object = noted.audit?.object;
+  const feedObject = (channel: string) =>
+    register === MAIN_REGISTER ? `feed ${channel}` : `feed ${channel} register ${register}`;
   const done = (action: AuditAction, fallback: string): Act => ({
     action,
     object: object ?? fallback,
     outcome: "done",
   });
   switch (outcome.outcome) {
+    // A feed is its channel's: the entry names it (and the register, where it is not main).
     case "feed_subscribed":
-      return done(where.kind === "view" ? "feed.form_saved" : "feed.subscribed", "feed");
+      return done(where.kind === "view" ? "feed.form_saved" : "feed.subscribed", feedObject(outcome.channel));
     case "feed_unsubscribed":
-      return done("feed.unsubscribed", "feed");
+      return done("feed.unsubscribed", feedObject(outcome.channel));
     case "digest_set":
       return done("digest.set", `digest ${outcome.digest}`);
     case "callback_rotated":

@@ -130,13 +130,13 @@ export type CommandOutcome =
   /** `/invoice callback rotate`: the workspace's callback address was replaced. */
   | { outcome: "callback_rotated" }
   /** `/invoice subscribe`: the channel is a feed (added, its mode changed, or a paused one resumed). */
-  | { outcome: "feed_subscribed"; feed: "added" | "changed" | "resumed" }
+  | { outcome: "feed_subscribed"; feed: "added" | "changed" | "resumed"; channel: string }
   /** `/invoice subscribe` where Kassa cannot post: nothing saved, the asker told to invite it. */
   | { outcome: "feed_not_in_channel"; slackError: string }
   /** `/invoice digest`: the feed channel's daily summary set to a time of day, or off. */
   | { outcome: "digest_set"; digest: string }
   /** `/invoice unsubscribe`: the channel's feed was removed. */
-  | { outcome: "feed_unsubscribed" }
+  | { outcome: "feed_unsubscribed"; channel: string }
   /** /invoice use: the channel's register shown, set, or why not. */
   | { outcome: "register_shown" | "register_set" | "one_register" | "unknown_register" }
   /** A register kept to other channels (its connect form), asked for here: nothing read. */

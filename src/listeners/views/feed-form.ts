@@ -109,6 +109,6 @@ export const feedFormSubmission =
         .catch((error: unknown) => {
           noted.tellError = slackErrorCode(error);
         });
-      return { outcome: "feed_subscribed", feed: saved };
+      return { outcome: "feed_subscribed", feed: saved, channel };
     });
   };

@@ -3,10 +3,11 @@ import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import { PAYOUT_REQUEST_VIEW, REQUEST_FIELDS } from "../../blocks/payout-forms.js";
-import { plainOf, refusalField, requestRefusalText } from "../../blocks/payout-replies.js";
+import { amountUnreadText, plainOf, refusalField, requestRefusalText } from "../../blocks/payout-replies.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
+import { readWrittenAmount } from "../../util/rub-amount.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
@@ -48,9 +49,7 @@ const formSchema = z
     return {
       method: (method?.selected_option?.value ?? method?.value ?? "").trim(),
       wallet: typed(REQUEST_FIELDS.wallet).replace(/\s+/g, ""),
-      amount: typed(REQUEST_FIELDS.amount)
-        .replace(/[\s\u00a0]/g, "")
-        .replace(",", "."),
+      amount: typed(REQUEST_FIELDS.amount),
       subtractFrom:
         values[REQUEST_FIELDS.subtractFrom]?.value.selected_option?.value === "amount" ? "amount" : "balance",
       reason: typed(REQUEST_FIELDS.reason),
@@ -101,6 +100,11 @@ export const payoutRequestSubmission =
         return { outcome: "bad_form" };
       }
       if (register.several) noted.register = register.name;
+      const amount = readWrittenAmount(form.data.amount);
+      if (!amount.ok) {
+        await reply(fieldError(REQUEST_FIELDS.amount, plainOf(amountUnreadText(form.data.amount, amount.why, lang))));
+        return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
+      }
       const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);
       let first: boolean;
       try {
@@ -120,6 +124,7 @@ export const payoutRequestSubmission =
         register,
         lang,
         ...form.data,
+        amount: amount.value,
       };
       const attempt = askPayout(deps, client, asked);
       const quick = await within(attempt, INLINE_REQUEST_MS - (performance.now() - started));
