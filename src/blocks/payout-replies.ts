@@ -3,6 +3,7 @@ import { PAYOUT_REQUEST_TEXT } from "../i18n/payout-request.js";
 import { PAYOUT_VOTE_TEXT, type VoteRefusalWord } from "../i18n/payout-vote.js";
 import type { RequestRefusal } from "../payouts/requests.js";
 import type { VoteRefusal } from "../payouts/votes.js";
+import type { AmountUnread } from "../util/rub-amount.js";
 import { formatAmount, slackDateFromEpoch } from "./format.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText } from "./mrkdwn.js";
@@ -39,6 +40,15 @@ export function requestRefusalText(refusal: RequestRefusal, register: string, la
     default:
       return t[refusal.kind];
   }
+}
+
+/**
+ * Why a written amount was not read, with what was typed and how to write it: mrkdwn for a reply,
+ * or plain text (the typed amount in quotes) for a form's field.
+ */
+export function amountUnreadText(typed: string, why: AmountUnread, lang: Lang, plain = false): string {
+  const shown = typed.trim().slice(0, 40);
+  return PAYOUT_REQUEST_TEXT[lang].amountUnread[why](plain ? `"${shown}"` : inlineCode(shown));
 }
 
 /** The request form's field a refusal belongs next to (the amount for the rest). */

@@ -54,10 +54,17 @@ export type PayoutRequestText = {
     totals_unreadable: string;
   };
   refusedFallback: string;
+  /** An amount not read (readWrittenAmount's reasons): what was typed, why, and how to write it. */
+  amountUnread: Record<"empty" | "not_a_number" | "ambiguous" | "zero", (typed: string) => string>;
   duplicate: string;
   storeDown: string;
   slowRequest: string;
 };
+
+const HOW_EN =
+  "Write thousands with spaces or with commas in groups of three (10 000 or 10,000 is ten thousand) and the decimals after a point or a single comma (1500.50 or 1500,50).";
+const HOW_RU =
+  "Разряды отделяйте пробелами или запятыми по три цифры (10 000 или 10,000 — десять тысяч), а дробную часть — точкой или одной запятой (1500.50 или 1500,50).";
 
 const en: PayoutRequestText = {
   formTitle: "Request a payout",
@@ -71,7 +78,7 @@ const en: PayoutRequestText = {
   wallet: "Wallet or card",
   walletHint: "As the method expects it. Approvers confirm its last four characters.",
   amount: "Amount",
-  amountHint: "In the method's currency, e.g. 1500 or 1500.50.",
+  amountHint: "In the method's currency, e.g. 1500.50, or 10 000 (10,000 is ten thousand too).",
   feeFrom: "Who pays the fee",
   feeOnTop: "The balance (the recipient gets the full amount)",
   feeFromAmount: "The amount (the recipient gets the amount less the fee)",
@@ -91,7 +98,7 @@ const en: PayoutRequestText = {
     admins: "the workspace's admins",
     method_not_allowed: (methods) => `That payout method is not allowed here. Allowed: ${methods}.`,
     invalid: {
-      amount: "Type the amount as a plain number above zero, e.g. 1500 or 1500.50.",
+      amount: "Type the amount as a number above zero, e.g. 1500, 10 000 or 1500.50.",
       method: "Choose a payout method.",
       wallet: "Type the wallet or card the money goes to.",
       reason: "Say what the payout is for (up to 500 characters).",
@@ -115,6 +122,12 @@ const en: PayoutRequestText = {
       "Today's payouts could not be counted, so the caps cannot be checked. Nothing was requested; try again in a minute.",
   },
   refusedFallback: "Payout not requested.",
+  amountUnread: {
+    empty: () => `Type the amount, e.g. 1500, 10 000 or 1500.50. ${HOW_EN}`,
+    not_a_number: (typed) => `${typed} is not an amount. ${HOW_EN} Nothing was requested.`,
+    ambiguous: (typed) => `${typed} can be read as more than one amount, so nothing was requested. ${HOW_EN}`,
+    zero: (typed) => `${typed} is zero: type an amount above zero. Nothing was requested.`,
+  },
   duplicate: "This form was sent already: one request is made for it.",
   storeDown: "Kassa's storage is not answering, so nothing was requested. Try again in a minute.",
   slowRequest: "The service is slow: the request goes on, and you will hear here how it went.",
@@ -132,7 +145,7 @@ const ru: PayoutRequestText = {
   wallet: "Кошелёк или карта",
   walletHint: "В том виде, как его ждёт способ. Одобряющие подтвердят четыре последних знака.",
   amount: "Сумма",
-  amountHint: "В валюте способа, например 1500 или 1500,50.",
+  amountHint: "В валюте способа, например 1500,50 или 10 000 (10,000 — тоже десять тысяч).",
   feeFrom: "Кто платит комиссию",
   feeOnTop: "Баланс (получатель получит всю сумму)",
   feeFromAmount: "Сумма (получатель получит сумму без комиссии)",
@@ -152,7 +165,7 @@ const ru: PayoutRequestText = {
     admins: "администраторы пространства",
     method_not_allowed: (methods) => `Этот способ выплаты здесь не разрешён. Разрешены: ${methods}.`,
     invalid: {
-      amount: "Введите сумму простым числом больше нуля, например 1500 или 1500,50.",
+      amount: "Введите сумму числом больше нуля, например 1500, 10 000 или 1500,50.",
       method: "Выберите способ выплаты.",
       wallet: "Введите кошелёк или карту получателя.",
       reason: "Напишите, на что выплата (до 500 знаков).",
@@ -176,6 +189,12 @@ const ru: PayoutRequestText = {
       "Не удалось посчитать сегодняшние выплаты, поэтому лимиты не проверить. Ничего не запрошено; попробуйте через минуту.",
   },
   refusedFallback: "Выплата не запрошена.",
+  amountUnread: {
+    empty: () => `Введите сумму, например 1500, 10 000 или 1500,50. ${HOW_RU}`,
+    not_a_number: (typed) => `${typed} — не сумма. ${HOW_RU} Ничего не запрошено.`,
+    ambiguous: (typed) => `${typed} можно прочесть как разные суммы, поэтому ничего не запрошено. ${HOW_RU}`,
+    zero: (typed) => `${typed} — это ноль: введите сумму больше нуля. Ничего не запрошено.`,
+  },
   duplicate: "Эта форма уже отправлена: по ней делается один запрос.",
   storeDown: "Хранилище Kassa не отвечает, поэтому ничего не запрошено. Попробуйте через минуту.",
   slowRequest: "Сервис отвечает медленно: запрос продолжается, результат придёт сюда.",

@@ -101,7 +101,10 @@ export async function requestInOneLine(
   const amount = readWrittenAmount(line.amount);
   if (!amount.ok)
     return {
-      reply: ephemeral(`:no_entry_sign: ${amountUnreadText(line.amount, amount.why, asked.lang)}`, t.refusedFallback),
+      reply: ephemeral(
+        `:no_entry_sign: ${amountUnreadText(line.amount, amount.why, asked.lang)}`,
+        t.refusedFallback,
+      ),
       log: { outcome: "payout_refused", refusal: `amount_${amount.why}` },
     };
   const result = await askPayout(deps, client, {

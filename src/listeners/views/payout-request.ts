@@ -102,7 +102,9 @@ export const payoutRequestSubmission =
       if (register.several) noted.register = register.name;
       const amount = readWrittenAmount(form.data.amount);
       if (!amount.ok) {
-        await reply(fieldError(REQUEST_FIELDS.amount, plainOf(amountUnreadText(form.data.amount, amount.why, lang))));
+        await reply(
+          fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.data.amount, amount.why, lang, true)),
+        );
         return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
       }
       const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);

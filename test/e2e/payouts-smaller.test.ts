@@ -1,0 +1,125 @@
+/**
+ * Payout requests' smaller rules through the real app (issue 49): how an amount is read (`10,000` is
+ * ten thousand; a figure readable two ways is refused, saying how to write it), and what the
+ * requester is told. The payout worker is not needed here: each request posts its card at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PostedMessage } from "../../sandbox/slack.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
+import { Stack } from "../../sandbox/stack.js";
+import { clockReading } from "../support/manual-clock.js";
+import { connectWithSecret2 } from "../support/secret2.js";
+
+type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
+const viewOf = (body: Record<string, unknown>) =>
+  (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
+
+const TEAM = SANDBOX_TEAM.id;
+const [REQUESTER, ANNA, BORIS, CARL] = ["U0REQ", "U0ANNA", "U0BORIS", "U0CARL"];
+const APPROVAL = "C0PAYOUTS";
+const WALLET = "2200700012345678";
+const METHOD = "CARDRUBP2P";
+
+const offsetMs = 0;
+const clock = () => new Date(Date.now() + offsetMs);
+
+describe("payout requests: the smaller rules", () => {
+  let stack: Stack;
+  /** The register's payout policy set by the CLI; caps in roubles. */
+  async function setPolicy(personDay: string, registerDay: string) {
+    const set = await stack.cli(
+      ["payouts", "policy", "--team", TEAM, "--approvers", [ANNA, BORIS, CARL].join(","), "--channel"]
+        .concat([APPROVAL, "--two-from", "5000", "--person-day", personDay, "--register-day", registerDay])
+        .concat(["--expire", "1h", "--requesters", REQUESTER]),
+    );
+    expect(set.code, set.stderr).toBe(0);
+  }
+  beforeAll(async () => {
+    stack = await Stack.start({ storeMemoMs: 0, clock: clockReading(clock) });
+    for (const user of [REQUESTER, ANNA, BORIS, CARL]) stack.slack.users[user] = {};
+    await connectWithSecret2(stack);
+    await setPolicy("100000", "200000");
+    const balance = stack.fake.balances.find((one) => one.code === METHOD);
+    if (balance) balance.amount = "1000000";
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const cardsIn = (channel: string) =>
+    [...stack.slack.messages.values()].filter((message) => message.channel === channel && !message.threadTs);
+  const lastCard = () => cardsIn(APPROVAL).at(-1) as PostedMessage;
+  const text = (message: PostedMessage | undefined) =>
+    JSON.stringify(message?.blocks ?? []) + (message?.text ?? "");
+  const ask = (line: string, userId = REQUESTER) =>
+    stack.ask(line, { command: "/payout", userId, channelId: "C0ASKED" });
+  const quotes = () => stack.fake.payoffs.all.size;
+
+  /** `/payout` alone: the request form Slack was asked to open. */
+  async function openForm(): Promise<View> {
+    const before = stack.slack.callsOf("views.open").length;
+    const ack = await stack.command("", { command: "/payout", userId: REQUESTER, channelId: "C0ASKED" });
+    expect(ack.status).toBe(200);
+    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(before + 1);
+    return viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
+  }
+
+  describe("amounts (item 1)", () => {
+    it("reads 10,000 in the one-line /payout as ten thousand roubles", async () => {
+      const cards = cardsIn(APPROVAL).length;
+      const { reply } = await ask(`10,000 ${METHOD} ${WALLET} Rent for March`);
+      expect(JSON.stringify(reply.body)).toContain("Requested");
+      await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1);
+      expect(text(lastCard())).toContain("10,000.00 RUB");
+      expect([...stack.fake.payoffs.all.values()].at(-1)?.amount).toBe("10000");
+    });
+
+    it("reads 10,000 in the request form as ten thousand, and 1000,25 with its kopecks", async () => {
+      const values = (amount: string) => ({
+        payout_method: { value: METHOD },
+        payout_wallet: { value: WALLET },
+        payout_amount: { value: amount },
+        payout_fee_from: { selected: "balance" },
+        payout_reason: { value: "Deposit" },
+        payout_reference: { value: "" },
+      });
+      for (const [amount, shown, viewId] of [
+        ["10,000", "10,000.00 RUB", "V0TENK"],
+        ["1000,25", "1,000.25 RUB", "V0KOPECKS"],
+      ] as const) {
+        const cards = cardsIn(APPROVAL).length;
+        const view = await openForm();
+        const result = await stack.submitView({ view, values: values(amount), userId: REQUESTER, viewId });
+        expect(result.json, JSON.stringify(result.json)).toBeNull();
+        await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1);
+        expect(text(lastCard())).toContain(shown);
+      }
+    });
+
+    it("refuses an amount readable two ways, saying why and how to write it; nothing is quoted", async () => {
+      const [made, cards] = [quotes(), cardsIn(APPROVAL).length];
+      for (const amount of ["1.000,50", "10,000.5,1", "1,234,5"]) {
+        const { reply } = await ask(`${amount} ${METHOD} ${WALLET} Supplier`);
+        const said = JSON.stringify(reply.body);
+        expect(said).toContain(`\`${amount}\` can be read as more than one amount, so nothing was requested`);
+        expect(said).toContain("10 000 or 10,000 is ten thousand");
+      }
+      const view = await openForm();
+      const result = await stack.submitView({
+        view,
+        values: {
+          payout_method: { value: METHOD },
+          payout_wallet: { value: WALLET },
+          payout_amount: { value: "1.000,50" },
+          payout_reason: { value: "Deposit" },
+        },
+        userId: REQUESTER,
+        viewId: "V0TWOWAYS",
+      });
+      expect(JSON.stringify(result.json)).toContain("can be read as more than one amount");
+      expect(JSON.stringify(result.json)).toContain('"payout_amount"');
+      expect(quotes()).toBe(made);
+      expect(cardsIn(APPROVAL)).toHaveLength(cards);
+    });
+  });
+});
