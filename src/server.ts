@@ -6,7 +6,7 @@ import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
-import { openRecords } from "./edge/open-records.js";
+import { openRecords, payoutNudge } from "./edge/open-records.js";
 import {
   type BackgroundPasses,
   logListening,
@@ -18,7 +18,6 @@ import {
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { openGuards } from "./guards/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
-import { followNow } from "./payouts/worker.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import { openStores, type Stores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
@@ -203,7 +202,7 @@ async function openWork(
       keys: stores.callbackKeys,
       saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
       nudge: nudgeLiveWork(feedRunner, watcher, logger),
-      nudgePayout: (id) => followNow(payouts.deps, id, new Date()).catch(() => undefined),
+      nudgePayout: payoutNudge(payouts.deps, logger, () => new Date(options.clock.now())),
       logger,
       refusals,
     }),

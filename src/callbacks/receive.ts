@@ -15,8 +15,11 @@ export type CallbackDeps = {
   saltOf(teamId: string): Promise<string | undefined>;
   /** Read the invoice again and tell Slack what changed (cards, thread notes, feed). Never throws. */
   nudge(teamId: string, invoiceId: string): Promise<void>;
-  /** A payout's callback (its address ends in PAYOUT_CALLBACK_QUERY): the worker reads it now. Never throws. */
-  nudgePayout(payoutId: string): Promise<void>;
+  /**
+   * A payout's callback (its address ends in PAYOUT_CALLBACK_QUERY) on `registerKey`'s address: the
+   * worker reads it now, if it is that register's payout. Never throws.
+   */
+  nudgePayout(registerKey: string, payoutId: string): Promise<void>;
   logger: Logger;
   /** Where refused callbacks are counted; the log gets a summary, never a line each. */
   refusals: Pick<RefusalSummary, "count">;
@@ -116,7 +119,7 @@ export function callbackListener(deps: CallbackDeps): (req: IncomingMessage, res
         const id = `${verdict.teamId}:${thing}:${verdict.invoiceId}`;
         if (inFlight.has(id)) return;
         const nudged = verdict.payout
-          ? deps.nudgePayout(verdict.invoiceId)
+          ? deps.nudgePayout(verdict.teamId, verdict.invoiceId)
           : deps.nudge(verdict.teamId, verdict.invoiceId);
         const work = nudged.finally(() => inFlight.delete(id));
         inFlight.set(id, work);

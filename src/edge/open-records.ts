@@ -2,7 +2,9 @@ import { AuditDayRunner } from "../audit/daily.js";
 import { openAuditTrail } from "../audit/index.js";
 import type { Config } from "../config/index.js";
 import type { PayoutTiming } from "../payouts/request-deps.js";
-import { openPayouts } from "../payouts/runner.js";
+import { readRequest } from "../payouts/request-model.js";
+import { openPayouts, type PayoutWork } from "../payouts/runner.js";
+import { followNow } from "../payouts/worker.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
@@ -72,6 +74,28 @@ export async function openRecords(
     },
   );
   return { audit, payouts, auditDay };
+}
+
+/**
+ * A signed payout callback on a register's address: the request is read now, when it is that
+ * register's (a register's Secret 2 signs for its own payouts only); another's is left alone.
+ */
+export function payoutNudge(deps: PayoutWork["deps"], logger: Logger, now: () => Date) {
+  return async (registerKey: string, id: string): Promise<void> => {
+    try {
+      const read = await readRequest(deps.board, id);
+      if (read?.request.registerKey !== registerKey) {
+        logger.warn(
+          { registerKey, payout: id, outcome: "payout_callback_elsewhere" },
+          "a payout callback named a payout of no request of this register: nothing read",
+        );
+        return;
+      }
+      await followNow(deps, id, now());
+    } catch (error) {
+      logger.warn({ payout: id, err: error }, "could not mark a payout to be read after its callback");
+    }
+  };
 }
 
 /**

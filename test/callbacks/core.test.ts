@@ -138,8 +138,8 @@ describe("receiving a callback (a real HTTP server)", () => {
     const listener = callbackListener({
       keys,
       saltOf: async (team) => (team === "T0A" ? (salt ?? undefined) : undefined),
-      nudgePayout: async (payout) => {
-        nudges.push(`payout:${payout}`);
+      nudgePayout: async (register, payout) => {
+        nudges.push(`${register}:payout:${payout}`);
       },
       nudge: async (team, invoice) => {
         nudges.push(`${team}:${invoice}`);
