@@ -11,8 +11,11 @@ import { readRequest } from "./request-model.js";
 // both slip under a cap. The list is forgotten two days after its day (the worker drops it).
 
 export const DAY_FAMILY = "payout-day";
-const ENTRIES_FIELD = "entries";
-/** Requests a register may make in one day: a list to read at every request, so it stays short. */
+export const ENTRIES_FIELD = "entries";
+/**
+ * Requests a register may have counting in one day (waiting, on their way or paid): a list read at
+ * every request, so it stays short. Those that no longer count leave it at the next request.
+ */
 export const DAY_ENTRIES_MAX = 500;
 /** An entry whose request was never stored (its process stopped in between) counts this long. */
 const UNSTORED_COUNTS_MS = 10 * 60_000;
@@ -52,14 +55,13 @@ async function counts(board: ClaimBoard, entry: DayEntry, now: Date): Promise<bo
   return ["waiting", "approved", "submitting", "submitted"].includes(status);
 }
 
-async function totalsOf(
-  board: ClaimBoard,
-  entries: DayEntry[],
-  requester: string,
-  now: Date,
-): Promise<DayTotals> {
+/** The entries still counting (their requests may take money out, or did): the rest never count again. */
+async function liveEntries(board: ClaimBoard, entries: DayEntry[], now: Date): Promise<DayEntry[]> {
   const counted = await Promise.all(entries.map((entry) => counts(board, entry, now)));
-  const live = entries.filter((_, index) => counted[index]);
+  return entries.filter((_, index) => counted[index]);
+}
+
+function totalsOf(live: DayEntry[], requester: string): DayTotals {
   return {
     requester: addDecimals(
       ...live.filter((entry) => entry.requester === requester).map((entry) => entry.rub),
@@ -86,7 +88,7 @@ export async function todayTotals(
   now: Date,
 ): Promise<DayTotals | undefined> {
   const day = await readDay(board, dayKey(registerKey, now));
-  return day && totalsOf(board, day.entries, requester, now);
+  return day && totalsOf(await liveEntries(board, day.entries, now), requester);
 }
 
 /** Which cap `rub` more would pass (reaching a cap exactly is allowed); undefined: none. */
@@ -103,8 +105,9 @@ export function capPassed(
 }
 
 /**
- * Counts the day's totals and, when `entry.rub` more stays within both caps, adds the request to the
- * day by compare-and-set (counted again if another request came first). The totals before it.
+ * Counts the day's totals and, when `entry.rub` more stays within both caps and fewer than
+ * DAY_ENTRIES_MAX requests still count, adds the request to the day by compare-and-set (counted again
+ * if another request came first), leaving out those that no longer count. The totals before it.
  */
 export async function reserveToday(
   board: ClaimBoard,
@@ -117,11 +120,13 @@ export async function reserveToday(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const day = await readDay(board, key);
     if (!day) return { ok: false, refusal: { kind: "totals_unreadable" } };
-    if (day.entries.length >= DAY_ENTRIES_MAX) return { ok: false, refusal: { kind: "too_many_today" } };
-    const totals = await totalsOf(board, day.entries, entry.requester, now);
+    // Rejected, cancelled, expired, changed and refused requests (and unpaid ends) leave the list here.
+    const live = await liveEntries(board, day.entries, now);
+    if (live.length >= DAY_ENTRIES_MAX) return { ok: false, refusal: { kind: "too_many_today" } };
+    const totals = totalsOf(live, entry.requester);
     const passed = capPassed(totals, entry.rub, policy);
     if (passed) return { ok: false, refusal: passed };
-    if (await board.swapState(DAY_FAMILY, key, ENTRIES_FIELD, day.raw, [...day.entries, entry])) {
+    if (await board.swapState(DAY_FAMILY, key, ENTRIES_FIELD, day.raw, [...live, entry])) {
       await board.enlist(DAY_FAMILY, key, Date.parse(`${dayOf(now)}T00:00:00.000Z`) + 2 * 86_400_000);
       return { ok: true, totals };
     }

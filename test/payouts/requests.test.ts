@@ -4,9 +4,11 @@
  * request stored; refusals store nothing.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DAY_ENTRIES_MAX, DAY_FAMILY, dayKey, ENTRIES_FIELD } from "../../src/payouts/day-totals.js";
 import { payoutTimingFor } from "../../src/payouts/request-deps.js";
 import { readRequest } from "../../src/payouts/request-model.js";
 import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import { cancel, reject } from "../../src/payouts/votes.js";
 import {
   ALICE,
   BOB,
@@ -158,6 +160,38 @@ describe.each(ENGINES)("payout requests on $name", (engine) => {
     // Another day starts from nothing.
     const tomorrow = new Date("2026-11-27T00:00:00.000Z");
     expect((await requestPayout(world.deps, ask({ amount: "100" }), tomorrow)).kind).toBe("requested");
+  });
+
+  it("rejected and cancelled requests leave the day's 500: a day full of them still takes one", async () => {
+    const made = async () => {
+      const result = await requestPayout(world.deps, ask({ amount: "100" }), NOW);
+      if (result.kind !== "requested") throw new Error(`not requested: ${JSON.stringify(result)}`);
+      return result.request.id;
+    };
+    const [rejected, cancelled] = [await made(), await made()];
+    expect((await reject(world.deps, rejected, ALICE, "Wrong supplier", NOW)).kind).toBe("rejected");
+    expect((await cancel(world.deps, cancelled, REQUESTER, NOW)).kind).toBe("cancelled");
+    const key = dayKey(world.registerKey, NOW);
+    const fill = async (ids: string[]) => {
+      const raw = await world.deps.board.readState(DAY_FAMILY, key, ENTRIES_FIELD);
+      const at = NOW.toISOString();
+      const entries = Array.from({ length: DAY_ENTRIES_MAX }, (_, n) => ({
+        id: ids[n % ids.length],
+        requester: REQUESTER,
+        rub: "1",
+        at,
+      }));
+      expect(await world.deps.board.swapState(DAY_FAMILY, key, ENTRIES_FIELD, raw, entries)).toBe(true);
+    };
+    await fill([rejected, cancelled]);
+    const waiting = await made();
+    // The list keeps only what still counts: the new request.
+    expect(await world.deps.board.readState(DAY_FAMILY, key, ENTRIES_FIELD)).toMatchObject([{ id: waiting }]);
+    // 500 requests that still count make a full day.
+    await fill([waiting]);
+    expect(await requestPayout(world.deps, ask({ amount: "100" }), NOW)).toMatchObject({
+      refusal: { kind: "too_many_today" },
+    });
   });
 
   it("two requests at once cannot both pass the cap", async () => {
