@@ -9,7 +9,7 @@ import { KeyvInstallationStore } from "./installations.js";
 import { type ResolvedKey, resolveCredentialsKey } from "./key-file.js";
 import { type KeyvStore, openStore, type StoreKind } from "./keyv.js";
 import { type RegisterDirectory, registerDirectoryFor, registerKey } from "./registers.js";
-import { SettingsStore } from "./settings.js";
+import { type SettingsStore, settingsStoreFor } from "./settings.js";
 
 export type Stores = {
   store: KeyvStore;
@@ -70,7 +70,7 @@ export async function openStores(
         box,
         store.namespace("orgworkspaces"),
       ),
-      settings: new SettingsStore(store.namespace("settings"), options.memoMs),
+      settings: settingsStoreFor(store, { timeoutMs: config.store.timeoutMs, memoMs: options.memoMs }),
       callbackKeys: callbackKeysFor(store, config.store.timeoutMs),
       cardOwners: new CardOwnersStore(store.namespace("cardowners")),
       registers: registerDirectoryFor(store, config.store.timeoutMs, { memoMs: options.memoMs ?? 0 }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BoardDocument } from "./claims/document.js";
 import { type ClaimBoard, openClaimBoard } from "./claims/index.js";
 import type { KeyvStore } from "./connection.js";
 import { Memo } from "./memo.js";
@@ -64,36 +65,25 @@ export type RegisterShown = { label: string | undefined; keptTo: readonly string
 /** The board's family of the workspaces' directories: item = team id, state DIRECTORY_FIELD. */
 export const REGISTERS_FAMILY = "registers";
 const DIRECTORY_FIELD = "directory";
-/** A swap that keeps losing means admins are changing the workspace without pause; give up then. */
-const MAX_ATTEMPTS = 8;
 
 export class RegisterDirectory {
-  private opening: Promise<ClaimBoard> | undefined;
   private readonly memo: Memo<RegisterDirectoryState>;
+  private readonly document: BoardDocument<RegisterDirectoryState>;
 
   /** `memoMs`: how long a read is reused in memory (a change shows on other replicas after it). */
-  constructor(
-    private readonly open: () => Promise<ClaimBoard>,
-    memoMs = 0,
-  ) {
+  constructor(open: () => Promise<ClaimBoard>, memoMs = 0) {
     this.memo = new Memo(memoMs);
-  }
-
-  private board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
+    this.document = new BoardDocument(open, REGISTERS_FAMILY, DIRECTORY_FIELD, (raw) => {
+      const parsed = directorySchema.safeParse(raw);
+      return parsed.success ? parsed.data : undefined;
     });
-    return this.opening;
   }
 
   /** The workspace's directory; an unreadable one reads as empty (only main), never as someone else's. */
   async get(team: string): Promise<RegisterDirectoryState> {
     const remembered = this.memo.get(team, undefined);
     if (remembered) return remembered;
-    const raw = await (await this.board()).readState(REGISTERS_FAMILY, team, DIRECTORY_FIELD);
-    const parsed = directorySchema.safeParse(raw);
-    const directory = parsed.success ? parsed.data : EMPTY;
+    const directory = (await this.document.read(team)).value ?? EMPTY;
     this.memo.set(team, directory);
     return directory;
   }
@@ -161,25 +151,16 @@ export class RegisterDirectory {
   /** Forgets the workspace's directory (uninstall). */
   async removeTeam(team: string): Promise<void> {
     this.memo.delete(team);
-    await (await this.board()).deleteState(REGISTERS_FAMILY, team, DIRECTORY_FIELD);
+    await this.document.remove(team);
   }
 
   private async change(
     team: string,
     next: (directory: RegisterDirectoryState) => RegisterDirectoryState,
   ): Promise<void> {
-    const board = await this.board();
     this.memo.delete(team);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const raw = await board.readState(REGISTERS_FAMILY, team, DIRECTORY_FIELD);
-      const parsed = directorySchema.safeParse(raw);
-      const changed = next(parsed.success ? parsed.data : EMPTY);
-      if (await board.swapState(REGISTERS_FAMILY, team, DIRECTORY_FIELD, raw, changed)) {
-        this.memo.delete(team);
-        return;
-      }
-    }
-    throw new Error("the workspace's registers kept changing while this change was being made");
+    await this.document.update(team, (current) => next(current ?? EMPTY));
+    this.memo.delete(team);
   }
 }
 

@@ -10,7 +10,7 @@ import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { openStore } from "../../src/store/keyv.js";
-import { SettingsStore } from "../../src/store/settings.js";
+import { settingsStoreFor } from "../../src/store/settings.js";
 import { englishWords } from "../support/english-words.js";
 
 const hours = (h: number) => moscowTime(new Date(Date.now() + h * 3_600_000));
@@ -20,7 +20,7 @@ async function startRussian(options: Parameters<typeof Stack.start>[0]): Promise
   const stack = await Stack.start(options);
   const store = await openStore(stack.env.STORE_URL ?? "");
   try {
-    await new SettingsStore(store.namespace("settings")).update(SANDBOX_TEAM.id, { language: "ru" });
+    await settingsStoreFor(store).update(SANDBOX_TEAM.id, { language: "ru" });
   } finally {
     await store.close();
   }

@@ -7,7 +7,7 @@ import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { Memo } from "../../src/store/memo.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
-import { SettingsStore } from "../../src/store/settings.js";
+import { settingsStoreFor } from "../../src/store/settings.js";
 
 describe("Memo", () => {
   it("remembers for its time, then forgets; delete and ttl 0 work", () => {
@@ -75,7 +75,7 @@ describe("SettingsStore", () => {
     const dir = mkdtempSync(join(tmpdir(), "kassa-settings-"));
     const store = await openStore(`sqlite://${join(dir, "kassa.sqlite")}`);
     try {
-      const settings = new SettingsStore(store.namespace("settings"), 60_000);
+      const settings = settingsStoreFor(store, { memoMs: 60_000 });
       expect(await settings.get("T1")).toEqual({});
       await settings.update("T1", { replyVisibility: "private" });
       expect(await settings.get("T1")).toEqual({ replyVisibility: "private" });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CredentialsStore } from "../../src/store/credentials.js";
 import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
-import { SettingsStore } from "../../src/store/settings.js";
+import { settingsStoreFor } from "../../src/store/settings.js";
 import { openSqliteDatabase } from "../../src/store/sqlite.js";
 
 // test/fixtures/sqlite3-5.1.7-killed.db (+ -wal) was written by Kassa at 3556f5d with the old driver
@@ -42,7 +42,7 @@ describe("a database written by the old SQLite driver", () => {
     expect((await credentials.get("T0SECOND"))?.account.secret).toBe("second-secret");
     expect((await credentials.list()).map((row) => row.teamId)).toEqual(["T0OLDDRIVER", "T0SECOND"]);
 
-    expect(await new SettingsStore(store.namespace("settings")).get("T0OLDDRIVER")).toEqual({
+    expect(await settingsStoreFor(store).get("T0OLDDRIVER")).toEqual({
       replyVisibility: "private",
       invoiceCreators: "everyone",
     });

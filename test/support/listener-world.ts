@@ -36,7 +36,7 @@ import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { registerDirectoryFor } from "../../src/store/registers.js";
-import { SettingsStore } from "../../src/store/settings.js";
+import { settingsStoreFor } from "../../src/store/settings.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
@@ -116,7 +116,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     paymethodsPages: new PaymethodsPages(),
     stores: {
       credentials,
-      settings: new SettingsStore(store.namespace("settings")),
+      settings: settingsStoreFor(store),
       installations: new KeyvInstallationStore(
         store.namespace("installations"),
         box,
