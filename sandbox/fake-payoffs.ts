@@ -47,6 +47,8 @@ export type FakePayoffs = {
   faults: Partial<Record<PayoffCall, PayoffFault>>;
   /** The envelope errors of the `refuse` fault. */
   refusal: string[];
+  /** The rub_amount every answer shows instead of its own (a service miscounting roubles); null: its own. */
+  rubShown: string | null;
   /**
    * How a submitted payout ends by itself: `state` after `afterMs`. null (the default): it stays
    * `processing` until finish() is called.
@@ -145,6 +147,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
     all,
     faults: {},
     refusal: ["Payoffs are temporarily unavailable"],
+    rubShown: null,
     settle: null,
     submits: [],
     callbacks: [],
@@ -259,6 +262,7 @@ async function handle(
   let shown = outcome.payoff;
   if (fault === "otherPayoff") shown = { ...shown, id: desk.newId() };
   if (fault === "lieAmount") shown = { ...shown, amount: new Big(shown.amount).times(10).toFixed() };
+  if (desk.payoffs.rubShown !== null) shown = { ...shown, rubAmount: desk.payoffs.rubShown };
   return reply(200, renderPayoff(shown, version, outcome.part));
 }
 

@@ -31,6 +31,11 @@ export function requestRefusalText(refusal: RequestRefusal, register: string, la
         refusal.needed,
         refusal.approvers.length > 0 ? people(refusal.approvers) : "—",
       );
+    case "rub_amount_wrong":
+      return t.rub_amount_wrong(
+        formatAmount(refusal.amount, refusal.currency, lang),
+        formatAmount(refusal.rub, "RUB", lang),
+      );
     case "cap_reached":
       return t.cap_reached(
         refusal.cap,

@@ -10,6 +10,7 @@ export type RequestRefusalWord =
   | "service_refused"
   | "quote_mismatch"
   | "no_rub_amount"
+  | "rub_amount_wrong"
   | "too_few_approvers"
   | "cap_reached"
   | "too_many_today"
@@ -48,6 +49,7 @@ export type PayoutRequestText = {
     service_refused: (words: string) => string;
     quote_mismatch: string;
     no_rub_amount: string;
+    rub_amount_wrong: (amount: string, rub: string) => string;
     too_few_approvers: (needed: number, approvers: string) => string;
     cap_reached: (which: "requester" | "register", total: string, limit: string) => string;
     too_many_today: string;
@@ -111,6 +113,8 @@ const en: PayoutRequestText = {
       "The service's quote was not the payout asked for, so it was cancelled and nothing was requested. Try again; if it repeats, tell your admin.",
     no_rub_amount:
       "The service did not say what this payout is in roubles, so the daily caps cannot be counted. Nothing was requested.",
+    rub_amount_wrong: (amount, rub) =>
+      `The payment service counted ${amount} as ${rub}, which cannot be right, so the daily caps and the approvals needed cannot be counted. Its quote was cancelled and nothing was requested. Try again later; if it repeats, tell your admin.`,
     too_few_approvers: (needed, approvers) =>
       `This payout needs ${needed} approvers besides you, and the policy has ${approvers}. Ask an admin to add approvers.`,
     cap_reached: (which, total, limit) =>
@@ -178,6 +182,8 @@ const ru: PayoutRequestText = {
       "Заявка сервиса оказалась не той выплатой, что запрошена, поэтому её отменили и ничего не запросили. Попробуйте снова; если повторится, скажите администратору.",
     no_rub_amount:
       "Сервис не сказал, сколько это в рублях, поэтому дневные лимиты не посчитать. Ничего не запрошено.",
+    rub_amount_wrong: (amount, rub) =>
+      `Платёжный сервис посчитал ${amount} как ${rub}, а так быть не может, поэтому дневные лимиты и число одобрений не посчитать. Его заявка отменена, ничего не запрошено. Попробуйте позже; если повторится, скажите администратору.`,
     too_few_approvers: (needed, approvers) =>
       `Этой выплате нужно одобряющих кроме вас: ${needed}, а в правилах: ${approvers}. Попросите администратора добавить одобряющих.`,
     cap_reached: (which, total, limit) =>

@@ -40,6 +40,8 @@ export type RequestRefusal =
   | { kind: "quote_mismatch" }
   /** Neither a RUB method nor a RUB amount in the quote: the caps cannot be counted. */
   | { kind: "no_rub_amount" }
+  /** The quote's RUB amount is zero, negative or absurd: the quote's own figures (it was cancelled). */
+  | { kind: "rub_amount_wrong"; amount: string; currency: string; rub: string }
   /** Fewer approvers than needed besides the requester. */
   | { kind: "too_few_approvers"; needed: number; approvers: string[] }
   | CapRefusal;
@@ -125,6 +127,17 @@ function rubOf(quote: Payoff): string | undefined {
   return quote.rubAmount ? toDecimalString(quote.rubAmount.value) : undefined;
 }
 
+/** No cap can be set this high (12 digits of roubles): a RUB amount from here on is the service's mistake. */
+const RUB_ABSURD_FROM = "1000000000000";
+
+/**
+ * A RUB amount the caps and the approvals cannot rest on: zero or negative (it would pass every cap
+ * with one approver) or absurdly large. Such a quote is refused, never read as "no cap".
+ */
+export function rubAmountWrong(rub: string): boolean {
+  return compareDecimals(rub, "0") <= 0 || compareDecimals(rub, RUB_ABSURD_FROM) >= 0;
+}
+
 /** Two approvals from the policy's amount in RUB, and always two when the RUB amount is not known. */
 export function approvalsNeeded(
   rub: string | undefined,
@@ -191,6 +204,8 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
     return refused(refusal);
   };
   const rub = rubOf(quote);
+  if (rub !== undefined && rubAmountWrong(rub))
+    return unused({ kind: "rub_amount_wrong", amount: quote.amount.value, currency: quote.currency, rub });
   const approvers = policy.approvers.filter((approver) => approver !== ask.requester);
   const needed = approvalsNeeded(rub, policy);
   if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });

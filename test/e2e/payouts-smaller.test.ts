@@ -122,4 +122,30 @@ describe("payout requests: the smaller rules", () => {
       expect(cardsIn(APPROVAL)).toHaveLength(cards);
     });
   });
+
+  describe("the quote's rub_amount (item 3)", () => {
+    it("refuses a quote counted as zero, negative or absurd roubles, showing the service's figures; its quote cancelled", async () => {
+      const cards = cardsIn(APPROVAL).length;
+      try {
+        for (const [rub, shown] of [
+          ["0", "60 USDT as 0.00 RUB"],
+          ["-5713.97", "60 USDT as -5,713.97 RUB"],
+          ["57139700000000", "60 USDT as 57,139,700,000,000.00 RUB"],
+        ] as const) {
+          stack.fake.payoffs.rubShown = rub;
+          const { reply } = await ask(`60 USDTTRC TXYZ1 Contractor`);
+          const said = JSON.stringify(reply.body);
+          expect(said).toContain(`The payment service counted ${shown}, which cannot be right`);
+          expect(said).toContain("Its quote was cancelled and nothing was requested");
+          expect([...stack.fake.payoffs.all.values()].at(-1)?.state).toBe("canceled");
+        }
+      } finally {
+        stack.fake.payoffs.rubShown = null;
+      }
+      expect(cardsIn(APPROVAL)).toHaveLength(cards);
+      // The service's own count goes through: 60 USDT at 95.2328 RUB, two approvals from 5,000 RUB.
+      const { reply } = await ask(`60 USDTTRC TXYZ1 Contractor`);
+      expect(JSON.stringify(reply.body)).toContain("2 approvals are needed");
+    });
+  });
 });
