@@ -221,6 +221,7 @@ async function openWork(
         logger,
         clock: options.clock,
         digestIntervalMs: config.digestIntervalMs,
+        storeTimeoutMs: config.store.timeoutMs,
         leasePrefix: options.watchNamespace,
         readLeaseMs: options.readLeaseMs,
       }),

@@ -4,9 +4,11 @@ import { owedExportsFor } from "../exports/owed.js";
 import { KeptHistory } from "../history/kept.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { CancelMarks } from "../store/cancels.js";
+import { openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
 import { leasesFor } from "../store/leases.js";
 import type { RegisterDirectory } from "../store/registers.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { SettingsStore } from "../store/settings.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -31,6 +33,8 @@ export async function openPeriodWork(
     logger: Logger;
     clock?: Clock | undefined;
     digestIntervalMs: number;
+    /** STORE_TIMEOUT_MS: each claim board call's deadline. */
+    storeTimeoutMs?: number | undefined;
     /** Where the leases live in Redis or PostgreSQL (tests give each run its own, as for the watches). */
     leasePrefix?: string | undefined;
     /** The leases of long reads, an export's and a history refresh's (defaults 60 s and 30 s); tests shorten them. */
@@ -50,7 +54,9 @@ export async function openPeriodWork(
     leaseMs: deps.readLeaseMs,
   });
   const cancels = new CancelMarks(store.namespace("cancels"));
-  const digests = new DigestStore(store.namespace("digests"), store.namespace("digeststate"));
+  const digests = new DigestStore(store.namespace("digests"), store.namespace("digeststate"), () =>
+    openClaimBoard(store, deps.leasePrefix ?? DEFAULT_PREFIX, deps.storeTimeoutMs),
+  );
   const digestRunner = new DigestRunner(
     {
       store: digests,

@@ -167,7 +167,9 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     }),
     history,
     cancels,
-    digests: new DigestStore(store.namespace("digests"), store.namespace("digeststate")),
+    digests: new DigestStore(store.namespace("digests"), store.namespace("digeststate"), () =>
+      openClaimBoard(store),
+    ),
   };
   const web = new webApi.WebClient("xoxb-handler-tests", {
     slackApiUrl: slack.apiUrl,
