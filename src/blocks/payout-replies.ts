@@ -1,6 +1,7 @@
 import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_REQUEST_TEXT } from "../i18n/payout-request.js";
 import { PAYOUT_VOTE_TEXT, type VoteRefusalWord } from "../i18n/payout-vote.js";
+import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import type { RequestRefusal } from "../payouts/requests.js";
 import type { VoteRefusal } from "../payouts/votes.js";
 import type { AmountUnread } from "../util/rub-amount.js";
@@ -36,12 +37,15 @@ export function requestRefusalText(refusal: RequestRefusal, register: string, la
         formatAmount(refusal.amount, refusal.currency, lang),
         formatAmount(refusal.rub, "RUB", lang),
       );
-    case "cap_reached":
+    case "cap_reached": {
+      const left = addDecimals(refusal.limit, `-${refusal.total}`);
       return t.cap_reached(
         refusal.cap,
         formatAmount(refusal.total, "RUB", lang),
         formatAmount(refusal.limit, "RUB", lang),
+        formatAmount(compareDecimals(left, "0") > 0 ? left : "0", "RUB", lang),
       );
+    }
     default:
       return t[refusal.kind];
   }

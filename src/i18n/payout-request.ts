@@ -51,7 +51,7 @@ export type PayoutRequestText = {
     no_rub_amount: string;
     rub_amount_wrong: (amount: string, rub: string) => string;
     too_few_approvers: (needed: number, approvers: string) => string;
-    cap_reached: (which: "requester" | "register", total: string, limit: string) => string;
+    cap_reached: (which: "requester" | "register", total: string, limit: string, left: string) => string;
     too_many_today: string;
     totals_unreadable: string;
   };
@@ -117,10 +117,10 @@ const en: PayoutRequestText = {
       `The payment service counted ${amount} as ${rub}, which cannot be right, so the daily caps and the approvals needed cannot be counted. Its quote was cancelled and nothing was requested. Try again later; if it repeats, tell your admin.`,
     too_few_approvers: (needed, approvers) =>
       `This payout needs ${needed} approvers besides you, and the policy has ${approvers}. Ask an admin to add approvers.`,
-    cap_reached: (which, total, limit) =>
+    cap_reached: (which, total, limit, left) =>
       which === "requester"
-        ? `This would take your requests today to more than your daily cap (${total} requested of ${limit}). Nothing was requested.`
-        : `This would take the register's payouts today above its daily cap (${total} requested of ${limit}). Nothing was requested.`,
+        ? `This would take your requests today to more than your daily cap (${total} requested of ${limit}). Nothing was requested. ${left} is left of your cap today; an admin can change the cap with \`/payout setup\`.`
+        : `This would take the register's payouts today above its daily cap (${total} requested of ${limit}). Nothing was requested. ${left} is left of the register's cap today; an admin can change the cap with \`/payout setup\`.`,
     too_many_today: "Too many payouts were requested from this register today. Try again tomorrow.",
     totals_unreadable:
       "Today's payouts could not be counted, so the caps cannot be checked. Nothing was requested; try again in a minute.",
@@ -186,10 +186,10 @@ const ru: PayoutRequestText = {
       `Платёжный сервис посчитал ${amount} как ${rub}, а так быть не может, поэтому дневные лимиты и число одобрений не посчитать. Его заявка отменена, ничего не запрошено. Попробуйте позже; если повторится, скажите администратору.`,
     too_few_approvers: (needed, approvers) =>
       `Этой выплате нужно одобряющих кроме вас: ${needed}, а в правилах: ${approvers}. Попросите администратора добавить одобряющих.`,
-    cap_reached: (which, total, limit) =>
+    cap_reached: (which, total, limit, left) =>
       which === "requester"
-        ? `Так ваши запросы за сегодня превысят ваш дневной лимит (запрошено ${total} из ${limit}). Ничего не запрошено.`
-        : `Так выплаты кассы за сегодня превысят её дневной лимит (запрошено ${total} из ${limit}). Ничего не запрошено.`,
+        ? `Так ваши запросы за сегодня превысят ваш дневной лимит (запрошено ${total} из ${limit}). Ничего не запрошено. Сегодня от вашего лимита осталось ${left}; изменить лимит может администратор командой \`/payout setup\`.`
+        : `Так выплаты кассы за сегодня превысят её дневной лимит (запрошено ${total} из ${limit}). Ничего не запрошено. Сегодня от лимита кассы осталось ${left}; изменить лимит может администратор командой \`/payout setup\`.`,
     too_many_today: "С этой кассы сегодня запрошено слишком много выплат. Попробуйте завтра.",
     totals_unreadable:
       "Не удалось посчитать сегодняшние выплаты, поэтому лимиты не проверить. Ничего не запрошено; попробуйте через минуту.",

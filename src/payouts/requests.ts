@@ -22,6 +22,11 @@ export type PayoutAsk = {
   subtractFrom: SubtractFrom;
   reason: string;
   reference: string;
+  /**
+   * The method's currency as known before any quote (its balance), if known: a RUB request is held
+   * against the caps with its own amount before the service is asked.
+   */
+  currency?: string | undefined;
   /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
   callbackUrl?: string | undefined;
 };
@@ -191,10 +196,10 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
   if (early || !payoutsOn(policy)) return refused(early ?? { kind: "payouts_off" });
   const account = await deps.account(ask.registerKey);
   if (!account) return refused({ kind: "not_connected" });
-  // No room left at all: say so before asking the service for a quote.
+  // No room left (for a RUB payout: for its amount): say so before asking the service for a quote.
   const before = await todayTotals(deps.board, ask.registerKey, ask.requester, now);
   if (!before) return refused({ kind: "totals_unreadable" });
-  const full = capPassed(before, "0.01", policy);
+  const full = capPassed(before, ask.currency?.toUpperCase() === "RUB" ? ask.amount : "0.01", policy);
   if (full) return refused(full);
   const quoted = await quoteFor(deps, account, ask);
   if ("refusal" in quoted) return refused(quoted.refusal);

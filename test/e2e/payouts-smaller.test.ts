@@ -20,17 +20,17 @@ const APPROVAL = "C0PAYOUTS";
 const WALLET = "2200700012345678";
 const METHOD = "CARDRUBP2P";
 
-const offsetMs = 0;
+let offsetMs = 0;
 const clock = () => new Date(Date.now() + offsetMs);
 
 describe("payout requests: the smaller rules", () => {
   let stack: Stack;
   /** The register's payout policy set by the CLI; caps in roubles. */
-  async function setPolicy(personDay: string, registerDay: string) {
+  async function setPolicy(personDay: string, registerDay: string, requesters = [REQUESTER]) {
     const set = await stack.cli(
       ["payouts", "policy", "--team", TEAM, "--approvers", [ANNA, BORIS, CARL].join(","), "--channel"]
         .concat([APPROVAL, "--two-from", "5000", "--person-day", personDay, "--register-day", registerDay])
-        .concat(["--expire", "1h", "--requesters", REQUESTER]),
+        .concat(["--expire", "1h", "--requesters", requesters.join(",")]),
     );
     expect(set.code, set.stderr).toBe(0);
   }
@@ -146,6 +146,36 @@ describe("payout requests: the smaller rules", () => {
       // The service's own count goes through: 60 USDT at 95.2328 RUB, two approvals from 5,000 RUB.
       const { reply } = await ask(`60 USDTTRC TXYZ1 Contractor`);
       expect(JSON.stringify(reply.body)).toContain("2 approvals are needed");
+    });
+  });
+
+  describe("roubles past a daily cap (item 5)", () => {
+    it("refuses a RUB request past what is left of a cap before any quote, saying the cap, what is left and who can change it", async () => {
+      offsetMs += 86_400_000; // a new day: nothing requested yet
+      await setPolicy("5000", "8000", [REQUESTER, ANNA]);
+      try {
+        expect(JSON.stringify((await ask(`4000 ${METHOD} ${WALLET} Rent`)).reply.body)).toContain(
+          "Requested",
+        );
+        const [made, cards] = [quotes(), cardsIn(APPROVAL).length];
+        const mine = JSON.stringify((await ask(`1500 ${METHOD} ${WALLET} Deposit`)).reply.body);
+        expect(mine).toContain("more than your daily cap (4,000.00 RUB requested of 5,000.00 RUB)");
+        expect(mine).toContain(
+          "1,000.00 RUB is left of your cap today; an admin can change the cap with `/payout setup`",
+        );
+        const register = JSON.stringify((await ask(`4500 ${METHOD} ${WALLET} Deposit`, ANNA)).reply.body);
+        expect(register).toContain("above its daily cap (4,000.00 RUB requested of 8,000.00 RUB)");
+        expect(register).toContain("4,000.00 RUB is left of the register's cap today");
+        // No quote was asked for either.
+        expect(quotes()).toBe(made);
+        expect(cardsIn(APPROVAL)).toHaveLength(cards);
+        // What is left still passes.
+        expect(JSON.stringify((await ask(`1000 ${METHOD} ${WALLET} Deposit`)).reply.body)).toContain(
+          "Requested",
+        );
+      } finally {
+        await setPolicy("100000", "200000");
+      }
     });
   });
 });

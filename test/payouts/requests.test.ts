@@ -145,6 +145,9 @@ describe.each(ENGINES)("payout requests on $name", (engine) => {
     // The quote made for it is cancelled at the service.
     const quotes = [...world.fake.payoffs.all.values()];
     expect(quotes.map((quote) => quote.state).sort()).toEqual(["canceled", "created"]);
+    // Known to be roubles (the method's balance says so): refused before any quote is asked for.
+    expect(await requestPayout(world.deps, ask({ amount: "4000.01", currency: "RUB" }), NOW)).toEqual(over);
+    expect(world.fake.payoffs.all.size).toBe(2);
     expect(await requestPayout(world.deps, ask({ amount: "4000" }), NOW)).toMatchObject({
       kind: "requested",
       totals: { requester: "10000", register: "10000" },

@@ -61,6 +61,8 @@ export async function askPayout(
   // With PUBLIC_URL, the service posts the payout's end to the register's address: told at once.
   const callbackUrl =
     deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
+  // The method's balance, for its card, and its currency: a RUB payout is held against the caps at once.
+  const balance = await balanceOf(deps, asked.register.key, asked.method);
   const result = await requestPayout(
     payouts,
     {
@@ -72,6 +74,7 @@ export async function askPayout(
       subtractFrom: asked.subtractFrom,
       reason: asked.reason,
       reference: asked.reference,
+      currency: balance?.currency,
       callbackUrl,
     },
     now,
@@ -87,7 +90,7 @@ export async function askPayout(
     register: asked.register.name,
     several: asked.register.several,
     lang: asked.lang,
-    balance: await balanceOf(deps, asked.register.key, request.method),
+    balance,
     today: { total: result.totals.requester, cap: policy?.requesterDaily ?? "0" },
     told: [],
   });
