@@ -1,6 +1,8 @@
 import type { Config } from "../config/index.js";
+import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
 import { registerOfKey } from "../store/registers.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { FeedReader, FeedRunnerDeps } from "./deps.js";
@@ -26,7 +28,9 @@ export async function openFeed(
 ): Promise<{ feeds: FeedStore; runner: FeedRunner }> {
   const { store } = stores;
   const ledger = await openFeedLedger(store, options.namespace, config.store.timeoutMs);
-  const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"));
+  const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"), () =>
+    openClaimBoard(store, options.namespace ?? DEFAULT_PREFIX, config.store.timeoutMs),
+  );
   const runner = new FeedRunner(
     {
       feeds,

@@ -1,4 +1,7 @@
 import type Keyv from "keyv";
+import type { z } from "zod";
+import type { ClaimBoard } from "../store/claims/board.js";
+import { BoardDocument } from "../store/claims/document.js";
 import { StoreValueError } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
 import type { FeedLedger } from "./ledger.js";
@@ -24,12 +27,21 @@ export class FeedStore {
   /** A workspace's feed channels, reused a few seconds: noteCard runs for every channel card. */
   private readonly feedChannels = new Memo<ReadonlySet<string>>(SUBSCRIBED_MEMO_MS);
 
+  private readonly document: BoardDocument<Subscriptions>;
+
   constructor(
+    /** Per register with feeds, the entry its feeds are listed by (and, from releases before, the list itself). */
     private readonly subscriptions: Keyv,
     readonly ledger: FeedLedger,
     /** Live cards posted in feed channels: the feed leaves their invoices to the card's thread. */
     private readonly cards: Keyv,
-  ) {}
+    openBoard: () => Promise<ClaimBoard>,
+  ) {
+    this.document = new BoardDocument(openBoard, FEED_SUBSCRIPTIONS_FAMILY, SUBSCRIPTIONS_FIELD, (raw) => {
+      const parsed = subscriptionsSchema.safeParse(raw);
+      return parsed.success ? parsed.data : undefined;
+    });
+  }
 
   /**
    * A live card of `invoiceId` was posted in `channel`: if the channel is a feed, the feed will not
@@ -50,12 +62,9 @@ export class FeedStore {
   }
 
   async channels(teamId: string): Promise<Subscription[]> {
-    const raw: unknown = await this.subscriptions.get(teamId);
-    if (raw === undefined) return [];
-    const parsed = subscriptionsSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new StoreValueError(`feed subscriptions of ${teamId} are not in the expected form`);
-    return parsed.data.channels;
+    const { raw, value } = await this.document.read(teamId);
+    if (raw !== undefined && !value) throw unreadable(teamId);
+    return (value ?? (await this.legacyOf(teamId))).channels;
   }
 
   /**
@@ -74,29 +83,42 @@ export class FeedStore {
       mentions?: Mentions | null | undefined;
     },
   ): Promise<"added" | "changed" | "resumed"> {
-    const channels = await this.channels(teamId);
-    const existing = channels.find((entry) => entry.channel === values.channel);
-    const paused = existing ? Boolean((await this.state(teamId, values.channel))?.pause) : false;
-    const filter = values.filter ?? (existing ? filterOf(existing) : filterOfMode("paid"));
-    const mentions = values.mentions === undefined ? (existing?.mentions ?? null) : values.mentions;
-    const next: Subscription = {
-      channel: values.channel,
-      mode: modeOfFilter(filter),
-      filter,
-      mentions,
-      by: values.by,
-      since: existing?.since ?? values.now,
-      digest: existing?.digest ?? null,
-      ...(paused ? { resumedAt: values.now } : existing?.resumedAt ? { resumedAt: existing.resumedAt } : {}),
-    };
-    await this.subscriptions.set(teamId, {
-      channels: [...channels.filter((entry) => entry.channel !== values.channel), next],
+    let outcome: "added" | "changed" | "resumed" = "added";
+    await this.change(teamId, async (channels) => {
+      const existing = channels.find((entry) => entry.channel === values.channel);
+      const paused = existing ? Boolean((await this.state(teamId, values.channel))?.pause) : false;
+      outcome = !existing ? "added" : paused ? "resumed" : "changed";
+      const next = subscriptionOf(values, existing, paused);
+      return [...channels.filter((entry) => entry.channel !== values.channel), next];
     });
     this.feedChannels.delete(teamId);
     await this.ledger.enlist(teamId, values.now);
     await this.ledger.nudge(teamId, values.now);
-    if (!existing) return "added";
-    return paused ? "resumed" : "changed";
+    return outcome;
+  }
+
+  /** The list changed by compare-and-set; the entry it is listed by kept while it has feeds. */
+  private async change(
+    teamId: string,
+    next: (channels: Subscription[]) => Subscription[] | Promise<Subscription[]>,
+  ): Promise<void> {
+    const written = await this.document.update(teamId, async (current, stored) => {
+      if (stored && !current) throw unreadable(teamId);
+      return { channels: await next((current ?? (await this.legacyOf(teamId))).channels) };
+    });
+    if (written.channels.length > 0) return void (await this.subscriptions.set(teamId, true));
+    await this.subscriptions.delete(teamId);
+    // A subscribe that landed meanwhile lists it again.
+    if ((await this.channels(teamId)).length > 0) await this.subscriptions.set(teamId, true);
+  }
+
+  /** The list as kept before it moved onto the board (the entry `true`: none there). */
+  private async legacyOf(teamId: string): Promise<Subscriptions> {
+    const raw: unknown = await this.subscriptions.get(teamId);
+    if (raw === undefined || raw === true) return { channels: [] };
+    const parsed = subscriptionsSchema.safeParse(raw);
+    if (!parsed.success) throw unreadable(teamId);
+    return parsed.data;
   }
 
   /** The channel's feed, if it is one. */
@@ -106,23 +128,26 @@ export class FeedStore {
 
   /** Sets or (null) stops a channel's daily digest; false when the channel is not a feed. */
   async setDigest(teamId: string, channel: string, digest: Subscription["digest"]): Promise<boolean> {
-    const channels = await this.channels(teamId);
-    const existing = channels.find((entry) => entry.channel === channel);
-    if (!existing) return false;
-    await this.subscriptions.set(teamId, {
-      channels: channels.map((entry) =>
+    if (!(await this.channel(teamId, channel))) return false;
+    let found = false;
+    await this.change(teamId, (channels) => {
+      found = channels.some((entry) => entry.channel === channel);
+      return channels.map((entry) =>
         entry.channel === channel ? { ...entry, digest: digest ?? null } : entry,
-      ),
+      );
     });
-    return true;
+    return found;
   }
 
   async unsubscribe(teamId: string, channel: string): Promise<boolean> {
-    const channels = await this.channels(teamId);
-    const left = channels.filter((entry) => entry.channel !== channel);
-    if (left.length === channels.length) return false;
-    if (left.length === 0) await this.subscriptions.delete(teamId);
-    else await this.subscriptions.set(teamId, { channels: left });
+    if (!(await this.channel(teamId, channel))) return false;
+    let found = false;
+    await this.change(teamId, (channels) => {
+      const left = channels.filter((entry) => entry.channel !== channel);
+      found = left.length < channels.length;
+      return left;
+    });
+    if (!found) return false;
     this.feedChannels.delete(teamId);
     // A turn under way may still write it back: its subscription's `since` then no longer matches
     // a later subscription's, which starts afresh.
@@ -132,6 +157,7 @@ export class FeedStore {
 
   /** Every feed of a workspace (disconnect, uninstall). */
   async removeTeam(teamId: string): Promise<void> {
+    await this.document.remove(teamId);
     await this.subscriptions.delete(teamId);
     this.feedChannels.delete(teamId);
     await this.ledger.drop(teamId);
@@ -166,3 +192,42 @@ export class FeedStore {
 const CARD_TTL_MS = 48 * 3600 * 1000;
 /** How long a workspace's feed channels are reused for noteCard: a new feed is seen within it. */
 const SUBSCRIBED_MEMO_MS = 5000;
+
+/** The board's family of the feeds' subscriptions: item = register key, one state SUBSCRIPTIONS_FIELD. */
+export const FEED_SUBSCRIPTIONS_FAMILY = "feed-subs";
+const SUBSCRIPTIONS_FIELD = "channels";
+type Subscriptions = z.infer<typeof subscriptionsSchema>;
+
+function unreadable(teamId: string): StoreValueError {
+  return new StoreValueError(`feed subscriptions of ${teamId} are not in the expected form`);
+}
+
+/**
+ * A channel's subscription as asked: what it posts and whom it mentions (left out: as it was; a new
+ * feed posts paid invoices, mentioning nobody), keeping what it has seen (`since`) and its digest; a
+ * paused feed subscribed again is resumed.
+ */
+function subscriptionOf(
+  values: {
+    channel: string;
+    by: string;
+    now: number;
+    filter?: FeedFilter | undefined;
+    mentions?: Mentions | null | undefined;
+  },
+  existing: Subscription | undefined,
+  paused: boolean,
+): Subscription {
+  const filter = values.filter ?? (existing ? filterOf(existing) : filterOfMode("paid"));
+  const mentions = values.mentions === undefined ? (existing?.mentions ?? null) : values.mentions;
+  return {
+    channel: values.channel,
+    mode: modeOfFilter(filter),
+    filter,
+    mentions,
+    by: values.by,
+    since: existing?.since ?? values.now,
+    digest: existing?.digest ?? null,
+    ...(paused ? { resumedAt: values.now } : existing?.resumedAt ? { resumedAt: existing.resumedAt } : {}),
+  };
+}

@@ -10,6 +10,7 @@ import { FeedRunner } from "../../src/feed/runner.js";
 import { FeedStore } from "../../src/feed/store.js";
 import type { HistoryEntry } from "../../src/payments/history.js";
 import type { Invoice } from "../../src/payments/model.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { clockReading } from "./manual-clock.js";
@@ -79,7 +80,9 @@ export async function feedWorld(options: Partial<FeedRunnerOptions> = {}, now?: 
   const store: KeyvStore = await openStore(`sqlite://${join(dir, "kassa.sqlite")}`);
   const slack: SlackStandIn = await startSlackStandIn();
   const ledger: FeedLedger = await openFeedLedger(store);
-  const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"));
+  const feeds = new FeedStore(store.namespace("feedsubs"), ledger, store.namespace("feedcards"), () =>
+    openClaimBoard(store),
+  );
   const histories = new Map<string, RegisterHistory>();
   const unreadable = new Set<string>();
   const lines: Array<Record<string, unknown>> = [];

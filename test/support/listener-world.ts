@@ -150,6 +150,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
       store.namespace("feedsubs"),
       await openFeedLedger(store),
       store.namespace("feedcards"),
+      () => openClaimBoard(store),
     ),
     claimOnce: (key, ttlMs) => store.claimOnce(key, ttlMs),
     callbacks: undefined,
