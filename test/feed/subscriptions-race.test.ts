@@ -95,7 +95,9 @@ describe.each(ENGINES)("feed subscriptions on $name", (engine) => {
         expect(await listed(feeds)).toContain(team);
         expect(await feeds.subscribe(team, { channel: "C0OLD", by: "U0B", now: 9 })).toBe("changed");
         expect(await feeds.channel(team, "C0OLD")).toMatchObject({ since: 5, by: "U0B" });
-        expect(await feeds.setDigest(team, "C0OLD", { at: "09:00", zone: "Europe/Moscow", since: 9 })).toBe(true);
+        expect(await feeds.setDigest(team, "C0OLD", { at: "09:00", zone: "Europe/Moscow", since: 9 })).toBe(
+          true,
+        );
         expect(await feeds.setDigest(team, "C0NONE", null)).toBe(false);
         await feeds.removeTeam(team);
         expect(await feeds.channels(team)).toEqual([]);
