@@ -2,6 +2,7 @@ import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_REQUEST_TEXT } from "../i18n/payout-request.js";
 import { PAYOUT_VOTE_TEXT, type VoteRefusalWord } from "../i18n/payout-vote.js";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
+import type { LineOutcome } from "../payouts/repeats.js";
 import type { RequestRefusal } from "../payouts/requests.js";
 import type { VoteRefusal } from "../payouts/votes.js";
 import type { AmountUnread } from "../util/rub-amount.js";
@@ -58,6 +59,15 @@ export function requestRefusalText(refusal: RequestRefusal, register: string, la
 export function amountUnreadText(typed: string, why: AmountUnread, lang: Lang, plain = false): string {
   const shown = typed.trim().slice(0, 40);
   return PAYOUT_REQUEST_TEXT[lang].amountUnread[why](plain ? `"${shown}"` : inlineCode(shown));
+}
+
+/** A one-line /payout sent again within seconds: where the first went (or that it is under way). */
+export function repeatedText(earlier: LineOutcome | undefined, lang: Lang): string {
+  const t = PAYOUT_REQUEST_TEXT[lang].repeated;
+  if (!earlier) return t.underWay;
+  return earlier.kind === "refused"
+    ? t.refused
+    : t.requested(inlineCode(earlier.id), `<#${earlier.channel}>`);
 }
 
 /** The request form's field a refusal belongs next to (the amount for the rest). */

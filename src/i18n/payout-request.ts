@@ -59,6 +59,9 @@ export type PayoutRequestText = {
   /** An amount not read (readWrittenAmount's reasons): what was typed, why, and how to write it. */
   amountUnread: Record<"empty" | "not_a_number" | "ambiguous" | "zero", (typed: string) => string>;
   duplicate: string;
+  /** The same one-line /payout again within seconds (a double Enter). */
+  repeated: { requested: (id: string, channel: string) => string; refused: string; underWay: string };
+  repeatedFallback: string;
   storeDown: string;
   slowRequest: string;
 };
@@ -133,6 +136,15 @@ const en: PayoutRequestText = {
     zero: (typed) => `${typed} is zero: type an amount above zero. Nothing was requested.`,
   },
   duplicate: "This form was sent already: one request is made for it.",
+  repeated: {
+    requested: (id, channel) =>
+      `:repeat: You sent this same /payout a few seconds ago and it was requested once, as payout ${id} (its card is in ${channel}). Nothing more was requested. To ask for the same payout a second time on purpose, send it again in 10 seconds.`,
+    refused:
+      ":repeat: You sent this same /payout a few seconds ago and it was refused: its answer is above. Nothing more was asked.",
+    underWay:
+      ":repeat: You sent this same /payout a few seconds ago and it is still being requested: its answer comes above. Nothing more was asked.",
+  },
+  repeatedFallback: "The same /payout again: requested once.",
   storeDown: "Kassa's storage is not answering, so nothing was requested. Try again in a minute.",
   slowRequest: "The service is slow: the request goes on, and you will hear here how it went.",
 };
@@ -202,6 +214,15 @@ const ru: PayoutRequestText = {
     zero: (typed) => `${typed} — это ноль: введите сумму больше нуля. Ничего не запрошено.`,
   },
   duplicate: "Эта форма уже отправлена: по ней делается один запрос.",
+  repeated: {
+    requested: (id, channel) =>
+      `:repeat: Вы отправили этот же /payout несколько секунд назад, и он запрошен один раз: выплата ${id} (карточка в ${channel}). Больше ничего не запрошено. Чтобы нарочно запросить такую же выплату ещё раз, отправьте её через 10 секунд.`,
+    refused:
+      ":repeat: Вы отправили этот же /payout несколько секунд назад, и в нём отказано: ответ выше. Больше ничего не запрошено.",
+    underWay:
+      ":repeat: Вы отправили этот же /payout несколько секунд назад, и он ещё запрашивается: ответ придёт выше. Больше ничего не запрошено.",
+  },
+  repeatedFallback: "Тот же /payout ещё раз: запрошено один раз.",
   storeDown: "Хранилище Kassa не отвечает, поэтому ничего не запрошено. Попробуйте через минуту.",
   slowRequest: "Сервис отвечает медленно: запрос продолжается, результат придёт сюда.",
 };

@@ -133,7 +133,7 @@ describe("payout requests: the smaller rules", () => {
           ["57139700000000", "60 USDT as 57,139,700,000,000.00 RUB"],
         ] as const) {
           stack.fake.payoffs.rubShown = rub;
-          const { reply } = await ask(`60 USDTTRC TXYZ1 Contractor`);
+          const { reply } = await ask(`60 USDTTRC TXYZ1 Contractor ${rub}`);
           const said = JSON.stringify(reply.body);
           expect(said).toContain(`The payment service counted ${shown}, which cannot be right`);
           expect(said).toContain("Its quote was cancelled and nothing was requested");
@@ -176,6 +176,38 @@ describe("payout requests: the smaller rules", () => {
       } finally {
         await setPolicy("100000", "200000");
       }
+    });
+  });
+
+  describe("a double Enter (item 4)", () => {
+    it("makes one quote for the same one-line /payout sent twice at once; the repeat is told so", async () => {
+      const [made, cards] = [quotes(), cardsIn(APPROVAL).length];
+      const line = `1234 ${METHOD} ${WALLET} Courier, twice by mistake`;
+      const replies = await Promise.all([ask(line), ask(line)]);
+      const said = replies.map(({ reply }) => JSON.stringify(reply.body));
+      expect(quotes()).toBe(made + 1);
+      expect(said.filter((one) => one.includes("Requested."))).toHaveLength(1);
+      expect(said.filter((one) => one.includes("You sent this same /payout a few seconds ago"))).toHaveLength(
+        1,
+      );
+      await stack.slack.waitForMessages(() => cardsIn(APPROVAL).length === cards + 1);
+    });
+
+    it("points a repeat at the first request, and takes the same line again once the seconds have passed", async () => {
+      const line = `1250 ${METHOD} ${WALLET} Courier`;
+      expect(JSON.stringify((await ask(line)).reply.body)).toContain("Requested.");
+      const first = [...stack.fake.payoffs.all.values()].at(-1)?.id ?? "";
+      const made = quotes();
+      const again = JSON.stringify((await ask(line)).reply.body);
+      expect(again).toContain(
+        `it was requested once, as payout \`${first}\` (its card is in <#${APPROVAL}>)`,
+      );
+      expect(quotes()).toBe(made);
+      // Someone else's same line is their own request.
+      expect(JSON.stringify((await ask(line, ANNA)).reply.body)).not.toContain("You sent this same");
+      offsetMs += 11_000;
+      expect(JSON.stringify((await ask(line)).reply.body)).toContain("Requested.");
+      expect(quotes()).toBe(made + 1);
     });
   });
 });

@@ -1,11 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import { payoutRequestModal } from "../../blocks/payout-forms.js";
-import { amountUnreadText, requestRefusedMessage } from "../../blocks/payout-replies.js";
+import { amountUnreadText, repeatedText, requestRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
 import type { PayoutPolicy } from "../../payouts/policy.js";
+import { claimLine, lineKey, noteLine } from "../../payouts/repeats.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import type { ListenerDeps } from "../deps.js";
@@ -107,6 +108,18 @@ export async function requestInOneLine(
       ),
       log: { outcome: "payout_refused", refusal: `amount_${amount.why}` },
     };
+  // A double Enter (the same line from the same person seconds apart) is requested once.
+  const board = deps.payouts.board;
+  const claim = await claimLine(
+    board,
+    lineKey(asked.chosen.key, asked.user_id, asked.chosen.rest.trim()),
+    deps.now(),
+  );
+  if (!claim.first)
+    return {
+      reply: ephemeral(repeatedText(claim.earlier, asked.lang), t.repeatedFallback),
+      log: { outcome: "payout_refused", refusal: "repeated" },
+    };
   const result = await askPayout(deps, client, {
     team: asked.team_id,
     user: asked.user_id,
@@ -118,6 +131,11 @@ export async function requestInOneLine(
     subtractFrom: "balance",
     reference: "",
   });
+  const outcome =
+    result.kind === "requested"
+      ? { kind: result.kind, id: result.request.id, channel: result.channel }
+      : { kind: result.kind };
+  await noteLine(board, claim, outcome).catch(() => undefined);
   if (result.kind === "refused")
     return {
       reply: requestRefusedMessage(result.refusal, asked.chosen.name, asked.lang),
