@@ -186,8 +186,9 @@ describe("live invoice cards (SQLite)", () => {
     );
     await passes(stack, 2);
     expect(readsOf(stack, "live_private_channel")).toBe(1);
-    const line = stack.logEntries().find((entry) => entry.postError === "not_in_channel");
-    expect(line).toMatchObject({ outcome: "ok", posted: "response_url" });
+    // The command's log line is written once its reply went out.
+    const line = () => stack.logEntries().find((entry) => entry.postError === "not_in_channel");
+    await expect.poll(line).toMatchObject({ outcome: "ok", posted: "response_url" });
   });
 
   it("Stop updating takes the card out of the watch and says who stopped it (its asker; a bystander is told who can)", async () => {
