@@ -76,6 +76,11 @@ export type FakePayoffs = {
     state?: string;
     version?: "v2" | "v3";
   }): SamplePayoff;
+  /**
+   * Called after each call's work is done, before its answer (a test turns faults on from here: the
+   * service going down right after it took a submit, say). null: nothing.
+   */
+  afterCall: ((call: PayoffCall) => void) | null;
   /** Ids of accepted submits, in order (one entry per submit the service carried out). */
   submits: string[];
   /** POSTs the payout's callback (info fields + signature sha1(id:salt)); `body` overrides fields. */
@@ -149,6 +154,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
     refusal: ["Payoffs are temporarily unavailable"],
     rubShown: null,
     settle: null,
+    afterCall: null,
     submits: [],
     callbacks: [],
     finish(id, state, message) {
@@ -257,6 +263,7 @@ async function handle(
       await sleep(desk.deps.slowMs);
   }
   const outcome = await perform(desk, call, version, body);
+  desk.payoffs.afterCall?.(call);
   if (fault === "lostAnswer") return reply(502, HTML_502, "text/html");
   if (!("payoff" in outcome)) return outcome;
   let shown = outcome.payoff;

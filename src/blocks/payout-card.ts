@@ -78,9 +78,23 @@ function statusLines(request: PayoutRequest, lang: Lang): string {
   if (request.status === "cancelled" && request.cancellation)
     lines.push(t.cancelledBy(`<@${request.cancellation.by}>`));
   if (request.changed) lines.push(t.changedWhat(changedWords(request, lang)));
+  if (request.status === "stopped") lines.push(stoppedWords(request, lang));
   const words = request.refusal?.join("; ") ?? (request.status === "ended" ? request.service?.message : null);
   if (words) lines.push(t.serviceSaid(safeText(words, 500)));
   return lines.join("\n");
+}
+
+/** Why an approved payout was stopped before the send, in plain words. */
+export function stoppedWords(request: PayoutRequest, lang: Lang): string {
+  const t = PAYOUT_CARD_TEXT[lang].stoppedWhy;
+  switch (request.stop?.why) {
+    case "expired":
+      return t.expired(at(request.expiresAt, lang));
+    case "approver_removed":
+      return t.approver_removed(`<@${request.stop.approver ?? "?"}>`);
+    default:
+      return t.payouts_off;
+  }
 }
 
 export function changedWords(request: PayoutRequest, lang: Lang): string {
@@ -108,6 +122,14 @@ function buttonsFor(request: PayoutRequest, reader: CardReader, lang: Lang): typ
           button(t.approve, PAYOUT_ACTIONS.approve, request.id, "primary"),
           button(t.reject, PAYOUT_ACTIONS.reject, request.id, "danger"),
         ],
+      },
+    ];
+  // Approved, not yet on its way (the service down, say): an approver can still stop it.
+  if (reader === "approvers" && request.status === "approved")
+    return [
+      {
+        type: "actions",
+        elements: [button(t.stop, PAYOUT_ACTIONS.reject, request.id, "danger")],
       },
     ];
   if (reader === "requester" && (request.status === "waiting" || request.status === "approved")) {
@@ -209,6 +231,8 @@ export function payoutEndNote(request: PayoutRequest, lang: Lang): string | unde
       return t.changed(changedWords(request, lang));
     case "refused":
       return t.refused(safeText(request.refusal?.join("; ") ?? "", 500));
+    case "stopped":
+      return t.stopped(stoppedWords(request, lang));
     default:
       return undefined;
   }

@@ -13,7 +13,8 @@ export type CardStatusWord =
   | "cancelled"
   | "expired"
   | "changed"
-  | "refused";
+  | "refused"
+  | "stopped";
 
 /**
  * A payout request's card (approval channel), the requester's copy, the notes at its end and the
@@ -44,9 +45,17 @@ export type PayoutCardText = {
   cancelledBy: (who: string) => string;
   changedWhat: (what: string) => string;
   serviceSaid: (words: string) => string;
+  /** Why an approved payout was not sent after all (it never reached the service). */
+  stoppedWhy: {
+    payouts_off: string;
+    expired: (time: string) => string;
+    approver_removed: (who: string) => string;
+  };
   approve: string;
   reject: string;
   cancel: string;
+  /** An approved payout not yet on its way: stopped as a rejection. */
+  stop: string;
   cancelConfirm: { title: string; text: string; confirm: string; deny: string };
   context: (id: string, time: string) => string;
   fallback: (requester: string, amount: string, status: string) => string;
@@ -59,6 +68,7 @@ export type PayoutCardText = {
     expired: (time: string) => string;
     changed: (what: string) => string;
     refused: (words: string) => string;
+    stopped: (why: string) => string;
     toRequester: (channel: string) => string;
   };
   changedTerms: Record<"amount" | "method" | "wallet" | "state" | "vanished", string>;
@@ -98,14 +108,21 @@ const en: PayoutCardText = {
     expired: ":alarm_clock: Expired: not approved in time",
     changed: ":warning: Not sent: the payout changed at the service",
     refused: ":x: Not sent: the service refused it",
+    stopped: ":octagonal_sign: Not sent: stopped before it reached the service",
   },
   rejectedBy: (who, reason) => `Rejected by ${who}: ${reason}`,
   cancelledBy: (who) => `Cancelled by ${who}.`,
   changedWhat: (what) => `At the service it is no longer the payout approved (${what}); nothing was sent.`,
   serviceSaid: (words) => `The service said: ${words}`,
+  stoppedWhy: {
+    payouts_off: "Payouts were switched off for this register before it could be sent.",
+    expired: (time) => `The request expired (${time}) before it could be sent.`,
+    approver_removed: (who) => `${who} approved it but is no longer one of the approvers.`,
+  },
   approve: "Approve",
   reject: "Reject",
   cancel: "Cancel request",
+  stop: "Stop payout",
   cancelConfirm: {
     title: "Cancel this payout?",
     text: "The request ends and the service's quote is cancelled. Nothing is paid out.",
@@ -126,6 +143,8 @@ const en: PayoutCardText = {
     changed: (what) =>
       `:warning: Not sent: at the service this payout is no longer the one approved (${what}). Nothing was paid out by Kassa; check the service's dashboard.`,
     refused: (words) => `:x: The service refused to send this payout: ${words}. Nothing was paid out.`,
+    stopped: (why) =>
+      `:octagonal_sign: Not sent: ${why} Its quote at the service is cancelled and nothing was paid out; ask again if it should still go.`,
     toRequester: (channel) => `About your payout request (its card is in ${channel}):`,
   },
   changedTerms: {
@@ -171,14 +190,21 @@ const ru: PayoutCardText = {
     expired: ":alarm_clock: Истекла: не одобрена вовремя",
     changed: ":warning: Не отправлена: выплата изменилась в сервисе",
     refused: ":x: Не отправлена: сервис отказал",
+    stopped: ":octagonal_sign: Не отправлена: остановлена до отправки в сервис",
   },
   rejectedBy: (who, reason) => `Отклонил(а) ${who}: ${reason}`,
   cancelledBy: (who) => `Отменил(а) ${who}.`,
   changedWhat: (what) => `В сервисе это уже не одобренная выплата (${what}); ничего не отправлено.`,
   serviceSaid: (words) => `Сервис ответил: ${words}`,
+  stoppedWhy: {
+    payouts_off: "Выплаты этой кассы выключили раньше, чем её успели отправить.",
+    expired: (time) => `Запрос истёк (${time}) раньше, чем её успели отправить.`,
+    approver_removed: (who) => `${who} одобрил(а) её, но больше не входит в число одобряющих.`,
+  },
   approve: "Одобрить",
   reject: "Отклонить",
   cancel: "Отменить запрос",
+  stop: "Остановить выплату",
   cancelConfirm: {
     title: "Отменить выплату?",
     text: "Запрос закроется, заявка в сервисе будет отменена. Ничего не будет выплачено.",
@@ -199,6 +225,8 @@ const ru: PayoutCardText = {
     changed: (what) =>
       `:warning: Не отправлена: в сервисе это уже не одобренная выплата (${what}). Kassa ничего не выплатила; проверьте личный кабинет сервиса.`,
     refused: (words) => `:x: Сервис отказался отправить выплату: ${words}. Ничего не выплачено.`,
+    stopped: (why) =>
+      `:octagonal_sign: Не отправлена: ${why} Заявка в сервисе отменяется, ничего не выплачено; запросите снова, если выплата ещё нужна.`,
     toRequester: (channel) => `О вашем запросе выплаты (карточка в ${channel}):`,
   },
   changedTerms: {

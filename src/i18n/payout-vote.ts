@@ -50,7 +50,8 @@ export type PayoutVoteText = {
     | "cancelled"
     | "expired"
     | "changed"
-    | "refused",
+    | "refused"
+    | "stopped",
     string
   >;
   kassa: string;
@@ -97,6 +98,7 @@ const en: PayoutVoteText = {
     expired: "expired",
     changed: "approved",
     refused: "approved",
+    stopped: "approved",
   },
   kassa: "Kassa",
   modalNotOpened: ":hourglass: The form could not be opened in time: press the button on the card again.",
@@ -142,6 +144,7 @@ const ru: PayoutVoteText = {
     expired: "истекла",
     changed: "одобрена",
     refused: "одобрена",
+    stopped: "одобрена",
   },
   kassa: "Kassa",
   modalNotOpened: ":hourglass: Форма не успела открыться: нажмите кнопку на карточке ещё раз.",

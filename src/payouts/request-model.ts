@@ -17,7 +17,9 @@ export const REQUEST_FIELD = "request";
  * written before the send) → submitted (the service took it) → ended (payed, failed or canceled at
  * the service). Off the main road: rejected, cancelled (by the requester), expired (not approved in
  * time), changed (the payout at the service is not what was approved, or vanished: never sent) and
- * refused (the service refused the submit, in its own words).
+ * refused (the service refused the submit, in its own words) and stopped (approved, never reached
+ * the service, and no longer to be sent: payouts switched off, expired, or an approver whose vote it
+ * counted removed from the policy).
  */
 export const REQUEST_STATUSES = [
   "waiting",
@@ -30,6 +32,7 @@ export const REQUEST_STATUSES = [
   "expired",
   "changed",
   "refused",
+  "stopped",
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
@@ -41,6 +44,7 @@ export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set([
   "expired",
   "changed",
   "refused",
+  "stopped",
 ]);
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -85,6 +89,14 @@ export const payoutRequestSchema = z.object({
   changed: z.array(z.enum(["amount", "method", "wallet", "state", "vanished"])).optional(),
   /** The service's refusal of the submit, in its words. */
   refusal: z.array(z.string()).optional(),
+  /** Stopped before the send: why, when, and the approver whose vote no longer counts. */
+  stop: z
+    .object({
+      why: z.enum(["payouts_off", "expired", "approver_removed"]),
+      at: time,
+      approver: person.optional(),
+    })
+    .optional(),
   /** The quote still to be cancelled at the service (rejected, cancelled, expired, changed). */
   serviceCancel: z.enum(["pending", "done", "impossible"]).optional(),
   /** When it reached a final status. */

@@ -8,6 +8,7 @@ import {
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import { recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
@@ -124,7 +125,7 @@ export async function sendMarked(
   const { request } = read;
   const timing = timingOf(deps);
   const info = await infoOf(deps, account, request.id);
-  if (info === undefined) return { dueAt: clock() + timing.retryMs };
+  if (info === undefined) return unmark(deps, read, clock() + timing.retryMs);
   if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
   if (info.state !== "created") return settleFrom(deps, read, info, clock());
   const approved = {
@@ -134,6 +135,9 @@ export async function sendMarked(
   };
   const changed = changedTerms(approved, info);
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
+  // Not at the service yet: the policy in force now decides whether it still goes.
+  const stop = sendStop(await deps.policies.get(request.registerKey), request, new Date(clock()));
+  if (stop) return recordStopped(deps, read, stop, clock());
   if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
     return undefined;
   let payoff: Payoff;
@@ -144,6 +148,18 @@ export async function sendMarked(
     return afterUnclearSubmit(deps, read, account, error, clock);
   }
   return recordSubmitted(deps, read, payoff, clock(), "sent");
+}
+
+/**
+ * This claim's mark taken back (submitting → approved) when the service could not be read before the
+ * send: nothing was sent by this claim, and any earlier send had passed its grace with the payout still
+ * `created`, so it never reached the service. As approved, the next step checks the policy again without
+ * the service, and an approver's stop or the requester's cancel lands at once.
+ */
+async function unmark(deps: PayoutDeps, read: ReadRequest, dueAt: number): Promise<Release> {
+  const { attempt: _mark, ...request } = read.request;
+  await swapRequest(deps.board, read, { ...request, status: "approved" });
+  return { dueAt };
 }
 
 /**

@@ -51,16 +51,26 @@ function closed(request: PayoutRequest, now: Date, open: RequestStatus[]): VoteR
   return { kind: "closed", ...closedBy(request) };
 }
 
-/** Whether `person` may vote on `request` now (any vote: approve or reject). */
-function voterRefusal(policy: PayoutPolicy | undefined, request: PayoutRequest, person: string, now: Date) {
+/** Approve while it waits; reject (stop) while it waits or is approved and not yet on its way. */
+export type VoteKind = "approve" | "reject";
+
+/** Whether `person` may give a vote of `kind` on `request` now. */
+function voterRefusal(
+  policy: PayoutPolicy | undefined,
+  request: PayoutRequest,
+  person: string,
+  now: Date,
+  kind: VoteKind,
+) {
   if (!payoutsOn(policy)) return { kind: "payouts_off" } as const;
-  const shut = closed(request, now, ["waiting"]);
+  const shut = closed(request, now, kind === "reject" ? ["waiting", "approved"] : ["waiting"]);
   if (shut) return shut;
   if (person === request.requester) return { kind: "own_request" } as const;
   if (!policy.approvers.includes(person))
     return { kind: "not_an_approver", approvers: policy.approvers } as const;
+  // An approver who approved may still stop it before it is on its way.
   const mine = request.votes.find((vote) => vote.by === person);
-  return mine ? ({ kind: "already_voted", at: mine.at } as const) : undefined;
+  return mine && kind === "approve" ? ({ kind: "already_voted", at: mine.at } as const) : undefined;
 }
 
 /** Reads, decides and swaps until one decision lands; records the act (or its refusal) once. */
@@ -108,7 +118,7 @@ async function vote(
  */
 export function approve(deps: PayoutDeps, id: string, approver: string, now: Date): Promise<VoteResult> {
   return vote(deps, id, { action: "payout.approved", actor: approver, now }, ({ request }, policy) => {
-    const refusal = voterRefusal(policy, request, approver, now);
+    const refusal = voterRefusal(policy, request, approver, now, "approve");
     if (refusal || !payoutsOn(policy)) return { refusal: refusal ?? { kind: "payouts_off" } };
     const at = now.toISOString();
     const votes = [...request.votes.filter((one) => policy.approvers.includes(one.by)), { by: approver, at }];
@@ -124,7 +134,11 @@ export function approve(deps: PayoutDeps, id: string, approver: string, now: Dat
   });
 }
 
-/** An approver's rejection, with a reason (required): the quote is cancelled at the service. */
+/**
+ * An approver's rejection, with a reason (required): the quote is cancelled at the service. Also
+ * stops an approved request the worker has not marked yet (the service down, say): the mark is a
+ * compare-and-set from "approved", so the stop and the send cannot both land.
+ */
 export function reject(
   deps: PayoutDeps,
   id: string,
@@ -133,7 +147,7 @@ export function reject(
   now: Date,
 ): Promise<VoteResult> {
   return vote(deps, id, { action: "payout.rejected", actor: approver, now }, ({ request }, policy) => {
-    const refusal = voterRefusal(policy, request, approver, now);
+    const refusal = voterRefusal(policy, request, approver, now, "reject");
     if (refusal) return { refusal };
     const said = reason.trim();
     if (said === "" || said.length > 500) return { refusal: { kind: "reason_required" } };
@@ -180,10 +194,11 @@ export async function voteCheck(
   id: string,
   person: string,
   now: Date,
+  kind: VoteKind,
 ): Promise<{ request?: PayoutRequest; refusal?: VoteRefusal }> {
   const read = await readRequest(deps.board, id);
   if (!read) return { refusal: { kind: "not_found" } };
   const policy = await deps.policies.get(read.request.registerKey);
-  const refusal = voterRefusal(policy, read.request, person, now);
+  const refusal = voterRefusal(policy, read.request, person, now, kind);
   return refusal ? { request: read.request, refusal } : { request: read.request };
 }

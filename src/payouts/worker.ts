@@ -2,7 +2,6 @@ import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { DAY_FAMILY } from "./day-totals.js";
 import { showPayout } from "./notices.js";
-import { payoutsOn } from "./policy.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import {
   FINAL_STATUSES,
@@ -13,6 +12,7 @@ import {
   readRequest,
   swapRequest,
 } from "./request-model.js";
+import { recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 import { recoverSubmitting, type StepClock, type StepEnd, submitApproved } from "./submit.js";
 
@@ -28,7 +28,7 @@ export type WorkerStep = {
   status: PayoutRequest["status"] | "forgotten" | "unreadable" | "skipped";
 };
 
-/** waiting (or approved while payouts are off) past its time → expired, cancelled at the service. */
+/** waiting past its time → expired, cancelled at the service. */
 async function expire(deps: PayoutDeps, read: ReadRequest, at: number): Promise<Release> {
   const time = new Date(at);
   const next: PayoutRequest = {
@@ -121,12 +121,12 @@ async function stepOf(
     return account
       ? recoverSubmitting(deps, claim, read, account, clock)
       : { dueAt: at + timingOf(deps).retryMs };
-  // Approved: sent only while payouts are on and the register can sign; otherwise it waits, then expires.
-  if (account && payoutsOn(await deps.policies.get(request.registerKey)))
-    return submitApproved(deps, claim, read, account, clock);
-  return expired
-    ? expire(deps, read, at)
-    : { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
+  // Approved, never marked (so never sent): stopped when the policy in force no longer lets it go
+  // (switched off, expired, a voter removed); sent once the register can sign.
+  const stop = sendStop(await deps.policies.get(request.registerKey), request, new Date(at));
+  if (stop) return recordStopped(deps, read, stop, at);
+  if (account) return submitApproved(deps, claim, read, account, clock);
+  return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
 }
 
 /** One claimed request moved one step, its claim released with its next due time (or forgotten). */

@@ -157,12 +157,12 @@ describe.each(ENGINES)("payout approvals on $name", (engine) => {
     ]);
   });
 
-  it("payouts switched off after the approval: nothing is sent, and the request expires", async () => {
-    const { id, expiresAt } = await requested();
+  it("payouts switched off after the approval: nothing is sent, the request is stopped at once", async () => {
+    const { id } = await requested();
     await approve(world.deps, id, ALICE, NOW);
     await world.setPolicy({ enabled: false });
-    expect(await runDuePayouts(world.deps, later(1))).toEqual([{ id, status: "approved" }]);
-    expect(await runDuePayouts(world.deps, new Date(expiresAt))).toEqual([{ id, status: "expired" }]);
+    expect(await runDuePayouts(world.deps, later(1))).toEqual([{ id, status: "stopped" }]);
+    expect((await readRequest(world.deps.board, id))?.request.stop).toMatchObject({ why: "payouts_off" });
     expect(world.fake.payoffs.submits).toEqual([]);
     expect(serviceState(id)).toBe("canceled");
   });

@@ -35,7 +35,8 @@ export const payoutVoteButton =
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
       noted.payout = id;
-      const checked = id ? await voteCheck(deps.payouts, id, press.userId, deps.now()) : undefined;
+      const kind = action.action_id === PAYOUT_ACTIONS.approve ? "approve" : "reject";
+      const checked = id ? await voteCheck(deps.payouts, id, press.userId, deps.now(), kind) : undefined;
       const refusal = !checked
         ? { kind: "not_found" as const }
         : (checked.refusal ?? (await personRefusal(client, press.userId)));
@@ -46,7 +47,7 @@ export const payoutVoteButton =
         };
       const origin = { id, c: body.channel?.id };
       const view =
-        action.action_id === PAYOUT_ACTIONS.approve
+        kind === "approve"
           ? payoutApproveModal(checked.request, origin, lang)
           : payoutRejectModal(checked.request, origin, lang);
       try {
