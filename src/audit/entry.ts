@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "payout.ended",
   // A payout in the service's history that Kassa did not make (written by Kassa's payout watch).
   "payout.outside",
+  // An approved payout not sent yet back to waiting: the policy now asks more approvals of its amount.
+  "payout.reopened",
   // A refused admin-only or money act that has no action of its own above (a listed act that is
   // refused keeps its own action, with outcome "refused"); `object` names what was tried.
   "act.refused",

@@ -3,6 +3,7 @@ import type { Release } from "../store/claims/index.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import { type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import { approvalsNeeded } from "./requests.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // The last look before a send: an approved request is sent only while the policy in force still
@@ -25,6 +26,37 @@ export function sendStop(
     (vote) => !policy.approvers.includes(vote.by) || vote.by === request.requester,
   );
   return gone ? { why: "approver_removed", approver: gone.by } : undefined;
+}
+
+/** The approvals the policy asks for now of the request's amount: never fewer than it was made with. */
+export function approvalsNeededNow(policy: PayoutPolicy | undefined, request: PayoutRequest): number {
+  if (!policy) return request.needed;
+  return Math.max(request.needed, approvalsNeeded(request.rubAmount ?? undefined, policy));
+}
+
+/**
+ * approved or submitting (never reached the service) with fewer approvals than the policy asks now
+ * (its two-approver threshold lowered below the amount) → waiting, for the approvals still needed:
+ * its votes kept, its card saying how many it has of how many. Audited once, by the swap's winner.
+ */
+export async function backToWaiting(
+  deps: PayoutDeps,
+  read: ReadRequest,
+  needed: number,
+  at: number,
+): Promise<Release> {
+  const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
+  const stored = await swapRequest(deps.board, read, { ...rest, status: "waiting", needed });
+  if (!stored) return { dueAt: at };
+  await recordPayoutAct(deps, stored.request, {
+    action: "payout.reopened",
+    actor: "kassa",
+    outcome: "done",
+    reason: "the payout policy now asks more approvals of this amount",
+    after: { needed, votes: stored.request.votes.length },
+    time: new Date(at),
+  });
+  return { dueAt: Date.parse(stored.request.expiresAt) };
 }
 
 const REASONS: Record<StopWhy["why"], string> = {

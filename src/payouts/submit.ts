@@ -8,7 +8,7 @@ import {
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
-import { recordStopped, sendStop } from "./send-check.js";
+import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
@@ -136,8 +136,11 @@ export async function sendMarked(
   const changed = changedTerms(approved, info);
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
   // Not at the service yet: the policy in force now decides whether it still goes.
-  const stop = sendStop(await deps.policies.get(request.registerKey), request, new Date(clock()));
+  const policy = await deps.policies.get(request.registerKey);
+  const stop = sendStop(policy, request, new Date(clock()));
   if (stop) return recordStopped(deps, read, stop, clock());
+  const needed = approvalsNeededNow(policy, request);
+  if (request.votes.length < needed) return backToWaiting(deps, read, needed, clock());
   if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
     return undefined;
   let payoff: Payoff;

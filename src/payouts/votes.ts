@@ -10,6 +10,7 @@ import {
   readRequest,
   swapRequest,
 } from "./request-model.js";
+import { approvalsNeededNow } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // Approve, reject and cancel: each checked against the policy read at the moment of the click, then
@@ -122,14 +123,13 @@ export function approve(deps: PayoutDeps, id: string, approver: string, now: Dat
     if (refusal || !payoutsOn(policy)) return { refusal: refusal ?? { kind: "payouts_off" } };
     const at = now.toISOString();
     const votes = [...request.votes.filter((one) => policy.approvers.includes(one.by)), { by: approver, at }];
-    if (votes.length < request.needed) {
-      const next = { ...request, votes };
-      return {
-        next,
-        result: { kind: "approval_noted", request: next, votes: votes.length, needed: request.needed },
-      };
+    // The approvals the policy asks for now (its threshold may have been lowered since the request).
+    const needed = approvalsNeededNow(policy, request);
+    if (votes.length < needed) {
+      const next = { ...request, votes, needed };
+      return { next, result: { kind: "approval_noted", request: next, votes: votes.length, needed } };
     }
-    const next: PayoutRequest = { ...request, votes, status: "approved", approvedAt: at };
+    const next: PayoutRequest = { ...request, votes, needed, status: "approved", approvedAt: at };
     return { next, result: { kind: "approved", request: next } };
   });
 }

@@ -12,7 +12,7 @@ import {
   readRequest,
   swapRequest,
 } from "./request-model.js";
-import { recordStopped, sendStop } from "./send-check.js";
+import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 import { recoverSubmitting, type StepClock, type StepEnd, submitApproved } from "./submit.js";
 
@@ -123,8 +123,11 @@ async function stepOf(
       : { dueAt: at + timingOf(deps).retryMs };
   // Approved, never marked (so never sent): stopped when the policy in force no longer lets it go
   // (switched off, expired, a voter removed); sent once the register can sign.
-  const stop = sendStop(await deps.policies.get(request.registerKey), request, new Date(at));
+  const policy = await deps.policies.get(request.registerKey);
+  const stop = sendStop(policy, request, new Date(at));
   if (stop) return recordStopped(deps, read, stop, at);
+  const needed = approvalsNeededNow(policy, request);
+  if (request.votes.length < needed) return backToWaiting(deps, read, needed, at);
   if (account) return submitApproved(deps, claim, read, account, clock);
   return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
 }

@@ -59,6 +59,37 @@ describe.each(ENGINES)("payout approvals on $name", (engine) => {
   const serviceState = (id: string) => world.fake.payoffs.all.get(id)?.state;
   const acts = (action: string) => world.audit.filter((entry) => entry.action === action);
 
+  it("asks the approvals the policy asks for now: a threshold lowered below a waiting request's amount needs a second", async () => {
+    const { id, needed } = await requested();
+    expect(needed).toBe(1);
+    await world.setPolicy({ twoApproversFrom: "1000" });
+    expect(await approve(world.deps, id, ALICE, NOW)).toMatchObject({
+      kind: "approval_noted",
+      votes: 1,
+      needed: 2,
+    });
+    expect(await statusOf(id)).toBe("waiting");
+    expect(await approve(world.deps, id, BOB, NOW)).toMatchObject({ kind: "approved" });
+  });
+
+  it("sends no approved request that the lowered threshold now asks a second approval of: back to waiting, then sent once", async () => {
+    const { id } = await requested();
+    expect(await approve(world.deps, id, ALICE, NOW)).toMatchObject({ kind: "approved" });
+    await world.setPolicy({ twoApproversFrom: "1000" });
+    await runDuePayouts(world.deps, later(1000));
+    const read = await readRequest(world.deps.board, id);
+    expect(read?.request).toMatchObject({ status: "waiting", needed: 2, votes: [{ by: ALICE }] });
+    expect(world.fake.payoffs.submits).toEqual([]);
+    expect(serviceState(id)).toBe("created");
+    expect(acts("payout.reopened")).toMatchObject([
+      { actor: "kassa", outcome: "done", after: { needed: 2 } },
+    ]);
+    expect(await approve(world.deps, id, BOB, later(2000))).toMatchObject({ kind: "approved" });
+    await runDuePayouts(world.deps, later(3000));
+    await runDuePayouts(world.deps, later(4000));
+    expect(world.fake.payoffs.submits).toEqual([id]);
+  });
+
   it("refuses a self-approval, a non-approver and a person removed from the policy, each saying why", async () => {
     const own = await requested({ requester: ALICE });
     expect(await approve(world.deps, own.id, ALICE, NOW)).toMatchObject({ refusal: { kind: "own_request" } });
