@@ -328,6 +328,21 @@ describe("payouts in Slack", () => {
     expect(JSON.stringify(cancel.reply.body)).toContain("out of date");
   });
 
+  it("refuses a click from another workspace (a card in a shared channel) as out of date, naming no one", async () => {
+    await ask(`250 ${METHOD} ${WALLET} Shared channel test`);
+    await stack.slack.waitForMessages(() => text(lastCard()).includes("Shared channel test"));
+    const id = idOf(lastCard());
+    const elsewhere = { teamId: "T0OTHERORG", channelId: APPROVAL };
+    const approve = await stack.press("kassa_payout_approve", id, { ...elsewhere, userId: "U0STRANGER" });
+    const said = JSON.stringify(approve.reply.body);
+    expect(said).toContain("out of date");
+    for (const person of [ANNA, BORIS, REQUESTER]) expect(said).not.toContain(person);
+    const cancel = await stack.press("kassa_payout_cancel", id, { ...elsewhere, userId: REQUESTER });
+    expect(JSON.stringify(cancel.reply.body)).toContain("out of date");
+    expect(text(lastCard())).toContain("Shared channel test");
+    expect(stack.fake.payoffs.all.get(id)?.state).toBe("created");
+  });
+
   it("loses no card when the approval channel refuses it: the worker posts it once the channel takes it", async () => {
     stack.slack.failChannel(APPROVAL, "not_in_channel");
     const cards = cardsIn(APPROVAL).length;

@@ -3,6 +3,7 @@ import { payoutApproveModal, payoutRejectModal } from "../../blocks/payout-forms
 import { voteRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
+import { readRequest } from "../../payouts/request-model.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
@@ -36,7 +37,10 @@ export const payoutVoteButton =
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
       noted.payout = id;
       const kind = action.action_id === PAYOUT_ACTIONS.approve ? "approve" : "reject";
-      const checked = id ? await voteCheck(deps.payouts, id, press.userId, deps.now(), kind) : undefined;
+      const found = id ? await voteCheck(deps.payouts, id, press.userId, deps.now(), kind) : undefined;
+      // A request of another workspace (a card in a shared channel) is none of this one's: told as
+      // out of date, naming no one.
+      const checked = found?.request && found.request.team !== press.teamId ? undefined : found;
       const refusal = !checked
         ? { kind: "not_found" as const }
         : (checked.refusal ?? (await personRefusal(client, press.userId)));
@@ -74,7 +78,8 @@ export const payoutCancelButton =
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
       noted.payout = id;
-      const result = id
+      const theirs = id ? (await readRequest(deps.payouts.board, id))?.request.team === press.teamId : false;
+      const result = theirs
         ? await cancel(deps.payouts, id, press.userId, deps.now())
         : ({ kind: "refused", refusal: { kind: "not_found" } } as const);
       if (result.kind === "refused")
