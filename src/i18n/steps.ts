@@ -31,9 +31,9 @@ export type StepsText = {
   /** The card_problem output: the invoice stands, its card is not in the workflow's channel. */
   cardProblem: (why: string) => string;
   cardWhy: {
-    channel_not_found: string;
-    is_archived: string;
+    /** Kassa is not in the channel, or cannot see it (gone, or private without Kassa). */
     not_in_channel: string;
+    archived: string;
     /** The new invoice could not be read back from the payment service. */
     unreadable: string;
     failed: string;
@@ -83,9 +83,9 @@ const en: StepsText = {
   cardProblem: (why) =>
     `Kassa could not post the invoice's card: ${why}. The invoice was created and its payment link works; send the link another way, and fix the step's channel for the next runs.`,
   cardWhy: {
-    channel_not_found: "the channel was not found (deleted, or private without Kassa in it)",
-    is_archived: "the channel is archived",
-    not_in_channel: "Kassa is not a member of the channel (add it with /invite @Kassa)",
+    not_in_channel:
+      "Kassa is not a member of the channel, or cannot see it (add it with /invite @Kassa; a deleted channel cannot take it)",
+    archived: "the channel is archived",
     unreadable: "the payment service did not show the new invoice back in time",
     failed: "Slack did not take the message",
   },
@@ -134,9 +134,9 @@ const ru: StepsText = {
   cardProblem: (why) =>
     `Kassa не смогла опубликовать карточку счёта: ${why}. Счёт создан, и ссылка на оплату работает; отправьте её другим способом, а канал шага исправьте для следующих запусков.`,
   cardWhy: {
-    channel_not_found: "канал не найден (удалён или закрытый и Kassa в нём нет)",
-    is_archived: "канал в архиве",
-    not_in_channel: "Kassa не участник канала (добавьте её командой /invite @Kassa)",
+    not_in_channel:
+      "Kassa не участник канала или не видит его (добавьте её командой /invite @Kassa; в удалённый канал её не добавить)",
+    archived: "канал в архиве",
     unreadable: "платёжный сервис не показал новый счёт вовремя",
     failed: "Slack не принял сообщение",
   },

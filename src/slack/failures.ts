@@ -52,6 +52,6 @@ export function classifySlackFailure(error: unknown): SlackFailure {
 }
 
 /** Kassa cannot post in the channel any more (not in it, or it is archived). */
-export function isChannelGone(failure: SlackFailure): boolean {
+export function isChannelGone(failure: SlackFailure): failure is "not_in_channel" | "archived" {
   return failure === "not_in_channel" || failure === "archived";
 }

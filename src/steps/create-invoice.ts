@@ -16,6 +16,7 @@ import { chosenMethod } from "../invoices/method.js";
 import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
+import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import { MAIN_REGISTER } from "../store/registers.js";
 import { workflowsMayCreate } from "../store/settings.js";
 import { WORKFLOW_ASKER } from "../watch/model.js";
@@ -117,9 +118,11 @@ async function createInvoice(
   };
 }
 
-/** Why the card is not in the workflow's channel: Slack's refusal, or the invoice not read back. */
-type CardProblem = (typeof CARD_REFUSALS)[number] | "unreadable" | "failed";
-const CARD_REFUSALS = ["channel_not_found", "is_archived", "not_in_channel"] as const;
+/**
+ * Why the card is not in the workflow's channel: what Slack's refusal means (src/slack/failures.ts,
+ * where every Slack code is known), or the invoice not read back.
+ */
+type CardProblem = "not_in_channel" | "archived" | "unreadable" | "failed";
 
 function cardProblemText(problem: CardProblem, lang: Lang): string {
   const t = STEPS_TEXT[lang];
@@ -184,8 +187,8 @@ async function postCard(
   // back on; the outputs say so, and the log line has Slack's refusal.
   if (!left) return null;
   delete note.posted;
-  const refusal = CARD_REFUSALS.find((code) => code === note.postError);
-  return refusal ?? "failed";
+  const failure = slackFailureOfCode(note.postError);
+  return isChannelGone(failure) ? failure : "failed";
 }
 
 /** The outputs: the id and link always; the amount as the service set it when it could be read. */

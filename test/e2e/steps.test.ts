@@ -224,9 +224,9 @@ describe("workflow steps (function_executed)", () => {
   });
 
   it.each([
-    ["channel_not_found", "the channel was not found"],
+    ["channel_not_found", "Kassa is not a member of the channel, or cannot see it"],
     ["is_archived", "the channel is archived"],
-    ["not_in_channel", "Kassa is not a member of the channel"],
+    ["not_in_channel", "Kassa is not a member of the channel, or cannot see it"],
   ])(
     "Create invoice: a card Slack refuses (%s) is said in the outputs; the invoice stands",
     async (code, why) => {
