@@ -1,7 +1,7 @@
 import type Keyv from "keyv";
 import type { z } from "zod";
 import type { ClaimBoard } from "../store/claims/board.js";
-import { BoardDocument } from "../store/claims/document.js";
+import { ListedDocument } from "../store/claims/listed.js";
 import { StoreValueError } from "../store/credentials.js";
 import { Memo } from "../store/memo.js";
 import type { FeedLedger } from "./ledger.js";
@@ -27,19 +27,24 @@ export class FeedStore {
   /** A workspace's feed channels, reused a few seconds: noteCard runs for every channel card. */
   private readonly feedChannels = new Memo<ReadonlySet<string>>(SUBSCRIBED_MEMO_MS);
 
-  private readonly document: BoardDocument<Subscriptions>;
+  private readonly lists: ListedDocument<Subscriptions>;
 
   constructor(
     /** Per register with feeds, the entry its feeds are listed by (and, from releases before, the list itself). */
-    private readonly subscriptions: Keyv,
+    index: Keyv,
     readonly ledger: FeedLedger,
     /** Live cards posted in feed channels: the feed leaves their invoices to the card's thread. */
     private readonly cards: Keyv,
     openBoard: () => Promise<ClaimBoard>,
   ) {
-    this.document = new BoardDocument(openBoard, FEED_SUBSCRIPTIONS_FAMILY, SUBSCRIPTIONS_FIELD, (raw) => {
-      const parsed = subscriptionsSchema.safeParse(raw);
-      return parsed.success ? parsed.data : undefined;
+    this.lists = new ListedDocument(openBoard, FEED_SUBSCRIPTIONS_FAMILY, SUBSCRIPTIONS_FIELD, index, {
+      parse: (raw) => {
+        const parsed = subscriptionsSchema.safeParse(raw);
+        return parsed.success ? parsed.data : undefined;
+      },
+      empty: () => ({ channels: [] }),
+      size: (list) => list.channels.length,
+      unreadable: (team) => new StoreValueError(`feed subscriptions of ${team} are not in the expected form`),
     });
   }
 
@@ -62,9 +67,7 @@ export class FeedStore {
   }
 
   async channels(teamId: string): Promise<Subscription[]> {
-    const { raw, value } = await this.document.read(teamId);
-    if (raw !== undefined && !value) throw unreadable(teamId);
-    return (value ?? (await this.legacyOf(teamId))).channels;
+    return (await this.lists.read(teamId)).channels;
   }
 
   /**
@@ -73,16 +76,7 @@ export class FeedStore {
    * subscribing again keeps what it has seen (its `since`) and resumes a paused feed (its next turn
    * lifts the pause): nothing old is announced twice, whatever the new filter takes.
    */
-  async subscribe(
-    teamId: string,
-    values: {
-      channel: string;
-      by: string;
-      now: number;
-      filter?: FeedFilter | undefined;
-      mentions?: Mentions | null | undefined;
-    },
-  ): Promise<"added" | "changed" | "resumed"> {
+  async subscribe(teamId: string, values: SubscribeValues): Promise<"added" | "changed" | "resumed"> {
     let outcome: "added" | "changed" | "resumed" = "added";
     await this.change(teamId, async (channels) => {
       const existing = channels.find((entry) => entry.channel === values.channel);
@@ -97,28 +91,12 @@ export class FeedStore {
     return outcome;
   }
 
-  /** The list changed by compare-and-set; the entry it is listed by kept while it has feeds. */
+  /** The register's feed channels changed by compare-and-set (ListedDocument). */
   private async change(
     teamId: string,
     next: (channels: Subscription[]) => Subscription[] | Promise<Subscription[]>,
   ): Promise<void> {
-    const written = await this.document.update(teamId, async (current, stored) => {
-      if (stored && !current) throw unreadable(teamId);
-      return { channels: await next((current ?? (await this.legacyOf(teamId))).channels) };
-    });
-    if (written.channels.length > 0) return void (await this.subscriptions.set(teamId, true));
-    await this.subscriptions.delete(teamId);
-    // A subscribe that landed meanwhile lists it again.
-    if ((await this.channels(teamId)).length > 0) await this.subscriptions.set(teamId, true);
-  }
-
-  /** The list as kept before it moved onto the board (the entry `true`: none there). */
-  private async legacyOf(teamId: string): Promise<Subscriptions> {
-    const raw: unknown = await this.subscriptions.get(teamId);
-    if (raw === undefined || raw === true) return { channels: [] };
-    const parsed = subscriptionsSchema.safeParse(raw);
-    if (!parsed.success) throw unreadable(teamId);
-    return parsed.data;
+    await this.lists.change(teamId, async ({ channels }) => ({ channels: await next(channels) }));
   }
 
   /** The channel's feed, if it is one. */
@@ -157,25 +135,14 @@ export class FeedStore {
 
   /** Every feed of a workspace (disconnect, uninstall). */
   async removeTeam(teamId: string): Promise<void> {
-    await this.document.remove(teamId);
-    await this.subscriptions.delete(teamId);
+    await this.lists.remove(teamId);
     this.feedChannels.delete(teamId);
     await this.ledger.drop(teamId);
   }
 
   /** Workspaces with at least one feed (each enlisted in the ledger when Kassa starts). */
-  async *teams(): AsyncGenerator<string> {
-    const iterator = this.subscriptions.iterator;
-    if (!iterator) throw new Error("this store cannot list its keys");
-    const seen = new Set<string>();
-    for await (const [key] of iterator(this.subscriptions.namespace)) {
-      const team = String(key);
-      // Redis' SCAN may return a key twice while its table grows.
-      if (!seen.has(team)) {
-        seen.add(team);
-        yield team;
-      }
-    }
+  teams(): AsyncGenerator<string> {
+    return this.lists.keys();
   }
 
   /**
@@ -198,9 +165,14 @@ export const FEED_SUBSCRIPTIONS_FAMILY = "feed-subs";
 const SUBSCRIPTIONS_FIELD = "channels";
 type Subscriptions = z.infer<typeof subscriptionsSchema>;
 
-function unreadable(teamId: string): StoreValueError {
-  return new StoreValueError(`feed subscriptions of ${teamId} are not in the expected form`);
-}
+/** What a subscribe asks: the channel, who, when, and (left out: as it was) its filter and mentions. */
+type SubscribeValues = {
+  channel: string;
+  by: string;
+  now: number;
+  filter?: FeedFilter | undefined;
+  mentions?: Mentions | null | undefined;
+};
 
 /**
  * A channel's subscription as asked: what it posts and whom it mentions (left out: as it was; a new
@@ -208,13 +180,7 @@ function unreadable(teamId: string): StoreValueError {
  * paused feed subscribed again is resumed.
  */
 function subscriptionOf(
-  values: {
-    channel: string;
-    by: string;
-    now: number;
-    filter?: FeedFilter | undefined;
-    mentions?: Mentions | null | undefined;
-  },
+  values: SubscribeValues,
   existing: Subscription | undefined,
   paused: boolean,
 ): Subscription {
