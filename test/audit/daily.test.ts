@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { AUDIT_DAY_FAMILY, nextUtcMidnight, runAuditDay } from "../../src/audit/daily.js";
 import { AuditTrail } from "../../src/audit/index.js";
 import { memoryAuditEngine } from "../../src/audit/memory.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import type { WorkspaceSettings } from "../../src/store/settings.js";
 import { createLogger } from "../../src/util/logger.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const DAY_MS = 86_400_000;
 const START = Date.parse("2026-11-20T10:00:00.000Z");

@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { type ClaimBoard, type ClaimedItem, parseState, type Release, stateText } from "./board.js";
+import {
+  type ClaimBoard,
+  type ClaimedItem,
+  parseState,
+  type Release,
+  stateText,
+} from "../../src/store/claims/board.js";
 
 type Item = { dueAt: number; owner: string; leaseUntil: number; nudged: number; info: string };
 
 /**
- * The claim board in this process's memory: one process is every replica there is (tests, a store
- * without atomic primitives). Each step runs without an await, so it is atomic in this process.
+ * The claim board in this process's memory, for the families' tests (no store
+ * opens it): one process is every replica there is. Each step runs without an await, so it is atomic in this process.
  */
 export function memoryClaimBoard(): ClaimBoard {
   const items = new Map<string, Item>();
