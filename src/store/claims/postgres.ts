@@ -21,8 +21,16 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
 
 type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
 
+type QueueSteps = "enlist" | "claimDue" | "nudge" | "sweep" | "drop";
+type HoldSteps = "claimKey" | "renew" | "release";
+
 /** The items: their schedule and claims. */
 function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, StateSteps> {
+  return { ...postgresQueue(pool, tables), ...postgresHolds(pool, tables) };
+}
+
+/** The items' due times: enlisted, claimed when due (oldest first), nudged, swept, dropped. */
+function postgresQueue(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, QueueSteps> {
   const { items, states } = tables;
   return {
     async enlist(family, key, dueAt) {
@@ -47,6 +55,34 @@ function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, State
         .sort((a, b) => a.due_at - b.due_at || (a.key < b.key ? -1 : 1))
         .map((row) => ({ key: row.key, token: row.owner }));
     },
+    async nudge(family, key, now) {
+      await pool.query(
+        `UPDATE ${items} SET due_at = LEAST(due_at, $3), nudged = CASE WHEN lease_until > $3 THEN $3 ELSE 0 END
+         WHERE family = $1 AND key = $2`,
+        [family, key, now],
+      );
+    },
+    async sweep(family, now) {
+      const result = await pool.query(
+        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
+        [family, now],
+      );
+      return result.rowCount ?? 0;
+    },
+    async drop(family, key) {
+      await pool.query(
+        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
+         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
+        [family, key],
+      );
+    },
+  };
+}
+
+/** The claims of one named item: taken, renewed, released (with the next due time, or forgotten). */
+function postgresHolds(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, HoldSteps> {
+  const { items, states } = tables;
+  return {
     async claimKey(family, key, token, now, leaseMs, info = ""): Promise<KeyClaim> {
       const until = now + leaseMs;
       const taken = await pool.query(
@@ -89,27 +125,6 @@ function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, State
       );
       return result.rowCount === 1;
     },
-    async nudge(family, key, now) {
-      await pool.query(
-        `UPDATE ${items} SET due_at = LEAST(due_at, $3), nudged = CASE WHEN lease_until > $3 THEN $3 ELSE 0 END
-         WHERE family = $1 AND key = $2`,
-        [family, key, now],
-      );
-    },
-    async sweep(family, now) {
-      const result = await pool.query(
-        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
-        [family, now],
-      );
-      return result.rowCount ?? 0;
-    },
-    async drop(family, key) {
-      await pool.query(
-        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
-         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
-        [family, key],
-      );
-    },
   };
 }
 
@@ -141,6 +156,13 @@ function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSt
         field,
       ]);
     },
+    ...postgresSwap(pool, states),
+  };
+}
+
+/** swapState: a compare-and-set of one state, with no claim. */
+function postgresSwap(pool: pg.Pool, states: string): Pick<ClaimBoard, "swapState"> {
+  return {
     async swapState(family, key, field, expected, replacement) {
       // Each case one statement: a rival waits for the row, then checks the condition again on what
       // was committed (READ COMMITTED), so of two swaps from the same state one wins.
