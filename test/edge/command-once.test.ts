@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerCommandsOnce, RECOVERED } from "../../src/edge/command-once.js";
 import { createLogger } from "../../src/util/logger.js";
+import { bareCommandArgs } from "../support/command-args.js";
 
 const BODY = {
   command: "/invoice",
@@ -20,12 +21,13 @@ async function run(
     did.push("claim");
     return claimOnce(key, ttlMs);
   }, createLogger("silent"));
-  await middleware({
-    body: BODY,
-    context,
-    ack: async () => void did.push("ack"),
-    next: async () => void did.push("next"),
-  } as unknown as Parameters<typeof middleware>[0]);
+  await middleware(
+    bareCommandArgs(BODY, {
+      context: { isEnterpriseInstall: false, ...context },
+      ack: async () => void did.push("ack"),
+      next: async () => void did.push("next"),
+    }),
+  );
   return did;
 }
 
