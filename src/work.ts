@@ -68,13 +68,9 @@ export async function openWork(
   closers.push(() => refusals.close());
   const callbacks = addresses && {
     addresses,
-    receive: callbackListener({
-      keys: stores.callbackKeys,
-      saltOf: async (teamId) => (await stores.credentials.get(teamId))?.salt,
+    receive: callbackReceiver(stores, logger, refusals, {
       nudge: nudgeLiveWork(feedRunner, watcher, logger),
       nudgePayout: payoutNudge(payouts.deps, logger, () => new Date(options.clock.now())),
-      logger,
-      refusals,
     }),
   };
   const { history, cancels, exports, digests, digestRunner } = await periodWork(
@@ -87,6 +83,22 @@ export async function openWork(
   );
   const work = { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals };
   return { work: { ...work, audit, payouts }, feedRunner, digestRunner, auditDay };
+}
+
+/** The payment service's callbacks: checked against the workspace's salt, then the live work nudged. */
+function callbackReceiver(
+  stores: Stores,
+  logger: Logger,
+  refusals: RefusalSummary,
+  nudges: Pick<Parameters<typeof callbackListener>[0], "nudge" | "nudgePayout">,
+) {
+  return callbackListener({
+    keys: stores.callbackKeys,
+    saltOf: async (teamId) => (await stores.credentials.get(teamId))?.salt,
+    ...nudges,
+    logger,
+    refusals,
+  });
 }
 
 /** The live cards' watcher and the payment feeds: what follows invoices as they change. */
