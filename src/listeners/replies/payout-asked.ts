@@ -81,6 +81,29 @@ export async function askPayout(
   );
   if (result.kind === "refused") return result;
   const { request } = result;
+  const channel = await writeNotice(deps, asked, request.id, {
+    balance,
+    requesterTotal: result.totals.requester,
+  });
+  const shown = await showPayout(
+    { board: deps.payouts.board, slack: async () => client, logger: deps.payouts.logger },
+    request.id,
+    true,
+  );
+  if (shown === "owed") await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
+  return { kind: "requested", request, channel };
+}
+
+/**
+ * The request's notice on the board: where its card goes (the policy's approval channel, returned),
+ * the method's balance and the requester's total today against their cap.
+ */
+async function writeNotice(
+  deps: AskDeps,
+  asked: PayoutAsked,
+  id: string,
+  shown: { balance: Awaited<ReturnType<typeof balanceOf>>; requesterTotal: string },
+): Promise<string> {
   const policy = await deps.payouts.policies.get(asked.register.key);
   const channel = policy?.channel ?? "";
   const notice = payoutNoticeSchema.parse({
@@ -90,16 +113,10 @@ export async function askPayout(
     register: asked.register.name,
     several: asked.register.several,
     lang: asked.lang,
-    balance,
-    today: { total: result.totals.requester, cap: policy?.requesterDaily ?? "0" },
+    balance: shown.balance,
+    today: { total: shown.requesterTotal, cap: policy?.requesterDaily ?? "0" },
     told: [],
   });
-  await swapNotice(deps.payouts.board, request.id, undefined, notice);
-  const shown = await showPayout(
-    { board: deps.payouts.board, slack: async () => client, logger: deps.payouts.logger },
-    request.id,
-    true,
-  );
-  if (shown === "owed") await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
-  return { kind: "requested", request, channel };
+  await swapNotice(deps.payouts.board, id, undefined, notice);
+  return channel;
 }
