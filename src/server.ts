@@ -16,7 +16,7 @@ import { type Clock, systemClock } from "./util/clock.js";
 import { Closers } from "./util/closers.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { slackClients } from "./watch/index.js";
-import { openWork } from "./work.js";
+import { type OpenedWork, openWork } from "./work.js";
 
 /**
  * Credentials and settings are read on every command; a few seconds in memory saves most of those
@@ -106,6 +106,19 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
+  const passes = startJobs({ work, feedRunner, digestRunner, auditDay }, guardRunner, closers);
+  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
+}
+
+/**
+ * The background jobs started, each with one closers.job line after it (jobs stop together within
+ * their grace); each offers a pass on demand.
+ */
+function startJobs(
+  { work, feedRunner, digestRunner, auditDay }: OpenedWork,
+  guardRunner: Awaited<ReturnType<typeof openGuards>>,
+  closers: Closers,
+): BackgroundPasses {
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
@@ -117,8 +130,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   closers.job((graceMs) => guardRunner.close(graceMs));
   auditDay.start();
   closers.job((graceMs) => auditDay.close(graceMs));
-
-  const passes: BackgroundPasses = {
+  return {
     feed: () => feedRunner.passNow(),
     liveCards: () => work.watches.passNow(),
     digests: () => digestRunner.passNow(),
@@ -126,5 +138,4 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     moneyGuards: () => guardRunner.passNow(),
     auditDay: () => auditDay.passNow(),
   };
-  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
