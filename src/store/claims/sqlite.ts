@@ -19,17 +19,18 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
   return { ...sqliteSchedule(db, tables), ...sqliteStates(db, tables) };
 }
 
-type QueueSteps = "enlist" | "claimDue" | "nudge" | "sweep" | "drop";
+type QueueSteps = "enlist" | "claimDue" | "nudge";
+type RemovalSteps = "sweep" | "drop";
 type HoldSteps = "claimKey" | "renew" | "release";
 
 /** The items: their schedule and claims. */
 function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard, StateSteps> {
-  return { ...sqliteQueue(db, tables), ...sqliteHolds(db, tables) };
+  return { ...sqliteQueue(db, tables), ...sqliteRemovals(db, tables), ...sqliteHolds(db, tables) };
 }
 
-/** The items' due times: enlisted, claimed when due (oldest first), nudged, swept, dropped. */
+/** The items' due times: enlisted, claimed when due (oldest first), nudged. */
 function sqliteQueue(db: Database.Database, tables: Tables): Pick<ClaimBoard, QueueSteps> {
-  const { items, states } = tables;
+  const { items } = tables;
   const enlist = db.prepare<[string, string, number]>(
     `INSERT INTO ${items} (family, key, due_at) VALUES (?, ?, ?) ON CONFLICT (family, key) DO NOTHING`,
   );
@@ -52,15 +53,6 @@ function sqliteQueue(db: Database.Database, tables: Tables): Pick<ClaimBoard, Qu
     `UPDATE ${items} SET due_at = MIN(due_at, ?), nudged = CASE WHEN lease_until > ? THEN ? ELSE 0 END
      WHERE family = ? AND key = ?`,
   );
-  const sweep = db.prepare<[string, number]>(
-    `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
-  );
-  const forgetStates = db.prepare<[string, string]>(`DELETE FROM ${states} WHERE family = ? AND key = ?`);
-  const forgetItem = db.prepare<[string, string]>(`DELETE FROM ${items} WHERE family = ? AND key = ?`);
-  const drop = db.transaction((family: string, key: string) => {
-    forgetStates.run(family, key);
-    forgetItem.run(family, key);
-  });
   return {
     async enlist(family, key, dueAt) {
       enlist.run(family, key, dueAt);
@@ -71,6 +63,22 @@ function sqliteQueue(db: Database.Database, tables: Tables): Pick<ClaimBoard, Qu
     async nudge(family, key, now) {
       nudge.run(now, now, now, family, key);
     },
+  };
+}
+
+/** Items removed: those whose claim lapsed with no release (swept), or one with its states (dropped). */
+function sqliteRemovals(db: Database.Database, tables: Tables): Pick<ClaimBoard, RemovalSteps> {
+  const { items, states } = tables;
+  const sweep = db.prepare<[string, number]>(
+    `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
+  );
+  const forgetStates = db.prepare<[string, string]>(`DELETE FROM ${states} WHERE family = ? AND key = ?`);
+  const forgetItem = db.prepare<[string, string]>(`DELETE FROM ${items} WHERE family = ? AND key = ?`);
+  const drop = db.transaction((family: string, key: string) => {
+    forgetStates.run(family, key);
+    forgetItem.run(family, key);
+  });
+  return {
     async sweep(family, now) {
       return sweep.run(family, now).changes;
     },
