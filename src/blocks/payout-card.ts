@@ -147,6 +147,33 @@ function buttonsFor(request: PayoutRequest, reader: CardReader, lang: Lang): typ
   return [];
 }
 
+/** While the request is open and the method's balance is short of it: a line saying so. */
+function balanceWarning(request: PayoutRequest, notice: PayoutNotice, lang: Lang): types.KnownBlock[] {
+  const open = request.status === "waiting" || request.status === "approved";
+  if (!open || !balanceShort(request, notice)) return [];
+  const balance = formatAmount(notice.balance?.value ?? "0", notice.balance?.currency ?? "", lang);
+  return [{ type: "section", text: { type: "mrkdwn", text: PAYOUT_CARD_TEXT[lang].balanceShort(balance) } }];
+}
+
+/** Why the payout is asked for, and the requester's reference where there is one. */
+function reasonLines(request: PayoutRequest, lang: Lang): string {
+  const t = PAYOUT_CARD_TEXT[lang];
+  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
+  if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
+  return reason.join("\n");
+}
+
+/** The requester's total today against their cap, the approvals so far, and (while it waits) its expiry. */
+function factsLine(request: PayoutRequest, notice: PayoutNotice, lang: Lang): string {
+  const t = PAYOUT_CARD_TEXT[lang];
+  const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
+  return [
+    t.today(formatAmount(notice.today.total, "RUB", lang), formatAmount(notice.today.cap, "RUB", lang)),
+    t.approvals(request.votes.length, request.needed, votes),
+    ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
+  ].join(" · ");
+}
+
 /**
  * A request's card: the approvers' in the approval channel (Approve and Reject while it waits), or
  * the requester's copy (Cancel until it is sent). Buttons carry the request's id only.
@@ -164,15 +191,6 @@ export function payoutCardMessage(
     reader === "approvers"
       ? t.asks(`<@${request.requester}>`, amount, method)
       : t.yourRequest(amount, method, `<#${notice.channel}>`);
-  const open = request.status === "waiting" || request.status === "approved";
-  const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
-  const facts = [
-    t.today(formatAmount(notice.today.total, "RUB", lang), formatAmount(notice.today.cap, "RUB", lang)),
-    t.approvals(request.votes.length, request.needed, votes),
-    ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
-  ];
-  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
-  if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
   const blocks: types.KnownBlock[] = [
     {
       type: "header",
@@ -180,21 +198,9 @@ export function payoutCardMessage(
     },
     { type: "section", text: { type: "mrkdwn", text: intro } },
     { type: "section", fields: figureFields(request, notice, lang) },
-    ...(open && balanceShort(request, notice)
-      ? [
-          {
-            type: "section",
-            text: {
-              type: "mrkdwn",
-              text: t.balanceShort(
-                formatAmount(notice.balance?.value ?? "0", notice.balance?.currency ?? "", lang),
-              ),
-            },
-          } as const,
-        ]
-      : []),
-    { type: "section", text: { type: "mrkdwn", text: reason.join("\n") } },
-    { type: "context", elements: [{ type: "mrkdwn", text: facts.join(" · ") }] },
+    ...balanceWarning(request, notice, lang),
+    { type: "section", text: { type: "mrkdwn", text: reasonLines(request, lang) } },
+    { type: "context", elements: [{ type: "mrkdwn", text: factsLine(request, notice, lang) }] },
     { type: "section", text: { type: "mrkdwn", text: statusLines(request, lang) } },
     ...buttonsFor(request, reader, lang),
     {
