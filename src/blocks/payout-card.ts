@@ -233,6 +233,8 @@ export function payoutEndNote(request: PayoutRequest, lang: Lang): string | unde
       return t.refused(safeText(request.refusal?.join("; ") ?? "", 500));
     case "stopped":
       return t.stopped(stoppedWords(request, lang));
+    case "outside":
+      return t.outside(inlineCode(request.outside?.state ?? request.service?.state ?? "?"));
     default:
       return undefined;
   }

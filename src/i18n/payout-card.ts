@@ -14,7 +14,8 @@ export type CardStatusWord =
   | "expired"
   | "changed"
   | "refused"
-  | "stopped";
+  | "stopped"
+  | "outside";
 
 /**
  * A payout request's card (approval channel), the requester's copy, the notes at its end and the
@@ -69,6 +70,8 @@ export type PayoutCardText = {
     changed: (what: string) => string;
     refused: (words: string) => string;
     stopped: (why: string) => string;
+    /** Sent at the service by someone else: the service's state (as code). */
+    outside: (state: string) => string;
     toRequester: (channel: string) => string;
   };
   changedTerms: Record<"amount" | "method" | "wallet" | "state" | "vanished", string>;
@@ -109,6 +112,7 @@ const en: PayoutCardText = {
     changed: ":warning: Not sent: the payout changed at the service",
     refused: ":x: Not sent: the service refused it",
     stopped: ":octagonal_sign: Not sent: stopped before it reached the service",
+    outside: ":rotating_light: Sent at the service without approval",
   },
   rejectedBy: (who, reason) => `Rejected by ${who}: ${reason}`,
   cancelledBy: (who) => `Cancelled by ${who}.`,
@@ -145,6 +149,8 @@ const en: PayoutCardText = {
     refused: (words) => `:x: The service refused to send this payout: ${words}. Nothing was paid out.`,
     stopped: (why) =>
       `:octagonal_sign: Not sent: ${why} Its quote at the service is cancelled and nothing was paid out; ask again if it should still go.`,
+    outside: (state) =>
+      `:rotating_light: This payout was sent at the service without Kassa's approval (the service shows it as ${state}): someone holding the register's Secret 2 submitted its quote there. Kassa did not send it. Check with the team; if that was not intended, change Secret 2 in the service's dashboard and reconnect the register.`,
     toRequester: (channel) => `About your payout request (its card is in ${channel}):`,
   },
   changedTerms: {
@@ -191,6 +197,7 @@ const ru: PayoutCardText = {
     changed: ":warning: Не отправлена: выплата изменилась в сервисе",
     refused: ":x: Не отправлена: сервис отказал",
     stopped: ":octagonal_sign: Не отправлена: остановлена до отправки в сервис",
+    outside: ":rotating_light: Отправлена в сервисе без одобрения",
   },
   rejectedBy: (who, reason) => `Отклонил(а) ${who}: ${reason}`,
   cancelledBy: (who) => `Отменил(а) ${who}.`,
@@ -227,6 +234,8 @@ const ru: PayoutCardText = {
     refused: (words) => `:x: Сервис отказался отправить выплату: ${words}. Ничего не выплачено.`,
     stopped: (why) =>
       `:octagonal_sign: Не отправлена: ${why} Заявка в сервисе отменяется, ничего не выплачено; запросите снова, если выплата ещё нужна.`,
+    outside: (state) =>
+      `:rotating_light: Эту выплату отправили в сервисе без одобрения в Кассе (в сервисе она ${state}): кто-то, у кого есть «Секрет 2» кассы, подтвердил её заявку там. Касса её не отправляла. Выясните в команде; если так не задумывалось, смените «Секрет 2» в личном кабинете сервиса и подключите кассу заново.`,
     toRequester: (channel) => `О вашем запросе выплаты (карточка в ${channel}):`,
   },
   changedTerms: {

@@ -5,7 +5,8 @@ import type { PayoutPolicy } from "./policy.js";
 import { readRequest } from "./request-model.js";
 
 // The daily caps count every request of the register's day (UTC) that may still take money out:
-// waiting, approved, submitting, submitted, and ended as paid. Each register's day is one item of
+// waiting, approved, submitting, submitted, ended as paid, and sent outside Kassa (its quote submitted
+// at the service without the approvals: the money left all the same). Each register's day is one item of
 // family DAY_FAMILY listing its requests (id, requester, RUB amount); a new request is added by
 // compare-and-set after the totals were counted from that very list, so two requests at once cannot
 // both slip under a cap. The list is forgotten two days after its day (the worker drops it).
@@ -52,7 +53,7 @@ async function counts(board: ClaimBoard, entry: DayEntry, now: Date): Promise<bo
   if (!read) return now.getTime() - Date.parse(entry.at) < UNSTORED_COUNTS_MS;
   const { status, service } = read.request;
   if (status === "ended") return service?.state === "payed";
-  return ["waiting", "approved", "submitting", "submitted"].includes(status);
+  return ["waiting", "approved", "submitting", "submitted", "outside"].includes(status);
 }
 
 /** The entries still counting (their requests may take money out, or did): the rest never count again. */

@@ -17,9 +17,10 @@ export const REQUEST_FIELD = "request";
  * written before the send) → submitted (the service took it) → ended (payed, failed or canceled at
  * the service). Off the main road: rejected, cancelled (by the requester), expired (not approved in
  * time), changed (the payout at the service is not what was approved, or vanished: never sent) and
- * refused (the service refused the submit, in its own words) and stopped (approved, never reached
+ * refused (the service refused the submit, in its own words), stopped (approved, never reached
  * the service, and no longer to be sent: payouts switched off, expired, or an approver whose vote it
- * counted removed from the policy).
+ * counted removed from the policy) and outside (Kassa never sent it, yet the service has it on its
+ * way or paid: someone holding Secret 2 submitted the quote at the service, without the approvals).
  */
 export const REQUEST_STATUSES = [
   "waiting",
@@ -33,8 +34,35 @@ export const REQUEST_STATUSES = [
   "changed",
   "refused",
   "stopped",
+  "outside",
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+/**
+ * Every move a request's status may make (a write keeping its status is a move to itself). Only
+ * "submitting", Kassa's mark written before its one send, leads to submitted. Outside is reached from
+ * the statuses Kassa never sends from, and from "submitting" only by the worker whose mark it is,
+ * before its send (src/payouts/outside.ts).
+ */
+export const STATUS_MOVES: Readonly<Record<RequestStatus, readonly RequestStatus[]>> = {
+  waiting: ["waiting", "approved", "rejected", "cancelled", "expired", "outside"],
+  approved: ["approved", "submitting", "waiting", "stopped", "rejected", "cancelled", "outside"],
+  submitting: ["submitting", "approved", "waiting", "submitted", "changed", "refused", "stopped", "outside"],
+  submitted: ["submitted", "ended"],
+  ended: ["ended"],
+  rejected: ["rejected", "outside"],
+  cancelled: ["cancelled", "outside"],
+  expired: ["expired", "outside"],
+  changed: ["changed", "outside"],
+  refused: ["refused", "outside"],
+  stopped: ["stopped", "outside"],
+  outside: ["outside"],
+};
+
+/** Whether a request may move from `from` to `to` (STATUS_MOVES). */
+export function mayMove(from: RequestStatus, to: RequestStatus): boolean {
+  return STATUS_MOVES[from].includes(to);
+}
 
 /** Statuses no vote or send can leave. */
 export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set([
@@ -45,6 +73,7 @@ export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set([
   "changed",
   "refused",
   "stopped",
+  "outside",
 ]);
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -97,6 +126,8 @@ export const payoutRequestSchema = z.object({
       approver: person.optional(),
     })
     .optional(),
+  /** Sent at the service by someone else (outside): what the service showed, and when Kassa saw it. */
+  outside: z.object({ state: z.string().min(1).max(40), at: time, was: z.enum(REQUEST_STATUSES) }).optional(),
   /** The quote still to be cancelled at the service (rejected, cancelled, expired, changed). */
   serviceCancel: z.enum(["pending", "done", "impossible"]).optional(),
   /** When it reached a final status. */
@@ -116,7 +147,8 @@ export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRe
 }
 
 /**
- * Compare-and-set of the request: only while it is still `read.raw`. The new state is checked first;
+ * Compare-and-set of the request: only while it is still `read.raw`, and only along STATUS_MOVES (any
+ * other move is a bug, thrown). The new state is checked first;
  * what was stored comes back, ready for the next compare-and-set (undefined: the state was otherwise).
  */
 export async function swapRequest(
@@ -124,6 +156,8 @@ export async function swapRequest(
   read: ReadRequest,
   next: PayoutRequest,
 ): Promise<ReadRequest | undefined> {
+  if (!mayMove(read.request.status, next.status))
+    throw new Error(`payout ${read.request.id}: no move from ${read.request.status} to ${next.status}`);
   const checked = payoutRequestSchema.parse(next);
   const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
   return swapped ? { request: checked, raw: checked } : undefined;
@@ -140,6 +174,8 @@ export function closedBy(request: PayoutRequest): { status: RequestStatus; by: s
   if (status === "cancelled" && request.cancellation)
     return { status, by: request.cancellation.by, at: request.cancellation.at };
   if (status === "expired") return { status, by: "kassa", at: request.expiresAt };
+  // Nobody Kassa knows: someone holding Secret 2, at the service.
+  if (status === "outside") return { status, by: "outside", at: request.outside?.at ?? request.createdAt };
   const last = request.votes.at(-1);
   // Approved, then sent (and maybe ended, or stopped at the service): the approval is what closed it.
   if (request.approvedAt && last) return { status, by: last.by, at: request.approvedAt };

@@ -6,6 +6,7 @@ import {
   type PayoffAccount,
 } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
+import { outsideBeforeSend, sentAtService } from "./outside.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
 import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
@@ -127,7 +128,12 @@ export async function sendMarked(
   const info = await infoOf(deps, account, request.id);
   if (info === undefined) return unmark(deps, read, clock() + timing.retryMs);
   if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
-  if (info.state !== "created") return settleFrom(deps, read, info, clock());
+  // Not `created` before this claim's send, the first since Kassa saw it `created` with no send of its
+  // own on the way: cancelled at the service (changed), or sent there by someone else (outside).
+  if (info.state !== "created")
+    return sentAtService(info.state)
+      ? outsideBeforeSend(deps, claim.token, request.id, info.state, clock())
+      : recordChanged(deps, read, ["state"], info, clock());
   const approved = {
     amount: { value: request.amount, currency: request.currency },
     method: request.method,
