@@ -92,6 +92,12 @@ export function stoppedWords(request: PayoutRequest, lang: Lang): string {
       return t.expired(at(request.expiresAt, lang));
     case "approver_removed":
       return t.approver_removed(`<@${request.stop.approver ?? "?"}>`);
+    case "day_cap": {
+      const cap = request.stop.cap;
+      if (!cap) return t.day_full;
+      const rub = (value: string) => formatAmount(value, "RUB", lang);
+      return t.day_cap(cap.which, rub(cap.limit), rub(cap.total));
+    }
     default:
       return t.payouts_off;
   }

@@ -51,6 +51,10 @@ export type PayoutCardText = {
     payouts_off: string;
     expired: (time: string) => string;
     approver_removed: (who: string) => string;
+    /** Sending it today would pass the requester's or the register's daily cap (RUB, formatted). */
+    day_cap: (which: "requester" | "register", limit: string, counted: string) => string;
+    /** Today's list of requests is full (500). */
+    day_full: string;
   };
   approve: string;
   reject: string;
@@ -122,6 +126,10 @@ const en: PayoutCardText = {
     payouts_off: "Payouts were switched off for this register before it could be sent.",
     expired: (time) => `The request expired (${time}) before it could be sent.`,
     approver_removed: (who) => `${who} approved it but is no longer one of the approvers.`,
+    day_cap: (which, limit, counted) =>
+      `It was made on an earlier day, and sending it today would pass ${which === "requester" ? "the requester's" : "the register's"} daily cap of ${limit} (${counted} already counted today).`,
+    day_full:
+      "It was made on an earlier day, and today already has as many payout requests as a day can hold.",
   },
   approve: "Approve",
   reject: "Reject",
@@ -207,6 +215,10 @@ const ru: PayoutCardText = {
     payouts_off: "Выплаты этой кассы выключили раньше, чем её успели отправить.",
     expired: (time) => `Запрос истёк (${time}) раньше, чем её успели отправить.`,
     approver_removed: (who) => `${who} одобрил(а) её, но больше не входит в число одобряющих.`,
+    day_cap: (which, limit, counted) =>
+      `Её запросили в один из прошлых дней, а отправка сегодня превысила бы дневной лимит ${which === "requester" ? "запросившего" : "кассы"} ${limit} (сегодня уже учтено ${counted}).`,
+    day_full:
+      "Её запросили в один из прошлых дней, а на сегодня уже столько запросов выплат, сколько помещается в день.",
   },
   approve: "Одобрить",
   reject: "Отклонить",

@@ -2,9 +2,13 @@ import { z } from "zod";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { PayoutPolicy } from "./policy.js";
-import { readRequest } from "./request-model.js";
+import { type PayoutRequest, type ReadRequest, readRequest, swapRequest } from "./request-model.js";
 
-// The daily caps count every request of the register's day (UTC) that may still take money out:
+// The daily caps count every request of the register's day (UTC) that may still take money out, on
+// the day its money leaves: a request made on one day and sent on a later one is counted again on
+// the day of its send before it goes (countOnLeaveDay, refused when that day's caps would be passed)
+// and from then on counts there only (`countsOn`).
+// Those that count:
 // waiting, approved, submitting, submitted, ended as paid, and sent outside Kassa (its quote submitted
 // at the service without the approvals: the money left all the same). Each register's day is one item of
 // family DAY_FAMILY listing its requests (id, requester, RUB amount); a new request is added by
@@ -47,10 +51,18 @@ export function dayKey(registerKey: string, now: Date): string {
   return `${registerKey}@${dayOf(now)}`;
 }
 
-/** Whether a request still counts against the caps (it may still take money out, or did). */
-async function counts(board: ClaimBoard, entry: DayEntry, now: Date): Promise<boolean> {
+/** The UTC day a request's money counts on: the day of its send once moved there, else the day it was made. */
+export function countsOnDay(request: PayoutRequest): string {
+  return request.countsOn ?? dayOf(new Date(request.createdAt));
+}
+
+/** Whether a request listed on `day` counts there (it may still take money out, or did, that day). */
+async function counts(board: ClaimBoard, entry: DayEntry, day: string, now: Date): Promise<boolean> {
   const read = await readRequest(board, entry.id);
   if (!read) return now.getTime() - Date.parse(entry.at) < UNSTORED_COUNTS_MS;
+  // Listed on a day before the one it counts on: it leaves later, and counts on that day instead.
+  // (Listed on both while it is being moved: counted twice for that moment, never left out.)
+  if (day < countsOnDay(read.request)) return false;
   const { status, service } = read.request;
   if (status === "ended") return service?.state === "payed";
   return ["waiting", "approved", "submitting", "submitted", "outside"].includes(status);
@@ -58,7 +70,8 @@ async function counts(board: ClaimBoard, entry: DayEntry, now: Date): Promise<bo
 
 /** The entries still counting (their requests may take money out, or did): the rest never count again. */
 async function liveEntries(board: ClaimBoard, entries: DayEntry[], now: Date): Promise<DayEntry[]> {
-  const counted = await Promise.all(entries.map((entry) => counts(board, entry, now)));
+  const day = dayOf(now);
+  const counted = await Promise.all(entries.map((entry) => counts(board, entry, day, now)));
   return entries.filter((_, index) => counted[index]);
 }
 
@@ -122,7 +135,8 @@ export async function reserveToday(
     const day = await readDay(board, key);
     if (!day) return { ok: false, refusal: { kind: "totals_unreadable" } };
     // Rejected, cancelled, expired, changed and refused requests (and unpaid ends) leave the list here.
-    const live = await liveEntries(board, day.entries, now);
+    // The request itself (listed already by an earlier try) is counted once, as the entry added.
+    const live = (await liveEntries(board, day.entries, now)).filter((one) => one.id !== entry.id);
     if (live.length >= DAY_ENTRIES_MAX) return { ok: false, refusal: { kind: "too_many_today" } };
     const totals = totalsOf(live, entry.requester);
     const passed = capPassed(totals, entry.rub, policy);
@@ -133,4 +147,33 @@ export async function reserveToday(
     }
   }
   throw new Error("the day's payout requests kept changing while a request was being added");
+}
+
+/** What counting a request on the day it leaves gave: its state (moved), or the cap it would pass. */
+export type LeaveDay = { ok: true; read: ReadRequest } | { ok: false; refusal: CapRefusal };
+
+/**
+ * Just before a request's money leaves: when that is a later UTC day than the day it counts on, it is
+ * added to this day's list only if this day's caps still allow it (reserveToday), then moved there
+ * (`countsOn`, compare-and-set). Undefined when the request changed meanwhile (look again).
+ */
+export async function countOnLeaveDay(
+  board: ClaimBoard,
+  read: ReadRequest,
+  policy: Pick<PayoutPolicy, "requesterDaily" | "registerDaily">,
+  now: Date,
+): Promise<LeaveDay | undefined> {
+  const { request } = read;
+  const today = dayOf(now);
+  if (today <= countsOnDay(request) || request.rubAmount === null) return { ok: true, read };
+  const entry = {
+    id: request.id,
+    requester: request.requester,
+    rub: request.rubAmount,
+    at: now.toISOString(),
+  };
+  const reserved = await reserveToday(board, request.registerKey, entry, policy, now);
+  if (!reserved.ok) return reserved;
+  const moved = await swapRequest(board, read, { ...request, countsOn: today });
+  return moved ? { ok: true, read: moved } : undefined;
 }

@@ -118,13 +118,25 @@ export const payoutRequestSchema = z.object({
   changed: z.array(z.enum(["amount", "method", "wallet", "state", "vanished"])).optional(),
   /** The service's refusal of the submit, in its words. */
   refusal: z.array(z.string()).optional(),
-  /** Stopped before the send: why, when, and the approver whose vote no longer counts. */
+  /**
+   * Stopped before the send: why, when, the approver whose vote no longer counts, and for a daily cap
+   * the day's sending would pass: which cap, its limit and what counted already (RUB).
+   */
   stop: z
     .object({
-      why: z.enum(["payouts_off", "expired", "approver_removed"]),
+      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap"]),
       at: time,
       approver: person.optional(),
+      cap: z.object({ which: z.enum(["requester", "register"]), limit: decimal, total: decimal }).optional(),
     })
+    .optional(),
+  /**
+   * The UTC day (YYYY-MM-DD) its money counts on against the daily caps, once it is sent on a later
+   * day than it was made (absent: the day it was made). See day-totals.ts.
+   */
+  countsOn: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
     .optional(),
   /** Sent at the service by someone else (outside): what the service showed, and when Kassa saw it. */
   outside: z.object({ state: z.string().min(1).max(40), at: time, was: z.enum(REQUEST_STATUSES) }).optional(),

@@ -63,6 +63,7 @@ const REASONS: Record<StopWhy["why"], string> = {
   payouts_off: "payouts switched off before it was sent",
   expired: "expired before it was sent",
   approver_removed: "an approver whose vote it counted was removed before it was sent",
+  day_cap: "sending it today would pass a daily cap",
 };
 
 /**
@@ -92,6 +93,7 @@ export async function recordStopped(
     outcome: "done",
     reason: REASONS[stop.why],
     ...(stop.approver ? { after: { approver: stop.approver } } : {}),
+    ...(stop.cap ? { after: { cap: stop.cap.which, limit: stop.cap.limit, counted: stop.cap.total } } : {}),
     time,
   });
   return { dueAt: (await cancelAtService(deps, stored, time)) ? at : at + timingOf(deps).retryMs };

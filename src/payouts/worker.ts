@@ -1,6 +1,6 @@
 import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
-import { DAY_FAMILY } from "./day-totals.js";
+import { countOnLeaveDay, DAY_FAMILY } from "./day-totals.js";
 import { showPayout } from "./notices.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import {
@@ -128,8 +128,18 @@ async function stepOf(
   if (stop) return recordStopped(deps, read, stop, at);
   const needed = approvalsNeededNow(policy, request);
   if (request.votes.length < needed) return backToWaiting(deps, read, needed, at);
-  if (account) return submitApproved(deps, claim, read, account, clock);
-  return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
+  if (!account || !policy)
+    return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
+  // Its money leaves today: counted against today's caps first (a request made on an earlier day).
+  const leave = await countOnLeaveDay(deps.board, read, policy, new Date(at));
+  if (!leave) return { dueAt: at };
+  if (leave.ok) return submitApproved(deps, claim, leave.read, account, clock);
+  if (leave.refusal.kind === "totals_unreadable") return { dueAt: at + timingOf(deps).retryMs };
+  const cap =
+    leave.refusal.kind === "cap_reached"
+      ? { which: leave.refusal.cap, limit: leave.refusal.limit, total: leave.refusal.total }
+      : undefined;
+  return recordStopped(deps, read, { why: "day_cap", ...(cap ? { cap } : {}) }, at);
 }
 
 /** One claimed request moved one step, its claim released with its next due time (or forgotten). */

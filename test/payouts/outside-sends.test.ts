@@ -5,6 +5,8 @@
  * sandbox over HTTP, in memory and on SQLite.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { stoppedWords } from "../../src/blocks/payout-card.js";
+import { todayTotals } from "../../src/payouts/day-totals.js";
 import {
   type PayoutRequest,
   REQUEST_STATUSES,
@@ -149,5 +151,63 @@ describe.each(ENGINES)("a Kassa quote sent at the service by someone else, on $n
     expect(request?.outside?.was).toBe("expired");
     expect(request?.serviceCancel).toBeUndefined();
     expect(acts("payout.outside")).toHaveLength(1);
+  });
+});
+
+describe.each(ENGINES)("the daily caps count a payout on the day it leaves, on $name", (engine) => {
+  let world: PayoutWorld;
+  beforeEach(async () => {
+    world = await openPayoutWorld(engine, TIMING);
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+  const LATE = new Date("2026-11-26T23:40:00.000Z");
+  const NEXT_DAY = new Date("2026-11-27T00:10:00.000Z");
+  const at = (date: Date, ms: number) => new Date(date.getTime() + ms);
+
+  async function requestedAt(now: Date, amount: string, requester: string = REQUESTER): Promise<string> {
+    const result = await requestPayout(
+      world.deps,
+      { ...ASK, amount, requester, registerKey: world.registerKey },
+      now,
+    );
+    if (result.kind !== "requested") throw new Error(`not requested: ${JSON.stringify(result)}`);
+    return result.request.id;
+  }
+  const totals = (now: Date) => todayTotals(world.deps.board, world.registerKey, REQUESTER, now);
+
+  it("made late one day, sent the next within that day's caps: counted on the day it left, not the day before", async () => {
+    const id = await requestedAt(LATE, "1500");
+    expect(await totals(LATE)).toMatchObject({ requester: "1500" });
+    expect(await approve(world.deps, id, ALICE, NEXT_DAY)).toMatchObject({ kind: "approved" });
+    await runDuePayouts(world.deps, at(NEXT_DAY, 1000));
+    const request = (await readRequest(world.deps.board, id))?.request;
+    expect(request?.status).toBe("submitted");
+    expect(request?.countsOn).toBe("2026-11-27");
+    expect(await totals(at(NEXT_DAY, 2000))).toMatchObject({ requester: "1500" });
+    expect(await totals(LATE)).toMatchObject({ requester: "0" });
+  });
+
+  it("made within the caps one day, but sending it the next would pass that day's: stopped, never sent, the card says which cap", async () => {
+    const id = await requestedAt(LATE, "1500");
+    // The next day the requester has asked for 9,000 RUB already (cap 10,000): 1,500 more would pass it.
+    await requestedAt(at(NEXT_DAY, -5 * 60_000), "4500");
+    await requestedAt(at(NEXT_DAY, -4 * 60_000), "4500");
+    expect(await approve(world.deps, id, ALICE, NEXT_DAY)).toMatchObject({ kind: "approved" });
+    await runDuePayouts(world.deps, at(NEXT_DAY, 1000));
+    const request = (await readRequest(world.deps.board, id))?.request;
+    expect(request?.status).toBe("stopped");
+    expect(request?.stop).toMatchObject({
+      why: "day_cap",
+      cap: { which: "requester", limit: "10000", total: "9000" },
+    });
+    expect(world.fake.payoffs.submits).not.toContain(id);
+    expect(world.fake.payoffs.all.get(id)?.state).toBe("canceled");
+    if (!request) throw new Error("no request");
+    const words = stoppedWords(request, "en");
+    expect(words).toContain("the requester's daily cap of 10,000.00 RUB");
+    expect(words).toContain("9,000.00 RUB already counted today");
+    expect(stoppedWords(request, "ru")).toContain("дневной лимит запросившего");
   });
 });
