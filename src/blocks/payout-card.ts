@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { type CardStatusWord, PAYOUT_CARD_TEXT } from "../i18n/payout-card.js";
+import { PAYOUT_NOTES_TEXT } from "../i18n/payout-notes.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { PayoutNotice } from "../payouts/notice-model.js";
 import type { PayoutRequest } from "../payouts/request-model.js";
@@ -218,7 +219,7 @@ export function payoutCardMessage(
 
 /** The note at a request's end (in the card's thread and to the requester); undefined while it is open. */
 export function payoutEndNote(request: PayoutRequest, lang: Lang): string | undefined {
-  const t = PAYOUT_CARD_TEXT[lang].notes;
+  const t = PAYOUT_NOTES_TEXT[lang];
   const amount = money(request.amount, request, lang);
   switch (statusWordOf(request)) {
     case "payed":

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineFamily } from "../store/claims/family.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 
@@ -11,7 +12,7 @@ import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 //   has passed all of them;
 // - read: a read longer than one check's pages, carried over (the next check goes on from `page`).
 
-export const SEEN_FIELD = "seen";
+const SEEN_FIELD = "seen";
 /** Settled ids kept: more than a read can meet again, so a payout never comes back as new. */
 const SEEN_KEPT = 1000;
 /** Payouts audited and waiting for their post (the channel refusing them) kept at most. */
@@ -50,16 +51,21 @@ const seenV1 = z.object({
   audited: z.array(z.string()).max(AUDITED_KEPT).optional(),
 });
 
+/** The family: one item per register with Secret 2; its state `seen` (the release before's read as v2). */
+const PAYOUT_WATCH = defineFamily({
+  name: PAYOUT_WATCH_FAMILY,
+  fields: {
+    [SEEN_FIELD]: seenV2.or(seenV1.transform((before): WatchState => ({ ...before, v: 2, quotes: [] }))),
+  },
+  kept: "until its register is disconnected",
+});
+
 /** The register's watch state; undefined before its first read (or when unreadable: read afresh). */
 export async function readWatchState(
   board: ClaimBoard,
   registerKey: string,
 ): Promise<WatchState | undefined> {
-  const raw = await board.readState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD);
-  const now = seenV2.safeParse(raw);
-  if (now.success) return now.data;
-  const before = seenV1.safeParse(raw);
-  return before.success ? { ...before.data, v: 2, quotes: [] } : undefined;
+  return (await PAYOUT_WATCH.read(board, registerKey, SEEN_FIELD)).value;
 }
 
 /** Writes the state under the claim `token`; false when the claim is lost (nothing written). */
@@ -75,7 +81,7 @@ export function writeWatchState(
     quotes: state.quotes.slice(0, QUOTES_KEPT),
     ...(state.read ? { read: { ...state.read, quotes: state.read.quotes.slice(0, QUOTES_KEPT) } } : {}),
   };
-  return board.writeState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD, token, seenV2.parse(kept));
+  return PAYOUT_WATCH.write(board, registerKey, SEEN_FIELD, token, kept);
 }
 
 /** `state` with `id` noted as looked at (and no longer owed a post). */

@@ -1,7 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
 import { type CardReader, cardKeyOf, payoutCardMessage, payoutEndNote } from "../blocks/payout-card.js";
-import { PAYOUT_CARD_TEXT } from "../i18n/payout-card.js";
+import { PAYOUT_NOTES_TEXT } from "../i18n/payout-notes.js";
 import { slackErrorCode } from "../slack/error.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Logger } from "../util/logger.js";
@@ -90,7 +90,7 @@ async function tellEnd(
 ): Promise<boolean> {
   const note = payoutEndNote(request, notice.lang);
   if (!note) return true;
-  const t = PAYOUT_CARD_TEXT[notice.lang].notes;
+  const t = PAYOUT_NOTES_TEXT[notice.lang];
   const notes: Array<{ to: "thread" | "requester"; channel: string; text: string; thread?: string }> = [];
   if (notice.card && !notice.told.includes("thread"))
     notes.push({ to: "thread", channel: notice.card.channel, text: note, thread: notice.card.ts });
