@@ -63,8 +63,9 @@ export class UnexpectedResponseError extends PaymentsError {
 export class NotConnectedError extends PaymentsError {
   readonly kind = "not-connected";
   override readonly name = "NotConnectedError";
-  constructor(readonly teamId: string) {
-    super(`workspace ${teamId} has no cash register connected`);
+  /** `registerKey`: the register's key (the team id for a workspace's main register). */
+  constructor(readonly registerKey: string) {
+    super(`cash register ${registerKey} is not connected`);
   }
 }
 
