@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ClaimBoard } from "../store/claims/index.js";
+import type { ClaimBoard, Enlisting } from "../store/claims/index.js";
 import { METHOD_CODE, USER_ID } from "./policy.js";
 
 // A payout request is one item of family PAYOUT_FAMILY on the claim board (key = the service's payout
@@ -116,16 +116,18 @@ export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRe
 }
 
 /**
- * Compare-and-set of the request: only while it is still `read.raw`. The new state is checked first;
+ * Compare-and-set of the request: only while it is still `read.raw` (with `owed`, the act's audit
+ * entry, written in the same step: src/audit/owed.ts). The new state is checked first;
  * what was stored comes back, ready for the next compare-and-set (undefined: the state was otherwise).
  */
 export async function swapRequest(
   board: ClaimBoard,
   read: ReadRequest,
   next: PayoutRequest,
+  owed?: Enlisting,
 ): Promise<ReadRequest | undefined> {
   const checked = payoutRequestSchema.parse(next);
-  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
+  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked, owed);
   return swapped ? { request: checked, raw: checked } : undefined;
 }
 

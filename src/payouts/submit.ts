@@ -6,7 +6,7 @@ import {
   type PayoffAccount,
 } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
 import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
@@ -46,15 +46,19 @@ export async function recordSubmitted(
 ): Promise<Release> {
   const time = new Date(at);
   const next = { ...read.request, status: "submitted" as const, submittedAt: time.toISOString() };
-  const stored = await swapRequest(deps.board, read, { ...next, service: serviceOf(payoff, at) });
+  const stored = await swapRecorded(
+    deps,
+    read,
+    { ...next, service: serviceOf(payoff, at) },
+    {
+      action: "payout.submitted",
+      actor: "kassa",
+      outcome: "done",
+      after: { serviceState: payoff.state, how },
+      time,
+    },
+  );
   if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.submitted",
-    actor: "kassa",
-    outcome: "done",
-    after: { serviceState: payoff.state, how },
-    time,
-  });
   // A payout already ended is told at once, by the follow-up step.
   return { dueAt: isFinalPayoffState(payoff.state) ? at : at + timingOf(deps).followMs };
 }
@@ -76,15 +80,14 @@ async function recordChanged(
     ...(payoff ? { service: serviceOf(payoff, at) } : {}),
     ...(payoff?.state === "created" ? { serviceCancel: "pending" as const } : {}),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.ended",
     actor: "kassa",
     outcome: "failed",
     reason: `changed at the service: ${changed.join(", ")}`,
     time,
   });
+  if (!stored) return { dueAt: at };
   const cancelled = await cancelAtService(deps, stored, time);
   return { dueAt: cancelled ? at : at + timingOf(deps).retryMs };
 }
@@ -193,15 +196,14 @@ async function afterUnclearSubmit(
     serviceCancel: "pending",
     endedAt: new Date(at).toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.submitted",
     actor: "kassa",
     outcome: "failed",
     reason: error.messages.join("; ") || error.reason,
     time: new Date(at),
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, new Date(at))) ? at : at + timingOf(deps).retryMs };
 }
 
