@@ -9,6 +9,7 @@ import type { AuditInput } from "../../src/audit/index.js";
 import { memoryAuditEngine } from "../../src/audit/memory.js";
 import { OwedAuditRunner } from "../../src/audit/owed.js";
 import { AuditTrail } from "../../src/audit/trail.js";
+import { PayoutPolicies } from "../../src/payouts/policy-store.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
 import { readRequest } from "../../src/payouts/request-model.js";
 import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
@@ -20,6 +21,7 @@ import {
   ENGINES,
   openPayoutWorld,
   type PayoutWorld,
+  POLICY,
   REQUESTER,
   removeSqliteDir,
   WALLET,
@@ -120,5 +122,34 @@ describe.each(ENGINES)("a payout approval's audit entry on $name", (engine) => {
       `payout.requested done payout ${id}`,
       `payout.approved done payout ${id}`,
     ]);
+  });
+
+  it("writes a policy change's entry with its save: once, after the store failed at its append", async () => {
+    const policies = new PayoutPolicies(async () => deps.board);
+    store.failing = true;
+    const audit = { audit: deps.audit, logger: deps.logger };
+    const saved = await policies.save(
+      world.registerKey,
+      { ...POLICY, twoApproversFrom: "3000" },
+      {
+        by: ALICE,
+        now: NOW,
+        audit,
+      },
+    );
+    expect(saved).toMatchObject({ kind: "saved", policy: { twoApproversFrom: "3000" } });
+    expect(await trailOf(world.registerKey)).toEqual([]);
+    store.failing = false;
+    await runner.passNow();
+    await runner.passNow();
+    const [entry] = (await trail.list(world.registerKey, {})).entries;
+    expect(entry?.entry).toMatchObject({
+      actor: ALICE,
+      action: "payout.policy_changed",
+      object: "payout policy main",
+      before: { twoApproversFrom: "5000" },
+      after: { twoApproversFrom: "3000" },
+    });
+    expect(await trailOf(world.registerKey)).toHaveLength(1);
   });
 });
