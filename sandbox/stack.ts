@@ -102,7 +102,15 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 /** Background jobs a test can ask a pass of (BackgroundPasses' names). */
 export type BackgroundJob = keyof BackgroundPasses;
 
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyGuards", "auditDay"];
+const ALL_JOBS: BackgroundJob[] = [
+  "feed",
+  "liveCards",
+  "digests",
+  "payouts",
+  "moneyGuards",
+  "auditDay",
+  "auditOwed",
+];
 
 let counter = 0;
 
