@@ -1,12 +1,11 @@
 import type pino from "pino";
 import { type AppDeps, createApp } from "./app.js";
-import type { AuditDayRunner } from "./audit/daily.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import { type Config, type Env, loadConfig } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
-import { openRecords, payoutNudge } from "./edge/open-records.js";
+import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import {
   type BackgroundPasses,
   logListening,
@@ -89,7 +88,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner, auditDay } = await openWork(config, stores, logger, closers, {
+  const { work, feedRunner, digestRunner, records } = await openWork(config, stores, logger, closers, {
     ...options,
     clock,
   });
@@ -119,14 +118,11 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
-  digestRunner.start();
-  closers.job((graceMs) => digestRunner.close(graceMs));
-  work.payouts.runner.start();
-  closers.job((graceMs) => work.payouts.runner.close(graceMs));
-  guardRunner.start();
-  closers.job((graceMs) => guardRunner.close(graceMs));
-  auditDay.start();
-  closers.job((graceMs) => auditDay.close(graceMs));
+  const { auditDay, auditOwed } = records;
+  for (const runner of [digestRunner, work.payouts.runner, guardRunner, auditDay, auditOwed]) {
+    runner.start();
+    closers.job((graceMs) => runner.close(graceMs));
+  }
 
   const passes: BackgroundPasses = {
     feed: () => feedRunner.passNow(),
@@ -135,6 +131,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     payouts: () => work.payouts.runner.passNow(),
     moneyGuards: () => guardRunner.passNow(),
     auditDay: () => auditDay.passNow(),
+    auditOwed: () => auditOwed.passNow(),
   };
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
@@ -153,7 +150,7 @@ async function openWork(
   work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches"> & { watches: Watcher };
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
-  auditDay: AuditDayRunner;
+  records: Records;
 }> {
   const { store, credentials, cache } = stores;
   const client = paymentsClient(config, options);
@@ -193,7 +190,7 @@ async function openWork(
         },
       ),
   );
-  const { audit, payouts, auditDay } = await openRecords(config, stores, client, logger, closers, options);
+  const records = await openRecords(config, stores, client, logger, closers, options);
   const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   closers.push(() => refusals.close());
   const callbacks = addresses && {
@@ -202,7 +199,7 @@ async function openWork(
       keys: stores.callbackKeys,
       saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
       nudge: nudgeLiveWork(feedRunner, watcher, logger),
-      nudgePayout: payoutNudge(payouts.deps, logger, () => new Date(options.clock.now())),
+      nudgePayout: payoutNudge(records.payouts.deps, logger, () => new Date(options.clock.now())),
       logger,
       refusals,
     }),
@@ -237,11 +234,11 @@ async function openWork(
       digests,
       callbacks,
       refusals,
-      audit,
-      payouts,
+      audit: records.audit,
+      payouts: records.payouts,
     },
     feedRunner,
     digestRunner,
-    auditDay,
+    records,
   };
 }

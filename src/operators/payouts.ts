@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { openAuditTrail, recordAct } from "../audit/index.js";
+import { openAuditTrail } from "../audit/index.js";
 import { ConfigError, type Env, loadConfig } from "../config/index.js";
 import { formatExpiry } from "../i18n/payouts.js";
 import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "../payouts/policy.js";
@@ -145,9 +145,15 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
       const key = registerKey(team, register);
       const named = register === MAIN_REGISTER ? team : `${team}'s register ${register}`;
       if (!input) return await printPolicy(policies, key, named, say);
+      // Written down as a change made in Slack is (by "cli"), its entry owed with the save itself.
+      const audit = await openAuditTrail(stores.store, {
+        retentionDays: config.audit.retentionDays,
+        timeoutMs: config.store.timeoutMs,
+      });
       const result = await setPolicy({ policies, credentials: stores.credentials }, key, input, {
         by: "cli",
         now: new Date(),
+        audit: { audit, logger },
       });
       if (result.kind === "invalid") {
         for (const problem of result.problems)
@@ -168,21 +174,6 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
         complain(`kassa: the policy of ${named} changed while this was being saved; run it again.`);
         return 1;
       }
-      // Written down as a change made in Slack is (by "cli"), before the operator is told it is saved.
-      const audit = await openAuditTrail(stores.store, {
-        retentionDays: config.audit.retentionDays,
-        timeoutMs: config.store.timeoutMs,
-      });
-      await recordAct(audit, logger, {
-        team,
-        ...(register === MAIN_REGISTER ? {} : { register }),
-        actor: "cli",
-        action: "payout.policy_changed",
-        object: `payout policy ${register}`,
-        before: result.before ? JSON.parse(JSON.stringify(result.before)) : null,
-        after: JSON.parse(JSON.stringify(result.policy)),
-        outcome: "done",
-      });
       const fields = changedFields(result.before, result.policy);
       say(
         `Saved the payout policy of ${named}, version ${result.policy.version} (changed: ${fields.join(", ") || "nothing"}):`,

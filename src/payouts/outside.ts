@@ -1,11 +1,11 @@
 import type { ClaimBoard, Release } from "../store/claims/index.js";
-import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
+import { type PayoutDeps, swapRecorded } from "./request-deps.js";
 import {
   PAYOUT_FAMILY,
+  type PayoutRequest,
   type ReadRequest,
   type RequestStatus,
   readRequest,
-  swapRequest,
 } from "./request-model.js";
 
 // A Kassa request whose quote the service has on its way (or paid, or failed) although Kassa never
@@ -43,8 +43,9 @@ export function kassaNeverSent(read: ReadRequest, claim?: string): boolean {
 
 /**
  * Moves request `id` to outside (compare-and-set, a few tries) when Kassa never sent it (see
- * kassaNeverSent; `claim`: the worker holding it, before its send) and the service shows `state`; the audit entry by the swap's winner; the worker nudged to tell Slack. True
- * when this call moved it.
+ * kassaNeverSent; `claim`: the worker holding it, before its send) and the service shows `state`;
+ * its audit entry written in the same step; the worker nudged to tell Slack. True when this call
+ * moved it.
  */
 export async function recordSentOutside(
   deps: Pick<PayoutDeps, "board" | "audit" | "logger">,
@@ -58,18 +59,13 @@ export async function recordSentOutside(
     if (!read || !kassaNeverSent(read, claim) || !sentAtService(state)) return false;
     const time = new Date(at);
     const { serviceCancel: _owed, attempt: _mark, ...request } = read.request;
-    const stored = await swapRequest(deps.board, read, {
+    const next: PayoutRequest = {
       ...request,
       status: "outside",
       outside: { state, at: time.toISOString(), was: read.request.status },
       endedAt: request.endedAt ?? time.toISOString(),
-    });
-    if (!stored) continue;
-    deps.logger.warn(
-      { team: request.team, payout: id, was: read.request.status, state, outcome: "payout_outside" },
-      "a Kassa payout request was sent at the service without its approvals",
-    );
-    await recordPayoutAct(deps, stored.request, {
+    };
+    const stored = await swapRecorded(deps, read, next, {
       action: "payout.outside",
       actor: "kassa",
       outcome: "done",
@@ -77,6 +73,11 @@ export async function recordSentOutside(
       after: { serviceState: state, was: read.request.status },
       time,
     });
+    if (!stored) continue;
+    deps.logger.warn(
+      { team: request.team, payout: id, was: read.request.status, state, outcome: "payout_outside" },
+      "a Kassa payout request was sent at the service without its approvals",
+    );
     await nudge(deps.board, id, at);
     return true;
   }

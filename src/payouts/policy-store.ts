@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { auditEntrySchema } from "../audit/entry.js";
+import { appendOwed, type OwedDeps, owedEntry } from "../audit/owed.js";
 import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
+import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import { type PayoutPolicy, type PolicyDraft, payoutPolicySchema } from "./policy.js";
 
@@ -38,8 +41,34 @@ export type PolicySaved =
   /** Someone else saved since the form was opened (or during this save): nothing was written. */
   | { kind: "changed_meanwhile"; current: PolicyRead };
 
-/** Who saves, when, and the version the saver saw (undefined: whatever is there now, as the CLI does). */
-export type PolicySave = { by: string; now: Date; seenVersion?: number | undefined };
+/**
+ * Who saves, when, and the version the saver saw (undefined: whatever is there now, as the CLI does);
+ * `audit`: the trail the change is written to, as one with the save (its entry owed in the same step).
+ */
+export type PolicySave = {
+  by: string;
+  now: Date;
+  seenVersion?: number | undefined;
+  audit?: Pick<OwedDeps, "audit" | "logger"> | undefined;
+};
+
+/** The audit entry of a policy change, owed with its save (none when the key's team is no workspace). */
+function changeEntry(key: string, save: PolicySave, before: PolicyRead, after: PayoutPolicy) {
+  const { team, name } = registerOfKey(key);
+  const json = (value: unknown) => JSON.parse(JSON.stringify(value ?? null));
+  const input = {
+    time: save.now.toISOString(),
+    team,
+    ...(name === MAIN_REGISTER ? {} : { register: name }),
+    actor: save.by,
+    action: "payout.policy_changed" as const,
+    object: `payout policy ${name}`,
+    before: json(before.kind === "set" ? before.policy : null),
+    after: json(after),
+    outcome: "done" as const,
+  };
+  return auditEntrySchema.safeParse(input).success ? owedEntry(input) : undefined;
+}
 
 function readOf(raw: unknown): PolicyRead {
   if (raw === undefined) return { kind: "none" };
@@ -98,8 +127,10 @@ export class PayoutPolicies {
       changedBy: save.by,
       changedAt: save.now.toISOString(),
     };
-    if (!(await board.swapState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD, raw, policy)))
+    const owed = save.audit && changeEntry(key, save, current, policy);
+    if (!(await board.swapState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD, raw, policy, owed)))
       return { kind: "changed_meanwhile", current: await this.read(key) };
+    if (owed && save.audit) await appendOwed({ board, ...save.audit }, save.now.getTime());
     const before = current.kind === "set" ? current.policy : undefined;
     await this.record(board, key, {
       version: policy.version,

@@ -1,4 +1,5 @@
-import { type AuditAction, type AuditRecorder, recordAct } from "../audit/index.js";
+import type { AuditAction, AuditRecorder } from "../audit/index.js";
+import { appendOwed, type OwedEntry, owedEntry, recordOwed } from "../audit/owed.js";
 import type { PaymentsClient } from "../payments/client.js";
 import type { PayoffAccount } from "../payments/payoff-model.js";
 import type { ClaimBoard } from "../store/claims/index.js";
@@ -7,7 +8,7 @@ import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { NoticeDeps } from "./notices.js";
 import type { PayoutPolicies } from "./policy-store.js";
-import type { PayoutRequest } from "./request-model.js";
+import { type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
 
 /** How long the worker holds, waits and keeps (ms), and how many items it takes per run. */
 export type PayoutTiming = {
@@ -77,21 +78,20 @@ export function payoffAccounts(
   };
 }
 
-/** One step of a request written down in the audit trail (never throws: see recordAct). */
-export async function recordPayoutAct(
-  deps: Pick<PayoutDeps, "audit" | "logger">,
-  request: PayoutRequest,
-  act: {
-    action: AuditAction;
-    actor: string;
-    outcome: "done" | "refused" | "failed";
-    reason?: string | undefined;
-    after?: Record<string, string | number | boolean | null | string[]> | undefined;
-    time: Date;
-  },
-): Promise<void> {
+/** What a step of a request says in its audit entry. */
+export type PayoutAct = {
+  action: AuditAction;
+  actor: string;
+  outcome: "done" | "refused" | "failed";
+  reason?: string | undefined;
+  after?: Record<string, string | number | boolean | null | string[]> | undefined;
+  time: Date;
+};
+
+/** The audit entry of one step of a request, as owed with the step's write (src/audit/owed.ts). */
+export function payoutEntry(request: PayoutRequest, act: PayoutAct): OwedEntry {
   const { name } = registerOfKey(request.registerKey);
-  await recordAct(deps.audit, deps.logger, {
+  return owedEntry({
     time: act.time.toISOString(),
     team: request.team,
     ...(name === MAIN_REGISTER ? {} : { register: name }),
@@ -108,4 +108,30 @@ export async function recordPayoutAct(
     outcome: act.outcome,
     ...(act.reason ? { reason: act.reason.slice(0, 200) } : {}),
   });
+}
+
+/**
+ * A step of a request and its audit entry as one: the compare-and-set of the request writes the
+ * entry owed in the same atomic step, then the entries owed are appended (never throws there: what
+ * the store does not take now stays owed for the next drain). Undefined: the request was otherwise.
+ */
+export async function swapRecorded(
+  deps: Pick<PayoutDeps, "board" | "audit" | "logger">,
+  read: ReadRequest,
+  next: PayoutRequest,
+  act: PayoutAct,
+): Promise<ReadRequest | undefined> {
+  const owed = payoutEntry(next, act);
+  const stored = await swapRequest(deps.board, read, next, owed);
+  if (stored) await appendOwed(deps, act.time.getTime());
+  return stored;
+}
+
+/** A step of a request with no write of its own (a refused vote) written down: owed, then appended. */
+export async function recordPayoutAct(
+  deps: Pick<PayoutDeps, "board" | "audit" | "logger">,
+  request: PayoutRequest,
+  act: PayoutAct,
+): Promise<void> {
+  await recordOwed(deps, payoutEntry(request, act), act.time.getTime());
 }

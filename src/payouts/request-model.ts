@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ClaimBoard } from "../store/claims/index.js";
+import type { ClaimBoard, Enlisting } from "../store/claims/index.js";
 import { METHOD_CODE, USER_ID } from "./policy.js";
 
 // A payout request is one item of family PAYOUT_FAMILY on the claim board (key = the service's payout
@@ -160,18 +160,20 @@ export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRe
 
 /**
  * Compare-and-set of the request: only while it is still `read.raw`, and only along STATUS_MOVES (any
- * other move is a bug, thrown). The new state is checked first;
+ * other move is a bug, thrown); with `owed`, the act's audit entry is written in the same step
+ * (src/audit/owed.ts). The new state is checked first;
  * what was stored comes back, ready for the next compare-and-set (undefined: the state was otherwise).
  */
 export async function swapRequest(
   board: ClaimBoard,
   read: ReadRequest,
   next: PayoutRequest,
+  owed?: Enlisting,
 ): Promise<ReadRequest | undefined> {
   if (!mayMove(read.request.status, next.status))
     throw new Error(`payout ${read.request.id}: no move from ${read.request.status} to ${next.status}`);
   const checked = payoutRequestSchema.parse(next);
-  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked);
+  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked, owed);
   return swapped ? { request: checked, raw: checked } : undefined;
 }
 

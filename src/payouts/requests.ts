@@ -1,3 +1,4 @@
+import { appendOwed } from "../audit/owed.js";
 import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
 import {
   PayoffDraftError,
@@ -9,7 +10,7 @@ import type { Payoff, PayoffAccount, SubtractFrom } from "../payments/payoff-mod
 import { registerOfKey } from "../store/registers.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
+import { type PayoutDeps, payoutEntry } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, payoutRequestSchema, REQUEST_FIELD } from "./request-model.js";
 
 /** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
@@ -219,16 +220,17 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
   const reserved = await reserveToday(deps.board, ask.registerKey, entry, policy, now);
   if (!reserved.ok) return unused(reserved.refusal);
   const request = newRequest(ask, quote, policy, rub, now);
-  if (!(await deps.board.swapState(PAYOUT_FAMILY, request.id, REQUEST_FIELD, undefined, request)))
-    throw new Error(`payout ${request.id} is stored already`);
-  await deps.board.enlist(PAYOUT_FAMILY, request.id, Date.parse(request.expiresAt));
-  await recordPayoutAct(deps, request, {
+  const owed = payoutEntry(request, {
     action: "payout.requested",
     actor: ask.requester,
     outcome: "done",
     after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
     time: now,
   });
+  if (!(await deps.board.swapState(PAYOUT_FAMILY, request.id, REQUEST_FIELD, undefined, request, owed)))
+    throw new Error(`payout ${request.id} is stored already`);
+  await deps.board.enlist(PAYOUT_FAMILY, request.id, Date.parse(request.expiresAt));
+  await appendOwed(deps, now.getTime());
   const totals = {
     requester: addDecimals(reserved.totals.requester, rub),
     register: addDecimals(reserved.totals.register, rub),

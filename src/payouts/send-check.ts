@@ -1,8 +1,8 @@
 import type { AuditAction } from "../audit/index.js";
 import type { Release } from "../store/claims/index.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
-import { type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
+import type { PayoutRequest, ReadRequest } from "./request-model.js";
 import { approvalsNeeded } from "./requests.js";
 import { cancelAtService } from "./service-cancel.js";
 
@@ -46,16 +46,20 @@ export async function backToWaiting(
   at: number,
 ): Promise<Release> {
   const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
-  const stored = await swapRequest(deps.board, read, { ...rest, status: "waiting", needed });
+  const stored = await swapRecorded(
+    deps,
+    read,
+    { ...rest, status: "waiting", needed },
+    {
+      action: "payout.reopened",
+      actor: "kassa",
+      outcome: "done",
+      reason: "the payout policy now asks more approvals of this amount",
+      after: { needed, votes: rest.votes.length },
+      time: new Date(at),
+    },
+  );
   if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.reopened",
-    actor: "kassa",
-    outcome: "done",
-    reason: "the payout policy now asks more approvals of this amount",
-    after: { needed, votes: stored.request.votes.length },
-    time: new Date(at),
-  });
   return { dueAt: Date.parse(stored.request.expiresAt) };
 }
 
@@ -84,10 +88,8 @@ export async function recordStopped(
     serviceCancel: "pending",
     endedAt: time.toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
   const action: AuditAction = "payout.cancelled";
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action,
     actor: "kassa",
     outcome: "done",
@@ -96,5 +98,6 @@ export async function recordStopped(
     ...(stop.cap ? { after: { cap: stop.cap.which, limit: stop.cap.limit, counted: stop.cap.total } } : {}),
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, time)) ? at : at + timingOf(deps).retryMs };
 }

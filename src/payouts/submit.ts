@@ -1,16 +1,12 @@
 import { PayoffRefusedError } from "../payments/payoff-errors.js";
-import {
-  changedTerms,
-  isFinalPayoffState,
-  type Payoff,
-  type PayoffAccount,
-} from "../payments/payoff-model.js";
+import { changedTerms, type Payoff, type PayoffAccount } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { outsideBeforeSend, sentAtService } from "./outside.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
 import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
+import { infoOf, recordChanged, recordSubmitted, serviceOf, settleFrom } from "./settle.js";
 
 // The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
 // (compare-and-set from "approved", so a cancel racing it wins or loses as a whole) BEFORE it calls
@@ -31,84 +27,6 @@ function marked(request: PayoutRequest, claim: ClaimedItem, at: number): PayoutR
     status: "submitting",
     attempt: { token: claim.token, at: new Date(at).toISOString() },
   };
-}
-
-function serviceOf(payoff: Payoff, at: number): PayoutRequest["service"] {
-  return { state: payoff.state, message: payoff.message, at: new Date(at).toISOString() };
-}
-
-/** submitting → submitted, as the service reports the payout taken; audited once (by the swap's winner). */
-export async function recordSubmitted(
-  deps: PayoutDeps,
-  read: ReadRequest,
-  payoff: Payoff,
-  at: number,
-  how: "sent" | "read back",
-): Promise<Release> {
-  const time = new Date(at);
-  const next = { ...read.request, status: "submitted" as const, submittedAt: time.toISOString() };
-  const stored = await swapRequest(deps.board, read, { ...next, service: serviceOf(payoff, at) });
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.submitted",
-    actor: "kassa",
-    outcome: "done",
-    after: { serviceState: payoff.state, how },
-    time,
-  });
-  // A payout already ended is told at once, by the follow-up step.
-  return { dueAt: isFinalPayoffState(payoff.state) ? at : at + timingOf(deps).followMs };
-}
-
-/** → changed: not what was approved (or gone); never sent, its quote cancelled when still `created`. */
-async function recordChanged(
-  deps: PayoutDeps,
-  read: ReadRequest,
-  changed: NonNullable<PayoutRequest["changed"]>,
-  payoff: Payoff | undefined,
-  at: number,
-): Promise<Release> {
-  const time = new Date(at);
-  const next: PayoutRequest = {
-    ...read.request,
-    status: "changed",
-    changed,
-    endedAt: time.toISOString(),
-    ...(payoff ? { service: serviceOf(payoff, at) } : {}),
-    ...(payoff?.state === "created" ? { serviceCancel: "pending" as const } : {}),
-  };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.ended",
-    actor: "kassa",
-    outcome: "failed",
-    reason: `changed at the service: ${changed.join(", ")}`,
-    time,
-  });
-  const cancelled = await cancelAtService(deps, stored, time);
-  return { dueAt: cancelled ? at : at + timingOf(deps).retryMs };
-}
-
-/** The payout as the service has it; "vanished" when it says there is none; undefined: no answer. */
-async function infoOf(
-  deps: PayoutDeps,
-  account: PayoffAccount,
-  id: string,
-): Promise<Payoff | "vanished" | undefined> {
-  try {
-    return await deps.payments.payoffInfo(account, id);
-  } catch (error) {
-    if (error instanceof PayoffRefusedError && error.reason === "not-found") return "vanished";
-    deps.logger.warn({ payout: id, err: error }, "could not read a payout");
-    return undefined;
-  }
-}
-
-/** What the service reports of a payout Kassa may have sent: submitted (or later), or changed. */
-async function settleFrom(deps: PayoutDeps, read: ReadRequest, payoff: Payoff, at: number): Promise<Release> {
-  if (payoff.state === "canceled") return recordChanged(deps, read, ["state"], payoff, at);
-  return recordSubmitted(deps, read, payoff, at, "read back");
 }
 
 /**
@@ -199,15 +117,14 @@ async function afterUnclearSubmit(
     serviceCancel: "pending",
     endedAt: new Date(at).toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.submitted",
     actor: "kassa",
     outcome: "failed",
     reason: error.messages.join("; ") || error.reason,
     time: new Date(at),
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, new Date(at))) ? at : at + timingOf(deps).retryMs };
 }
 

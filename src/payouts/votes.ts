@@ -1,6 +1,6 @@
 import type { AuditAction } from "../audit/index.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
+import { type PayoutDeps, recordPayoutAct, swapRecorded } from "./request-deps.js";
 import {
   closedBy,
   PAYOUT_FAMILY,
@@ -8,7 +8,6 @@ import {
   type ReadRequest,
   type RequestStatus,
   readRequest,
-  swapRequest,
 } from "./request-model.js";
 import { approvalsNeededNow } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
@@ -99,9 +98,9 @@ async function vote(
       });
       return { kind: "refused", refusal, request: read.request };
     }
-    const stored = await swapRequest(deps.board, read, decision.next);
+    const done = { ...act, outcome: "done", time: act.now } as const;
+    const stored = await swapRecorded(deps, read, decision.next, done);
     if (!stored) continue;
-    await recordPayoutAct(deps, stored.request, { ...act, outcome: "done", time: act.now });
     if (stored.request.status === "approved") await deps.board.nudge(PAYOUT_FAMILY, id, act.now.getTime());
     if (stored.request.serviceCancel !== "pending") return decision.result;
     if (!(await cancelAtService(deps, stored, act.now)))

@@ -2,7 +2,7 @@ import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { countOnLeaveDay, DAY_FAMILY } from "./day-totals.js";
 import { showPayout } from "./notices.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import {
   FINAL_STATUSES,
   PAYOUT_FAMILY,
@@ -10,7 +10,6 @@ import {
   REQUEST_FIELD,
   type ReadRequest,
   readRequest,
-  swapRequest,
 } from "./request-model.js";
 import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
@@ -37,15 +36,14 @@ async function expire(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     serviceCancel: "pending",
     endedAt: time.toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.cancelled",
     actor: "kassa",
     outcome: "done",
     reason: "expired",
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, time)) ? at : at + timingOf(deps).retryMs };
 }
 
@@ -65,14 +63,8 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
   if (!isFinalPayoffState(state)) return { dueAt: at + timing.followMs };
   const time = new Date(at);
   const service = { state, message, at: time.toISOString() };
-  const stored = await swapRequest(deps.board, read, {
-    ...read.request,
-    status: "ended",
-    service,
-    endedAt: time.toISOString(),
-  });
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const ended: PayoutRequest = { ...read.request, status: "ended", service, endedAt: time.toISOString() };
+  const stored = await swapRecorded(deps, read, ended, {
     action: "payout.ended",
     actor: "kassa",
     outcome: state === "payed" ? "done" : "failed",
@@ -80,6 +72,7 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     after: { serviceState: state, message },
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: at + timing.keepMs };
 }
 

@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
+import { postgresWatchesMove, sqliteWatchesMove } from "../../src/store/schema/legacy-watches.js";
 import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
 import { applyRedisSchema } from "../../src/store/schema/redis.js";
 import { SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
@@ -118,7 +119,8 @@ describe("schema step 6 on sqlite: the watches of the Keyv namespace move onto t
     await first.namespace("watches").set(`${TEAM}:inv-old`, { watch: WATCH, dueAt: DUE });
     await first.close();
     const db = new Database(path);
-    db.prepare("UPDATE kassa_schema SET version = ?").run(SQLITE_STEPS.length - 1);
+    // The version before the watches' step (steps after it run too).
+    db.prepare("UPDATE kassa_schema SET version = ?").run(SQLITE_STEPS.indexOf(sqliteWatchesMove));
     db.close();
 
     const store = await open(`sqlite://${path}`);
@@ -145,7 +147,11 @@ describe.skipIf(!postgresUrl)("schema step 6 on postgres: the watch tables move 
     const store = await open(postgresUrl ?? "");
     if (store.native?.kind !== "postgres") throw new Error("not a PostgreSQL store");
     const pool = store.native.pool;
-    await applyPostgresSchema(pool, prefix, POSTGRES_STEPS.slice(0, -1));
+    await applyPostgresSchema(
+      pool,
+      prefix,
+      POSTGRES_STEPS.slice(0, POSTGRES_STEPS.indexOf(postgresWatchesMove)),
+    );
     const w = WATCH;
     await pool.query(
       `INSERT INTO ${prefix}_watches (key, team, invoice_id, register, state, amounts, invoice, started_at,

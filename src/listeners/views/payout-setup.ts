@@ -83,7 +83,8 @@ export const payoutSetupSubmission =
         { policies: deps.payoutPolicies, credentials: deps.stores.credentials },
         chosen.key,
         input,
-        { by: user, now: deps.now(), seenVersion: from.data.v },
+        // The change's audit entry is written with the save itself (payouts/policy-store.ts).
+        { by: user, now: deps.now(), seenVersion: from.data.v, audit: deps },
       );
       if (result.kind === "invalid") {
         const errors = Object.fromEntries(

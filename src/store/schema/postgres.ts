@@ -3,7 +3,14 @@ import { z } from "zod";
 import { POSTGRES_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, postgresLegacyFeedMove } from "./legacy-feed.js";
 import { postgresWatchesMove } from "./legacy-watches.js";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, legacyCallbackNamespace, POSTGRES_TABLE, tableName } from "./names.js";
+import {
+  auditTables,
+  CLAIMS_TABLE,
+  DEFAULT_PREFIX,
+  legacyCallbackNamespace,
+  POSTGRES_TABLE,
+  tableName,
+} from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The PostgreSQL schema as numbered steps. A new table, index or column is a new step at the end
@@ -50,6 +57,22 @@ export const POSTGRES_AUDIT_ENTRIES: SqlStep = (prefix) => {
       team TEXT NOT NULL, seq BIGINT NOT NULL, at BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
       entry TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (team, seq))`,
     `CREATE INDEX IF NOT EXISTS ${table}_at ON ${table} (team, at, seq)`,
+  ];
+};
+
+/**
+ * Each team's head of the audit trail (src/audit/postgres.ts), kept apart from the entries and moved
+ * in the same statement as each append, so deleting the newest entries leaves a head that names
+ * them. A store that has entries gets each team's newest as its head. Self-contained.
+ */
+export const POSTGRES_AUDIT_HEADS: SqlStep = (prefix) => {
+  const { entries, heads } = auditTables(prefix);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${heads} (
+      team TEXT PRIMARY KEY, seq BIGINT NOT NULL, hash TEXT NOT NULL, at BIGINT NOT NULL)`,
+    `INSERT INTO ${heads} (team, seq, hash, at)
+      SELECT DISTINCT ON (team) team, seq, hash, at FROM ${entries} ORDER BY team, seq DESC
+      ON CONFLICT (team) DO NOTHING`,
   ];
 };
 
@@ -141,6 +164,8 @@ export const POSTGRES_STEPS: SqlStep[] = [
   POSTGRES_AUDIT_ENTRIES,
   // 8: the live cards' watches move from their tables onto the claim board; the tables go.
   postgresWatchesMove,
+  // 9: the audit trail's heads, apart from its entries (each team's newest entry where it has some).
+  POSTGRES_AUDIT_HEADS,
 ];
 
 /**

@@ -117,6 +117,8 @@ export const REDIS_STEPS: RedisStep[] = [
     purpose: "the live cards' watches (P:watch) move onto the claim board (P:claims); their keys go",
     lua: REDIS_WATCHES_MOVE,
   },
+  // 9: the audit trail's head has been apart from its entries on Redis from the start (P:audit:T:head).
+  { purpose: "nothing to move: the audit trail's heads are kept apart already", lua: "" },
 ];
 
 /** A step as a script that runs only while the version is the one before it. */

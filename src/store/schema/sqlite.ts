@@ -2,7 +2,14 @@ import type Database from "better-sqlite3";
 import { SQLITE_MOVE_EXPORTS_OWED } from "./export-owed.js";
 import { LEGACY_FEED_NAMESPACES, sqliteLegacyFeedMove } from "./legacy-feed.js";
 import { sqliteWatchesMove } from "./legacy-watches.js";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, legacyCallbackNamespace, tableName } from "./names.js";
+import {
+  auditTables,
+  CLAIMS_TABLE,
+  DEFAULT_PREFIX,
+  KEYV_TABLE,
+  legacyCallbackNamespace,
+  tableName,
+} from "./names.js";
 import { refuseNewer, type SqlStep } from "./version.js";
 
 // The SQLite file's schema as numbered steps. A new table, index or column is a new step at the end
@@ -50,6 +57,23 @@ export const SQLITE_AUDIT_ENTRIES: SqlStep = (prefix) => {
       team TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
       entry TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (team, seq))`,
     `CREATE INDEX IF NOT EXISTS ${table}_at ON ${table} (team, at, seq)`,
+  ];
+};
+
+/**
+ * Each team's head of the audit trail (src/audit/sqlite.ts), kept apart from the entries and moved
+ * in the same transaction as each append, so deleting the newest entries leaves a head that names
+ * them. A store that has entries gets each team's newest as its head. Self-contained.
+ */
+export const SQLITE_AUDIT_HEADS: SqlStep = (prefix) => {
+  const { entries, heads } = auditTables(prefix);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${heads} (
+      team TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `INSERT INTO ${heads} (team, seq, hash, at)
+      SELECT e.team, e.seq, e.hash, e.at FROM ${entries} e
+      WHERE e.seq = (SELECT MAX(m.seq) FROM ${entries} m WHERE m.team = e.team)
+      ON CONFLICT (team) DO NOTHING`,
   ];
 };
 
@@ -123,6 +147,8 @@ export const SQLITE_STEPS: SqlStep[] = [
   SQLITE_AUDIT_ENTRIES,
   // 8: the live cards' watches (Keyv namespace "watches", the store's own) move onto the claim board.
   sqliteWatchesMove,
+  // 9: the audit trail's heads, apart from its entries (each team's newest entry where it has some).
+  SQLITE_AUDIT_HEADS,
 ];
 
 /**
