@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { ClaimBoard, Enlisting } from "../store/claims/index.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -37,6 +37,19 @@ export function owedEntry(input: AuditInput & { time: string }): OwedEntry {
   const at = String(Date.parse(input.time)).padStart(15, "0");
   const ref = `${at}.${String(made).padStart(6, "0")}.${randomBytes(6).toString("hex")}`;
   const state = { ...auditEntrySchema.parse({ ...input, ref }), ref };
+  return { family: AUDIT_OWED_FAMILY, key: ref, dueAt: 0, field: ENTRY_FIELD, state };
+}
+
+/**
+ * The entry of an act that its maker may note twice (a watch that dies between noting an act and
+ * writing down that it did): its time and ref come from the act itself (`at`, ms; `id`), so however
+ * often it is owed, the trail appends it once (it looks for the ref from the entry's time on).
+ */
+export function owedEntryOnce(input: AuditInput, act: { at: number; id: string }): OwedEntry {
+  const digest = createHash("sha256").update(act.id).digest("hex").slice(0, 32);
+  const at = Math.max(0, Math.floor(act.at));
+  const ref = `${String(at).padStart(15, "0")}.once.${digest}`;
+  const state = { ...auditEntrySchema.parse({ ...input, time: new Date(at).toISOString(), ref }), ref };
   return { family: AUDIT_OWED_FAMILY, key: ref, dueAt: 0, field: ENTRY_FIELD, state };
 }
 

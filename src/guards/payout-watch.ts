@@ -1,12 +1,12 @@
-import { recordAct } from "../audit/index.js";
 import { type OutsideKassaQuote, outsidePayoutMessage } from "../blocks/guards.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { kassaNeverSent, recordSentOutside, sentAtService } from "../payouts/outside.js";
 import { readRequest } from "../payouts/request-model.js";
-import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
+import { registerOfKey } from "../store/registers.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 import { checkClaimed, postGuardMessage } from "./claimed.js";
 import type { GuardDeps } from "./deps.js";
+import { newsChannel, recordOutside } from "./outside-news.js";
 import {
   AUDITED_KEPT,
   type FollowedQuote,
@@ -168,11 +168,6 @@ async function kassaQuoteOf(
   return { requester: read.request.requester, was: word };
 }
 
-/** Where news of a payout made outside goes: the payout approval channel, else the audit channel. */
-async function newsChannel(deps: GuardDeps, registerKey: string, team: string): Promise<string | undefined> {
-  return (await deps.policies.get(registerKey))?.channel ?? (await deps.auditChannelOf(team));
-}
-
 /**
  * One settled payout not seen before. Cancelled (it moved no money) or sent by Kassa: only noted.
  * Otherwise written to the audit trail once (noted in `audited`; a Kassa request's quote by its
@@ -206,36 +201,6 @@ async function reportOne(
   }
   const message = outsidePayoutMessage(entry, await deps.languageOf(team), kassa);
   return (await postGuardMessage(deps, team, channel, message)) ? noted(after, entry.id) : after;
-}
-
-async function recordOutside(
-  deps: GuardDeps,
-  registerKey: string,
-  entry: PayoffHistoryEntry,
-  now: number,
-): Promise<void> {
-  const { team, name } = registerOfKey(registerKey);
-  deps.logger.warn(
-    { team, register: registerKey, payout: entry.id, outcome: "payout_outside" },
-    "a payout made outside Kassa",
-  );
-  await recordAct(deps.audit, deps.logger, {
-    time: new Date(now).toISOString(),
-    team,
-    ...(name === MAIN_REGISTER ? {} : { register: name }),
-    actor: "kassa",
-    action: "payout.outside",
-    object: `payout ${entry.id}`,
-    after: {
-      amount: entry.amount?.value ?? null,
-      currency: entry.amount?.currency ?? null,
-      method: entry.method,
-      wallet: entry.wallet,
-      serviceState: entry.state,
-      createdAt: entry.createdAt?.text ?? null,
-    },
-    outcome: "done",
-  });
 }
 
 /** Runs the due registers' payout checks, each under its claim. */

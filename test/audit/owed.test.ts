@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditInput } from "../../src/audit/entry.js";
 import { openAuditEngine } from "../../src/audit/index.js";
 import { memoryAuditEngine } from "../../src/audit/memory.js";
-import { AUDIT_OWED_FAMILY, appendOwed, type OwedDeps, owedEntry } from "../../src/audit/owed.js";
+import {
+  AUDIT_OWED_FAMILY,
+  appendOwed,
+  type OwedDeps,
+  owedEntry,
+  owedEntryOnce,
+} from "../../src/audit/owed.js";
 import { AuditTrail } from "../../src/audit/trail.js";
 import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js";
 import { memoryClaimBoard } from "../../src/store/claims/memory.js";
@@ -122,6 +128,29 @@ for (const engine of ENGINES) {
       expect(await appendOwed(deps, T0 + 5000)).toBeGreaterThanOrEqual(2);
       expect(await objects(t)).toEqual(["payout P1", "payout P2"]);
       expect(await trails[0].verify(t)).toMatchObject({ ok: true, count: 2 });
+    });
+
+    it("appends once an act owed twice by one that may note it twice (owedEntryOnce: one ref per act)", async () => {
+      const t = team();
+      const input = {
+        team: t,
+        actor: "kassa",
+        action: "payout.outside" as const,
+        object: "payout P9",
+        outcome: "done" as const,
+      };
+      const deps: OwedDeps = { board: boards[0], audit: trails[0], logger };
+      // Owed, then the watch dies before writing down that it audited it; the next check owes it again.
+      await boards[0].enlistWith(owedEntryOnce(input, { at: T0, id: `payout.outside ${t} P9` }));
+      await appendOwed(deps, T0 + 1000);
+      await boards[1].enlistWith(
+        owedEntryOnce(
+          { ...input, time: new Date(T0 + 5000).toISOString() },
+          { at: T0, id: `payout.outside ${t} P9` },
+        ),
+      );
+      await appendOwed({ board: boards[1], audit: trails[1], logger }, T0 + 6000);
+      expect(await objects(t)).toEqual(["payout P9"]);
     });
 
     it("appends an entry once when it was appended but not yet forgotten, and when two replicas drain at once", async () => {
