@@ -71,7 +71,10 @@ export type PayoutCardText = {
     stopped: (why: string) => string;
     toRequester: (channel: string) => string;
   };
-  changedTerms: Record<"amount" | "method" | "wallet" | "state" | "vanished", string>;
+  changedTerms: Record<
+    "amount" | "method" | "wallet" | "fee" | "receives" | "leavesBalance" | "state" | "vanished",
+    string
+  >;
 };
 
 const en: PayoutCardText = {
@@ -151,6 +154,9 @@ const en: PayoutCardText = {
     amount: "the amount",
     method: "the method",
     wallet: "the wallet",
+    fee: "the fee",
+    receives: "what the recipient gets",
+    leavesBalance: "what leaves the balance",
     state: "its state",
     vanished: "it is gone",
   },
@@ -233,6 +239,9 @@ const ru: PayoutCardText = {
     amount: "сумма",
     method: "способ",
     wallet: "кошелёк",
+    fee: "комиссия",
+    receives: "сумма к получению",
+    leavesBalance: "списание с баланса",
     state: "статус",
     vanished: "её больше нет",
   },

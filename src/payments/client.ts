@@ -25,6 +25,7 @@ import type {
   PayoffDraft,
   PayoffHistoryPage,
   PayoffMethodList,
+  PayoffQuote,
 } from "./payoff-model.js";
 import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
 import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
@@ -212,7 +213,7 @@ export class PaymentsClient {
   }
 
   /** payoff/create: the quote (state `created`), signed with Secret 2; sent at most once. */
-  createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<Payoff> {
+  createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<PayoffQuote> {
     return createPayoff(this.payoffs, account, draft);
   }
 

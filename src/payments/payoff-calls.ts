@@ -2,12 +2,14 @@ import { compareDecimals, toDecimalString } from "./decimal.js";
 import { ServiceError, UnexpectedResponseError } from "./errors.js";
 import type { ApiVersion, PaymentsAccount } from "./model.js";
 import { PayoffDraftError, PayoffMismatchError, PayoffRefusedError } from "./payoff-errors.js";
-import type {
-  Payoff,
-  PayoffAccount,
-  PayoffDraft,
-  PayoffHistoryPage,
-  PayoffMethodList,
+import {
+  hasFigures,
+  type Payoff,
+  type PayoffAccount,
+  type PayoffDraft,
+  type PayoffHistoryPage,
+  type PayoffMethodList,
+  type PayoffQuote,
 } from "./payoff-model.js";
 import { payoffFromV2, payoffFromV3, payoffHistoryFrom, payoffMethodsFromV3 } from "./payoff-normalize.js";
 import {
@@ -86,7 +88,7 @@ export async function createPayoff(
   t: PayoffTransport,
   account: PayoffAccount,
   draft: PayoffDraft,
-): Promise<Payoff> {
+): Promise<PayoffQuote> {
   const version = t.versionOf(account);
   checkDraft(account, draft, version);
   const fields: RequestFields = {
@@ -107,6 +109,8 @@ export async function createPayoff(
       : payoffFromV2(parseShape(payoffQuoteV2Schema, body), t.timeZone);
   const problem = quoteMismatch(quote, draft);
   if (problem) throw new PayoffMismatchError(quote.id, problem);
+  // The quote's schema requires the three figures: this only narrows the type.
+  if (!hasFigures(quote)) throw new PayoffMismatchError(quote.id, "the quote carries no fee figures");
   return quote;
 }
 

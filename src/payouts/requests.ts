@@ -5,7 +5,7 @@ import {
   type PayoffRefusal,
   PayoffRefusedError,
 } from "../payments/payoff-errors.js";
-import type { Payoff, PayoffAccount, SubtractFrom } from "../payments/payoff-model.js";
+import type { PayoffAccount, PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
@@ -88,7 +88,7 @@ async function quoteFor(
   deps: PayoutDeps,
   account: PayoffAccount,
   ask: PayoutAsk,
-): Promise<{ quote: Payoff } | { refusal: RequestRefusal }> {
+): Promise<{ quote: PayoffQuote } | { refusal: RequestRefusal }> {
   try {
     const draft = {
       amount: ask.amount,
@@ -127,7 +127,7 @@ async function cancelQuote(deps: PayoutDeps, account: PayoffAccount, id: string)
 }
 
 /** The RUB the caps count: the amount of a RUB payout, else the service's rub_amount. */
-function rubOf(quote: Payoff): string | undefined {
+function rubOf(quote: PayoffQuote): string | undefined {
   if (quote.currency.toUpperCase() === "RUB") return toDecimalString(quote.amount.value);
   return quote.rubAmount ? toDecimalString(quote.rubAmount.value) : undefined;
 }
@@ -153,7 +153,7 @@ export function approvalsNeeded(
 
 function newRequest(
   ask: PayoutAsk,
-  quote: Payoff,
+  quote: PayoffQuote,
   policy: PayoutPolicy,
   rub: string,
   now: Date,

@@ -4,6 +4,7 @@ import {
   isFinalPayoffState,
   type Payoff,
   type PayoffAccount,
+  type PayoffTerms,
 } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
@@ -110,9 +111,23 @@ async function settleFrom(deps: PayoutDeps, read: ReadRequest, payoff: Payoff, a
   return recordSubmitted(deps, read, payoff, at, "read back");
 }
 
+/** What the approvers saw on the card: the amount, method and wallet, the fee, what arrives and leaves. */
+function approvedTerms(request: PayoutRequest): PayoffTerms {
+  const money = (value: string) => ({ value, currency: request.currency });
+  return {
+    amount: money(request.amount),
+    method: request.method,
+    wallet: request.wallet,
+    fee: money(request.fee),
+    receives: money(request.receives),
+    leavesBalance: money(request.leavesBalance),
+  };
+}
+
 /**
  * Sends a request this claim has marked "submitting": the payout read again (still `created`, the
- * same amount, method and wallet as approved, else changed and not sent), the claim renewed (the
+ * same amount, method, wallet, fee, receiving and leaving figures as approved, else changed and not
+ * sent), the claim renewed (the
  * fence: a worker that lost it stops here), then payoff/submit once.
  */
 export async function sendMarked(
@@ -128,12 +143,7 @@ export async function sendMarked(
   if (info === undefined) return unmark(deps, read, clock() + timing.retryMs);
   if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
   if (info.state !== "created") return settleFrom(deps, read, info, clock());
-  const approved = {
-    amount: { value: request.amount, currency: request.currency },
-    method: request.method,
-    wallet: request.wallet,
-  };
-  const changed = changedTerms(approved, info);
+  const changed = changedTerms(approvedTerms(request), info);
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
   // Not at the service yet: the policy in force now decides whether it still goes.
   const policy = await deps.policies.get(request.registerKey);
