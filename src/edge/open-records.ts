@@ -40,6 +40,7 @@ export async function openRecords(
     openPayouts(store, {
       payments: client,
       paymentsTimeoutMs: config.payments.timeoutMs,
+      paymentsMaxQueueMs: config.payments.perRegister.maxWaitMs,
       credentials,
       slack: slackClients(config, stores),
       audit,

@@ -28,7 +28,13 @@ import type {
   PayoffQuote,
 } from "./payoff-model.js";
 import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
-import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
+import {
+  type BeforeSend,
+  parseShape,
+  type RequestFields,
+  type RetryPolicy,
+  ServiceRequests,
+} from "./request.js";
 import {
   balanceInfoV2Schema,
   balanceListV3Schema,
@@ -217,9 +223,12 @@ export class PaymentsClient {
     return createPayoff(this.payoffs, account, draft);
   }
 
-  /** payoff/submit: `created` to `processing`; never retried once it may have arrived (read info instead). */
-  submitPayoff(account: PayoffAccount, id: string): Promise<Payoff> {
-    return signedPayoffCall(this.payoffs, "submit", account, id);
+  /**
+   * payoff/submit: `created` to `processing`; never retried once it may have arrived (read info
+   * instead). `beforeSend` is asked when its turn in the register's queue comes (false: not sent).
+   */
+  submitPayoff(account: PayoffAccount, id: string, beforeSend?: BeforeSend): Promise<Payoff> {
+    return signedPayoffCall(this.payoffs, "submit", account, id, beforeSend);
   }
 
   /** payoff/cancel: `created` to `canceled`; refused by the service in any other state. */

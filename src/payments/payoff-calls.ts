@@ -23,7 +23,7 @@ import {
 } from "./payoff-schemas.js";
 import { payoffCreateSignature, payoffIdSignature } from "./payoff-signature.js";
 import type { CallPriority } from "./register-queue.js";
-import { parseShape, type RequestFields, type RetryPolicy } from "./request.js";
+import { type BeforeSend, parseShape, type RequestFields, type RetryPolicy } from "./request.js";
 
 /** What the payout calls need of PaymentsClient: its requests (the register's budget), version and zone. */
 export type PayoffTransport = {
@@ -34,6 +34,7 @@ export type PayoffTransport = {
     fields: RequestFields,
     retry?: RetryPolicy,
     priority?: CallPriority,
+    beforeSend?: BeforeSend,
   ): Promise<Record<string, unknown>>;
   versionOf(account: PaymentsAccount): ApiVersion;
   timeZone: string;
@@ -50,10 +51,11 @@ async function send(
   fields: RequestFields,
   retry: RetryPolicy,
   priority?: CallPriority,
+  beforeSend?: BeforeSend,
 ): Promise<{ version: ApiVersion; body: Record<string, unknown> }> {
   const version = t.versionOf(account);
   try {
-    return { version, body: await t.post(version, path, account, fields, retry, priority) };
+    return { version, body: await t.post(version, path, account, fields, retry, priority, beforeSend) };
   } catch (error) {
     if (error instanceof ServiceError && !(error instanceof PayoffRefusedError))
       throw new PayoffRefusedError(error.messages, call);
@@ -149,18 +151,21 @@ function checkId(id: string): void {
 
 /**
  * payoff/submit or payoff/cancel, signed `id:salt`. Never retried once it may have arrived: a lost
- * answer is settled by reading payoff/info, never by sending again.
+ * answer is settled by reading payoff/info, never by sending again. `beforeSend` is asked when the
+ * call's turn in the register's queue comes: false, and it is not sent (BusyError "withdrawn").
  */
 export async function signedPayoffCall(
   t: PayoffTransport,
   call: "submit" | "cancel",
   account: PayoffAccount,
   id: string,
+  beforeSend?: BeforeSend,
 ): Promise<Payoff> {
   checkId(id);
   if (!account.salt) throw new PayoffDraftError("salt", "(Secret 2) is missing");
   const fields = { id, signature: payoffIdSignature(id, account.salt) };
-  const { version, body } = await send(t, call, `payoff/${call}/`, account, fields, "not-sent");
+  const path = `payoff/${call}/`;
+  const { version, body } = await send(t, call, path, account, fields, "not-sent", undefined, beforeSend);
   return readPayoff(t, version, body, id);
 }
 

@@ -21,6 +21,12 @@ export type RequestFields = Record<string, string | number | boolean | string[]>
 /** Which failures a request may be sent again after. */
 export type RetryPolicy = "transient" | "not-sent";
 
+/**
+ * Asked when a request's turn has come, just before each attempt is sent: false withdraws it, never
+ * sent (BusyError "withdrawn"). A payout's submit checks here that its claim still holds.
+ */
+export type BeforeSend = () => Promise<boolean>;
+
 export type ServiceRequestsOptions = {
   /** Root of the API without the version segment, ending in a slash. */
   baseUrl: string;
@@ -74,6 +80,7 @@ export class ServiceRequests {
     fields: RequestFields,
     retry: RetryPolicy = "transient",
     priority: CallPriority = "command",
+    beforeSend?: BeforeSend,
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
     const text = await this.send(
@@ -82,6 +89,7 @@ export class ServiceRequests {
       { auth_login: account.login, auth_secret: account.secret, ...fields },
       retry,
       priority,
+      beforeSend,
     );
     let json: unknown;
     try {
@@ -116,6 +124,7 @@ export class ServiceRequests {
     body: RequestFields,
     retry: RetryPolicy = "transient",
     priority: CallPriority = "command",
+    beforeSend?: BeforeSend,
   ): Promise<string> {
     this.retryBudget.attempt();
     let previous: Error | undefined;
@@ -124,8 +133,9 @@ export class ServiceRequests {
       try {
         return await this.queue.run(
           register,
-          (waited) => {
+          async (waited) => {
             waitedMs = waited;
+            if (beforeSend && !(await beforeSend())) throw new BusyError("withdrawn", waited);
             return this.ofetch(url, {
               method: "POST",
               headers: { "content-type": "application/json", accept: "application/json" },
@@ -137,7 +147,7 @@ export class ServiceRequests {
           priority,
         );
       } catch (error) {
-        if (error instanceof BusyError) throw previous ?? error;
+        if (error instanceof BusyError) throw error.reason === "withdrawn" ? error : (previous ?? error);
         const failure = transportError(error);
         const retryable =
           failure instanceof UnreachableError &&

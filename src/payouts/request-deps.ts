@@ -54,11 +54,21 @@ export type PayoutDeps = {
 };
 
 /**
- * Timing that keeps the one submit safe with the payment client's deadline: a claim outlives a
- * send (the client's deadline, twice over), and another worker's grace outlives the claim and a send.
+ * Timing that keeps the one submit safe with the payment client's deadline and its register's
+ * queue: a claim outlives a send (the client's deadline, three times over) and the longest wait for
+ * a turn in the register's queue with the attempts a submit may make (PAYMENTS_MAX_QUEUE_MS, plus
+ * four deadlines: two earlier attempts' waits, their backoff and the call itself); another worker's
+ * grace outlives the claim and a send. The submit also checks its claim when its turn comes.
  */
-export function payoutTimingFor(paymentsTimeoutMs: number): Pick<PayoutTiming, "leaseMs" | "graceMs"> {
-  const leaseMs = Math.max(DEFAULT_PAYOUT_TIMING.leaseMs, 3 * paymentsTimeoutMs);
+export function payoutTimingFor(
+  paymentsTimeoutMs: number,
+  paymentsMaxQueueMs = 0,
+): Pick<PayoutTiming, "leaseMs" | "graceMs"> {
+  const leaseMs = Math.max(
+    DEFAULT_PAYOUT_TIMING.leaseMs,
+    3 * paymentsTimeoutMs,
+    paymentsMaxQueueMs + 4 * paymentsTimeoutMs,
+  );
   return { leaseMs, graceMs: Math.max(DEFAULT_PAYOUT_TIMING.graceMs, leaseMs + 2 * paymentsTimeoutMs) };
 }
 

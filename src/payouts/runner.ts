@@ -52,8 +52,9 @@ export async function openPayouts(
   store: KeyvStore,
   options: {
     payments: PayoutDeps["payments"];
-    /** PAYMENTS_TIMEOUT_MS: a claim outlives a send (payoutTimingFor). */
+    /** PAYMENTS_TIMEOUT_MS and PAYMENTS_MAX_QUEUE_MS: a claim outlives a send and its wait (payoutTimingFor). */
     paymentsTimeoutMs: number;
+    paymentsMaxQueueMs?: number | undefined;
     credentials: Pick<CredentialsStore, "get">;
     slack: (team: string) => Promise<webApi.WebClient | undefined>;
     audit: AuditRecorder;
@@ -76,7 +77,10 @@ export async function openPayouts(
     audit: options.audit,
     logger: options.logger,
     slack: options.slack,
-    timing: { ...payoutTimingFor(options.paymentsTimeoutMs), ...options.timing },
+    timing: {
+      ...payoutTimingFor(options.paymentsTimeoutMs, options.paymentsMaxQueueMs),
+      ...options.timing,
+    },
   };
   const runner = new PayoutRunner(deps, {
     intervalMs: options.intervalMs,

@@ -1,3 +1,4 @@
+import { BusyError } from "../payments/errors.js";
 import { PayoffRefusedError } from "../payments/payoff-errors.js";
 import {
   changedTerms,
@@ -127,8 +128,8 @@ function approvedTerms(request: PayoutRequest): PayoffTerms {
 /**
  * Sends a request this claim has marked "submitting": the payout read again (still `created`, the
  * same amount, method, wallet, fee, receiving and leaving figures as approved, else changed and not
- * sent), the claim renewed (the
- * fence: a worker that lost it stops here), then payoff/submit once.
+ * sent), the claim renewed (the fence: a worker that lost it stops here), then payoff/submit once,
+ * the claim renewed again when its turn in the register's queue comes (lost: not sent).
  */
 export async function sendMarked(
   deps: PayoutDeps,
@@ -151,12 +152,18 @@ export async function sendMarked(
   if (stop) return recordStopped(deps, read, stop, clock());
   const needed = approvalsNeededNow(policy, request);
   if (request.votes.length < needed) return backToWaiting(deps, read, needed, clock());
-  if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
-    return undefined;
+  const holds = () => deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs);
+  if (!(await holds())) return undefined;
   let payoff: Payoff;
   try {
-    payoff = await deps.payments.submitPayoff(account, request.id);
+    // The claim is checked again when the call's turn in the register's queue comes: a worker whose
+    // lease ran out while it waited sends nothing (another holds the request now).
+    payoff = await deps.payments.submitPayoff(account, request.id, holds);
   } catch (error) {
+    if (error instanceof BusyError && error.reason === "withdrawn") {
+      deps.logger.warn({ payout: request.id }, "a payout's claim ran out while its submit waited: not sent");
+      return undefined;
+    }
     deps.logger.warn({ payout: request.id, err: error }, "a payout's submit got no clear answer");
     return afterUnclearSubmit(deps, read, account, error, clock);
   }
