@@ -25,6 +25,11 @@ export type PayoutTiming = {
   retryMs: number;
   /** How long an ended request is kept (stale clicks answered "already … by … at …"), then forgotten. */
   keepMs: number;
+  /**
+   * After a request is made, when the worker first looks at it: a card its requester's process did
+   * not post (it stopped, or Slack refused) is posted then. Longer than a Slack call can take.
+   */
+  announceMs: number;
   batch: number;
 };
 
@@ -34,6 +39,7 @@ export const DEFAULT_PAYOUT_TIMING: PayoutTiming = {
   followMs: 60_000,
   retryMs: 30_000,
   keepMs: 30 * 24 * 3_600_000,
+  announceMs: 60_000,
   batch: 20,
 };
 
