@@ -103,6 +103,6 @@ export async function askPayout(
     request.id,
     true,
   );
-  if (shown === "owed") await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
+  if (shown.owed) await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
   return { kind: "requested", request, channel };
 }
