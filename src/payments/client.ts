@@ -27,14 +27,8 @@ import type {
   PayoffMethodList,
   PayoffQuote,
 } from "./payoff-model.js";
-import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
-import {
-  type BeforeSend,
-  parseShape,
-  type RequestFields,
-  type RetryPolicy,
-  ServiceRequests,
-} from "./request.js";
+import type { BeforeSend, CallPriority, RegisterQueueOptions } from "./register-queue.js";
+import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
 import {
   balanceInfoV2Schema,
   balanceListV3Schema,
@@ -223,10 +217,7 @@ export class PaymentsClient {
     return createPayoff(this.payoffs, account, draft);
   }
 
-  /**
-   * payoff/submit: `created` to `processing`; never retried once it may have arrived (read info
-   * instead). `beforeSend` is asked when its turn in the register's queue comes (false: not sent).
-   */
+  /** payoff/submit: never retried once it may have arrived; `beforeSend` false at its turn: not sent. */
   submitPayoff(account: PayoffAccount, id: string, beforeSend?: BeforeSend): Promise<Payoff> {
     return signedPayoffCall(this.payoffs, "submit", account, id, beforeSend);
   }

@@ -22,8 +22,8 @@ import {
   payoffQuoteV3Schema,
 } from "./payoff-schemas.js";
 import { payoffCreateSignature, payoffIdSignature } from "./payoff-signature.js";
-import type { CallPriority } from "./register-queue.js";
-import { type BeforeSend, parseShape, type RequestFields, type RetryPolicy } from "./request.js";
+import type { BeforeSend, CallPriority } from "./register-queue.js";
+import { parseShape, type RequestFields, type RetryPolicy } from "./request.js";
 
 /** What the payout calls need of PaymentsClient: its requests (the register's budget), version and zone. */
 export type PayoffTransport = {

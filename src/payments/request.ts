@@ -11,7 +11,12 @@ import {
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
 import type { ApiVersion, PaymentsAccount } from "./model.js";
-import { type CallPriority, RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
+import {
+  type BeforeSend,
+  type CallPriority,
+  RegisterQueue,
+  type RegisterQueueOptions,
+} from "./register-queue.js";
 import { RetryBudget } from "./retry-budget.js";
 import { envelopeSchema } from "./schemas.js";
 
@@ -20,12 +25,6 @@ export type RequestFields = Record<string, string | number | boolean | string[]>
 
 /** Which failures a request may be sent again after. */
 export type RetryPolicy = "transient" | "not-sent";
-
-/**
- * Asked when a request's turn has come, just before each attempt is sent: false withdraws it, never
- * sent (BusyError "withdrawn"). A payout's submit checks here that its claim still holds.
- */
-export type BeforeSend = () => Promise<boolean>;
 
 export type ServiceRequestsOptions = {
   /** Root of the API without the version segment, ending in a slash. */

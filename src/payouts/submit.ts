@@ -5,12 +5,11 @@ import {
   isFinalPayoffState,
   type Payoff,
   type PayoffAccount,
-  type PayoffTerms,
 } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
-import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
+import { approvalsNeededNow, approvedTerms, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
@@ -110,19 +109,6 @@ async function infoOf(
 async function settleFrom(deps: PayoutDeps, read: ReadRequest, payoff: Payoff, at: number): Promise<Release> {
   if (payoff.state === "canceled") return recordChanged(deps, read, ["state"], payoff, at);
   return recordSubmitted(deps, read, payoff, at, "read back");
-}
-
-/** What the approvers saw on the card: the amount, method and wallet, the fee, what arrives and leaves. */
-function approvedTerms(request: PayoutRequest): PayoffTerms {
-  const money = (value: string) => ({ value, currency: request.currency });
-  return {
-    amount: money(request.amount),
-    method: request.method,
-    wallet: request.wallet,
-    fee: money(request.fee),
-    receives: money(request.receives),
-    leavesBalance: money(request.leavesBalance),
-  };
 }
 
 /**
