@@ -46,6 +46,7 @@ export async function openRecords(
       audit,
       logger,
       storeTimeoutMs: config.store.timeoutMs,
+      slackTimeoutMs: config.slack.timeoutMs,
       intervalMs: config.payoutRunMs,
       clock: options.clock,
       timing: options.payoutTiming,

@@ -27,7 +27,8 @@ export type PayoutTiming = {
   keepMs: number;
   /**
    * After a request is made, when the worker first looks at it: a card its requester's process did
-   * not post (it stopped, or Slack refused) is posted then. Longer than a Slack call can take.
+   * not post (it stopped, or Slack refused) is posted then. Longer than that process's posts can take
+   * (openPayouts: five SLACK_TIMEOUT_MS at least), so the two never post the same card.
    */
   announceMs: number;
   batch: number;

@@ -8,7 +8,13 @@ import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { type PayoutPolicies, payoutPoliciesFor } from "./policy-store.js";
-import { type PayoutDeps, type PayoutTiming, payoffAccounts, payoutTimingFor } from "./request-deps.js";
+import {
+  DEFAULT_PAYOUT_TIMING,
+  type PayoutDeps,
+  type PayoutTiming,
+  payoffAccounts,
+  payoutTimingFor,
+} from "./request-deps.js";
 import { runDuePayouts } from "./worker.js";
 
 // Every replica runs the payout worker every PAYOUT_RUN_MS; the board gives each due request to one
@@ -60,6 +66,8 @@ export async function openPayouts(
     audit: AuditRecorder;
     logger: Logger;
     storeTimeoutMs: number;
+    /** SLACK_TIMEOUT_MS: a request's first look waits out its maker's posts (announceMs). */
+    slackTimeoutMs?: number | undefined;
     intervalMs: number;
     clock?: Clock | undefined;
     timing?: Partial<PayoutTiming> | undefined;
@@ -79,6 +87,8 @@ export async function openPayouts(
     slack: options.slack,
     timing: {
       ...payoutTimingFor(options.paymentsTimeoutMs, options.paymentsMaxQueueMs),
+      // The maker posts the card and the copy, and looks once more: five Slack calls at most.
+      announceMs: Math.max(DEFAULT_PAYOUT_TIMING.announceMs, 5 * (options.slackTimeoutMs ?? 0)),
       ...options.timing,
     },
   };
