@@ -44,11 +44,13 @@ export async function openRecords(
     openPayouts(store, {
       payments: client,
       paymentsTimeoutMs: config.payments.timeoutMs,
+      paymentsMaxQueueMs: config.payments.perRegister.maxWaitMs,
       credentials,
       slack: slackClients(config, stores),
       audit,
       logger,
       storeTimeoutMs: config.store.timeoutMs,
+      slackTimeoutMs: config.slack.timeoutMs,
       intervalMs: config.payoutRunMs,
       clock: options.clock,
       timing: options.payoutTiming,

@@ -64,7 +64,10 @@ export type PayoutCardText = {
   cancelConfirm: { title: string; text: string; confirm: string; deny: string };
   context: (id: string, time: string) => string;
   fallback: (requester: string, amount: string, status: string) => string;
-  changedTerms: Record<"amount" | "method" | "wallet" | "state" | "vanished", string>;
+  changedTerms: Record<
+    "amount" | "method" | "wallet" | "fee" | "receives" | "leavesBalance" | "state" | "vanished",
+    string
+  >;
 };
 
 const en: PayoutCardText = {
@@ -133,6 +136,9 @@ const en: PayoutCardText = {
     amount: "the amount",
     method: "the method",
     wallet: "the wallet",
+    fee: "the fee",
+    receives: "what the recipient gets",
+    leavesBalance: "what leaves the balance",
     state: "its state",
     vanished: "it is gone",
   },
@@ -204,6 +210,9 @@ const ru: PayoutCardText = {
     amount: "сумма",
     method: "способ",
     wallet: "кошелёк",
+    fee: "комиссия",
+    receives: "сумма к получению",
+    leavesBalance: "списание с баланса",
     state: "статус",
     vanished: "её больше нет",
   },

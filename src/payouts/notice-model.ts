@@ -34,6 +34,13 @@ export const payoutNoticeSchema = z.object({
   copyShows: z.string().optional(),
   /** Notes sent at the end: "thread" (under the card), "requester" (by direct message). */
   told: z.array(z.enum(["thread", "requester"])),
+  /**
+   * End notes being posted: written under the worker's claim (its token) before Slack is called and
+   * taken off once Slack answered. One found from another claim ended without word: it may be there.
+   */
+  noting: z
+    .array(z.object({ to: z.enum(["thread", "requester"]), token: z.string().min(1), at: z.iso.datetime() }))
+    .optional(),
 });
 export type PayoutNotice = z.infer<typeof payoutNoticeSchema>;
 export type ReadNotice = { notice: PayoutNotice; raw: unknown };
@@ -43,6 +50,24 @@ export async function readNotice(board: ClaimBoard, id: string): Promise<ReadNot
   if (raw === undefined) return undefined;
   const parsed = payoutNoticeSchema.safeParse(raw);
   return parsed.success ? { notice: parsed.data, raw } : undefined;
+}
+
+/**
+ * Applies `patch` to the notice as stored now (compare-and-set, a few tries): the notice written, or
+ * undefined when there is none, `patch` declined (undefined), or it never landed.
+ */
+export async function patchNotice(
+  board: ClaimBoard,
+  id: string,
+  patch: (notice: PayoutNotice) => PayoutNotice | undefined,
+): Promise<PayoutNotice | undefined> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const read = await readNotice(board, id);
+    const next = read && patch(read.notice);
+    if (!read || !next) return undefined;
+    if (await swapNotice(board, id, read, next)) return next;
+  }
+  return undefined;
 }
 
 /** Compare-and-set of the notice (undefined `read`: only when there is none yet). */

@@ -26,6 +26,12 @@ export type PayoutTiming = {
   retryMs: number;
   /** How long an ended request is kept (stale clicks answered "already … by … at …"), then forgotten. */
   keepMs: number;
+  /**
+   * After a request is made, when the worker first looks at it: a card its requester's process did
+   * not post (it stopped, or Slack refused) is posted then. Longer than that process's posts can take
+   * (openPayouts: five SLACK_TIMEOUT_MS at least), so the two never post the same card.
+   */
+  announceMs: number;
   batch: number;
 };
 
@@ -35,6 +41,7 @@ export const DEFAULT_PAYOUT_TIMING: PayoutTiming = {
   followMs: 60_000,
   retryMs: 30_000,
   keepMs: 30 * 24 * 3_600_000,
+  announceMs: 60_000,
   batch: 20,
 };
 
@@ -55,11 +62,21 @@ export type PayoutDeps = {
 };
 
 /**
- * Timing that keeps the one submit safe with the payment client's deadline: a claim outlives a
- * send (the client's deadline, twice over), and another worker's grace outlives the claim and a send.
+ * Timing that keeps the one submit safe with the payment client's deadline and its register's
+ * queue: a claim outlives a send (the client's deadline, three times over) and the longest wait for
+ * a turn in the register's queue with the attempts a submit may make (PAYMENTS_MAX_QUEUE_MS, plus
+ * four deadlines: two earlier attempts' waits, their backoff and the call itself); another worker's
+ * grace outlives the claim and a send. The submit also checks its claim when its turn comes.
  */
-export function payoutTimingFor(paymentsTimeoutMs: number): Pick<PayoutTiming, "leaseMs" | "graceMs"> {
-  const leaseMs = Math.max(DEFAULT_PAYOUT_TIMING.leaseMs, 3 * paymentsTimeoutMs);
+export function payoutTimingFor(
+  paymentsTimeoutMs: number,
+  paymentsMaxQueueMs = 0,
+): Pick<PayoutTiming, "leaseMs" | "graceMs"> {
+  const leaseMs = Math.max(
+    DEFAULT_PAYOUT_TIMING.leaseMs,
+    3 * paymentsTimeoutMs,
+    paymentsMaxQueueMs + 4 * paymentsTimeoutMs,
+  );
   return { leaseMs, graceMs: Math.max(DEFAULT_PAYOUT_TIMING.graceMs, leaseMs + 2 * paymentsTimeoutMs) };
 }
 

@@ -114,8 +114,13 @@ export const payoutRequestSchema = z.object({
   submittedAt: time.optional(),
   /** What the service said last (its state and message). */
   service: z.object({ state: z.string(), message: z.string().nullable(), at: time }).optional(),
-  /** Changed: which terms differ, or "vanished". */
-  changed: z.array(z.enum(["amount", "method", "wallet", "state", "vanished"])).optional(),
+  /**
+   * Changed: which terms differ from what the approvers saw (the fee, what arrives and what leaves the
+   * balance among them), or "state" (cancelled at the service) or "vanished".
+   */
+  changed: z
+    .array(z.enum(["amount", "method", "wallet", "fee", "receives", "leavesBalance", "state", "vanished"]))
+    .optional(),
   /** The service's refusal of the submit, in its words. */
   refusal: z.array(z.string()).optional(),
   /**

@@ -1,4 +1,5 @@
 import type { AuditAction } from "../audit/index.js";
+import type { PayoffTerms } from "../payments/payoff-model.js";
 import type { Release } from "../store/claims/index.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
@@ -13,6 +14,19 @@ import { cancelAtService } from "./service-cancel.js";
 // the removal of an approver whose vote it counts. It is stopped instead, its quote cancelled.
 
 export type StopWhy = NonNullable<PayoutRequest["stop"]>;
+
+/** What the approvers saw on the card: the amount, method and wallet, the fee, what arrives and leaves. */
+export function approvedTerms(request: PayoutRequest): PayoffTerms {
+  const money = (value: string) => ({ value, currency: request.currency });
+  return {
+    amount: money(request.amount),
+    method: request.method,
+    wallet: request.wallet,
+    fee: money(request.fee),
+    receives: money(request.receives),
+    leavesBalance: money(request.leavesBalance),
+  };
+}
 
 /** Why an approved request must not be sent now; undefined when it may be. */
 export function sendStop(

@@ -1,10 +1,11 @@
+import { BusyError } from "../payments/errors.js";
 import { PayoffRefusedError } from "../payments/payoff-errors.js";
 import { changedTerms, type Payoff, type PayoffAccount } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { outsideBeforeSend, sentAtService } from "./outside.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
-import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
+import { approvalsNeededNow, approvedTerms, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 import { infoOf, recordChanged, recordSubmitted, serviceOf, settleFrom } from "./settle.js";
 
@@ -31,8 +32,9 @@ function marked(request: PayoutRequest, claim: ClaimedItem, at: number): PayoutR
 
 /**
  * Sends a request this claim has marked "submitting": the payout read again (still `created`, the
- * same amount, method and wallet as approved, else changed and not sent), the claim renewed (the
- * fence: a worker that lost it stops here), then payoff/submit once.
+ * same amount, method, wallet, fee, receiving and leaving figures as approved, else changed and not
+ * sent), the claim renewed (the fence: a worker that lost it stops here), then payoff/submit once,
+ * the claim renewed again when its turn in the register's queue comes (lost: not sent).
  */
 export async function sendMarked(
   deps: PayoutDeps,
@@ -52,12 +54,7 @@ export async function sendMarked(
     return sentAtService(info.state)
       ? outsideBeforeSend(deps, claim.token, request.id, info.state, clock())
       : recordChanged(deps, read, ["state"], info, clock());
-  const approved = {
-    amount: { value: request.amount, currency: request.currency },
-    method: request.method,
-    wallet: request.wallet,
-  };
-  const changed = changedTerms(approved, info);
+  const changed = changedTerms(approvedTerms(request), info);
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
   // Not at the service yet: the policy in force now decides whether it still goes.
   const policy = await deps.policies.get(request.registerKey);
@@ -65,12 +62,18 @@ export async function sendMarked(
   if (stop) return recordStopped(deps, read, stop, clock());
   const needed = approvalsNeededNow(policy, request);
   if (request.votes.length < needed) return backToWaiting(deps, read, needed, clock());
-  if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
-    return undefined;
+  const holds = () => deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs);
+  if (!(await holds())) return undefined;
   let payoff: Payoff;
   try {
-    payoff = await deps.payments.submitPayoff(account, request.id);
+    // The claim is checked again when the call's turn in the register's queue comes: a worker whose
+    // lease ran out while it waited sends nothing (another holds the request now).
+    payoff = await deps.payments.submitPayoff(account, request.id, holds);
   } catch (error) {
+    if (error instanceof BusyError && error.reason === "withdrawn") {
+      deps.logger.warn({ payout: request.id }, "a payout's claim ran out while its submit waited: not sent");
+      return undefined;
+    }
     deps.logger.warn({ payout: request.id, err: error }, "a payout's submit got no clear answer");
     return afterUnclearSubmit(deps, read, account, error, clock);
   }

@@ -155,14 +155,18 @@ async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): P
     return { id: claim.key, status: "unreadable" };
   }
   let end = await stepOf(deps, claim, read, clock);
-  // Slack is told under the same claim: the cards follow the request, the end's notes go once.
+  // Slack is told under the same claim: the cards follow the request, the end's notes go once (the
+  // claim checked again before each). Owed: tried again when Slack said, else after retryMs.
   if (end && end !== "forget" && deps.slack) {
-    const shown = await showPayout(
-      { board: deps.board, slack: deps.slack, logger: deps.logger },
-      claim.key,
-      true,
-    );
-    if (shown === "owed") end = { dueAt: Math.min(end.dueAt, clock() + timingOf(deps).retryMs) };
+    const holder = {
+      token: claim.token,
+      holds: () => deps.board.renew(PAYOUT_FAMILY, claim.key, claim.token, clock(), timingOf(deps).leaseMs),
+      now: clock,
+    };
+    const notices = { board: deps.board, slack: deps.slack, logger: deps.logger };
+    const shown = await showPayout(notices, claim.key, true, holder);
+    if (shown.owed)
+      end = { dueAt: Math.min(end.dueAt, clock() + (shown.retryInMs ?? timingOf(deps).retryMs)) };
   }
   if (end === "forget") await deps.board.drop(PAYOUT_FAMILY, claim.key);
   else if (end) await deps.board.release(PAYOUT_FAMILY, claim.key, claim.token, end);
