@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
+import { defineFamily } from "../store/claims/family.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { PayoutPolicy } from "./policy.js";
 import { type PayoutRequest, type ReadRequest, readRequest, swapRequest } from "./request-model.js";
@@ -84,15 +85,12 @@ function totalsOf(live: DayEntry[], requester: string): DayTotals {
   };
 }
 
-async function readDay(
-  board: ClaimBoard,
-  key: string,
-): Promise<{ raw: unknown; entries: DayEntry[] } | undefined> {
-  const raw = await board.readState(DAY_FAMILY, key, ENTRIES_FIELD);
-  if (raw === undefined) return { raw, entries: [] };
-  const parsed = entriesSchema.safeParse(raw);
-  return parsed.success ? { raw, entries: parsed.data } : undefined;
-}
+/** The family: an item per register and UTC day (key `<register>@<day>`), its list; dropped two days after. */
+const PAYOUT_DAYS = defineFamily({
+  name: DAY_FAMILY,
+  fields: { [ENTRIES_FIELD]: entriesSchema },
+  kept: "two days after its day (the worker drops it)",
+});
 
 /** The requester's and the register's totals today (RUB), waiting requests included. */
 export async function todayTotals(
@@ -101,8 +99,9 @@ export async function todayTotals(
   requester: string,
   now: Date,
 ): Promise<DayTotals | undefined> {
-  const day = await readDay(board, dayKey(registerKey, now));
-  return day && totalsOf(await liveEntries(board, day.entries, now), requester);
+  const day = await PAYOUT_DAYS.read(board, dayKey(registerKey, now), ENTRIES_FIELD);
+  if (day.raw !== undefined && day.value === undefined) return undefined;
+  return totalsOf(await liveEntries(board, day.value ?? [], now), requester);
 }
 
 /** Which cap `rub` more would pass (reaching a cap exactly is allowed); undefined: none. */
@@ -131,22 +130,29 @@ export async function reserveToday(
   now: Date,
 ): Promise<{ ok: true; totals: DayTotals } | { ok: false; refusal: CapRefusal }> {
   const key = dayKey(registerKey, now);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const day = await readDay(board, key);
-    if (!day) return { ok: false, refusal: { kind: "totals_unreadable" } };
-    // Rejected, cancelled, expired, changed and refused requests (and unpaid ends) leave the list here.
-    // The request itself (listed already by an earlier try) is counted once, as the entry added.
-    const live = (await liveEntries(board, day.entries, now)).filter((one) => one.id !== entry.id);
-    if (live.length >= DAY_ENTRIES_MAX) return { ok: false, refusal: { kind: "too_many_today" } };
-    const totals = totalsOf(live, entry.requester);
-    const passed = capPassed(totals, entry.rub, policy);
-    if (passed) return { ok: false, refusal: passed };
-    if (await board.swapState(DAY_FAMILY, key, ENTRIES_FIELD, day.raw, [...live, entry])) {
-      await board.enlist(DAY_FAMILY, key, Date.parse(`${dayOf(now)}T00:00:00.000Z`) + 2 * 86_400_000);
-      return { ok: true, totals };
-    }
-  }
-  throw new Error("the day's payout requests kept changing while a request was being added");
+  type Reserved = { ok: true; totals: DayTotals } | { ok: false; refusal: CapRefusal };
+  const reserved = await PAYOUT_DAYS.update<typeof ENTRIES_FIELD, Reserved>(
+    board,
+    key,
+    ENTRIES_FIELD,
+    async (stored) => {
+      if (stored.raw !== undefined && stored.value === undefined)
+        return { result: { ok: false, refusal: { kind: "totals_unreadable" } } };
+      // Rejected, cancelled, expired, changed and refused requests (and unpaid ends) leave the list here.
+      // The request itself (listed already by an earlier try) is counted once, as the entry added.
+      const live = (await liveEntries(board, stored.value ?? [], now)).filter((one) => one.id !== entry.id);
+      if (live.length >= DAY_ENTRIES_MAX)
+        return { result: { ok: false, refusal: { kind: "too_many_today" } } };
+      const totals = totalsOf(live, entry.requester);
+      const passed = capPassed(totals, entry.rub, policy);
+      if (passed) return { result: { ok: false, refusal: passed } };
+      return { next: [...live, entry], result: { ok: true, totals } };
+    },
+    MAX_ATTEMPTS,
+  );
+  if (reserved.ok)
+    await board.enlist(DAY_FAMILY, key, Date.parse(`${dayOf(now)}T00:00:00.000Z`) + 2 * 86_400_000);
+  return reserved;
 }
 
 /** What counting a request on the day it leaves gave: its state (moved), or the cap it would pass. */

@@ -5,7 +5,8 @@ import { slackApiError, slackErrorCode } from "../slack/error.js";
 import { classifySlackFailure } from "../slack/failures.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Logger } from "../util/logger.js";
-import { type PayoutNotice, patchNotice } from "./notice-model.js";
+import type { PayoutNotice } from "./notice-model.js";
+import { patchNotice } from "./notice-store.js";
 import type { PayoutRequest } from "./request-model.js";
 
 // The two notes at a request's end, each posted once: in the card's thread and to the requester by

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import type { ClaimBoard } from "../store/claims/index.js";
 import { CHANNEL_ID, USER_ID } from "./policy.js";
-import { PAYOUT_FAMILY } from "./request-model.js";
 
 // What Slack was told about a request: its card in the approval channel, the requester's copy by
 // direct message, and the notes at its end. A second state of the request's item (NOTICE_FIELD),
@@ -43,41 +41,3 @@ export const payoutNoticeSchema = z.object({
     .optional(),
 });
 export type PayoutNotice = z.infer<typeof payoutNoticeSchema>;
-export type ReadNotice = { notice: PayoutNotice; raw: unknown };
-
-export async function readNotice(board: ClaimBoard, id: string): Promise<ReadNotice | undefined> {
-  const raw = await board.readState(PAYOUT_FAMILY, id, NOTICE_FIELD);
-  if (raw === undefined) return undefined;
-  const parsed = payoutNoticeSchema.safeParse(raw);
-  return parsed.success ? { notice: parsed.data, raw } : undefined;
-}
-
-/**
- * Applies `patch` to the notice as stored now (compare-and-set, a few tries): the notice written, or
- * undefined when there is none, `patch` declined (undefined), or it never landed.
- */
-export async function patchNotice(
-  board: ClaimBoard,
-  id: string,
-  patch: (notice: PayoutNotice) => PayoutNotice | undefined,
-): Promise<PayoutNotice | undefined> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const read = await readNotice(board, id);
-    const next = read && patch(read.notice);
-    if (!read || !next) return undefined;
-    if (await swapNotice(board, id, read, next)) return next;
-  }
-  return undefined;
-}
-
-/** Compare-and-set of the notice (undefined `read`: only when there is none yet). */
-export async function swapNotice(
-  board: ClaimBoard,
-  id: string,
-  read: ReadNotice | undefined,
-  next: PayoutNotice,
-): Promise<ReadNotice | undefined> {
-  const checked = payoutNoticeSchema.parse(next);
-  const swapped = await board.swapState(PAYOUT_FAMILY, id, NOTICE_FIELD, read?.raw, checked);
-  return swapped ? { notice: checked, raw: checked } : undefined;
-}

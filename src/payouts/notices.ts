@@ -3,7 +3,8 @@ import type { SlackMessage } from "../blocks/message.js";
 import { type CardReader, cardKeyOf, payoutCardMessage } from "../blocks/payout-card.js";
 import { slackErrorCode } from "../slack/error.js";
 import { type NoteHolder, type NoticeDeps, tellEnd } from "./end-notes.js";
-import { type PayoutNotice, patchNotice, type ReadNotice, readNotice } from "./notice-model.js";
+import type { PayoutNotice } from "./notice-model.js";
+import { patchNotice, type ReadNotice, readNotice } from "./notice-store.js";
 import { FINAL_STATUSES, type PayoutRequest, readRequest } from "./request-model.js";
 
 // Delivering what a request's notice owes: its card and the requester's copy posted once and then

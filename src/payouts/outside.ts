@@ -1,12 +1,6 @@
 import type { ClaimBoard, Release } from "../store/claims/index.js";
-import { type PayoutDeps, swapRecorded } from "./request-deps.js";
-import {
-  PAYOUT_FAMILY,
-  type PayoutRequest,
-  type ReadRequest,
-  type RequestStatus,
-  readRequest,
-} from "./request-model.js";
+import { type PayoutDeps, type RequestChange, updateRequest } from "./request-deps.js";
+import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, type RequestStatus } from "./request-model.js";
 
 // A Kassa request whose quote the service has on its way (or paid, or failed) although Kassa never
 // sent it: someone holding Secret 2 submitted it at the service, without the approvals. Found by the
@@ -54,34 +48,39 @@ export async function recordSentOutside(
   at: number,
   claim?: string,
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const read = await readRequest(deps.board, id);
-    if (!read || !kassaNeverSent(read, claim) || !sentAtService(state)) return false;
-    const time = new Date(at);
-    const { serviceCancel: _owed, attempt: _mark, ...request } = read.request;
-    const next: PayoutRequest = {
-      ...request,
-      status: "outside",
-      outside: { state, at: time.toISOString(), was: read.request.status },
-      endedAt: request.endedAt ?? time.toISOString(),
-    };
-    const stored = await swapRecorded(deps, read, next, {
-      action: "payout.outside",
-      actor: "kassa",
-      outcome: "done",
-      reason: `sent at the service without approval while ${read.request.status}`,
-      after: { serviceState: state, was: read.request.status },
-      time,
-    });
-    if (!stored) continue;
-    deps.logger.warn(
-      { team: request.team, payout: id, was: read.request.status, state, outcome: "payout_outside" },
-      "a Kassa payout request was sent at the service without its approvals",
-    );
-    await nudge(deps.board, id, at);
-    return true;
-  }
-  return false;
+  const time = new Date(at);
+  const { result: was, stored } = await updateRequest(
+    deps,
+    id,
+    (read): RequestChange<RequestStatus | undefined> => {
+      if (!read || !kassaNeverSent(read, claim) || !sentAtService(state)) return { result: undefined };
+      const { serviceCancel: _owed, attempt: _mark, ...request } = read.request;
+      const from = read.request.status;
+      const next: PayoutRequest = {
+        ...request,
+        status: "outside",
+        outside: { state, at: time.toISOString(), was: from },
+        endedAt: request.endedAt ?? time.toISOString(),
+      };
+      const act = {
+        action: "payout.outside" as const,
+        actor: "kassa",
+        outcome: "done" as const,
+        reason: `sent at the service without approval while ${from}`,
+        after: { serviceState: state, was: from },
+        time,
+      };
+      return { next, act, result: from };
+    },
+    5,
+  );
+  if (!stored || was === undefined) return false;
+  deps.logger.warn(
+    { team: stored.request.team, payout: id, was, state, outcome: "payout_outside" },
+    "a Kassa payout request was sent at the service without its approvals",
+  );
+  await nudge(deps.board, id, at);
+  return true;
 }
 
 /** The worker's step when its claim, about to send, finds the payout sent already by someone else. */

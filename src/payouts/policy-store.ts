@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { auditEntrySchema } from "../audit/entry.js";
 import { appendOwed, type OwedDeps, owedEntry } from "../audit/owed.js";
+import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
 import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
@@ -29,6 +30,13 @@ export const policyChangeSchema = z.object({
 /** One change of a register's policy, as the history keeps it. */
 export type PolicyChange = z.infer<typeof policyChangeSchema>;
 const historySchema = z.array(policyChangeSchema);
+
+/** The family: an item per register (its key), its policy and its history; forgotten with the register. */
+const PAYOUT_POLICIES = defineFamily({
+  name: PAYOUT_POLICY_FAMILY,
+  fields: { [POLICY_FIELD]: payoutPolicySchema, [HISTORY_FIELD]: historySchema },
+  kept: "until its register is disconnected or Kassa uninstalled",
+});
 
 /** A policy as read: none set, set, or stored but unreadable (payouts stay off; the operator is told). */
 export type PolicyRead =
@@ -84,22 +92,16 @@ export function versionOf(read: PolicyRead): number {
 }
 
 export class PayoutPolicies {
-  private opening: Promise<ClaimBoard> | undefined;
+  private readonly board: () => Promise<ClaimBoard>;
 
   /** `open`: the claim board, opened on first use (and again after a failed opening). */
-  constructor(private readonly open: () => Promise<ClaimBoard>) {}
-
-  private board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-    return this.opening;
+  constructor(open: () => Promise<ClaimBoard>) {
+    this.board = boardOnFirstUse(open);
   }
 
   /** The register's policy as stored now (never cached: a change must show on every replica at once). */
   async read(key: string): Promise<PolicyRead> {
-    return readOf(await (await this.board()).readState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD));
+    return readOf((await PAYOUT_POLICIES.read(await this.board(), key, POLICY_FIELD)).raw);
   }
 
   /** The policy in force: undefined when none is set or the stored one is unreadable. */
@@ -115,7 +117,7 @@ export class PayoutPolicies {
    */
   async save(key: string, draft: PolicyDraft, save: PolicySave): Promise<PolicySaved> {
     const board = await this.board();
-    const raw = await board.readState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD);
+    const { raw } = await PAYOUT_POLICIES.read(board, key, POLICY_FIELD);
     const current = readOf(raw);
     const version = versionOf(current);
     if (save.seenVersion !== undefined && save.seenVersion !== version)
@@ -128,7 +130,7 @@ export class PayoutPolicies {
       changedAt: save.now.toISOString(),
     };
     const owed = save.audit && changeEntry(key, save, current, policy);
-    if (!(await board.swapState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD, raw, policy, owed)))
+    if (!(await PAYOUT_POLICIES.swap(board, key, POLICY_FIELD, raw, policy, owed)))
       return { kind: "changed_meanwhile", current: await this.read(key) };
     if (owed && save.audit) await appendOwed({ board, ...save.audit }, save.now.getTime());
     const before = current.kind === "set" ? current.policy : undefined;
@@ -148,22 +150,23 @@ export class PayoutPolicies {
    * and this, the change is still known from the next one's `before` (its changedBy, changedAt).
    */
   private async record(board: ClaimBoard, key: string, change: PolicyChange): Promise<void> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const raw = await board.readState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD);
-      const parsed = historySchema.safeParse(raw);
-      const kept = parsed.success ? parsed.data : [];
-      if (kept.some((entry) => entry.version === change.version)) return;
-      const next = [...kept, change].sort((a, b) => a.version - b.version).slice(-HISTORY_KEPT);
-      if (await board.swapState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD, raw, next)) return;
-    }
-    throw new Error("the payout policy's history kept changing while a change was being written down");
+    await PAYOUT_POLICIES.update(
+      board,
+      key,
+      HISTORY_FIELD,
+      (stored) => {
+        const kept = stored.value ?? [];
+        if (kept.some((entry) => entry.version === change.version)) return { result: undefined };
+        const next = [...kept, change].sort((a, b) => a.version - b.version).slice(-HISTORY_KEPT);
+        return { next, result: undefined };
+      },
+      MAX_ATTEMPTS,
+    );
   }
 
   /** The register's policy changes kept, oldest first. */
   async history(key: string): Promise<PolicyChange[]> {
-    const raw = await (await this.board()).readState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD);
-    const parsed = historySchema.safeParse(raw);
-    return parsed.success ? parsed.data : [];
+    return (await PAYOUT_POLICIES.read(await this.board(), key, HISTORY_FIELD)).value ?? [];
   }
 
   /** Forgets a register's policy and its history (the register removed, Kassa uninstalled). */

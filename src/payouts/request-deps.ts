@@ -8,7 +8,14 @@ import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import type { NoticeDeps } from "./notices.js";
 import type { PayoutPolicies } from "./policy-store.js";
-import { type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import {
+  checkMove,
+  PAYOUTS,
+  type PayoutRequest,
+  REQUEST_FIELD,
+  type ReadRequest,
+  swapRequest,
+} from "./request-model.js";
 
 /** How long the worker holds, waits and keeps (ms), and how many items it takes per run. */
 export type PayoutTiming = {
@@ -151,4 +158,39 @@ export async function recordPayoutAct(
   act: PayoutAct,
 ): Promise<void> {
   await recordOwed(deps, payoutEntry(request, act), act.time.getTime());
+}
+
+/** What a change of a request decides: a result, and the next state with its act (audited), if any. */
+export type RequestChange<R> = { result: R } | { result: R; next: PayoutRequest; act: PayoutAct };
+
+/**
+ * Request `id` read, changed as `change` decides (undefined read: none, or unreadable) and
+ * compare-and-set along STATUS_MOVES with its act's entry owed in the same step, asked again on a
+ * lost swap (PAYOUTS.update); the entries owed appended after. The result, and the request as
+ * stored when written (FamilyBusyError: it kept changing).
+ */
+export async function updateRequest<R>(
+  deps: Pick<PayoutDeps, "board" | "audit" | "logger">,
+  id: string,
+  change: (read: ReadRequest | undefined) => RequestChange<R> | Promise<RequestChange<R>>,
+  attempts?: number,
+): Promise<{ result: R; stored?: ReadRequest }> {
+  let time: Date | undefined;
+  const outcome = await PAYOUTS.update<typeof REQUEST_FIELD, { result: R; stored?: ReadRequest }>(
+    deps.board,
+    id,
+    REQUEST_FIELD,
+    async (stored) => {
+      const read = stored.value ? { request: stored.value, raw: stored.raw } : undefined;
+      const step = await change(read);
+      if (!("next" in step)) return { result: { result: step.result } };
+      if (read) checkMove(read.request, step.next);
+      time = step.act.time;
+      const result = { result: step.result, stored: { request: step.next, raw: step.next } };
+      return { next: step.next, along: payoutEntry(step.next, step.act), result };
+    },
+    attempts,
+  );
+  if (outcome.stored && time) await appendOwed(deps, time.getTime());
+  return outcome;
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { defineFamily } from "../store/claims/family.js";
 import type { ClaimBoard, Enlisting } from "../store/claims/index.js";
+import { NOTICE_FIELD, payoutNoticeSchema } from "./notice-model.js";
 import { METHOD_CODE, USER_ID } from "./policy.js";
 
 // A payout request is one item of family PAYOUT_FAMILY on the claim board (key = the service's payout
@@ -155,19 +157,33 @@ export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
 /** A request as read: its parsed state and the raw value a compare-and-set compares with. */
 export type ReadRequest = { request: PayoutRequest; raw: unknown };
 
+/**
+ * The family, declared once: an item per request (key: the service's payout id), its states `request`
+ * and `notice` (notice-model.ts), kept until keepMs after the request's end, then forgotten.
+ */
+export const PAYOUTS = defineFamily({
+  name: PAYOUT_FAMILY,
+  fields: () => ({ [REQUEST_FIELD]: payoutRequestSchema, [NOTICE_FIELD]: payoutNoticeSchema }),
+  kept: "until 30 days after the request ended (the worker forgets it then)",
+});
+
 /** The request stored under `id`; undefined when none or unreadable (a tampered id reads as none). */
 export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRequest | undefined> {
-  const raw = await board.readState(PAYOUT_FAMILY, id, REQUEST_FIELD);
-  if (raw === undefined) return undefined;
-  const parsed = payoutRequestSchema.safeParse(raw);
-  return parsed.success ? { request: parsed.data, raw } : undefined;
+  const stored = await PAYOUTS.read(board, id, REQUEST_FIELD);
+  return stored.value ? { request: stored.value, raw: stored.raw } : undefined;
+}
+
+/** Refuses a move STATUS_MOVES does not have: a bug, thrown where the status is written. */
+export function checkMove(from: PayoutRequest, to: PayoutRequest): void {
+  if (!mayMove(from.status, to.status))
+    throw new Error(`payout ${from.id}: no move from ${from.status} to ${to.status}`);
 }
 
 /**
  * Compare-and-set of the request: only while it is still `read.raw`, and only along STATUS_MOVES (any
  * other move is a bug, thrown); with `owed`, the act's audit entry is written in the same step
- * (src/audit/owed.ts). The new state is checked first;
- * what was stored comes back, ready for the next compare-and-set (undefined: the state was otherwise).
+ * (src/audit/owed.ts). The new state is checked first; what was stored comes back, ready for the next
+ * compare-and-set (undefined: the state was otherwise).
  */
 export async function swapRequest(
   board: ClaimBoard,
@@ -175,10 +191,9 @@ export async function swapRequest(
   next: PayoutRequest,
   owed?: Enlisting,
 ): Promise<ReadRequest | undefined> {
-  if (!mayMove(read.request.status, next.status))
-    throw new Error(`payout ${read.request.id}: no move from ${read.request.status} to ${next.status}`);
+  checkMove(read.request, next);
   const checked = payoutRequestSchema.parse(next);
-  const swapped = await board.swapState(PAYOUT_FAMILY, checked.id, REQUEST_FIELD, read.raw, checked, owed);
+  const swapped = await PAYOUTS.swap(board, checked.id, REQUEST_FIELD, read.raw, checked, owed);
   return swapped ? { request: checked, raw: checked } : undefined;
 }
 

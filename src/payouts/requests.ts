@@ -3,11 +3,18 @@ import { addDecimals, compareDecimals, toDecimalString } from "../payments/decim
 import type { PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
-import { type PayoutNotice, swapNotice } from "./notice-model.js";
+import type { PayoutNotice } from "./notice-model.js";
+import { swapNotice } from "./notice-store.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { cancelQuote, type QuoteRefusal, quoteFor } from "./quote.js";
 import { type PayoutDeps, payoutEntry, timingOf } from "./request-deps.js";
-import { PAYOUT_FAMILY, type PayoutRequest, payoutRequestSchema, REQUEST_FIELD } from "./request-model.js";
+import {
+  PAYOUT_FAMILY,
+  PAYOUTS,
+  type PayoutRequest,
+  payoutRequestSchema,
+  REQUEST_FIELD,
+} from "./request-model.js";
 
 /** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
 export type PayoutAsk = {
@@ -155,7 +162,7 @@ async function store(
   if (notice && !(await swapNotice(deps.board, request.id, undefined, notice)))
     throw new Error(`payout ${request.id} has a notice already`);
   // Its entry (payout.requested) is written in the same step as the request.
-  if (!(await deps.board.swapState(PAYOUT_FAMILY, request.id, REQUEST_FIELD, undefined, request, owed)))
+  if (!(await PAYOUTS.swap(deps.board, request.id, REQUEST_FIELD, undefined, request, owed)))
     throw new Error(`payout ${request.id} is stored already`);
 }
 

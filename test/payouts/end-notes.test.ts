@@ -8,7 +8,8 @@ import { webApi } from "@slack/bolt";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
 import { type NoteHolder, tellEnd } from "../../src/payouts/end-notes.js";
-import { type PayoutNotice, patchNotice, readNotice } from "../../src/payouts/notice-model.js";
+import type { PayoutNotice } from "../../src/payouts/notice-model.js";
+import { patchNotice, readNotice } from "../../src/payouts/notice-store.js";
 import { type PayoutRequest, readRequest } from "../../src/payouts/request-model.js";
 import { type Announce, requestPayout } from "../../src/payouts/requests.js";
 import {

@@ -75,3 +75,15 @@ describe("a family on the claim board", () => {
     expect(opened).toBe(2);
   });
 });
+
+describe("shared state changed through its family", () => {
+  it("has no compare-and-set outside src/store/claims: every change goes through a family's swap or update", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const files = (readdirSync("src", { recursive: true }) as string[]).filter(
+      (path) => path.endsWith(".ts") && !path.startsWith(join("store", "claims")),
+    );
+    const direct = files.filter((path) => /\.swapState\(/.test(readFileSync(join("src", path), "utf8")));
+    expect(direct).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ClaimBoard } from "./board.js";
+import type { ClaimBoard, Enlisting } from "./board.js";
 
 // A family on the claim board, declared once: its name, the zod schema of each of its states (its
 // fields), and how long an item is kept. Every read is checked against the field's schema, every
@@ -16,8 +16,11 @@ export type Stored<T> = {
   value: T | undefined;
 };
 
-/** What a change decides: its result, and the state to write (`next`; undefined deletes it), if any. */
-export type Change<T, R> = { result: R; next: T | undefined } | { result: R };
+/**
+ * What a change decides: its result, and the state to write (`next`; undefined deletes it), if any,
+ * with an item written in the same atomic step when it lands (`along`: an act's audit entry owed).
+ */
+export type Change<T, R> = { result: R; next: T | undefined; along?: Enlisting | undefined } | { result: R };
 
 /** A state that kept changing under `update` (others change it without pause): a fault, not a race. */
 export class FamilyBusyError extends Error {
@@ -28,12 +31,21 @@ export class FamilyBusyError extends Error {
 const ATTEMPTS = 8;
 
 export class BoardFamily<Fields extends FamilyFields> {
+  private known: Fields | undefined;
+
   constructor(
     readonly name: string,
-    readonly fields: Fields,
+    /** The states' schemas, or a function giving them (read at first use: modules that import each other). */
+    private readonly declared: Fields | (() => Fields),
     /** How long an item is kept, in words (the map names it): "until its register is disconnected". */
     readonly kept: string,
   ) {}
+
+  /** Each state's schema, by field. */
+  get fields(): Fields {
+    this.known ??= typeof this.declared === "function" ? this.declared() : this.declared;
+    return this.known;
+  }
 
   /** The state `field` of item `key`, checked against its schema. */
   async read<K extends keyof Fields & string>(
@@ -47,21 +59,20 @@ export class BoardFamily<Fields extends FamilyFields> {
     return { raw, value: parsed?.success ? (parsed.data as z.infer<Fields[K]>) : undefined };
   }
 
-  /** Compare-and-set: `next` (checked first; undefined deletes) lands only while the state is still `raw`. */
+  /**
+   * Compare-and-set: `next` (checked first; undefined deletes) lands only while the state is still
+   * `raw`, and `along` with it.
+   */
   async swap<K extends keyof Fields & string>(
     board: ClaimBoard,
     key: string,
     field: K,
     raw: unknown,
     next: z.infer<Fields[K]> | undefined,
+    along?: Enlisting,
   ): Promise<boolean> {
-    return board.swapState(
-      this.name,
-      key,
-      field,
-      raw,
-      next === undefined ? undefined : this.check(field, next),
-    );
+    const checked = next === undefined ? undefined : this.check(field, next);
+    return board.swapState(this.name, key, field, raw, checked, along);
   }
 
   /** A write fenced by the claim `token` (the holder's; refused once its lease is lost). */
@@ -92,7 +103,7 @@ export class BoardFamily<Fields extends FamilyFields> {
       const stored = await this.read(board, key, field);
       const step = await change(stored);
       if (!("next" in step)) return step.result;
-      if (await this.swap(board, key, field, stored.raw, step.next)) return step.result;
+      if (await this.swap(board, key, field, stored.raw, step.next, step.along)) return step.result;
     }
     throw new FamilyBusyError(`${this.name} ${key} kept changing while it was being changed`);
   }
@@ -107,7 +118,7 @@ export class BoardFamily<Fields extends FamilyFields> {
 /** Declares a family: its name, its states' schemas, and how long an item is kept. */
 export function defineFamily<Fields extends FamilyFields>(spec: {
   name: string;
-  fields: Fields;
+  fields: Fields | (() => Fields);
   kept: string;
 }): BoardFamily<Fields> {
   return new BoardFamily(spec.name, spec.fields, spec.kept);
