@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): KassaApp {
   );
   // Each request waits for a stalled store once: its later store calls then fail at once.
   app.use(({ next }) => withOneStoreWait(next));
-  // First: a replayed command is neither journaled nor answered again.
+  // Before the journal: a replayed command is acknowledged and checked; its handler answers the first only.
   app.use(answerCommandsOnce((key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs), logger));
   const clock = deps.clock ?? systemClock;
   const now = dateOf(clock);
