@@ -97,8 +97,6 @@ export class RateLimiter {
       const common = { points, duration: WINDOW_SECONDS, keyPrefix: `${prefix}-rate` };
       const memory = new Insurance(common, () => {
         this.storeFailures += 1;
-        // The request's other store calls then fail at once instead of each waiting its deadline.
-        noteStoreMissed();
       });
       const engine = native?.kind === "sqlite" ? undefined : native && engineFor(native, common, table);
       // The insurance sits on the deadline's wrapper only: the engine's own failures reach the
@@ -126,13 +124,21 @@ export class RateLimiter {
       counter.store && this.storeFailures === failuresBefore && !storeMissedHere(this.timeoutMs)
         ? counter.store
         : counter.memory.here();
+    // A count that waited out its deadline: the request's other store calls then fail at once
+    // (withOneStoreWait). One the store refused at once leaves them to try.
+    const counted = async (counter: Counter, key: string) => {
+      const started = Date.now();
+      const retryAfterSeconds = await take(count(counter), key);
+      if (this.storeFailures !== failuresBefore && Date.now() - started >= this.timeoutMs) noteStoreMissed();
+      return retryAfterSeconds;
+    };
     const teamKey = `team:${teamId}`;
     if (this.team) {
-      const retryAfterSeconds = await take(count(this.team), teamKey);
+      const retryAfterSeconds = await counted(this.team, teamKey);
       if (retryAfterSeconds !== undefined) return { limited: true, scope: "team", retryAfterSeconds };
     }
     if (this.user) {
-      const retryAfterSeconds = await take(count(this.user), `user:${teamId}:${userId}`);
+      const retryAfterSeconds = await counted(this.user, `user:${teamId}:${userId}`);
       if (retryAfterSeconds !== undefined) {
         if (this.team)
           await count(this.team)
