@@ -63,7 +63,15 @@ export type FakePayoffs = {
    * Changes a payout at the service behind Kassa's back; its figures follow when the new terms fit
    * the method (otherwise only the amount changes, as a lying service would show it).
    */
-  alter(id: string, changes: { amount?: string; wallet?: string; method?: string }): void;
+  alter(
+    id: string,
+    changes: { amount?: string; wallet?: string; method?: string; commission?: string },
+  ): void;
+  /**
+   * Fields left out of every info (and submit, cancel) answer, as a service that does not give them
+   * would (e.g. `commission_amount`, `receive_amount`); empty: all there.
+   */
+  infoLeavesOut: string[];
   /**
    * A payout made outside Kassa (the dashboard, or anyone holding Secret 2): listed in the history
    * and readable with payoff/info; `payed` unless told otherwise, the fee on the balance.
@@ -155,6 +163,7 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
     rubShown: null,
     settle: null,
     afterCall: null,
+    infoLeavesOut: [],
     submits: [],
     callbacks: [],
     finish(id, state, message) {
@@ -185,6 +194,14 @@ export function openPayoffDesk(deps: PayoffDeskDeps) {
       else Object.assign(payoff, changes.amount ? { amount: changes.amount } : {});
       if (changes.method) payoff.method = changes.method;
       if (changes.wallet) payoff.wallet = changes.wallet;
+      // Only the fee moves (the service raised it): what arrives or leaves follows from it.
+      if (changes.commission !== undefined) {
+        const fee = new Big(changes.commission);
+        payoff.commission = fee.toFixed();
+        if (payoff.subtractFrom === "amount")
+          payoff.receiveAmount = new Big(payoff.amount).minus(fee).toFixed();
+        else payoff.deductionAmount = new Big(payoff.amount).plus(fee).toFixed();
+      }
     },
     makeOutside({ login, method, wallet, amount, state = "payed", version = "v3" }) {
       const sample = deps.methods().find((one) => one.code === method);
@@ -270,7 +287,7 @@ async function handle(
   if (fault === "otherPayoff") shown = { ...shown, id: desk.newId() };
   if (fault === "lieAmount") shown = { ...shown, amount: new Big(shown.amount).times(10).toFixed() };
   if (desk.payoffs.rubShown !== null) shown = { ...shown, rubAmount: desk.payoffs.rubShown };
-  return reply(200, renderPayoff(shown, version, outcome.part));
+  return reply(200, renderPayoff(shown, version, outcome.part, desk.payoffs.infoLeavesOut));
 }
 
 function perform(desk: Desk, call: PayoffCall, version: "v2" | "v3", body: Record<string, unknown>): Outcome {

@@ -106,8 +106,15 @@ export function payoffBodyV3(payoff: SamplePayoff, part: "quote" | "info"): Reco
   };
 }
 
-export function renderPayoff(payoff: SamplePayoff, version: "v2" | "v3", part: "quote" | "info"): string {
+/** One payout's answer; `leaveOut` names fields an info answer does not carry. */
+export function renderPayoff(
+  payoff: SamplePayoff,
+  version: "v2" | "v3",
+  part: "quote" | "info",
+  leaveOut: string[] = [],
+): string {
   const body = version === "v3" ? payoffBodyV3(payoff, part) : payoffBodyV2(payoff, part);
+  if (part === "info") for (const field of leaveOut) delete body[field];
   return toJson({ error: false, errors: [], ...body });
 }
 

@@ -102,7 +102,8 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 /** Background jobs a test can ask a pass of (BackgroundPasses' names). */
 export type BackgroundJob = keyof BackgroundPasses;
 
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyGuards", "auditDay"];
+const AUDIT_JOBS: BackgroundJob[] = ["auditDay", "auditOwed"];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyGuards", ...AUDIT_JOBS];
 
 let counter = 0;
 

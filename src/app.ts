@@ -16,6 +16,7 @@ import { balanceAlertsFor } from "./guards/index.js";
 import { registerListeners } from "./listeners/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
 import { registerSteps } from "./steps/index.js";
+import { withOneStoreWait } from "./store/deadline.js";
 import { CommandJournal } from "./store/journal.js";
 import { RateLimiter } from "./store/rate-limit.js";
 import { InFlight } from "./util/in-flight.js";
@@ -48,7 +49,9 @@ export function createApp(deps: AppDeps): KassaApp {
     deps.stores.store.namespace("journal", { durability: "process" }),
     (key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs),
   );
-  // First: a replayed command is neither journaled nor answered again.
+  // Each request waits for a stalled store once: its later store calls then fail at once.
+  app.use(({ next }) => withOneStoreWait(next));
+  // Before the journal: a replayed command is acknowledged and checked; its handler answers the first only.
   app.use(answerCommandsOnce((key, ttlMs) => deps.stores.store.claimOnce(key, ttlMs), logger));
   const clock = deps.clock ?? systemClock;
   const now = dateOf(clock);

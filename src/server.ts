@@ -79,7 +79,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner, auditDay } = await openWork(config, stores, logger, closers, {
+  const { work, feedRunner, digestRunner, records } = await openWork(config, stores, logger, closers, {
     ...options,
     clock,
   });
@@ -106,7 +106,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
-  const passes = startJobs({ work, feedRunner, digestRunner, auditDay }, guardRunner, closers);
+  const passes = startJobs({ work, feedRunner, digestRunner, records }, guardRunner, closers);
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
@@ -115,21 +115,18 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  * their grace); each offers a pass on demand.
  */
 function startJobs(
-  { work, feedRunner, digestRunner, auditDay }: OpenedWork,
+  { work, feedRunner, digestRunner, records }: OpenedWork,
   guardRunner: Awaited<ReturnType<typeof openGuards>>,
   closers: Closers,
 ): BackgroundPasses {
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
-  digestRunner.start();
-  closers.job((graceMs) => digestRunner.close(graceMs));
-  work.payouts.runner.start();
-  closers.job((graceMs) => work.payouts.runner.close(graceMs));
-  guardRunner.start();
-  closers.job((graceMs) => guardRunner.close(graceMs));
-  auditDay.start();
-  closers.job((graceMs) => auditDay.close(graceMs));
+  const { auditDay, auditOwed } = records;
+  for (const runner of [digestRunner, work.payouts.runner, guardRunner, auditDay, auditOwed]) {
+    runner.start();
+    closers.job((graceMs) => runner.close(graceMs));
+  }
   return {
     feed: () => feedRunner.passNow(),
     liveCards: () => work.watches.passNow(),
@@ -137,5 +134,6 @@ function startJobs(
     payouts: () => work.payouts.runner.passNow(),
     moneyGuards: () => guardRunner.passNow(),
     auditDay: () => auditDay.passNow(),
+    auditOwed: () => auditOwed.passNow(),
   };
 }

@@ -1,11 +1,10 @@
 import type { AppDeps } from "./app.js";
-import type { AuditDayRunner } from "./audit/daily.js";
 import { callbackAddresses } from "./callbacks/keys.js";
 import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
 import type { Config } from "./config/index.js";
 import { openPeriodWork } from "./digests/open.js";
 import type { DigestRunner } from "./digests/runner.js";
-import { openRecords, payoutNudge } from "./edge/open-records.js";
+import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
@@ -28,7 +27,7 @@ export type OpenedWork = {
   work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches"> & { watches: Watcher };
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
-  auditDay: AuditDayRunner;
+  records: Records;
 };
 
 /**
@@ -63,14 +62,14 @@ export async function openWork(
     closers,
     options,
   );
-  const { audit, payouts, auditDay } = await openRecords(config, stores, client, logger, closers, options);
+  const records = await openRecords(config, stores, client, logger, closers, options);
   const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
   closers.push(() => refusals.close());
   const callbacks = addresses && {
     addresses,
     receive: callbackReceiver(stores, logger, refusals, {
       nudge: nudgeLiveWork(feedRunner, watcher, logger),
-      nudgePayout: payoutNudge(payouts.deps, logger, () => new Date(options.clock.now())),
+      nudgePayout: payoutNudge(records.payouts.deps, logger, () => new Date(options.clock.now())),
     }),
   };
   const { history, cancels, exports, digests, digestRunner } = await periodWork(
@@ -82,7 +81,12 @@ export async function openWork(
     options,
   );
   const work = { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals };
-  return { work: { ...work, audit, payouts }, feedRunner, digestRunner, auditDay };
+  return {
+    work: { ...work, audit: records.audit, payouts: records.payouts },
+    feedRunner,
+    digestRunner,
+    records,
+  };
 }
 
 /** The payment service's callbacks: checked against the workspace's salt, then the live work nudged. */

@@ -397,12 +397,29 @@ describe("kassa audit verify", () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it("fails without --head when the newest entries were deleted: the head, kept apart, names them", async () => {
+    await record(TEAM, 3);
+    const db = new Database(dbPath);
+    try {
+      db.prepare("DELETE FROM kassa_audit_entries WHERE seq >= 2").run();
+    } finally {
+      db.close();
+    }
+    expect(await cli(["audit", "verify", "--team", TEAM])).toEqual({
+      code: 3,
+      stdout: `${TEAM}: the audit trail does not hold at entry 2: entries 2 to 3 are missing: the chain ends at entry 1 but its head names entry 3, so the newest entries were removed.\n`,
+      stderr: "",
+    });
+  });
+
   it("with --head (the audit channel's posted heads): fails when the newest entries were deleted or one was rewritten", async () => {
     const hashes = await record(TEAM, 3);
     const db = new Database(dbPath);
     try {
-      // Someone with the store deletes the newest entry: the rows alone still chain.
+      // Someone with the store deletes the newest entry and moves the head back with it: the rows
+      // alone still chain, and only a posted head shows what went.
       db.prepare("DELETE FROM kassa_audit_entries WHERE seq = 3").run();
+      db.prepare("UPDATE kassa_audit_heads SET seq = 2, hash = ? WHERE team = ?").run(hashes[1], TEAM);
     } finally {
       db.close();
     }

@@ -77,6 +77,14 @@ export const auditEntrySchema = z
     outcome: z.enum(["done", "refused", "failed"]),
     /** Why it was refused or failed, in a few words (a code or a short sentence). */
     reason: z.string().min(1).max(200).optional(),
+    /**
+     * The act's own id, for an entry written first as owed with its act (src/audit/owed.ts): the
+     * trail appends an entry of a given ref once, however often it is handed over.
+     */
+    ref: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{8,80}$/)
+      .optional(),
   })
   .refine((entry) => entry.outcome === "done" || entry.reason !== undefined, {
     error: "a refused or failed act says why (reason)",

@@ -1,7 +1,7 @@
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from "../store/deadline.js";
 import type { KeyvStore } from "../store/keyv.js";
 import { ensureSchema } from "../store/schema/index.js";
-import { DEFAULT_PREFIX, redisAuditPrefix, tableName } from "../store/schema/names.js";
+import { auditTables, DEFAULT_PREFIX, redisAuditPrefix } from "../store/schema/names.js";
 import type { AuditEngine } from "./engine.js";
 import { AuditTrail } from "./trail.js";
 
@@ -41,12 +41,9 @@ async function engineFor(store: Pick<KeyvStore, "native">, prefix: string): Prom
     case "redis":
       return (await import("./redis.js")).redisAuditEngine(native.client, redisAuditPrefix(prefix));
     case "postgres":
-      return (await import("./postgres.js")).postgresAuditEngine(
-        native.pool,
-        tableName(prefix, "audit_entries"),
-      );
+      return (await import("./postgres.js")).postgresAuditEngine(native.pool, auditTables(prefix));
     case "sqlite":
-      return (await import("./sqlite.js")).sqliteAuditEngine(native.db, tableName(prefix, "audit_entries"));
+      return (await import("./sqlite.js")).sqliteAuditEngine(native.db, auditTables(prefix));
   }
 }
 

@@ -1,17 +1,22 @@
 import type { AuditHead, AuditLink } from "./chain.js";
 import { type AuditEngine, type AuditQuery, sameHead } from "./engine.js";
 
-/** The trail in this process's memory: for tests and the demo; nothing outlives the process. */
+/**
+ * The trail in this process's memory: for tests and the demo; nothing outlives the process. Each
+ * team's head is kept apart from its links, as on every engine.
+ */
 export function memoryAuditEngine(): AuditEngine & { links(team: string): AuditLink[] } {
   const chains = new Map<string, AuditLink[]>();
+  const heads = new Map<string, AuditHead>();
   const chain = (team: string) => chains.get(team) ?? [];
   const headOf = (team: string): AuditHead | undefined => {
-    const last = chain(team).at(-1);
-    return last && { seq: last.seq, hash: last.hash, at: last.at };
+    const head = heads.get(team);
+    return head && { ...head };
   };
   const append = (link: AuditLink, expected: AuditHead | undefined, throughSeq = 0): boolean => {
     if (!sameHead(headOf(link.team), expected) || link.seq !== (expected?.seq ?? 0) + 1) return false;
     chains.set(link.team, [...chain(link.team).filter((kept) => kept.seq > throughSeq), { ...link }]);
+    heads.set(link.team, { seq: link.seq, hash: link.hash, at: link.at });
     return true;
   };
   const matches = (link: AuditLink, query: AuditQuery) =>
@@ -50,7 +55,7 @@ export function memoryAuditEngine(): AuditEngine & { links(team: string): AuditL
       return first && last ? { first: { ...first }, last: { ...last } } : undefined;
     },
     async teams() {
-      return [...chains.keys()];
+      return [...heads.keys()];
     },
     /** The team's links as kept, for tests that alter them as someone with the store could. */
     links: (team) => chain(team),

@@ -14,31 +14,34 @@ const NO_END = Number.MAX_SAFE_INTEGER;
 const countsSchema = z.array(z.object({ appended: z.number() }));
 
 /**
- * The trail in PostgreSQL, each step one statement. An append inserts the next number only while
- * the row it chains on is still the head (the row of the expected number with the expected hash,
- * and nothing on the next number); two replicas inserting one number meet on the primary key: the
- * second waits for the first to commit, then inserts nothing (ON CONFLICT DO NOTHING) and reads the
- * head again.
+ * The trail in PostgreSQL, each step one statement. Each team's head is a row of its own (`heads`),
+ * moved in the statement that inserts the entry, so entries deleted from the end leave a head naming
+ * them. An append moves the head only while it is still the expected one (or, for a team's first
+ * entry, creates it); two replicas appending on one head meet on its row: the second waits for the
+ * first to commit, then finds another head, writes nothing and reads the head again.
  */
-export function postgresAuditEngine(pool: pg.Pool, table: string): AuditEngine {
+export function postgresAuditEngine(pool: pg.Pool, tables: { entries: string; heads: string }): AuditEngine {
+  const { entries: table, heads } = tables;
   const rows = (result: pg.QueryResult) => result.rows.map((row: unknown) => auditRowSchema.parse(row));
-  // $1..$8 the link, $9 the expected head's number (0: none), $10 its hash.
-  const insertOnHead = `INSERT INTO ${table} (${AUDIT_COLUMNS})
+  // $1..$8 the link, $9 the expected head's number (0: none), $10 its hash. The head moves (or is
+  // created), and the entry goes in only with it.
+  const onHead = `moved AS (
+      UPDATE ${heads} SET seq = $2::bigint, hash = $8::text, at = $3::bigint
+      WHERE team = $1::text AND seq = $9::bigint AND hash = $10::text AND $2::bigint = $9::bigint + 1
+      RETURNING seq),
+    started AS (
+      INSERT INTO ${heads} (team, seq, hash, at) SELECT $1::text, $2::bigint, $8::text, $3::bigint
+      WHERE $9::bigint = 0 AND $2::bigint = 1 ON CONFLICT (team) DO NOTHING RETURNING seq)`;
+  const insertEntry = `INSERT INTO ${table} (${AUDIT_COLUMNS})
     SELECT $1::text, $2::bigint, $3::bigint, $4::text, $5::text, $6::text, $7::text, $8::text
-    WHERE $2::bigint = $9::bigint + 1 AND CASE WHEN $9::bigint = 0
-      THEN NOT EXISTS (SELECT 1 FROM ${table} WHERE team = $1)
-      ELSE EXISTS (SELECT 1 FROM ${table} WHERE team = $1 AND seq = $9::bigint AND hash = $10::text) END
-    ON CONFLICT (team, seq) DO NOTHING`;
+    WHERE EXISTS (SELECT 1 FROM moved) OR EXISTS (SELECT 1 FROM started)`;
   return {
     async head(team) {
-      const result = await pool.query(
-        `SELECT seq, hash, at FROM ${table} WHERE team = $1 ORDER BY seq DESC LIMIT 1`,
-        [team],
-      );
+      const result = await pool.query(`SELECT seq, hash, at FROM ${heads} WHERE team = $1`, [team]);
       return z.array(auditHeadSchema).parse(result.rows)[0];
     },
     async append(link, expected) {
-      const result = await pool.query(insertOnHead, [
+      const result = await pool.query(`WITH ${onHead} ${insertEntry}`, [
         ...linkValues(link),
         expected?.seq ?? 0,
         expected?.hash ?? "",
@@ -48,7 +51,7 @@ export function postgresAuditEngine(pool: pg.Pool, table: string): AuditEngine {
     async removeThrough(throughSeq, link, expected) {
       // One statement: the prefix goes only if the removal's own entry went in.
       const result = await pool.query(
-        `WITH appended AS (${insertOnHead} RETURNING seq),
+        `WITH ${onHead}, appended AS (${insertEntry} RETURNING seq),
            removed AS (DELETE FROM ${table} WHERE team = $1 AND seq <= $11 AND EXISTS (SELECT 1 FROM appended))
          SELECT (SELECT count(*) FROM appended)::int AS appended`,
         [...linkValues(link), expected.seq, expected.hash, throughSeq],
@@ -95,7 +98,8 @@ export function postgresAuditEngine(pool: pg.Pool, table: string): AuditEngine {
       return first && last ? { first, last } : undefined;
     },
     async teams() {
-      const result = await pool.query(`SELECT DISTINCT team FROM ${table}`);
+      // Every team with a head: one whose entries were all deleted still has its head, and fails verify.
+      const result = await pool.query(`SELECT team FROM ${heads}`);
       return teamRowsSchema.parse(result.rows).map((row) => row.team);
     },
   };

@@ -15,14 +15,21 @@ const NO_END = Number.MAX_SAFE_INTEGER;
 
 /**
  * The trail in the SQLite file, on the store's control connection. An append is one IMMEDIATE
- * transaction (the file's write lock, whichever process holds it): the head read, checked and the
- * next entry inserted with nothing in between.
+ * transaction (the file's write lock, whichever process holds it): the head read, checked, the
+ * next entry inserted and the head moved onto it with nothing in between. The head is a row of its
+ * own (`heads`), so entries deleted from the end leave a head naming them.
  */
-export function sqliteAuditEngine(db: Database.Database, table: string): AuditEngine {
-  const head = db.prepare<[string]>(
-    `SELECT seq, hash, at FROM ${table} WHERE team = ? ORDER BY seq DESC LIMIT 1`,
-  );
+export function sqliteAuditEngine(
+  db: Database.Database,
+  tables: { entries: string; heads: string },
+): AuditEngine {
+  const { entries: table, heads } = tables;
+  const head = db.prepare<[string]>(`SELECT seq, hash, at FROM ${heads} WHERE team = ?`);
   const insert = db.prepare(`INSERT INTO ${table} (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const moveHead = db.prepare<[string, number, string, number]>(
+    `INSERT INTO ${heads} (team, seq, hash, at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (team) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at`,
+  );
   const removePrefix = db.prepare<[string, number]>(`DELETE FROM ${table} WHERE team = ? AND seq <= ?`);
   const headNow = (team: string): AuditHead | undefined => {
     const row = head.get(team);
@@ -32,6 +39,7 @@ export function sqliteAuditEngine(db: Database.Database, table: string): AuditEn
     if (!sameHead(headNow(link.team), expected) || link.seq !== (expected?.seq ?? 0) + 1) return false;
     if (throughSeq > 0) removePrefix.run(link.team, throughSeq);
     insert.run(...linkValues(link));
+    moveHead.run(link.team, link.seq, link.hash, link.at);
     return true;
   });
   const walk = db.prepare<[string, number, number]>(
@@ -53,7 +61,8 @@ export function sqliteAuditEngine(db: Database.Database, table: string): AuditEn
   const lastBelow = db.prepare<[string, number]>(
     `SELECT ${AUDIT_COLUMNS} FROM ${table} WHERE team = ? AND seq < ? ORDER BY seq DESC LIMIT 1`,
   );
-  const teams = db.prepare(`SELECT DISTINCT team FROM ${table}`);
+  // Every team with a head: one whose entries were all deleted still has its head, and fails verify.
+  const teams = db.prepare(`SELECT team FROM ${heads}`);
   const links = (rows: unknown[]) => rows.map((row) => auditRowSchema.parse(row));
 
   return {

@@ -54,10 +54,29 @@ export class AuditTrail {
     });
     return this.inTurn(checked.team, () =>
       this.appendOnHead(checked.team, async (head) => {
+        // An entry with a ref already in the chain is not appended again (read after the head, so an
+        // append on that head means no other append, that one included, came in between).
+        const already = checked.ref === undefined ? undefined : await this.withRef(checked);
+        if (already) return already;
         const link = linkAfter(head, { ...checked, time: notBefore(checked.time, head) });
         return (await this.engine.append(link, head)) ? link : undefined;
       }),
     );
+  }
+
+  /**
+   * The link holding the entry of `entry.ref`, if the chain has it: among those of its action at or
+   * after its time (an append never takes an earlier time), newest first, a page at a time.
+   */
+  private async withRef(entry: AuditEntry): Promise<AuditLink | undefined> {
+    const marker = `"ref":${JSON.stringify(entry.ref)}`;
+    const query = { from: Date.parse(entry.time), action: entry.action, limit: MAX_PAGE };
+    for (let beforeSeq: number | undefined; ; ) {
+      const links = await this.engine.page(entry.team, { ...query, beforeSeq });
+      const found = links.find((link) => link.entry.includes(marker) && entryOf(link)?.ref === entry.ref);
+      if (found || links.length < MAX_PAGE) return found;
+      beforeSeq = links.at(-1)?.seq;
+    }
   }
 
   /** The team's head (newest entry's number, hash and time), what an outside copy pins; undefined: none. */

@@ -112,6 +112,12 @@ export class ChainCheck {
         seq: first.link.seq,
         reason: `entries before ${first.link.seq} are gone and no removal entry records their removal`,
       };
+    if (head && head.seq > last.link.seq)
+      return {
+        ok: false,
+        seq: last.link.seq + 1,
+        reason: `${missing(last.link.seq + 1, head.seq)}: the chain ends at entry ${last.link.seq} but its head names entry ${head.seq}, so the newest entries were removed`,
+      };
     if (!head || head.seq !== last.link.seq || head.hash !== last.link.hash)
       return {
         ok: false,
@@ -133,6 +139,11 @@ export class ChainCheck {
       head: { seq: last.link.seq, hash: last.link.hash },
     };
   }
+}
+
+/** Entries `from` to `to` named as missing ("entry 5 is missing", "entries 4 to 5 are missing"). */
+function missing(from: number, to: number): string {
+  return from === to ? `entry ${from} is missing` : `entries ${from} to ${to} are missing`;
 }
 
 /** A verification's result in one line, for the CLI and logs (English, as every log and CLI line). */

@@ -107,7 +107,14 @@ export function failingNote(lang: Lang = "en"): SlackMessage {
 }
 
 /** Posted in the approval channel: a payout the service made that Kassa did not. */
-export function outsidePayoutMessage(payoff: PayoffHistoryEntry, lang: Lang = "en"): SlackMessage {
+/** A Kassa request whose quote was sent outside: its requester and where it stood in Kassa. */
+export type OutsideKassaQuote = { requester: string; was: "waiting" | "approved" | "ended" };
+
+export function outsidePayoutMessage(
+  payoff: PayoffHistoryEntry,
+  lang: Lang = "en",
+  kassa?: OutsideKassaQuote,
+): SlackMessage {
   const t = GUARDS_TEXT[lang];
   const amount = payoff.amount ? formatMoney(payoff.amount, lang) : "—";
   const details = `${t.outside(
@@ -124,6 +131,17 @@ export function outsidePayoutMessage(payoff: PayoffHistoryEntry, lang: Lang = "e
         text: { type: "plain_text", text: plain(t.outsideHeader).replace(/:[a-z_]+:\s*/g, "") },
       },
       { type: "section", text: { type: "mrkdwn", text: truncate(details, LIMITS.sectionText) } },
+      ...(kassa
+        ? [
+            {
+              type: "section" as const,
+              text: {
+                type: "mrkdwn" as const,
+                text: t.outsideKassaQuote(`<@${kassa.requester}>`, t.outsideWas[kassa.was]),
+              },
+            },
+          ]
+        : []),
       { type: "context", elements: [{ type: "mrkdwn", text: t.outsideNotKassa }] },
     ],
   };

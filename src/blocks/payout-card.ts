@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { type CardStatusWord, PAYOUT_CARD_TEXT } from "../i18n/payout-card.js";
+import { PAYOUT_NOTES_TEXT } from "../i18n/payout-notes.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { PayoutNotice } from "../payouts/notice-model.js";
 import type { PayoutRequest } from "../payouts/request-model.js";
@@ -92,6 +93,12 @@ export function stoppedWords(request: PayoutRequest, lang: Lang): string {
       return t.expired(at(request.expiresAt, lang));
     case "approver_removed":
       return t.approver_removed(`<@${request.stop.approver ?? "?"}>`);
+    case "day_cap": {
+      const cap = request.stop.cap;
+      if (!cap) return t.day_full;
+      const rub = (value: string) => formatAmount(value, "RUB", lang);
+      return t.day_cap(cap.which, rub(cap.limit), rub(cap.total));
+    }
     default:
       return t.payouts_off;
   }
@@ -147,33 +154,6 @@ function buttonsFor(request: PayoutRequest, reader: CardReader, lang: Lang): typ
   return [];
 }
 
-/** While the request is open and the method's balance is short of it: a line saying so. */
-function balanceWarning(request: PayoutRequest, notice: PayoutNotice, lang: Lang): types.KnownBlock[] {
-  const open = request.status === "waiting" || request.status === "approved";
-  if (!open || !balanceShort(request, notice)) return [];
-  const balance = formatAmount(notice.balance?.value ?? "0", notice.balance?.currency ?? "", lang);
-  return [{ type: "section", text: { type: "mrkdwn", text: PAYOUT_CARD_TEXT[lang].balanceShort(balance) } }];
-}
-
-/** Why the payout is asked for, and the requester's reference where there is one. */
-function reasonLines(request: PayoutRequest, lang: Lang): string {
-  const t = PAYOUT_CARD_TEXT[lang];
-  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
-  if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
-  return reason.join("\n");
-}
-
-/** The requester's total today against their cap, the approvals so far, and (while it waits) its expiry. */
-function factsLine(request: PayoutRequest, notice: PayoutNotice, lang: Lang): string {
-  const t = PAYOUT_CARD_TEXT[lang];
-  const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
-  return [
-    t.today(formatAmount(notice.today.total, "RUB", lang), formatAmount(notice.today.cap, "RUB", lang)),
-    t.approvals(request.votes.length, request.needed, votes),
-    ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
-  ].join(" · ");
-}
-
 /**
  * A request's card: the approvers' in the approval channel (Approve and Reject while it waits), or
  * the requester's copy (Cancel until it is sent). Buttons carry the request's id only.
@@ -191,6 +171,15 @@ export function payoutCardMessage(
     reader === "approvers"
       ? t.asks(`<@${request.requester}>`, amount, method)
       : t.yourRequest(amount, method, `<#${notice.channel}>`);
+  const open = request.status === "waiting" || request.status === "approved";
+  const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
+  const facts = [
+    t.today(formatAmount(notice.today.total, "RUB", lang), formatAmount(notice.today.cap, "RUB", lang)),
+    t.approvals(request.votes.length, request.needed, votes),
+    ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
+  ];
+  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
+  if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
   const blocks: types.KnownBlock[] = [
     {
       type: "header",
@@ -198,9 +187,21 @@ export function payoutCardMessage(
     },
     { type: "section", text: { type: "mrkdwn", text: intro } },
     { type: "section", fields: figureFields(request, notice, lang) },
-    ...balanceWarning(request, notice, lang),
-    { type: "section", text: { type: "mrkdwn", text: reasonLines(request, lang) } },
-    { type: "context", elements: [{ type: "mrkdwn", text: factsLine(request, notice, lang) }] },
+    ...(open && balanceShort(request, notice)
+      ? [
+          {
+            type: "section",
+            text: {
+              type: "mrkdwn",
+              text: t.balanceShort(
+                formatAmount(notice.balance?.value ?? "0", notice.balance?.currency ?? "", lang),
+              ),
+            },
+          } as const,
+        ]
+      : []),
+    { type: "section", text: { type: "mrkdwn", text: reason.join("\n") } },
+    { type: "context", elements: [{ type: "mrkdwn", text: facts.join(" · ") }] },
     { type: "section", text: { type: "mrkdwn", text: statusLines(request, lang) } },
     ...buttonsFor(request, reader, lang),
     {
@@ -218,7 +219,7 @@ export function payoutCardMessage(
 
 /** The note at a request's end (in the card's thread and to the requester); undefined while it is open. */
 export function payoutEndNote(request: PayoutRequest, lang: Lang): string | undefined {
-  const t = PAYOUT_CARD_TEXT[lang].notes;
+  const t = PAYOUT_NOTES_TEXT[lang];
   const amount = money(request.amount, request, lang);
   switch (statusWordOf(request)) {
     case "payed":
@@ -239,6 +240,8 @@ export function payoutEndNote(request: PayoutRequest, lang: Lang): string | unde
       return t.refused(safeText(request.refusal?.join("; ") ?? "", 500));
     case "stopped":
       return t.stopped(stoppedWords(request, lang));
+    case "outside":
+      return t.outside(inlineCode(request.outside?.state ?? request.service?.state ?? "?"));
     default:
       return undefined;
   }

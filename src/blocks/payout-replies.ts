@@ -104,6 +104,7 @@ export function voteRefusalText(refusal: VoteRefusal | SlackVoteRefusal, lang: L
     case "expired":
       return t.expired(at(refusal.at, lang));
     case "closed": {
+      if (refusal.status === "outside") return text.closedOutside(at(refusal.at, lang));
       const word =
         refusal.status === "waiting" ? text.closedWords.approved : text.closedWords[refusal.status];
       const by = refusal.by === "kassa" ? text.kassa : `<@${refusal.by}>`;

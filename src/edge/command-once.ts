@@ -14,9 +14,26 @@ export const COMMAND_MEMORY_MS = (2 * MAX_CLOCK_SKEW_SECONDS + 60) * 1000;
 export const RECOVERED = "kassaRecovered";
 /** Set once this middleware has acknowledged a command: the listener's own ack then does nothing. */
 const ACKNOWLEDGED = "kassaCommandAcknowledged";
+/** Set on a command this middleware checks: the check under way (a DeliveryCheck). */
+const DELIVERY = "kassaCommandDelivery";
 
 export function commandAcknowledged(context: Context): boolean {
   return context[ACKNOWLEDGED] === true;
+}
+
+/** Whether a command is the first of its copies: asked of the store, answered when it answers. */
+class DeliveryCheck {
+  constructor(readonly first: Promise<boolean>) {}
+}
+
+/**
+ * Whether the command of this request is to be answered: false for a replayed copy. Never rejects
+ * (a store that cannot say answers true). A command the middleware did not check (Slack's retry, a
+ * journaled command run again, a handler called without it) is answered.
+ */
+export function firstDeliveryOf(context: Readonly<Record<string, unknown>> | undefined): Promise<boolean> {
+  const check: unknown = context?.[DELIVERY];
+  return check instanceof DeliveryCheck ? check.first : Promise.resolve(true);
 }
 
 /**
@@ -26,6 +43,9 @@ export function commandAcknowledged(context: Context): boolean {
  * own retries go through as before, as does a journaled command run again. Acknowledged before the
  * store is asked (Slack's 3 s), then claimed with the store's claimOnce, so a copy sent to another
  * replica is caught too. A store that cannot say: the command is answered (twice beats never).
+ * The claim is not waited for here: the command's handler opens with its rate count and this check
+ * together (listeners/shared/answer.ts, firstDeliveryOf) and does nothing before both are in, so the
+ * claim adds no store round trip to the reply, and a stalled store one deadline, not two.
  */
 export function answerCommandsOnce(
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
@@ -51,19 +71,29 @@ export function answerCommandsOnce(
     await ack();
     context[ACKNOWLEDGED] = true;
     const key = `command:${createHash("sha256").update(fields.response_url).digest("base64url").slice(0, 32)}`;
-    let first = true;
-    try {
-      first = await claimOnce(key, COMMAND_MEMORY_MS);
-    } catch (error) {
-      logger.warn(
-        { team: fields.team_id, command: fields.command, err: error },
-        "could not check a slash command for a replay; answering it",
-      );
-    }
-    if (first) return next();
-    logger.warn(
-      { team: fields.team_id, user: fields.user_id, command: fields.command, outcome: "command_replayed" },
-      "a slash command came again (a replay, not a Slack retry): acknowledged, not answered again",
+    const first = claimOnce(key, COMMAND_MEMORY_MS).then(
+      (claimed) => {
+        if (!claimed)
+          logger.warn(
+            {
+              team: fields.team_id,
+              user: fields.user_id,
+              command: fields.command,
+              outcome: "command_replayed",
+            },
+            "a slash command came again (a replay, not a Slack retry): acknowledged, not answered again",
+          );
+        return claimed;
+      },
+      (error: unknown) => {
+        logger.warn(
+          { team: fields.team_id, command: fields.command, err: error },
+          "could not check a slash command for a replay; answering it",
+        );
+        return true;
+      },
     );
+    context[DELIVERY] = new DeliveryCheck(first);
+    return next();
   };
 }

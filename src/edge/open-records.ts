@@ -1,5 +1,6 @@
 import { AuditDayRunner } from "../audit/daily.js";
 import { openAuditTrail } from "../audit/index.js";
+import { OWED_PASS_MS, OwedAuditRunner } from "../audit/owed.js";
 import type { Config } from "../config/index.js";
 import type { PayoutTiming } from "../payouts/request-deps.js";
 import { readRequest } from "../payouts/request-model.js";
@@ -14,6 +15,9 @@ import type { Logger } from "../util/logger.js";
 import { slackClients } from "../watch/index.js";
 import { type paymentsClient, starting } from "./start-steps.js";
 
+/** The audit trail, the payouts, and the trail's two background runners (opened, not started). */
+export type Records = Awaited<ReturnType<typeof openRecords>>;
+
 type RecordsOptions = {
   clock: Clock;
   watchNamespace?: string | undefined;
@@ -21,8 +25,8 @@ type RecordsOptions = {
 };
 
 /**
- * The audit trail, the payouts (which write to it) and the audit trail's daily work: a store that
- * cannot keep them stops the start.
+ * The audit trail, the payouts (which write to it), the audit trail's daily work and the drain of
+ * the entries owed: a store that cannot keep them stops the start.
  */
 export async function openRecords(
   config: Config,
@@ -40,11 +44,13 @@ export async function openRecords(
     openPayouts(store, {
       payments: client,
       paymentsTimeoutMs: config.payments.timeoutMs,
+      paymentsMaxQueueMs: config.payments.perRegister.maxWaitMs,
       credentials,
       slack: slackClients(config, stores),
       audit,
       logger,
       storeTimeoutMs: config.store.timeoutMs,
+      slackTimeoutMs: config.slack.timeoutMs,
       intervalMs: config.payoutRunMs,
       clock: options.clock,
       timing: options.payoutTiming,
@@ -73,7 +79,13 @@ export async function openRecords(
       });
     },
   );
-  return { audit, payouts, auditDay };
+  // Entries owed by acts whose append did not happen (the store failed, a replica died): on the
+  // payouts' board, where the acts write them.
+  const auditOwed = new OwedAuditRunner(
+    { board: payouts.deps.board, audit, logger },
+    { intervalMs: OWED_PASS_MS, clock: options.clock },
+  );
+  return { audit, payouts, auditDay, auditOwed };
 }
 
 /**

@@ -62,6 +62,8 @@ export type BackgroundPasses = {
   payouts(): Promise<void>;
   moneyGuards(): Promise<void>;
   auditDay(): Promise<void>;
+  /** The audit entries owed by acts whose append the store or the process did not finish. */
+  auditOwed(): Promise<void>;
 };
 
 /** The one line an operator reads at start: where Kassa listens or connects, and to what. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
 import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
@@ -50,37 +51,34 @@ export const sameAlert = (
   b: Pick<BalanceAlert, "channel" | "method">,
 ) => a.channel === b.channel && a.method === b.method;
 
+/** The family: one item per register (key: the register's key), its state `alerts`. */
+export const BALANCE_ALERTS = defineFamily({
+  name: ALERT_FAMILY,
+  fields: { [ALERTS_FIELD]: registerAlertsSchema },
+  kept: "until its register is disconnected",
+});
+
 /** The register's alerts (none when nothing, or nothing readable, is stored). */
 export async function readAlerts(board: ClaimBoard, registerKey: string): Promise<RegisterAlerts> {
-  return (await readRaw(board, registerKey)).alerts;
-}
-
-async function readRaw(
-  board: ClaimBoard,
-  registerKey: string,
-): Promise<{ raw: unknown; alerts: RegisterAlerts }> {
-  const raw = await board.readState(ALERT_FAMILY, registerKey, ALERTS_FIELD);
-  const parsed = registerAlertsSchema.safeParse(raw);
-  return { raw, alerts: parsed.success ? parsed.data : NO_ALERTS };
+  return (await BALANCE_ALERTS.read(board, registerKey, ALERTS_FIELD)).value ?? NO_ALERTS;
 }
 
 /**
- * A read-modify-write of the register's alerts by compare-and-set, tried again when another change
- * came first. `change` returns the new state and a result, or undefined to change nothing.
+ * A read-modify-write of the register's alerts by compare-and-set (BALANCE_ALERTS.update).
+ * `change` returns the new state and a result, or only a result to change nothing.
  */
-export async function changeAlerts<T>(
+export function changeAlerts<T>(
   board: ClaimBoard,
   registerKey: string,
   change: (current: RegisterAlerts) => { next: RegisterAlerts; result: T } | { result: T },
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const { raw, alerts } = await readRaw(board, registerKey);
-    const outcome = change(alerts);
-    if (!("next" in outcome)) return outcome.result;
-    if (await board.swapState(ALERT_FAMILY, registerKey, ALERTS_FIELD, raw, outcome.next))
-      return outcome.result;
-    if (attempt >= 9) throw new Error("the register's balance alerts kept changing; try again");
-  }
+  return BALANCE_ALERTS.update(
+    board,
+    registerKey,
+    ALERTS_FIELD,
+    (stored) => change(stored.value ?? NO_ALERTS),
+    10,
+  );
 }
 
 export type SetAlert = Pick<BalanceAlert, "channel" | "method" | "below" | "currency" | "by" | "at">;
@@ -127,16 +125,10 @@ export function removeAlert(
 
 /** The balance alerts as commands use them, on the claim board opened on first use. */
 export class BalanceAlerts {
-  private opening: Promise<ClaimBoard> | undefined;
+  private readonly board: () => Promise<ClaimBoard>;
 
-  constructor(private readonly open: () => Promise<ClaimBoard>) {}
-
-  private board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-    return this.opening;
+  constructor(open: () => Promise<ClaimBoard>) {
+    this.board = boardOnFirstUse(open);
   }
 
   async list(registerKey: string): Promise<BalanceAlert[]> {

@@ -19,6 +19,8 @@ export type GuardDeps = {
   registers(): Promise<string[]>;
   slack(team: string): Promise<webApi.WebClient | undefined>;
   languageOf(team: string): Promise<Lang>;
+  /** The workspace's audit channel, if an admin set one (news of payouts made outside goes there too). */
+  auditChannelOf(team: string): Promise<string | undefined>;
   audit: AuditRecorder;
   logger: Logger;
   /** BALANCE_CHECK_MS and PAYOUT_CHECK_MS. */

@@ -37,6 +37,7 @@ export async function openGuards(
       (await stores.credentials.list()).flatMap((row) => ("login" in row && row.hasSalt ? [row.teamId] : [])),
     slack,
     languageOf: async (team) => (await stores.settings.get(team)).language ?? DEFAULT_LANG,
+    auditChannelOf: async (team) => (await stores.settings.get(team)).auditChannel,
     audit,
     logger,
     balanceCheckMs: config.guards.balanceCheckMs,

@@ -1,58 +1,95 @@
-import { z } from "zod";
-import { recordAct } from "../audit/index.js";
-import { outsidePayoutMessage } from "../blocks/guards.js";
+import { type OutsideKassaQuote, outsidePayoutMessage } from "../blocks/guards.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
-import { payoutsOn } from "../payouts/policy.js";
-import { PAYOUT_FAMILY, REQUEST_FIELD } from "../payouts/request-model.js";
-import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
+import { kassaNeverSent, recordSentOutside, sentAtService } from "../payouts/outside.js";
+import { readRequest } from "../payouts/request-model.js";
+import { registerOfKey } from "../store/registers.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 import { checkClaimed, postGuardMessage } from "./claimed.js";
 import type { GuardDeps } from "./deps.js";
+import { newsChannel, recordOutside } from "./outside-news.js";
+import {
+  AUDITED_KEPT,
+  type FollowedQuote,
+  noted,
+  readWatchState,
+  type WatchRead,
+  type WatchState,
+  writeWatchState,
+} from "./payout-watch-state.js";
 
-// Payouts made outside Kassa: each register with payouts on is an item of family `payout-watch`,
-// checked by one replica at a time (its claim). Its state `seen` lists the payout ids already looked
-// at; the first read only notes what is there. A payout in the history that is neither seen nor one
-// of Kassa's own requests (family `payout`) is posted once in the policy's approval channel and
-// written to the audit trail, then noted as seen. A payout still `created` (a quote) is left for the
-// next read: Kassa writes its own request down just after the service quotes it.
+// Payouts made outside Kassa. Every register whose Secret 2 Kassa stores is an item of family
+// `payout-watch` (whether payouts are on, off or never set up: Secret 2 pays out all the same),
+// checked by one replica at a time under its claim. A check reads the history newest first and goes
+// back until it reaches the newest payout already seen AND has passed every quote it follows, however
+// many fresh quotes stand in front; what one check's pages cannot reach is carried over to the next.
+// A payout sent (on its way, paid or failed) that Kassa did not send is news: written to the audit
+// trail, posted once, then noted as seen. A quote (`created`) moved no money and is followed; one
+// cancelled never moved any and is only noted, so Kassa's own cancelled quotes are never news. A
+// Kassa request's quote sent at the service by someone else is news too, and its request says so.
+// The first read of a register only notes what is there.
 
-const SEEN_FIELD = "seen";
-/** The ids kept: more than the pages read, so a payout never comes back as new. */
-const SEEN_KEPT = 1000;
 const PAGE_ITEMS = 100;
-/** Pages read at most per check (newest first): a register's read budget per check. */
-const MAX_PAGES = 3;
+/** Pages read per check (newest first): the register's read budget per check. */
+const PAGES_PER_CHECK = 3;
+/** A quote still `created` after this long is no longer followed (said in the log). */
+const QUOTE_FOLLOWED_MS = 7 * 86_400_000;
 
-/** The ids seen (newest first), and those written to the audit trail but not yet posted. */
-const seenSchema = z.object({
-  v: z.literal(1),
-  ids: z.array(z.string()).max(SEEN_KEPT),
-  audited: z.array(z.string()).max(SEEN_KEPT).optional(),
-});
-type Seen = z.infer<typeof seenSchema>;
-/** Payouts audited and waiting for their post (the approval channel refusing them) kept at most. */
-const AUDITED_KEPT = 100;
-
-/** Every connected register is enlisted (keeping its schedule); the check skips those with payouts off. */
+/** Every connected register with Secret 2 is enlisted (keeping its schedule). */
 export async function enlistRegisters(deps: GuardDeps, now: number): Promise<void> {
   for (const key of await deps.registers()) await deps.board.enlist(PAYOUT_WATCH_FAMILY, key, now);
 }
 
-/** The newest payouts not in `seen`, newest first, reading further pages while a whole page is new. */
-async function unseen(
+/** What one check read: the settled payouts not seen (newest first), and the read's progress. */
+type Reading = { fresh: PayoffHistoryEntry[]; read: WatchRead; done: boolean };
+
+/**
+ * Reads up to PAGES_PER_CHECK pages from `read.page`: done once the read has met `read.until` and
+ * passed every quote the state follows (each one met again, still a quote or settled), or the history
+ * ends.
+ */
+async function readOn(
   deps: GuardDeps,
   registerKey: string,
-  seen: ReadonlySet<string>,
-): Promise<PayoffHistoryEntry[]> {
-  const found: PayoffHistoryEntry[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const read = await deps.payments.payoffHistory(registerKey, page, PAGE_ITEMS);
-    const fresh = read.entries.filter((entry) => !seen.has(entry.id));
-    found.push(...fresh);
-    if (fresh.length < read.entries.length || read.entries.length < PAGE_ITEMS || read.hasNextPage === false)
-      break;
+  state: WatchState,
+  read: WatchRead,
+  now: number,
+): Promise<Reading> {
+  const seen = new Set(state.ids);
+  // Below `until` everything was seen when it was new: only a followed quote can have changed there.
+  const since = new Map(state.quotes.map((quote) => [quote.id, quote.since]));
+  const quotes = new Map(read.quotes.map((quote) => [quote.id, quote]));
+  const fresh: PayoffHistoryEntry[] = [];
+  let { page } = read;
+  let met = read.met;
+  for (let pages = 0; pages < PAGES_PER_CHECK; pages += 1) {
+    const got = await deps.payments.payoffHistory(registerKey, page, PAGE_ITEMS);
+    page += 1;
+    for (const entry of got.entries) {
+      if (entry.id === read.until) met = true;
+      if (met && !since.has(entry.id)) continue;
+      if (entry.state === "created")
+        quotes.set(entry.id, { id: entry.id, since: since.get(entry.id) ?? now });
+      else if (!seen.has(entry.id) && !fresh.some((one) => one.id === entry.id)) fresh.push(entry);
+    }
+    const passed = (quote: FollowedQuote) =>
+      quotes.has(quote.id) || seen.has(quote.id) || fresh.some((one) => one.id === quote.id);
+    const ended = got.entries.length < PAGE_ITEMS || got.hasNextPage === false;
+    const next = { page, until: read.until, met, quotes: [...quotes.values()] };
+    if (ended || (met && state.quotes.every(passed))) return { fresh, read: next, done: true };
+    read = next;
   }
-  return found;
+  return { fresh, read, done: false };
+}
+
+/** The quotes followed from now on: those still `created`, less those followed too long (logged). */
+function stillFollowed(deps: GuardDeps, registerKey: string, quotes: FollowedQuote[], now: number) {
+  const kept = quotes.filter((quote) => now - quote.since < QUOTE_FOLLOWED_MS);
+  if (kept.length < quotes.length)
+    deps.logger.info(
+      { register: registerKey, dropped: quotes.length - kept.length },
+      "payout watch: quotes still unsent after 7 days are no longer followed",
+    );
+  return kept;
 }
 
 /** One register's check, under its claim; returns when it is next due. */
@@ -63,103 +100,107 @@ export async function checkPayouts(
   now: number,
 ): Promise<number> {
   const due = now + deps.payoutCheckMs;
-  const policy = await deps.policies.get(registerKey);
-  if (!policy || !payoutsOn(policy)) return due;
-  const stored = seenSchema.safeParse(
-    await deps.board.readState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD),
-  );
-  const state: Seen = stored.success ? stored.data : { v: 1, ids: [] };
-  let entries: PayoffHistoryEntry[];
+  const state = await readWatchState(deps.board, registerKey);
+  const empty: WatchState = { v: 2, ids: [], quotes: [] };
+  const read = state?.read ?? { page: 1, until: state?.ids[0] ?? null, met: false, quotes: [] };
+  let reading: Reading;
   try {
-    entries = await unseen(deps, registerKey, new Set(state.ids));
+    reading = await readOn(deps, registerKey, state ?? empty, read, now);
   } catch (error) {
     deps.logger.warn({ register: registerKey, err: error }, "could not read the payout history");
     return due;
   }
-  // A quote (`created`) moved no money, and may be Kassa's own not yet written down: looked at next time.
-  const settled = entries.filter((entry) => entry.state !== "created");
-  const write = (next: Seen) =>
-    deps.board.writeState(PAYOUT_WATCH_FAMILY, registerKey, SEEN_FIELD, token, next);
-  if (!stored.success) {
-    await write({ v: 1, ids: settled.map((entry) => entry.id).slice(0, SEEN_KEPT) });
-    deps.logger.info({ register: registerKey, noted: settled.length }, "payout watch started: history noted");
+  if (!state) {
+    // The first read: what is there is noted, news only from now on.
+    const first: WatchState = {
+      ...empty,
+      ids: reading.fresh.map((entry) => entry.id),
+      quotes: reading.read.quotes,
+    };
+    if (await writeWatchState(deps.board, registerKey, token, first))
+      deps.logger.info(
+        { register: registerKey, noted: first.ids.length, quotes: first.quotes.length },
+        "payout watch started: history noted",
+      );
     return due;
   }
-  let current = state;
+  let current: WatchState = { ...state, read: reading.read };
   // Oldest first, as they happened; each written down as soon as it is told, so a crash repeats none.
-  for (const entry of [...settled].reverse()) {
-    const next = await reportOne(deps, registerKey, policy.channel, entry, current, now);
+  for (const entry of [...reading.fresh].reverse()) {
+    const next = await reportOne(deps, registerKey, entry, current, now);
     if (next === current) continue;
-    if (!(await write(next))) {
-      deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
-      return due;
-    }
+    if (!(await writeWatchState(deps.board, registerKey, token, next)))
+      return lostClaim(deps, registerKey, due);
     current = next;
   }
+  const { read: _read, ...rest } = current;
+  const after: WatchState = reading.done
+    ? { ...rest, quotes: stillFollowed(deps, registerKey, reading.read.quotes, now) }
+    : current;
+  if (!(await writeWatchState(deps.board, registerKey, token, after)))
+    return lostClaim(deps, registerKey, due);
+  // A read carried over goes on at the next pass rather than a whole interval later.
+  return reading.done ? due : now;
+}
+
+function lostClaim(deps: GuardDeps, registerKey: string, due: number): number {
+  deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
   return due;
 }
 
+/** Where Kassa's request stood when its quote was found sent outside (undefined: not Kassa's, or sent by it). */
+async function kassaQuoteOf(
+  deps: GuardDeps,
+  entry: PayoffHistoryEntry,
+  now: number,
+): Promise<OutsideKassaQuote | "kassa" | undefined> {
+  const read = await readRequest(deps.board, entry.id);
+  if (!read) return undefined;
+  if (read.request.status !== "outside") {
+    if (!kassaNeverSent(read)) return "kassa";
+    await recordSentOutside(deps, entry.id, entry.state, now);
+  }
+  const after = (await readRequest(deps.board, entry.id))?.request ?? read.request;
+  const was = after.outside?.was ?? read.request.status;
+  // A mark of Kassa's own (submitting) is where a worker found it sent before its send: approved.
+  const word =
+    was === "waiting" ? "waiting" : was === "approved" || was === "submitting" ? "approved" : "ended";
+  return { requester: read.request.requester, was: word };
+}
+
 /**
- * One payout not seen before: Kassa's own is only noted; another is written to the audit trail
- * (once: noted in `audited`) and posted in the approval channel, then noted as seen. A post that
- * fails leaves it audited and unseen, for the next check.
+ * One settled payout not seen before. Cancelled (it moved no money) or sent by Kassa: only noted.
+ * Otherwise written to the audit trail once (noted in `audited`; a Kassa request's quote by its
+ * request's move to outside), posted, then noted as seen. A post that fails leaves it audited and
+ * unseen, for the next check; with no channel to post in, the audit entry is all.
  */
 async function reportOne(
   deps: GuardDeps,
   registerKey: string,
-  channel: string,
   entry: PayoffHistoryEntry,
-  state: Seen,
+  state: WatchState,
   now: number,
-): Promise<Seen> {
-  const seen = (audited: string[]) => ({
-    v: 1 as const,
-    ids: [entry.id, ...state.ids].slice(0, SEEN_KEPT),
-    audited,
-  });
+): Promise<WatchState> {
+  if (!sentAtService(entry.state)) return noted(state, entry.id);
+  const kassa = await kassaQuoteOf(deps, entry, now);
+  if (kassa === "kassa") return noted(state, entry.id);
   const audited = state.audited ?? [];
-  if ((await deps.board.readState(PAYOUT_FAMILY, entry.id, REQUEST_FIELD)) !== undefined)
-    return seen(audited);
-  let after = audited;
+  let after = state;
   if (!audited.includes(entry.id)) {
-    await recordOutside(deps, registerKey, entry, now);
-    after = [entry.id, ...audited].slice(0, AUDITED_KEPT);
+    if (!kassa) await recordOutside(deps, registerKey, entry, now);
+    after = { ...state, audited: [entry.id, ...audited].slice(0, AUDITED_KEPT) };
   }
   const { team } = registerOfKey(registerKey);
-  const message = outsidePayoutMessage(entry, await deps.languageOf(team));
-  if (await postGuardMessage(deps, team, channel, message))
-    return seen(after.filter((id) => id !== entry.id));
-  return after === audited ? state : { ...state, audited: after };
-}
-
-async function recordOutside(
-  deps: GuardDeps,
-  registerKey: string,
-  entry: PayoffHistoryEntry,
-  now: number,
-): Promise<void> {
-  const { team, name } = registerOfKey(registerKey);
-  deps.logger.warn(
-    { team, register: registerKey, payout: entry.id, outcome: "payout_outside" },
-    "a payout made outside Kassa",
-  );
-  await recordAct(deps.audit, deps.logger, {
-    time: new Date(now).toISOString(),
-    team,
-    ...(name === MAIN_REGISTER ? {} : { register: name }),
-    actor: "kassa",
-    action: "payout.outside",
-    object: `payout ${entry.id}`,
-    after: {
-      amount: entry.amount?.value ?? null,
-      currency: entry.amount?.currency ?? null,
-      method: entry.method,
-      wallet: entry.wallet,
-      serviceState: entry.state,
-      createdAt: entry.createdAt?.text ?? null,
-    },
-    outcome: "done",
-  });
+  const channel = await newsChannel(deps, registerKey, team);
+  if (!channel) {
+    deps.logger.warn(
+      { register: registerKey, payout: entry.id },
+      "a payout made outside Kassa: no approval or audit channel to post it in (audited only)",
+    );
+    return noted(after, entry.id);
+  }
+  const message = outsidePayoutMessage(entry, await deps.languageOf(team), kassa);
+  return (await postGuardMessage(deps, team, channel, message)) ? noted(after, entry.id) : after;
 }
 
 /** Runs the due registers' payout checks, each under its claim. */

@@ -28,6 +28,9 @@ export type GuardsText = {
   outsideState: (state: string, at: string) => string;
   outsideNotKassa: string;
   outsideFallback: (id: string, amount: string) => string;
+  /** The payout was the quote of a Kassa request (by `requester`, still `was`: its status word). */
+  outsideKassaQuote: (requester: string, was: string) => string;
+  outsideWas: Record<"waiting" | "approved" | "ended", string>;
 };
 
 const en: GuardsText = {
@@ -63,6 +66,13 @@ const en: GuardsText = {
     "It did not go through Kassa's approval. If nobody here made it in the payment service's dashboard, replace the register's Secret 2 now.",
   outsideFallback: (id, amount) =>
     `A payout made outside Kassa: ${id}, ${amount}; it did not go through Kassa's approval.`,
+  outsideKassaQuote: (requester, was) =>
+    `It is the quote of a Kassa payout request by ${requester}, ${was}: it was submitted at the service directly, without the approvals. Its card now says so.`,
+  outsideWas: {
+    waiting: "still waiting for approval",
+    approved: "approved but not yet sent by Kassa",
+    ended: "already closed in Kassa without being sent",
+  },
 };
 
 const ru: GuardsText = {
@@ -99,6 +109,13 @@ const ru: GuardsText = {
     "Она не проходила одобрение в Кассе. Если никто из вас не делал её в личном кабинете платёжного сервиса, немедленно замените «Секрет 2» кассы.",
   outsideFallback: (id, amount) =>
     `Выплата в обход Кассы: ${id}, ${amount}; она не проходила одобрение в Кассе.`,
+  outsideKassaQuote: (requester, was) =>
+    `Это заявка запроса выплаты в Кассе от ${requester}, ${was}: её подтвердили прямо в сервисе, без одобрений. Карточка запроса теперь говорит об этом.`,
+  outsideWas: {
+    waiting: "ещё ждавшего одобрения",
+    approved: "одобренного, но ещё не отправленного Кассой",
+    ended: "уже закрытого в Кассе без отправки",
+  },
 };
 
 export const GUARDS_TEXT: Record<Lang, GuardsText> = { en, ru };

@@ -14,7 +14,8 @@ export type CardStatusWord =
   | "expired"
   | "changed"
   | "refused"
-  | "stopped";
+  | "stopped"
+  | "outside";
 
 /**
  * A payout request's card (approval channel), the requester's copy, the notes at its end and the
@@ -50,6 +51,10 @@ export type PayoutCardText = {
     payouts_off: string;
     expired: (time: string) => string;
     approver_removed: (who: string) => string;
+    /** Sending it today would pass the requester's or the register's daily cap (RUB, formatted). */
+    day_cap: (which: "requester" | "register", limit: string, counted: string) => string;
+    /** Today's list of requests is full (500). */
+    day_full: string;
   };
   approve: string;
   reject: string;
@@ -59,19 +64,10 @@ export type PayoutCardText = {
   cancelConfirm: { title: string; text: string; confirm: string; deny: string };
   context: (id: string, time: string) => string;
   fallback: (requester: string, amount: string, status: string) => string;
-  notes: {
-    payed: (amount: string, wallet: string) => string;
-    failed: (amount: string, words: string) => string;
-    canceled: string;
-    rejected: (who: string, reason: string) => string;
-    cancelled: (who: string) => string;
-    expired: (time: string) => string;
-    changed: (what: string) => string;
-    refused: (words: string) => string;
-    stopped: (why: string) => string;
-    toRequester: (channel: string) => string;
-  };
-  changedTerms: Record<"amount" | "method" | "wallet" | "state" | "vanished", string>;
+  changedTerms: Record<
+    "amount" | "method" | "wallet" | "fee" | "receives" | "leavesBalance" | "state" | "vanished",
+    string
+  >;
 };
 
 const en: PayoutCardText = {
@@ -109,6 +105,7 @@ const en: PayoutCardText = {
     changed: ":warning: Not sent: the payout changed at the service",
     refused: ":x: Not sent: the service refused it",
     stopped: ":octagonal_sign: Not sent: stopped before it reached the service",
+    outside: ":rotating_light: Sent at the service without approval",
   },
   rejectedBy: (who, reason) => `Rejected by ${who}: ${reason}`,
   cancelledBy: (who) => `Cancelled by ${who}.`,
@@ -118,6 +115,10 @@ const en: PayoutCardText = {
     payouts_off: "Payouts were switched off for this register before it could be sent.",
     expired: (time) => `The request expired (${time}) before it could be sent.`,
     approver_removed: (who) => `${who} approved it but is no longer one of the approvers.`,
+    day_cap: (which, limit, counted) =>
+      `It was made on an earlier day, and sending it today would pass ${which === "requester" ? "the requester's" : "the register's"} daily cap of ${limit} (${counted} already counted today).`,
+    day_full:
+      "It was made on an earlier day, and today already has as many payout requests as a day can hold.",
   },
   approve: "Approve",
   reject: "Reject",
@@ -131,26 +132,13 @@ const en: PayoutCardText = {
   },
   context: (id, time) => `Payout ${id} · requested ${time}`,
   fallback: (requester, amount, status) => `Payout request by ${requester}: ${amount}. ${status}`,
-  notes: {
-    payed: (amount, wallet) => `:moneybag: Paid out: ${amount} to ${wallet}.`,
-    failed: (amount, words) =>
-      `:x: The payout of ${amount} failed at the service: ${words}. The money stays on the balance; ask again if it should still go.`,
-    canceled: ":no_entry_sign: The service cancelled this payout. Nothing was paid out.",
-    rejected: (who, reason) => `:no_entry: Rejected by ${who}: ${reason}. Nothing was paid out.`,
-    cancelled: (who) => `:no_entry_sign: Cancelled by ${who}. Nothing was paid out.`,
-    expired: (time) =>
-      `:alarm_clock: Not approved by ${time}: the request expired and the quote was cancelled. Nothing was paid out; ask again if it should still go.`,
-    changed: (what) =>
-      `:warning: Not sent: at the service this payout is no longer the one approved (${what}). Nothing was paid out by Kassa; check the service's dashboard.`,
-    refused: (words) => `:x: The service refused to send this payout: ${words}. Nothing was paid out.`,
-    stopped: (why) =>
-      `:octagonal_sign: Not sent: ${why} Its quote at the service is cancelled and nothing was paid out; ask again if it should still go.`,
-    toRequester: (channel) => `About your payout request (its card is in ${channel}):`,
-  },
   changedTerms: {
     amount: "the amount",
     method: "the method",
     wallet: "the wallet",
+    fee: "the fee",
+    receives: "what the recipient gets",
+    leavesBalance: "what leaves the balance",
     state: "its state",
     vanished: "it is gone",
   },
@@ -191,6 +179,7 @@ const ru: PayoutCardText = {
     changed: ":warning: Не отправлена: выплата изменилась в сервисе",
     refused: ":x: Не отправлена: сервис отказал",
     stopped: ":octagonal_sign: Не отправлена: остановлена до отправки в сервис",
+    outside: ":rotating_light: Отправлена в сервисе без одобрения",
   },
   rejectedBy: (who, reason) => `Отклонил(а) ${who}: ${reason}`,
   cancelledBy: (who) => `Отменил(а) ${who}.`,
@@ -200,6 +189,10 @@ const ru: PayoutCardText = {
     payouts_off: "Выплаты этой кассы выключили раньше, чем её успели отправить.",
     expired: (time) => `Запрос истёк (${time}) раньше, чем её успели отправить.`,
     approver_removed: (who) => `${who} одобрил(а) её, но больше не входит в число одобряющих.`,
+    day_cap: (which, limit, counted) =>
+      `Её запросили в один из прошлых дней, а отправка сегодня превысила бы дневной лимит ${which === "requester" ? "запросившего" : "кассы"} ${limit} (сегодня уже учтено ${counted}).`,
+    day_full:
+      "Её запросили в один из прошлых дней, а на сегодня уже столько запросов выплат, сколько помещается в день.",
   },
   approve: "Одобрить",
   reject: "Отклонить",
@@ -213,26 +206,13 @@ const ru: PayoutCardText = {
   },
   context: (id, time) => `Выплата ${id} · запрошена ${time}`,
   fallback: (requester, amount, status) => `Запрос выплаты от ${requester}: ${amount}. ${status}`,
-  notes: {
-    payed: (amount, wallet) => `:moneybag: Выплачено: ${amount} на ${wallet}.`,
-    failed: (amount, words) =>
-      `:x: Выплата ${amount} не прошла в сервисе: ${words}. Деньги остались на балансе; запросите снова, если она ещё нужна.`,
-    canceled: ":no_entry_sign: Сервис отменил эту выплату. Ничего не выплачено.",
-    rejected: (who, reason) => `:no_entry: Отклонил(а) ${who}: ${reason}. Ничего не выплачено.`,
-    cancelled: (who) => `:no_entry_sign: Отменил(а) ${who}. Ничего не выплачено.`,
-    expired: (time) =>
-      `:alarm_clock: Не одобрена до ${time}: запрос истёк, заявка в сервисе отменена. Ничего не выплачено; запросите снова, если выплата ещё нужна.`,
-    changed: (what) =>
-      `:warning: Не отправлена: в сервисе это уже не одобренная выплата (${what}). Kassa ничего не выплатила; проверьте личный кабинет сервиса.`,
-    refused: (words) => `:x: Сервис отказался отправить выплату: ${words}. Ничего не выплачено.`,
-    stopped: (why) =>
-      `:octagonal_sign: Не отправлена: ${why} Заявка в сервисе отменяется, ничего не выплачено; запросите снова, если выплата ещё нужна.`,
-    toRequester: (channel) => `О вашем запросе выплаты (карточка в ${channel}):`,
-  },
   changedTerms: {
     amount: "сумма",
     method: "способ",
     wallet: "кошелёк",
+    fee: "комиссия",
+    receives: "сумма к получению",
+    leavesBalance: "списание с баланса",
     state: "статус",
     vanished: "её больше нет",
   },

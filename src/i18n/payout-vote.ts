@@ -41,6 +41,8 @@ export type PayoutVoteText = {
     wallet_mismatch: string;
   };
   closed: (status: string, by: string, time: string) => string;
+  /** The request's quote was sent at the service by someone else, seen at `time`. */
+  closedOutside: (time: string) => string;
   closedWords: Record<
     | "approved"
     | "submitting"
@@ -51,7 +53,8 @@ export type PayoutVoteText = {
     | "expired"
     | "changed"
     | "refused"
-    | "stopped",
+    | "stopped"
+    | "outside",
     string
   >;
   kassa: string;
@@ -88,6 +91,8 @@ const en: PayoutVoteText = {
     wallet_mismatch: "That is not how the wallet ends: type its last four characters as the card shows them.",
   },
   closed: (status, by, time) => `Already ${status} by ${by} (${time}).`,
+  closedOutside: (time) =>
+    `This payout was sent at the service without approval (seen ${time}): there is nothing left to decide here. Its card says what the service shows.`,
   closedWords: {
     approved: "approved",
     submitting: "approved",
@@ -99,6 +104,7 @@ const en: PayoutVoteText = {
     changed: "approved",
     refused: "approved",
     stopped: "approved",
+    outside: "sent at the service without approval",
   },
   kassa: "Kassa",
   modalNotOpened: ":hourglass: The form could not be opened in time: press the button on the card again.",
@@ -134,6 +140,8 @@ const ru: PayoutVoteText = {
     wallet_mismatch: "Кошелёк кончается не так: введите четыре последних знака, как на карточке.",
   },
   closed: (status, by, time) => `Уже ${status}: ${by} (${time}).`,
+  closedOutside: (time) =>
+    `Эту выплату отправили в сервисе без одобрения (замечено ${time}): решать здесь больше нечего. Что показывает сервис, видно на карточке.`,
   closedWords: {
     approved: "одобрена",
     submitting: "одобрена",
@@ -145,6 +153,7 @@ const ru: PayoutVoteText = {
     changed: "одобрена",
     refused: "одобрена",
     stopped: "одобрена",
+    outside: "отправлена в сервисе без одобрения",
   },
   kassa: "Kassa",
   modalNotOpened: ":hourglass: Форма не успела открыться: нажмите кнопку на карточке ещё раз.",

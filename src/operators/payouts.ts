@@ -1,14 +1,14 @@
 import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { openAuditTrail, recordAct } from "../audit/index.js";
-import { type Config, ConfigError, type Env, loadConfig } from "../config/index.js";
+import { openAuditTrail } from "../audit/index.js";
+import { ConfigError, type Env, loadConfig } from "../config/index.js";
 import { formatExpiry } from "../i18n/payouts.js";
 import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "../payouts/policy.js";
 import { payoutPoliciesFor } from "../payouts/policy-store.js";
 import { changedFields, type SetPolicyResult, setPolicy } from "../payouts/set-policy.js";
 import { openStores } from "../store/index.js";
 import { MAIN_REGISTER, registerKey } from "../store/registers.js";
-import { createLogger, type Logger } from "../util/logger.js";
+import { createLogger } from "../util/logger.js";
 import { parseRubAmount } from "../util/rub-amount.js";
 import { registerName, requireTeam, UsageError } from "./args.js";
 
@@ -145,12 +145,17 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
       const key = registerKey(team, register);
       const named = register === MAIN_REGISTER ? team : `${team}'s register ${register}`;
       if (!input) return await printPolicy(policies, key, named, say);
+      // Written down as a change made in Slack is (by "cli"), its entry owed with the save itself.
+      const audit = await openAuditTrail(stores.store, {
+        retentionDays: config.audit.retentionDays,
+        timeoutMs: config.store.timeoutMs,
+      });
       const result = await setPolicy({ policies, credentials: stores.credentials }, key, input, {
         by: "cli",
         now: new Date(),
+        audit: { audit, logger },
       });
       if (result.kind !== "saved") return notSaved(result, { named, team, register }, complain);
-      await recordChange({ stores, config, logger }, { team, register }, result);
       const fields = changedFields(result.before, result.policy);
       say(
         `Saved the payout policy of ${named}, version ${result.policy.version} (changed: ${fields.join(", ") || "nothing"}):`,
@@ -168,29 +173,6 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
     complain(`kassa: ${error instanceof ConfigError ? error.message : (error as Error).message}`);
     return 1;
   }
-}
-
-/** Written down as a change made in Slack is (by "cli"), before the operator is told it is saved. */
-async function recordChange(
-  opened: { stores: Awaited<ReturnType<typeof openStores>>; config: Config; logger: Logger },
-  where: { team: string; register: string },
-  result: Extract<SetPolicyResult, { kind: "saved" }>,
-): Promise<void> {
-  const { stores, config, logger } = opened;
-  const audit = await openAuditTrail(stores.store, {
-    retentionDays: config.audit.retentionDays,
-    timeoutMs: config.store.timeoutMs,
-  });
-  await recordAct(audit, logger, {
-    team: where.team,
-    ...(where.register === MAIN_REGISTER ? {} : { register: where.register }),
-    actor: "cli",
-    action: "payout.policy_changed",
-    object: `payout policy ${where.register}`,
-    before: result.before ? JSON.parse(JSON.stringify(result.before)) : null,
-    after: JSON.parse(JSON.stringify(result.policy)),
-    outcome: "done",
-  });
 }
 
 /** Why the policy was not saved, a line each; the exit code (2: the options given were wrong). */

@@ -25,8 +25,9 @@ import type {
   PayoffDraft,
   PayoffHistoryPage,
   PayoffMethodList,
+  PayoffQuote,
 } from "./payoff-model.js";
-import type { CallPriority, RegisterQueueOptions } from "./register-queue.js";
+import type { BeforeSend, CallPriority, RegisterQueueOptions } from "./register-queue.js";
 import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
 import {
   balanceInfoV2Schema,
@@ -212,13 +213,13 @@ export class PaymentsClient {
   }
 
   /** payoff/create: the quote (state `created`), signed with Secret 2; sent at most once. */
-  createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<Payoff> {
+  createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<PayoffQuote> {
     return createPayoff(this.payoffs, account, draft);
   }
 
-  /** payoff/submit: `created` to `processing`; never retried once it may have arrived (read info instead). */
-  submitPayoff(account: PayoffAccount, id: string): Promise<Payoff> {
-    return signedPayoffCall(this.payoffs, "submit", account, id);
+  /** payoff/submit: never retried once it may have arrived; `beforeSend` false at its turn: not sent. */
+  submitPayoff(account: PayoffAccount, id: string, beforeSend?: BeforeSend): Promise<Payoff> {
+    return signedPayoffCall(this.payoffs, "submit", account, id, beforeSend);
   }
 
   /** payoff/cancel: `created` to `canceled`; refused by the service in any other state. */

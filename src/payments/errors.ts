@@ -63,28 +63,32 @@ export class UnexpectedResponseError extends PaymentsError {
 export class NotConnectedError extends PaymentsError {
   readonly kind = "not-connected";
   override readonly name = "NotConnectedError";
-  constructor(readonly teamId: string) {
-    super(`workspace ${teamId} has no cash register connected`);
+  /** `registerKey`: the register's key (the team id for a workspace's main register). */
+  constructor(readonly registerKey: string) {
+    super(`cash register ${registerKey} is not connected`);
   }
 }
 
 /**
  * Not sent: too many requests to this cash register are already waiting their turn (its rate and
  * concurrency budget, see register-queue.ts), so this one would wait, or has waited, past the
- * longest wait allowed (PAYMENTS_MAX_QUEUE_MS).
+ * longest wait allowed (PAYMENTS_MAX_QUEUE_MS); or, `withdrawn`, its caller's last check when its
+ * turn came said no (a payout's submit whose claim had lapsed meanwhile).
  */
 export class BusyError extends PaymentsError {
   readonly kind = "busy";
   override readonly name = "BusyError";
   constructor(
     /** Refused on arrival (the estimated wait was too long), or after waiting the longest allowed. */
-    readonly reason: "queue-full" | "waited-too-long",
+    readonly reason: "queue-full" | "waited-too-long" | "withdrawn",
     readonly waitMs: number,
   ) {
     super(
       reason === "queue-full"
         ? `payment service busy: this request would wait about ${Math.round(waitMs)} ms for its turn`
-        : `payment service busy: this request waited ${Math.round(waitMs)} ms for its turn`,
+        : reason === "withdrawn"
+          ? `not sent: withdrawn by its caller when its turn came, after ${Math.round(waitMs)} ms`
+          : `payment service busy: this request waited ${Math.round(waitMs)} ms for its turn`,
     );
   }
 }

@@ -2,12 +2,14 @@ import { compareDecimals, toDecimalString } from "./decimal.js";
 import { ServiceError, UnexpectedResponseError } from "./errors.js";
 import type { ApiVersion, PaymentsAccount } from "./model.js";
 import { PayoffDraftError, PayoffMismatchError, PayoffRefusedError } from "./payoff-errors.js";
-import type {
-  Payoff,
-  PayoffAccount,
-  PayoffDraft,
-  PayoffHistoryPage,
-  PayoffMethodList,
+import {
+  hasFigures,
+  type Payoff,
+  type PayoffAccount,
+  type PayoffDraft,
+  type PayoffHistoryPage,
+  type PayoffMethodList,
+  type PayoffQuote,
 } from "./payoff-model.js";
 import { payoffFromV2, payoffFromV3, payoffHistoryFrom, payoffMethodsFromV3 } from "./payoff-normalize.js";
 import {
@@ -20,7 +22,7 @@ import {
   payoffQuoteV3Schema,
 } from "./payoff-schemas.js";
 import { payoffCreateSignature, payoffIdSignature } from "./payoff-signature.js";
-import type { CallPriority } from "./register-queue.js";
+import type { BeforeSend, CallPriority } from "./register-queue.js";
 import { parseShape, type RequestFields, type RetryPolicy } from "./request.js";
 
 /** What the payout calls need of PaymentsClient: its requests (the register's budget), version and zone. */
@@ -32,6 +34,7 @@ export type PayoffTransport = {
     fields: RequestFields,
     retry?: RetryPolicy,
     priority?: CallPriority,
+    beforeSend?: BeforeSend,
   ): Promise<Record<string, unknown>>;
   versionOf(account: PaymentsAccount): ApiVersion;
   timeZone: string;
@@ -48,10 +51,11 @@ async function send(
   fields: RequestFields,
   retry: RetryPolicy,
   priority?: CallPriority,
+  beforeSend?: BeforeSend,
 ): Promise<{ version: ApiVersion; body: Record<string, unknown> }> {
   const version = t.versionOf(account);
   try {
-    return { version, body: await t.post(version, path, account, fields, retry, priority) };
+    return { version, body: await t.post(version, path, account, fields, retry, priority, beforeSend) };
   } catch (error) {
     if (error instanceof ServiceError && !(error instanceof PayoffRefusedError))
       throw new PayoffRefusedError(error.messages, call);
@@ -86,7 +90,7 @@ export async function createPayoff(
   t: PayoffTransport,
   account: PayoffAccount,
   draft: PayoffDraft,
-): Promise<Payoff> {
+): Promise<PayoffQuote> {
   const version = t.versionOf(account);
   checkDraft(account, draft, version);
   const fields: RequestFields = {
@@ -107,6 +111,8 @@ export async function createPayoff(
       : payoffFromV2(parseShape(payoffQuoteV2Schema, body), t.timeZone);
   const problem = quoteMismatch(quote, draft);
   if (problem) throw new PayoffMismatchError(quote.id, problem);
+  // The quote's schema requires the three figures: this only narrows the type.
+  if (!hasFigures(quote)) throw new PayoffMismatchError(quote.id, "the quote carries no fee figures");
   return quote;
 }
 
@@ -145,18 +151,21 @@ function checkId(id: string): void {
 
 /**
  * payoff/submit or payoff/cancel, signed `id:salt`. Never retried once it may have arrived: a lost
- * answer is settled by reading payoff/info, never by sending again.
+ * answer is settled by reading payoff/info, never by sending again. `beforeSend` is asked when the
+ * call's turn in the register's queue comes: false, and it is not sent (BusyError "withdrawn").
  */
 export async function signedPayoffCall(
   t: PayoffTransport,
   call: "submit" | "cancel",
   account: PayoffAccount,
   id: string,
+  beforeSend?: BeforeSend,
 ): Promise<Payoff> {
   checkId(id);
   if (!account.salt) throw new PayoffDraftError("salt", "(Secret 2) is missing");
   const fields = { id, signature: payoffIdSignature(id, account.salt) };
-  const { version, body } = await send(t, call, `payoff/${call}/`, account, fields, "not-sent");
+  const path = `payoff/${call}/`;
+  const { version, body } = await send(t, call, path, account, fields, "not-sent", undefined, beforeSend);
   return readPayoff(t, version, body, id);
 }
 

@@ -50,9 +50,10 @@ export type Payoff = {
   subtractFrom: SubtractFrom;
   currency: string;
   amount: Money;
-  fee: Money;
-  receives: Money;
-  leavesBalance: Money;
+  /** null only where an info answer leaves the figure out (a quote always carries all three). */
+  fee: Money | null;
+  receives: Money | null;
+  leavesBalance: Money | null;
   rubAmount: Money | null;
   /** The service's word on it: a failure's reason, a block explorer link once paid, `Canceled`. */
   message: string | null;
@@ -66,6 +67,14 @@ export type Payoff = {
   source: "quote" | "info";
   apiVersion: ApiVersion;
 };
+
+/** A quote (`payoff/create`'s answer): the fee and what arrives and leaves are always there. */
+export type PayoffQuote = Payoff & { fee: Money; receives: Money; leavesBalance: Money };
+
+/** Whether `payoff` carries the fee and what arrives and leaves the balance. */
+export function hasFigures(payoff: Payoff): payoff is PayoffQuote {
+  return payoff.fee !== null && payoff.receives !== null && payoff.leavesBalance !== null;
+}
 
 /** A payout method of the register, from the v3 method list's `out` (fees and limits in its currency). */
 export type PayoffMethod = {
@@ -116,20 +125,43 @@ export function isFinalPayoffState(state: string): boolean {
   return FINAL_STATES.has(state);
 }
 
-/** What an approver approved: compared with a fresh `payoff/info` just before submitting. */
-export type PayoffTerms = { amount: Money; method: string; wallet: string | null };
+/**
+ * What the approvers saw on the card: compared with a fresh `payoff/info` just before submitting.
+ * The fee, what arrives and what leaves the balance are in the payout's currency.
+ */
+export type PayoffTerms = {
+  amount: Money;
+  method: string;
+  wallet: string | null;
+  fee: Money;
+  receives: Money;
+  leavesBalance: Money;
+};
+
+/** A term that can differ between what was approved and what the service says now. */
+export type ChangedTerm = "amount" | "method" | "wallet" | "fee" | "receives" | "leavesBalance";
+
+const sameMoney = (one: Money, other: Money): boolean =>
+  (one.currency ?? "").toUpperCase() === (other.currency ?? "").toUpperCase() &&
+  compareDecimals(one.value, other.value) === 0;
 
 /**
- * The fields that differ between what was approved and what the service now says (exact decimals,
- * so "100" and "100.00" agree; currencies compared by code). Empty: the same payout.
+ * The terms that differ between what was approved and what the service now says (exact decimals,
+ * so "100" and "100.00" agree; currencies compared by code). A figure the answer leaves out (null)
+ * is not compared: nothing is said of it rather than something wrong. Empty: the same payout.
  */
-export function changedTerms(approved: PayoffTerms, now: PayoffTerms): ("amount" | "method" | "wallet")[] {
-  const changed: ("amount" | "method" | "wallet")[] = [];
-  const sameCurrency =
-    (approved.amount.currency ?? "").toUpperCase() === (now.amount.currency ?? "").toUpperCase();
-  if (!sameCurrency || compareDecimals(approved.amount.value, now.amount.value) !== 0) changed.push("amount");
+export function changedTerms(
+  approved: PayoffTerms,
+  now: Pick<Payoff, "amount" | "method" | "wallet" | "fee" | "receives" | "leavesBalance">,
+): ChangedTerm[] {
+  const changed: ChangedTerm[] = [];
+  if (!sameMoney(approved.amount, now.amount)) changed.push("amount");
   if (approved.method.toUpperCase() !== now.method.toUpperCase()) changed.push("method");
   if (approved.wallet !== now.wallet) changed.push("wallet");
+  for (const figure of ["fee", "receives", "leavesBalance"] as const) {
+    const told = now[figure];
+    if (told && !sameMoney(approved[figure], told)) changed.push(figure);
+  }
   return changed;
 }
 
@@ -137,7 +169,7 @@ export function changedTerms(approved: PayoffTerms, now: PayoffTerms): ("amount"
  * Whether the figures add up as `subtractFrom` says (amount = receives + fee, or leavesBalance =
  * amount + fee). The service may round: a mismatch is worth showing, not a reason to believe either.
  */
-export function feeFiguresAgree(payoff: Payoff): boolean {
+export function feeFiguresAgree(payoff: PayoffQuote): boolean {
   const { amount, fee, receives, leavesBalance } = payoff;
   return payoff.subtractFrom === "amount"
     ? compareDecimals(amount.value, addDecimals(receives.value, fee.value)) === 0

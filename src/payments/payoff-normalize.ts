@@ -42,13 +42,14 @@ function infoPart(raw: Raw, zone: string) {
  * v3: every `*_amount` in `amount_currency`, `rub_amount` in roubles; `commission_amount` the fee.
  */
 export function payoffFromV2(raw: PayoffQuoteV2 | PayoffInfoV2, zone: string): Payoff {
-  const money = (value: string): Money => ({ value, currency: raw.currency });
+  const money = (value: string | null | undefined): Money | null =>
+    value == null ? null : { value, currency: raw.currency };
   return {
     id: raw.id,
     method: raw.method,
     subtractFrom: raw.subtract_from,
     currency: raw.currency,
-    amount: money(raw.amount),
+    amount: { value: raw.amount, currency: raw.currency },
     fee: money(raw.commission),
     receives: money(raw.receive_amount),
     leavesBalance: money(raw.deduction_amount),
@@ -60,13 +61,14 @@ export function payoffFromV2(raw: PayoffQuoteV2 | PayoffInfoV2, zone: string): P
 }
 
 export function payoffFromV3(raw: PayoffQuoteV3 | PayoffInfoV3, zone: string): Payoff {
-  const money = (value: string): Money => ({ value, currency: raw.amount_currency });
+  const money = (value: string | null | undefined): Money | null =>
+    value == null ? null : { value, currency: raw.amount_currency };
   return {
     id: raw.id,
     method: raw.method,
     subtractFrom: raw.subtract_from,
     currency: raw.amount_currency,
-    amount: money(raw.amount),
+    amount: { value: raw.amount, currency: raw.amount_currency },
     fee: money(raw.commission_amount),
     receives: money(raw.receive_amount),
     leavesBalance: money(raw.deduction_amount),

@@ -22,8 +22,13 @@ const quoteCommon = {
   subtract_from: subtractFromSchema,
 };
 
-/** What info adds to the quote, in both versions. */
+/**
+ * What info adds to the quote, in both versions. Its fee, receive and deduction figures are read when
+ * given, never required: a payout is not refused for a figure the answer leaves out (Kassa says less).
+ */
 const infoFields = {
+  receive_amount: decimalSchema.nullish(),
+  deduction_amount: decimalSchema.nullish(),
   wallet: z.string(),
   state: z.string().min(1),
   message: optionalTextSchema,
@@ -41,7 +46,10 @@ export const payoffQuoteV2Schema = z.object({
 });
 
 /** v2 payoff/info (and submit, cancel): the quote plus wallet, state, message, callback_url, extra, created_at. */
-export const payoffInfoV2Schema = payoffQuoteV2Schema.extend(infoFields);
+export const payoffInfoV2Schema = payoffQuoteV2Schema.extend({
+  ...infoFields,
+  commission: decimalSchema.nullish(),
+});
 
 /** v3 payoff/create: `id, subtract_from, method, amount_currency, amount, rub_amount, receive_amount, deduction_amount, commission_amount, wallet`. */
 export const payoffQuoteV3Schema = z.object({
@@ -52,7 +60,11 @@ export const payoffQuoteV3Schema = z.object({
 });
 
 /** v3 payoff/info: the quote plus the info fields and `final_at` (null until it ends). */
-export const payoffInfoV3Schema = payoffQuoteV3Schema.extend({ ...infoFields, final_at: optionalTimeSchema });
+export const payoffInfoV3Schema = payoffQuoteV3Schema.extend({
+  ...infoFields,
+  commission_amount: decimalSchema.nullish(),
+  final_at: optionalTimeSchema,
+});
 
 export type PayoffQuoteV2 = z.infer<typeof payoffQuoteV2Schema>;
 export type PayoffInfoV2 = z.infer<typeof payoffInfoV2Schema>;

@@ -28,6 +28,12 @@ type Waiter = {
  */
 export type CallPriority = "command" | "background";
 
+/**
+ * Asked when a request's turn has come, just before each attempt is sent: false withdraws it, never
+ * sent (BusyError "withdrawn"). A payout's submit checks here that its claim still holds.
+ */
+export type BeforeSend = () => Promise<boolean>;
+
 /** How long a background call waits for its turn before giving up (BusyError). */
 export const BACKGROUND_MAX_WAIT_MS = 60_000;
 

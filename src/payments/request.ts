@@ -11,7 +11,12 @@ import {
 } from "./http-fetch.js";
 import { parseJsonExact } from "./json.js";
 import type { ApiVersion, PaymentsAccount } from "./model.js";
-import { type CallPriority, RegisterQueue, type RegisterQueueOptions } from "./register-queue.js";
+import {
+  type BeforeSend,
+  type CallPriority,
+  RegisterQueue,
+  type RegisterQueueOptions,
+} from "./register-queue.js";
 import { RetryBudget } from "./retry-budget.js";
 import { envelopeSchema } from "./schemas.js";
 
@@ -74,6 +79,7 @@ export class ServiceRequests {
     fields: RequestFields,
     retry: RetryPolicy = "transient",
     priority: CallPriority = "command",
+    beforeSend?: BeforeSend,
   ): Promise<Record<string, unknown>> {
     const url = `${this.options.baseUrl}${version}/${path}`;
     const text = await this.send(
@@ -82,6 +88,7 @@ export class ServiceRequests {
       { auth_login: account.login, auth_secret: account.secret, ...fields },
       retry,
       priority,
+      beforeSend,
     );
     let json: unknown;
     try {
@@ -116,6 +123,7 @@ export class ServiceRequests {
     body: RequestFields,
     retry: RetryPolicy = "transient",
     priority: CallPriority = "command",
+    beforeSend?: BeforeSend,
   ): Promise<string> {
     this.retryBudget.attempt();
     let previous: Error | undefined;
@@ -124,8 +132,9 @@ export class ServiceRequests {
       try {
         return await this.queue.run(
           register,
-          (waited) => {
+          async (waited) => {
             waitedMs = waited;
+            if (beforeSend && !(await beforeSend())) throw new BusyError("withdrawn", waited);
             return this.ofetch(url, {
               method: "POST",
               headers: { "content-type": "application/json", accept: "application/json" },
@@ -137,7 +146,7 @@ export class ServiceRequests {
           priority,
         );
       } catch (error) {
-        if (error instanceof BusyError) throw previous ?? error;
+        if (error instanceof BusyError) throw error.reason === "withdrawn" ? error : (previous ?? error);
         const failure = transportError(error);
         const retryable =
           failure instanceof UnreachableError &&

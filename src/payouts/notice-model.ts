@@ -1,7 +1,5 @@
 import { z } from "zod";
-import type { ClaimBoard } from "../store/claims/index.js";
 import { CHANNEL_ID, USER_ID } from "./policy.js";
-import { PAYOUT_FAMILY } from "./request-model.js";
 
 // What Slack was told about a request: its card in the approval channel, the requester's copy by
 // direct message, and the notes at its end. A second state of the request's item (NOTICE_FIELD),
@@ -34,25 +32,12 @@ export const payoutNoticeSchema = z.object({
   copyShows: z.string().optional(),
   /** Notes sent at the end: "thread" (under the card), "requester" (by direct message). */
   told: z.array(z.enum(["thread", "requester"])),
+  /**
+   * End notes being posted: written under the worker's claim (its token) before Slack is called and
+   * taken off once Slack answered. One found from another claim ended without word: it may be there.
+   */
+  noting: z
+    .array(z.object({ to: z.enum(["thread", "requester"]), token: z.string().min(1), at: z.iso.datetime() }))
+    .optional(),
 });
 export type PayoutNotice = z.infer<typeof payoutNoticeSchema>;
-export type ReadNotice = { notice: PayoutNotice; raw: unknown };
-
-export async function readNotice(board: ClaimBoard, id: string): Promise<ReadNotice | undefined> {
-  const raw = await board.readState(PAYOUT_FAMILY, id, NOTICE_FIELD);
-  if (raw === undefined) return undefined;
-  const parsed = payoutNoticeSchema.safeParse(raw);
-  return parsed.success ? { notice: parsed.data, raw } : undefined;
-}
-
-/** Compare-and-set of the notice (undefined `read`: only when there is none yet). */
-export async function swapNotice(
-  board: ClaimBoard,
-  id: string,
-  read: ReadNotice | undefined,
-  next: PayoutNotice,
-): Promise<ReadNotice | undefined> {
-  const checked = payoutNoticeSchema.parse(next);
-  const swapped = await board.swapState(PAYOUT_FAMILY, id, NOTICE_FIELD, read?.raw, checked);
-  return swapped ? { notice: checked, raw: checked } : undefined;
-}

@@ -1,41 +1,26 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackMessage } from "../blocks/message.js";
-import { type CardReader, cardKeyOf, payoutCardMessage, payoutEndNote } from "../blocks/payout-card.js";
-import { PAYOUT_CARD_TEXT } from "../i18n/payout-card.js";
+import { type CardReader, cardKeyOf, payoutCardMessage } from "../blocks/payout-card.js";
 import { slackErrorCode } from "../slack/error.js";
-import type { ClaimBoard } from "../store/claims/index.js";
-import type { Logger } from "../util/logger.js";
-import { type PayoutNotice, type ReadNotice, readNotice, swapNotice } from "./notice-model.js";
+import { type NoteHolder, type NoticeDeps, tellEnd } from "./end-notes.js";
+import type { PayoutNotice } from "./notice-model.js";
+import { patchNotice, type ReadNotice, readNotice } from "./notice-store.js";
 import { FINAL_STATUSES, type PayoutRequest, readRequest } from "./request-model.js";
 
 // Delivering what a request's notice owes: its card and the requester's copy posted once and then
 // updated to what the request says (chat.update: a repeat is harmless), and at its end one note in
-// the card's thread and one to the requester. Posting (not idempotent in Slack) is done only by a
-// holder of the request: the one who made it, or the worker under its claim; anyone may update.
-// What is posted is written down right after Slack takes it; a crash in between posts it again.
+// the card's thread and one to the requester (end-notes.ts). Posting (not idempotent in Slack) is
+// done only by a holder of the request: the one who made it (its cards), or the worker under its
+// claim (cards and notes); anyone may update. A card posted is written down right after Slack takes
+// it; a crash in between posts it again.
 
-export type NoticeDeps = {
-  board: ClaimBoard;
-  /** The workspace's Slack client; undefined when Kassa is not installed there (nothing can be told). */
-  slack(team: string): Promise<webApi.WebClient | undefined>;
-  logger: Logger;
-};
+export type { NoticeDeps };
 
-/** "done": the notice shows the request; "owed": something is still to be told (try again later). */
-export type Shown = "done" | "owed";
-
-type Patch = (notice: PayoutNotice) => PayoutNotice | undefined;
-
-/** Applies `patch` to the notice as stored now (compare-and-set, a few tries); false when it never landed. */
-async function patchNotice(board: ClaimBoard, id: string, patch: Patch): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const read = await readNotice(board, id);
-    const next = read && patch(read.notice);
-    if (!read || !next) return false;
-    if (await swapNotice(board, id, read, next)) return true;
-  }
-  return false;
-}
+/**
+ * Not owed: the notice shows the request. Owed: something is still to be told (try again later,
+ * after `retryInMs` when Slack said when).
+ */
+export type Shown = { owed: false } | { owed: true; retryInMs?: number };
 
 function messageOf(request: PayoutRequest, notice: PayoutNotice, reader: CardReader): SlackMessage {
   return payoutCardMessage(request, notice, reader, notice.lang);
@@ -67,11 +52,12 @@ async function showCard(
           unfurl_links: false,
         });
     const at = { channel: String(posted.channel ?? where?.channel), ts: String(posted.ts ?? where?.ts) };
-    return patchNotice(deps.board, request.id, (now) =>
+    const patched = await patchNotice(deps.board, request.id, (now) =>
       reader === "approvers"
         ? { ...now, card: now.card ?? at, cardShows: key }
         : { ...now, copy: now.copy ?? at, copyShows: key },
     );
+    return patched !== undefined;
   } catch (error) {
     deps.logger.warn(
       { team: request.team, payout: request.id, card: reader, slackError: slackErrorCode(error) },
@@ -81,80 +67,46 @@ async function showCard(
   }
 }
 
-/** The end's notes: in the card's thread, and to the requester by direct message; false if one is owed. */
-async function tellEnd(
-  deps: NoticeDeps,
-  slack: webApi.WebClient,
-  request: PayoutRequest,
-  notice: PayoutNotice,
-): Promise<boolean> {
-  const note = payoutEndNote(request, notice.lang);
-  if (!note) return true;
-  const t = PAYOUT_CARD_TEXT[notice.lang].notes;
-  const notes: Array<{ to: "thread" | "requester"; channel: string; text: string; thread?: string }> = [];
-  if (notice.card && !notice.told.includes("thread"))
-    notes.push({ to: "thread", channel: notice.card.channel, text: note, thread: notice.card.ts });
-  if (!notice.told.includes("requester"))
-    notes.push({
-      to: "requester",
-      channel: request.requester,
-      text: `${t.toRequester(`<#${notice.channel}>`)}\n${note}`,
-    });
-  let all = true;
-  for (const one of notes) {
-    try {
-      await slack.chat.postMessage({
-        channel: one.channel,
-        text: one.text,
-        ...(one.thread ? { thread_ts: one.thread } : {}),
-        unfurl_links: false,
-      });
-      all =
-        (await patchNotice(deps.board, request.id, (now) => ({
-          ...now,
-          told: [...new Set([...now.told, one.to])],
-        }))) && all;
-    } catch (error) {
-      deps.logger.warn(
-        { team: request.team, payout: request.id, note: one.to, slackError: slackErrorCode(error) },
-        "payout note not sent: tried again later",
-      );
-      all = false;
-    }
-  }
-  return all && notice.card !== undefined;
-}
-
 /**
  * Shows request `id` as it stands: both cards posted (when `mayPost`) or updated, and at its end the
- * notes told (when `mayPost`). "owed" when something could not be done now.
+ * notes told (only by `holder`, the worker holding its claim). Owed when something could not be done now.
  */
-export async function showPayout(deps: NoticeDeps, id: string, mayPost: boolean): Promise<Shown> {
-  let shown: Shown = "done";
+export async function showPayout(
+  deps: NoticeDeps,
+  id: string,
+  mayPost: boolean,
+  holder?: NoteHolder,
+): Promise<Shown> {
+  let shown: Shown = { owed: false };
   // A click and the worker may update a card at the same moment: whoever finishes looks once more,
   // so an older state Slack took last is replaced by the newest.
   for (let round = 0; round < 2; round += 1) {
     const request = (await readRequest(deps.board, id))?.request;
     if (!request) return shown;
-    shown = await showOnce(deps, request, mayPost);
+    shown = await showOnce(deps, request, mayPost, holder);
     const now = (await readRequest(deps.board, id))?.request;
     if (!now || cardKeyOf(now) === cardKeyOf(request)) break;
   }
   return shown;
 }
 
-async function showOnce(deps: NoticeDeps, request: PayoutRequest, mayPost: boolean): Promise<Shown> {
+async function showOnce(
+  deps: NoticeDeps,
+  request: PayoutRequest,
+  mayPost: boolean,
+  holder: NoteHolder | undefined,
+): Promise<Shown> {
   const first = await readNotice(deps.board, request.id);
-  if (!first) return "done";
+  if (!first) return { owed: false };
   const slack = await deps.slack(request.team);
-  if (!slack) return "done";
+  if (!slack) return { owed: false };
   let owed = !(await showCard(deps, slack, request, first, "approvers", mayPost));
   const second = (await readNotice(deps.board, request.id)) ?? first;
   owed = !(await showCard(deps, slack, request, second, "requester", mayPost)) || owed;
-  if (FINAL_STATUSES.has(request.status)) {
-    if (!mayPost) return "owed";
-    const last = (await readNotice(deps.board, request.id)) ?? second;
-    owed = !(await tellEnd(deps, slack, request, last.notice)) || owed;
-  }
-  return owed ? "owed" : "done";
+  if (!FINAL_STATUSES.has(request.status)) return { owed };
+  if (!mayPost || !holder) return { owed: true };
+  const last = (await readNotice(deps.board, request.id)) ?? second;
+  const notes = await tellEnd(deps, slack, request, last.notice, holder);
+  if (notes.told) return { owed };
+  return notes.retryInMs === undefined ? { owed: true } : { owed: true, retryInMs: notes.retryInMs };
 }

@@ -1,6 +1,10 @@
 import { z } from "zod";
+import { auditEntrySchema } from "../audit/entry.js";
+import { appendOwed, type OwedDeps, owedEntry } from "../audit/owed.js";
+import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
 import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
+import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import { type PayoutPolicy, type PolicyDraft, payoutPolicySchema } from "./policy.js";
 
@@ -27,6 +31,13 @@ export const policyChangeSchema = z.object({
 export type PolicyChange = z.infer<typeof policyChangeSchema>;
 const historySchema = z.array(policyChangeSchema);
 
+/** The family: an item per register (its key), its policy and its history; forgotten with the register. */
+const PAYOUT_POLICIES = defineFamily({
+  name: PAYOUT_POLICY_FAMILY,
+  fields: { [POLICY_FIELD]: payoutPolicySchema, [HISTORY_FIELD]: historySchema },
+  kept: "until its register is disconnected or Kassa uninstalled",
+});
+
 /** A policy as read: none set, set, or stored but unreadable (payouts stay off; the operator is told). */
 export type PolicyRead =
   | { kind: "none" }
@@ -38,8 +49,34 @@ export type PolicySaved =
   /** Someone else saved since the form was opened (or during this save): nothing was written. */
   | { kind: "changed_meanwhile"; current: PolicyRead };
 
-/** Who saves, when, and the version the saver saw (undefined: whatever is there now, as the CLI does). */
-export type PolicySave = { by: string; now: Date; seenVersion?: number | undefined };
+/**
+ * Who saves, when, and the version the saver saw (undefined: whatever is there now, as the CLI does);
+ * `audit`: the trail the change is written to, as one with the save (its entry owed in the same step).
+ */
+export type PolicySave = {
+  by: string;
+  now: Date;
+  seenVersion?: number | undefined;
+  audit?: Pick<OwedDeps, "audit" | "logger"> | undefined;
+};
+
+/** The audit entry of a policy change, owed with its save (none when the key's team is no workspace). */
+function changeEntry(key: string, save: PolicySave, before: PolicyRead, after: PayoutPolicy) {
+  const { team, name } = registerOfKey(key);
+  const json = (value: unknown) => JSON.parse(JSON.stringify(value ?? null));
+  const input = {
+    time: save.now.toISOString(),
+    team,
+    ...(name === MAIN_REGISTER ? {} : { register: name }),
+    actor: save.by,
+    action: "payout.policy_changed" as const,
+    object: `payout policy ${name}`,
+    before: json(before.kind === "set" ? before.policy : null),
+    after: json(after),
+    outcome: "done" as const,
+  };
+  return auditEntrySchema.safeParse(input).success ? owedEntry(input) : undefined;
+}
 
 function readOf(raw: unknown): PolicyRead {
   if (raw === undefined) return { kind: "none" };
@@ -55,22 +92,16 @@ export function versionOf(read: PolicyRead): number {
 }
 
 export class PayoutPolicies {
-  private opening: Promise<ClaimBoard> | undefined;
+  private readonly board: () => Promise<ClaimBoard>;
 
   /** `open`: the claim board, opened on first use (and again after a failed opening). */
-  constructor(private readonly open: () => Promise<ClaimBoard>) {}
-
-  private board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-    return this.opening;
+  constructor(open: () => Promise<ClaimBoard>) {
+    this.board = boardOnFirstUse(open);
   }
 
   /** The register's policy as stored now (never cached: a change must show on every replica at once). */
   async read(key: string): Promise<PolicyRead> {
-    return readOf(await (await this.board()).readState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD));
+    return readOf((await PAYOUT_POLICIES.read(await this.board(), key, POLICY_FIELD)).raw);
   }
 
   /** The policy in force: undefined when none is set or the stored one is unreadable. */
@@ -86,7 +117,7 @@ export class PayoutPolicies {
    */
   async save(key: string, draft: PolicyDraft, save: PolicySave): Promise<PolicySaved> {
     const board = await this.board();
-    const raw = await board.readState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD);
+    const { raw } = await PAYOUT_POLICIES.read(board, key, POLICY_FIELD);
     const current = readOf(raw);
     const version = versionOf(current);
     if (save.seenVersion !== undefined && save.seenVersion !== version)
@@ -98,8 +129,10 @@ export class PayoutPolicies {
       changedBy: save.by,
       changedAt: save.now.toISOString(),
     };
-    if (!(await board.swapState(PAYOUT_POLICY_FAMILY, key, POLICY_FIELD, raw, policy)))
+    const owed = save.audit && changeEntry(key, save, current, policy);
+    if (!(await PAYOUT_POLICIES.swap(board, key, POLICY_FIELD, raw, policy, owed)))
       return { kind: "changed_meanwhile", current: await this.read(key) };
+    if (owed && save.audit) await appendOwed({ board, ...save.audit }, save.now.getTime());
     const before = current.kind === "set" ? current.policy : undefined;
     await this.record(board, key, {
       version: policy.version,
@@ -117,22 +150,23 @@ export class PayoutPolicies {
    * and this, the change is still known from the next one's `before` (its changedBy, changedAt).
    */
   private async record(board: ClaimBoard, key: string, change: PolicyChange): Promise<void> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const raw = await board.readState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD);
-      const parsed = historySchema.safeParse(raw);
-      const kept = parsed.success ? parsed.data : [];
-      if (kept.some((entry) => entry.version === change.version)) return;
-      const next = [...kept, change].sort((a, b) => a.version - b.version).slice(-HISTORY_KEPT);
-      if (await board.swapState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD, raw, next)) return;
-    }
-    throw new Error("the payout policy's history kept changing while a change was being written down");
+    await PAYOUT_POLICIES.update(
+      board,
+      key,
+      HISTORY_FIELD,
+      (stored) => {
+        const kept = stored.value ?? [];
+        if (kept.some((entry) => entry.version === change.version)) return { result: undefined };
+        const next = [...kept, change].sort((a, b) => a.version - b.version).slice(-HISTORY_KEPT);
+        return { next, result: undefined };
+      },
+      MAX_ATTEMPTS,
+    );
   }
 
   /** The register's policy changes kept, oldest first. */
   async history(key: string): Promise<PolicyChange[]> {
-    const raw = await (await this.board()).readState(PAYOUT_POLICY_FAMILY, key, HISTORY_FIELD);
-    const parsed = historySchema.safeParse(raw);
-    return parsed.success ? parsed.data : [];
+    return (await PAYOUT_POLICIES.read(await this.board(), key, HISTORY_FIELD)).value ?? [];
   }
 
   /** Forgets a register's policy and its history (the register removed, Kassa uninstalled). */

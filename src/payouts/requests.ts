@@ -1,16 +1,20 @@
+import { appendOwed } from "../audit/owed.js";
 import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
-import {
-  PayoffDraftError,
-  PayoffMismatchError,
-  type PayoffRefusal,
-  PayoffRefusedError,
-} from "../payments/payoff-errors.js";
-import type { Payoff, PayoffAccount, SubtractFrom } from "../payments/payoff-model.js";
+import type { PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
+import type { PayoutNotice } from "./notice-model.js";
+import { swapNotice } from "./notice-store.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
-import { PAYOUT_FAMILY, type PayoutRequest, payoutRequestSchema, REQUEST_FIELD } from "./request-model.js";
+import { cancelQuote, type QuoteRefusal, quoteFor } from "./quote.js";
+import { type PayoutDeps, payoutEntry, timingOf } from "./request-deps.js";
+import {
+  PAYOUT_FAMILY,
+  PAYOUTS,
+  type PayoutRequest,
+  payoutRequestSchema,
+  REQUEST_FIELD,
+} from "./request-model.js";
 
 /** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
 export type PayoutAsk = {
@@ -36,13 +40,11 @@ export type RequestRefusal =
   /** `requesters` empty: only the workspace's admins may request. */
   | { kind: "not_a_requester"; requesters: string[] }
   | { kind: "method_not_allowed"; methods: string[] }
-  | { kind: "invalid"; field: "amount" | "method" | "wallet" | "reason" | "reference"; problem: string }
+  | { kind: "invalid"; field: "reason" | "reference"; problem: string }
   /** The register is not connected, or has no Secret 2: nothing can be signed. */
   | { kind: "not_connected" }
-  /** The service refused the quote: its own words, as it said them. */
-  | { kind: "service_refused"; reason: PayoffRefusal; messages: string[] }
-  /** The service's quote was not the payout asked for (it was cancelled). */
-  | { kind: "quote_mismatch" }
+  /** Invalid amount, method or wallet; the service's refusal in its words; a quote not as asked. */
+  | QuoteRefusal
   /** Neither a RUB method nor a RUB amount in the quote: the caps cannot be counted. */
   | { kind: "no_rub_amount" }
   /** The quote's RUB amount is zero, negative or absurd: the quote's own figures (it was cancelled). */
@@ -83,51 +85,8 @@ async function policyRefusal(
   return undefined;
 }
 
-/** The quote, or why there is none (a refusal said in the service's words; a mismatch cancelled). */
-async function quoteFor(
-  deps: PayoutDeps,
-  account: PayoffAccount,
-  ask: PayoutAsk,
-): Promise<{ quote: Payoff } | { refusal: RequestRefusal }> {
-  try {
-    const draft = {
-      amount: ask.amount,
-      method: ask.method,
-      wallet: ask.wallet,
-      subtractFrom: ask.subtractFrom,
-      callbackUrl: ask.callbackUrl,
-    };
-    return { quote: await deps.payments.createPayoff(account, draft) };
-  } catch (error) {
-    if (error instanceof PayoffRefusedError)
-      return { refusal: { kind: "service_refused", reason: error.reason, messages: error.messages } };
-    if (error instanceof PayoffDraftError && error.field !== "salt" && error.field !== "id")
-      return {
-        refusal: {
-          kind: "invalid",
-          field: error.field === "walletExtra" ? "wallet" : error.field,
-          problem: error.problem,
-        },
-      };
-    if (error instanceof PayoffMismatchError) {
-      await cancelQuote(deps, account, error.payoffId);
-      return { refusal: { kind: "quote_mismatch" } };
-    }
-    throw error;
-  }
-}
-
-/** Cancels a quote Kassa will not use; one the service keeps as `created` harms nobody, so failures are logged. */
-async function cancelQuote(deps: PayoutDeps, account: PayoffAccount, id: string): Promise<void> {
-  try {
-    await deps.payments.cancelPayoff(account, id);
-  } catch (error) {
-    deps.logger.warn({ payout: id, err: error }, "could not cancel an unused payout quote");
-  }
-}
-
 /** The RUB the caps count: the amount of a RUB payout, else the service's rub_amount. */
-function rubOf(quote: Payoff): string | undefined {
+function rubOf(quote: PayoffQuote): string | undefined {
   if (quote.currency.toUpperCase() === "RUB") return toDecimalString(quote.amount.value);
   return quote.rubAmount ? toDecimalString(quote.rubAmount.value) : undefined;
 }
@@ -153,7 +112,7 @@ export function approvalsNeeded(
 
 function newRequest(
   ask: PayoutAsk,
-  quote: Payoff,
+  quote: PayoffQuote,
   policy: PayoutPolicy,
   rub: string,
   now: Date,
@@ -183,13 +142,42 @@ function newRequest(
   });
 }
 
+/** Where a request's card goes and what it shows besides the request (the notice), made once it is known. */
+export type Announce = (request: PayoutRequest, totals: DayTotals, policy: PayoutPolicy) => PayoutNotice;
+
+/**
+ * Scheduled first, then its notice, then the request: a process that dies in between leaves a
+ * schedule or a notice without a request (forgotten when due), never a request the worker does not
+ * know of. It is due once `announceMs` has passed, when a card its requester's process did not post
+ * is posted by the worker; then at its expiry.
+ */
+async function store(
+  deps: PayoutDeps,
+  request: PayoutRequest,
+  notice: PayoutNotice | undefined,
+  owed: ReturnType<typeof payoutEntry>,
+) {
+  const firstLook = Date.parse(request.createdAt) + timingOf(deps).announceMs;
+  await deps.board.enlist(PAYOUT_FAMILY, request.id, Math.min(firstLook, Date.parse(request.expiresAt)));
+  if (notice && !(await swapNotice(deps.board, request.id, undefined, notice)))
+    throw new Error(`payout ${request.id} has a notice already`);
+  // Its entry (payout.requested) is written in the same step as the request.
+  if (!(await PAYOUTS.swap(deps.board, request.id, REQUEST_FIELD, undefined, request, owed)))
+    throw new Error(`payout ${request.id} is stored already`);
+}
+
 /**
  * A payout request: the policy checked at this moment (payouts on, the requester, the method, the
  * caps with requests still waiting), the service's quote (`payoff/create`), the caps counted again
- * with its RUB amount and the request added to the day, then stored as "waiting", due at its expiry.
- * A refusal stores nothing (a quote made for it is cancelled at the service).
+ * with its RUB amount and the request added to the day, then scheduled and stored as "waiting" with
+ * its notice (`announce`). A refusal stores nothing (a quote made for it is cancelled at the service).
  */
-export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date): Promise<RequestResult> {
+export async function requestPayout(
+  deps: PayoutDeps,
+  ask: PayoutAsk,
+  now: Date,
+  announce?: Announce,
+): Promise<RequestResult> {
   const refused = (refusal: RequestRefusal): RequestResult => ({ kind: "refused", refusal });
   const policy = await deps.policies.get(ask.registerKey);
   const early = await policyRefusal(deps, policy, ask);
@@ -201,7 +189,8 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
   if (!before) return refused({ kind: "totals_unreadable" });
   const full = capPassed(before, ask.currency?.toUpperCase() === "RUB" ? ask.amount : "0.01", policy);
   if (full) return refused(full);
-  const quoted = await quoteFor(deps, account, ask);
+  const { amount, method, wallet, subtractFrom, callbackUrl } = ask;
+  const quoted = await quoteFor(deps, account, { amount, method, wallet, subtractFrom, callbackUrl });
   if ("refusal" in quoted) return refused(quoted.refusal);
   const { quote } = quoted;
   const unused = async (refusal: RequestRefusal) => {
@@ -219,10 +208,7 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
   const reserved = await reserveToday(deps.board, ask.registerKey, entry, policy, now);
   if (!reserved.ok) return unused(reserved.refusal);
   const request = newRequest(ask, quote, policy, rub, now);
-  if (!(await deps.board.swapState(PAYOUT_FAMILY, request.id, REQUEST_FIELD, undefined, request)))
-    throw new Error(`payout ${request.id} is stored already`);
-  await deps.board.enlist(PAYOUT_FAMILY, request.id, Date.parse(request.expiresAt));
-  await recordPayoutAct(deps, request, {
+  const owed = payoutEntry(request, {
     action: "payout.requested",
     actor: ask.requester,
     outcome: "done",
@@ -233,5 +219,7 @@ export async function requestPayout(deps: PayoutDeps, ask: PayoutAsk, now: Date)
     requester: addDecimals(reserved.totals.requester, rub),
     register: addDecimals(reserved.totals.register, rub),
   };
+  await store(deps, request, announce?.(request, totals, policy), owed);
+  await appendOwed(deps, now.getTime());
   return { kind: "requested", request, totals };
 }

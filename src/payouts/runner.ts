@@ -8,7 +8,13 @@ import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { type PayoutPolicies, payoutPoliciesFor } from "./policy-store.js";
-import { type PayoutDeps, type PayoutTiming, payoffAccounts, payoutTimingFor } from "./request-deps.js";
+import {
+  DEFAULT_PAYOUT_TIMING,
+  type PayoutDeps,
+  type PayoutTiming,
+  payoffAccounts,
+  payoutTimingFor,
+} from "./request-deps.js";
 import { runDuePayouts } from "./worker.js";
 
 // Every replica runs the payout worker every PAYOUT_RUN_MS; the board gives each due request to one
@@ -52,13 +58,16 @@ export async function openPayouts(
   store: KeyvStore,
   options: {
     payments: PayoutDeps["payments"];
-    /** PAYMENTS_TIMEOUT_MS: a claim outlives a send (payoutTimingFor). */
+    /** PAYMENTS_TIMEOUT_MS and PAYMENTS_MAX_QUEUE_MS: a claim outlives a send and its wait (payoutTimingFor). */
     paymentsTimeoutMs: number;
+    paymentsMaxQueueMs?: number | undefined;
     credentials: Pick<CredentialsStore, "get">;
     slack: (team: string) => Promise<webApi.WebClient | undefined>;
     audit: AuditRecorder;
     logger: Logger;
     storeTimeoutMs: number;
+    /** SLACK_TIMEOUT_MS: a request's first look waits out its maker's posts (announceMs). */
+    slackTimeoutMs?: number | undefined;
     intervalMs: number;
     clock?: Clock | undefined;
     timing?: Partial<PayoutTiming> | undefined;
@@ -76,7 +85,12 @@ export async function openPayouts(
     audit: options.audit,
     logger: options.logger,
     slack: options.slack,
-    timing: { ...payoutTimingFor(options.paymentsTimeoutMs), ...options.timing },
+    timing: {
+      ...payoutTimingFor(options.paymentsTimeoutMs, options.paymentsMaxQueueMs),
+      // The maker posts the card and the copy, and looks once more: five Slack calls at most.
+      announceMs: Math.max(DEFAULT_PAYOUT_TIMING.announceMs, 5 * (options.slackTimeoutMs ?? 0)),
+      ...options.timing,
+    },
   };
   const runner = new PayoutRunner(deps, {
     intervalMs: options.intervalMs,

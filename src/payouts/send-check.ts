@@ -1,8 +1,9 @@
 import type { AuditAction } from "../audit/index.js";
+import type { PayoffTerms } from "../payments/payoff-model.js";
 import type { Release } from "../store/claims/index.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
-import { type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
+import type { PayoutRequest, ReadRequest } from "./request-model.js";
 import { approvalsNeeded } from "./requests.js";
 import { cancelAtService } from "./service-cancel.js";
 
@@ -13,6 +14,19 @@ import { cancelAtService } from "./service-cancel.js";
 // the removal of an approver whose vote it counts. It is stopped instead, its quote cancelled.
 
 export type StopWhy = NonNullable<PayoutRequest["stop"]>;
+
+/** What the approvers saw on the card: the amount, method and wallet, the fee, what arrives and leaves. */
+export function approvedTerms(request: PayoutRequest): PayoffTerms {
+  const money = (value: string) => ({ value, currency: request.currency });
+  return {
+    amount: money(request.amount),
+    method: request.method,
+    wallet: request.wallet,
+    fee: money(request.fee),
+    receives: money(request.receives),
+    leavesBalance: money(request.leavesBalance),
+  };
+}
 
 /** Why an approved request must not be sent now; undefined when it may be. */
 export function sendStop(
@@ -46,16 +60,20 @@ export async function backToWaiting(
   at: number,
 ): Promise<Release> {
   const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
-  const stored = await swapRequest(deps.board, read, { ...rest, status: "waiting", needed });
+  const stored = await swapRecorded(
+    deps,
+    read,
+    { ...rest, status: "waiting", needed },
+    {
+      action: "payout.reopened",
+      actor: "kassa",
+      outcome: "done",
+      reason: "the payout policy now asks more approvals of this amount",
+      after: { needed, votes: rest.votes.length },
+      time: new Date(at),
+    },
+  );
   if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.reopened",
-    actor: "kassa",
-    outcome: "done",
-    reason: "the payout policy now asks more approvals of this amount",
-    after: { needed, votes: stored.request.votes.length },
-    time: new Date(at),
-  });
   return { dueAt: Date.parse(stored.request.expiresAt) };
 }
 
@@ -63,6 +81,7 @@ const REASONS: Record<StopWhy["why"], string> = {
   payouts_off: "payouts switched off before it was sent",
   expired: "expired before it was sent",
   approver_removed: "an approver whose vote it counted was removed before it was sent",
+  day_cap: "sending it today would pass a daily cap",
 };
 
 /**
@@ -83,16 +102,16 @@ export async function recordStopped(
     serviceCancel: "pending",
     endedAt: time.toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
   const action: AuditAction = "payout.cancelled";
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action,
     actor: "kassa",
     outcome: "done",
     reason: REASONS[stop.why],
     ...(stop.approver ? { after: { approver: stop.approver } } : {}),
+    ...(stop.cap ? { after: { cap: stop.cap.which, limit: stop.cap.limit, counted: stop.cap.total } } : {}),
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, time)) ? at : at + timingOf(deps).retryMs };
 }

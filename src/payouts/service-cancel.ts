@@ -1,12 +1,13 @@
 import { PayoffRefusedError } from "../payments/payoff-errors.js";
+import { kassaNeverSent, recordSentOutside, sentAtService } from "./outside.js";
 import type { PayoutDeps } from "./request-deps.js";
 import { type ReadRequest, readRequest, swapRequest } from "./request-model.js";
 
 /**
  * Cancels at the service the quote of a request that ended without a submit (rejected, cancelled,
  * expired, changed), and writes down that it did. A refusal is settled by reading the payout: already
- * `canceled` is done; any other state than `created` cannot be cancelled (said in the log, as someone
- * acted on it outside Kassa). False when the service or the store did not answer: the worker tries
+ * `canceled` is done; a payout on its way or paid was sent by someone else at the service (the
+ * request becomes outside, src/payouts/outside.ts); any other state cannot be cancelled (logged). False when the service or the store did not answer: the worker tries
  * again (the request stays "pending").
  */
 export async function cancelAtService(deps: PayoutDeps, read: ReadRequest, now: Date): Promise<boolean> {
@@ -26,6 +27,9 @@ export async function cancelAtService(deps: PayoutDeps, read: ReadRequest, now: 
       state = "vanished";
     }
   }
+  // On its way or paid although Kassa never sent it: someone sent the quote at the service.
+  if (sentAtService(state) && state !== "vanished" && kassaNeverSent(read))
+    return recordSentOutside(deps, request.id, state, now.getTime());
   const outcome = state === "canceled" || state === "vanished" ? "done" : "impossible";
   if (outcome === "impossible")
     deps.logger.warn({ payout: request.id, state }, "a payout Kassa did not send could not be cancelled");

@@ -1,15 +1,13 @@
+import { BusyError } from "../payments/errors.js";
 import { PayoffRefusedError } from "../payments/payoff-errors.js";
-import {
-  changedTerms,
-  isFinalPayoffState,
-  type Payoff,
-  type PayoffAccount,
-} from "../payments/payoff-model.js";
+import { changedTerms, type Payoff, type PayoffAccount } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { outsideBeforeSend, sentAtService } from "./outside.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
-import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
+import { approvalsNeededNow, approvedTerms, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
+import { infoOf, recordChanged, recordSubmitted, serviceOf, settleFrom } from "./settle.js";
 
 // The one submit. A worker holding a request's claim marks it "submitting" with its claim's token
 // (compare-and-set from "approved", so a cancel racing it wins or loses as a whole) BEFORE it calls
@@ -32,88 +30,11 @@ function marked(request: PayoutRequest, claim: ClaimedItem, at: number): PayoutR
   };
 }
 
-function serviceOf(payoff: Payoff, at: number): PayoutRequest["service"] {
-  return { state: payoff.state, message: payoff.message, at: new Date(at).toISOString() };
-}
-
-/** submitting → submitted, as the service reports the payout taken; audited once (by the swap's winner). */
-export async function recordSubmitted(
-  deps: PayoutDeps,
-  read: ReadRequest,
-  payoff: Payoff,
-  at: number,
-  how: "sent" | "read back",
-): Promise<Release> {
-  const time = new Date(at);
-  const next = { ...read.request, status: "submitted" as const, submittedAt: time.toISOString() };
-  const stored = await swapRequest(deps.board, read, { ...next, service: serviceOf(payoff, at) });
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.submitted",
-    actor: "kassa",
-    outcome: "done",
-    after: { serviceState: payoff.state, how },
-    time,
-  });
-  // A payout already ended is told at once, by the follow-up step.
-  return { dueAt: isFinalPayoffState(payoff.state) ? at : at + timingOf(deps).followMs };
-}
-
-/** → changed: not what was approved (or gone); never sent, its quote cancelled when still `created`. */
-async function recordChanged(
-  deps: PayoutDeps,
-  read: ReadRequest,
-  changed: NonNullable<PayoutRequest["changed"]>,
-  payoff: Payoff | undefined,
-  at: number,
-): Promise<Release> {
-  const time = new Date(at);
-  const next: PayoutRequest = {
-    ...read.request,
-    status: "changed",
-    changed,
-    endedAt: time.toISOString(),
-    ...(payoff ? { service: serviceOf(payoff, at) } : {}),
-    ...(payoff?.state === "created" ? { serviceCancel: "pending" as const } : {}),
-  };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
-    action: "payout.ended",
-    actor: "kassa",
-    outcome: "failed",
-    reason: `changed at the service: ${changed.join(", ")}`,
-    time,
-  });
-  const cancelled = await cancelAtService(deps, stored, time);
-  return { dueAt: cancelled ? at : at + timingOf(deps).retryMs };
-}
-
-/** The payout as the service has it; "vanished" when it says there is none; undefined: no answer. */
-async function infoOf(
-  deps: PayoutDeps,
-  account: PayoffAccount,
-  id: string,
-): Promise<Payoff | "vanished" | undefined> {
-  try {
-    return await deps.payments.payoffInfo(account, id);
-  } catch (error) {
-    if (error instanceof PayoffRefusedError && error.reason === "not-found") return "vanished";
-    deps.logger.warn({ payout: id, err: error }, "could not read a payout");
-    return undefined;
-  }
-}
-
-/** What the service reports of a payout Kassa may have sent: submitted (or later), or changed. */
-async function settleFrom(deps: PayoutDeps, read: ReadRequest, payoff: Payoff, at: number): Promise<Release> {
-  if (payoff.state === "canceled") return recordChanged(deps, read, ["state"], payoff, at);
-  return recordSubmitted(deps, read, payoff, at, "read back");
-}
-
 /**
  * Sends a request this claim has marked "submitting": the payout read again (still `created`, the
- * same amount, method and wallet as approved, else changed and not sent), the claim renewed (the
- * fence: a worker that lost it stops here), then payoff/submit once.
+ * same amount, method, wallet, fee, receiving and leaving figures as approved, else changed and not
+ * sent), the claim renewed (the fence: a worker that lost it stops here), then payoff/submit once,
+ * the claim renewed again when its turn in the register's queue comes (lost: not sent).
  */
 export async function sendMarked(
   deps: PayoutDeps,
@@ -127,13 +48,13 @@ export async function sendMarked(
   const info = await infoOf(deps, account, request.id);
   if (info === undefined) return unmark(deps, read, clock() + timing.retryMs);
   if (info === "vanished") return recordChanged(deps, read, ["vanished"], undefined, clock());
-  if (info.state !== "created") return settleFrom(deps, read, info, clock());
-  const approved = {
-    amount: { value: request.amount, currency: request.currency },
-    method: request.method,
-    wallet: request.wallet,
-  };
-  const changed = changedTerms(approved, info);
+  // Not `created` before this claim's send, the first since Kassa saw it `created` with no send of its
+  // own on the way: cancelled at the service (changed), or sent there by someone else (outside).
+  if (info.state !== "created")
+    return sentAtService(info.state)
+      ? outsideBeforeSend(deps, claim.token, request.id, info.state, clock())
+      : recordChanged(deps, read, ["state"], info, clock());
+  const changed = changedTerms(approvedTerms(request), info);
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
   // Not at the service yet: the policy in force now decides whether it still goes.
   const policy = await deps.policies.get(request.registerKey);
@@ -141,12 +62,18 @@ export async function sendMarked(
   if (stop) return recordStopped(deps, read, stop, clock());
   const needed = approvalsNeededNow(policy, request);
   if (request.votes.length < needed) return backToWaiting(deps, read, needed, clock());
-  if (!(await deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs)))
-    return undefined;
+  const holds = () => deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs);
+  if (!(await holds())) return undefined;
   let payoff: Payoff;
   try {
-    payoff = await deps.payments.submitPayoff(account, request.id);
+    // The claim is checked again when the call's turn in the register's queue comes: a worker whose
+    // lease ran out while it waited sends nothing (another holds the request now).
+    payoff = await deps.payments.submitPayoff(account, request.id, holds);
   } catch (error) {
+    if (error instanceof BusyError && error.reason === "withdrawn") {
+      deps.logger.warn({ payout: request.id }, "a payout's claim ran out while its submit waited: not sent");
+      return undefined;
+    }
     deps.logger.warn({ payout: request.id, err: error }, "a payout's submit got no clear answer");
     return afterUnclearSubmit(deps, read, account, error, clock);
   }
@@ -193,15 +120,14 @@ async function afterUnclearSubmit(
     serviceCancel: "pending",
     endedAt: new Date(at).toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.submitted",
     actor: "kassa",
     outcome: "failed",
     reason: error.messages.join("; ") || error.reason,
     time: new Date(at),
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, new Date(at))) ? at : at + timingOf(deps).retryMs };
 }
 

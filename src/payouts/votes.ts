@@ -1,6 +1,7 @@
 import type { AuditAction } from "../audit/index.js";
+import { FamilyBusyError } from "../store/claims/family.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
-import { type PayoutDeps, recordPayoutAct } from "./request-deps.js";
+import { type PayoutDeps, type RequestChange, recordPayoutAct, updateRequest } from "./request-deps.js";
 import {
   closedBy,
   PAYOUT_FAMILY,
@@ -8,7 +9,6 @@ import {
   type ReadRequest,
   type RequestStatus,
   readRequest,
-  swapRequest,
 } from "./request-model.js";
 import { approvalsNeededNow } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
@@ -85,31 +85,43 @@ async function vote(
     const first = await readRequest(deps.board, id);
     return first && deps.policies.get(first.request.registerKey);
   })();
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const read = await readRequest(deps.board, id);
-    if (!read) return { kind: "refused", refusal: { kind: "not_found" } };
-    const decision = decide(read, policy);
-    if ("refusal" in decision) {
-      const { refusal } = decision;
-      await recordPayoutAct(deps, read.request, {
-        ...act,
-        outcome: "refused",
-        reason: refusal.kind,
-        time: act.now,
-      });
-      return { kind: "refused", refusal, request: read.request };
-    }
-    const stored = await swapRequest(deps.board, read, decision.next);
-    if (!stored) continue;
-    await recordPayoutAct(deps, stored.request, { ...act, outcome: "done", time: act.now });
-    if (stored.request.status === "approved") await deps.board.nudge(PAYOUT_FAMILY, id, act.now.getTime());
-    if (stored.request.serviceCancel !== "pending") return decision.result;
-    if (!(await cancelAtService(deps, stored, act.now)))
-      await deps.board.nudge(PAYOUT_FAMILY, id, act.now.getTime());
-    const after = await readRequest(deps.board, id);
-    return after ? { ...decision.result, request: after.request } : decision.result;
+  let outcome: { result: VoteResult; stored?: ReadRequest };
+  try {
+    outcome = await updateRequest(
+      deps,
+      id,
+      async (read): Promise<RequestChange<VoteResult>> => {
+        if (!read) return { result: { kind: "refused", refusal: { kind: "not_found" } } };
+        const decision = decide(read, policy);
+        if (!("refusal" in decision))
+          return {
+            next: decision.next,
+            act: { ...act, outcome: "done", time: act.now },
+            result: decision.result,
+          };
+        const { refusal } = decision;
+        await recordPayoutAct(deps, read.request, {
+          ...act,
+          outcome: "refused",
+          reason: refusal.kind,
+          time: act.now,
+        });
+        return { result: { kind: "refused", refusal, request: read.request } };
+      },
+      MAX_ATTEMPTS,
+    );
+  } catch (error) {
+    if (error instanceof FamilyBusyError) return { kind: "refused", refusal: { kind: "busy" } };
+    throw error;
   }
-  return { kind: "refused", refusal: { kind: "busy" } };
+  const { result, stored } = outcome;
+  if (!stored) return result;
+  if (stored.request.status === "approved") await deps.board.nudge(PAYOUT_FAMILY, id, act.now.getTime());
+  if (stored.request.serviceCancel !== "pending") return result;
+  if (!(await cancelAtService(deps, stored, act.now)))
+    await deps.board.nudge(PAYOUT_FAMILY, id, act.now.getTime());
+  const after = await readRequest(deps.board, id);
+  return after ? { ...result, request: after.request } : result;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
-import { DAY_FAMILY } from "./day-totals.js";
+import { countOnLeaveDay, DAY_FAMILY } from "./day-totals.js";
 import { showPayout } from "./notices.js";
-import { type PayoutDeps, recordPayoutAct, timingOf } from "./request-deps.js";
+import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import {
   FINAL_STATUSES,
   PAYOUT_FAMILY,
@@ -10,7 +10,6 @@ import {
   REQUEST_FIELD,
   type ReadRequest,
   readRequest,
-  swapRequest,
 } from "./request-model.js";
 import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
@@ -37,15 +36,14 @@ async function expire(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     serviceCancel: "pending",
     endedAt: time.toISOString(),
   };
-  const stored = await swapRequest(deps.board, read, next);
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const stored = await swapRecorded(deps, read, next, {
     action: "payout.cancelled",
     actor: "kassa",
     outcome: "done",
     reason: "expired",
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: (await cancelAtService(deps, stored, time)) ? at : at + timingOf(deps).retryMs };
 }
 
@@ -65,14 +63,8 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
   if (!isFinalPayoffState(state)) return { dueAt: at + timing.followMs };
   const time = new Date(at);
   const service = { state, message, at: time.toISOString() };
-  const stored = await swapRequest(deps.board, read, {
-    ...read.request,
-    status: "ended",
-    service,
-    endedAt: time.toISOString(),
-  });
-  if (!stored) return { dueAt: at };
-  await recordPayoutAct(deps, stored.request, {
+  const ended: PayoutRequest = { ...read.request, status: "ended", service, endedAt: time.toISOString() };
+  const stored = await swapRecorded(deps, read, ended, {
     action: "payout.ended",
     actor: "kassa",
     outcome: state === "payed" ? "done" : "failed",
@@ -80,6 +72,7 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     after: { serviceState: state, message },
     time,
   });
+  if (!stored) return { dueAt: at };
   return { dueAt: at + timing.keepMs };
 }
 
@@ -128,8 +121,18 @@ async function stepOf(
   if (stop) return recordStopped(deps, read, stop, at);
   const needed = approvalsNeededNow(policy, request);
   if (request.votes.length < needed) return backToWaiting(deps, read, needed, at);
-  if (account) return submitApproved(deps, claim, read, account, clock);
-  return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
+  if (!account || !policy)
+    return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
+  // Its money leaves today: counted against today's caps first (a request made on an earlier day).
+  const leave = await countOnLeaveDay(deps.board, read, policy, new Date(at));
+  if (!leave) return { dueAt: at };
+  if (leave.ok) return submitApproved(deps, claim, leave.read, account, clock);
+  if (leave.refusal.kind === "totals_unreadable") return { dueAt: at + timingOf(deps).retryMs };
+  const cap =
+    leave.refusal.kind === "cap_reached"
+      ? { which: leave.refusal.cap, limit: leave.refusal.limit, total: leave.refusal.total }
+      : undefined;
+  return recordStopped(deps, read, { why: "day_cap", ...(cap ? { cap } : {}) }, at);
 }
 
 /** One claimed request moved one step, its claim released with its next due time (or forgotten). */
@@ -152,14 +155,18 @@ async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): P
     return { id: claim.key, status: "unreadable" };
   }
   let end = await stepOf(deps, claim, read, clock);
-  // Slack is told under the same claim: the cards follow the request, the end's notes go once.
+  // Slack is told under the same claim: the cards follow the request, the end's notes go once (the
+  // claim checked again before each). Owed: tried again when Slack said, else after retryMs.
   if (end && end !== "forget" && deps.slack) {
-    const shown = await showPayout(
-      { board: deps.board, slack: deps.slack, logger: deps.logger },
-      claim.key,
-      true,
-    );
-    if (shown === "owed") end = { dueAt: Math.min(end.dueAt, clock() + timingOf(deps).retryMs) };
+    const holder = {
+      token: claim.token,
+      holds: () => deps.board.renew(PAYOUT_FAMILY, claim.key, claim.token, clock(), timingOf(deps).leaseMs),
+      now: clock,
+    };
+    const notices = { board: deps.board, slack: deps.slack, logger: deps.logger };
+    const shown = await showPayout(notices, claim.key, true, holder);
+    if (shown.owed)
+      end = { dueAt: Math.min(end.dueAt, clock() + (shown.retryInMs ?? timingOf(deps).retryMs)) };
   }
   if (end === "forget") await deps.board.drop(PAYOUT_FAMILY, claim.key);
   else if (end) await deps.board.release(PAYOUT_FAMILY, claim.key, claim.token, end);

@@ -33,9 +33,15 @@ export const RATES_BUDGET_MS = 2000;
 export async function readBalanceReport(
   client: PaymentsClient,
   cache: Cache,
-  who: { teamId: string; login: string; account: PaymentsAccount; apiVersion: ApiVersion; ttlMs: number },
+  who: {
+    registerKey: string;
+    login: string;
+    account: PaymentsAccount;
+    apiVersion: ApiVersion;
+    ttlMs: number;
+  },
 ): Promise<BalanceReport> {
-  const key = `balance:${who.teamId}`;
+  const key = `balance:${who.registerKey}`;
   const cached = await cache.get(key, cachedBalancesSchema);
   const fromCache = cached?.login === who.login && cached.apiVersion === who.apiVersion;
   let entry: CachedBalances =

@@ -37,8 +37,9 @@ export { RATES_BUDGET_MS };
 export const METHOD_LOOKUP_BUDGET_MS = 1500;
 
 /**
- * The payment service as one workspace sees it: its own stored credentials, then the client;
- * the method list cached per workspace and fetched once per burst.
+ * The payment service as one cash register sees it: every call takes the register's key (the team id
+ * for a workspace's main register, `T…~name` for another), reads that register's stored credentials,
+ * then calls the client; the method list cached per register and fetched once per burst.
  */
 export class WorkspacePayments {
   private readonly methodFetches = new SingleFlight<MethodList>();
@@ -55,24 +56,24 @@ export class WorkspacePayments {
       defaultVersion: ApiVersion;
       methodsTtlMs: number;
       balanceTtlMs: number;
-      /** The workspace's callback address (PUBLIC_URL set); only asked for a workspace with Secret 2. */
-      callbackAddress?: ((teamId: string) => Promise<string>) | undefined;
+      /** The register's callback address (PUBLIC_URL set); only asked for a register with Secret 2. */
+      callbackAddress?: ((registerKey: string) => Promise<string>) | undefined;
     },
   ) {}
 
-  /** Identical lookups of one invoice in one workspace at the same time share one call. */
-  async invoice(teamId: string, invoiceId: string): Promise<Invoice> {
-    const connection = await this.connection(teamId);
-    return this.invoiceFetches.run(`${teamId}:${invoiceId}`, () =>
+  /** Identical lookups of one invoice in one register at the same time share one call. */
+  async invoice(registerKey: string, invoiceId: string): Promise<Invoice> {
+    const connection = await this.connection(registerKey);
+    return this.invoiceFetches.run(`${registerKey}:${invoiceId}`, () =>
       this.client.getInvoice(connection.account, invoiceId),
     );
   }
 
   /** `fresh`: skip the cache (the Refresh button), still sharing a call already under way. */
-  async methods(teamId: string, options: { fresh?: boolean } = {}): Promise<MethodList> {
-    const connection = await this.connection(teamId);
+  async methods(registerKey: string, options: { fresh?: boolean } = {}): Promise<MethodList> {
+    const connection = await this.connection(registerKey);
     const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
-    const key = `paymethods:${teamId}`;
+    const key = `paymethods:${registerKey}`;
     if (!options.fresh) {
       const cached = this.methodsMemo.get(key, undefined) ?? (await this.cache.get(key, cachedMethodsSchema));
       // Reconnecting with another login or version makes the old list someone else's.
@@ -81,7 +82,7 @@ export class WorkspacePayments {
         return listFrom(cached, true);
       }
     }
-    return this.methodFetches.run(teamId, async () => {
+    return this.methodFetches.run(registerKey, async () => {
       const catalog = await this.client.listMethods(connection.account);
       const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), ...catalog };
       await this.cache.set(key, entry, this.options.methodsTtlMs);
@@ -95,12 +96,12 @@ export class WorkspacePayments {
    * them. A failed rates call leaves the balances standing (and is not cached: the next command
    * asks again); a failed balance call fails the whole report. Simultaneous requests share calls.
    */
-  async balances(teamId: string): Promise<BalanceReport> {
-    const connection = await this.connection(teamId);
+  async balances(registerKey: string): Promise<BalanceReport> {
+    const connection = await this.connection(registerKey);
     const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
-    return this.balanceFetches.run(teamId, () =>
+    return this.balanceFetches.run(registerKey, () =>
       readBalanceReport(this.client, this.cache, {
-        teamId,
+        registerKey,
         login: connection.login,
         account: connection.account,
         apiVersion,
@@ -115,11 +116,11 @@ export class WorkspacePayments {
    * that outlasts the budget goes on in the background and fills the cache for the next card.
    */
   async methodFor(
-    teamId: string,
+    registerKey: string,
     code: string,
     budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
   ): Promise<PaymentMethod | undefined> {
-    return (await this.methodsWithin(teamId, budgetMs))?.methods.find((method) => method.code === code);
+    return (await this.methodsWithin(registerKey, budgetMs))?.methods.find((method) => method.code === code);
   }
 
   /**
@@ -127,18 +128,18 @@ export class WorkspacePayments {
    * it). `background`: a long read (a report, an export) that yields to people's calls.
    */
   async history(
-    teamId: string,
+    registerKey: string,
     page: number,
     items: number,
     priority: CallPriority = "command",
   ): Promise<HistoryPage> {
-    const connection = await this.connection(teamId);
+    const connection = await this.connection(registerKey);
     return this.client.getHistory(connection.account, page, items, priority);
   }
 
   /** The login and API version whose history is read (a kept record belongs to them). */
-  async register(teamId: string): Promise<{ login: string; apiVersion: ApiVersion }> {
-    const connection = await this.connection(teamId);
+  async register(registerKey: string): Promise<{ login: string; apiVersion: ApiVersion }> {
+    const connection = await this.connection(registerKey);
     return {
       login: connection.login,
       apiVersion: connection.account.apiVersion ?? this.options.defaultVersion,
@@ -146,12 +147,12 @@ export class WorkspacePayments {
   }
 
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */
-  async createInvoice(teamId: string, draft: InvoiceDraft): Promise<CreatedInvoice> {
-    const connection = await this.connection(teamId);
+  async createInvoice(registerKey: string, draft: InvoiceDraft): Promise<CreatedInvoice> {
+    const connection = await this.connection(registerKey);
     // Without Secret 2 a callback could not be checked, so none is asked for; polling tells instead.
     const callbackUrl =
       connection.salt && this.options.callbackAddress
-        ? await this.options.callbackAddress(teamId)
+        ? await this.options.callbackAddress(registerKey)
         : undefined;
     return this.client.createInvoice(connection.account, { ...draft, callbackUrl });
   }
@@ -160,8 +161,8 @@ export class WorkspacePayments {
    * The workspace's enabled payment methods if the list is cached or read within `budgetMs`;
    * undefined otherwise (a form offering them opens without). A late read fills the cache.
    */
-  async enabledMethodsWithin(teamId: string, budgetMs: number): Promise<PaymentMethod[] | undefined> {
-    return (await this.methodsWithin(teamId, budgetMs))?.methods.filter((method) => method.enabled);
+  async enabledMethodsWithin(registerKey: string, budgetMs: number): Promise<PaymentMethod[] | undefined> {
+    return (await this.methodsWithin(registerKey, budgetMs))?.methods.filter((method) => method.enabled);
   }
 
   /**
@@ -169,18 +170,18 @@ export class WorkspacePayments {
    * balances name only the code, and a finance person knows the method by its name.
    */
   async methodNamesWithin(
-    teamId: string,
+    registerKey: string,
     budgetMs: number = METHOD_LOOKUP_BUDGET_MS,
   ): Promise<ReadonlyMap<string, string>> {
-    const list = await this.methodsWithin(teamId, budgetMs);
+    const list = await this.methodsWithin(registerKey, budgetMs);
     return new Map((list?.methods ?? []).map((method) => [method.code, method.name]));
   }
 
   /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
-  private async methodsWithin(teamId: string, budgetMs: number): Promise<MethodList | undefined> {
+  private async methodsWithin(registerKey: string, budgetMs: number): Promise<MethodList | undefined> {
     return (
       (await within(
-        this.methods(teamId).catch(() => undefined),
+        this.methods(registerKey).catch(() => undefined),
         budgetMs,
       )) ?? undefined
     );
@@ -221,11 +222,11 @@ export class WorkspacePayments {
     return this.client.listMethods(account);
   }
 
-  /** Drops what is cached for a workspace (after a disconnect or new credentials). */
-  async forgetCached(teamId: string): Promise<void> {
-    this.methodsMemo.delete(`paymethods:${teamId}`);
-    await this.cache.delete(`paymethods:${teamId}`);
-    await this.cache.delete(`balance:${teamId}`);
+  /** Drops what is cached for a register (after a disconnect or new credentials). */
+  async forgetCached(registerKey: string): Promise<void> {
+    this.methodsMemo.delete(`paymethods:${registerKey}`);
+    await this.cache.delete(`paymethods:${registerKey}`);
+    await this.cache.delete(`balance:${registerKey}`);
   }
 
   /** In memory no longer than the store keeps it. */
@@ -234,9 +235,9 @@ export class WorkspacePayments {
     this.methodsMemo.set(key, entry, Math.min(METHODS_MEMO_MS, left));
   }
 
-  private async connection(teamId: string) {
-    const connection = await this.credentials.get(teamId);
-    if (!connection) throw new NotConnectedError(teamId);
+  private async connection(registerKey: string) {
+    const connection = await this.credentials.get(registerKey);
+    if (!connection) throw new NotConnectedError(registerKey);
     return connection;
   }
 }

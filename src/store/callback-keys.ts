@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { boardOnFirstUse, defineFamily } from "./claims/family.js";
 import { type ClaimBoard, openClaimBoard } from "./claims/index.js";
 import type { KeyvStore } from "./connection.js";
 import { DEFAULT_PREFIX } from "./schema/names.js";
@@ -24,43 +25,39 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 /** A swap that keeps losing means the workspace is being changed without pause; give up then. */
 const MAX_ATTEMPTS = 5;
 
-const keySchema = z.string().regex(KEY_PATTERN);
-const teamSchema = z.string().min(1);
-
-function validKey(state: unknown): string | undefined {
-  const parsed = keySchema.safeParse(state);
-  return parsed.success ? parsed.data : undefined;
-}
+const TEAM_KEYS = defineFamily({
+  name: CALLBACK_TEAMS,
+  fields: { [KEY_FIELD]: z.string().regex(KEY_PATTERN) },
+  kept: "until its workspace is disconnected or uninstalled",
+});
+const KEY_ROUTES = defineFamily({
+  name: CALLBACK_ROUTES,
+  fields: { [ROUTE_FIELD]: z.string().min(1) },
+  kept: "while its team's key names it (a route left behind by a crash routes nothing)",
+});
 
 export class CallbackKeys {
-  private opening: Promise<ClaimBoard> | undefined;
+  private readonly board: () => Promise<ClaimBoard>;
 
   /** `open`: the claim board, opened on first use (and again after a failed opening). */
-  constructor(private readonly open: () => Promise<ClaimBoard>) {}
-
-  private board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-    return this.opening;
+  constructor(open: () => Promise<ClaimBoard>) {
+    this.board = boardOnFirstUse(open);
   }
 
   /** The workspace of a callback key; undefined for a key that is not (or no longer) anyone's. */
   async teamOf(key: string): Promise<string | undefined> {
     if (!KEY_PATTERN.test(key)) return undefined;
     const board = await this.board();
-    const team = teamSchema.safeParse(await board.readState(CALLBACK_ROUTES, key, ROUTE_FIELD));
-    if (!team.success) return undefined;
+    const team = (await KEY_ROUTES.read(board, key, ROUTE_FIELD)).value;
+    if (team === undefined) return undefined;
     // Both ways must agree: a route whose team has moved on (or not yet arrived) never works.
-    const current = validKey(await board.readState(CALLBACK_TEAMS, team.data, KEY_FIELD));
-    return current === key ? team.data : undefined;
+    const current = (await TEAM_KEYS.read(board, team, KEY_FIELD)).value;
+    return current === key ? team : undefined;
   }
 
   /** The workspace's key, made on first use (two first uses at once make one key). */
   async keyOf(teamId: string): Promise<string> {
-    const current = await (await this.board()).readState(CALLBACK_TEAMS, teamId, KEY_FIELD);
-    return validKey(current) ?? this.replace(teamId, current);
+    return (await TEAM_KEYS.read(await this.board(), teamId, KEY_FIELD)).value ?? this.replace(teamId, false);
   }
 
   /**
@@ -68,43 +65,57 @@ export class CallbackKeys {
    * moment get the same new key: whichever swap came second finds the state changed and shows the
    * key that won, which is the one that works.
    */
-  async rotate(teamId: string): Promise<string> {
-    return this.replace(teamId, await (await this.board()).readState(CALLBACK_TEAMS, teamId, KEY_FIELD));
+  rotate(teamId: string): Promise<string> {
+    return this.replace(teamId, true);
   }
 
-  private async replace(teamId: string, seen: unknown): Promise<string> {
+  /**
+   * A new key in place of the one stored (`rotating`: even a valid one; else only a missing or
+   * unreadable one). Another replica's new key that landed first is taken as it is.
+   */
+  private async replace(teamId: string, rotating: boolean): Promise<string> {
     const board = await this.board();
-    let expected = seen;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const key = randomBytes(KEY_BYTES).toString("base64url");
-      // The route first: it routes nothing until the swap names its key, and a replica that stops
-      // between the two leaves a dead route, never a key the workspace shows that does not route.
-      if (!(await board.swapState(CALLBACK_ROUTES, key, ROUTE_FIELD, undefined, teamId))) continue;
-      if (await board.swapState(CALLBACK_TEAMS, teamId, KEY_FIELD, expected, key)) {
-        const previous = validKey(expected);
-        if (previous !== undefined) await board.deleteState(CALLBACK_ROUTES, previous, ROUTE_FIELD);
-        return key;
-      }
-      await board.deleteState(CALLBACK_ROUTES, key, ROUTE_FIELD);
-      expected = await board.readState(CALLBACK_TEAMS, teamId, KEY_FIELD);
-      const theirs = validKey(expected);
-      if (theirs !== undefined) return theirs;
-    }
-    throw new Error("the workspace's callback address kept changing while it was being replaced");
+    let first = true;
+    let made: string | undefined;
+    type Replaced = { key: string; previous?: string | undefined } | undefined;
+    const replaced = await TEAM_KEYS.update<typeof KEY_FIELD, Replaced>(
+      board,
+      teamId,
+      KEY_FIELD,
+      async (stored) => {
+        if (made !== undefined) await board.deleteState(CALLBACK_ROUTES, made, ROUTE_FIELD);
+        made = undefined;
+        // A key of another replica's that landed since this began is the one that works.
+        if (stored.value !== undefined && !(rotating && first)) return { result: { key: stored.value } };
+        first = false;
+        const key = randomBytes(KEY_BYTES).toString("base64url");
+        // The route first: it routes nothing until the swap names its key, and a replica that stops
+        // between the two leaves a dead route, never a key the workspace shows that does not route.
+        if (!(await KEY_ROUTES.swap(board, key, ROUTE_FIELD, undefined, teamId)))
+          return { result: undefined };
+        made = key;
+        return { next: key, result: { key, previous: stored.value } };
+      },
+      MAX_ATTEMPTS,
+    );
+    if (!replaced) throw new Error("a new callback key collided with another's route");
+    if (replaced.previous !== undefined)
+      await board.deleteState(CALLBACK_ROUTES, replaced.previous, ROUTE_FIELD);
+    return replaced.key;
   }
 
   /** Forgets the workspace's address (disconnect, uninstall). */
   async remove(teamId: string): Promise<void> {
     const board = await this.board();
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const current = await board.readState(CALLBACK_TEAMS, teamId, KEY_FIELD);
-      if (current === undefined) return;
-      if (await board.swapState(CALLBACK_TEAMS, teamId, KEY_FIELD, current, undefined)) {
-        const key = validKey(current);
-        if (key !== undefined) await board.deleteState(CALLBACK_ROUTES, key, ROUTE_FIELD);
-        return;
-      }
-    }
+    const removed = await TEAM_KEYS.update(
+      board,
+      teamId,
+      KEY_FIELD,
+      (stored) =>
+        stored.raw === undefined ? { result: undefined } : { next: undefined, result: stored.value },
+      MAX_ATTEMPTS,
+    );
+    if (removed !== undefined) await board.deleteState(CALLBACK_ROUTES, removed, ROUTE_FIELD);
   }
 }
 

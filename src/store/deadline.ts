@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { KeyvStoreAdapter } from "keyv";
 
 /** Default of STORE_TIMEOUT_MS: how long one store call may take before it counts as failed. */
@@ -24,10 +25,49 @@ export class StoreCallError extends Error {
   }
 }
 
-/** Resolves or rejects as `work` does, or rejects with StoreCallError after `ms`. */
+/** One request's dealings with the store: when one of its calls last missed its deadline. */
+type RequestStoreWait = { missedAt: number | undefined };
+const requestWaits = new AsyncLocalStorage<RequestStoreWait>();
+
+/**
+ * Runs one request (a command, a button, a form) so that a stalled store costs it one deadline:
+ * once a store call made within it has missed its deadline, the calls it makes during the next
+ * deadline fail at once with StoreCallError. Without this a command waited for each of its calls in
+ * turn (the replay claim, the rate count, the register directory, the language: 4 deadlines) before
+ * it could say that the store is not answering. Calls outside any request are bounded as before.
+ */
+export function withOneStoreWait<T>(work: () => Promise<T>): Promise<T> {
+  return requestWaits.run({ missedAt: undefined }, work);
+}
+
+/** Whether the request under way saw the store miss a deadline less than `ms` ago. */
+export function storeMissedHere(ms: number): boolean {
+  const missedAt = requestWaits.getStore()?.missedAt;
+  return missedAt !== undefined && Date.now() - missedAt < ms;
+}
+
+/** Notes, for the request under way, that the store has just missed a deadline (the rate counts' own). */
+export function noteStoreMissed(): void {
+  const wait = requestWaits.getStore();
+  if (wait) wait.missedAt = Date.now();
+}
+
+/**
+ * Resolves or rejects as `work` does, or rejects with StoreCallError after `ms`; at once within a
+ * request whose store call missed its deadline moments ago (withOneStoreWait). A call failed either
+ * way may still reach the store later, as after any time-out.
+ */
 export function withStoreDeadline<T>(work: Promise<T>, ms: number, operation: string): Promise<T> {
+  const wait = requestWaits.getStore();
+  if (wait?.missedAt !== undefined && Date.now() - wait.missedAt < ms) {
+    work.catch(() => undefined);
+    return Promise.reject(new StoreCallError(operation, "timeout"));
+  }
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreCallError(operation, "timeout")), ms);
+    const timer = setTimeout(() => {
+      if (wait) wait.missedAt = Date.now();
+      reject(new StoreCallError(operation, "timeout"));
+    }, ms);
     work.then(
       (value) => {
         clearTimeout(timer);

@@ -6,7 +6,7 @@ import {
   RLWrapperTimeouts,
 } from "rate-limiter-flexible";
 import { type NativeClient, sometimes } from "./connection.js";
-import { DEFAULT_STORE_TIMEOUT_MS } from "./deadline.js";
+import { DEFAULT_STORE_TIMEOUT_MS, noteStoreMissed, storeMissedHere } from "./deadline.js";
 import { DEFAULT_PREFIX, tableName } from "./schema/names.js";
 
 export type RateLimits = { userPerMinute: number; teamPerMinute: number };
@@ -62,7 +62,7 @@ type Counter = { store: RLWrapperTimeouts | undefined; memory: Insurance };
  * single process needs. A store that fails or does not answer within STORE_TIMEOUT_MS is replaced by an in-memory
  * count of this process (the insurance limiter), so a broken store never blocks commands. Failing
  * fast: a request waits at most one deadline; the requests under way when the store failed count in
- * memory at once, and one arriving after it asks the store again, so counting resumes with the
+ * memory at once, as does a request whose other store calls just missed their deadline, and one arriving after it asks the store again, so counting resumes with the
  * store. Without a store (tests, the listener world) the count is in memory only.
  */
 export class RateLimiter {
@@ -118,16 +118,27 @@ export class RateLimiter {
   async hit(teamId: string, userId: string): Promise<RateVerdict> {
     if (!this.team && !this.user) return { limited: false };
     const failuresBefore = this.storeFailures;
-    // Once the store has failed while this request was under way, its other counts are in memory.
+    // Once the store has failed while this request was under way (here, or any of the request's
+    // store calls), its other counts are in memory.
     const count = (counter: Counter) =>
-      counter.store && this.storeFailures === failuresBefore ? counter.store : counter.memory.here();
+      counter.store && this.storeFailures === failuresBefore && !storeMissedHere(this.timeoutMs)
+        ? counter.store
+        : counter.memory.here();
+    // A count that waited out its deadline: the request's other store calls then fail at once
+    // (withOneStoreWait). One the store refused at once leaves them to try.
+    const counted = async (counter: Counter, key: string) => {
+      const started = Date.now();
+      const retryAfterSeconds = await take(count(counter), key);
+      if (this.storeFailures !== failuresBefore && Date.now() - started >= this.timeoutMs) noteStoreMissed();
+      return retryAfterSeconds;
+    };
     const teamKey = `team:${teamId}`;
     if (this.team) {
-      const retryAfterSeconds = await take(count(this.team), teamKey);
+      const retryAfterSeconds = await counted(this.team, teamKey);
       if (retryAfterSeconds !== undefined) return { limited: true, scope: "team", retryAfterSeconds };
     }
     if (this.user) {
-      const retryAfterSeconds = await take(count(this.user), `user:${teamId}:${userId}`);
+      const retryAfterSeconds = await counted(this.user, `user:${teamId}:${userId}`);
       if (retryAfterSeconds !== undefined) {
         if (this.team)
           await count(this.team)

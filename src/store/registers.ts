@@ -46,6 +46,12 @@ export function registerOfKey(key: string): { team: string; name: string } {
   return at < 0 ? { team: key, name: MAIN_REGISTER } : { team: key.slice(0, at), name: key.slice(at + 1) };
 }
 
+/** The operators' CLI flags naming a register: `--team T…` and, for one besides main, `--register NAME`. */
+export function registerCliFlags(key: string): string {
+  const { team, name } = registerOfKey(key);
+  return name === MAIN_REGISTER ? `--team ${team}` : `--team ${team} --register ${name}`;
+}
+
 const addedSchema = z.object({ by: z.string().min(1), at: z.iso.datetime() });
 const directorySchema = z.object({
   v: z.literal(1),

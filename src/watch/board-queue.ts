@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ClaimBoard } from "../store/claims/index.js";
-import { type Change, WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
+import type { CellChange as Change } from "../store/claims/remembered.js";
+import { WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
 import { BoardWatches, holds } from "./board-watches.js";
 import {
   type AddCardLimits,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type StateCell, WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
+import type { StateCell } from "../store/claims/remembered.js";
+import { WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
 import type { AddCardLimits, AskerShare, WatchCard } from "./model.js";
 
 // Each workspace's index of its watches, one state on the claim board: per watched invoice, the

@@ -1,5 +1,6 @@
 import type { ClaimBoard, ClaimedItem } from "../store/claims/index.js";
-import { type Change, StateCell, WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
+import { type CellChange as Change, StateCell } from "../store/claims/remembered.js";
+import { WATCH_FAMILIES, WATCH_FIELDS } from "./board-state.js";
 import { TeamIndex } from "./board-teams.js";
 import { type Watch, watchKey, watchSchema } from "./model.js";
 

@@ -209,6 +209,33 @@ for (const engine of ENGINES) {
       });
     });
 
+    it("finds the newest entries deleted from the store, naming them: the head is kept apart", async () => {
+      const t = team();
+      for (let n = 1; n <= 5; n++) await one.record(act(t, n, { time: at(T0 + n * 1000) }));
+      await tamper(t, 5);
+      expect(await other.verify(t)).toEqual({
+        ok: false,
+        seq: 5,
+        reason: expect.stringMatching(
+          /^entry 5 is missing: the chain ends at entry 4 but its head names entry 5/,
+        ),
+      });
+      await tamper(t, 4);
+      expect(await other.verify(t)).toMatchObject({
+        ok: false,
+        seq: 4,
+        reason: expect.stringMatching(/^entries 4 to 5 are missing/),
+      });
+      // Every entry gone: the team is still listed, and its head names what is not there.
+      for (let n = 1; n <= 3; n++) await tamper(t, n);
+      expect(await one.teams()).toContain(t);
+      expect(await other.verify(t)).toMatchObject({
+        ok: false,
+        seq: 5,
+        reason: expect.stringMatching(/not there/),
+      });
+    });
+
     it("removes whole days before a day as a recorded prefix, and the rest still verifies", async () => {
       const t = team();
       for (let n = 0; n < 6; n++) await one.record(act(t, n + 1, { time: at(T0 + n * DAY + n) }));

@@ -29,11 +29,13 @@ const clock = () => new Date(Date.now() + offsetMs);
 
 describe("payouts in flight: the kill switch and the policy still apply", () => {
   let stack: Stack;
-  async function setPolicy(options: { off?: boolean; approvers?: string[]; twoFrom?: string } = {}) {
+  async function setPolicy(
+    options: { off?: boolean; approvers?: string[]; twoFrom?: string; personDay?: string } = {},
+  ) {
     const approvers = options.approvers ?? [ANNA, BORIS, CARL];
     const set = await stack.cli(
       ["payouts", "policy", "--team", TEAM, "--approvers", approvers.join(","), "--channel", APPROVAL]
-        .concat(["--two-from", options.twoFrom ?? "5000", "--person-day", "100000"])
+        .concat(["--two-from", options.twoFrom ?? "5000", "--person-day", options.personDay ?? "100000"])
         .concat(["--register-day", "200000", "--expire", "1h", "--requesters", REQUESTER])
         .concat(options.off ? ["--off"] : []),
     );
@@ -195,5 +197,28 @@ describe("payouts in flight: the kill switch and the policy still apply", () => 
     expect(shown(made.card)).toContain("Sent: the service is paying it out");
     expect(shown(made.card)).not.toContain("stopped");
     expect(stack.fake.payoffs.submits.filter((one) => one === made.id)).toHaveLength(1);
+  });
+
+  it("counts a payout on the day it leaves: made within the caps late one day, not sent the next when that day's cap would pass", async () => {
+    await setPolicy({ personDay: "3000" });
+    // 23:50 UTC of this test's day.
+    const now = clock().getTime();
+    offsetMs += Math.ceil(now / 86_400_000) * 86_400_000 - 10 * 60_000 - now;
+    const late = await requested("1200");
+    // The next day, before it is approved, the requester asks for 2,000 RUB more (cap 3,000).
+    offsetMs += 15 * 60_000;
+    await requested("900");
+    await requested("1100");
+    expect(await decide("approve", late.id, ANNA)).toBeNull();
+    await stack.pass("payouts");
+    expect(stack.fake.payoffs.submits).not.toContain(late.id);
+    expect(stack.fake.payoffs.all.get(late.id)?.state).toBe("canceled");
+    expect(shown(late.card)).toContain("Not sent: stopped before it reached the service");
+    expect(shown(late.card)).toContain(
+      "the requester's daily cap of 3,000.00 RUB (2,000.00 RUB already counted today)",
+    );
+    await expect
+      .poll(() => JSON.stringify(stack.slack.threadOf(APPROVAL, late.card.ts)))
+      .toContain("daily cap");
   });
 });

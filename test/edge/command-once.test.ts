@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerCommandsOnce, RECOVERED } from "../../src/edge/command-once.js";
+import { answerCommandsOnce, firstDeliveryOf, RECOVERED } from "../../src/edge/command-once.js";
 import { createLogger } from "../../src/util/logger.js";
 import { bareCommandArgs } from "../support/command-args.js";
 
@@ -11,38 +11,62 @@ const BODY = {
   response_url: "https://hooks.slack.invalid/commands/T1/1/abc",
 };
 
-/** Runs the middleware once; what it did: acked, went on to the listener, asked the store. */
+/**
+ * Runs the middleware once; what it did (acked, asked the store, went on to the listener) and what
+ * the listener is told of the command: to answer it (true) or not.
+ */
 async function run(
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>,
   context: Record<string, unknown> = {},
+  listener: () => void = () => {},
 ) {
   const did: string[] = [];
   const middleware = answerCommandsOnce(async (key, ttlMs) => {
     did.push("claim");
     return claimOnce(key, ttlMs);
   }, createLogger("silent"));
+  // The very object the middleware marks, which firstDeliveryOf reads back.
+  const marked = Object.assign(context, { isEnterpriseInstall: false });
   await middleware(
     bareCommandArgs(BODY, {
-      context: { isEnterpriseInstall: false, ...context },
+      context: marked,
       ack: async () => void did.push("ack"),
-      next: async () => void did.push("next"),
+      next: async () => {
+        did.push("next");
+        listener();
+      },
     }),
   );
-  return did;
+  return { did, answer: await firstDeliveryOf(marked) };
 }
 
 describe("answerCommandsOnce", () => {
-  it("acks before it asks the store, then answers the first and drops a copy", async () => {
+  it("acks before it asks the store, and tells the listener to answer the first and not a copy", async () => {
     const claims = new Set<string>();
     const claimOnce = async (key: string) => !claims.has(key) && Boolean(claims.add(key));
-    expect(await run(claimOnce)).toEqual(["ack", "claim", "next"]);
-    expect(await run(claimOnce)).toEqual(["ack", "claim"]);
+    expect(await run(claimOnce)).toEqual({ did: ["ack", "claim", "next"], answer: true });
+    expect(await run(claimOnce)).toEqual({ did: ["ack", "claim", "next"], answer: false });
+  });
+
+  it("goes on to the listener without waiting for the store's answer", async () => {
+    let claimed: (first: boolean) => void = () => {};
+    const context: Record<string, unknown> = {};
+    const asked = new Promise<boolean>((resolve) => {
+      claimed = resolve;
+    });
+    // The listener runs while the claim is still unanswered; it then learns the answer.
+    const ran = run(
+      () => asked,
+      context,
+      () => claimed(false),
+    );
+    expect(await ran).toEqual({ did: ["ack", "claim", "next"], answer: false });
   });
 
   it("leaves Slack's retries and a journaled command's run alone: no ack, no claim", async () => {
     const never = async () => false;
-    expect(await run(never, { retryNum: 1 })).toEqual(["next"]);
-    expect(await run(never, { [RECOVERED]: true })).toEqual(["next"]);
+    expect(await run(never, { retryNum: 1 })).toEqual({ did: ["next"], answer: true });
+    expect(await run(never, { [RECOVERED]: true })).toEqual({ did: ["next"], answer: true });
   });
 
   it("answers a command when the store cannot say (twice beats never)", async () => {
@@ -50,6 +74,6 @@ describe("answerCommandsOnce", () => {
       await run(async () => {
         throw new Error("store down");
       }),
-    ).toEqual(["ack", "claim", "next"]);
+    ).toEqual({ did: ["ack", "claim", "next"], answer: true });
   });
 });

@@ -302,17 +302,45 @@ describe.each(["v2", "v3"] as const)("payout calls against the sandbox (%s)", (v
 
   it("shows a payout changed at the service behind Kassa's back", async () => {
     const payments = client(version);
-    const quote = await payments.createPayoff(account(version), draft());
-    const approved = await payments.payoffInfo(account(version), quote.id);
+    // What the approvers saw: the quote, with the wallet as asked (a v2 quote names none).
+    const quote = { ...(await payments.createPayoff(account(version), draft())), wallet: WALLET };
     fake.payoffs.alter(quote.id, { amount: "1500.11" });
     const now = await payments.payoffInfo(account(version), quote.id);
     expect(now.amount.value).toBe("1500.11");
-    expect(changedTerms(approved, now)).toEqual(["amount"]);
+    // What arrives and what leaves the balance move with the amount.
+    expect(changedTerms(quote, now)).toEqual(["amount", "receives", "leavesBalance"]);
     fake.payoffs.alter(quote.id, { amount: "1500.10", wallet: "2200700087654321" });
-    expect(changedTerms(approved, await payments.payoffInfo(account(version), quote.id))).toEqual(["wallet"]);
-    expect(changedTerms(approved, { ...approved, amount: { value: "1500.100", currency: "rub" } })).toEqual(
-      [],
-    );
+    expect(changedTerms(quote, await payments.payoffInfo(account(version), quote.id))).toEqual(["wallet"]);
+    expect(changedTerms(quote, { ...quote, amount: { value: "1500.100", currency: "rub" } })).toEqual([]);
+  });
+
+  it("shows a fee raised at the service, the amount, method and wallet unchanged", async () => {
+    const payments = client(version);
+    const made = await payments.createPayoff(account(version), draft({ subtractFrom: "amount" }));
+    const quote = { ...made, wallet: WALLET };
+    fake.payoffs.alter(quote.id, { commission: "99.99" });
+    const now = await payments.payoffInfo(account(version), quote.id);
+    expect(changedTerms(quote, now)).toEqual(["fee", "receives"]);
+    // The same figures written another way ("15.00" against "15") are the same payout.
+    const longer = quote.fee.value.includes(".") ? `${quote.fee.value}0` : `${quote.fee.value}.00`;
+    const same = { ...quote, fee: { value: longer, currency: quote.currency } };
+    expect(changedTerms(quote, same)).toEqual([]);
+  });
+
+  it("reads an info answer without its fee figures, comparing only what it gives", async () => {
+    const payments = client(version);
+    const quote = { ...(await payments.createPayoff(account(version), draft())), wallet: WALLET };
+    fake.payoffs.infoLeavesOut =
+      version === "v3"
+        ? ["commission_amount", "receive_amount", "deduction_amount"]
+        : ["commission", "receive_amount", "deduction_amount"];
+    fake.payoffs.alter(quote.id, { commission: "99.99" });
+    const now = await payments.payoffInfo(account(version), quote.id);
+    expect(now).toMatchObject({ fee: null, receives: null, leavesBalance: null, state: "created" });
+    expect(changedTerms(quote, now)).toEqual([]);
+    fake.payoffs.alter(quote.id, { wallet: "2200700087654321" });
+    expect(changedTerms(quote, await payments.payoffInfo(account(version), quote.id))).toEqual(["wallet"]);
+    fake.payoffs.infoLeavesOut = [];
   });
 
   it(`reads the history of payouts, those made outside Kassa too, newest first (not ${other}'s path)`, async () => {

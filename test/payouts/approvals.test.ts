@@ -342,14 +342,15 @@ describe.each(ENGINES)("payout approvals on $name", (engine) => {
     await approve(world.deps, id, ALICE, NOW);
     world.fake.payoffs.alter(id, { amount: "2000" });
     expect(await runDuePayouts(world.deps, later(1))).toEqual([{ id, status: "changed" }]);
+    // The fee (a percent of it), what arrives and what leaves the balance moved with the amount.
     expect((await readRequest(world.deps.board, id))?.request).toMatchObject({
-      changed: ["amount"],
+      changed: ["amount", "fee", "receives", "leavesBalance"],
       serviceCancel: "done",
     });
     expect(world.fake.payoffs.submits).toEqual([]);
     expect(serviceState(id)).toBe("canceled");
     expect(acts("payout.ended")).toMatchObject([
-      { outcome: "failed", reason: "changed at the service: amount" },
+      { outcome: "failed", reason: "changed at the service: amount, fee, receives, leavesBalance" },
     ]);
   });
 

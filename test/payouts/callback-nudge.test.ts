@@ -19,7 +19,8 @@ import {
 afterAll(removeSqliteDir);
 
 const NOW = new Date("2026-11-26T10:00:00.000Z");
-const A_MINUTE_ON = new Date(NOW.getTime() + 60_000);
+/** Before its first look (a minute after it is made) and its expiry (an hour). */
+const SOON_AFTER = new Date(NOW.getTime() + 30_000);
 
 describe.each(ENGINES)("a payout callback's nudge on $name", (engine) => {
   let world: PayoutWorld;
@@ -48,10 +49,10 @@ describe.each(ENGINES)("a payout callback's nudge on $name", (engine) => {
     if (asked.kind !== "requested") throw new Error(`not requested: ${asked.kind}`);
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const nudge = payoutNudge(world.deps, logger, () => A_MINUTE_ON);
-    const due = () => world.deps.board.claimDue(PAYOUT_FAMILY, A_MINUTE_ON.getTime(), 1000, 10);
+    const nudge = payoutNudge(world.deps, logger, () => SOON_AFTER);
+    const due = () => world.deps.board.claimDue(PAYOUT_FAMILY, SOON_AFTER.getTime(), 1000, 10);
 
-    // Waiting until it expires in an hour: not due a minute on.
+    // Waiting: not due before its first look.
     await nudge(`${world.registerKey}~shop2`, asked.request.id);
     expect(await due()).toEqual([]);
     expect(lines).toMatchObject([{ outcome: "payout_callback_elsewhere", payout: asked.request.id }]);

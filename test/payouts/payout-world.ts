@@ -13,6 +13,7 @@ import { type FakePayments, startFakePayments } from "../../sandbox/fake-payment
 import type { AuditInput } from "../../src/audit/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import type { PayoffAccount } from "../../src/payments/payoff-model.js";
+import type { RegisterQueueOptions } from "../../src/payments/register-queue.js";
 import type { PolicyDraft } from "../../src/payouts/policy.js";
 import { PayoutPolicies } from "../../src/payouts/policy-store.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
@@ -59,13 +60,24 @@ export type PayoutWorld = {
   close(): Promise<void>;
 };
 
+/**
+ * How the payment clients queue: given, each replica has its own client with this register queue
+ * (as two processes do); `slowMs` is how long the sandbox's `slow` fault holds an answer.
+ */
+export type WorldClients = { queue?: RegisterQueueOptions; slowMs?: number };
+
 /** A world on `engine`: its own board prefix, team and register, so runs and tests stay apart. */
 export async function openPayoutWorld(
   engine: Engine,
   timing: PayoutDeps["timing"] = {},
   version: "v2" | "v3" = "v3",
+  clients: WorldClients = {},
 ): Promise<PayoutWorld> {
-  const fake = await startFakePayments({ accounts: { [LOGIN]: SECRET }, salts: { [LOGIN]: SALT } });
+  const fake = await startFakePayments({
+    accounts: { [LOGIN]: SECRET },
+    salts: { [LOGIN]: SALT },
+    ...(clients.slowMs === undefined ? {} : { slowMs: clients.slowMs }),
+  });
   const id = randomBytes(3).toString("hex").toUpperCase();
   const prefix = `kp_${RUN}_${id}`.toLowerCase();
   const stores: KeyvStore[] = [];
@@ -88,17 +100,20 @@ export async function openPayoutWorld(
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger("info", { write: (line: string) => void logs.push(JSON.parse(line)) });
   const account: PayoffAccount = { login: LOGIN, secret: SECRET, salt: SALT, apiVersion: version };
-  const payments = new PaymentsClient({
-    baseUrl: fake.url,
-    defaultVersion: "v3",
-    timeoutMs: 2000,
-    timeZone: "Europe/Moscow",
-    retryDelayMs: 10,
-  });
+  const client = () =>
+    new PaymentsClient({
+      baseUrl: fake.url,
+      defaultVersion: "v3",
+      timeoutMs: 2000,
+      timeZone: "Europe/Moscow",
+      retryDelayMs: 10,
+      ...(clients.queue ? { queue: clients.queue } : {}),
+    });
+  const shared = client();
   const depsOn = (board: ClaimBoard): PayoutDeps => ({
     board,
     policies: new PayoutPolicies(async () => board),
-    payments,
+    payments: clients.queue ? client() : shared,
     account: async (key) => (key === registerKey ? account : undefined),
     isAdmin: async () => false,
     audit: { record: async (input) => void audit.push(input) },

@@ -197,6 +197,41 @@ for (const engine of ENGINES) {
       expect(await one.readState("box", k, "g")).toBe("beside");
     });
 
+    it("enlists an item along a swap, with its state, only when the swap lands (every case)", async () => {
+      const [k, owed] = [key(), key()];
+      const along = (n: number) => ({
+        family: "owed",
+        key: `${owed}-${n}`,
+        dueAt: NOW - n,
+        field: "e",
+        state: { n },
+      });
+      const owedKeys = [1, 2, 3, 4, 5, 6].map((n) => `${owed}-${n}`);
+      expect(await one.swapState("box", k, "f", undefined, undefined, along(1))).toBe(true); // none, as expected
+      expect(await one.swapState("box", k, "f", undefined, { v: 1 }, along(2))).toBe(true);
+      expect(await other.swapState("box", k, "f", undefined, { v: 9 }, along(3))).toBe(false);
+      expect(await other.swapState("box", k, "f", { v: 1 }, { v: 2 }, along(4))).toBe(true);
+      expect(await other.swapState("box", k, "f", { v: 1 }, undefined, along(5))).toBe(false);
+      expect(await one.swapState("box", k, "f", { v: 2 }, undefined, along(6))).toBe(true);
+      expect(await other.readState("box", k, "f")).toBeUndefined();
+      const claimed = mine(await other.claimDue("owed", NOW, LEASE, 1000), owedKeys);
+      // Oldest due first: along(6) is due first (NOW - 6).
+      expect(claimed.map((claim) => claim.key)).toEqual([6, 4, 2, 1].map((n) => `${owed}-${n}`));
+      expect(await one.readState("owed", `${owed}-4`, "e")).toEqual({ n: 4 });
+      expect(await one.readState("owed", `${owed}-3`, "e")).toBeUndefined();
+      // Alone: enlisted with its state; enlisted again, its schedule stays and its state is written.
+      await one.enlistWith({ family: "owed", key: `${owed}-7`, dueAt: NOW, field: "e", state: "a" });
+      await other.enlistWith({
+        family: "owed",
+        key: `${owed}-7`,
+        dueAt: NOW + 50_000,
+        field: "e",
+        state: "b",
+      });
+      expect(mine(await one.claimDue("owed", NOW, LEASE, 1000), [`${owed}-7`])).toHaveLength(1);
+      expect(await other.readState("owed", `${owed}-7`, "e")).toBe("b");
+    });
+
     it("keeps what a claim wrote as the state swapState compares, and the claim's writes beside it", async () => {
       const k = key();
       await one.enlist(FAMILY, k, NOW);

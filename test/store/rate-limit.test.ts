@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { afterAll, describe, expect, it } from "vitest";
+import { storeMissedHere, withOneStoreWait } from "../../src/store/deadline.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { RateLimiter, type RateVerdict } from "../../src/store/rate-limit.js";
 import { ensureSchema } from "../../src/store/schema/index.js";
@@ -172,6 +173,26 @@ describe("rate limits on a store that never answers", () => {
       // A later command asks the store again (it may be back), and waits one deadline at most.
       expect(await limiter.hit("T1", "U2")).toEqual({ limited: false });
       expect(asked).toBe(6);
+      // Within a request (withOneStoreWait), a count that waited out its deadline makes the
+      // request's other store calls fail at once; a request that already saw the store miss counts
+      // in memory without asking it.
+      await withOneStoreWait(async () => {
+        expect(await limiter.hit("T2", "U3")).toEqual({ limited: false });
+        expect(storeMissedHere(100)).toBe(true);
+        expect(await limiter.hit("T2", "U3")).toEqual({ limited: false });
+      });
+      expect(asked).toBe(7);
+      // A store that refuses at once (a closed client) is no stall: the request's calls go on asking.
+      const closed = createClient({ url: `redis://127.0.0.1:${address.port}` });
+      const refusing = new RateLimiter(
+        { native: { kind: "redis", client: closed } },
+        { userPerMinute: 2, teamPerMinute: 4 },
+        { timeoutMs: 100 },
+      );
+      await withOneStoreWait(async () => {
+        expect(await refusing.hit("T3", "U4")).toEqual({ limited: false });
+        expect(storeMissedHere(100)).toBe(false);
+      });
     } finally {
       client.destroy();
       for (const socket of sockets) socket.destroy();

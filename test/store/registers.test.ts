@@ -14,6 +14,7 @@ import {
   MAIN_REGISTER,
   RESERVED_REGISTER_NAMES,
   RegisterDirectory,
+  registerCliFlags,
   registerDirectoryFor,
   registerKey,
   registerNameSchema,
@@ -142,3 +143,10 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("a register's CLI flags", () => {
+  it("name main by its team alone, another by its team and its name (what the operator hint says)", () => {
+    expect(registerCliFlags("T0123ABCD")).toBe("--team T0123ABCD");
+    expect(registerCliFlags("T0123ABCD~shop2")).toBe("--team T0123ABCD --register shop2");
+  });
+});

@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import {
   type ClaimBoard,
   type ClaimedItem,
+  type Enlisting,
   parseState,
   type Release,
   stateText,
 } from "../../src/store/claims/board.js";
 
 type Item = { dueAt: number; owner: string; leaseUntil: number; nudged: number; info: string };
+type States = Map<string, Map<string, string>>;
+const id = (family: string, key: string) => `${family}\u0000${key}`;
 
 /**
  * The claim board in this process's memory, for the families' tests (no store
@@ -15,8 +18,7 @@ type Item = { dueAt: number; owner: string; leaseUntil: number; nudged: number; 
  */
 export function memoryClaimBoard(): ClaimBoard {
   const items = new Map<string, Item>();
-  const states = new Map<string, Map<string, string>>();
-  const id = (family: string, key: string) => `${family}\u0000${key}`;
+  const states: States = new Map();
   const held = (item: Item | undefined, token: string) => item !== undefined && item.owner === token;
 
   return {
@@ -84,15 +86,7 @@ export function memoryClaimBoard(): ClaimBoard {
     async deleteState(family, key, field) {
       states.get(id(family, key))?.delete(field);
     },
-    async swapState(family, key, field, expected, replacement) {
-      const fields = states.get(id(family, key)) ?? new Map<string, string>();
-      if (fields.get(field) !== stateText(expected)) return false;
-      const text = stateText(replacement);
-      if (text === undefined) fields.delete(field);
-      else fields.set(field, text);
-      states.set(id(family, key), fields);
-      return true;
-    },
+    ...memorySwaps(items, states),
     async sweep(family, now) {
       let swept = 0;
       for (const [name, item] of items)
@@ -106,6 +100,32 @@ export function memoryClaimBoard(): ClaimBoard {
     async drop(family, key) {
       items.delete(id(family, key));
       states.delete(id(family, key));
+    },
+  };
+}
+
+/** Compare-and-set of a state, and enlisting an item with its state (each, with what it enlists, one step). */
+function memorySwaps(items: Map<string, Item>, states: States): Pick<ClaimBoard, "swapState" | "enlistWith"> {
+  const enlistWith = ({ family, key, dueAt, field, state }: Enlisting) => {
+    if (!items.has(id(family, key)))
+      items.set(id(family, key), { dueAt, owner: "", leaseUntil: 0, nudged: 0, info: "" });
+    const fields = states.get(id(family, key)) ?? new Map<string, string>();
+    fields.set(field, JSON.stringify(state));
+    states.set(id(family, key), fields);
+  };
+  return {
+    async swapState(family, key, field, expected, replacement, along) {
+      const fields = states.get(id(family, key)) ?? new Map<string, string>();
+      if (fields.get(field) !== stateText(expected)) return false;
+      const text = stateText(replacement);
+      if (text === undefined) fields.delete(field);
+      else fields.set(field, text);
+      states.set(id(family, key), fields);
+      if (along) enlistWith(along);
+      return true;
+    },
+    async enlistWith(item) {
+      enlistWith(item);
     },
   };
 }

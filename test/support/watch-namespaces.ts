@@ -12,6 +12,7 @@ const PREFIXED: PrefixedTable[] = [
   "claim_states",
   "rate_limits",
   "audit_entries",
+  "audit_heads",
   "schema",
 ];
 

@@ -31,9 +31,9 @@ export const BALANCE_COMMAND = "/balance";
  */
 export const balanceCommand =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "balanceAlerts" | "now">) =>
-  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
+  async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
-    const context = commandContext(deps, client, BALANCE_COMMAND, command);
+    const context = commandContext(deps, client, BALANCE_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
       const chosen = await chooseRegister(
         deps.stores.registers,

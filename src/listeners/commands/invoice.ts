@@ -201,10 +201,10 @@ function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K
 /** `/invoice`: acknowledged at once, then the sub-command its text asks for answers through response_url. */
 export const invoiceCommand =
   (deps: InvoiceCommandDeps) =>
-  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
+  async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
     await ack();
-    const context = commandContext(deps, client, INVOICE_COMMAND, command);
+    const context = commandContext(deps, client, INVOICE_COMMAND, command, request);
     // Once a long read showed its progress, whatever comes next (the report, a failure) replaces it.
     let progressShown = false;
     const progress = (message: SlackMessage) => {

@@ -18,9 +18,9 @@ export const paymethodsCommand =
       ManagerDeps &
       Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages">,
   ) =>
-  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
+  async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
-    const context = commandContext(deps, client, PAYMETHODS_COMMAND, command);
+    const context = commandContext(deps, client, PAYMETHODS_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
       const register = await chooseRegister(
         deps.stores.registers,

@@ -35,9 +35,9 @@ type PayoutDeps = AnswerDeps &
  */
 export const payoutCommand =
   (deps: PayoutDeps) =>
-  async ({ command, ack, respond, client }: CommandArgs): Promise<void> => {
+  async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
-    const context = commandContext(deps, client, PAYOUT_COMMAND, command);
+    const context = commandContext(deps, client, PAYOUT_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
       const chosen = await chooseRegister(
         deps.stores.registers,

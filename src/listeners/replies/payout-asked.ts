@@ -2,7 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { PAYOUT_CALLBACK_QUERY } from "../../callbacks/receive.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
-import { payoutNoticeSchema, swapNotice } from "../../payouts/notice-model.js";
+import { payoutNoticeSchema } from "../../payouts/notice-model.js";
 import { showPayout } from "../../payouts/notices.js";
 import { PAYOUT_FAMILY, type PayoutRequest } from "../../payouts/request-model.js";
 import { type RequestRefusal, requestPayout } from "../../payouts/requests.js";
@@ -45,9 +45,10 @@ async function balanceOf(deps: AskDeps, key: string, method: string) {
 }
 
 /**
- * A payout request from Slack: the policy, the caps and the service's quote (requestPayout), then
- * its notice written (where the card goes, the balance and the day's total it shows) and the card
- * and the requester's copy posted. A card Slack did not take now is posted by the worker (due now).
+ * A payout request from Slack: the policy, the caps and the service's quote (requestPayout), stored
+ * with its notice (where the card goes, the balance and the day's total it shows), then the card and
+ * the requester's copy posted. A card Slack did not take now is posted by the worker (due now); one
+ * this process never got to post, at the worker's first look.
  */
 export async function askPayout(
   deps: AskDeps,
@@ -63,6 +64,7 @@ export async function askPayout(
     deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
   // The method's balance, for its card, and its currency: a RUB payout is held against the caps at once.
   const balance = await balanceOf(deps, asked.register.key, asked.method);
+  let channel = "";
   const result = await requestPayout(
     payouts,
     {
@@ -78,45 +80,29 @@ export async function askPayout(
       callbackUrl,
     },
     now,
+    // Written with the request: the worker posts a card this process did not get to post.
+    (_request, totals, policy) => {
+      channel = policy.channel;
+      return payoutNoticeSchema.parse({
+        v: 1,
+        channel,
+        requester: asked.user,
+        register: asked.register.name,
+        several: asked.register.several,
+        lang: asked.lang,
+        balance,
+        today: { total: totals.requester, cap: policy.requesterDaily },
+        told: [],
+      });
+    },
   );
   if (result.kind === "refused") return result;
   const { request } = result;
-  const channel = await writeNotice(deps, asked, request.id, {
-    balance,
-    requesterTotal: result.totals.requester,
-  });
   const shown = await showPayout(
     { board: deps.payouts.board, slack: async () => client, logger: deps.payouts.logger },
     request.id,
     true,
   );
-  if (shown === "owed") await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
+  if (shown.owed) await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
   return { kind: "requested", request, channel };
-}
-
-/**
- * The request's notice on the board: where its card goes (the policy's approval channel, returned),
- * the method's balance and the requester's total today against their cap.
- */
-async function writeNotice(
-  deps: AskDeps,
-  asked: PayoutAsked,
-  id: string,
-  shown: { balance: Awaited<ReturnType<typeof balanceOf>>; requesterTotal: string },
-): Promise<string> {
-  const policy = await deps.payouts.policies.get(asked.register.key);
-  const channel = policy?.channel ?? "";
-  const notice = payoutNoticeSchema.parse({
-    v: 1,
-    channel,
-    requester: asked.user,
-    register: asked.register.name,
-    several: asked.register.several,
-    lang: asked.lang,
-    balance: shown.balance,
-    today: { total: shown.requesterTotal, cap: policy?.requesterDaily ?? "0" },
-    told: [],
-  });
-  await swapNotice(deps.payouts.board, id, undefined, notice);
-  return channel;
 }

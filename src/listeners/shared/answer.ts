@@ -19,6 +19,11 @@ export type AnswerContext = {
   canManage?: () => Promise<boolean>;
   /** The workspace's language, for the replies answer() writes itself (English when it cannot be read). */
   lang?: () => Promise<Lang>;
+  /**
+   * A command's replay check (edge/command-once.ts), under way: false for a copy, which is neither
+   * answered nor recorded. Never rejects.
+   */
+  firstDelivery?: Promise<boolean>;
 };
 
 /**
@@ -50,8 +55,16 @@ async function answerNow(
   let outcome: Outcome;
   let reply: SlackMessage | null;
   let failed = false;
+  // The rate count and the replay check together: one store round trip, one deadline when it stalls.
+  const [counted, first] = await Promise.allSettled([
+    deps.rateLimiter.hit(context.team, context.user),
+    context.firstDelivery ?? true,
+  ]);
+  // A copy (its log line is the check's): it still counted against the limits, as any request does.
+  if (first.status === "fulfilled" && !first.value) return;
   try {
-    const verdict = await deps.rateLimiter.hit(context.team, context.user);
+    if (counted.status === "rejected") throw counted.reason;
+    const verdict = counted.value;
     if (verdict.limited) {
       outcome = { outcome: "rate_limited", limit: verdict.scope };
       reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds, await langOf());

@@ -55,8 +55,7 @@ export function auditedAct(
         : undefined;
     case "audit_channel_set":
       return done("audit.channel_set", "audit channel");
-    case "policy_saved":
-      return done("payout.policy_changed", `payout policy ${register}`);
+    // A policy change is recorded with its save, in the same step (payouts/policy-store.ts).
     case "created":
       return done("invoice.created", `invoice ${noted.invoice ?? ""}`.trim());
     // Requests and votes record their own acts (src/payouts); these refusals came before them.

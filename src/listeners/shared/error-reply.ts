@@ -22,6 +22,7 @@ import {
 } from "../../payments/errors.js";
 import { CredentialsKeyError } from "../../store/credentials.js";
 import { StoreCallError } from "../../store/deadline.js";
+import { registerCliFlags } from "../../store/registers.js";
 import { StaleButtonError } from "./button-value.js";
 import type { FailureKind, RefusalKind } from "./outcome.js";
 
@@ -95,7 +96,7 @@ export function replyForFailure(
     return {
       message: notConnectedMessage(context.canManage, lang),
       outcome: "not_connected",
-      operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set --team ${error.teamId} --login <login> --secret -`,
+      operatorHint: `an admin connects it with /invoice connect; or: npm run cli -- credentials set ${registerCliFlags(error.registerKey)} --login <login> --secret -`,
     };
   }
   if (error instanceof CredentialsKeyError) {

@@ -96,7 +96,8 @@ async function savePolicyForm(save: SetupSave): Promise<Outcome> {
     { policies: deps.payoutPolicies, credentials: deps.stores.credentials },
     register.key,
     input,
-    { by: body.user.id, now: deps.now(), seenVersion: form.seenVersion },
+    // The change's audit entry is written with the save itself (payouts/policy-store.ts).
+    { by: body.user.id, now: deps.now(), seenVersion: form.seenVersion, audit: deps },
   );
   if (result.kind !== "saved") return notSaved(save, register, result);
   return tellSaved(save, form, result);

@@ -14,6 +14,13 @@ export type ClaimedItem = { key: string; token: string };
 /** What a claim of one named item found: taken (or already this token's), or held by someone else. */
 export type KeyClaim = { held: true } | { held: false; info: string | undefined };
 
+/**
+ * An item of a due family enlisted with one state in the same atomic step as a write: what the write
+ * owes, such as the audit entry of the act the write is (src/audit/owed.ts). One already enlisted
+ * keeps its schedule; its state is written all the same.
+ */
+export type Enlisting = { family: string; key: string; dueAt: number; field: string; state: unknown };
+
 /** After a claim: due again at a time, or forgotten with its states. */
 export type Release = { dueAt: number } | "forget";
 
@@ -52,7 +59,8 @@ export interface ClaimBoard {
    * Compare-and-set of one state, whoever holds the item (no claim needed): only while the state's
    * stored text is `expected`'s JSON (undefined: there is none), it becomes `replacement`'s
    * (undefined: deleted). True when it did; false (nothing changed) when the state was otherwise.
-   * For small state machines shared by replicas, such as the callback keys.
+   * For small state machines shared by replicas, such as the callback keys. With `along`, that item
+   * is enlisted with its state in the same atomic step, only when the swap lands.
    */
   swapState(
     family: string,
@@ -60,7 +68,10 @@ export interface ClaimBoard {
     field: string,
     expected: unknown,
     replacement: unknown,
+    along?: Enlisting,
   ): Promise<boolean>;
+  /** Enlists an item with one state in one atomic step (see Enlisting). */
+  enlistWith(item: Enlisting): Promise<void>;
   /**
    * Forgets the family's items whose claim has lapsed: for families whose items live only while
    * held (leases, once-only claims). Redis lets them expire instead. How many went.

@@ -1,4 +1,5 @@
 import type { ClaimBoard } from "./board.js";
+import { boardOnFirstUse } from "./family.js";
 
 /** A change that keeps losing its swap means others change the same state without pause: give up then. */
 const MAX_ATTEMPTS = 8;
@@ -15,22 +16,16 @@ export class DocumentBusyError extends Error {
  * tried again at the next call).
  */
 export class BoardDocument<T> {
-  private opening: Promise<ClaimBoard> | undefined;
+  readonly board: () => Promise<ClaimBoard>;
 
   constructor(
-    private readonly open: () => Promise<ClaimBoard>,
+    open: () => Promise<ClaimBoard>,
     private readonly family: string,
     private readonly field: string,
     /** The stored value, checked (zod's safeParse or the like); undefined when it is not one. */
     private readonly parse: (raw: unknown) => T | undefined,
-  ) {}
-
-  board(): Promise<ClaimBoard> {
-    this.opening ??= this.open().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
-    return this.opening;
+  ) {
+    this.board = boardOnFirstUse(open);
   }
 
   /** The document as stored: `raw` undefined when there is none, `value` undefined when it is unreadable. */

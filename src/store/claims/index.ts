@@ -4,7 +4,7 @@ import { ensureSchema } from "../schema/index.js";
 import { claimTables, DEFAULT_PREFIX, redisClaimPrefix } from "../schema/names.js";
 import type { ClaimBoard } from "./board.js";
 
-export type { ClaimBoard, ClaimedItem, KeyClaim, Release } from "./board.js";
+export type { ClaimBoard, ClaimedItem, Enlisting, KeyClaim, Release } from "./board.js";
 
 /**
  * State that must hold across replicas goes here: the claim board of the store engine behind
@@ -57,6 +57,7 @@ function timed(board: ClaimBoard, ms: number): ClaimBoard {
     writeState: bound("writeState", board.writeState),
     deleteState: bound("deleteState", board.deleteState),
     swapState: bound("swapState", board.swapState),
+    enlistWith: bound("enlistWith", board.enlistWith),
     sweep: bound("sweep", board.sweep),
     drop: bound("drop", board.drop),
   };

@@ -1,13 +1,30 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { z } from "zod";
-import { type ClaimBoard, type KeyClaim, parseState, type Release, stateText } from "./board.js";
+import {
+  type ClaimBoard,
+  type Enlisting,
+  type KeyClaim,
+  parseState,
+  type Release,
+  stateText,
+} from "./board.js";
 
 type Tables = { items: string; states: string };
 
 const claimedSchema = z.array(z.object({ key: z.string(), owner: z.string(), due_at: z.coerce.number() }));
 const infoSchema = z.array(z.object({ info: z.string() }));
 const stateSchema = z.array(z.object({ state: z.string() }));
+const countSchema = z.array(z.object({ n: z.number() }));
+
+/** An item enlisted along a write, as the enlisting CTEs' parameters. */
+const alongValues = (item: Enlisting) => [
+  item.family,
+  item.key,
+  item.dueAt,
+  item.field,
+  JSON.stringify(item.state),
+];
 
 /**
  * The claim board in PostgreSQL: each step is one statement. A claim takes due rows with
@@ -19,7 +36,7 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
   return { ...postgresSchedule(pool, tables), ...postgresStates(pool, tables) };
 }
 
-type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
 
 type QueueSteps = "enlist" | "claimDue" | "nudge" | "sweep" | "drop";
 type HoldSteps = "claimKey" | "renew" | "release";
@@ -128,6 +145,16 @@ function postgresHolds(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, HoldStep
   };
 }
 
+/** CTEs enlisting an item with its state (params $n..$n+4, alongValues) when `condition` holds. */
+function enlistingCtes({ items, states }: Tables, n: number, condition: string): string {
+  return `enlisted AS (
+      INSERT INTO ${items} (family, key, due_at) SELECT $${n}::text, $${n + 1}::text, $${n + 2}::bigint
+      WHERE ${condition} ON CONFLICT (family, key) DO NOTHING),
+    put AS (
+      INSERT INTO ${states} (family, key, field, state) SELECT $${n}::text, $${n + 1}::text, $${n + 3}::text, $${n + 4}::text
+      WHERE ${condition} ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state)`;
+}
+
 /** The items' states: written under a claim, or swapped (compare-and-set) without one. */
 function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSteps> {
   const { items, states } = tables;
@@ -156,37 +183,46 @@ function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSt
         field,
       ]);
     },
-    ...postgresSwap(pool, states),
+    ...postgresSwaps(pool, tables),
   };
 }
 
-/** swapState: a compare-and-set of one state, with no claim. */
-function postgresSwap(pool: pg.Pool, states: string): Pick<ClaimBoard, "swapState"> {
+/** swapState (a compare-and-set of one state, with no claim; an item enlisted along) and enlistWith. */
+function postgresSwaps(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, "swapState" | "enlistWith"> {
+  const { states } = tables;
+  const enlisting = (n: number, condition: string) => enlistingCtes(tables, n, condition);
   return {
-    async swapState(family, key, field, expected, replacement) {
+    async swapState(family, key, field, expected, replacement, along) {
       // Each case one statement: a rival waits for the row, then checks the condition again on what
-      // was committed (READ COMMITTED), so of two swaps from the same state one wins.
+      // was committed (READ COMMITTED), so of two swaps from the same state one wins. An item along
+      // is enlisted by the same statement, only when the swap returned its row.
       const [was, next] = [stateText(expected), stateText(replacement)];
       const where = "family = $1 AND key = $2 AND field = $3";
-      if (was === undefined && next === undefined) {
-        const found = await pool.query(`SELECT 1 FROM ${states} WHERE ${where}`, [family, key, field]);
-        return found.rowCount === 0;
-      }
-      const [sql, values] =
-        was === undefined
-          ? [
-              `INSERT INTO ${states} (family, key, field, state) VALUES ($1, $2, $3, $4)
-               ON CONFLICT (family, key, field) DO NOTHING`,
-              [family, key, field, next],
-            ]
-          : next === undefined
-            ? [`DELETE FROM ${states} WHERE ${where} AND state = $4`, [family, key, field, was]]
-            : [
-                `UPDATE ${states} SET state = $5 WHERE ${where} AND state = $4`,
-                [family, key, field, was, next],
-              ];
-      const result = await pool.query(sql, values);
-      return result.rowCount === 1;
+      const [sql, values]: [string, unknown[]] =
+        was === undefined && next === undefined
+          ? [`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM ${states} WHERE ${where})`, [family, key, field]]
+          : was === undefined
+            ? [
+                `INSERT INTO ${states} (family, key, field, state) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (family, key, field) DO NOTHING RETURNING 1`,
+                [family, key, field, next],
+              ]
+            : next === undefined
+              ? [`DELETE FROM ${states} WHERE ${where} AND state = $4 RETURNING 1`, [family, key, field, was]]
+              : [
+                  `UPDATE ${states} SET state = $5 WHERE ${where} AND state = $4 RETURNING 1`,
+                  [family, key, field, was, next],
+                ];
+      if (!along) return (await pool.query(sql, values)).rowCount === 1;
+      const result = await pool.query(
+        `WITH swapped AS (${sql}), ${enlisting(values.length + 1, "EXISTS (SELECT 1 FROM swapped)")}
+         SELECT count(*)::int AS n FROM swapped`,
+        [...values, ...alongValues(along)],
+      );
+      return countSchema.parse(result.rows)[0]?.n === 1;
+    },
+    async enlistWith(item) {
+      await pool.query(`WITH ${enlisting(1, "true")} SELECT 1`, alongValues(item));
     },
   };
 }

@@ -175,3 +175,41 @@ redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('ZREM', KEYS[1], ARGV[1])
 return 1`,
 );
+
+/** The Lua that enlists an item with one state: KEYS[k] P:due:F2, KEYS[k + 1] P:s:F2:K2; ARGV[a..a + 3]. */
+const enlistWith = (k: number, a: number) => `
+redis.call('ZADD', KEYS[${k}], 'NX', ARGV[${a + 1}], ARGV[${a}])
+redis.call('HSET', KEYS[${k + 1}], ARGV[${a + 2}], ARGV[${a + 3}])`;
+
+export const SWAP_STATE_ALONG = redisScript(
+  "claims swap state along",
+  3,
+  `--[[
+  As "claims swap state", and when the swap lands, in the same step, another item (family F2, key K2)
+  is enlisted (its schedule kept if it has one) with one state written: what the write owes.
+    Input:
+      KEYS[1] P:s:F:K, KEYS[2] P:due:F2, KEYS[3] P:s:F2:K2
+      ARGV[1] field, ARGV[2] the text it must hold, ARGV[3] the text it holds afterwards ('' deletes it),
+      ARGV[4] K2, ARGV[5] its due time (ms), ARGV[6] its state's field, ARGV[7] that state (JSON)
+    Output:
+      1 swapped (and enlisted), 0 the state held something else (nothing changed)
+]]
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if current ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end${enlistWith(2, 4)}
+return 1`,
+);
+
+export const ENLIST_WITH = redisScript(
+  "claims enlist with",
+  2,
+  `--[[
+  Enlists an item (family F2, key K2; its schedule kept if it has one) with one state written.
+    Input:
+      KEYS[1] P:due:F2, KEYS[2] P:s:F2:K2
+      ARGV[1] K2, ARGV[2] its due time (ms), ARGV[3] its state's field, ARGV[4] that state (JSON)
+    Output:
+      1
+]]${enlistWith(1, 1)}
+return 1`,
+);

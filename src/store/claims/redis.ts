@@ -2,21 +2,26 @@ import { randomUUID } from "node:crypto";
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import { runRedisScript } from "../redis-scripts.js";
-import type { ClaimBoard, KeyClaim } from "./board.js";
+import type { ClaimBoard, Enlisting, KeyClaim } from "./board.js";
 import { parseState, stateText } from "./board.js";
 import {
   CLAIM_DUE,
   CLAIM_KEY,
   DROP,
+  ENLIST_WITH,
   NUDGE,
   RELEASE,
   RENEW,
   SWAP_STATE,
+  SWAP_STATE_ALONG,
   WRITE_STATE,
 } from "./redis-scripts.js";
 
 const claimedSchema = z.array(z.string());
 const keyClaimSchema = z.tuple([z.literal(1)]).or(z.tuple([z.literal(0), z.string()]));
+
+/** An item enlisted along a write, as the scripts' arguments: key, due time, field, state. */
+const alongArgs = (item: Enlisting) => [item.key, item.dueAt, item.field, JSON.stringify(item.state)];
 
 /** Where a family's due list, an item and an item's states are kept under `prefix`. */
 function keysOf(prefix: string) {
@@ -27,11 +32,11 @@ function keysOf(prefix: string) {
   };
 }
 
-type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
 
 /** The claim board in Redis (one server, as the store itself is; not Redis Cluster). */
 export function redisClaimBoard(client: RedisClientConnectionType, prefix: string): ClaimBoard {
-  const { item, states } = keysOf(prefix);
+  const { due, item, states } = keysOf(prefix);
   return {
     ...redisSchedule(client, prefix),
     async readState(family, key, field) {
@@ -45,10 +50,16 @@ export function redisClaimBoard(client: RedisClientConnectionType, prefix: strin
     async deleteState(family, key, field) {
       await client.hDel(states(family, key), field);
     },
-    async swapState(family, key, field, expected, replacement) {
+    async swapState(family, key, field, expected, replacement, along) {
       // A state's text is JSON, never empty: '' stands for none.
       const args = [field, stateText(expected) ?? "", stateText(replacement) ?? ""];
-      return (await runRedisScript(client, SWAP_STATE, [states(family, key)], args)) === 1;
+      if (!along) return (await runRedisScript(client, SWAP_STATE, [states(family, key)], args)) === 1;
+      const keys = [states(family, key), due(along.family), states(along.family, along.key)];
+      return (await runRedisScript(client, SWAP_STATE_ALONG, keys, [...args, ...alongArgs(along)])) === 1;
+    },
+    async enlistWith(item) {
+      const keys = [due(item.family), states(item.family, item.key)];
+      await runRedisScript(client, ENLIST_WITH, keys, alongArgs(item));
     },
   };
 }

@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import {
   type ClaimBoard,
   type ClaimedItem,
+  type Enlisting,
   type KeyClaim,
   parseState,
   type Release,
@@ -135,7 +136,7 @@ function sqliteHolds(db: Database.Database, tables: Tables): Pick<ClaimBoard, Ho
   };
 }
 
-type StateSteps = "readState" | "writeState" | "deleteState" | "swapState";
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
 
 /** The items' states: written under a claim, or swapped (compare-and-set) without one. */
 function sqliteStates(db: Database.Database, tables: Tables): Pick<ClaimBoard, StateSteps> {
@@ -162,6 +163,39 @@ function sqliteStates(db: Database.Database, tables: Tables): Pick<ClaimBoard, S
   const swapDelete = db.prepare<[string, string, string, string]>(
     `DELETE FROM ${states} WHERE family = ? AND key = ? AND field = ? AND state = ?`,
   );
+  const enlistItem = db.prepare<[string, string, number]>(
+    `INSERT INTO ${items} (family, key, due_at) VALUES (?, ?, ?) ON CONFLICT (family, key) DO NOTHING`,
+  );
+  const putState = db.prepare<[string, string, string, string]>(
+    `INSERT INTO ${states} (family, key, field, state) VALUES (?, ?, ?, ?)
+     ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state`,
+  );
+  const enlistWith = db.transaction((item: Enlisting) => {
+    enlistItem.run(item.family, item.key, item.dueAt);
+    putState.run(item.family, item.key, item.field, JSON.stringify(item.state));
+  });
+  const swap = (family: string, key: string, field: string, expected: unknown, replacement: unknown) => {
+    const [was, next] = [stateText(expected), stateText(replacement)];
+    if (was === undefined && next === undefined) return read.get(family, key, field) === undefined;
+    if (was === undefined) return swapInsert.run(family, key, field, next ?? "").changes === 1;
+    if (next === undefined) return swapDelete.run(family, key, field, was).changes === 1;
+    return swapUpdate.run(next, family, key, field, was).changes === 1;
+  };
+  // With an item along: the swap and the item's enlisting in one transaction.
+  const swapAlong = db.transaction(
+    (
+      family: string,
+      key: string,
+      field: string,
+      expected: unknown,
+      replacement: unknown,
+      along: Enlisting,
+    ) => {
+      const swapped = swap(family, key, field, expected, replacement);
+      if (swapped) enlistWith(along);
+      return swapped;
+    },
+  );
   return {
     async readState(family, key, field) {
       const row = read.get(family, key, field);
@@ -173,12 +207,12 @@ function sqliteStates(db: Database.Database, tables: Tables): Pick<ClaimBoard, S
     async deleteState(family, key, field) {
       deleteState.run(family, key, field);
     },
-    async swapState(family, key, field, expected, replacement) {
-      const [was, next] = [stateText(expected), stateText(replacement)];
-      if (was === undefined && next === undefined) return read.get(family, key, field) === undefined;
-      if (was === undefined) return swapInsert.run(family, key, field, next ?? "").changes === 1;
-      if (next === undefined) return swapDelete.run(family, key, field, was).changes === 1;
-      return swapUpdate.run(next, family, key, field, was).changes === 1;
+    async swapState(family, key, field, expected, replacement, along) {
+      if (along) return swapAlong.immediate(family, key, field, expected, replacement, along);
+      return swap(family, key, field, expected, replacement);
+    },
+    async enlistWith(item) {
+      enlistWith.immediate(item);
     },
   };
 }

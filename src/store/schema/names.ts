@@ -20,7 +20,8 @@ export type PrefixedTable =
   | "claim_items"
   | "claim_states"
   | "rate_limits"
-  | "audit_entries";
+  | "audit_entries"
+  | "audit_heads";
 
 /**
  * The prefix as the start of an SQL name: ":" and "-" (Redis-style prefixes such as "kassa-test:x")
@@ -43,6 +44,11 @@ export const CLAIMS_TABLE = tableName(DEFAULT_PREFIX, "claims");
 
 /** Where Redis keeps the schema version of a prefix. */
 export const redisSchemaKey = (prefix: string) => `${prefix}:schema`;
+
+/** The audit trail's two tables under `prefix` (src/audit/): its entries, and each team's head. */
+export function auditTables(prefix: string): { entries: string; heads: string } {
+  return { entries: tableName(prefix, "audit_entries"), heads: tableName(prefix, "audit_heads") };
+}
 
 /** The claim board's two tables under `prefix` (src/store/claims/). */
 export function claimTables(prefix: string): { items: string; states: string } {

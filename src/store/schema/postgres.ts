@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { z } from "zod";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, POSTGRES_TABLE, tableName } from "./names.js";
+import { auditTables, CLAIMS_TABLE, DEFAULT_PREFIX, POSTGRES_TABLE, tableName } from "./names.js";
 import { BASELINE_VERSION, refuseNewer, refuseOlder, type SqlStep } from "./version.js";
 
 // The PostgreSQL schema: the baseline (the tables as release 63116c6 left them, version 8), then
@@ -33,8 +33,27 @@ export const POSTGRES_BASELINE: SqlStep = (prefix) => {
   ];
 };
 
+/**
+ * Each team's head of the audit trail (src/audit/postgres.ts), kept apart from the entries and moved
+ * in the same statement as each append, so deleting the newest entries leaves a head that names
+ * them. A store that has entries gets each team's newest as its head. Self-contained.
+ */
+export const POSTGRES_AUDIT_HEADS: SqlStep = (prefix) => {
+  const { entries, heads } = auditTables(prefix);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${heads} (
+      team TEXT PRIMARY KEY, seq BIGINT NOT NULL, hash TEXT NOT NULL, at BIGINT NOT NULL)`,
+    `INSERT INTO ${heads} (team, seq, hash, at)
+      SELECT DISTINCT ON (team) team, seq, hash, at FROM ${entries} ORDER BY team, seq DESC
+      ON CONFLICT (team) DO NOTHING`,
+  ];
+};
+
 /** The steps after the baseline: POSTGRES_STEPS[0] is step BASELINE_VERSION + 1. */
-export const POSTGRES_STEPS: SqlStep[] = [];
+export const POSTGRES_STEPS: SqlStep[] = [
+  // 9: the audit trail's heads, apart from its entries (each team's newest entry where it has some).
+  POSTGRES_AUDIT_HEADS,
+];
 
 /**
  * What a store written before the schema version holds under `prefix`: the tables releases before

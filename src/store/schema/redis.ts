@@ -13,7 +13,10 @@ import { BASELINE_VERSION, refuseNewer, refuseOlder } from "./version.js";
 export type RedisStep = { purpose: string; lua: string };
 
 /** The steps after the baseline: REDIS_STEPS[0] is step BASELINE_VERSION + 1. */
-export const REDIS_STEPS: RedisStep[] = [];
+export const REDIS_STEPS: RedisStep[] = [
+  // 9: the audit trail's head has been apart from its entries on Redis from the start (P:audit:T:head).
+  { purpose: "nothing to move: the audit trail's heads are kept apart already", lua: "" },
+];
 
 /**
  * The keys releases before the schema version wrote under a prefix P (the feed's and the live

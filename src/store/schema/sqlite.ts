@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, tableName } from "./names.js";
+import { auditTables, CLAIMS_TABLE, DEFAULT_PREFIX, KEYV_TABLE, tableName } from "./names.js";
 import { BASELINE_VERSION, refuseNewer, refuseOlder, type SqlStep } from "./version.js";
 
 // The SQLite file's schema: the baseline (the tables as release 63116c6 left them, version 8), then
@@ -31,8 +31,28 @@ export const SQLITE_BASELINE: SqlStep = (prefix) => {
   ];
 };
 
+/**
+ * Each team's head of the audit trail (src/audit/sqlite.ts), kept apart from the entries and moved
+ * in the same transaction as each append, so deleting the newest entries leaves a head that names
+ * them. A store that has entries gets each team's newest as its head. Self-contained.
+ */
+export const SQLITE_AUDIT_HEADS: SqlStep = (prefix) => {
+  const { entries, heads } = auditTables(prefix);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${heads} (
+      team TEXT PRIMARY KEY, seq INTEGER NOT NULL, hash TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `INSERT INTO ${heads} (team, seq, hash, at)
+      SELECT e.team, e.seq, e.hash, e.at FROM ${entries} e
+      WHERE e.seq = (SELECT MAX(m.seq) FROM ${entries} m WHERE m.team = e.team)
+      ON CONFLICT (team) DO NOTHING`,
+  ];
+};
+
 /** The steps after the baseline: SQLITE_STEPS[0] is step BASELINE_VERSION + 1. */
-export const SQLITE_STEPS: SqlStep[] = [];
+export const SQLITE_STEPS: SqlStep[] = [
+  // 9: the audit trail's heads, apart from its entries (each team's newest entry where it has some).
+  SQLITE_AUDIT_HEADS,
+];
 
 /**
  * What a store written before the schema version holds under `prefix`: the tables releases before
