@@ -345,7 +345,8 @@ export class Stack {
 
   /** Submits a modal as Slack does; `values` maps block_id to the input's value. */
   async submitView(options: {
-    view: Record<string, unknown>;
+    /** The view as Kassa opened it (any shape: its fields are sent back as they are). */
+    view: object;
     /**
      * value: a text input; selected: a select or radio; ticked: checkboxes or a multi-select; users:
      * the people picker; conversation: the channel picker.

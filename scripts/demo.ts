@@ -330,7 +330,7 @@ async function main(): Promise<number> {
         );
       const posted = stack.slack.callsOf("chat.postMessage").length;
       await stack.submitView({
-        view: view as unknown as Record<string, unknown>,
+        view,
         values: {
           [CREATE_FIELDS.amount]: { value: amount },
           [CREATE_FIELDS.currency]: { selected: currency },

@@ -58,44 +58,7 @@ export function createApp(deps: AppDeps): KassaApp {
   app.use(journalCommands(journal, logger, inFlight, config.journalAfterMs, config.journalGraceMs, clock));
   if (slack.auth.kind === "oauth") app.use(noteOrgWorkspaces(deps.stores.installations, logger));
   let recovery: Recovery | undefined;
-  const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
-  registerListeners(app, {
-    rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
-    inFlight,
-    payments: deps.payments,
-    paymethodsPages: new PaymethodsPages(),
-    stores: deps.stores,
-    logger,
-    timeoutMs: config.payments.timeoutMs,
-    replyVisibility: config.replyVisibility,
-    adminUserIds: slack.adminUserIds,
-    defaultApiVersion: config.payments.apiVersion,
-    now,
-    watches: deps.watches,
-    feeds: deps.feeds,
-    exports: deps.exports,
-    history: deps.history,
-    cancels: deps.cancels,
-    digests: deps.digests,
-    audit: deps.audit,
-    serviceTimeZone: config.payments.timeZone,
-    claimOnce,
-    callbacks: deps.callbacks?.addresses,
-    payoutPolicies: deps.payouts.policies,
-    payouts: deps.payouts.deps,
-    balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
-  });
-  registerSteps(app, {
-    payments: deps.payments,
-    stores: deps.stores,
-    watches: deps.watches,
-    feeds: deps.feeds,
-    audit: deps.audit,
-    logger,
-    now,
-    claimOnce,
-    inFlight,
-  });
+  registerHandlers(app, deps, inFlight, now);
 
   return {
     app,
@@ -123,6 +86,49 @@ export function createApp(deps: AppDeps): KassaApp {
       return { drained, pending: inFlight.size };
     },
   };
+}
+
+/** The listeners (commands, buttons, forms, events) and the workflow steps, with what they use. */
+function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () => Date): void {
+  const { config, logger } = deps;
+  const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
+  registerListeners(app, {
+    rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
+    inFlight,
+    payments: deps.payments,
+    paymethodsPages: new PaymethodsPages(),
+    stores: deps.stores,
+    logger,
+    timeoutMs: config.payments.timeoutMs,
+    replyVisibility: config.replyVisibility,
+    adminUserIds: config.slack.adminUserIds,
+    defaultApiVersion: config.payments.apiVersion,
+    now,
+    watches: deps.watches,
+    feeds: deps.feeds,
+    exports: deps.exports,
+    history: deps.history,
+    cancels: deps.cancels,
+    digests: deps.digests,
+    audit: deps.audit,
+    serviceTimeZone: config.payments.timeZone,
+    claimOnce,
+    callbacks: deps.callbacks?.addresses,
+    payoutPolicies: deps.payouts.policies,
+    payouts: deps.payouts.deps,
+    balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
+  });
+  registerSteps(app, {
+    payments: deps.payments,
+    stores: deps.stores,
+    watches: deps.watches,
+    feeds: deps.feeds,
+    audit: deps.audit,
+    logger,
+    now,
+    claimOnce,
+    inFlight,
+  });
 }
 
 /** The Bolt app for this way of running (OAuth, Socket Mode with its probe server, one workspace). */

@@ -1,31 +1,22 @@
 import type pino from "pino";
-import { type AppDeps, createApp } from "./app.js";
-import { callbackAddresses } from "./callbacks/keys.js";
-import { callbackListener, nudgeLiveWork } from "./callbacks/receive.js";
-import { type Config, type Env, loadConfig } from "./config/index.js";
-import { openPeriodWork } from "./digests/open.js";
-import type { DigestRunner } from "./digests/runner.js";
-import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
+import { createApp } from "./app.js";
+import { type Env, loadConfig } from "./config/index.js";
 import {
   type BackgroundPasses,
   logListening,
-  paymentsClient,
   StartupError,
   starting,
   verifyBotToken,
 } from "./edge/start-steps.js";
-import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { openGuards } from "./guards/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
-import { WorkspacePayments } from "./registers/workspace-payments.js";
-import { openStores, type Stores } from "./store/index.js";
+import { openStores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
 import { type Clock, systemClock } from "./util/clock.js";
 import { Closers } from "./util/closers.js";
 import { createLogger, type Logger } from "./util/logger.js";
-import { RefusalSummary } from "./util/refusal-summary.js";
-import { slackClients, startWatcher } from "./watch/index.js";
-import type { Watcher } from "./watch/watcher.js";
+import { slackClients } from "./watch/index.js";
+import { type OpenedWork, openWork } from "./work.js";
 
 /**
  * Credentials and settings are read on every command; a few seconds in memory saves most of those
@@ -115,6 +106,19 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
+  const passes = startJobs({ work, feedRunner, digestRunner, records }, guardRunner, closers);
+  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
+}
+
+/**
+ * The background jobs started, each with one closers.job line after it (jobs stop together within
+ * their grace); each offers a pass on demand.
+ */
+function startJobs(
+  { work, feedRunner, digestRunner, records }: OpenedWork,
+  guardRunner: Awaited<ReturnType<typeof openGuards>>,
+  closers: Closers,
+): BackgroundPasses {
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
@@ -123,8 +127,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     runner.start();
     closers.job((graceMs) => runner.close(graceMs));
   }
-
-  const passes: BackgroundPasses = {
+  return {
     feed: () => feedRunner.passNow(),
     liveCards: () => work.watches.passNow(),
     digests: () => digestRunner.passNow(),
@@ -132,113 +135,5 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     moneyGuards: () => guardRunner.passNow(),
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
-  };
-  return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
-}
-
-/**
- * What the app is given besides the store: the payment service's client, the live cards, the feed,
- * the callbacks and the period work; each pushes its close on `closers` as it starts.
- */
-async function openWork(
-  config: Config,
-  stores: Stores,
-  logger: Logger,
-  closers: Closers,
-  options: ServerOptions & { clock: Clock },
-): Promise<{
-  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches"> & { watches: Watcher };
-  feedRunner: FeedRunner;
-  digestRunner: DigestRunner;
-  records: Records;
-}> {
-  const { store, credentials, cache } = stores;
-  const client = paymentsClient(config, options);
-  closers.push(() => client.close());
-  // The payment service's callbacks need an address it can reach: PUBLIC_URL, in HTTP mode.
-  const addresses =
-    config.publicUrl && !config.slack.appToken
-      ? callbackAddresses(stores.callbackKeys, config.publicUrl)
-      : undefined;
-  const payments = new WorkspacePayments(credentials, client, cache, {
-    defaultVersion: config.payments.apiVersion,
-    methodsTtlMs: config.paymethodsCacheTtlMs,
-    balanceTtlMs: config.balanceCacheTtlMs,
-    callbackAddress: addresses?.address,
-  });
-  const watcher = await starting(closers, "cannot set up live cards in the store", () =>
-    startWatcher(config, stores, payments, logger, {
-      clock: options.clock,
-      ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
-    }),
-  );
-  closers.job((graceMs) => watcher.close(graceMs));
-  const { feeds, runner: feedRunner } = await starting(
-    closers,
-    "cannot set up payment feeds in the store",
-    () =>
-      openFeed(
-        config,
-        stores,
-        feedReaderOf(payments, stores.settings),
-        slackClients(config, stores),
-        logger,
-        {
-          clock: options.clock,
-          ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
-          ...(options.feedLeaseMs ? { leaseMs: options.feedLeaseMs } : {}),
-        },
-      ),
-  );
-  const records = await openRecords(config, stores, client, logger, closers, options);
-  const refusals = new RefusalSummary(logger, options.refusalSummaryMs);
-  closers.push(() => refusals.close());
-  const callbacks = addresses && {
-    addresses,
-    receive: callbackListener({
-      keys: stores.callbackKeys,
-      saltOf: async (teamId) => (await credentials.get(teamId))?.salt,
-      nudge: nudgeLiveWork(feedRunner, watcher, logger),
-      nudgePayout: payoutNudge(records.payouts.deps, logger, () => new Date(options.clock.now())),
-      logger,
-      refusals,
-    }),
-  };
-  // Reports, exports and digests read each register's history through what is kept of it.
-  const { history, cancels, exports, digests, digestRunner } = await starting(
-    closers,
-    "cannot set up leases in the store",
-    () =>
-      openPeriodWork(store, {
-        payments,
-        settings: stores.settings,
-        slack: slackClients(config, stores),
-        registers: stores.registers,
-        zone: config.payments.timeZone,
-        logger,
-        clock: options.clock,
-        digestIntervalMs: config.digestIntervalMs,
-        storeTimeoutMs: config.store.timeoutMs,
-        leasePrefix: options.watchNamespace,
-        readLeaseMs: options.readLeaseMs,
-      }),
-  );
-  return {
-    work: {
-      payments,
-      watches: watcher,
-      feeds,
-      exports,
-      history,
-      cancels,
-      digests,
-      callbacks,
-      refusals,
-      audit: records.audit,
-      payouts: records.payouts,
-    },
-    feedRunner,
-    digestRunner,
-    records,
   };
 }

@@ -13,6 +13,7 @@ import {
 } from "../sandbox/fake-payments.js";
 import { signedHeaders } from "../sandbox/sign.js";
 import { type SlackStandIn, startSlackStandIn } from "../sandbox/slack.js";
+import { loadSqliteFixture } from "./support/c6ce3d1-fixtures.js";
 
 /** Runs src/index.ts as `npm start` would run dist/index.js, with only the given environment. */
 function startIndex(env: Record<string, string>): {
@@ -193,6 +194,23 @@ describe("start-up", () => {
       expect(await run.exit).toBe(1);
       expect(run.output().stderr).toMatch(
         /^kassa: the store's schema \(kassa_schema\) is at version 999, but this release of Kassa knows versions up to \d+: a newer release has upgraded it; [^\n]*\n$/,
+      );
+    });
+
+    it("stops with one line naming the release that upgrades it when the store is too old (c6ce3d1's)", async () => {
+      const path = join(dir, "c6ce3d1.sqlite");
+      loadSqliteFixture(path);
+      const run = startIndex({
+        PORT: "0",
+        SLACK_SIGNING_SECRET: "signing",
+        SLACK_BOT_TOKEN: "xoxb-test",
+        SLACK_API_URL: slack.apiUrl,
+        STORE_URL: `sqlite://${path}`,
+        CREDENTIALS_KEY: Buffer.alloc(32, 3).toString("base64"),
+      });
+      expect(await run.exit).toBe(1);
+      expect(run.output().stderr).toMatch(
+        /^kassa: the store's schema \(kassa_schema\) was written by a release before the schema version \(c6ce3d1 or earlier\), older than this release of Kassa upgrades \(version \d+\): start release 63116c6 on it once, which upgrades it, then this release\n$/,
       );
     });
 

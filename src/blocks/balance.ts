@@ -86,17 +86,37 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
   const lang = input.lang ?? "en";
   const t = BALANCE_TEXT[lang];
   const nonZero = input.balances.filter((balance) => !isZero(balance));
-  const empty = input.balances.filter(isZero);
-  const blocks: types.KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: t.header } }];
+  const total = totalText(input, nonZero);
+  const blocks: types.KnownBlock[] = [
+    { type: "header", text: { type: "plain_text", text: t.header } },
+    ...balanceSections(input, nonZero, lang),
+    ...(total
+      ? [
+          { type: "divider" as const },
+          { type: "section" as const, text: { type: "mrkdwn" as const, text: total.line } },
+        ]
+      : []),
+    notesBlock(input, total, lang),
+  ];
+  const amounts = nonZero.map((balance) => formatAmount(balance.amount.value, balance.amount.currency, lang));
+  const fallback = [
+    t.fallback(amounts.length > 0 ? amounts.join(", ") : undefined),
+    ...(total?.fallback ? [total.fallback] : []),
+  ].join("; ");
+  return { response_type: "ephemeral", text: safeText(fallback, LIMITS.fallbackText), blocks };
+}
 
+/** The non-zero balances, a line each (at most MAX_LINES, then how many more), or a line saying none. */
+function balanceSections(
+  input: BalanceMessageInput,
+  nonZero: readonly Balance[],
+  lang: Lang,
+): types.KnownBlock[] {
+  const t = BALANCE_TEXT[lang];
+  const blocks: types.KnownBlock[] = [];
   if (nonZero.length === 0) {
-    blocks.push({
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: input.balances.length === 0 && input.unreadable === 0 ? t.allZeroNothing : t.allZero,
-      },
-    });
+    const text = input.balances.length === 0 && input.unreadable === 0 ? t.allZeroNothing : t.allZero;
+    blocks.push({ type: "section", text: { type: "mrkdwn", text } });
   }
   const listed = nonZero.slice(0, MAX_LINES);
   for (let start = 0; start < listed.length; start += LINES_PER_SECTION) {
@@ -106,36 +126,27 @@ export function buildBalanceMessage(input: BalanceMessageInput): SlackMessage {
       text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
     });
   }
-  if (nonZero.length > listed.length) {
+  if (nonZero.length > listed.length)
     blocks.push({
       type: "context",
       elements: [{ type: "mrkdwn", text: t.more(nonZero.length - listed.length) }],
     });
-  }
+  return blocks;
+}
 
-  const total = totalText(input, nonZero);
-  if (total) {
-    blocks.push({ type: "divider" }, { type: "section", text: { type: "mrkdwn", text: total.line } });
-  }
-
+/** The empty balances named in one line, the total's note, and when the balances were read. */
+function notesBlock(input: BalanceMessageInput, total: TotalText | undefined, lang: Lang): types.KnownBlock {
+  const t = BALANCE_TEXT[lang];
+  const empty = input.balances.filter(isZero);
   const notes: string[] = [];
-  if (empty.length > 0) {
-    const names = empty.map((balance) => inlineCode(truncate(balance.code, 40))).join(", ");
-    notes.push(t.empty(names));
-  }
+  if (empty.length > 0)
+    notes.push(t.empty(empty.map((balance) => inlineCode(truncate(balance.code, 40))).join(", ")));
   if (total?.note) notes.push(total.note);
   notes.push(t.readAt(slackDateFromEpoch(epoch(input.fetchedAt), lang)));
-  blocks.push({
+  return {
     type: "context",
     elements: notes.map((text) => ({ type: "mrkdwn" as const, text: truncate(text, LIMITS.sectionText) })),
-  });
-
-  const amounts = nonZero.map((balance) => formatAmount(balance.amount.value, balance.amount.currency, lang));
-  const fallback = [
-    t.fallback(amounts.length > 0 ? amounts.join(", ") : undefined),
-    ...(total?.fallback ? [total.fallback] : []),
-  ].join("; ");
-  return { response_type: "ephemeral", text: safeText(fallback, LIMITS.fallbackText), blocks };
+  };
 }
 
 /** A polite no, naming who can see the balance and how that can change. */

@@ -75,10 +75,24 @@ function registerInputs(form: ConnectForm, t: (typeof CONNECT_TEXT)[Lang]): type
 /** The connect modal. The secret is never put back into it; blank keeps the stored one. */
 export function connectModal(form: ConnectForm): types.ModalView {
   const t = CONNECT_TEXT[form.lang ?? "en"];
-  const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
+  return modal({
+    callbackId: CONNECT_VIEW,
+    title: t.title,
+    submit: t.submit,
+    close: t.cancel,
+    privateMetadata: form.privateMetadata,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: t.intro } },
+      ...registerInputs(form, t),
+      ...credentialInputs(form, t),
+      ...settingInputs(form, t),
+    ],
+  });
+}
+
+/** Login, secret and salt (blank secret or salt: the stored one stays), and what was wrong with them. */
+function credentialInputs(form: ConnectForm, t: (typeof CONNECT_TEXT)[Lang]): types.KnownBlock[] {
   const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: t.intro } },
-    ...registerInputs(form, t),
     textInput({
       block: CONNECT_FIELDS.login,
       label: t.login,
@@ -100,13 +114,15 @@ export function connectModal(form: ConnectForm): types.ModalView {
       maxLength: 500,
     }),
   ];
-  if (form.error) {
-    blocks.push({
-      type: "context",
-      elements: [{ type: "mrkdwn", text: `:warning: ${safeText(form.error, 1900)}` }],
-    });
-  }
-  blocks.push(
+  if (!form.error) return blocks;
+  const warning = `:warning: ${safeText(form.error, 1900)}`;
+  return [...blocks, { type: "context", elements: [{ type: "mrkdwn", text: warning }] }];
+}
+
+/** The API version, where replies go, who sees balances, the language, who creates invoices and workflows. */
+function settingInputs(form: ConnectForm, t: (typeof CONNECT_TEXT)[Lang]): types.InputBlock[] {
+  const whoMay = [selectOption(t.adminsOnly, "admins"), selectOption(t.everyone, "everyone")];
+  return [
     selectInput({
       block: CONNECT_FIELDS.apiVersion,
       label: t.apiVersion,
@@ -147,15 +163,7 @@ export function connectModal(form: ConnectForm): types.ModalView {
       options: [selectOption(t.workflowsNo, "off"), selectOption(t.workflowsYes, "on")],
       initial: form.workflowCreates ?? "off",
     }),
-  );
-  return modal({
-    callbackId: CONNECT_VIEW,
-    title: t.title,
-    submit: t.submit,
-    close: t.cancel,
-    privateMetadata: form.privateMetadata,
-    blocks,
-  });
+  ];
 }
 
 function noticeModal(title: string, mrkdwn: string, lang: Lang): types.ModalView {

@@ -47,28 +47,12 @@ function formIntro(
   return register ? `${REGISTERS_TEXT[lang].feedOf(escapeMrkdwn(register))}: ${intro}` : intro;
 }
 
-/**
- * The feed form of one channel, filled with what its feed does now (a channel that is no feed yet:
- * paid invoices, nobody mentioned). `methods`: the register's method list, code and name; undefined
- * when it could not be read in time (the field is left out and the methods chosen before stay).
- * `origin` goes to private_metadata: the workspace, channel and register the form is for.
- */
-export function feedFormModal(options: {
-  channel: string;
-  isFeed: boolean;
-  filter: FeedFilter;
-  mentions: Mentions | null | undefined;
-  methods: ReadonlyArray<{ code: string; name: string }> | undefined;
-  maxPeople: number;
-  /** `r`: the register's name, where the workspace has several (the form's intro says it). */
-  origin: { t: string; c: string; r?: string | undefined };
-  lang?: Lang;
-}): types.ModalView {
-  const lang = options.lang ?? "en";
-  const t = FEED_FORM_TEXT[lang];
-  const { filter, mentions } = options;
-  const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: formIntro(options, lang) } },
+type FeedFormText = (typeof FEED_FORM_TEXT)[Lang];
+type MethodList = ReadonlyArray<{ code: string; name: string }> | undefined;
+
+/** What the feed posts: events, the least amount, methods (when the list was read) and tests. */
+function filterBlocks(filter: FeedFilter, methods: MethodList, t: FeedFormText): types.KnownBlock[] {
+  return [
     checkboxesInput({
       block: FEED_FIELDS.events,
       label: t.events,
@@ -84,24 +68,7 @@ export function feedFormModal(options: {
       placeholder: "10000",
       initial: filter.minRub ?? undefined,
     }),
-  ];
-  if (options.methods) {
-    const known = options.methods.slice(0, METHODS_MAX);
-    blocks.push(
-      multiSelectInput({
-        block: FEED_FIELDS.methods,
-        label: t.methods,
-        hint: t.methodsHint,
-        optional: true,
-        placeholder: t.anyMethod,
-        options: known.map((method) => selectOption(`${method.name} (${method.code})`, method.code)),
-        initial: filter.methods ?? undefined,
-      }),
-    );
-  } else {
-    blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: t.methodsUnavailable }] });
-  }
-  blocks.push(
+    methodsBlock(filter, methods, t),
     radioInput({
       block: FEED_FIELDS.tests,
       label: t.tests,
@@ -111,13 +78,38 @@ export function feedFormModal(options: {
       ],
       initial: filter.tests === false ? TESTS_CHOICES.exclude : TESTS_CHOICES.include,
     }),
-    { type: "divider" },
+  ];
+}
+
+/** The methods drop-down, or a line saying the list could not be read (the methods chosen stay). */
+function methodsBlock(filter: FeedFilter, methods: MethodList, t: FeedFormText): types.KnownBlock {
+  if (!methods) return { type: "context", elements: [{ type: "mrkdwn", text: t.methodsUnavailable }] };
+  return multiSelectInput({
+    block: FEED_FIELDS.methods,
+    label: t.methods,
+    hint: t.methodsHint,
+    optional: true,
+    placeholder: t.anyMethod,
+    options: methods
+      .slice(0, METHODS_MAX)
+      .map((method) => selectOption(`${method.name} (${method.code})`, method.code)),
+    initial: filter.methods ?? undefined,
+  });
+}
+
+/** Whom the feed mentions, on what, and from which amount (a channel with none: payments ticked). */
+function mentionBlocks(
+  mentions: Mentions | null | undefined,
+  maxPeople: number,
+  t: FeedFormText,
+): types.KnownBlock[] {
+  return [
     usersInput({
       block: FEED_FIELDS.people,
       label: t.people,
       hint: t.peopleHint,
       optional: true,
-      max: options.maxPeople,
+      max: maxPeople,
       placeholder: t.nobody,
       initial: mentions?.users,
     }),
@@ -145,13 +137,39 @@ export function feedFormModal(options: {
       placeholder: "50000",
       initial: mentions?.minRub ?? undefined,
     }),
-  );
+  ];
+}
+
+/**
+ * The feed form of one channel, filled with what its feed does now (a channel that is no feed yet:
+ * paid invoices, nobody mentioned). `methods`: the register's method list, code and name; undefined
+ * when it could not be read in time (the field is left out and the methods chosen before stay).
+ * `origin` goes to private_metadata: the workspace, channel and register the form is for.
+ */
+export function feedFormModal(options: {
+  channel: string;
+  isFeed: boolean;
+  filter: FeedFilter;
+  mentions: Mentions | null | undefined;
+  methods: MethodList;
+  maxPeople: number;
+  /** `r`: the register's name, where the workspace has several (the form's intro says it). */
+  origin: { t: string; c: string; r?: string | undefined };
+  lang?: Lang;
+}): types.ModalView {
+  const lang = options.lang ?? "en";
+  const t = FEED_FORM_TEXT[lang];
   return modal({
     callbackId: FEED_FORM_VIEW,
     title: t.title,
     submit: t.save,
     close: t.cancel,
     privateMetadata: JSON.stringify(options.origin),
-    blocks,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: formIntro(options, lang) } },
+      ...filterBlocks(options.filter, options.methods, t),
+      { type: "divider" },
+      ...mentionBlocks(options.mentions, options.maxPeople, t),
+    ],
   });
 }

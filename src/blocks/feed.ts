@@ -57,25 +57,8 @@ export function buildFeedMessage(
   const test = invoice.method === TEST_METHOD;
   const from = options.register === undefined ? "" : `*${escapeMrkdwn(options.register)}* · `;
   const title = `${from}${headline(invoice.state, options.isNew, expired, lang)} · ${t.invoice(inlineCode(truncate(invoice.id, 100)))}${test ? `  ·  :test_tube: _${t.testPayment}_` : ""}`;
-  const fields: types.MrkdwnElement[] = [];
+  const fields = feedFields(invoice, options.method, lang);
   const amount = invoice.amounts.amount;
-  if (amount) fields.push(field(t.invoiceAmount, escapeMrkdwn(formatMoney(amount, lang))));
-  const paid = invoice.amounts.payAmount;
-  const paidLabel = amountLabel("payAmount", invoice, false, lang);
-  // Only when it says something the invoice amount does not (another currency or figure).
-  if (paid && paidLabel && amount && (paid.currency !== amount.currency || paid.value !== amount.value))
-    fields.push(field(paidLabel, escapeMrkdwn(formatMoney(paid, lang))));
-  if (invoice.method) {
-    const method = options.method?.code === invoice.method ? options.method : undefined;
-    fields.push(
-      field(
-        t.method,
-        method
-          ? `${safeText(method.name, 80)} ${inlineCode(invoice.method)}`
-          : inlineCode(truncate(invoice.method, 40)),
-      ),
-    );
-  }
   const blocks: types.KnownBlock[] = [
     { type: "section", text: { type: "mrkdwn", text: truncate(title, LIMITS.sectionText) } },
   ];
@@ -85,22 +68,7 @@ export function buildFeedMessage(
       type: "context",
       elements: [{ type: "mrkdwn", text: truncate(escapeMrkdwn(invoice.description), 300) }],
     });
-  blocks.push({
-    type: "actions",
-    elements: [
-      {
-        type: "button",
-        action_id: INVOICE_ACTIONS.open,
-        text: { type: "plain_text", text: t.openCard },
-        value: invoiceButton.write({
-          t: options.teamId,
-          id: invoice.id,
-          s: truncate(invoice.state, 40),
-          ...(options.register === undefined ? {} : { r: options.register }),
-        }),
-      },
-    ],
-  });
+  blocks.push(openCardActions(invoice, options.teamId, options.register, lang));
   const what = expired
     ? FEED_FILTER_TEXT[lang].expiredUnpaidLower
     : options.isNew && invoice.state === "notpayed"
@@ -114,6 +82,54 @@ export function buildFeedMessage(
   // Escaped first, the mentions added after: only the form's people are ever mentioned.
   const safe = safeText(text, LIMITS.fallbackText - people.length - 3);
   return { text: people ? `${safe} · ${people}` : safe, blocks };
+}
+
+/**
+ * The invoice amount, the amount paid where it says something the invoice amount does not (another
+ * currency or figure), and the method (its name where the list had it).
+ */
+function feedFields(invoice: Invoice, known: PaymentMethod | undefined, lang: Lang): types.MrkdwnElement[] {
+  const t = FEED_TEXT[lang];
+  const fields: types.MrkdwnElement[] = [];
+  const amount = invoice.amounts.amount;
+  if (amount) fields.push(field(t.invoiceAmount, escapeMrkdwn(formatMoney(amount, lang))));
+  const paid = invoice.amounts.payAmount;
+  const paidLabel = amountLabel("payAmount", invoice, false, lang);
+  if (paid && paidLabel && amount && (paid.currency !== amount.currency || paid.value !== amount.value))
+    fields.push(field(paidLabel, escapeMrkdwn(formatMoney(paid, lang))));
+  if (invoice.method) {
+    const method = known?.code === invoice.method ? known : undefined;
+    const shown = method
+      ? `${safeText(method.name, 80)} ${inlineCode(invoice.method)}`
+      : inlineCode(truncate(invoice.method, 40));
+    fields.push(field(t.method, shown));
+  }
+  return fields;
+}
+
+/** The button that opens the invoice's full card for the presser alone. */
+function openCardActions(
+  invoice: Invoice,
+  teamId: string,
+  register: string | undefined,
+  lang: Lang,
+): types.KnownBlock {
+  return {
+    type: "actions",
+    elements: [
+      {
+        type: "button",
+        action_id: INVOICE_ACTIONS.open,
+        text: { type: "plain_text", text: FEED_TEXT[lang].openCard },
+        value: invoiceButton.write({
+          t: teamId,
+          id: invoice.id,
+          s: truncate(invoice.state, 40),
+          ...(register === undefined ? {} : { r: register }),
+        }),
+      },
+    ],
+  };
 }
 
 function whyContext(why: FeedWhy, people: string, lang: Lang): types.KnownBlock {

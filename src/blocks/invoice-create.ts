@@ -55,8 +55,36 @@ export type CreateForm = {
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
 export function createInvoiceModal(form: CreateForm): types.ModalView {
-  const t = CREATE_TEXT[form.lang ?? "en"];
-  const blocks: types.KnownBlock[] = [
+  const lang = form.lang ?? "en";
+  const t = CREATE_TEXT[lang];
+  const registerLine: types.KnownBlock[] = form.register
+    ? [
+        {
+          type: "context",
+          elements: [
+            {
+              type: "mrkdwn",
+              text: REGISTERS_TEXT[lang].footer(escapeMrkdwn(form.register.name), form.register.how),
+            },
+          ],
+        },
+      ]
+    : [];
+  return modal({
+    callbackId: CREATE_INVOICE_VIEW,
+    title: t.title,
+    submit: t.submit,
+    close: t.cancel,
+    privateMetadata: JSON.stringify(form.origin),
+    blocks: [...registerLine, ...invoiceInputs(form, t), ...methodInput(form, t)],
+  });
+}
+
+type CreateText = (typeof CREATE_TEXT)[Lang];
+
+/** Amount, currency, lifetime, description and the extra note. */
+function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
+  return [
     textInput({
       block: CREATE_FIELDS.amount,
       label: t.amount,
@@ -96,35 +124,22 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
       maxLength: MAX_EXTRA,
     }),
   ];
-  // A drop-down takes at most 100 options (selectInput keeps the first 100).
+}
+
+/** The method to pay with, where the register's list was read (a drop-down keeps the first 100). */
+function methodInput(form: CreateForm, t: CreateText): types.KnownBlock[] {
   const methods = form.methods ?? [];
-  if (methods.length > 0) {
-    blocks.push(
-      selectInput({
-        block: CREATE_FIELDS.method,
-        optional: true,
-        label: t.method,
-        hint: t.methodHint,
-        placeholder: t.anyMethod,
-        options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
-      }),
-    );
-  }
-  if (form.register) {
-    const said = REGISTERS_TEXT[form.lang ?? "en"].footer(
-      escapeMrkdwn(form.register.name),
-      form.register.how,
-    );
-    blocks.unshift({ type: "context", elements: [{ type: "mrkdwn", text: said }] });
-  }
-  return modal({
-    callbackId: CREATE_INVOICE_VIEW,
-    title: t.title,
-    submit: t.submit,
-    close: t.cancel,
-    privateMetadata: JSON.stringify(form.origin),
-    blocks,
-  });
+  if (methods.length === 0) return [];
+  return [
+    selectInput({
+      block: CREATE_FIELDS.method,
+      optional: true,
+      label: t.method,
+      hint: t.methodHint,
+      placeholder: t.anyMethod,
+      options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
+    }),
+  ];
 }
 
 /** What the modal's fields held when submitted (absent fields as undefined). */

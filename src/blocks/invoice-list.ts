@@ -57,12 +57,7 @@ function row(
   };
 }
 
-/**
- * /invoice list: the newest invoices of the cash register, ten a page, each with its state, amount
- * and currency, created time in the reader's timezone and an Open button (the full card, privately).
- * Private to the asker with Previous / Next and Share in channel; a shared copy has no page buttons.
- */
-export function buildInvoiceList(input: {
+type InvoiceListInput = {
   teamId: string;
   /** The register listed, where the workspace has several (its page buttons carry it). */
   register?: string | undefined;
@@ -75,57 +70,37 @@ export function buildInvoiceList(input: {
   sharedBy?: string | undefined;
   /** The workspace's language (English by default). */
   lang?: Lang;
-}): SlackMessage {
+};
+
+/**
+ * /invoice list: the newest invoices of the cash register, ten a page, each with its state, amount
+ * and currency, created time in the reader's timezone and an Open button (the full card, privately).
+ * Private to the asker with Previous / Next and Share in channel; a shared copy has no page buttons.
+ */
+export function buildInvoiceList(input: InvoiceListInput): SlackMessage {
   const lang = input.lang ?? "en";
   const t = INVOICE_LIST_TEXT[lang];
   const filter = t.filters[input.filter];
+  const shown = input.entries.slice(0, LIST_PAGE_SIZE);
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: t.header(filter) } },
+    ...(input.entries.length === 0
+      ? [
+          {
+            type: "section" as const,
+            text: { type: "mrkdwn" as const, text: input.page > 1 ? t.noMore : t.none(filter) },
+          },
+        ]
+      : []),
+    ...shown.map((entry) => row(entry, input.teamId, lang, input.register)),
+    ...(input.visibility === "private" ? [pageActions(input, lang)] : []),
   ];
-  if (input.entries.length === 0) {
-    blocks.push({
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: input.page > 1 ? t.noMore : t.none(filter),
-      },
-    });
-  }
-  for (const entry of input.entries.slice(0, LIST_PAGE_SIZE))
-    blocks.push(row(entry, input.teamId, lang, input.register));
-  const value = (page: number) =>
-    listPageButton.write({
-      t: input.teamId,
-      f: input.filter,
-      p: page,
-      ...(input.register === undefined ? {} : { r: input.register }),
-    });
-  if (input.visibility === "private") {
-    const buttons: types.Button[] = [];
-    if (input.page > 1)
-      buttons.push({
-        type: "button",
-        action_id: LIST_ACTIONS.previous,
-        text: { type: "plain_text", text: t.previous },
-        value: value(input.page - 1),
-      });
-    if (input.hasMore)
-      buttons.push({
-        type: "button",
-        action_id: LIST_ACTIONS.next,
-        text: { type: "plain_text", text: t.next },
-        value: value(input.page + 1),
-      });
-    buttons.push(shareButton(LIST_ACTIONS.share, value(input.page), t.share));
-    blocks.push({ type: "actions", block_id: "invoice_list_actions", elements: buttons });
-  }
   const notes = [
     t.notes(input.page, slackDateFromEpoch(Math.floor(input.fetchedAt.getTime() / 1000), lang)),
     input.sharedBy ? t.sharedBy(`<@${input.sharedBy}>`) : input.visibility === "private" ? t.onlyYou : "",
   ].filter(Boolean);
   blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: notes.join(" ") }] });
-  const text = input.entries
-    .slice(0, LIST_PAGE_SIZE)
+  const text = shown
     .map(
       (entry) =>
         `${entry.id} ${plainState(entry.state, lang)}${entry.amount ? ` ${formatMoney(entry.amount, lang)}` : ""}`,
@@ -136,4 +111,27 @@ export function buildInvoiceList(input: {
     text: truncate(escapeMrkdwn(t.fallback(filter, text || undefined)), LIMITS.fallbackText),
     blocks,
   };
+}
+
+/** A private list's Previous and Next where there are such pages, and Share in channel. */
+function pageActions(input: InvoiceListInput, lang: Lang): types.KnownBlock {
+  const t = INVOICE_LIST_TEXT[lang];
+  const value = (page: number) =>
+    listPageButton.write({
+      t: input.teamId,
+      f: input.filter,
+      p: page,
+      ...(input.register === undefined ? {} : { r: input.register }),
+    });
+  const button = (actionId: string, text: string, page: number): types.Button => ({
+    type: "button",
+    action_id: actionId,
+    text: { type: "plain_text", text },
+    value: value(page),
+  });
+  const buttons: types.Button[] = [];
+  if (input.page > 1) buttons.push(button(LIST_ACTIONS.previous, t.previous, input.page - 1));
+  if (input.hasMore) buttons.push(button(LIST_ACTIONS.next, t.next, input.page + 1));
+  buttons.push(shareButton(LIST_ACTIONS.share, value(input.page), t.share));
+  return { type: "actions", block_id: "invoice_list_actions", elements: buttons };
 }

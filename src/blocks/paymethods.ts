@@ -116,6 +116,16 @@ function leftOutText(leftOut: PaymethodsMessageOptions["leftOut"], lang: Lang): 
   return notes.length > 0 ? `${notes.join(" ")} ` : "";
 }
 
+/** The page of the matching methods shown: its number (kept within the pages there are) and methods. */
+type ShownPage = { matching: readonly PaymentMethod[]; shown: PaymentMethod[]; page: number; pages: number };
+
+function pageOf(matching: readonly PaymentMethod[], asked: number): ShownPage {
+  const pages = Math.max(1, Math.ceil(matching.length / METHODS_PER_PAGE));
+  const page = Number.isFinite(asked) ? Math.min(Math.max(1, Math.trunc(asked)), pages) : 1;
+  const shown = matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
+  return { matching, shown, page, pages };
+}
+
 /**
  * The method list: counts in the header, one line per method, 20 per page with Previous / Next,
  * and Refresh. Returns undefined when the filter matches nothing (the caller answers privately).
@@ -131,91 +141,82 @@ export function buildPaymethodsMessage(
   const matching = sortMethods(filterMethods(all, view.filter));
   if (matching.length === 0 && view.filter.kind === "text") return undefined;
   const enabled = matching.filter((method) => method.enabled).length;
-  const disabled = matching.length - enabled;
-  const pages = Math.max(1, Math.ceil(matching.length / METHODS_PER_PAGE));
-  const page = Number.isFinite(view.page) ? Math.min(Math.max(1, Math.trunc(view.page)), pages) : 1;
-  const shown = matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
-
-  const title = t.title(describeFilter(view.filter, lang), enabled, disabled);
+  const shown = pageOf(matching, view.page);
+  const title = t.title(describeFilter(view.filter, lang), enabled, matching.length - enabled);
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: truncate(title, LIMITS.headerText) } },
+    ...methodSections(shown.shown, lang),
+    footerBlock(shown, options, lang),
+    { type: "actions", block_id: "paymethods_nav", elements: navButtons(view, shown, visibility, lang) },
   ];
-  if (shown.length === 0) {
-    blocks.push({ type: "section", text: { type: "mrkdwn", text: t.none } });
-  }
+  const listed = shown.shown
+    .map((method) => `${method.code} ${method.enabled ? percent(percentSum(method), lang) : t.disabledShort}`)
+    .join(", ");
+  // Escaped first, then cut: escaping lengthens text from the service.
+  const text = safeText(
+    `${title}${shown.pages > 1 ? t.fallbackPage(shown.page, shown.pages) : ""}${listed ? `: ${listed}` : ""}`,
+    LIMITS.fallbackText,
+  );
+  return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
+}
+
+/** One line per method, a section per METHODS_PER_SECTION of them; a line saying none when none. */
+function methodSections(shown: readonly PaymentMethod[], lang: Lang): types.KnownBlock[] {
+  if (shown.length === 0)
+    return [{ type: "section", text: { type: "mrkdwn", text: PAYMETHODS_TEXT[lang].none } }];
+  const sections: types.KnownBlock[] = [];
   for (let start = 0; start < shown.length; start += METHODS_PER_SECTION) {
     const lines = shown.slice(start, start + METHODS_PER_SECTION).map((method) => methodLine(method, lang));
-    blocks.push({
+    sections.push({
       type: "section",
       text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },
     });
   }
+  return sections;
+}
 
+/** Which methods of how many, what was left out, and when the list was read. */
+function footerBlock(
+  { matching, shown, page, pages }: ShownPage,
+  options: PaymethodsMessageOptions,
+  lang: Lang,
+) {
+  const t = PAYMETHODS_TEXT[lang];
+  const first = (page - 1) * METHODS_PER_PAGE;
   const range =
-    shown.length === 0
-      ? ""
-      : t.range(
-          (page - 1) * METHODS_PER_PAGE + 1,
-          (page - 1) * METHODS_PER_PAGE + shown.length,
-          matching.length,
-          page,
-          pages,
-        );
+    shown.length === 0 ? "" : t.range(first + 1, first + shown.length, matching.length, page, pages);
   const readAt = slackDateFromEpoch(Math.floor(options.fetchedAt.getTime() / 1000), lang);
-  blocks.push({
-    type: "context",
-    elements: [
-      {
-        type: "mrkdwn",
-        text: truncate(
-          `${range}${leftOutText(options.leftOut, lang)}${t.footer(readAt, visibility === "private")}`,
-          LIMITS.sectionText,
-        ),
-      },
-    ],
-  });
+  const footer = t.footer(readAt, options.visibility === "private");
+  const text = truncate(`${range}${leftOutText(options.leftOut, lang)}${footer}`, LIMITS.sectionText);
+  return { type: "context", elements: [{ type: "mrkdwn", text }] } satisfies types.KnownBlock;
+}
 
+/** Previous and Next where there are such pages, Refresh, and Share on a private list. */
+function navButtons(
+  view: PaymethodsView,
+  { page, pages }: ShownPage,
+  visibility: ReplyVisibility,
+  lang: Lang,
+) {
+  const t = PAYMETHODS_TEXT[lang];
   const value = (targetPage: number) =>
     paymethodsPageButton.write({
       f: filterText(view.filter),
       p: targetPage,
       ...(view.register === undefined ? {} : { r: view.register }),
     });
-  const buttons: types.Button[] = [];
-  if (page > 1) {
-    buttons.push({
-      type: "button",
-      action_id: PAYMETHODS_ACTIONS.previous,
-      text: { type: "plain_text", text: t.previous },
-      value: value(page - 1),
-    });
-  }
-  if (page < pages) {
-    buttons.push({
-      type: "button",
-      action_id: PAYMETHODS_ACTIONS.next,
-      text: { type: "plain_text", text: t.next },
-      value: value(page + 1),
-    });
-  }
-  buttons.push({
+  const button = (actionId: string, text: string, target: number): types.Button => ({
     type: "button",
-    action_id: PAYMETHODS_ACTIONS.refresh,
-    text: { type: "plain_text", text: t.refresh },
-    value: value(page),
+    action_id: actionId,
+    text: { type: "plain_text", text },
+    value: value(target),
   });
+  const buttons: types.Button[] = [];
+  if (page > 1) buttons.push(button(PAYMETHODS_ACTIONS.previous, t.previous, page - 1));
+  if (page < pages) buttons.push(button(PAYMETHODS_ACTIONS.next, t.next, page + 1));
+  buttons.push(button(PAYMETHODS_ACTIONS.refresh, t.refresh, page));
   if (visibility === "private") buttons.push(shareButton(PAYMETHODS_ACTIONS.share, value(page), t.share));
-  blocks.push({ type: "actions", block_id: "paymethods_nav", elements: buttons });
-
-  const listed = shown
-    .map((method) => `${method.code} ${method.enabled ? percent(percentSum(method), lang) : t.disabledShort}`)
-    .join(", ");
-  // Escaped first, then cut: escaping lengthens text from the service.
-  const text = safeText(
-    `${title}${pages > 1 ? t.fallbackPage(page, pages) : ""}${listed ? `: ${listed}` : ""}`,
-    LIMITS.fallbackText,
-  );
-  return { response_type: visibility === "private" ? "ephemeral" : "in_channel", text, blocks };
+  return buttons;
 }
 
 export function paymethodsHelpMessage(facts: HelpFacts, lang: Lang = "en"): SlackMessage {

@@ -40,17 +40,10 @@ export function loadConfig(env: Env, options: { requireSlack?: boolean } = {}): 
   return toConfig(result.data);
 }
 
+type Parsed = z.output<typeof variablesSchema>;
+
 /** The parsed variables, grouped the way the app reads them; Config is this function's type. */
-function toConfig(parsed: z.output<typeof variablesSchema>) {
-  const auth: SlackAuth =
-    parsed.SLACK_CLIENT_ID && parsed.SLACK_CLIENT_SECRET && parsed.SLACK_STATE_SECRET
-      ? {
-          kind: "oauth",
-          clientId: parsed.SLACK_CLIENT_ID,
-          clientSecret: parsed.SLACK_CLIENT_SECRET,
-          stateSecret: parsed.SLACK_STATE_SECRET,
-        }
-      : { kind: "single-workspace", botToken: parsed.SLACK_BOT_TOKEN ?? "" };
+function toConfig(parsed: Parsed) {
   return {
     port: parsed.PORT,
     /** How long a client may take to send its headers, and its whole request, before it is cut off. */
@@ -58,30 +51,8 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
       headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
     },
-    slack: {
-      auth,
-      /** Verifies HTTP requests; unset only in Socket Mode. */
-      signingSecret: parsed.SLACK_SIGNING_SECRET,
-      /** Set: Socket Mode (no public URL); events arrive over a WebSocket. */
-      appToken: parsed.SLACK_APP_TOKEN,
-      apiUrl: parsed.SLACK_API_URL,
-      /** SLACK_TIMEOUT_MS: the longest any one Slack Web API call may take, retries included. */
-      timeoutMs: parsed.SLACK_TIMEOUT_MS,
-      /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
-      adminUserIds: parsed.ADMIN_USER_IDS,
-    },
-    payments: {
-      apiUrl: parsed.PAYMENTS_API_URL,
-      apiVersion: parsed.PAYMENTS_API_VERSION,
-      timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
-      timeZone: parsed.PAYMENTS_TIMEZONE,
-      /** Per cash register: requests started per second, at once, and the longest wait for a turn (0: no limit). */
-      perRegister: {
-        ratePerSecond: parsed.PAYMENTS_RATE_PER_SECOND,
-        concurrency: parsed.PAYMENTS_MAX_CONCURRENT,
-        maxWaitMs: parsed.PAYMENTS_MAX_QUEUE_MS,
-      },
-    },
+    slack: slackConfig(parsed),
+    payments: paymentsConfig(parsed),
     /** timeoutMs: STORE_TIMEOUT_MS, the deadline of every store call. */
     store: {
       url: parsed.STORE_URL,
@@ -97,6 +68,55 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     },
     /** How long a workspace's method list is reused (0: not cached). */
     paymethodsCacheTtlMs: parsed.PAYMETHODS_CACHE_TTL_MS,
+    ...backgroundConfig(parsed),
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/** How Kassa talks to Slack: its credentials (one workspace's bot token, or OAuth), its limits, admins. */
+function slackConfig(parsed: Parsed) {
+  const auth: SlackAuth =
+    parsed.SLACK_CLIENT_ID && parsed.SLACK_CLIENT_SECRET && parsed.SLACK_STATE_SECRET
+      ? {
+          kind: "oauth",
+          clientId: parsed.SLACK_CLIENT_ID,
+          clientSecret: parsed.SLACK_CLIENT_SECRET,
+          stateSecret: parsed.SLACK_STATE_SECRET,
+        }
+      : { kind: "single-workspace", botToken: parsed.SLACK_BOT_TOKEN ?? "" };
+  return {
+    auth,
+    /** Verifies HTTP requests; unset only in Socket Mode. */
+    signingSecret: parsed.SLACK_SIGNING_SECRET,
+    /** Set: Socket Mode (no public URL); events arrive over a WebSocket. */
+    appToken: parsed.SLACK_APP_TOKEN,
+    apiUrl: parsed.SLACK_API_URL,
+    /** SLACK_TIMEOUT_MS: the longest any one Slack Web API call may take, retries included. */
+    timeoutMs: parsed.SLACK_TIMEOUT_MS,
+    /** ADMIN_USER_IDS: may connect the cash register besides workspace admins and the installer. */
+    adminUserIds: parsed.ADMIN_USER_IDS,
+  };
+}
+
+/** The payment service: where, which API version, its time zone, and each register's pace. */
+function paymentsConfig(parsed: Parsed) {
+  return {
+    apiUrl: parsed.PAYMENTS_API_URL,
+    apiVersion: parsed.PAYMENTS_API_VERSION,
+    timeoutMs: parsed.PAYMENTS_TIMEOUT_MS,
+    timeZone: parsed.PAYMENTS_TIMEZONE,
+    /** Per cash register: requests started per second, at once, and the longest wait for a turn (0: no limit). */
+    perRegister: {
+      ratePerSecond: parsed.PAYMENTS_RATE_PER_SECOND,
+      concurrency: parsed.PAYMENTS_MAX_CONCURRENT,
+      maxWaitMs: parsed.PAYMENTS_MAX_QUEUE_MS,
+    },
+  };
+}
+
+/** The background work's pace: live cards, feeds, digests, guards, the audit day, payouts, the journal. */
+function backgroundConfig(parsed: Parsed) {
+  return {
     /** Live cards: the read interval of their first hour, for at most maxHours, per workspace and register. */
     watch: {
       intervalMs: parsed.WATCH_INTERVAL_MS,
@@ -125,6 +145,5 @@ function toConfig(parsed: z.output<typeof variablesSchema>) {
     journalGraceMs: parsed.JOURNAL_GRACE_MS,
     /** JOURNAL_AFTER_MS: a command still unanswered this long after its ack is journaled (0: at once). */
     journalAfterMs: parsed.JOURNAL_AFTER_MS,
-    logLevel: parsed.LOG_LEVEL,
   };
 }

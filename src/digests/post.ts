@@ -48,17 +48,7 @@ export async function postDigest(
   post: DigestPost,
 ): Promise<void> {
   const { team, digest, bounds, lang } = post;
-  const counter = new ReportCounter(bounds);
-  const read = await deps.history.read(
-    team,
-    { since: bounds.previous.from, until: bounds.to },
-    (entry) => counter.add(entry),
-    { maxPages: DIGEST_MAX_PAGES },
-  );
-  counter.partial = read.partial;
-  counter.unreadable = read.unreadable;
-  counter.daysLeftOut = read.daysLeftOut;
-  const report = counter.finish();
+  const report = await countPeriod(deps.history, team, bounds);
   const titled = reportTitle(bounds.period, lang);
   const title = post.register === undefined ? titled : `${post.register} · ${titled}`;
   const t = REPORT_TEXT[lang];
@@ -92,6 +82,21 @@ export async function postDigest(
   } catch (error) {
     deps.logger.warn({ ...log, err: error, outcome: "digest_csv_failed" }, "digest CSV not sent");
   }
+}
+
+/** The period's report, counted from the register's kept history (and the period before, to compare). */
+async function countPeriod(history: KeptHistory, team: string, bounds: DigestPost["bounds"]) {
+  const counter = new ReportCounter(bounds);
+  const read = await history.read(
+    team,
+    { since: bounds.previous.from, until: bounds.to },
+    (entry) => counter.add(entry),
+    { maxPages: DIGEST_MAX_PAGES },
+  );
+  counter.partial = read.partial;
+  counter.unreadable = read.unreadable;
+  counter.daysLeftOut = read.daysLeftOut;
+  return counter.finish();
 }
 
 async function sendMonthCsv(

@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { buildFeedMessage, feedGivenUpText, feedPausedText } from "../blocks/feed.js";
 import { isExpired } from "../blocks/invoice-state.js";
+import type { SlackMessage } from "../blocks/message.js";
 import type { Invoice } from "../payments/model.js";
 import { registerOfKey } from "../store/registers.js";
 import { afterPost, beforeChannel, nextStep, nextTryAt, type PostOutcome, postFailure } from "./decide.js";
@@ -46,22 +47,13 @@ export async function deliverChannel(
       index += 1;
       continue;
     }
-    // Unsubscribed (or subscribed afresh) since the turn began: nothing more is posted there.
-    if (!(await stillSubscribed(turn, subscription))) {
-      ctx.deps.logger.info(
-        { team, channel, outcome: "feed_unsubscribed" },
-        "feed channel unsubscribed during the turn: nothing more posted there",
-      );
-      return stop(state);
-    }
+    if (!(await stillSubscribed(turn, subscription))) return stop(state);
     const outcome = await post(turn, slack, subscription, next);
     const after = afterPost(state, index, outcome, ctx.now().getTime(), ctx.options.intervalMs);
     if (after.kind === "lost") return stop(state);
     state = after.state;
     if (after.kind === "pause") {
-      if (!(await turn.write(channel, state))) return stop(state);
-      const text = feedPausedText("not_in_channel", channel, await feedLanguage(ctx, team));
-      await tellSubscriber(turn, subscription, text);
+      await pauseChannel(turn, subscription, state);
       return stop(state);
     }
     if (after.kind === "written_off" && after.posted) posted += 1;
@@ -73,9 +65,26 @@ export async function deliverChannel(
   return { state, more: false, nextTryAt: nextTryAt(state.owed, ctx.now().getTime()) };
 }
 
+/** Unsubscribed (or subscribed afresh) since the turn began: nothing more is posted there. */
 async function stillSubscribed(turn: Turn, subscription: Subscription): Promise<boolean> {
   const now = await turn.ctx.deps.feeds.channels(turn.team);
-  return now.some((entry) => entry.channel === subscription.channel && entry.since === subscription.since);
+  const still = now.some(
+    (entry) => entry.channel === subscription.channel && entry.since === subscription.since,
+  );
+  if (!still)
+    turn.ctx.deps.logger.info(
+      { team: turn.team, channel: subscription.channel, outcome: "feed_unsubscribed" },
+      "feed channel unsubscribed during the turn: nothing more posted there",
+    );
+  return still;
+}
+
+/** Kassa is not in the channel: the feed pauses there, written first, then its subscriber told. */
+async function pauseChannel(turn: Turn, subscription: Subscription, state: FeedState): Promise<void> {
+  const { ctx, team } = turn;
+  if (!(await turn.write(subscription.channel, state))) return;
+  const text = feedPausedText("not_in_channel", subscription.channel, await feedLanguage(ctx, team));
+  await tellSubscriber(turn, subscription, text);
 }
 
 async function giveUp(
@@ -93,6 +102,9 @@ async function giveUp(
   await tellSubscriber(turn, subscription, text);
 }
 
+type PostLog = { team: string; channel: string; invoice: string; state: string };
+type Facts = NonNullable<ReturnType<typeof factsOfAnnouncement>>;
+
 /**
  * Posts one announcement, as invoice/info tells it now, if the feed's filter (as it is now) still
  * takes it; Slack is told only while the turn holds its claim.
@@ -106,13 +118,49 @@ async function post(
   const { ctx, team } = turn;
   const channel = subscription.channel;
   const log = { team, channel, invoice: announcement.id, state: announcement.state };
+  const due = await stillDue(turn, subscription, announcement, log);
+  if (typeof due === "string") return due;
+  const { invoice, facts } = due;
+  const method = invoice.method
+    ? await ctx.deps.reader.methodFor(team, invoice.method).catch(() => undefined)
+    : undefined;
+  const message = buildFeedMessage(
+    // Told as the history showed it, even if it moved on since (its own change comes next).
+    { ...invoice, state: announcement.state },
+    {
+      teamId: registerOfKey(team).team,
+      register: turn.label,
+      isNew: announcement.isNew === true,
+      event: facts.event,
+      method,
+      lang: await feedLanguage(ctx, team),
+      ...(saysWhy(subscription)
+        ? { why: { filter: filterOf(subscription), mention: mentionsFor(subscription, facts) } }
+        : {}),
+    },
+  );
+  if (!(await turn.stillOurs())) return "lost";
+  return postMessage(turn, slack, message, log);
+}
+
+/**
+ * The invoice as invoice/info tells it now, and what the feed knows of it, while the channel still
+ * wants it; otherwise what became of it (skipped, left to its live card, unreadable).
+ */
+async function stillDue(
+  turn: Turn,
+  subscription: Subscription,
+  announcement: Announcement,
+  log: PostLog,
+): Promise<{ invoice: Invoice; facts: Facts } | PostOutcome> {
+  const { ctx, team } = turn;
   const skip = (reason: string): PostOutcome => {
     ctx.deps.logger.info({ ...log, reason, outcome: "feed_skipped" }, "feed message no longer due here");
     return "skipped";
   };
   const owedFacts = factsOfAnnouncement(announcement);
   if (!owedFacts || !stillWanted(subscription, owedFacts)) return skip("filter");
-  if (await ctx.deps.feeds.hasCard(team, channel, announcement.id)) {
+  if (await ctx.deps.feeds.hasCard(team, subscription.channel, announcement.id)) {
     // Its live card in this channel tells the change in its thread: not announced twice here.
     ctx.deps.logger.info(
       { ...log, outcome: "feed_left_to_card" },
@@ -137,39 +185,31 @@ async function post(
   if (!stillWanted(subscription, facts)) return skip("filter");
   // Paid (or changed) after the history showed it unpaid: not "expired unpaid"; its change is told as it comes.
   if (facts.event === "expired" && !isExpired(invoice, ctx.now())) return skip("not_expired");
-  const method = invoice.method
-    ? await ctx.deps.reader.methodFor(team, invoice.method).catch(() => undefined)
-    : undefined;
-  const message = buildFeedMessage(
-    // Told as the history showed it, even if it moved on since (its own change comes next).
-    { ...invoice, state: announcement.state },
-    {
-      teamId: registerOfKey(team).team,
-      register: turn.label,
-      isNew: announcement.isNew === true,
-      event: facts.event,
-      method,
-      lang: await feedLanguage(ctx, team),
-      ...(saysWhy(subscription)
-        ? { why: { filter: filterOf(subscription), mention: mentionsFor(subscription, facts) } }
-        : {}),
-    },
-  );
-  if (!(await turn.stillOurs())) return "lost";
+  return { invoice, facts };
+}
+
+/** The message into the channel: sent, the channel gone (the feed pauses), or not taken (tried again). */
+async function postMessage(
+  turn: Turn,
+  slack: webApi.WebClient,
+  message: SlackMessage,
+  log: PostLog,
+): Promise<PostOutcome> {
+  const { logger } = turn.ctx.deps;
   try {
-    await slack.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
-    ctx.deps.logger.info({ ...log, outcome: "feed_posted" }, "feed message posted");
+    await slack.chat.postMessage({ channel: log.channel, text: message.text, blocks: message.blocks });
+    logger.info({ ...log, outcome: "feed_posted" }, "feed message posted");
     return "sent";
   } catch (error) {
     const failure = postFailure(error);
     if (failure.kind === "channel_gone") {
-      ctx.deps.logger.warn(
+      logger.warn(
         { ...log, slackError: failure.code, outcome: "feed_paused", reason: "not_in_channel" },
         "feed paused",
       );
       return "not_in_channel";
     }
-    ctx.deps.logger.warn(
+    logger.warn(
       { ...log, slackError: failure.code, kind: failure.failure, outcome: "feed_post_failed" },
       "feed post failed",
     );

@@ -5,7 +5,7 @@ import { type Delivered, deliverChannel } from "./delivery.js";
 import { feedLanguage, type Turn } from "./deps.js";
 import { digests } from "./digest.js";
 import { expiredUnpaid } from "./expiry.js";
-import { readHistory } from "./history-read.js";
+import { type HistoryRead, readHistory } from "./history-read.js";
 import { emptyState, type FeedState, type Subscription } from "./model.js";
 import { tellSubscriber } from "./notes.js";
 import { afterGoodRead, afterUnreadableHistory, type PauseNote } from "./pause.js";
@@ -38,29 +38,51 @@ export async function workTurn(given: Turn): Promise<{ dueAt: number }> {
       { team, err: read.error, outcome: "feed_read_failed" },
       "feed history could not be read",
     );
+  if (!(await writeOwed(turn, subscriptions, states, loaded, read))) return due({ kind: "lost" });
+  const delivered = await deliverAll(turn, subscriptions, states);
+  const more = (read.ok && read.more) || delivered.more;
+  await digests(turn, subscriptions, states);
+  return due({ kind: "worked", now: ctx.now().getTime(), more, nextTryAt: delivered.nextTryAt });
+}
+
+/**
+ * What each channel is owed after the read (or its pause after a failed one), written where it
+ * changed, then the pauses told; false when the turn lost its claim.
+ */
+async function writeOwed(
+  turn: Turn,
+  subscriptions: readonly Subscription[],
+  states: Map<string, FeedState>,
+  loaded: ReadonlyMap<string, FeedState>,
+  read: HistoryRead,
+): Promise<boolean> {
   const notes = new Map<Subscription, PauseNote>();
   for (const subscription of subscriptions) {
+    const now = turn.ctx.now().getTime();
     const state = states.get(subscription.channel) as FeedState;
-    const after = read.ok ? afterGoodRead(state) : afterUnreadableHistory(state, ctx.now().getTime());
+    const after = read.ok ? afterGoodRead(state) : afterUnreadableHistory(state, now);
     // Expiries are told only after a good read: a payment made just before one would otherwise be missed.
     if (read.ok)
-      after.state = expiredUnpaid(
-        after.state,
-        subscription,
-        ctx.now().getTime(),
-        OWED_LIMIT - after.state.owed.length,
-      ).state;
+      after.state = expiredUnpaid(after.state, subscription, now, OWED_LIMIT - after.state.owed.length).state;
     states.set(subscription.channel, after.state);
     if (after.note) notes.set(subscription, after.note);
     if (
       after.state !== loaded.get(subscription.channel) &&
       !(await turn.write(subscription.channel, after.state))
     )
-      return due({ kind: "lost" });
+      return false;
   }
   for (const [subscription, note] of notes) await tellPause(turn, subscription, note);
+  return true;
+}
 
-  let more = read.ok && read.more;
+/** Each channel's delivery within the turn's share: whether more is due at once, and the next retry. */
+async function deliverAll(
+  turn: Turn,
+  subscriptions: readonly Subscription[],
+  states: Map<string, FeedState>,
+): Promise<{ more: boolean; nextTryAt: number }> {
+  let more = false;
   let nextTryAt = Number.POSITIVE_INFINITY;
   for (const subscription of subscriptions) {
     if (turn.over()) break;
@@ -73,8 +95,7 @@ export async function workTurn(given: Turn): Promise<{ dueAt: number }> {
     more ||= delivered.more;
     nextTryAt = Math.min(nextTryAt, delivered.nextTryAt ?? Number.POSITIVE_INFINITY);
   }
-  await digests(turn, subscriptions, states);
-  return due({ kind: "worked", now: ctx.now().getTime(), more, nextTryAt });
+  return { more, nextTryAt };
 }
 
 /**

@@ -171,13 +171,7 @@ export class KeptHistory {
         await this.forget(team);
         return { ...read, partial: true, manifest: emptyManifest(manifest, this.deps.zone) };
       }
-      const cutoff = dayKey(Math.floor(Date.now() / 1000) - KEEP_DAYS * 86_400);
-      const dropped = await chunks.dropBefore(cutoff);
-      if (dropped > 0) {
-        manifest.count = Math.max(0, manifest.count - dropped);
-        manifest.complete = false;
-        manifest.coveredFrom = Math.max(manifest.coveredFrom ?? 0, Date.parse(`${cutoff}T00:00:00Z`) / 1000);
-      }
+      await dropOldDays(chunks, manifest);
       await save();
       return { ...read, manifest };
     } finally {
@@ -214,3 +208,13 @@ const shiftDay = (day: string, by: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
 const previousDay = (day: string) => shiftDay(day, -1);
 const nextDay = (day: string) => shiftDay(day, 1);
+
+/** Days older than KEEP_DAYS are dropped: the record no longer covers them, nor is it complete. */
+async function dropOldDays(chunks: DayChunks, manifest: Manifest): Promise<void> {
+  const cutoff = dayKey(Math.floor(Date.now() / 1000) - KEEP_DAYS * 86_400);
+  const dropped = await chunks.dropBefore(cutoff);
+  if (dropped === 0) return;
+  manifest.count = Math.max(0, manifest.count - dropped);
+  manifest.complete = false;
+  manifest.coveredFrom = Math.max(manifest.coveredFrom ?? 0, Date.parse(`${cutoff}T00:00:00Z`) / 1000);
+}

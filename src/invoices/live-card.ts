@@ -76,6 +76,24 @@ function watchFailed(error: unknown, delivery: CardDelivery): "store_failed" {
   return "store_failed";
 }
 
+type CardOptions = { created?: boolean; entered?: EnteredAmount; lang?: Lang };
+
+/** A channel card under way: what deliverInvoiceCard was given, and the register its watch reads with. */
+type ChannelCard = {
+  deps: Pick<InvoiceDeps, "now" | "stores" | "watches" | "feeds">;
+  client: webApi.WebClient;
+  asker: Asker;
+  invoice: Invoice;
+  card: SlackMessage;
+  delivery: CardDelivery;
+  options: CardOptions;
+  register: string | undefined;
+};
+
+type Room = "watching" | "workspace_full" | "invoice_full" | "asker_full" | "store_failed";
+
+const stopValueOf = ({ asker, invoice }: ChannelCard) => ({ t: asker.teamId, id: invoice.id });
+
 /**
  * Delivers an invoice card. Channel cards are posted with chat.postMessage (Kassa then has the
  * message's ts and can keep it current); where the bot cannot post, the card goes through
@@ -92,31 +110,51 @@ export async function deliverInvoiceCard(
   visibility: ReplyVisibility,
   delivery: CardDelivery,
   /** created: the asker created the invoice (/invoice new); live updates keep "Created by" and the amount typed. */
-  options: { created?: boolean; entered?: EnteredAmount; lang?: Lang } = {},
+  options: CardOptions = {},
 ): Promise<SlackMessage | null> {
   const watchable = deps.watches.shouldWatch(invoice, deps.now());
-  const stopValue = { t: asker.teamId, id: invoice.id };
   const register = watchable ? await watchedRegister(deps, asker) : undefined;
 
   if (visibility === "private") {
     if (!register) return card;
     return privateCard(deps, { asker, register, invoice, card, delivery, lang: options.lang });
   }
-
+  const given: ChannelCard = { deps, client, asker, invoice, card, delivery, options, register };
   // The room is checked first, so the card is posted with the right line (not posted, then corrected).
-  const room = register
-    ? await deps.watches
-        .room(asker.teamId, invoice.id, asker.userId)
-        .catch((error: unknown) => watchFailed(error, delivery))
-    : "store_failed";
+  const room = await roomFor(given);
+  const posted = await postCard(given, withRoomLine(given, room));
+  if (typeof posted !== "string") return posted;
+  await noteFeedCard(given);
+  if (register && room === "watching") await watchChannelCard(given, register, posted);
+  return null;
+}
+
+/** Whether the card can be watched; a store that fails leaves it unwatched (the log says why). */
+async function roomFor(given: ChannelCard): Promise<Room> {
+  const { deps, asker, invoice, delivery } = given;
+  if (!given.register) return "store_failed";
+  const room = await deps.watches
+    .room(asker.teamId, invoice.id, asker.userId)
+    .catch((error: unknown) => watchFailed(error, delivery));
   if (room === "workspace_full" || room === "invoice_full" || room === "asker_full") delivery.watch = room;
-  const live =
-    room === "watching"
-      ? withWatchStatus(card, { kind: "watching", lastCheckedAt: deps.now() }, stopValue, options.lang)
-      : room === "store_failed"
-        ? card
-        : withWatchStatus(card, notWatched(room, deps), stopValue, options.lang);
-  let ts: string;
+  return room;
+}
+
+/** The card with its live line: kept current, or why not (the card as it is when the store failed). */
+function withRoomLine(given: ChannelCard, room: Room): SlackMessage {
+  const { deps, card, options } = given;
+  if (room === "store_failed") return card;
+  const status: WatchStatus =
+    room === "watching" ? { kind: "watching", lastCheckedAt: deps.now() } : notWatched(room, deps);
+  return withWatchStatus(card, status, stopValueOf(given), options.lang);
+}
+
+/**
+ * Posts the card into the channel: its ts, or (where the bot cannot post) the card to send through
+ * response_url, saying why it is not live.
+ */
+async function postCard(given: ChannelCard, live: SlackMessage): Promise<string | SlackMessage> {
+  const { client, asker, card, delivery } = given;
   try {
     const posted = await client.chat.postMessage({
       channel: asker.channelId,
@@ -124,31 +162,33 @@ export async function deliverInvoiceCard(
       blocks: live.blocks,
     });
     if (!posted.ts) throw new Error("chat.postMessage answered without a ts");
-    ts = posted.ts;
+    delivery.posted = "chat.postMessage";
+    return posted.ts;
   } catch (error) {
     const code = slackErrorCode(error);
     delivery.posted = "response_url";
     delivery.postError = code;
-    if (!register) return card;
-    return withWatchStatus(
-      card,
-      {
-        kind: "not_watched",
-        reason: slackFailureOfCode(code) === "not_in_channel" ? "not_in_channel" : "cannot_post",
-      },
-      stopValue,
-      options.lang,
-    );
+    if (!given.register) return card;
+    const reason = slackFailureOfCode(code) === "not_in_channel" ? "not_in_channel" : "cannot_post";
+    return withWatchStatus(card, { kind: "not_watched", reason }, stopValueOf(given), given.options.lang);
   }
-  delivery.posted = "chat.postMessage";
-  // A feed in this channel leaves the invoice to this card (never two announcements of one payment).
-  // The register's feed: the invoice is that register's.
+}
+
+/**
+ * A feed in this channel leaves the invoice to this card (never two announcements of one payment).
+ * The register's feed: the invoice is that register's.
+ */
+async function noteFeedCard({ deps, asker, invoice, delivery }: ChannelCard): Promise<void> {
   await deps.feeds
     ?.noteCard(asker.registerKey ?? asker.teamId, asker.channelId, invoice.id)
     .catch((error: unknown) => {
       delivery.watchError = `feed note: ${error instanceof Error ? error.message : String(error)}`;
     });
-  if (!register || room !== "watching") return null;
+}
+
+/** Watches the posted card; where that fails after all, the card stops promising updates. */
+async function watchChannelCard(given: ChannelCard, register: string, ts: string): Promise<void> {
+  const { deps, client, asker, invoice, card, delivery, options } = given;
   const result = await deps.watches
     .watch(
       asker.teamId,
@@ -174,14 +214,12 @@ export async function deliverInvoiceCard(
       .catch((error: unknown) => {
         delivery.ownerError = error instanceof Error ? error.message : String(error);
       });
+    return;
   }
-  if (result !== "watching") {
-    // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
-    const honest =
-      result === "store_failed"
-        ? card
-        : withWatchStatus(card, notWatched(result, deps), stopValue, options.lang);
-    await client.chat.update({ channel: asker.channelId, ts, text: honest.text, blocks: honest.blocks });
-  }
-  return null;
+  // Rare (the workspace filled up meanwhile, or the store failed): the card stops promising updates.
+  const honest =
+    result === "store_failed"
+      ? card
+      : withWatchStatus(card, notWatched(result, deps), stopValueOf(given), options.lang);
+  await client.chat.update({ channel: asker.channelId, ts, text: honest.text, blocks: honest.blocks });
 }

@@ -5,7 +5,7 @@ import { ConfigError, type Env, loadConfig } from "../config/index.js";
 import { formatExpiry } from "../i18n/payouts.js";
 import { type PayoutPolicy, type PolicyInput, type PolicyProblem, parseExpiry } from "../payouts/policy.js";
 import { payoutPoliciesFor } from "../payouts/policy-store.js";
-import { changedFields, setPolicy } from "../payouts/set-policy.js";
+import { changedFields, type SetPolicyResult, setPolicy } from "../payouts/set-policy.js";
 import { openStores } from "../store/index.js";
 import { MAIN_REGISTER, registerKey } from "../store/registers.js";
 import { createLogger } from "../util/logger.js";
@@ -155,25 +155,7 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
         now: new Date(),
         audit: { audit, logger },
       });
-      if (result.kind === "invalid") {
-        for (const problem of result.problems)
-          complain(`kassa: ${OPTION_OF[problem.field]} ${REASON[problem.reason]}`);
-        return 2;
-      }
-      if (result.kind === "not_connected") {
-        complain(`kassa: ${named} has no register connected (credentials set first).`);
-        return 1;
-      }
-      if (result.kind === "no_secret2") {
-        complain(
-          `kassa: ${named} has no Secret 2 stored; payouts are signed with it. Store it first: credentials set --team ${team}${register === MAIN_REGISTER ? "" : ` --register ${register}`} --login ... --secret - --salt ...`,
-        );
-        return 1;
-      }
-      if (result.kind === "changed_meanwhile") {
-        complain(`kassa: the policy of ${named} changed while this was being saved; run it again.`);
-        return 1;
-      }
+      if (result.kind !== "saved") return notSaved(result, { named, team, register }, complain);
       const fields = changedFields(result.before, result.policy);
       say(
         `Saved the payout policy of ${named}, version ${result.policy.version} (changed: ${fields.join(", ") || "nothing"}):`,
@@ -191,6 +173,28 @@ export async function runPayoutsCli(argv: string[], io: PayoutsIo, usage: string
     complain(`kassa: ${error instanceof ConfigError ? error.message : (error as Error).message}`);
     return 1;
   }
+}
+
+/** Why the policy was not saved, a line each; the exit code (2: the options given were wrong). */
+function notSaved(
+  result: Exclude<SetPolicyResult, { kind: "saved" }>,
+  where: { named: string; team: string; register: string },
+  complain: (line: string) => void,
+): number {
+  const { named, team, register } = where;
+  if (result.kind === "invalid") {
+    for (const problem of result.problems)
+      complain(`kassa: ${OPTION_OF[problem.field]} ${REASON[problem.reason]}`);
+    return 2;
+  }
+  if (result.kind === "not_connected")
+    complain(`kassa: ${named} has no register connected (credentials set first).`);
+  else if (result.kind === "no_secret2")
+    complain(
+      `kassa: ${named} has no Secret 2 stored; payouts are signed with it. Store it first: credentials set --team ${team}${register === MAIN_REGISTER ? "" : ` --register ${register}`} --login ... --secret - --salt ...`,
+    );
+  else complain(`kassa: the policy of ${named} changed while this was being saved; run it again.`);
+  return 1;
 }
 
 async function printPolicy(

@@ -63,22 +63,11 @@ export async function readBalanceReport(
     if (left > 0) await cache.set(key, value, left);
   };
   if (toPrice.length > 0 && !toPrice.every((code) => entry.rates?.prices[code] !== undefined)) {
-    const read = entry;
-    const rates = client.getRubRates(who.account, toPrice).then(
-      (prices) => ({ ok: true as const, entry: { ...read, rates: { prices, fetchedAt: Date.now() } } }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const priced = await within(rates, RATES_BUDGET_MS);
-    if (priced === null) {
-      ratesError = new Error(`the rates call took longer than ${RATES_BUDGET_MS} ms; answered without them`);
-      // A slow answer still fills the cache for the next /balance.
-      rates.then((late) => (late.ok ? store(late.entry) : undefined)).catch(() => undefined);
-    } else if (priced.ok) {
+    const priced = await priceBalances(client, who.account, entry, toPrice, store);
+    if (priced.ok) {
       entry = priced.entry;
       changed = true;
-    } else {
-      ratesError = priced.error;
-    }
+    } else ratesError = priced.error;
   }
   if (changed) await store(entry);
   return {
@@ -92,5 +81,29 @@ export async function readBalanceReport(
         ? { prices: entry.rates.prices, fetchedAt: new Date(entry.rates.fetchedAt) }
         : null,
     ratesError,
+  };
+}
+
+/**
+ * The balances with the rouble prices of `toPrice`, read within RATES_BUDGET_MS; or why not (the
+ * call failed, or took longer: its late answer still fills the cache for the next /balance).
+ */
+async function priceBalances(
+  client: PaymentsClient,
+  account: PaymentsAccount,
+  read: CachedBalances,
+  toPrice: string[],
+  store: (value: CachedBalances) => Promise<void>,
+): Promise<{ ok: true; entry: CachedBalances } | { ok: false; error: unknown }> {
+  const rates = client.getRubRates(account, toPrice).then(
+    (prices) => ({ ok: true as const, entry: { ...read, rates: { prices, fetchedAt: Date.now() } } }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const priced = await within(rates, RATES_BUDGET_MS);
+  if (priced !== null) return priced;
+  rates.then((late) => (late.ok ? store(late.entry) : undefined)).catch(() => undefined);
+  return {
+    ok: false,
+    error: new Error(`the rates call took longer than ${RATES_BUDGET_MS} ms; answered without them`),
   };
 }

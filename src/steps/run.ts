@@ -80,23 +80,31 @@ async function runNow(
   }
   if (!first) return write("info", { outcome: "duplicate" });
 
-  let result: StepResult;
-  try {
-    result = await work({ teamId, lang, executionId });
-  } catch (error) {
-    const reference = newReference();
-    result = {
-      done: false,
-      error: options.internal(lang, reference),
-      reason: "internal_error",
-      log: { reference, err: error },
-    };
-  }
+  const result = await workedOrFailed(work, { teamId, lang, executionId }, options);
   const ended = await end(args, result);
   const fields = { ...result.log, ...ended };
   if (result.done) return write(ended.completeError ? "error" : "info", { outcome: "completed", ...fields });
   const level = "err" in fields || ended.completeError ? "error" : "info";
   write(level, { outcome: "failed", reason: result.reason, ...fields });
+}
+
+/** The step's work; a throw is an internal error, said with a reference (the log line has the cause). */
+async function workedOrFailed(
+  work: (run: StepRun) => Promise<StepResult>,
+  run: StepRun,
+  options: StepOptions,
+): Promise<StepResult> {
+  try {
+    return await work(run);
+  } catch (error) {
+    const reference = newReference();
+    return {
+      done: false,
+      error: options.internal(run.lang, reference),
+      reason: "internal_error",
+      log: { reference, err: error },
+    };
+  }
 }
 
 /** Tells Slack how the run ended; Slack's refusal (an expired function token, …) goes to the log line. */

@@ -20,36 +20,7 @@ import { DEFAULT_PREFIX, redisClaimPrefix } from "./schema/names.js";
 
 export async function openRedis(storeUrl: string, timeoutMs: number): Promise<KeyvStore> {
   const location = redactedUrl(storeUrl);
-  let connected = false;
-  const client = createClient({
-    url: storeUrl,
-    // While the connection is down, commands fail at once instead of waiting in a queue: a Slack
-    // handler has 3 seconds, and an error reply beats no reply.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      // At start-up, give up at the first failure (one clear error); once connected, reconnect
-      // with backoff so a replica survives a Redis restart.
-      reconnectStrategy: (retries) => (connected ? Math.min(100 * 2 ** retries, 2000) : false),
-    },
-  });
-  // node-redis emits "error" on every failed reconnect; unheard, that would crash the process.
-  // Commands reject meanwhile, so the callers still see the failure.
-  client.on("error", () => {});
-  // Each namespace's adapter subscribes to the shared client's events.
-  client.setMaxListeners(0);
-
-  await connectOrExplain(
-    location,
-    async () => {
-      await client.connect();
-      await client.ping();
-    },
-    async () => {
-      if (client.isOpen) client.destroy();
-    },
-  );
-  connected = true;
+  const client = await connectedClient(storeUrl, location);
   try {
     await ensureSchema({ kind: "redis", client });
   } catch (error) {
@@ -96,4 +67,38 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
       if ((await settlesWithin(closing, CLOSE_GRACE_MS)) !== "settled" && client.isOpen) client.destroy();
     },
   };
+}
+
+/** The store's one client, connected and answering a ping (or one clear error why not). */
+async function connectedClient(storeUrl: string, location: string): Promise<RedisClientConnectionType> {
+  let connected = false;
+  const client = createClient({
+    url: storeUrl,
+    // While the connection is down, commands fail at once instead of waiting in a queue: a Slack
+    // handler has 3 seconds, and an error reply beats no reply.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // At start-up, give up at the first failure (one clear error); once connected, reconnect
+      // with backoff so a replica survives a Redis restart.
+      reconnectStrategy: (retries) => (connected ? Math.min(100 * 2 ** retries, 2000) : false),
+    },
+  });
+  // node-redis emits "error" on every failed reconnect; unheard, that would crash the process.
+  // Commands reject meanwhile, so the callers still see the failure.
+  client.on("error", () => {});
+  // Each namespace's adapter subscribes to the shared client's events.
+  client.setMaxListeners(0);
+  await connectOrExplain(
+    location,
+    async () => {
+      await client.connect();
+      await client.ping();
+    },
+    async () => {
+      if (client.isOpen) client.destroy();
+    },
+  );
+  connected = true;
+  return client;
 }

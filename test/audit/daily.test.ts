@@ -1,11 +1,11 @@
-import type { webApi } from "@slack/bolt";
+import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { AUDIT_DAY_FAMILY, nextUtcMidnight, runAuditDay } from "../../src/audit/daily.js";
 import { AuditTrail } from "../../src/audit/index.js";
 import { memoryAuditEngine } from "../../src/audit/memory.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import type { WorkspaceSettings } from "../../src/store/settings.js";
 import { createLogger } from "../../src/util/logger.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const DAY_MS = 86_400_000;
 const START = Date.parse("2026-11-20T10:00:00.000Z");
@@ -16,16 +16,16 @@ function setup(settings: Record<string, WorkspaceSettings>, failPost = false) {
   const trail = new AuditTrail(engine, { retentionDays: 2, now: () => now });
   const board = memoryClaimBoard();
   const posts: Array<{ team: string; channel: string; text: string }> = [];
-  const slack = async (team: string) =>
-    ({
-      chat: {
-        postMessage: async (args: { channel: string; text: string }) => {
-          if (failPost) throw new Error("slack down");
-          posts.push({ team, channel: args.channel, text: args.text });
-          return { ok: true };
-        },
-      },
-    }) as unknown as webApi.WebClient;
+  /** A client whose chat.postMessage only records what it was asked. */
+  const slack = async (team: string) => {
+    const client = new webApi.WebClient(undefined, { slackApiUrl: "http://127.0.0.1:9/api/" });
+    client.chat.postMessage = async (args) => {
+      if (failPost) throw new Error("slack down");
+      posts.push({ team, channel: args.channel, text: "text" in args && args.text ? args.text : "" });
+      return { ok: true };
+    };
+    return client;
+  };
   const deps = {
     trail,
     board,

@@ -21,10 +21,10 @@ import {
 } from "../../src/audit/owed.js";
 import { AuditTrail } from "../../src/audit/trail.js";
 import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");

@@ -64,7 +64,7 @@ describe("payment notifications (callbacks) make live cards instant", () => {
     const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
     const created = stack.fake.created.length;
     await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
+      view: view,
       values: {
         [CREATE_FIELDS.amount]: { value: "990" },
         [CREATE_FIELDS.currency]: { selected: "RUB" },

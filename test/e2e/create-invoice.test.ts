@@ -51,7 +51,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
   ) {
     views += 1;
     return stack.submitView({
-      view: view as unknown as Record<string, unknown>,
+      view: view,
       values,
       userId: options.userId ?? ADMIN,
       viewId: options.viewId ?? `V0CREATE${views}`,
@@ -133,14 +133,14 @@ describe("/invoice new: creating an invoice from Slack", () => {
     const [first, second] = await Promise.all([
       submit(view, values, { viewId: "V0TWICE" }),
       stack.submitView({
-        view: view as unknown as Record<string, unknown>,
+        view: view,
         values,
         userId: ADMIN,
         viewId: "V0TWICE",
       }),
     ]);
     const third = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
+      view: view,
       values,
       userId: ADMIN,
       viewId: "V0TWICE",
@@ -252,7 +252,7 @@ describe("/invoice new: creating an invoice from Slack", () => {
     const creators = connect.blocks.find((block) => block.block_id === "invoice_creators");
     expect(creators?.element?.initial_option).toMatchObject({ value: "admins" });
     const saved = await stack.submitView({
-      view: connect as unknown as Record<string, unknown>,
+      view: connect,
       values: {
         login: { value: "sandbox_register" },
         secret: { value: null },
@@ -285,7 +285,7 @@ async function openAsAdmin(stack: Stack, text: string, channelId: string): Promi
 /** Submits the create modal as an admin with amount, currency and lifetime. */
 function submitAsAdmin(stack: Stack, view: View, amount: string, currency: string, lifetime = "60") {
   return stack.submitView({
-    view: view as unknown as Record<string, unknown>,
+    view: view,
     values: {
       [CREATE_FIELDS.amount]: { value: amount },
       [CREATE_FIELDS.currency]: { selected: currency },

@@ -94,7 +94,7 @@ describe("/invoice new and /invoice export per cash register", () => {
     expect(text(view.blocks[0])).toContain("Register: *shop2* (this channel's register)");
     const posts = stack.slack.callsOf("chat.postMessage").length;
     const result = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
+      view: view,
       values,
       userId: ADMIN,
       viewId: "V0SHOP2NEW",
@@ -129,7 +129,7 @@ describe("/invoice new and /invoice export per cash register", () => {
       private_metadata: JSON.stringify({ t: SANDBOX_TEAM.id, c: MAIN_CHANNEL, r: "shop9" }),
     };
     const result = await stack.submitView({
-      view: stale as unknown as Record<string, unknown>,
+      view: stale,
       values,
       userId: ADMIN,
       viewId: "V0STALE",

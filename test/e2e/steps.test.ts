@@ -44,7 +44,7 @@ describe("workflow steps (function_executed)", () => {
     const view = (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
     expect(view.blocks.some((block) => block.block_id === "workflow_creates")).toBe(true);
     const saved = await stack.submitView({
-      view: view as unknown as Record<string, unknown>,
+      view: view,
       userId: ADMIN,
       values: {
         login: { value: "sandbox_register" },

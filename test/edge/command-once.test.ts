@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerCommandsOnce, firstDeliveryOf, RECOVERED } from "../../src/edge/command-once.js";
 import { createLogger } from "../../src/util/logger.js";
+import { bareCommandArgs } from "../support/command-args.js";
 
 const BODY = {
   command: "/invoice",
@@ -24,16 +25,19 @@ async function run(
     did.push("claim");
     return claimOnce(key, ttlMs);
   }, createLogger("silent"));
-  await middleware({
-    body: BODY,
-    context,
-    ack: async () => void did.push("ack"),
-    next: async () => {
-      did.push("next");
-      listener();
-    },
-  } as unknown as Parameters<typeof middleware>[0]);
-  return { did, answer: await firstDeliveryOf(context) };
+  // The very object the middleware marks, which firstDeliveryOf reads back.
+  const marked = Object.assign(context, { isEnterpriseInstall: false });
+  await middleware(
+    bareCommandArgs(BODY, {
+      context: marked,
+      ack: async () => void did.push("ack"),
+      next: async () => {
+        did.push("next");
+        listener();
+      },
+    }),
+  );
+  return { did, answer: await firstDeliveryOf(marked) };
 }
 
 describe("answerCommandsOnce", () => {

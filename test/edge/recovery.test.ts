@@ -4,6 +4,7 @@ import { journalCommands } from "../../src/edge/recovery.js";
 import { CommandJournal, journalCommand } from "../../src/store/journal.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { createLogger } from "../../src/util/logger.js";
+import { bareCommandArgs } from "../support/command-args.js";
 
 const BODY = {
   command: "/invoice",
@@ -15,25 +16,27 @@ const BODY = {
   api_app_id: "A1",
 };
 
-/** A journal that only records what the middleware asks of it. */
-function fakeJournal() {
-  const calls: string[] = [];
-  const journal = {
-    record: async () => {
-      calls.push("record");
-      return "entry-1";
-    },
-    remove: async (id: string) => void calls.push(`remove ${id}`),
-  } as unknown as CommandJournal;
-  return { journal, calls };
+/** A journal that only records what the middleware asks of it (writing nothing). */
+class RecordingJournal extends CommandJournal {
+  readonly calls: string[] = [];
+  constructor() {
+    super(new Keyv({ namespace: "journal" }), async () => true);
+  }
+  override async record(): Promise<string> {
+    this.calls.push("record");
+    return "entry-1";
+  }
+  override async remove(id: string): Promise<void> {
+    this.calls.push(`remove ${id}`);
+  }
 }
 
 async function run(afterMs: number, listenerMs: number): Promise<string[]> {
-  const { journal, calls } = fakeJournal();
+  const journal = new RecordingJournal();
   const middleware = journalCommands(journal, createLogger("silent"), new InFlight(), afterMs);
   const next = () => new Promise<void>((resolve) => setTimeout(resolve, listenerMs));
-  await middleware({ body: BODY, next } as unknown as Parameters<typeof middleware>[0]);
-  return calls;
+  await middleware(bareCommandArgs(BODY, { next }));
+  return journal.calls;
 }
 
 /** A real journal on an in-memory Keyv; claims as the store's claimOnce gives them (once per key). */
@@ -61,7 +64,7 @@ describe("the journal's heartbeat", () => {
         seen.push((await journal.claimStale(Date.now(), graceMs)).length);
       }
     };
-    await middleware({ body: BODY, next } as unknown as Parameters<typeof middleware>[0]);
+    await middleware(bareCommandArgs(BODY, { next }));
     expect(seen).toEqual([0, 0, 0, 0]);
     expect(await keyv.get(CommandJournal.idOf(journalCommand(BODY) ?? BODY))).toBeUndefined();
   });

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { webApi } from "@slack/bolt";
+import { webApi } from "@slack/bolt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type OwedClaim,
@@ -19,10 +19,10 @@ import {
   owedExportsFor,
   tellLapsed,
 } from "../../src/exports/owed.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { familyEngines } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const run = randomBytes(4).toString("hex");
 const dir = mkdtempSync(join(tmpdir(), "kassa-owed-"));
@@ -157,18 +157,20 @@ describe("an export's note and telling its asker (in memory)", () => {
   const lines: Array<Record<string, unknown>> = [];
   const logger = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
   type Call = { method: string; args: Record<string, unknown> };
-  const slackClient = (calls: Call[], fail = false) =>
-    ({
-      chat: {
-        update: async (args: Record<string, unknown>) => {
-          if (fail) throw new Error("ratelimited");
-          calls.push({ method: "update", args });
-        },
-        postMessage: async (args: Record<string, unknown>) => {
-          calls.push({ method: "postMessage", args });
-        },
-      },
-    }) as unknown as webApi.WebClient;
+  /** A client whose chat.update and chat.postMessage only record what they were asked. */
+  const slackClient = (calls: Call[], fail = false) => {
+    const client = new webApi.WebClient(undefined, { slackApiUrl: "http://127.0.0.1:9/api/" });
+    client.chat.update = async (args) => {
+      if (fail) throw new Error("ratelimited");
+      calls.push({ method: "update", args: { ...args } });
+      return { ok: true };
+    };
+    client.chat.postMessage = async (args) => {
+      calls.push({ method: "postMessage", args: { ...args } });
+      return { ok: true };
+    };
+    return client;
+  };
 
   it("writes the entry, its progress message and renewals in order, and settles it", async () => {
     const owed = new OwedExports(memoryClaimBoard());

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +34,7 @@ afterEach(async () => {
 /** A real local server; every request it got is recorded with the socket it came on. */
 async function serve(
   handler: Handler,
-  server: Server = createServer(),
+  server: Server | HttpsServer = createServer(),
 ): Promise<{ url: string; seen: Recorded[] }> {
   const seen: Recorded[] = [];
   const sockets = new Set<Socket>();
@@ -359,7 +359,7 @@ describe("createHttpFetch: https", () => {
     if (!certificate) return;
     const { url, seen } = await serve(
       (_req, body, res) => json(res, 200, body),
-      createHttpsServer(certificate) as unknown as Server,
+      createHttpsServer(certificate),
     );
     expect(url.startsWith("https://")).toBe(true);
     const fetch = transport({ ca: certificate.cert });
@@ -374,7 +374,7 @@ describe("createHttpFetch: https", () => {
     if (!certificate) return;
     const { url, seen } = await serve(
       (_req, body, res) => json(res, 200, body),
-      createHttpsServer(certificate) as unknown as Server,
+      createHttpsServer(certificate),
     );
     const error = await rejection(transport()(url));
     expect((error as NodeJS.ErrnoException).code).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);

@@ -18,7 +18,7 @@ import {
 import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
 import { approve } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import {
   ALICE,
   ENGINES,

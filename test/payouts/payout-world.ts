@@ -19,10 +19,10 @@ import { PayoutPolicies } from "../../src/payouts/policy-store.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
 import type { ClaimBoard } from "../../src/store/claims/index.js";
 import { openClaimBoard } from "../../src/store/claims/index.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { type Engine, familyEngines } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 export const RUN = randomBytes(4).toString("hex").toUpperCase();
 const LOGIN = "payout_register";

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PolicyDraft } from "../../src/payouts/policy.js";
 import { HISTORY_KEPT, PayoutPolicies, payoutPoliciesFor } from "../../src/payouts/policy-store.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { openStore } from "../../src/store/keyv.js";
 import { familyEngines } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const RUN = randomBytes(4).toString("hex").toUpperCase();
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-payout-policy-"));

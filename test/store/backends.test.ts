@@ -84,9 +84,14 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
 }
 
-/** Keyv hands the stored text to `deserialize`; returning it as the value shows exactly what is kept. */
-function storedText<Value>(text: string): DeserializedData<Value> {
-  return { value: text as unknown as Value };
+/** Keyv hands the stored text to `deserialize`: kept here as it came, it shows exactly what is stored. */
+function storedTexts() {
+  const seen: string[] = [];
+  const deserialize = <Value>(text: string): DeserializedData<Value> => {
+    seen.push(text);
+    return {};
+  };
+  return { deserialize, last: () => seen.at(-1) };
 }
 
 for (const backend of BACKENDS) {
@@ -200,15 +205,17 @@ for (const backend of BACKENDS) {
       const credentials = new CredentialsStore(store.namespace(name), new SecretBox(key));
       await credentials.set("T123ABC", { login: LOGIN, secret: SECRET });
 
+      const stored = storedTexts();
       const plain = new Keyv<string>({
         store: backend.plainAdapter(url),
         namespace: name,
         useKeyPrefix: backend.useKeyPrefix,
-        deserialize: storedText,
+        deserialize: stored.deserialize,
       });
       plain.on("error", () => {});
       try {
-        const text = await plain.get("T123ABC");
+        await plain.get("T123ABC");
+        const text = stored.last();
         expect(typeof text).toBe("string");
         // The plain login is there, so this is the text that holds the record.
         expect(text).toContain(LOGIN);

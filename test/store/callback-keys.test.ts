@@ -1,9 +1,7 @@
 /**
  * One callback address at a time. The keys are family logic on the claim board (which runs on every
- * engine in test/store/claims.test.ts), tested on SQLite; their move from the Keyv namespace is a
- * schema step written for each engine, so that case runs on every engine the run has
- * (test/support/engines.ts; a server the run lacks is skipped, and says so). Two "replicas" are two
- * stores opened on the same database. The upgrade runs under a prefix of this run's own.
+ * engine in test/store/claims.test.ts), tested on the family's engines (test/support/engines.ts).
+ * Two "replicas" are two stores opened on the same database.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,14 +15,8 @@ import {
   callbackKeysFor,
 } from "../../src/store/callback-keys.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
-import {
-  claimTables,
-  DEFAULT_PREFIX,
-  legacyCallbackNamespace,
-  redisClaimPrefix,
-} from "../../src/store/schema/names.js";
-import { contractEngines, familyEngines, sayWhatIsSkipped } from "../support/engines.js";
-import { dropWatchNamespace } from "../support/watch-namespaces.js";
+import { claimTables, DEFAULT_PREFIX, redisClaimPrefix } from "../../src/store/schema/names.js";
+import { familyEngines } from "../support/engines.js";
 
 /** Team ids of this run only: runs may share a Redis or PostgreSQL server. */
 const RUN = randomBytes(4).toString("hex").toUpperCase();
@@ -32,9 +24,6 @@ const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-callback-keys-"));
 const sqlite = join(sqliteDir, "kassa.sqlite");
 /** The keys' own logic: on the family's engines. */
 const BACKENDS = familyEngines({ sqlite });
-/** The upgrade step (SQL on SQLite and PostgreSQL, a Lua script on Redis): on every engine. */
-const UPGRADE_BACKENDS = contractEngines({ sqlite });
-sayWhatIsSkipped("callback keys' upgrade", UPGRADE_BACKENDS);
 
 afterAll(() => {
   rmSync(sqliteDir, { recursive: true, force: true });
@@ -146,55 +135,6 @@ for (const backend of BACKENDS) {
       // A later connect gets a new address; the old ones stay dead.
       const fresh = await keys[0].keyOf(team);
       expect(shown).not.toContain(fresh);
-    });
-  });
-}
-
-// Engine code in a family file: the schema step that moves the keys is SQL or a Lua script of each
-// engine's own, so this case runs on every engine (test/support/engines.ts), the others on SQLite.
-for (const backend of UPGRADE_BACKENDS) {
-  const title = backend.skipped ? `${backend.name} (skipped: ${backend.skipped})` : backend.name;
-
-  describe.skipIf(backend.skipped !== undefined)(`callback keys' upgrade on ${title}`, () => {
-    let opened: { store: KeyvStore; prefix: string } | undefined;
-    afterAll(async () => {
-      if (!opened) return;
-      await opened.store.close();
-      if (backend.name !== "sqlite") await dropWatchNamespace(backend.url ?? "", opened.prefix);
-    });
-
-    it("keeps routing an address given out before the upgrade, and never one left behind", async () => {
-      const prefix =
-        backend.name === "redis" ? `kassa-test-${RUN.toLowerCase()}-cbkeys` : `kcb_${RUN.toLowerCase()}`;
-      const store = await openStore(backend.url ?? "");
-      opened = { store, prefix };
-      const keyv = store.namespace(legacyCallbackNamespace(prefix));
-      const team = `T${RUN}UPGRADED`;
-      const [given, leftBehind] = ["G".repeat(32), "L".repeat(32)];
-      const [otherTeam, otherKey] = [`T${RUN}OTHER`, `${"o".repeat(31)}-`];
-      // As c6ce3d1 wrote them through Keyv, including a route two racing rotations left behind.
-      await keyv.set(`team:${team}`, given);
-      await keyv.set(`key:${given}`, team);
-      await keyv.set(`key:${leftBehind}`, team);
-      await keyv.set(`team:${otherTeam}`, otherKey);
-      await keyv.set(`key:${otherKey}`, otherTeam);
-      // The prefix's schema runs as the board opens: its callback-keys step moves them.
-      const [keys, again] = [callbackKeysFor(store, 3000, prefix), callbackKeysFor(store, 3000, prefix)];
-      expect(await keys.teamOf(given)).toBe(team);
-      expect(await again.keyOf(team)).toBe(given);
-      expect(await keys.teamOf(otherKey)).toBe(otherTeam);
-      expect(await keys.teamOf(leftBehind)).toBeUndefined();
-      expect(await entriesOf(store, team, prefix)).toEqual([`key:${given}`, `team:${team}`]);
-      expect(await keyv.get(`team:${team}`)).toBeUndefined();
-      expect(await keyv.get(`key:${leftBehind}`)).toBeUndefined();
-      // Rotation carries on from the moved key.
-      const rotated = await again.rotate(team);
-      expect(rotated).not.toBe(given);
-      expect(await keys.teamOf(given)).toBeUndefined();
-      expect(await keys.teamOf(rotated)).toBe(team);
-      expect(await entriesOf(store, team, prefix)).toEqual([`key:${rotated}`, `team:${team}`]);
-      await keys.remove(team);
-      expect(await entriesOf(store, team, prefix)).toEqual([]);
     });
   });
 }

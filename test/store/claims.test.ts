@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClaimBoard, ClaimedItem } from "../../src/store/claims/board.js";
 import { openClaimBoard } from "../../src/store/claims/index.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { redisClaimPrefix } from "../../src/store/schema/names.js";
 import { contractEngines, REDIS, sayWhatIsSkipped } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ClaimBoard } from "../../src/store/claims/board.js";
 import { boardOnFirstUse, defineFamily, FamilyBusyError } from "../../src/store/claims/family.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const COUNTERS = defineFamily({
   name: "test-counter",

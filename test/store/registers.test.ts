@@ -9,7 +9,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { openStore } from "../../src/store/keyv.js";
 import {
   MAIN_REGISTER,
@@ -22,6 +21,7 @@ import {
   registerOfKey,
 } from "../../src/store/registers.js";
 import { familyEngines } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const RUN = randomBytes(4).toString("hex").toUpperCase();
 const sqliteDir = mkdtempSync(join(tmpdir(), "kassa-registers-"));

@@ -9,19 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openFeedLedger } from "../../src/feed/ledger.js";
-import { callbackKeysFor } from "../../src/store/callback-keys.js";
 import { type KeyvStore, openStore, StoreUnavailableError } from "../../src/store/keyv.js";
-import { leasesFor } from "../../src/store/leases.js";
 import { ensureSchema, SchemaTooNewError } from "../../src/store/schema/index.js";
 import { tableName } from "../../src/store/schema/names.js";
-import {
-  applyPostgresSchema,
-  POSTGRES_AUDIT_ENTRIES,
-  POSTGRES_STEPS,
-} from "../../src/store/schema/postgres.js";
+import { applyPostgresSchema, POSTGRES_STEPS } from "../../src/store/schema/postgres.js";
 import { applyRedisSchema, REDIS_STEPS } from "../../src/store/schema/redis.js";
-import { applySqliteSchema, SQLITE_AUDIT_ENTRIES, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { applySqliteSchema, SQLITE_STEPS } from "../../src/store/schema/sqlite.js";
+import { BASELINE_VERSION, SchemaTooOldError, UPGRADING_RELEASE } from "../../src/store/schema/version.js";
 import { POSTGRES, REDIS, sayWhatIsSkipped } from "../support/engines.js";
 import { dropPrefixTables } from "../support/watch-namespaces.js";
 
@@ -60,6 +54,24 @@ const C6CE3D1_SQLITE = [
       team TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (team, channel))`,
 ];
 
+/**
+ * A refusal of a store older than this release upgrades: one line, naming the release that upgrades
+ * it (the last one, whose one-shot moves this release no longer carries).
+ */
+function expectTooOld(refusal: unknown, version: number): void {
+  expect(refusal).toBeInstanceOf(SchemaTooOldError);
+  expect(refusal).toBeInstanceOf(StoreUnavailableError);
+  const message = (refusal as Error).message;
+  expect(message).not.toContain("\n");
+  expect(message).toContain(`start release ${UPGRADING_RELEASE} on it once, which upgrades it`);
+  expect(message).toContain(version === 0 ? "before the schema version" : `is at version ${version}`);
+}
+const refusalOf = (attempt: Promise<unknown>) =>
+  attempt.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
 /** A step after the last, counting how often it ran (in a table of the prefix's own). */
 const countingSql = (prefix: string) => [
   `CREATE TABLE IF NOT EXISTS ${prefix}_counted (n INTEGER NOT NULL)`,
@@ -88,14 +100,22 @@ describe("the schema on sqlite", () => {
           "kassa_schema",
         ]),
       );
-      // The tables of the releases before the claim board are moved onto it and dropped.
+      // The tables of the releases before the claim board are never made.
       expect(names(db)).not.toEqual(expect.arrayContaining(["kassa_claims"]));
       expect(names(db)).not.toEqual(expect.arrayContaining(["kassa_feed_turns"]));
       expect(db.prepare("SELECT id, version FROM kassa_schema").all()).toEqual([
-        { id: 1, version: SQLITE_STEPS.length },
+        { id: 1, version: BASELINE_VERSION + SQLITE_STEPS.length },
       ]);
-      expect(applySqliteSchema(db, "kassa")).toBe(SQLITE_STEPS.length);
-      expect(await ensureSchema(store.native ?? { kind: "sqlite", db })).toBe(SQLITE_STEPS.length);
+      expect(applySqliteSchema(db, "kassa")).toBe(BASELINE_VERSION + SQLITE_STEPS.length);
+      expect(await ensureSchema(store.native ?? { kind: "sqlite", db })).toBe(
+        BASELINE_VERSION + SQLITE_STEPS.length,
+      );
+      const insert = db.prepare(
+        "INSERT INTO kassa_audit_entries (team, seq, at, actor, action, entry, prev_hash, hash) VALUES (?, ?, 1, 'cli', 'export.asked', '{}', 'p', 'h')",
+      );
+      insert.run("T0ONE", 1);
+      insert.run("T0TWO", 1);
+      expect(() => insert.run("T0ONE", 1)).toThrow(/UNIQUE/);
       expect(db.prepare("SELECT count(*) AS n FROM kassa_schema").get()).toEqual({ n: 1 });
     } finally {
       db.close();
@@ -113,9 +133,10 @@ describe("the schema on sqlite", () => {
         Promise.resolve().then(() => applySqliteSchema(one, "kassa", steps)),
         Promise.resolve().then(() => applySqliteSchema(two, "kassa", steps)),
       ]);
-      expect(versions).toEqual([steps.length, steps.length]);
+      const last = BASELINE_VERSION + steps.length;
+      expect(versions).toEqual([last, last]);
       expect(one.prepare("SELECT count(*) AS n FROM kassa_counted").get()).toEqual({ n: 1 });
-      expect(applySqliteSchema(two, "kassa", steps)).toBe(steps.length);
+      expect(applySqliteSchema(two, "kassa", steps)).toBe(last);
       expect(one.prepare("SELECT count(*) AS n FROM kassa_counted").get()).toEqual({ n: 1 });
     } finally {
       one.close();
@@ -123,85 +144,61 @@ describe("the schema on sqlite", () => {
     }
   });
 
-  it("adopts a file written by c6ce3d1 (tables, no version) and keeps its rows", async () => {
+  it("refuses a file written by c6ce3d1 (tables, no version), naming the release that upgrades it, and leaves it as it was", async () => {
     const url = sqliteUrl();
-    const db = new Database(url.slice("sqlite://".length));
+    const path = url.slice("sqlite://".length);
+    const db = new Database(path);
     for (const sql of C6CE3D1_SQLITE) db.exec(sql);
     db.exec(`INSERT INTO keyv VALUES ('settings:T0OLD', '{"value":{"language":"ru"}}')`);
-    const later = Date.now() + 60_000;
-    db.exec(`INSERT INTO kassa_claims VALUES ('event:Ev0OLD', ${later})`);
-    db.exec(`INSERT INTO kassa_claims VALUES ('digest:T0OLD:w1', ${later})`);
-    db.exec(`INSERT INTO kassa_claims VALUES ('digest:T0OLD:w1#owner:tok1', ${later})`);
-    db.exec(`INSERT INTO kassa_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', ${later})`);
-    db.exec(`INSERT INTO kassa_feed_turns VALUES ('T0OLD', 5, 'turn1', ${later}, 0)`);
-    db.exec(`INSERT INTO kassa_feed_states VALUES ('T0OLD', 'C0OLD', '{"since":1}')`);
-    const [given, leftBehind] = ["G".repeat(32), "L".repeat(32)];
-    db.exec(`INSERT INTO keyv VALUES ('callbacks:team:T0OLD', '{"value":"${given}"}')`);
-    db.exec(`INSERT INTO keyv VALUES ('callbacks:key:${given}', '{"value":"T0OLD"}')`);
-    db.exec(`INSERT INTO keyv VALUES ('callbacks:key:${leftBehind}', '{"value":"T0OLD"}')`);
+    db.exec(`INSERT INTO kassa_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', ${Date.now() + 60_000})`);
     db.close();
 
-    const store = await open(url);
-    expect(await store.namespace("settings").get("T0OLD")).toEqual({ language: "ru" });
-    // Claims, their owners, leases and the feed's turns and states carry on on the claim board.
-    expect(await store.claimOnce("event:Ev0OLD", 60_000)).toBe(false);
-    expect(await store.claimOnce("digest:T0OLD:w1", 60_000, "tok2")).toBe(false);
-    expect(await store.claimOnce("digest:T0OLD:w1", 60_000, "tok1")).toBe(true);
-    const leases = await leasesFor(store);
-    expect(await leases.acquire("export:T0OLD", "o2", "U0NEW 2", 60_000)).toEqual({
-      held: false,
-      info: "U0OLD 1",
-    });
-    const ledger = await openFeedLedger(store);
-    expect(await ledger.readState("T0OLD", "C0OLD")).toEqual({ since: 1 });
-    expect(await ledger.writeState("T0OLD", "C0OLD", "turn1", { since: 2 })).toBe(true);
-    // The callback address given out before keeps routing (one a racing rotation left does not).
-    const callbackKeys = callbackKeysFor(store, 3000);
-    expect(await callbackKeys.teamOf(given)).toBe("T0OLD");
-    expect(await callbackKeys.teamOf(leftBehind)).toBeUndefined();
-    expect(await store.namespace("callbacks").get("team:T0OLD")).toBeUndefined();
-    const after = new Database(url.slice("sqlite://".length));
+    expectTooOld(await refusalOf(openStore(url)), 0);
+    const after = new Database(path);
     try {
-      expect(after.prepare("SELECT version FROM kassa_schema").get()).toEqual({
-        version: SQLITE_STEPS.length,
-      });
-      expect(
-        after.prepare("SELECT family, key, field FROM kassa_claim_states ORDER BY family").all(),
-      ).toEqual([
-        { family: "callback", key: "T0OLD", field: "key" },
-        { family: "callback-route", key: given, field: "team" },
-        { family: "feed", key: "T0OLD", field: "C0OLD" },
-      ]);
+      expect(names(after)).not.toContain("kassa_schema");
+      expect(names(after)).not.toContain("kassa_claim_items");
+      expect(after.prepare("SELECT key FROM keyv").all()).toEqual([{ key: "settings:T0OLD" }]);
+      expect(after.prepare("SELECT key FROM kassa_leases").all()).toEqual([{ key: "export:T0OLD" }]);
     } finally {
       after.close();
     }
   });
 
-  it("gives a file at the step before the audit trail's its table, one entry per team and number", async () => {
+  it("refuses a file with no version whose Keyv table holds entries (the releases before the tables)", async () => {
     const url = sqliteUrl();
     const db = new Database(url.slice("sqlite://".length));
-    try {
-      const step = SQLITE_STEPS.indexOf(SQLITE_AUDIT_ENTRIES) + 1;
-      expect(step).toBeGreaterThan(0);
-      applySqliteSchema(db, "kassa", SQLITE_STEPS.slice(0, step - 1));
-      expect(names(db)).not.toContain("kassa_audit_entries");
-      expect(applySqliteSchema(db, "kassa")).toBe(SQLITE_STEPS.length);
-      const insert = db.prepare(
-        "INSERT INTO kassa_audit_entries (team, seq, at, actor, action, entry, prev_hash, hash) VALUES (?, ?, 1, 'cli', 'export.asked', '{}', 'p', 'h')",
-      );
-      insert.run("T0ONE", 1);
-      insert.run("T0TWO", 1);
-      expect(() => insert.run("T0ONE", 1)).toThrow(/UNIQUE/);
-    } finally {
-      db.close();
-    }
+    db.exec(C6CE3D1_SQLITE[0] ?? "");
+    db.exec(`INSERT INTO keyv VALUES ('credentials:T0OLD', '{"value":{}}')`);
+    db.close();
+    expectTooOld(await refusalOf(openStore(url)), 0);
+  });
+
+  it("refuses a file at a version before the baseline, in one line", async () => {
+    const url = sqliteUrl();
+    const db = new Database(url.slice("sqlite://".length));
+    db.exec("CREATE TABLE kassa_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)");
+    db.exec(`INSERT INTO kassa_schema VALUES (1, ${BASELINE_VERSION - 3})`);
+    db.close();
+    expectTooOld(await refusalOf(openStore(url)), BASELINE_VERSION - 3);
+  });
+
+  it("opens a file with no version and an empty Keyv table as a new one", async () => {
+    const url = sqliteUrl();
+    const db = new Database(url.slice("sqlite://".length));
+    db.exec(C6CE3D1_SQLITE[0] ?? "");
+    db.close();
+    const store = await open(url);
+    expect(await ensureSchema(store.native ?? { kind: "sqlite", db })).toBe(
+      BASELINE_VERSION + SQLITE_STEPS.length,
+    );
   });
 
   it("refuses to open a file a newer release upgraded, in one line", async () => {
     const url = sqliteUrl();
     const db = new Database(url.slice("sqlite://".length));
     db.exec("CREATE TABLE kassa_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)");
-    db.exec(`INSERT INTO kassa_schema VALUES (1, ${SQLITE_STEPS.length + 1})`);
+    db.exec(`INSERT INTO kassa_schema VALUES (1, ${BASELINE_VERSION + SQLITE_STEPS.length + 1})`);
     db.close();
     const refusal = await openStore(url).then(
       () => undefined,
@@ -211,7 +208,7 @@ describe("the schema on sqlite", () => {
     expect(refusal).toBeInstanceOf(StoreUnavailableError);
     const message = (refusal as Error).message;
     expect(message).not.toContain("\n");
-    expect(message).toContain(`version ${SQLITE_STEPS.length + 1}`);
+    expect(message).toContain(`version ${BASELINE_VERSION + SQLITE_STEPS.length + 1}`);
     expect(message).toContain("a newer release has upgraded it");
   });
 });
@@ -239,7 +236,8 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
   it("gives a new prefix every table and index, at the last version, and applying again changes nothing", async () => {
     const db = await pool();
     const name = fresh("new");
-    expect(await ensureSchema({ kind: "postgres", pool: db }, name)).toBe(POSTGRES_STEPS.length);
+    const last = BASELINE_VERSION + POSTGRES_STEPS.length;
+    expect(await ensureSchema({ kind: "postgres", pool: db }, name)).toBe(last);
     const tables = [
       "kassa",
       ...["claim_items", "claim_states", "audit_entries", "schema"].map((table) => `${name}_${table}`),
@@ -250,74 +248,15 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
       const found = await db.query("SELECT to_regclass($1)::text AS found", [table]);
       expect(found.rows[0]?.found, table).toBe(table);
     }
-    // The live cards' tables of the releases before the claim board: made by step 1, moved and dropped by step 6.
-    for (const table of ["watches", "watch_cards", "watch_next_read"]) {
+    // The tables of the releases before the claim board are never made.
+    for (const table of ["watches", "watch_cards", "watch_next_read", "leases", "feed_turns"]) {
       const found = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_${table}`]);
       expect(found.rows[0]?.found, table).toBeNull();
     }
-    expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
+    expect(await applyPostgresSchema(db, name)).toBe(last);
     const rows = await db.query(`SELECT id, version FROM ${tableName(name, "schema")}`);
-    expect(rows.rows).toEqual([{ id: 1, version: POSTGRES_STEPS.length }]);
-  });
-
-  it("runs a new step once when two replicas' pools apply it at the same moment", async () => {
-    const [one, two] = [await pool(), await pool()];
-    const name = fresh("race");
-    const steps = [...POSTGRES_STEPS, countingSql];
-    const versions = await Promise.all([
-      applyPostgresSchema(one, name, steps),
-      applyPostgresSchema(two, name, steps),
-    ]);
-    expect(versions).toEqual([steps.length, steps.length]);
-    expect((await one.query(`SELECT count(*)::int AS n FROM ${name}_counted`)).rows).toEqual([{ n: 1 }]);
-  });
-
-  it("adopts tables made the c6ce3d1 way (no version) and keeps their rows", async () => {
-    const db = await pool();
-    const name = fresh("old");
-    await db.query(
-      `CREATE TABLE ${name}_leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires BIGINT NOT NULL)`,
-    );
-    // The watches table of the first release, before its lease and nudged_at columns.
-    await db.query(`CREATE TABLE ${name}_watches (
-      key TEXT PRIMARY KEY, team TEXT NOT NULL, invoice_id TEXT NOT NULL, register TEXT NOT NULL,
-      state TEXT NOT NULL, amounts TEXT NOT NULL, invoice JSONB NOT NULL, started_at BIGINT NOT NULL,
-      interval_ms BIGINT NOT NULL, last_checked_at BIGINT NOT NULL, cards_updated_at BIGINT NOT NULL,
-      due_at BIGINT NOT NULL)`);
-    await db.query(`CREATE TABLE ${name}_watch_reads (register TEXT, second BIGINT)`);
-    await db.query(`INSERT INTO ${name}_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', 1)`);
-    await db.query(
-      `INSERT INTO ${name}_watches VALUES ('T0OLD:inv1', 'T0OLD', 'inv1', 'r1', 'notpayed', 'a0', '{}', 1, 2, 3, 4, 5)`,
-    );
-
-    expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
-    // Moved onto the claim board, and the old table dropped.
-    expect(
-      (await db.query(`SELECT family, key, owner, info FROM ${name}_claim_items WHERE family = 'lease'`))
-        .rows,
-    ).toEqual([{ family: "lease", key: "export:T0OLD", owner: "o1", info: "U0OLD 1" }]);
-    const leases = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_leases`]);
-    expect(leases.rows[0]?.found).toBeNull();
-    // The watch (of the first release's table, before its lease and nudged_at columns) is on the
-    // claim board, its table dropped (test/store/schema-watches.test.ts reads such a watch back).
-    expect(
-      (await db.query(`SELECT family, key, due_at FROM ${name}_claim_items WHERE family = 'watch'`)).rows,
-    ).toEqual([{ family: "watch", key: "T0OLD:inv1", due_at: "5" }]);
-    const watches = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_watches`]);
-    expect(watches.rows[0]?.found).toBeNull();
-    const gone = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_watch_reads`]);
-    expect(gone.rows[0]?.found).toBeNull();
-  });
-
-  it("gives a store at the step before the audit trail's its table, one entry per team and number", async () => {
-    const db = await pool();
-    const name = fresh("audit");
-    const step = POSTGRES_STEPS.indexOf(POSTGRES_AUDIT_ENTRIES) + 1;
-    expect(step).toBeGreaterThan(0);
-    await applyPostgresSchema(db, name, POSTGRES_STEPS.slice(0, step - 1));
+    expect(rows.rows).toEqual([{ id: 1, version: last }]);
     const table = tableName(name, "audit_entries");
-    expect((await db.query("SELECT to_regclass($1)::text AS found", [table])).rows[0]?.found).toBeNull();
-    expect(await applyPostgresSchema(db, name)).toBe(POSTGRES_STEPS.length);
     const insert = (team: string) =>
       db.query(
         `INSERT INTO ${table} (team, seq, at, actor, action, entry, prev_hash, hash) VALUES ($1, 1, 1, 'cli', 'export.asked', '{}', 'p', 'h')`,
@@ -328,11 +267,47 @@ describe.skipIf(!postgresUrl)("the schema on postgres", () => {
     await expect(insert("T0ONE")).rejects.toThrow(/duplicate key/);
   });
 
+  it("runs a new step once when two replicas' pools apply it at the same moment", async () => {
+    const [one, two] = [await pool(), await pool()];
+    const name = fresh("race");
+    const steps = [...POSTGRES_STEPS, countingSql];
+    const versions = await Promise.all([
+      applyPostgresSchema(one, name, steps),
+      applyPostgresSchema(two, name, steps),
+    ]);
+    const last = BASELINE_VERSION + steps.length;
+    expect(versions).toEqual([last, last]);
+    expect((await one.query(`SELECT count(*)::int AS n FROM ${name}_counted`)).rows).toEqual([{ n: 1 }]);
+  });
+
+  it("refuses tables made the c6ce3d1 way (no version), naming the release that upgrades them, and leaves them", async () => {
+    const db = await pool();
+    const name = fresh("old");
+    await db.query(
+      `CREATE TABLE ${name}_leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, info TEXT NOT NULL, expires BIGINT NOT NULL)`,
+    );
+    await db.query(`INSERT INTO ${name}_leases VALUES ('export:T0OLD', 'o1', 'U0OLD 1', 1)`);
+    expectTooOld(await refusalOf(applyPostgresSchema(db, name)), 0);
+    expect((await db.query(`SELECT key FROM ${name}_leases`)).rows).toEqual([{ key: "export:T0OLD" }]);
+    for (const table of ["schema", "claim_items"]) {
+      const found = await db.query("SELECT to_regclass($1)::text AS found", [`${name}_${table}`]);
+      expect(found.rows[0]?.found, table).toBeNull();
+    }
+  });
+
+  it("refuses a store at a version before the baseline, in one line", async () => {
+    const db = await pool();
+    const name = fresh("older");
+    await db.query(`CREATE TABLE ${name}_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`);
+    await db.query(`INSERT INTO ${name}_schema VALUES (1, ${BASELINE_VERSION - 3})`);
+    expectTooOld(await refusalOf(applyPostgresSchema(db, name)), BASELINE_VERSION - 3);
+  });
+
   it("refuses a store a newer release upgraded, in one line", async () => {
     const db = await pool();
     const name = fresh("newer");
     await db.query(`CREATE TABLE ${name}_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`);
-    await db.query(`INSERT INTO ${name}_schema VALUES (1, ${POSTGRES_STEPS.length + 1})`);
+    await db.query(`INSERT INTO ${name}_schema VALUES (1, ${BASELINE_VERSION + POSTGRES_STEPS.length + 1})`);
     await expect(applyPostgresSchema(db, name)).rejects.toThrow(SchemaTooNewError);
     await expect(applyPostgresSchema(db, name)).rejects.toThrow(
       /^[^\n]*a newer release has upgraded it[^\n]*$/,
@@ -360,11 +335,12 @@ describe.skipIf(!redisUrl)("the schema on redis", () => {
 
   it("keeps a version key at the last version, and applying again changes nothing", async () => {
     const redis = await client();
-    expect(await redis.get("kassa:schema")).toBe(String(REDIS_STEPS.length));
+    const last = BASELINE_VERSION + REDIS_STEPS.length;
+    expect(await redis.get("kassa:schema")).toBe(String(last));
     const name = prefix("new");
-    expect(await ensureSchema({ kind: "redis", client: redis }, name)).toBe(REDIS_STEPS.length);
-    expect(await applyRedisSchema(redis, name)).toBe(REDIS_STEPS.length);
-    expect(await redis.get(`${name}:schema`)).toBe(String(REDIS_STEPS.length));
+    expect(await ensureSchema({ kind: "redis", client: redis }, name)).toBe(last);
+    expect(await applyRedisSchema(redis, name)).toBe(last);
+    expect(await redis.get(`${name}:schema`)).toBe(String(last));
   });
 
   it("runs a new step once when two connections apply it at the same moment", async () => {
@@ -373,22 +349,30 @@ describe.skipIf(!redisUrl)("the schema on redis", () => {
     const steps = [...REDIS_STEPS, counting];
     expect(
       await Promise.all([applyRedisSchema(one, name, steps), applyRedisSchema(two, name, steps)]),
-    ).toEqual([steps.length, steps.length]);
+    ).toEqual([BASELINE_VERSION + steps.length, BASELINE_VERSION + steps.length]);
     expect(await one.get(`${name}:counted`)).toBe("1");
   });
 
-  it("adopts keys written before the version (no version key) and keeps them", async () => {
+  it("refuses keys written before the version (no version key), naming the release that upgrades them, and keeps them", async () => {
     const redis = await client();
     const name = prefix("old");
     await redis.set(`${name}:feed:state:T0OLD`, "{}");
-    expect(await applyRedisSchema(redis, name)).toBe(REDIS_STEPS.length);
+    expectTooOld(await refusalOf(applyRedisSchema(redis, name)), 0);
     expect(await redis.get(`${name}:feed:state:T0OLD`)).toBe("{}");
+    expect(await redis.get(`${name}:schema`)).toBeNull();
+  });
+
+  it("refuses a store at a version before the baseline, in one line", async () => {
+    const redis = await client();
+    const name = prefix("older");
+    await redis.set(`${name}:schema`, String(BASELINE_VERSION - 3));
+    expectTooOld(await refusalOf(applyRedisSchema(redis, name)), BASELINE_VERSION - 3);
   });
 
   it("refuses a store a newer release upgraded, in one line", async () => {
     const redis = await client();
     const name = prefix("newer");
-    await redis.set(`${name}:schema`, String(REDIS_STEPS.length + 1));
+    await redis.set(`${name}:schema`, String(BASELINE_VERSION + REDIS_STEPS.length + 1));
     await expect(applyRedisSchema(redis, name)).rejects.toThrow(SchemaTooNewError);
     await expect(applyRedisSchema(redis, name)).rejects.toThrow(
       /^[^\n]*a newer release has upgraded it[^\n]*$/,

@@ -1,13 +1,11 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CredentialsStore } from "../../src/store/credentials.js";
-import { SecretBox } from "../../src/store/crypto.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
-import { settingsStoreFor } from "../../src/store/settings.js";
+import { SchemaTooOldError, UPGRADING_RELEASE } from "../../src/store/schema/version.js";
 import { openSqliteDatabase } from "../../src/store/sqlite.js";
 
 // test/fixtures/sqlite3-5.1.7-killed.db (+ -wal) was written by Kassa at 3556f5d with the old driver
@@ -15,7 +13,6 @@ import { openSqliteDatabase } from "../../src/store/sqlite.js";
 // one workspace's settings, a cache entry and a claim; then the process was killed with SIGKILL before
 // closing, so the last commits were still in the -wal file, as after a crash.
 const FIXTURE = join(import.meta.dirname, "../fixtures/sqlite3-5.1.7-killed.db");
-const OLD_KEY = Buffer.alloc(32, 7);
 
 let dir: string;
 let store: KeyvStore | undefined;
@@ -29,44 +26,27 @@ afterEach(async () => {
 });
 
 describe("a database written by the old SQLite driver", () => {
-  it("opens with the new driver and keeps its credentials, settings, cache and claims", async () => {
+  // Written before the schema version (3556f5d, before c6ce3d1): this release no longer upgrades it.
+  it("is refused with the release that upgrades it, its rows kept and the file sound", async () => {
     const path = join(dir, "kassa.sqlite");
     copyFileSync(FIXTURE, path);
     copyFileSync(`${FIXTURE}-wal`, `${path}-wal`);
-    store = await openStore(`sqlite://${path}`);
-    const credentials = new CredentialsStore(store.namespace("credentials"), new SecretBox(OLD_KEY));
-
-    const first = await credentials.get("T0OLDDRIVER");
-    expect(first).toMatchObject({ login: "old-login", apiVersion: "v3", connectedBy: "U0ADMIN" });
-    expect(first?.account.secret).toBe("old-secret-value");
-    expect((await credentials.get("T0SECOND"))?.account.secret).toBe("second-secret");
-    expect((await credentials.list()).map((row) => row.teamId)).toEqual(["T0OLDDRIVER", "T0SECOND"]);
-
-    expect(await settingsStoreFor(store).get("T0OLDDRIVER")).toEqual({
-      replyVisibility: "private",
-      invoiceCreators: "everyone",
-    });
-    expect(await store.namespace("cache").get("answer")).toEqual({ text: "cached" });
-    // The old driver's claim is still in force: nobody claims the same event again.
-    expect(await store.claimOnce("event:Ev0FIXTURE", 60_000)).toBe(false);
-    expect(await store.claimOnce("event:Ev0NEW", 60_000)).toBe(true);
-
-    // Written by the new driver, read back; the file stays the owner's only.
-    await credentials.set("T0NEW", { login: "new-login", secret: "new-secret" });
-    expect((await credentials.get("T0NEW"))?.account.secret).toBe("new-secret");
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-  });
-
-  it("passes SQLite's integrity check after the upgrade", async () => {
-    const path = join(dir, "kassa.sqlite");
-    copyFileSync(FIXTURE, path);
-    copyFileSync(`${FIXTURE}-wal`, `${path}-wal`);
-    store = await openStore(`sqlite://${path}`);
-    await store.ping();
+    const refusal = await openStore(`sqlite://${path}`).then(
+      (opened) => {
+        store = opened;
+        return undefined;
+      },
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(SchemaTooOldError);
+    expect((refusal as Error).message).toContain(`start release ${UPGRADING_RELEASE} on it once`);
     const db = new Database(path, { readonly: true });
     try {
       expect(db.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }]);
-      expect(db.pragma("journal_mode")).toEqual([{ journal_mode: "wal" }]);
+      const keys = db.prepare("SELECT key FROM keyv ORDER BY key").all() as Array<{ key: string }>;
+      expect(keys.map((row) => row.key)).toEqual(
+        expect.arrayContaining(["credentials:T0OLDDRIVER", "credentials:T0SECOND", "settings:T0OLDDRIVER"]),
+      );
     } finally {
       db.close();
     }

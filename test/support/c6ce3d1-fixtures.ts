@@ -5,42 +5,13 @@ import { createClient } from "@keyv/redis";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { z } from "zod";
-import type { SampleInvoice } from "../../sandbox/fake-payments.js";
-import type { PostedMessage } from "../../sandbox/slack.js";
 
 // The stores release c6ce3d1 wrote (test/fixtures/c6ce3d1/, made by scripts/fixtures/c6ce3d1-store.ts),
-// put back into a fresh place of each engine.
+// put back into a fresh place of each engine (test/store/schema-too-old.test.ts: this release refuses them).
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "c6ce3d1");
 
-const cardSchema = z.object({ invoice: z.string(), channel: z.string(), ts: z.string() });
-const worldSchema = z.object({
-  release: z.literal("c6ce3d1"),
-  writtenAt: z.number().int().positive(),
-  team: z.string(),
-  admin: z.string(),
-  feed: z.object({ channel: z.string(), paidBefore: z.array(z.string()).min(1) }),
-  card: cardSchema,
-  created: cardSchema.extend({ callbackPath: z.string().startsWith("/") }),
-  invoices: z.array(z.looseObject({ id: z.string(), state: z.string() })),
-  messages: z.array(
-    z.looseObject({ channel: z.string(), ts: z.string(), text: z.string(), updates: z.number() }),
-  ),
-});
-
-/** What the rest of the world held when c6ce3d1 stopped (see the fixtures' README). */
-export type FixtureWorld = Omit<z.infer<typeof worldSchema>, "invoices" | "messages"> & {
-  invoices: SampleInvoice[];
-  messages: PostedMessage[];
-};
-
 export type Engine = "sqlite" | "redis" | "postgres";
-
-export function fixtureWorld(engine: Engine): FixtureWorld {
-  const parsed = worldSchema.parse(JSON.parse(readFileSync(join(FIXTURES, engine, "world.json"), "utf8")));
-  // The sandbox's own shapes, written by its own code: checked above for what the test relies on.
-  return parsed as unknown as FixtureWorld;
-}
 
 const fixtureText = (engine: Engine, file: string) => readFileSync(join(FIXTURES, engine, file), "utf8");
 

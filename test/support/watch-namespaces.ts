@@ -4,10 +4,7 @@ import { type PrefixedTable, tableName } from "../../src/store/schema/names.js";
 
 /** Every table the schema names from a prefix, dependants first (the store's own ones stay). */
 const PREFIXED: PrefixedTable[] = [
-  "watch_cards",
   "watches",
-  "watch_reads",
-  "watch_next_read",
   "feed_turns",
   "feed_states",
   "leases",

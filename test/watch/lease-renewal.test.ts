@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { createLogger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { LeaseRenewal } from "../../src/watch/lease-renewal.js";
 import type { WatchCard } from "../../src/watch/model.js";
 import { ManualClock } from "../support/manual-clock.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
 
 const card: WatchCard = {

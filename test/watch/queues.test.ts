@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { WATCH_FAMILIES, WATCH_FIELDS } from "../../src/watch/board-state.js";
@@ -22,6 +21,7 @@ import {
   type WatchSeed,
 } from "../../src/watch/model.js";
 import { familyEngines } from "../support/engines.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { unpaidInvoice as invoice } from "../support/watch-fixtures.js";
 
 const run = randomBytes(4).toString("hex");

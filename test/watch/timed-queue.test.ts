@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { StoreCallError } from "../../src/store/deadline.js";
 import { createLogger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import type { WatchQueue } from "../../src/watch/model.js";
 import { timedQueue } from "../../src/watch/timed-queue.js";
 import { Watcher } from "../../src/watch/watcher.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";
 
 const never = new Promise<never>(() => undefined);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryClaimBoard } from "../../src/store/claims/memory.js";
 import { createLogger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
 import { Watcher } from "../../src/watch/watcher.js";
 import { ManualClock } from "../support/manual-clock.js";
+import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { unpaidInvoice } from "../support/watch-fixtures.js";
 
 let watcher: Watcher | undefined;

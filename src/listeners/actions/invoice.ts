@@ -7,6 +7,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
+import type { Invoice } from "../../payments/model.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext, pageSender } from "../shared/action-context.js";
@@ -14,7 +15,7 @@ import { type AnswerDeps, answer } from "../shared/answer.js";
 import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
 import { RefusalError } from "../shared/error-reply.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
+import { type ChosenRegister, registerNamed } from "../shared/register.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
@@ -48,22 +49,16 @@ export const invoiceCardButton =
       if (!register) throw new StaleButtonError(action.action_id);
       if (register.several) noted.register = register.name;
       const invoice = await lookupInvoice(deps, register.key, value.id);
+      const card = await cardOfPress(
+        deps,
+        { team, user, isPrivate, actionId: action.action_id, value, lang },
+        {
+          invoice,
+          register,
+        },
+      );
       const shared = action.action_id === INVOICE_ACTIONS.share;
       const opened = action.action_id === INVOICE_ACTIONS.open;
-      const sharedBy = shared ? user : value.by;
-      const card = buildInvoiceMessage(invoice, {
-        now: deps.now(),
-        teamId: team,
-        visibility: (isPrivate || opened) && !shared ? "private" : "channel",
-        originalState: value.s,
-        ...(shared || opened ? {} : { refreshedAt: deps.now() }),
-        ...(sharedBy ? { sharedBy } : {}),
-        ...(value.cb ? { createdBy: value.cb } : {}),
-        entered: parseEnteredAmount(value.en),
-        method: await chosenMethod(deps, register.key, invoice),
-        lang,
-        register: register.several ? register.name : undefined,
-      });
       // A live card stays live after a Refresh: its line and Stop button are kept as they were.
       const reply =
         shared || opened ? card : carryWatchStatus(body.message?.blocks as unknown[] | undefined, card);
@@ -76,6 +71,44 @@ export const invoiceCardButton =
       return { reply, log };
     });
   };
+
+type CardButtonValue = ReturnType<typeof readButtonValue<typeof invoiceButton.schema>>;
+
+/**
+ * The card as the press asks for it: shared into the channel (by the presser), opened for the
+ * presser alone, or refreshed where it is.
+ */
+async function cardOfPress(
+  deps: Pick<ListenerDeps, "payments" | "now">,
+  press: {
+    team: string;
+    user: string;
+    isPrivate: boolean;
+    actionId: string;
+    value: CardButtonValue;
+    lang: Lang;
+  },
+  read: { invoice: Invoice; register: ChosenRegister },
+): Promise<SlackMessage> {
+  const { value, actionId } = press;
+  const { invoice, register } = read;
+  const shared = actionId === INVOICE_ACTIONS.share;
+  const opened = actionId === INVOICE_ACTIONS.open;
+  const sharedBy = shared ? press.user : value.by;
+  return buildInvoiceMessage(invoice, {
+    now: deps.now(),
+    teamId: press.team,
+    visibility: (press.isPrivate || opened) && !shared ? "private" : "channel",
+    originalState: value.s,
+    ...(shared || opened ? {} : { refreshedAt: deps.now() }),
+    ...(sharedBy ? { sharedBy } : {}),
+    ...(value.cb ? { createdBy: value.cb } : {}),
+    entered: parseEnteredAmount(value.en),
+    method: await chosenMethod(deps, register.key, invoice),
+    lang: press.lang,
+    register: register.several ? register.name : undefined,
+  });
+}
 
 export function foreignCardMessage(lang: Lang = "en"): SlackMessage {
   return ephemeral(NOTICES_TEXT[lang].foreignCard, NOTICES_TEXT[lang].foreignCardFallback);

@@ -81,14 +81,10 @@ export const balanceCommand =
     });
   };
 
-/** The balances read and shown (the cache's or the service's), with what the log line says of them. */
-async function balancesReply(
-  deps: AnswerDeps & Pick<ListenerDeps, "payments">,
-  chosen: ChosenRegister,
-  team: string,
-  lang: Lang,
-): Promise<{ reply: SlackMessage; log: CommandOutcome }> {
-  const report = await deps.payments.balances(chosen.key);
+type Report = Awaited<ReturnType<ListenerDeps["payments"]["balances"]>>;
+
+/** What the log line says of the balances read: cached or not, how many, and the rates' fate. */
+function balancesRead(report: Report): BalancesRead {
   const rates: Pick<BalancesRead, "rates" | "ratesError"> = report.ratesError
     ? // Only the total is lost; the balances still go out. PaymentsError messages hold no secret.
       {
@@ -97,21 +93,30 @@ async function balancesReply(
           report.ratesError instanceof PaymentsError ? report.ratesError.message : String(report.ratesError),
       }
     : { rates: report.toPrice.length === 0 ? "not_needed" : "ok" };
-  const read: BalancesRead = {
+  return {
     cached: report.fromCache,
     ...(report.fromCache ? {} : { upstreamStatus: 200 as const }),
     balances: report.balances.length,
     ...(report.unreadable.length > 0 ? { unreadable: report.unreadable.length } : {}),
     ...rates,
   };
-  if (report.unreadable.length > 0) {
-    if (!report.fromCache) {
-      // Codes and schema paths only, as for the method list.
-      deps.logger.warn(
-        { team: team, register: chosen.name, unreadable: report.unreadable.slice(0, 20) },
-        "balance entries left out",
-      );
-    }
+}
+
+/** The balances read and shown (the cache's or the service's), with what the log line says of them. */
+async function balancesReply(
+  deps: AnswerDeps & Pick<ListenerDeps, "payments">,
+  chosen: ChosenRegister,
+  team: string,
+  lang: Lang,
+): Promise<{ reply: SlackMessage; log: CommandOutcome }> {
+  const report = await deps.payments.balances(chosen.key);
+  const read = balancesRead(report);
+  if (report.unreadable.length > 0 && !report.fromCache) {
+    // Codes and schema paths only, as for the method list.
+    deps.logger.warn(
+      { team: team, register: chosen.name, unreadable: report.unreadable.slice(0, 20) },
+      "balance entries left out",
+    );
   }
   const total = report.rates ? rubTotal(report.balances, report.rates.prices) : null;
   if (total?.kind === "implausible") {

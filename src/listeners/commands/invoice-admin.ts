@@ -39,20 +39,32 @@ type AdminCommand = {
   register?: ChosenRegister | undefined;
 };
 
+type AdminDeps = Pick<
+  ListenerDeps,
+  | "adminUserIds"
+  | "stores"
+  | "logger"
+  | "replyVisibility"
+  | "watches"
+  | "defaultApiVersion"
+  | "callbacks"
+  | "feeds"
+  | "now"
+>;
+
+/** What a person who may not manage is told they cannot do, per action. */
+const REFUSED_AS: Record<Exclude<AdminAction, "status">, Parameters<typeof notAllowedMessage>[0]> = {
+  connect: "connect",
+  "rotate-callback": "callback",
+  unsubscribe: "feed",
+  "language-en": "language",
+  "language-ru": "language",
+  disconnect: "disconnect",
+};
+
 /** `/invoice connect | disconnect | status`: the reply (null when a modal answered) and its outcome. */
 export async function runAdminCommand(
-  deps: Pick<
-    ListenerDeps,
-    | "adminUserIds"
-    | "stores"
-    | "logger"
-    | "replyVisibility"
-    | "watches"
-    | "defaultApiVersion"
-    | "callbacks"
-    | "feeds"
-    | "now"
-  >,
+  deps: AdminDeps,
   client: webApi.WebClient,
   action: AdminAction,
   command: AdminCommand,
@@ -64,77 +76,103 @@ export async function runAdminCommand(
   const manager = await checkManager(deps, client, who);
   noted.manager = manager.why;
 
-  if (action === "status") {
-    // Read without opening the secret: a secret sealed with another key is reported, not an error.
-    const connection = await deps.stores.credentials.info(command.teamId);
-    const instant = connection?.otherKey ? undefined : await instantStatus(deps.callbacks, connection);
-    const [visibility, watched] = await Promise.all([
-      visibilityFor(deps, command.teamId),
-      deps.watches.count(command.teamId),
-    ]);
-    const reply = statusMessage(connection, {
-      defaultVersion: deps.defaultApiVersion,
-      visibility,
-      canManage: manager.allowed,
-      watched,
-      balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
-      invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
-      workflowsCreate: workflowsMayCreate(await deps.stores.settings.get(command.teamId)),
-      instant,
-      feeds: await feedLines(deps, command.teamId, command.register?.all),
-      teamId: command.teamId,
-      lang,
+  if (action === "status") return adminStatus(deps, command, manager.allowed, lang);
+  if (!manager.allowed)
+    return { reply: notAllowedMessage(REFUSED_AS[action], lang), log: { outcome: "not_allowed" } };
+  switch (action) {
+    case "language-en":
+    case "language-ru":
+      return setLanguage(deps, command, action === "language-ru" ? "ru" : "en", lang, noted);
+    case "rotate-callback":
+      return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
+    case "unsubscribe":
+      return unsubscribeChannel(deps, command, lang);
+    case "connect":
+      return openConnect(deps, client, command, lang);
+    case "disconnect":
+      return askDisconnect(deps, command, lang);
+  }
+}
+
+/** `/invoice status`: the register's connection, its settings and feeds (and the registers, where several). */
+async function adminStatus(
+  deps: AdminDeps,
+  command: AdminCommand,
+  canManage: boolean,
+  lang: Lang,
+): Promise<Produced> {
+  // Read without opening the secret: a secret sealed with another key is reported, not an error.
+  const connection = await deps.stores.credentials.info(command.teamId);
+  const instant = connection?.otherKey ? undefined : await instantStatus(deps.callbacks, connection);
+  const [visibility, watched] = await Promise.all([
+    visibilityFor(deps, command.teamId),
+    deps.watches.count(command.teamId),
+  ]);
+  const reply = statusMessage(connection, {
+    defaultVersion: deps.defaultApiVersion,
+    visibility,
+    canManage,
+    watched,
+    balanceVisibility: await balanceVisibilityFor(deps, command.teamId),
+    invoiceCreators: await invoiceCreatorsFor(deps, command.teamId),
+    workflowsCreate: workflowsMayCreate(await deps.stores.settings.get(command.teamId)),
+    instant,
+    feeds: await feedLines(deps, command.teamId, command.register?.all),
+    teamId: command.teamId,
+    lang,
+  });
+  if (!command.register?.several) return { reply, log: { outcome: "ok" } };
+  const registers = registerListBlock(await registerLines(deps.stores, command.teamId), lang);
+  return { reply: { ...reply, blocks: [...reply.blocks.slice(0, 49), registers] }, log: { outcome: "ok" } };
+}
+
+/** `/invoice language en | ru`: the workspace's language, told in the language chosen. */
+async function setLanguage(
+  deps: AdminDeps,
+  command: AdminCommand,
+  chosen: Lang,
+  lang: Lang,
+  noted: LogContext,
+): Promise<Produced> {
+  noted.audit = { object: "language", before: { language: lang }, after: { language: chosen } };
+  await deps.stores.settings.update(command.teamId, { language: chosen });
+  const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
+  return { reply, log: { outcome: "ok" } };
+}
+
+/** `/invoice unsubscribe`: this channel's feed of the register stops. */
+async function unsubscribeChannel(deps: AdminDeps, command: AdminCommand, lang: Lang): Promise<Produced> {
+  const removed = await deps.feeds.unsubscribe(command.register?.key ?? command.teamId, command.channelId);
+  const reply = feedUnsubscribedMessage(removed, lang);
+  if (!removed) return { reply, log: { outcome: "ok" } };
+  return { reply, log: { outcome: "feed_unsubscribed", channel: command.channelId } };
+}
+
+/** `/invoice connect`: the connect form (null: the modal answered), or why it did not open. */
+async function openConnect(
+  deps: AdminDeps,
+  client: webApi.WebClient,
+  command: AdminCommand,
+  lang: Lang,
+): Promise<Produced> {
+  try {
+    await openConnectModal(deps, client, command.triggerId, {
+      from: "command",
+      t: command.teamId,
+      ...(command.register ? { r: command.register.name } : {}),
     });
-    if (!command.register?.several) return { reply, log: { outcome: "ok" } };
-    const registers = registerListBlock(await registerLines(deps.stores, command.teamId), lang);
-    return { reply: { ...reply, blocks: [...reply.blocks.slice(0, 49), registers] }, log: { outcome: "ok" } };
-  }
-  if (!manager.allowed) {
-    const reply = notAllowedMessage(
-      action === "connect"
-        ? "connect"
-        : action === "rotate-callback"
-          ? "callback"
-          : action === "unsubscribe"
-            ? "feed"
-            : action === "language-en" || action === "language-ru"
-              ? "language"
-              : "disconnect",
-      lang,
+  } catch (error) {
+    const reply = ephemeral(
+      NOTICES_TEXT[lang].formNotOpened("/invoice connect"),
+      NOTICES_TEXT[lang].formNotOpenedFallback("/invoice connect"),
     );
-    return { reply, log: { outcome: "not_allowed" } };
+    return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
   }
-  if (action === "language-en" || action === "language-ru") {
-    const chosen = action === "language-ru" ? "ru" : "en";
-    noted.audit = { object: "language", before: { language: lang }, after: { language: chosen } };
-    await deps.stores.settings.update(command.teamId, { language: chosen });
-    const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
-    return { reply, log: { outcome: "ok" } };
-  }
-  if (action === "rotate-callback")
-    return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
-  if (action === "unsubscribe") {
-    const removed = await deps.feeds.unsubscribe(command.register?.key ?? command.teamId, command.channelId);
-    const reply = feedUnsubscribedMessage(removed, lang);
-    if (!removed) return { reply, log: { outcome: "ok" } };
-    return { reply, log: { outcome: "feed_unsubscribed", channel: command.channelId } };
-  }
-  if (action === "connect") {
-    try {
-      await openConnectModal(deps, client, command.triggerId, {
-        from: "command",
-        t: command.teamId,
-        ...(command.register ? { r: command.register.name } : {}),
-      });
-    } catch (error) {
-      const reply = ephemeral(
-        NOTICES_TEXT[lang].formNotOpened("/invoice connect"),
-        NOTICES_TEXT[lang].formNotOpenedFallback("/invoice connect"),
-      );
-      return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
-    }
-    return { reply: null, log: { outcome: "modal_opened" } };
-  }
+  return { reply: null, log: { outcome: "modal_opened" } };
+}
+
+/** `/invoice disconnect`: asks to confirm (nothing to confirm when the register is not connected). */
+async function askDisconnect(deps: AdminDeps, command: AdminCommand, lang: Lang): Promise<Produced> {
   const key = command.register?.key ?? command.teamId;
   const connection = await deps.stores.credentials.get(key);
   if (!connection) return { reply: nothingToDisconnectMessage(lang), log: { outcome: "ok" } };

@@ -4,6 +4,7 @@ import { escapeMrkdwn } from "../../blocks/mrkdwn.js";
 import { ephemeral } from "../../blocks/replies.js";
 import type { Cadence } from "../../digests/model.js";
 import { DIGEST_TEXT } from "../../i18n/digest.js";
+import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
@@ -47,22 +48,13 @@ export async function runPeriodDigestCommand(
     return { reply: ephemeral(text, text), log: { outcome: "digest_set", digest: `off ${command.cadence}` } };
   }
   const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
-  const note = t.channelNote(command.cadence, command.at, zone, `<@${command.userId}>`);
-  const named = command.register.several ? escapeMrkdwn(command.register.name) : undefined;
-  try {
-    await client.chat.postMessage({
-      channel: command.channelId,
-      text: named === undefined ? note : `${REGISTERS_TEXT[lang].feedOf(named)}: ${note}`,
-    });
-  } catch (error) {
-    const code = slackErrorCode(error);
-    if (slackFailureOfCode(code) === "not_in_channel")
-      return {
-        reply: ephemeral(t.notInChannel, t.notInChannel),
-        log: { outcome: "feed_not_in_channel", slackError: code },
-      };
-    throw error;
-  }
+  const refused = await tellChannel(
+    client,
+    command,
+    t.channelNote(command.cadence, command.at, zone, `<@${command.userId}>`),
+    lang,
+  );
+  if (refused) return refused;
   await deps.digests.set(key, {
     channel: command.channelId,
     cadence: command.cadence,
@@ -78,4 +70,29 @@ export async function runPeriodDigestCommand(
     ),
     log: { outcome: "digest_set", digest: `${command.at} ${command.cadence}` },
   };
+}
+
+/**
+ * The channel is told of the digest first, which also shows Kassa can post there; undefined when it
+ * could, else the reply saying Kassa is not in the channel.
+ */
+async function tellChannel(
+  client: webApi.WebClient,
+  command: { channelId: string; register: Pick<ChosenRegister, "name" | "several"> },
+  note: string,
+  lang: Lang,
+): Promise<Produced | undefined> {
+  const named = command.register.several ? escapeMrkdwn(command.register.name) : undefined;
+  try {
+    await client.chat.postMessage({
+      channel: command.channelId,
+      text: named === undefined ? note : `${REGISTERS_TEXT[lang].feedOf(named)}: ${note}`,
+    });
+    return undefined;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    if (slackFailureOfCode(code) !== "not_in_channel") throw error;
+    const text = DIGEST_TEXT[lang].notInChannel;
+    return { reply: ephemeral(text, text), log: { outcome: "feed_not_in_channel", slackError: code } };
+  }
 }

@@ -5,6 +5,7 @@ import { describeFeed } from "../../blocks/feed-describe.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { type FeedFilter, filterOf, filterOfMode } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
@@ -58,27 +59,8 @@ export async function subscribeFeed(
     ? { ...before, events: words.events, ...(words.minRub ? { minRub: words.minRub } : { minRub: null }) }
     : before;
   if (!existing) {
-    const welcome = feedWelcomeMessage(
-      describeFeed({ filter }, lang),
-      command.userId,
-      { teamId: command.teamId, channel: command.channelId, register: shownName(command.register) },
-      lang,
-    );
-    try {
-      await client.chat.postMessage({
-        channel: command.channelId,
-        text: welcome.text,
-        blocks: welcome.blocks,
-      });
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (slackFailureOfCode(code) === "not_in_channel")
-        return {
-          reply: feedNotInChannelMessage(lang),
-          log: { outcome: "feed_not_in_channel", slackError: code },
-        };
-      throw error;
-    }
+    const refused = await welcomeFeed(client, command, filter, lang);
+    if (refused) return refused;
   }
   const outcome = await deps.feeds.subscribe(key, {
     channel: command.channelId,
@@ -91,6 +73,35 @@ export async function subscribeFeed(
     reply: feedSubscribedMessage(what, outcome, lang),
     log: { outcome: "feed_subscribed", feed: outcome, channel: command.channelId },
   };
+}
+
+/**
+ * A new feed says so in the channel first, which also shows Kassa can post there; undefined when it
+ * could, else the reply saying Kassa is not in the channel.
+ */
+async function welcomeFeed(
+  client: webApi.WebClient,
+  command: FeedCommand,
+  filter: FeedFilter,
+  lang: Lang,
+): Promise<Produced | undefined> {
+  const welcome = feedWelcomeMessage(
+    describeFeed({ filter }, lang),
+    command.userId,
+    { teamId: command.teamId, channel: command.channelId, register: shownName(command.register) },
+    lang,
+  );
+  try {
+    await client.chat.postMessage({ channel: command.channelId, text: welcome.text, blocks: welcome.blocks });
+    return undefined;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    if (slackFailureOfCode(code) !== "not_in_channel") throw error;
+    return {
+      reply: feedNotInChannelMessage(lang),
+      log: { outcome: "feed_not_in_channel", slackError: code },
+    };
+  }
 }
 
 /** `/invoice feed` in a channel: its feed form, or why not. */

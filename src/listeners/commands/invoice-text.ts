@@ -68,12 +68,19 @@ export function parseCreateText(text: string, currencies: readonly string[]): Cr
 }
 
 /**
- * Reads an invoice id or a payment page link (`https://pay.crystalpay.io/?i=<id>`). Slack wraps
- * links as `<url>` or `<url|label>` when the command escapes its text; both are accepted.
+ * Reads what the text after `/invoice` asks for: a word that names a command, else an invoice id or
+ * a payment page link.
  */
 export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
+  const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  return manageRequest(trimmed) ?? feedRequest(trimmed) ?? reportRequest(trimmed) ?? lookupRequest(trimmed);
+}
+
+/** connect, disconnect, status, callback rotate, language, use, unsubscribe, audit. */
+function manageRequest(trimmed: string): InvoiceRequest | undefined {
   const admin = /^(connect|disconnect|status)$/i.exec(trimmed)?.[1];
   if (admin) return { kind: "admin", action: admin.toLowerCase() as AdminAction };
   if (/^callback\s+rotate$/i.test(trimmed)) return { kind: "admin", action: "rotate-callback" };
@@ -83,6 +90,16 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     if (!lang) return { kind: "invalid", reason: "language_arg", input: trimmed };
     return { kind: "admin", action: lang === "ru" ? "language-ru" : "language-en" };
   }
+  const audit = /^audit(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (audit) return auditRequest(audit[1] ?? "", trimmed);
+  const use = /^use(?:\s+(\S+))?$/i.exec(trimmed);
+  if (use) return { kind: "use", name: use[1]?.toLowerCase() ?? null };
+  if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
+  return undefined;
+}
+
+/** subscribe, feed, digest. */
+function feedRequest(trimmed: string): InvoiceRequest | undefined {
   const subscribe = /^subscribe(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (subscribe) {
     const words = parseSubscribeWords(subscribe[1] ?? "");
@@ -90,11 +107,20 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     return { kind: "subscribe", words };
   }
   if (/^(feed|лента)$/i.test(trimmed)) return { kind: "feed" };
-  const audit = /^audit(?:\s+([\s\S]*))?$/i.exec(trimmed);
-  if (audit) return auditRequest(audit[1] ?? "", trimmed);
-  const use = /^use(?:\s+(\S+))?$/i.exec(trimmed);
-  if (use) return { kind: "use", name: use[1]?.toLowerCase() ?? null };
-  if (/^unsubscribe$/i.test(trimmed)) return { kind: "admin", action: "unsubscribe" };
+  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))(?:\s+(daily|weekly|monthly))?$/i.exec(trimmed);
+  if (digest) {
+    const word = digest[4]?.toLowerCase();
+    const cadence = word === "weekly" || word === "monthly" ? word : "daily";
+    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null, cadence };
+    const hour = Number(digest[2]);
+    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}`, cadence };
+  }
+  if (/^digest\b/i.test(trimmed)) return { kind: "invalid", reason: "digest_arg", input: trimmed };
+  return undefined;
+}
+
+/** list, summary, export. */
+function reportRequest(trimmed: string): InvoiceRequest | undefined {
   const list = /^list(?:\s+(paid|notpaid|unpaid|all))?$/i.exec(trimmed);
   if (list) {
     const word = list[1]?.toLowerCase() ?? "all";
@@ -109,35 +135,16 @@ export function parseInvoiceText(text: string): InvoiceRequest {
     if (request) return { kind: "export", ...request };
   }
   if (/^export\b/i.test(trimmed)) return { kind: "invalid", reason: "export_arg", input: trimmed };
-  const digest = /^digest\s+(off|(\d{1,2}):([0-5]\d))(?:\s+(daily|weekly|monthly))?$/i.exec(trimmed);
-  if (digest) {
-    const word = digest[4]?.toLowerCase();
-    const cadence = word === "weekly" || word === "monthly" ? word : "daily";
-    if (digest[1]?.toLowerCase() === "off") return { kind: "digest", at: null, cadence };
-    const hour = Number(digest[2]);
-    if (hour <= 23) return { kind: "digest", at: `${String(hour).padStart(2, "0")}:${digest[3]}`, cadence };
-  }
-  if (/^digest\b/i.test(trimmed))
-    return {
-      kind: "invalid",
-      reason: "digest_arg",
-      input: trimmed,
-    };
-  if (/^summary\b/i.test(trimmed))
-    return {
-      kind: "invalid",
-      reason: "summary_arg",
-      input: trimmed,
-    };
-  if (/^list\b/i.test(trimmed))
-    return {
-      kind: "invalid",
-      reason: "list_arg",
-      input: trimmed,
-    };
-  const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
-  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  if (/^summary\b/i.test(trimmed)) return { kind: "invalid", reason: "summary_arg", input: trimmed };
+  if (/^list\b/i.test(trimmed)) return { kind: "invalid", reason: "list_arg", input: trimmed };
+  return undefined;
+}
 
+/**
+ * An invoice id or a payment page link (`https://pay.crystalpay.io/?i=<id>`). Slack wraps links as
+ * `<url>` or `<url|label>` when the command escapes its text; both are accepted.
+ */
+function lookupRequest(trimmed: string): InvoiceRequest {
   // Slack escapes & as &amp; in the text it sends.
   const unwrapped = (/^<([^|>]+)(\|[^>]*)?>$/.exec(trimmed)?.[1] ?? trimmed).replace(/&amp;/g, "&");
   if (/^https?:\/\//i.test(unwrapped)) {
@@ -148,15 +155,11 @@ export function parseInvoiceText(text: string): InvoiceRequest {
       return { kind: "invalid", reason: "link_unreadable", input: trimmed };
     }
     if (id === null) return { kind: "invalid", reason: "link_no_id", input: trimmed };
-    if (!INVOICE_ID_PATTERN.test(id)) {
-      return { kind: "invalid", reason: "link_bad_id", input: trimmed };
-    }
+    if (!INVOICE_ID_PATTERN.test(id)) return { kind: "invalid", reason: "link_bad_id", input: trimmed };
     return { kind: "lookup", invoiceId: id };
   }
   if (/\s/.test(trimmed)) return { kind: "invalid", reason: "spaces", input: trimmed };
-  if (!INVOICE_ID_PATTERN.test(trimmed)) {
-    return { kind: "invalid", reason: "bad_id", input: trimmed };
-  }
+  if (!INVOICE_ID_PATTERN.test(trimmed)) return { kind: "invalid", reason: "bad_id", input: trimmed };
   return { kind: "lookup", invoiceId: trimmed };
 }
 

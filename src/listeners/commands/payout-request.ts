@@ -10,7 +10,7 @@ import { claimLine, lineKey, noteLine } from "../../payouts/repeats.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import type { ListenerDeps } from "../deps.js";
-import { type AskDeps, askPayout } from "../replies/payout-asked.js";
+import { type AskDeps, type AskResult, askPayout } from "../replies/payout-asked.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager } from "../shared/permissions.js";
 import type { ChosenRegister } from "../shared/register.js";
@@ -136,12 +136,18 @@ export async function requestInOneLine(
       ? { kind: result.kind, id: result.request.id, channel: result.channel }
       : { kind: result.kind };
   await noteLine(board, claim, outcome).catch(() => undefined);
+  return requestedReply(result, asked, noted);
+}
+
+/** What the requester is told: where the request went for approval, or why it was refused. */
+function requestedReply(result: AskResult, asked: Asked, noted: LogContext): Produced {
   if (result.kind === "refused")
     return {
       reply: requestRefusedMessage(result.refusal, asked.chosen.name, asked.lang),
       log: { outcome: "payout_refused", refusal: result.refusal.kind },
     };
   noted.payout = result.request.id;
+  const t = PAYOUT_REQUEST_TEXT[asked.lang];
   const reply = ephemeral(t.requested(`<#${result.channel}>`, result.request.needed), t.requestedFallback);
   return { reply, log: { outcome: "payout_requested" } };
 }

@@ -75,12 +75,7 @@ async function unfurlPaymentLinks(
     MAX_UNFURLS_PER_MESSAGE,
   );
   if (links.length === 0) return { log: { outcome: "no_payment_links", links: event.links.length } };
-  // Counted first, one per read, so a limit reached halfway reads nothing more.
-  const allowed: boolean[] = [];
-  for (const _link of links) {
-    const limited = allowed.includes(false) || (await deps.rateLimiter.hit(teamId, event.user)).limited;
-    allowed.push(!limited);
-  }
+  const allowed = await allowedReads(deps, links.length, teamId, event.user);
   const now = deps.now();
   // The unfurl is written in the workspace's language; English when its settings cannot be read.
   const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
@@ -99,18 +94,7 @@ async function unfurlPaymentLinks(
     const unfurl = results[index]?.unfurl;
     if (unfurl) unfurls[link.url] = unfurl;
   });
-  const invoices = results.map((result) => result.outcome);
-  const kinds = new Set(invoices.map((entry) => entry.outcome));
-  // Nobody sees a reference here; it ties the cause to the invoice for the operator.
-  const failed = results.find((result) => result.error !== undefined);
-  const unreachable = kinds.has("upstream_unreachable");
-  const read = {
-    outcome: kinds.size === 1 ? (invoices[0]?.outcome ?? "partial") : "partial",
-    links: event.links.length,
-    invoices,
-    unfurled: Object.keys(unfurls).length,
-    ...(failed ? { err: failed.error } : {}),
-  } as const;
+  const { read, failed, unreachable } = readLog(results, event.links.length, Object.keys(unfurls).length);
   const level = failed ? "error" : unreachable ? "warn" : "info";
   if (read.unfurled === 0) return { log: read, level };
   try {
@@ -122,6 +106,33 @@ async function unfurlPaymentLinks(
       level: level === "info" ? "warn" : level,
     };
   }
+}
+
+/** Counted first, one per read, so a limit reached halfway reads nothing more. */
+async function allowedReads(deps: LinkDeps, count: number, teamId: string, user: string): Promise<boolean[]> {
+  const allowed: boolean[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const limited = allowed.includes(false) || (await deps.rateLimiter.hit(teamId, user)).limited;
+    allowed.push(!limited);
+  }
+  return allowed;
+}
+
+/** What the reads came to, for the log line: one outcome for all (else "partial"), each invoice's. */
+function readLog(results: LinkResult[], shared: number, unfurled: number) {
+  const invoices = results.map((result) => result.outcome);
+  const kinds = new Set(invoices.map((entry) => entry.outcome));
+  // Nobody sees a reference here; it ties the cause to the invoice for the operator.
+  const failed = results.find((result) => result.error !== undefined);
+  const unreachable = kinds.has("upstream_unreachable");
+  const read = {
+    outcome: kinds.size === 1 ? (invoices[0]?.outcome ?? "partial") : "partial",
+    links: shared,
+    invoices,
+    unfurled,
+    ...(failed ? { err: failed.error } : {}),
+  } as const;
+  return { read, failed, unreachable };
 }
 
 async function readLink(

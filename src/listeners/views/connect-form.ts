@@ -2,8 +2,11 @@ import { z } from "zod";
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import { CONNECT_FIELDS } from "../../blocks/connect-modal.js";
 import type { ReplyVisibility } from "../../blocks/invoice.js";
-import { langSchema } from "../../i18n/lang.js";
+import { CONNECT_TEXT } from "../../i18n/connect.js";
+import { type Lang, langSchema } from "../../i18n/lang.js";
 import type { ApiVersion } from "../../payments/model.js";
+import { MAIN_REGISTER, registerKey, registerNameSchema } from "../../store/registers.js";
+import type { ListenerDeps } from "../deps.js";
 import { selectValue, textValue } from "./form.js";
 
 // What the connect modal carries and what its submission holds, read into what Kassa saves.
@@ -66,3 +69,24 @@ export const formSchema = z
       .parse(values[CONNECT_FIELDS.language]?.value.selected_option?.value),
   }));
 export type ConnectValues = z.infer<typeof formSchema>;
+
+/** The register a connect form saves to: its name, and its key in the store. */
+export type FormRegister = { name: string; key: string };
+
+/**
+ * The register a submission connects: the name typed (blank: the one the form was opened for, else
+ * main). A new name adds a register, once main is connected: a workspace's first is always main.
+ */
+export async function registerOfForm(
+  deps: Pick<ListenerDeps, "stores">,
+  team: string,
+  typed: string | undefined,
+  lang: Lang,
+): Promise<FormRegister | { error: string }> {
+  const parsed = registerNameSchema.safeParse(typed || MAIN_REGISTER);
+  if (!parsed.success) return { error: CONNECT_TEXT[lang].registerNameInvalid };
+  const name = parsed.data;
+  if (name !== MAIN_REGISTER && !(await deps.stores.credentials.info(team).catch(() => undefined)))
+    return { error: CONNECT_TEXT[lang].registerFirstIsMain };
+  return { name, key: registerKey(team, name) };
+}

@@ -2,12 +2,11 @@ import type { types, webApi } from "@slack/bolt";
 import { CONNECT_FIELDS, checkingModal, connectedModal, connectModal } from "../../blocks/connect-modal.js";
 import { fieldError } from "../../blocks/form.js";
 import { CONNECT_VIEW } from "../../blocks/ids.js";
-import { CONNECT_TEXT } from "../../i18n/connect.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../payments/errors.js";
 import type { PaymentsAccount } from "../../payments/model.js";
-import { MAIN_REGISTER, registerKey, registerNameSchema } from "../../store/registers.js";
+import { MAIN_REGISTER } from "../../store/registers.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
@@ -23,7 +22,13 @@ import {
 import type { Outcome } from "../shared/outcome.js";
 import { checkManager } from "../shared/permissions.js";
 import { teamIdOf } from "../shared/team.js";
-import { type ConnectValues, formSchema, originSchema } from "./connect-form.js";
+import {
+  type ConnectValues,
+  type FormRegister,
+  formSchema,
+  originSchema,
+  registerOfForm,
+} from "./connect-form.js";
 import { parseJsonOrUndefined } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
@@ -90,22 +95,13 @@ export const connectSubmission =
       }
       const values = form.data;
       noted.apiVersion = values.apiVersion;
-      const register = await registerOfForm(deps, who.teamId, values.register || from.data.r, lang);
-      if ("error" in register) {
-        await reply(fieldError(CONNECT_FIELDS.register, register.error));
-        return { outcome: "invalid", fields: [CONNECT_FIELDS.register] };
+      const typed = await typedCredentials(deps, who.teamId, values, from.data.r, lang);
+      if (typed.register && typed.register.name !== MAIN_REGISTER) noted.register = typed.register.name;
+      if ("field" in typed) {
+        await reply(fieldError(typed.field, typed.error));
+        return { outcome: "invalid", fields: [typed.field] };
       }
-      if (register.name !== MAIN_REGISTER) noted.register = register.name;
-      const stored = await deps.stores.credentials.get(register.key).catch(() => undefined);
-      const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
-      if (values.login === "") {
-        await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].enterLogin));
-        return { outcome: "invalid", fields: [CONNECT_FIELDS.login] };
-      }
-      if (!secret) {
-        await reply(fieldError(CONNECT_FIELDS.secret, NOTICES_TEXT[lang].enterSecret));
-        return { outcome: "invalid", fields: [CONNECT_FIELDS.secret] };
-      }
+      const { register, stored, secret } = typed;
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
       const settingsBefore = await deps.stores.settings.get(who.teamId).catch(() => ({}));
       noted.audit = connectionChange(register.name, stored, { ...values, secret }, settingsBefore);
@@ -120,18 +116,51 @@ export const connectSubmission =
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
       noted.slow = true;
       await reply({ response_action: "update", view: checkingModal(lang) });
-      const result = await check;
-      const next = result.ok
-        ? await save(connection, result.methods)
-        : await connectModalAgain(connection, stored, result.message, view.private_metadata);
-      await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
-        deps.logger.warn({ team: who.teamId, err: error }, "could not update the connect modal");
-      });
-      if (!result.ok) return { outcome: "refused", inline: false };
-      await refreshHome(connection);
-      return { outcome: "connected" };
+      return answerLater(connection, await check, stored, view);
     });
   };
+
+/** The register, and the secret to try (blank: the one stored); or the field that needs more. */
+async function typedCredentials(
+  deps: ConnectDeps,
+  team: string,
+  values: ConnectValues,
+  openedFor: string | undefined,
+  lang: Lang,
+): Promise<
+  | { register: FormRegister; stored: StoredConnection; secret: string }
+  | { register?: FormRegister; field: string; error: string }
+> {
+  const register = await registerOfForm(deps, team, values.register || openedFor, lang);
+  if ("error" in register) return { field: CONNECT_FIELDS.register, error: register.error };
+  const stored = await deps.stores.credentials.get(register.key).catch(() => undefined);
+  const secret = values.typedSecret === "" ? stored?.account.secret : values.typedSecret;
+  if (values.login === "")
+    return { register, field: CONNECT_FIELDS.login, error: NOTICES_TEXT[lang].enterLogin };
+  if (!secret) return { register, field: CONNECT_FIELDS.secret, error: NOTICES_TEXT[lang].enterSecret };
+  return { register, stored, secret };
+}
+
+type StoredConnection = Awaited<ReturnType<ConnectDeps["stores"]["credentials"]["get"]>>;
+
+/** The check ended after Slack was answered: the "checking" screen becomes the result. */
+async function answerLater(
+  connection: Connection,
+  result: Check,
+  stored: StoredConnection,
+  view: ViewArgs["view"],
+): Promise<Outcome> {
+  const { deps, client, who } = connection;
+  const next = result.ok
+    ? await save(connection, result.methods)
+    : await connectModalAgain(connection, stored, result.message, view.private_metadata);
+  await client.views.update({ view_id: view.id, view: next }).catch((error: unknown) => {
+    deps.logger.warn({ team: who.teamId, err: error }, "could not update the connect modal");
+  });
+  if (!result.ok) return { outcome: "refused", inline: false };
+  await refreshHome(connection);
+  return { outcome: "connected" };
+}
 
 type Connection = {
   deps: ConnectDeps;
@@ -140,26 +169,8 @@ type Connection = {
   values: ConnectValues;
   secret: string;
   from: ModalOrigin["from"];
-  register: { name: string; key: string };
+  register: FormRegister;
 };
-
-/**
- * The register a submission connects: the name typed (blank: the one the form was opened for, else
- * main). A new name adds a register, once main is connected: a workspace's first is always main.
- */
-async function registerOfForm(
-  deps: Pick<ListenerDeps, "stores">,
-  team: string,
-  typed: string | undefined,
-  lang: Lang,
-): Promise<{ name: string; key: string } | { error: string }> {
-  const parsed = registerNameSchema.safeParse(typed || MAIN_REGISTER);
-  if (!parsed.success) return { error: CONNECT_TEXT[lang].registerNameInvalid };
-  const name = parsed.data;
-  if (name !== MAIN_REGISTER && !(await deps.stores.credentials.info(team).catch(() => undefined)))
-    return { error: CONNECT_TEXT[lang].registerFirstIsMain };
-  return { name, key: registerKey(team, name) };
-}
 
 async function answerInTime(
   connection: Connection,

@@ -26,9 +26,9 @@ import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted } from "../shared/handled.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
 import { langFor, mayCreate } from "../shared/manage.js";
-import type { ViewOutcome } from "../shared/outcome.js";
+import type { Outcome, ViewOutcome } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
@@ -90,78 +90,131 @@ export const createInvoiceSubmission =
       lang,
     };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
-      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const form = formSchema.safeParse(view.state.values);
-      // A register renamed or removed since the form opened: its invoice goes nowhere else.
-      const register =
-        from.success && from.data.t === teamId
-          ? await registerNamed(deps.stores.registers, teamId, from.data.r)
-          : undefined;
-      if (!from.success || !form.success || !register) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
-        return { outcome: "bad_form" };
-      }
-      const checked = validateCreateInput(form.data, lang);
-      if (!checked.ok) {
-        await reply({ response_action: "errors", errors: checked.errors });
-        return { outcome: "invalid", fields: Object.keys(checked.errors) };
-      }
-      const draft = checked.draft;
-      const creator: Creator = {
-        teamId,
-        userId: body.user.id,
-        channelId: from.data.c,
-        registerKey: register.key,
-        register: register.several ? register.name : undefined,
-      };
-      const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
-      noted.creator = permission.why;
-      if (!permission.allowed) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createNotAllowedField));
-        return { outcome: "not_allowed" };
-      }
-      // One invoice per submission: Slack redelivers a submission it got no answer to, and a double
-      // click sends it twice. The same form with the same values is the same submission.
-      const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
-      let first: boolean;
-      try {
-        first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
-      } catch (error) {
-        // Without the store Kassa cannot promise "once": create nothing.
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
-        return { outcome: "store_unavailable", err: error };
-      }
-      if (!first) {
-        await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createDuplicate));
-        return { outcome: "duplicate" };
-      }
-
-      const attempt: Promise<Attempt> = deps.payments.createInvoice(register.key, draft).then(
-        (created) => ({ ok: true, created }),
-        (error: unknown) => ({ ok: false, error }),
-      );
-      const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
-      if (quick && !quick.ok && quick.error instanceof ServiceError) {
-        // Refused in time: said next to the amount, the form kept open with what was typed.
-        await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages, lang)));
-        return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
-      }
-      await reply();
-      noted.slow = quick === null;
-      const result = quick ?? (await attempt);
-      if (!result.ok) return tellFailure(client, creator, draft, result.error, noted, lang);
-      auditCreated(deps, creator, result.created, draft);
-      const delivered: CreatedCardNote = { invoice: result.created.id };
-      try {
-        await postCreatedInvoiceCard(deps, client, creator, result.created, draft, delivered);
-        return { outcome: "created" };
-      } catch (error) {
-        return { outcome: "card_failed", err: error };
-      } finally {
-        Object.assign(noted, delivered);
-      }
+      const submission: Submission = { deps, client, view, body, teamId, lang, noted, reply };
+      const accepted = await acceptedForm(submission);
+      if ("outcome" in accepted) return accepted;
+      const refused =
+        (await refusedCreator(submission, accepted.creator)) ??
+        (await claimedBefore(submission, accepted.draft));
+      if (refused) return refused;
+      return createAndPost(submission, accepted, started);
     });
   };
+
+/** One submission of the form being handled: what Slack sent, and how to answer it. */
+type Submission = {
+  deps: CreateDeps;
+  client: webApi.WebClient;
+  view: ViewArgs["view"];
+  body: ViewArgs["body"];
+  teamId: string;
+  lang: Lang;
+  noted: Noted;
+  reply: (answer?: ViewAnswer) => Promise<void>;
+};
+type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string };
+
+/** The form read and checked: the invoice to create and who creates it where, or why not. */
+async function acceptedForm({
+  deps,
+  view,
+  body,
+  teamId,
+  lang,
+  reply,
+}: Submission): Promise<Accepted | Outcome> {
+  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+  const form = formSchema.safeParse(view.state.values);
+  // A register renamed or removed since the form opened: its invoice goes nowhere else.
+  const register =
+    from.success && from.data.t === teamId
+      ? await registerNamed(deps.stores.registers, teamId, from.data.r)
+      : undefined;
+  if (!from.success || !form.success || !register) {
+    await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
+    return { outcome: "bad_form" };
+  }
+  const checked = validateCreateInput(form.data, lang);
+  if (!checked.ok) {
+    await reply({ response_action: "errors", errors: checked.errors });
+    return { outcome: "invalid", fields: Object.keys(checked.errors) };
+  }
+  const creator: Creator = {
+    teamId,
+    userId: body.user.id,
+    channelId: from.data.c,
+    registerKey: register.key,
+    register: register.several ? register.name : undefined,
+  };
+  return { creator, draft: checked.draft, registerKey: register.key };
+}
+
+/** The submitter checked again (a submission is a request of its own); undefined: they may create. */
+async function refusedCreator(submission: Submission, creator: Creator): Promise<Outcome | undefined> {
+  const { deps, client, body, lang, noted, reply } = submission;
+  const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
+  noted.creator = permission.why;
+  if (permission.allowed) return undefined;
+  await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createNotAllowedField));
+  return { outcome: "not_allowed" };
+}
+
+/**
+ * One invoice per submission: Slack redelivers a submission it got no answer to, and a double
+ * click sends it twice. The same form with the same values is the same submission. Undefined: the first.
+ */
+async function claimedBefore(submission: Submission, draft: InvoiceDraft): Promise<Outcome | undefined> {
+  const { deps, view, teamId, lang, reply } = submission;
+  const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
+  let first: boolean;
+  try {
+    first = await deps.claimOnce(`create:${teamId}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
+  } catch (error) {
+    // Without the store Kassa cannot promise "once": create nothing.
+    await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
+    return { outcome: "store_unavailable", err: error };
+  }
+  if (first) return undefined;
+  await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createDuplicate));
+  return { outcome: "duplicate" };
+}
+
+/**
+ * Creates the invoice: a refusal in time keeps the form open next to the amount; otherwise the form
+ * closes and the card is posted (or the creator told privately why not).
+ */
+async function createAndPost(
+  submission: Submission,
+  accepted: Accepted,
+  started: number,
+): Promise<ViewOutcome> {
+  const { deps, client, lang, noted, reply } = submission;
+  const { creator, draft } = accepted;
+  const attempt: Promise<Attempt> = deps.payments.createInvoice(accepted.registerKey, draft).then(
+    (created) => ({ ok: true, created }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+  const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
+  if (quick && !quick.ok && quick.error instanceof ServiceError) {
+    // Refused in time: said next to the amount, the form kept open with what was typed.
+    await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages, lang)));
+    return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
+  }
+  await reply();
+  noted.slow = quick === null;
+  const result = quick ?? (await attempt);
+  if (!result.ok) return tellFailure(client, creator, draft, result.error, noted, lang);
+  auditCreated(deps, creator, result.created, draft);
+  const delivered: CreatedCardNote = { invoice: result.created.id };
+  try {
+    await postCreatedInvoiceCard(deps, client, creator, result.created, draft, delivered);
+    return { outcome: "created" };
+  } catch (error) {
+    return { outcome: "card_failed", err: error };
+  } finally {
+    Object.assign(noted, delivered);
+  }
+}
 
 /** The form was closed and the invoice not created: the creator is told privately why, and what now. */
 async function tellFailure(

@@ -12,7 +12,7 @@ import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission } from "../shared/handled.js";
+import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import type { Outcome } from "../shared/outcome.js";
 import { registerNamed } from "../shared/register.js";
@@ -89,57 +89,88 @@ export const payoutRequestSubmission =
     const user = body.user.id;
     const where = { view: PAYOUT_REQUEST_VIEW, team, user, field: REQUEST_FIELDS.amount, lang };
     await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
-      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const form = formSchema.safeParse(view.state.values);
-      const register =
-        from.success && from.data.t === team
-          ? await registerNamed(deps.stores.registers, team, from.data.r)
-          : undefined;
-      if (!form.success || !register) {
-        await reply(fieldError(REQUEST_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
-        return { outcome: "bad_form" };
-      }
-      if (register.several) noted.register = register.name;
-      const amount = readWrittenAmount(form.data.amount);
-      if (!amount.ok) {
-        await reply(
-          fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.data.amount, amount.why, lang, true)),
-        );
-        return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
-      }
-      const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);
-      let first: boolean;
-      try {
-        first = await deps.claimOnce(`payout-request:${team}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
-      } catch {
-        await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].storeDown));
-        return { outcome: "not_sent", reason: "store_unavailable" };
-      }
-      if (!first) {
-        await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].duplicate));
-        return { outcome: "duplicate" };
-      }
-      const asked: PayoutAsked = {
-        team,
-        user,
-        enterpriseId: body.enterprise?.id,
-        register,
-        lang,
-        ...form.data,
-        amount: amount.value,
-      };
+      const request: RequestSubmission = { deps, view, team, lang, reply };
+      const read = await askedOfForm(request, body);
+      if ("outcome" in read) return read;
+      const { asked } = read;
+      if (asked.register.several) noted.register = asked.register.name;
+      const claimed = await claimedBefore(request, read.digest);
+      if (claimed) return claimed;
       const attempt = askPayout(deps, client, asked);
       const quick = await within(attempt, INLINE_REQUEST_MS - (performance.now() - started));
       if (quick?.kind === "refused") {
-        const words = plainOf(requestRefusalText(quick.refusal, register.name, lang));
+        const words = plainOf(requestRefusalText(quick.refusal, asked.register.name, lang));
         await reply(fieldError(REQUEST_FIELDS[refusalField(quick.refusal)], words.slice(0, 1900)));
         return { outcome: "payout_refused", refusal: quick.refusal.kind };
       }
       await reply();
       const result = quick ?? (await attempt);
-      if (!quick) await tellLate(client, user, result, register.name, lang);
+      if (!quick) await tellLate(client, user, result, asked.register.name, lang);
       if (result.kind === "refused") return { outcome: "payout_refused", refusal: result.refusal.kind };
       noted.payout = result.request.id;
       return { outcome: "payout_requested" };
     });
   };
+
+/** One submission of the request form being handled. */
+type RequestSubmission = {
+  deps: RequestViewDeps;
+  view: ViewArgs["view"];
+  team: string;
+  lang: Lang;
+  reply: (answer?: ViewAnswer) => Promise<void>;
+};
+
+/** The request the form asks for (its register, as its metadata names it here); or why not. */
+async function askedOfForm(
+  { deps, view, team, lang, reply }: RequestSubmission,
+  body: ViewArgs["body"],
+): Promise<{ asked: PayoutAsked; digest: string } | Outcome> {
+  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+  const form = formSchema.safeParse(view.state.values);
+  const register =
+    from.success && from.data.t === team
+      ? await registerNamed(deps.stores.registers, team, from.data.r)
+      : undefined;
+  if (!form.success || !register) {
+    await reply(fieldError(REQUEST_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
+    return { outcome: "bad_form" };
+  }
+  const amount = readWrittenAmount(form.data.amount);
+  if (!amount.ok) {
+    await reply(
+      fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.data.amount, amount.why, lang, true)),
+    );
+    return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
+  }
+  const user = body.user.id;
+  const asked = {
+    team,
+    user,
+    enterpriseId: body.enterprise?.id,
+    register,
+    lang,
+    ...form.data,
+    amount: amount.value,
+  };
+  // The same form with the same values is the same submission.
+  const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);
+  return { asked, digest };
+}
+
+/** The submission claimed once: a redelivery or a double click requests nothing more. Undefined: the first. */
+async function claimedBefore(
+  { deps, view, team, lang, reply }: RequestSubmission,
+  digest: string,
+): Promise<Outcome | undefined> {
+  let first: boolean;
+  try {
+    first = await deps.claimOnce(`payout-request:${team}:${view.id}:${digest}`, SUBMISSION_MEMORY_MS);
+  } catch {
+    await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].storeDown));
+    return { outcome: "not_sent", reason: "store_unavailable" };
+  }
+  if (first) return undefined;
+  await reply(fieldError(REQUEST_FIELDS.amount, PAYOUT_REQUEST_TEXT[lang].duplicate));
+  return { outcome: "duplicate" };
+}

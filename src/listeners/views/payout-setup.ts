@@ -9,20 +9,20 @@ import {
 } from "../../blocks/payout-setup.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { PAYOUTS_TEXT } from "../../i18n/payouts.js";
-import { checkPolicy, type PayoutPolicy } from "../../payouts/policy.js";
+import { checkPolicy, type PayoutPolicy, type PolicyInput } from "../../payouts/policy.js";
 import type { PolicyRead } from "../../payouts/policy-store.js";
-import { changedFields, setPolicy } from "../../payouts/set-policy.js";
+import { changedFields, type SetPolicyResult, setPolicy } from "../../payouts/set-policy.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted } from "../shared/handled.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
-import type { ViewOutcome } from "../shared/outcome.js";
+import type { Outcome, ViewOutcome } from "../shared/outcome.js";
 import { peopleError } from "../shared/payout-people.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
+import { type ChosenRegister, registerNamed } from "../shared/register.js";
 import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined } from "./form.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
@@ -48,83 +48,123 @@ export const payoutSetupSubmission =
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const teamId = teamIdOf(body);
     const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const t = PAYOUTS_TEXT[lang];
-    const user = body.user.id;
-    const first = PAYOUT_FIELDS.approvers;
-    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user, field: first, lang };
-    await handledSubmission(deps, where, ack, async (noted, reply) => {
-      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const chosen = from.success
-        ? await registerNamed(deps.stores.registers, teamId, from.data.r)
-        : undefined;
-      const input = readPayoutSetup(view.state.values);
-      if (!from.success || from.data.t !== teamId || !chosen || !input) {
-        await reply(fieldError(first, t.outdated));
-        return { outcome: "bad_form" };
-      }
-      if (chosen.several) noted.register = chosen.name;
-      const manager = await checkManager(deps, client, {
-        userId: user,
-        teamId,
-        enterpriseId: body.enterprise?.id,
-      });
-      noted.manager = manager.why;
-      if (!manager.allowed) {
-        await reply(fieldError(first, t.notAllowed));
-        return { outcome: "not_allowed" };
-      }
-      // The people are asked of Slack only once the values hold together (a few users.info calls).
-      const people = checkPolicy(input).ok ? await peopleError(client, input, lang) : undefined;
-      if (people) {
-        await reply(people);
-        return { outcome: "invalid", fields: Object.keys(people.errors) };
-      }
-      const result = await setPolicy(
-        { policies: deps.payoutPolicies, credentials: deps.stores.credentials },
-        chosen.key,
-        input,
-        // The change's audit entry is written with the save itself (payouts/policy-store.ts).
-        { by: user, now: deps.now(), seenVersion: from.data.v, audit: deps },
-      );
-      if (result.kind === "invalid") {
-        const errors = Object.fromEntries(
-          result.problems.map((problem) => [PAYOUT_FIELDS[problem.field], t.problems[problem.reason]]),
-        );
-        await reply({ response_action: "errors", errors });
-        return { outcome: "invalid", fields: Object.keys(errors) };
-      }
-      if (result.kind === "not_connected" || result.kind === "no_secret2") {
-        const connect =
-          chosen.name === MAIN_REGISTER ? "/invoice connect" : `/invoice ${chosen.name} connect`;
-        await reply(
-          fieldError(
-            first,
-            result.kind === "no_secret2" ? t.noSecret2(chosen.name, connect) : t.notConnected,
-          ),
-        );
-        return result.kind === "no_secret2" ? { outcome: "no_secret2" } : { outcome: "not_connected" };
-      }
-      if (result.kind === "changed_meanwhile") {
-        await reply(fieldError(first, changedMeanwhile(result.current, lang)));
-        return { outcome: "policy_changed_meanwhile" };
-      }
-      await reply();
-      noted.register = chosen.name;
-      noted.audit = {
-        object: `payout policy ${chosen.name}`,
-        before: result.before ?? null,
-        after: result.policy,
-      };
-      const announced = await announce(client, { by: user, register: chosen.name, ...result, lang }, noted);
-      const note = policySavedNote(chosen.name, result.policy, announced === "not_in_channel", lang);
-      await client.chat
-        .postEphemeral({ channel: from.data.c, user, text: note.text, blocks: note.blocks })
-        .catch((error: unknown) => {
-          noted.tellError = slackErrorCode(error);
-        });
-      return { outcome: "policy_saved", version: result.policy.version, announced };
-    });
+    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user: body.user.id, field: FIRST, lang };
+    await handledSubmission(deps, where, ack, (noted, reply) =>
+      savePolicyForm({ deps, client, view, body, teamId, lang, noted, reply }),
+    );
   };
+
+const FIRST = PAYOUT_FIELDS.approvers;
+
+/** One submission of the payout setup form being handled: what Slack sent, and how to answer it. */
+type SetupSave = {
+  deps: SetupDeps;
+  client: webApi.WebClient;
+  view: ViewArgs["view"];
+  body: ViewArgs["body"];
+  teamId: string;
+  lang: Lang;
+  noted: Noted;
+  reply: (answer?: ViewAnswer) => Promise<void>;
+};
+/** The form read: its register, the version it showed, where it was opened, and the policy typed. */
+type SetupForm = { register: ChosenRegister; seenVersion: number; channel: string; input: PolicyInput };
+
+async function savePolicyForm(save: SetupSave): Promise<Outcome> {
+  const { deps, client, body, lang, noted, reply } = save;
+  const form = await setupForm(save);
+  if ("outcome" in form) return form;
+  const { register, input } = form;
+  if (register.several) noted.register = register.name;
+  const manager = await checkManager(deps, client, {
+    userId: body.user.id,
+    teamId: save.teamId,
+    enterpriseId: body.enterprise?.id,
+  });
+  noted.manager = manager.why;
+  if (!manager.allowed) {
+    await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].notAllowed));
+    return { outcome: "not_allowed" };
+  }
+  // The people are asked of Slack only once the values hold together (a few users.info calls).
+  const people = checkPolicy(input).ok ? await peopleError(client, input, lang) : undefined;
+  if (people) {
+    await reply(people);
+    return { outcome: "invalid", fields: Object.keys(people.errors) };
+  }
+  const result = await setPolicy(
+    { policies: deps.payoutPolicies, credentials: deps.stores.credentials },
+    register.key,
+    input,
+    // The change's audit entry is written with the save itself (payouts/policy-store.ts).
+    { by: body.user.id, now: deps.now(), seenVersion: form.seenVersion, audit: deps },
+  );
+  if (result.kind !== "saved") return notSaved(save, register, result);
+  return tellSaved(save, form, result);
+}
+
+/** The form's register and values, as its metadata names them in this workspace; or why not. */
+async function setupForm({ deps, view, teamId, lang, reply }: SetupSave): Promise<SetupForm | Outcome> {
+  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
+  const register = from.success ? await registerNamed(deps.stores.registers, teamId, from.data.r) : undefined;
+  const input = readPayoutSetup(view.state.values);
+  if (!from.success || from.data.t !== teamId || !register || !input) {
+    await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].outdated));
+    return { outcome: "bad_form" };
+  }
+  return { register, seenVersion: from.data.v, channel: from.data.c, input };
+}
+
+/** Not saved: the policy's problems next to their fields, the register not ready, or a save meanwhile. */
+async function notSaved(
+  { lang, reply }: SetupSave,
+  register: ChosenRegister,
+  result: Exclude<SetPolicyResult, { kind: "saved" }>,
+): Promise<Outcome> {
+  const t = PAYOUTS_TEXT[lang];
+  if (result.kind === "invalid") {
+    const errors = Object.fromEntries(
+      result.problems.map((problem) => [PAYOUT_FIELDS[problem.field], t.problems[problem.reason]]),
+    );
+    await reply({ response_action: "errors", errors });
+    return { outcome: "invalid", fields: Object.keys(errors) };
+  }
+  if (result.kind === "not_connected" || result.kind === "no_secret2") {
+    const connect =
+      register.name === MAIN_REGISTER ? "/invoice connect" : `/invoice ${register.name} connect`;
+    await reply(
+      fieldError(FIRST, result.kind === "no_secret2" ? t.noSecret2(register.name, connect) : t.notConnected),
+    );
+    return result.kind === "no_secret2" ? { outcome: "no_secret2" } : { outcome: "not_connected" };
+  }
+  await reply(fieldError(FIRST, changedMeanwhile(result.current, lang)));
+  return { outcome: "policy_changed_meanwhile" };
+}
+
+/** Saved: the form closes, the change is announced, and the admin told privately where they ran it. */
+async function tellSaved(
+  { client, body, lang, noted, reply }: SetupSave,
+  form: SetupForm,
+  result: Extract<SetPolicyResult, { kind: "saved" }>,
+): Promise<Outcome> {
+  const { register } = form;
+  const user = body.user.id;
+  await reply();
+  noted.register = register.name;
+  noted.audit = {
+    object: `payout policy ${register.name}`,
+    before: result.before ?? null,
+    after: result.policy,
+  };
+  const announced = await announce(client, { by: user, register: register.name, ...result, lang }, noted);
+  const note = policySavedNote(register.name, result.policy, announced === "not_in_channel", lang);
+  await client.chat
+    .postEphemeral({ channel: form.channel, user, text: note.text, blocks: note.blocks })
+    .catch((error: unknown) => {
+      noted.tellError = slackErrorCode(error);
+    });
+  return { outcome: "policy_saved", version: result.policy.version, announced };
+}
 
 function changedMeanwhile(current: PolicyRead, lang: Lang): string {
   const t = PAYOUTS_TEXT[lang];

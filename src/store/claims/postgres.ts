@@ -38,8 +38,16 @@ export function postgresClaimBoard(pool: pg.Pool, tables: Tables): ClaimBoard {
 
 type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
 
+type QueueSteps = "enlist" | "claimDue" | "nudge" | "sweep" | "drop";
+type HoldSteps = "claimKey" | "renew" | "release";
+
 /** The items: their schedule and claims. */
 function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, StateSteps> {
+  return { ...postgresQueue(pool, tables), ...postgresHolds(pool, tables) };
+}
+
+/** The items' due times: enlisted, claimed when due (oldest first), nudged, swept, dropped. */
+function postgresQueue(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, QueueSteps> {
   const { items, states } = tables;
   return {
     async enlist(family, key, dueAt) {
@@ -64,6 +72,34 @@ function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, State
         .sort((a, b) => a.due_at - b.due_at || (a.key < b.key ? -1 : 1))
         .map((row) => ({ key: row.key, token: row.owner }));
     },
+    async nudge(family, key, now) {
+      await pool.query(
+        `UPDATE ${items} SET due_at = LEAST(due_at, $3), nudged = CASE WHEN lease_until > $3 THEN $3 ELSE 0 END
+         WHERE family = $1 AND key = $2`,
+        [family, key, now],
+      );
+    },
+    async sweep(family, now) {
+      const result = await pool.query(
+        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
+        [family, now],
+      );
+      return result.rowCount ?? 0;
+    },
+    async drop(family, key) {
+      await pool.query(
+        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
+         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
+        [family, key],
+      );
+    },
+  };
+}
+
+/** The claims of one named item: taken, renewed, released (with the next due time, or forgotten). */
+function postgresHolds(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, HoldSteps> {
+  const { items, states } = tables;
+  return {
     async claimKey(family, key, token, now, leaseMs, info = ""): Promise<KeyClaim> {
       const until = now + leaseMs;
       const taken = await pool.query(
@@ -106,40 +142,22 @@ function postgresSchedule(pool: pg.Pool, tables: Tables): Omit<ClaimBoard, State
       );
       return result.rowCount === 1;
     },
-    async nudge(family, key, now) {
-      await pool.query(
-        `UPDATE ${items} SET due_at = LEAST(due_at, $3), nudged = CASE WHEN lease_until > $3 THEN $3 ELSE 0 END
-         WHERE family = $1 AND key = $2`,
-        [family, key, now],
-      );
-    },
-    async sweep(family, now) {
-      const result = await pool.query(
-        `DELETE FROM ${items} WHERE family = $1 AND owner <> '' AND lease_until <= $2`,
-        [family, now],
-      );
-      return result.rowCount ?? 0;
-    },
-    async drop(family, key) {
-      await pool.query(
-        `WITH gone AS (DELETE FROM ${states} WHERE family = $1 AND key = $2)
-         DELETE FROM ${items} WHERE family = $1 AND key = $2`,
-        [family, key],
-      );
-    },
   };
 }
 
-/** The items' states: written under a claim, or swapped (compare-and-set) without one. */
-function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSteps> {
-  const { items, states } = tables;
-  /** CTEs enlisting an item with its state (params $n..$n+4, alongValues) when `condition` holds. */
-  const enlisting = (n: number, condition: string) => `enlisted AS (
+/** CTEs enlisting an item with its state (params $n..$n+4, alongValues) when `condition` holds. */
+function enlistingCtes({ items, states }: Tables, n: number, condition: string): string {
+  return `enlisted AS (
       INSERT INTO ${items} (family, key, due_at) SELECT $${n}::text, $${n + 1}::text, $${n + 2}::bigint
       WHERE ${condition} ON CONFLICT (family, key) DO NOTHING),
     put AS (
       INSERT INTO ${states} (family, key, field, state) SELECT $${n}::text, $${n + 1}::text, $${n + 3}::text, $${n + 4}::text
       WHERE ${condition} ON CONFLICT (family, key, field) DO UPDATE SET state = excluded.state)`;
+}
+
+/** The items' states: written under a claim, or swapped (compare-and-set) without one. */
+function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSteps> {
+  const { items, states } = tables;
   return {
     async readState(family, key, field) {
       const result = await pool.query(
@@ -165,6 +183,15 @@ function postgresStates(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, StateSt
         field,
       ]);
     },
+    ...postgresSwaps(pool, tables),
+  };
+}
+
+/** swapState (a compare-and-set of one state, with no claim; an item enlisted along) and enlistWith. */
+function postgresSwaps(pool: pg.Pool, tables: Tables): Pick<ClaimBoard, "swapState" | "enlistWith"> {
+  const { states } = tables;
+  const enlisting = (n: number, condition: string) => enlistingCtes(tables, n, condition);
+  return {
     async swapState(family, key, field, expected, replacement, along) {
       // Each case one statement: a rival waits for the row, then checks the condition again on what
       // was committed (READ COMMITTED), so of two swaps from the same state one wins. An item along

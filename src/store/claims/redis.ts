@@ -23,12 +23,50 @@ const keyClaimSchema = z.tuple([z.literal(1)]).or(z.tuple([z.literal(0), z.strin
 /** An item enlisted along a write, as the scripts' arguments: key, due time, field, state. */
 const alongArgs = (item: Enlisting) => [item.key, item.dueAt, item.field, JSON.stringify(item.state)];
 
+/** Where a family's due list, an item and an item's states are kept under `prefix`. */
+function keysOf(prefix: string) {
+  return {
+    due: (family: string) => `${prefix}:due:${family}`,
+    item: (family: string, key: string) => `${prefix}:i:${family}:${key}`,
+    states: (family: string, key: string) => `${prefix}:s:${family}:${key}`,
+  };
+}
+
+type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
+
 /** The claim board in Redis (one server, as the store itself is; not Redis Cluster). */
 export function redisClaimBoard(client: RedisClientConnectionType, prefix: string): ClaimBoard {
-  const due = (family: string) => `${prefix}:due:${family}`;
-  const item = (family: string, key: string) => `${prefix}:i:${family}:${key}`;
-  const states = (family: string, key: string) => `${prefix}:s:${family}:${key}`;
+  const { due, item, states } = keysOf(prefix);
+  return {
+    ...redisSchedule(client, prefix),
+    async readState(family, key, field) {
+      const text = await client.hGet(states(family, key), field);
+      return typeof text === "string" ? parseState(text) : undefined;
+    },
+    async writeState(family, key, field, token, state) {
+      const keys = [item(family, key), states(family, key)];
+      return (await runRedisScript(client, WRITE_STATE, keys, [token, field, JSON.stringify(state)])) === 1;
+    },
+    async deleteState(family, key, field) {
+      await client.hDel(states(family, key), field);
+    },
+    async swapState(family, key, field, expected, replacement, along) {
+      // A state's text is JSON, never empty: '' stands for none.
+      const args = [field, stateText(expected) ?? "", stateText(replacement) ?? ""];
+      if (!along) return (await runRedisScript(client, SWAP_STATE, [states(family, key)], args)) === 1;
+      const keys = [states(family, key), due(along.family), states(along.family, along.key)];
+      return (await runRedisScript(client, SWAP_STATE_ALONG, keys, [...args, ...alongArgs(along)])) === 1;
+    },
+    async enlistWith(item) {
+      const keys = [due(item.family), states(item.family, item.key)];
+      await runRedisScript(client, ENLIST_WITH, keys, alongArgs(item));
+    },
+  };
+}
 
+/** The items: their schedule and claims. */
+function redisSchedule(client: RedisClientConnectionType, prefix: string): Omit<ClaimBoard, StateSteps> {
+  const { due, item, states } = keysOf(prefix);
   return {
     async enlist(family, key, dueAt) {
       await client.zAdd(due(family), { score: dueAt, value: key }, { condition: "NX" });
@@ -59,28 +97,6 @@ export function redisClaimBoard(client: RedisClientConnectionType, prefix: strin
     },
     async nudge(family, key, now) {
       await runRedisScript(client, NUDGE, [due(family), item(family, key)], [key, now]);
-    },
-    async readState(family, key, field) {
-      const text = await client.hGet(states(family, key), field);
-      return typeof text === "string" ? parseState(text) : undefined;
-    },
-    async writeState(family, key, field, token, state) {
-      const keys = [item(family, key), states(family, key)];
-      return (await runRedisScript(client, WRITE_STATE, keys, [token, field, JSON.stringify(state)])) === 1;
-    },
-    async deleteState(family, key, field) {
-      await client.hDel(states(family, key), field);
-    },
-    async swapState(family, key, field, expected, replacement, along) {
-      // A state's text is JSON, never empty: '' stands for none.
-      const args = [field, stateText(expected) ?? "", stateText(replacement) ?? ""];
-      if (!along) return (await runRedisScript(client, SWAP_STATE, [states(family, key)], args)) === 1;
-      const keys = [states(family, key), due(along.family), states(along.family, along.key)];
-      return (await runRedisScript(client, SWAP_STATE_ALONG, keys, [...args, ...alongArgs(along)])) === 1;
-    },
-    async enlistWith(item) {
-      const keys = [due(item.family), states(item.family, item.key)];
-      await runRedisScript(client, ENLIST_WITH, keys, alongArgs(item));
     },
     async sweep() {
       // Items claimed by key expire with their lease (PEXPIRE): nothing is left to sweep.

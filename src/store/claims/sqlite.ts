@@ -20,9 +20,18 @@ export function sqliteClaimBoard(db: Database.Database, tables: Tables): ClaimBo
   return { ...sqliteSchedule(db, tables), ...sqliteStates(db, tables) };
 }
 
+type QueueSteps = "enlist" | "claimDue" | "nudge";
+type RemovalSteps = "sweep" | "drop";
+type HoldSteps = "claimKey" | "renew" | "release";
+
 /** The items: their schedule and claims. */
 function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard, StateSteps> {
-  const { items, states } = tables;
+  return { ...sqliteQueue(db, tables), ...sqliteRemovals(db, tables), ...sqliteHolds(db, tables) };
+}
+
+/** The items' due times: enlisted, claimed when due (oldest first), nudged. */
+function sqliteQueue(db: Database.Database, tables: Tables): Pick<ClaimBoard, QueueSteps> {
+  const { items } = tables;
   const enlist = db.prepare<[string, string, number]>(
     `INSERT INTO ${items} (family, key, due_at) VALUES (?, ?, ?) ON CONFLICT (family, key) DO NOTHING`,
   );
@@ -41,6 +50,48 @@ function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard,
       return { key: row.key, token };
     });
   });
+  const nudge = db.prepare<[number, number, number, string, string]>(
+    `UPDATE ${items} SET due_at = MIN(due_at, ?), nudged = CASE WHEN lease_until > ? THEN ? ELSE 0 END
+     WHERE family = ? AND key = ?`,
+  );
+  return {
+    async enlist(family, key, dueAt) {
+      enlist.run(family, key, dueAt);
+    },
+    async claimDue(family, now, leaseMs, limit) {
+      return limit > 0 ? claimDue(family, now, leaseMs, limit) : [];
+    },
+    async nudge(family, key, now) {
+      nudge.run(now, now, now, family, key);
+    },
+  };
+}
+
+/** Items removed: those whose claim lapsed with no release (swept), or one with its states (dropped). */
+function sqliteRemovals(db: Database.Database, tables: Tables): Pick<ClaimBoard, RemovalSteps> {
+  const { items, states } = tables;
+  const sweep = db.prepare<[string, number]>(
+    `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
+  );
+  const forgetStates = db.prepare<[string, string]>(`DELETE FROM ${states} WHERE family = ? AND key = ?`);
+  const forgetItem = db.prepare<[string, string]>(`DELETE FROM ${items} WHERE family = ? AND key = ?`);
+  const drop = db.transaction((family: string, key: string) => {
+    forgetStates.run(family, key);
+    forgetItem.run(family, key);
+  });
+  return {
+    async sweep(family, now) {
+      return sweep.run(family, now).changes;
+    },
+    async drop(family, key) {
+      drop(family, key);
+    },
+  };
+}
+
+/** The claims of one named item: taken, renewed, released (with the next due time, or forgotten). */
+function sqliteHolds(db: Database.Database, tables: Tables): Pick<ClaimBoard, HoldSteps> {
+  const { items, states } = tables;
   // Taken when free, lapsed, or already this token's: one statement, whichever process runs it first.
   const takeKey = db.prepare<[string, string, number, string, number, string, number]>(
     `INSERT INTO ${items} (family, key, due_at, owner, lease_until, info) VALUES (?, ?, ?, ?, ?, ?)
@@ -61,7 +112,6 @@ function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard,
      WHERE family = ? AND key = ? AND owner = ?`,
   );
   const forgetStates = db.prepare<[string, string]>(`DELETE FROM ${states} WHERE family = ? AND key = ?`);
-  const forgetItem = db.prepare<[string, string]>(`DELETE FROM ${items} WHERE family = ? AND key = ?`);
   const forgetOwned = db.prepare<[string, string, string]>(
     `DELETE FROM ${items} WHERE family = ? AND key = ? AND owner = ?`,
   );
@@ -70,25 +120,7 @@ function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard,
     forgetStates.run(family, key);
     return true;
   });
-  const nudge = db.prepare<[number, number, number, string, string]>(
-    `UPDATE ${items} SET due_at = MIN(due_at, ?), nudged = CASE WHEN lease_until > ? THEN ? ELSE 0 END
-     WHERE family = ? AND key = ?`,
-  );
-  const sweep = db.prepare<[string, number]>(
-    `DELETE FROM ${items} WHERE family = ? AND owner <> '' AND lease_until <= ?`,
-  );
-  const drop = db.transaction((family: string, key: string) => {
-    forgetStates.run(family, key);
-    forgetItem.run(family, key);
-  });
-
   return {
-    async enlist(family, key, dueAt) {
-      enlist.run(family, key, dueAt);
-    },
-    async claimDue(family, now, leaseMs, limit) {
-      return limit > 0 ? claimDue(family, now, leaseMs, limit) : [];
-    },
     async claimKey(family, key, token, now, leaseMs, info = ""): Promise<KeyClaim> {
       const until = now + leaseMs;
       if (takeKey.all(family, key, until, token, until, info, now).length === 1) return { held: true };
@@ -100,15 +132,6 @@ function sqliteSchedule(db: Database.Database, tables: Tables): Omit<ClaimBoard,
     async release(family, key, token, next: Release) {
       if (next === "forget") return releaseForget(family, key, token);
       return release.run(next.dueAt, next.dueAt, family, key, token).changes === 1;
-    },
-    async nudge(family, key, now) {
-      nudge.run(now, now, now, family, key);
-    },
-    async sweep(family, now) {
-      return sweep.run(family, now).changes;
-    },
-    async drop(family, key) {
-      drop(family, key);
     },
   };
 }

@@ -4,7 +4,7 @@ import { applyPostgresSchema } from "./postgres.js";
 import { applyRedisSchema } from "./redis.js";
 import { applySqliteSchema } from "./sqlite.js";
 
-export { SchemaTooNewError } from "./version.js";
+export { SchemaTooNewError, SchemaTooOldError } from "./version.js";
 
 /** Versions already applied, per store connection and prefix: a module opening again asks nothing. */
 const applied = new WeakMap<object, Map<string, Promise<number>>>();
@@ -12,7 +12,8 @@ const applied = new WeakMap<object, Map<string, Promise<number>>>();
 /**
  * The store's schema under `prefix`, brought to this release's last step once per connection.
  * openStore applies the default prefix's; a module given another prefix (a test run's own tables)
- * calls this before using its tables. Throws SchemaTooNewError for a store a newer release upgraded.
+ * calls this before using its tables. Throws SchemaTooNewError for a store a newer release upgraded,
+ * SchemaTooOldError for one older than this release upgrades.
  */
 export function ensureSchema(native: NativeClient, prefix = DEFAULT_PREFIX): Promise<number> {
   const handle =

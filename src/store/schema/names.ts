@@ -15,9 +15,6 @@ export type PrefixedTable =
   | "claims"
   | "leases"
   | "watches"
-  | "watch_cards"
-  | "watch_next_read"
-  | "watch_reads"
   | "feed_turns"
   | "feed_states"
   | "claim_items"
@@ -42,7 +39,7 @@ export function tableName(prefix: string, table: PrefixedTable): string {
   return `${sqlPrefix(prefix)}_${table}`;
 }
 
-/** SQL table of claimOnce on SQLite and PostgreSQL (the store's, whatever a module's prefix). */
+/** The once-only claims' table of the releases before the claim board: a store holding it is older. */
 export const CLAIMS_TABLE = tableName(DEFAULT_PREFIX, "claims");
 
 /** Where Redis keeps the schema version of a prefix. */
@@ -58,23 +55,8 @@ export function claimTables(prefix: string): { items: string; states: string } {
   return { items: tableName(prefix, "claim_items"), states: tableName(prefix, "claim_states") };
 }
 
-/** Where the claim board keeps its keys under `prefix` in Redis (schema step 2 moves data there). */
+/** Where the claim board keeps its keys under `prefix` in Redis. */
 export const redisClaimPrefix = (prefix: string) => `${prefix}:claims`;
 
-/**
- * The Keyv namespace the callback keys lived in before the claim board (the schema's callback-keys
- * step moves them onto it): "callbacks" under the store's own prefix; under another (a test run's),
- * one of that prefix's own.
- */
-export const legacyCallbackNamespace = (prefix: string) =>
-  prefix === DEFAULT_PREFIX ? "callbacks" : `${prefix}-callbacks`;
-
-/**
- * The Keyv namespace the exports owed to their askers lived in before the claim board (the schema's
- * exports-owed step moves them onto it): "exportsowed" under the store's own prefix; under another
- * (a test run's), one of that prefix's own.
- */
-export const legacyOwedNamespace = (prefix: string) =>
-  prefix === DEFAULT_PREFIX ? "exportsowed" : `${prefix}-exportsowed`;
 /** Where the audit trail keeps its keys under `prefix` in Redis (src/audit/redis.ts). */
 export const redisAuditPrefix = (prefix: string) => `${prefix}:audit`;

@@ -1,125 +1,72 @@
 import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
 import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
-import { REDIS_MOVE_EXPORTS_OWED } from "./export-owed.js";
-import { LEGACY_FEED_NAMESPACES, redisLegacyFeedMove } from "./legacy-feed.js";
-import { REDIS_WATCHES_MOVE } from "./legacy-watches.js";
 import { DEFAULT_PREFIX, redisSchemaKey } from "./names.js";
-import { refuseNewer } from "./version.js";
+import { BASELINE_VERSION, refuseNewer, refuseOlder } from "./version.js";
 
-// Redis keeps no structure to set up (keys come into being when written), so its steps are data
-// moves a release may need: each a Lua body run with the version check in the same script.
-
-// Step 2. Before it: P:feed:due (sorted set of teams), P:feed:t:<team> and P:feed:s:<team> (hashes);
-// P-leases::<key> ("<owner> <info>", expiring); kassa-claims::<key> (the owner or "1", expiring).
-// After it, the claim board's keys (src/store/claims/redis-scripts.ts) under B = P:claims.
-const MOVE_ONTO_CLAIM_BOARD = `
-local p = ARGV[1]
-local b = p .. ':claims'
-local function glob(text) return (string.gsub(text, '([%*%?%[%]\\\\])', '\\\\%1')) end
-if redis.call('EXISTS', p .. ':feed:due') == 1 then
-  for _, team in ipairs(redis.call('ZRANGE', p .. ':feed:due', 0, -1)) do
-    if redis.call('EXISTS', p .. ':feed:t:' .. team) == 1 then
-      redis.call('RENAME', p .. ':feed:t:' .. team, b .. ':i:feed:' .. team)
-    end
-    if redis.call('EXISTS', p .. ':feed:s:' .. team) == 1 then
-      redis.call('RENAME', p .. ':feed:s:' .. team, b .. ':s:feed:' .. team)
-    end
-  end
-  redis.call('RENAME', p .. ':feed:due', b .. ':due:feed')
-end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local function move(old, family, key, owner, info)
-  local ttl = redis.call('PTTL', old)
-  if ttl > 0 then
-    local item = b .. ':i:' .. family .. ':' .. key
-    redis.call('HSET', item, 'owner', owner, 'until', now + ttl, 'nudged', 0, 'info', info)
-    redis.call('PEXPIRE', item, ttl)
-  end
-  redis.call('DEL', old)
-end
-local leases = p .. '-leases::'
-for _, old in ipairs(redis.call('KEYS', glob(leases) .. '*')) do
-  local value = redis.call('GET', old) or ''
-  local space = string.find(value, ' ', 1, true) or (#value + 1)
-  move(old, 'lease', string.sub(old, #leases + 1), string.sub(value, 1, space - 1), string.sub(value, space + 1))
-end
-if p == 'kassa' then
-  for _, old in ipairs(redis.call('KEYS', 'kassa-claims::*')) do
-    local key = string.sub(old, 15)
-    local owner = redis.call('GET', old) or '1'
-    if owner == '1' then owner = 'upgraded:' .. key end
-    move(old, 'once', key, owner, '')
-  end
-end`;
-
-// Step 5 (4 until the step 4 of another change is merged before it). Before it: the callback keys in their
-// Keyv namespace N ("callbacks" under the store's own prefix, "P-callbacks" under another), keys
-// N::team:<id> -> {"value":"<key>"} and N::key:<key> -> {"value":"<id>"}. After it, on the claim
-// board (src/store/callback-keys.ts): B:s:callback:<id> field key, B:s:callback-route:<key> field
-// team, each state JSON text. A route its team's entry does not name routed nothing before and is not
-// moved; the namespace is emptied.
-const MOVE_CALLBACK_KEYS = `
-local p = ARGV[1]
-local b = p .. ':claims'
-local namespace = (p == 'kassa' and 'callbacks' or (p .. '-callbacks')) .. '::'
-local function glob(text) return (string.gsub(text, '([%*%?%[%]\\])', '\\%1')) end
-local function plain(text) return type(text) == 'string' and string.match(text, '^[%w_%-]+$') ~= nil end
-local function valueOf(entry)
-  local text = redis.call('GET', entry)
-  if not text then return nil end
-  local ok, data = pcall(cjson.decode, text)
-  if ok and type(data) == 'table' and plain(data.value) then return data.value end
-  return nil
-end
-local entries = redis.call('KEYS', glob(namespace) .. '*')
-for _, entry in ipairs(entries) do
-  local name = string.sub(entry, #namespace + 1)
-  if string.sub(name, 1, 5) == 'team:' and plain(string.sub(name, 6)) then
-    local team, key = string.sub(name, 6), valueOf(entry)
-    if key then
-      redis.call('HSET', b .. ':s:callback:' .. team, 'key', '"' .. key .. '"')
-      if valueOf(namespace .. 'key:' .. key) == team then
-        redis.call('HSET', b .. ':s:callback-route:' .. key, 'team', '"' .. team .. '"')
-      end
-    end
-  end
-end
-for _, entry in ipairs(entries) do redis.call('DEL', entry) end`;
+// Redis keeps no structure to set up (keys come into being when written): a new store's version key
+// is set to the baseline (BASELINE_VERSION, where release 63116c6 left every store), and the steps
+// after it are data moves a release may need, each a Lua body run with the version check in the
+// same script.
 
 /** One numbered step: what it does, and its Lua, run with ARGV[1] the prefix. */
 export type RedisStep = { purpose: string; lua: string };
 
+/** The steps after the baseline: REDIS_STEPS[0] is step BASELINE_VERSION + 1. */
 export const REDIS_STEPS: RedisStep[] = [
-  { purpose: "nothing to move; the version key is written so later steps have a place", lua: "" },
-  {
-    purpose:
-      "the feed's turns and channel states, the leases and (under the store's own prefix) the once-only claims move onto the claim board (P:claims)",
-    lua: MOVE_ONTO_CLAIM_BOARD,
-  },
-  { purpose: "nothing to set up (rate-limit counts are keys of their own)", lua: "" },
-  {
-    purpose:
-      "the feed's channel states kept in Keyv before the ledger (the store's own, under its default prefix) move onto the claim board",
-    lua: `if ARGV[1] == '${DEFAULT_PREFIX}' then${redisLegacyFeedMove(LEGACY_FEED_NAMESPACES)}\nend`,
-  },
-  {
-    purpose: "the callback keys move from their Keyv namespace onto the claim board (P:claims)",
-    lua: MOVE_CALLBACK_KEYS,
-  },
-  // 6: the exports owed to their askers (export-owed.ts).
-  REDIS_MOVE_EXPORTS_OWED,
-  // 7: the audit trail's keys (src/audit/redis.ts) come into being with its first entry.
-  { purpose: "nothing to set up for the audit trail (its keys come with its first entry)", lua: "" },
-  // 8: the live cards' watches (legacy-watches.ts).
-  {
-    purpose: "the live cards' watches (P:watch) move onto the claim board (P:claims); their keys go",
-    lua: REDIS_WATCHES_MOVE,
-  },
   // 9: the audit trail's head has been apart from its entries on Redis from the start (P:audit:T:head).
   { purpose: "nothing to move: the audit trail's heads are kept apart already", lua: "" },
 ];
+
+/**
+ * The keys releases before the schema version wrote under a prefix P (the feed's and the live
+ * cards' under P:, leases, callback keys, exports owed) and, under the store's own, its Keyv
+ * namespaces and once-only claims: any one of them makes a store with no version an old one.
+ */
+function olderKeys(prefix: string): string[] {
+  const own = prefix === DEFAULT_PREFIX;
+  const namespaces = own
+    ? [
+        "credentials",
+        "settings",
+        "feedsubs",
+        "cardowners",
+        "callbacks",
+        "exportsowed",
+        "kassa-leases",
+        "kassa-claims",
+      ]
+    : [`${prefix}-leases`, `${prefix}-callbacks`, `${prefix}-exportsowed`];
+  return [`${prefix}:`, ...namespaces.map((namespace) => `${namespace}::`)];
+}
+
+/** A new store's version key set to the baseline, unless the keys hold what an older release wrote. */
+const BASELINE = redisScript(
+  "schema baseline",
+  1,
+  `--[[
+  The schema's baseline: a store with no version and none of the keys older releases wrote gets the
+  version BASELINE_VERSION; Redis runs the script alone, so two replicas starting together agree.
+    Input:
+      KEYS[1] the version key (P:schema)
+      ARGV[1] the baseline version, ARGV[2...] the starts of the keys older releases wrote
+    Output:
+      the version found (0: the baseline was set), or -1 when the keys hold older data
+]]
+local found = tonumber(redis.call('GET', KEYS[1]) or '0')
+if found ~= 0 then return found end
+local function glob(text) return (string.gsub(text, '([%*%?%[%]\\\\])', '\\\\%1')) end
+for i = 2, #ARGV do
+  local cursor = '0'
+  repeat
+    local page = redis.call('SCAN', cursor, 'MATCH', glob(ARGV[i]) .. '*', 'COUNT', 1000)
+    if #page[2] > 0 then return -1 end
+    cursor = page[1]
+  until cursor == '0'
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 0`,
+);
 
 /** A step as a script that runs only while the version is the one before it. */
 function stepScript(step: RedisStep, number: number): RedisScript {
@@ -143,9 +90,10 @@ return found`,
 }
 
 /**
- * Brings the keys under `prefix` to the last step: each missing step one script, which Redis runs
- * with nothing in between, so of two replicas starting together one runs it and the other finds it
- * done. Returns the version.
+ * Brings the keys under `prefix` to the last step: the baseline for a new store, then each missing
+ * step one script, which Redis runs with nothing in between, so of two replicas starting together
+ * one runs it and the other finds it done. Refuses a store newer than this release knows, or older
+ * than it upgrades. Returns the version.
  */
 export async function applyRedisSchema(
   client: RedisClientConnectionType,
@@ -153,15 +101,25 @@ export async function applyRedisSchema(
   steps = REDIS_STEPS,
 ): Promise<number> {
   const key = redisSchemaKey(prefix);
-  const current = z.coerce
+  const last = BASELINE_VERSION + steps.length;
+  let current = z.coerce
     .number()
     .int()
     .parse((await client.get(key)) ?? 0);
-  refuseNewer(current, steps.length, key);
-  for (let step = current + 1; step <= steps.length; step++) {
-    const script = stepScript(steps[step - 1] ?? { purpose: "none", lua: "" }, step);
-    const found = await runRedisScript(client, script, [key], [prefix, step]);
-    refuseNewer(z.number().parse(found), steps.length, key);
+  refuseNewer(current, last, key);
+  refuseOlder(current, false, key);
+  if (current === 0) {
+    const found = z
+      .number()
+      .parse(await runRedisScript(client, BASELINE, [key], [BASELINE_VERSION, ...olderKeys(prefix)]));
+    refuseNewer(found, last, key);
+    refuseOlder(Math.max(found, 0), found < 0, key);
+    current = Math.max(found, BASELINE_VERSION);
   }
-  return steps.length;
+  for (let step = current + 1; step <= last; step++) {
+    const script = stepScript(steps[step - BASELINE_VERSION - 1] ?? { purpose: "none", lua: "" }, step);
+    const found = await runRedisScript(client, script, [key], [prefix, step]);
+    refuseNewer(z.number().parse(found), last, key);
+  }
+  return last;
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { actionContext } from "../../../src/listeners/shared/action-context.js";
 
@@ -7,8 +8,37 @@ const ACTIONS = join(import.meta.dirname, "../../../src/listeners/actions");
 
 type Args = Parameters<typeof actionContext>[1];
 
-function args(body: Record<string, unknown>): Args {
-  return { body, action: { action_id: "kassa_refresh" }, client: {} } as unknown as Args;
+/** A press of Refresh as Slack sends it, with the parts of the body each case sets. */
+function args(given: {
+  team: { id: string } | null;
+  user: { id: string; team_id?: string };
+  enterprise?: { id: string };
+  container: Args["body"]["container"];
+}): Args {
+  const action = {
+    type: "button" as const,
+    action_id: "kassa_refresh",
+    block_id: "actions",
+    action_ts: "1764000000.000100",
+    text: { type: "plain_text" as const, text: "Refresh" },
+  };
+  const body: Args["body"] = {
+    type: "block_actions",
+    actions: [action],
+    team: given.team && { domain: "team", ...given.team },
+    user: { username: given.user.id.toLowerCase(), ...given.user },
+    ...(given.enterprise ? { enterprise: { name: "enterprise", ...given.enterprise } } : {}),
+    token: "verification-token",
+    response_url: "https://hooks.slack.invalid/actions/1",
+    trigger_id: "trigger-1",
+    api_app_id: "A1",
+    container: given.container,
+  };
+  return {
+    body,
+    action,
+    client: new webApi.WebClient(undefined, { slackApiUrl: "http://127.0.0.1:9/api/" }),
+  };
 }
 
 const deps = {} as Parameters<typeof actionContext>[0];

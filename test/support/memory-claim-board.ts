@@ -6,15 +6,15 @@ import {
   parseState,
   type Release,
   stateText,
-} from "./board.js";
+} from "../../src/store/claims/board.js";
 
 type Item = { dueAt: number; owner: string; leaseUntil: number; nudged: number; info: string };
 type States = Map<string, Map<string, string>>;
 const id = (family: string, key: string) => `${family}\u0000${key}`;
 
 /**
- * The claim board in this process's memory: one process is every replica there is (tests, a store
- * without atomic primitives). Each step runs without an await, so it is atomic in this process.
+ * The claim board in this process's memory, for the families' tests (no store
+ * opens it): one process is every replica there is. Each step runs without an await, so it is atomic in this process.
  */
 export function memoryClaimBoard(): ClaimBoard {
   const items = new Map<string, Item>();
