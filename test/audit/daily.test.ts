@@ -2,9 +2,9 @@ import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
 import { AUDIT_DAY_FAMILY, nextUtcMidnight, runAuditDay } from "../../src/audit/daily.js";
 import { AuditTrail } from "../../src/audit/index.js";
-import { memoryAuditEngine } from "../../src/audit/memory.js";
 import type { WorkspaceSettings } from "../../src/store/settings.js";
 import { createLogger } from "../../src/util/logger.js";
+import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 import { memoryClaimBoard } from "../support/memory-claim-board.js";
 
 const DAY_MS = 86_400_000;

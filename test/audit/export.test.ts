@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, chainHash } from "../../src/audit/chain.js";
 import { AUDIT_CSV_COLUMNS, auditCsv, auditJsonLines, collectEntries } from "../../src/audit/export.js";
 import { AuditTrail } from "../../src/audit/index.js";
-import { memoryAuditEngine } from "../../src/audit/memory.js";
+import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 
 const TEAM = "T0EXPORT";
 

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditInput } from "../../src/audit/entry.js";
 import { openAuditEngine } from "../../src/audit/index.js";
-import { memoryAuditEngine } from "../../src/audit/memory.js";
 import {
   AUDIT_OWED_FAMILY,
   appendOwed,
@@ -24,6 +23,7 @@ import { type ClaimBoard, openClaimBoard } from "../../src/store/claims/index.js
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { createLogger } from "../../src/util/logger.js";
 import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
+import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 

@@ -12,11 +12,11 @@ import { type AuditLink, headOf, linkAfter } from "../../src/audit/chain.js";
 import type { AuditEngine } from "../../src/audit/engine.js";
 import { type AuditEntry, type AuditInput, auditEntrySchema } from "../../src/audit/entry.js";
 import { openAuditEngine } from "../../src/audit/index.js";
-import { memoryAuditEngine } from "../../src/audit/memory.js";
 import { AuditTrail } from "../../src/audit/trail.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { redisAuditPrefix, tableName } from "../../src/store/schema/names.js";
 import { contractEngines, sayWhatIsSkipped } from "../support/engines.js";
+import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 import { dropWatchNamespace } from "../support/watch-namespaces.js";
 
 const run = randomBytes(4).toString("hex");

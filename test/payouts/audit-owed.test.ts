@@ -6,7 +6,6 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuditInput } from "../../src/audit/index.js";
-import { memoryAuditEngine } from "../../src/audit/memory.js";
 import { OwedAuditRunner } from "../../src/audit/owed.js";
 import { AuditTrail } from "../../src/audit/trail.js";
 import { PayoutPolicies } from "../../src/payouts/policy-store.js";
@@ -16,6 +15,7 @@ import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
 import { approve } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import { ManualClock } from "../support/manual-clock.js";
+import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 import {
   ALICE,
   ENGINES,

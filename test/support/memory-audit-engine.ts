@@ -1,8 +1,8 @@
-import type { AuditHead, AuditLink } from "./chain.js";
-import { type AuditEngine, type AuditQuery, sameHead } from "./engine.js";
+import type { AuditHead, AuditLink } from "../../src/audit/chain.js";
+import { type AuditEngine, type AuditQuery, sameHead } from "../../src/audit/engine.js";
 
 /**
- * The trail in this process's memory: for tests and the demo; nothing outlives the process. Each
+ * The trail in this process's memory, for tests (test/support: no part of the app uses it); nothing outlives the process. Each
  * team's head is kept apart from its links, as on every engine.
  */
 export function memoryAuditEngine(): AuditEngine & { links(team: string): AuditLink[] } {
