@@ -103,7 +103,7 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 export type BackgroundJob = keyof BackgroundPasses;
 
 const AUDIT_JOBS: BackgroundJob[] = ["auditDay", "auditOwed"];
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyGuards", ...AUDIT_JOBS];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyAlerts", ...AUDIT_JOBS];
 
 let counter = 0;
 

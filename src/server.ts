@@ -8,7 +8,7 @@ import {
   starting,
   verifyBotToken,
 } from "./edge/start-steps.js";
-import { openGuards } from "./guards/index.js";
+import { openMoneyAlerts } from "./money-alerts/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
 import { openStores } from "./store/index.js";
 import { reportOtherKeys } from "./store/other-keys.js";
@@ -84,8 +84,10 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     clock,
   });
   // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
-  const guardRunner = await starting(closers, "cannot set up the money guards in the store", () =>
-    openGuards(config, stores, work.payments, slackClients(config, stores), work.audit, logger, { clock }),
+  const moneyAlerts = await starting(closers, "cannot set up the money alerts in the store", () =>
+    openMoneyAlerts(config, stores, work.payments, slackClients(config, stores), work.audit, logger, {
+      clock,
+    }),
   );
   const kassa = createApp({
     config,
@@ -106,7 +108,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
-  const passes = startJobs({ work, feedRunner, digestRunner, records }, guardRunner, closers);
+  const passes = startJobs({ work, feedRunner, digestRunner, records }, moneyAlerts, closers);
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
@@ -116,14 +118,14 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  */
 function startJobs(
   { work, feedRunner, digestRunner, records }: OpenedWork,
-  guardRunner: Awaited<ReturnType<typeof openGuards>>,
+  moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>,
   closers: Closers,
 ): BackgroundPasses {
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
   const { auditDay, auditOwed } = records;
-  for (const runner of [digestRunner, work.payouts.runner, guardRunner, auditDay, auditOwed]) {
+  for (const runner of [digestRunner, work.payouts.runner, moneyAlerts, auditDay, auditOwed]) {
     runner.start();
     closers.job((graceMs) => runner.close(graceMs));
   }
@@ -132,7 +134,7 @@ function startJobs(
     liveCards: () => work.watches.passNow(),
     digests: () => digestRunner.passNow(),
     payouts: () => work.payouts.runner.passNow(),
-    moneyGuards: () => guardRunner.passNow(),
+    moneyAlerts: () => moneyAlerts.passNow(),
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
   };

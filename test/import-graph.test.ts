@@ -62,7 +62,7 @@ const FLOORS: string[][] = [
     "digests",
     "audit",
     "payouts",
-    "guards",
+    "money-alerts",
   ],
   ["listeners", "steps", "edge", "operators"],
 ];

@@ -1,7 +1,7 @@
 import type { types } from "@slack/bolt";
 import { BALANCE_TEXT } from "../i18n/balance.js";
-import { GUARDS_TEXT } from "../i18n/guards.js";
 import type { Lang } from "../i18n/lang.js";
+import { MONEY_ALERTS_TEXT } from "../i18n/money-alerts.js";
 import { currenciesToPrice, rubTotal } from "../payments/balance-total.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { Balance, RubRates } from "../payments/model.js";
@@ -162,7 +162,7 @@ export function balanceHelpMessage(visibility: BalanceVisibility, lang: Lang = "
       t.help,
       t.helpOnlyYou,
       visibility === "everyone" ? t.helpEveryone : t.helpAdmins,
-      GUARDS_TEXT[lang].alertUsage,
+      MONEY_ALERTS_TEXT[lang].alertUsage,
     ].join("\n"),
     t.helpFallback,
   );

@@ -114,7 +114,7 @@ function paymentsConfig(parsed: Parsed) {
   };
 }
 
-/** The background work's pace: live cards, feeds, digests, guards, the audit day, payouts, the journal. */
+/** The background work's pace: live cards, feeds, digests, money alerts, the audit day, payouts, the journal. */
 function backgroundConfig(parsed: Parsed) {
   return {
     /** Live cards: the read interval of their first hour, for at most maxHours, per workspace and register. */
@@ -133,7 +133,7 @@ function backgroundConfig(parsed: Parsed) {
     /** DIGEST_INTERVAL_MS: how often the weekly and monthly digests are looked at. */
     digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
     /** BALANCE_CHECK_MS: each register's balance alerts are checked this often; PAYOUT_CHECK_MS: its payout history. */
-    guards: { balanceCheckMs: parsed.BALANCE_CHECK_MS, payoutCheckMs: parsed.PAYOUT_CHECK_MS },
+    moneyAlerts: { balanceCheckMs: parsed.BALANCE_CHECK_MS, payoutCheckMs: parsed.PAYOUT_CHECK_MS },
     /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
     /** AUDIT_CHECK_MS: how often each replica looks for workspaces whose audit day is due (retention, head post). */
     audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS, checkMs: parsed.AUDIT_CHECK_MS },

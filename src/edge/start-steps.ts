@@ -60,7 +60,7 @@ export type BackgroundPasses = {
   liveCards(): Promise<void>;
   digests(): Promise<void>;
   payouts(): Promise<void>;
-  moneyGuards(): Promise<void>;
+  moneyAlerts(): Promise<void>;
   auditDay(): Promise<void>;
   /** The audit entries owed by acts whose append the store or the process did not finish. */
   auditOwed(): Promise<void>;

@@ -4,8 +4,8 @@ import type { CallbackAddresses } from "../callbacks/keys.js";
 import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
-import type { BalanceAlerts } from "../guards/index.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
@@ -65,6 +65,6 @@ export type ListenerDeps = {
   payoutPolicies: PayoutPolicies;
   /** Payout requests: ask, approve, reject, cancel (each handler says who the workspace's admins are). */
   payouts: PayoutDeps;
-  /** Each register's balance alerts (`/balance alert`), checked by the money guards. */
+  /** Each register's balance alerts (`/balance alert`), checked by the money alerts. */
   balanceAlerts: BalanceAlerts;
 };

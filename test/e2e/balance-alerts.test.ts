@@ -78,8 +78,8 @@ describe("balance alerts, two replicas (English)", () => {
   const checksOnBoth = async (rounds = 2) => {
     for (let round = 0; round < rounds; round += 1) {
       clock.forward(CHECK_MS);
-      await stack.pass("moneyGuards");
-      await second?.passes.moneyGuards();
+      await stack.pass("moneyAlerts");
+      await second?.passes.moneyAlerts();
     }
   };
 

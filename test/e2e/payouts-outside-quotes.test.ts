@@ -77,11 +77,11 @@ describe("the outside-payout watch at its edges (v3)", () => {
   let deps: PayoutDeps;
   let shift = 0;
   const clock = clockReading(() => new Date(Date.now() + shift));
-  /** Moves the clock past the check interval and asks for a pass of the money guards and the payouts. */
+  /** Moves the clock past the check interval and asks for a pass of the money alerts and the payouts. */
   const checks = async (rounds = 1) => {
     for (let round = 0; round < rounds; round += 1) {
       shift += CHECK_MS;
-      await stack.pass("moneyGuards");
+      await stack.pass("moneyAlerts");
       await stack.pass("payouts");
     }
   };

@@ -116,8 +116,8 @@ describe.each([
   const checksOnBoth = async (rounds = 2) => {
     for (let round = 0; round < rounds; round += 1) {
       shift += CHECK_MS;
-      await stack.pass("moneyGuards");
-      await second?.passes.moneyGuards();
+      await stack.pass("moneyAlerts");
+      await second?.passes.moneyAlerts();
     }
   };
 

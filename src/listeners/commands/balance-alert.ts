@@ -1,8 +1,8 @@
-import { type AlertReply, alertListReply, alertReply } from "../../blocks/guards.js";
 import type { SlackMessage } from "../../blocks/message.js";
-import { MAX_ALERTS } from "../../guards/alerts.js";
-import type { BalanceAlerts } from "../../guards/index.js";
+import { type AlertReply, alertListReply, alertReply } from "../../blocks/money-alerts.js";
 import type { Lang } from "../../i18n/lang.js";
+import { MAX_ALERTS } from "../../money-alerts/alerts.js";
+import type { BalanceAlerts } from "../../money-alerts/index.js";
 import { Big } from "../../payments/decimal.js";
 import type { WorkspacePayments } from "../../registers/workspace-payments.js";
 import type { AuditNote, CommandOutcome } from "../shared/outcome.js";

@@ -1,13 +1,13 @@
 import { appendOwed, owedEntryOnce } from "../audit/owed.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
-import type { GuardDeps } from "./deps.js";
+import type { MoneyAlertDeps } from "./deps.js";
 
 // News of a payout made outside Kassa: where it is posted, and its audit entry.
 
 /** Where news of a payout made outside goes: the payout approval channel, else the audit channel. */
 export async function newsChannel(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   registerKey: string,
   team: string,
 ): Promise<string | undefined> {
@@ -19,7 +19,7 @@ export async function newsChannel(
  * owes it again), then appended. Throws when the store takes nothing: the check tries again.
  */
 export async function recordOutside(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   registerKey: string,
   entry: PayoffHistoryEntry,
   now: number,

@@ -1,10 +1,10 @@
 import type { Lang } from "./lang.js";
 
 /**
- * The money guards' words: balance alerts (`/balance alert`) and payouts made outside Kassa. Amounts
+ * The money alerts' words: balance alerts (`/balance alert`) and payouts made outside Kassa. Amounts
  * arrive formatted, codes escaped, channels and times as Slack tokens.
  */
-export type GuardsText = {
+export type MoneyAlertsText = {
   alertSet: (method: string, threshold: string) => string;
   alertChanged: (method: string, threshold: string) => string;
   alertSetNow: (balance: string) => string;
@@ -33,7 +33,7 @@ export type GuardsText = {
   outsideWas: Record<"waiting" | "approved" | "ended", string>;
 };
 
-const en: GuardsText = {
+const en: MoneyAlertsText = {
   alertSet: (method, threshold) =>
     `:bell: This channel will hear once when the ${method} balance falls below ${threshold}, and once when it is back above.`,
   alertChanged: (method, threshold) =>
@@ -75,7 +75,7 @@ const en: GuardsText = {
   },
 };
 
-const ru: GuardsText = {
+const ru: MoneyAlertsText = {
   alertSet: (method, threshold) =>
     `:bell: Этот канал узнает один раз, когда баланс ${method} опустится ниже ${threshold}, и один раз, когда он снова станет выше.`,
   alertChanged: (method, threshold) =>
@@ -118,4 +118,4 @@ const ru: GuardsText = {
   },
 };
 
-export const GUARDS_TEXT: Record<Lang, GuardsText> = { en, ru };
+export const MONEY_ALERTS_TEXT: Record<Lang, MoneyAlertsText> = { en, ru };

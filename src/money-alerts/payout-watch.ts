@@ -1,11 +1,11 @@
-import { type OutsideKassaQuote, outsidePayoutMessage } from "../blocks/guards.js";
+import { type OutsideKassaQuote, outsidePayoutMessage } from "../blocks/money-alerts.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { kassaNeverSent, recordSentOutside, sentAtService } from "../payouts/outside.js";
 import { readRequest } from "../payouts/request-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
-import { checkClaimed, postGuardMessage } from "./claimed.js";
-import type { GuardDeps } from "./deps.js";
+import { checkClaimed, postAlertMessage } from "./claimed.js";
+import type { MoneyAlertDeps } from "./deps.js";
 import { newsChannel, recordOutside } from "./outside-news.js";
 import {
   AUDITED_KEPT,
@@ -35,7 +35,7 @@ const PAGES_PER_CHECK = 3;
 const QUOTE_FOLLOWED_MS = 7 * 86_400_000;
 
 /** Every connected register with Secret 2 is enlisted (keeping its schedule). */
-export async function enlistRegisters(deps: GuardDeps, now: number): Promise<void> {
+export async function enlistRegisters(deps: MoneyAlertDeps, now: number): Promise<void> {
   for (const key of await deps.registers()) await deps.board.enlist(PAYOUT_WATCH_FAMILY, key, now);
 }
 
@@ -48,7 +48,7 @@ type Reading = { fresh: PayoffHistoryEntry[]; read: WatchRead; done: boolean };
  * ends.
  */
 async function readOn(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   registerKey: string,
   state: WatchState,
   read: WatchRead,
@@ -82,7 +82,7 @@ async function readOn(
 }
 
 /** The quotes followed from now on: those still `created`, less those followed too long (logged). */
-function stillFollowed(deps: GuardDeps, registerKey: string, quotes: FollowedQuote[], now: number) {
+function stillFollowed(deps: MoneyAlertDeps, registerKey: string, quotes: FollowedQuote[], now: number) {
   const kept = quotes.filter((quote) => now - quote.since < QUOTE_FOLLOWED_MS);
   if (kept.length < quotes.length)
     deps.logger.info(
@@ -94,7 +94,7 @@ function stillFollowed(deps: GuardDeps, registerKey: string, quotes: FollowedQuo
 
 /** One register's check, under its claim; returns when it is next due. */
 export async function checkPayouts(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   registerKey: string,
   token: string,
   now: number,
@@ -143,14 +143,14 @@ export async function checkPayouts(
   return reading.done ? due : now;
 }
 
-function lostClaim(deps: GuardDeps, registerKey: string, due: number): number {
+function lostClaim(deps: MoneyAlertDeps, registerKey: string, due: number): number {
   deps.logger.warn({ register: registerKey }, "lost the payout watch's claim before noting what it saw");
   return due;
 }
 
 /** Where Kassa's request stood when its quote was found sent outside (undefined: not Kassa's, or sent by it). */
 async function kassaQuoteOf(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   entry: PayoffHistoryEntry,
   now: number,
 ): Promise<OutsideKassaQuote | "kassa" | undefined> {
@@ -175,7 +175,7 @@ async function kassaQuoteOf(
  * unseen, for the next check; with no channel to post in, the audit entry is all.
  */
 async function reportOne(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   registerKey: string,
   entry: PayoffHistoryEntry,
   state: WatchState,
@@ -200,11 +200,11 @@ async function reportOne(
     return noted(after, entry.id);
   }
   const message = outsidePayoutMessage(entry, await deps.languageOf(team), kassa);
-  return (await postGuardMessage(deps, team, channel, message)) ? noted(after, entry.id) : after;
+  return (await postAlertMessage(deps, team, channel, message)) ? noted(after, entry.id) : after;
 }
 
 /** Runs the due registers' payout checks, each under its claim. */
-export function runPayoutChecks(deps: GuardDeps, now: number): Promise<number> {
+export function runPayoutChecks(deps: MoneyAlertDeps, now: number): Promise<number> {
   return checkClaimed(deps, PAYOUT_WATCH_FAMILY, now, deps.payoutCheckMs, (key, token, at) =>
     checkPayouts(deps, key, token, at),
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BalanceAlert } from "../../src/guards/alerts.js";
-import { decideAlert, decideAll, decideFailure, HOUR_MS } from "../../src/guards/balance-decide.js";
 import { parseAlertCommand } from "../../src/listeners/commands/balance-alert.js";
+import type { BalanceAlert } from "../../src/money-alerts/alerts.js";
+import { decideAlert, decideAll, decideFailure, HOUR_MS } from "../../src/money-alerts/balance-decide.js";
 
 const T0 = Date.parse("2026-11-26T10:00:00Z");
 const ALERT: BalanceAlert = {

@@ -1,9 +1,9 @@
-import { crossingMessage, failingNote } from "../blocks/guards.js";
+import { crossingMessage, failingNote } from "../blocks/money-alerts.js";
 import { registerOfKey } from "../store/registers.js";
 import { ALERT_FAMILY, type BalanceAlert, changeAlerts, readAlerts, sameAlert } from "./alerts.js";
 import { type AlertMessage, decideAll, decideFailure } from "./balance-decide.js";
-import { checkClaimed, postGuardMessage } from "./claimed.js";
-import type { GuardDeps } from "./deps.js";
+import { checkClaimed, postAlertMessage } from "./claimed.js";
+import type { MoneyAlertDeps } from "./deps.js";
 
 // One register's balance check, under its claim on the `balance-alert` item (one replica at a time):
 // the balances read once, each alert decided (balance-decide.ts), the decision written down by
@@ -14,7 +14,7 @@ import type { GuardDeps } from "./deps.js";
 const IDLE_MS = 24 * 3_600_000;
 
 /** Checks one claimed register; returns when its item is next due. */
-export async function checkBalances(deps: GuardDeps, registerKey: string, now: number): Promise<number> {
+export async function checkBalances(deps: MoneyAlertDeps, registerKey: string, now: number): Promise<number> {
   const { team } = registerOfKey(registerKey);
   const due = now + deps.balanceCheckMs;
   const current = await readAlerts(deps.board, registerKey);
@@ -30,7 +30,7 @@ export async function checkBalances(deps: GuardDeps, registerKey: string, now: n
       return { next: decided.next, result: decided.note };
     });
     const lang = await deps.languageOf(team);
-    for (const channel of channels) await postGuardMessage(deps, team, channel, failingNote(lang));
+    for (const channel of channels) await postAlertMessage(deps, team, channel, failingNote(lang));
     return due;
   }
   const messages = await changeAlerts(deps.board, registerKey, (alerts) => {
@@ -42,7 +42,7 @@ export async function checkBalances(deps: GuardDeps, registerKey: string, now: n
   if (messages.length === 0) return due;
   const lang = await deps.languageOf(team);
   for (const message of messages) {
-    const sent = await postGuardMessage(
+    const sent = await postAlertMessage(
       deps,
       team,
       message.alert.channel,
@@ -58,7 +58,7 @@ export async function checkBalances(deps: GuardDeps, registerKey: string, now: n
 }
 
 /** A message that did not go out: its alert told as before, so the next check says it again. */
-async function undo(deps: GuardDeps, registerKey: string, message: AlertMessage): Promise<void> {
+async function undo(deps: MoneyAlertDeps, registerKey: string, message: AlertMessage): Promise<void> {
   const { alert } = message;
   await changeAlerts(deps.board, registerKey, (alerts) => {
     const at = alerts.alerts.findIndex((one) => sameAlert(one, alert) && one.below === alert.below);
@@ -72,7 +72,7 @@ async function undo(deps: GuardDeps, registerKey: string, message: AlertMessage)
 }
 
 /** Runs the due registers' balance checks, each under its claim. */
-export function runBalanceChecks(deps: GuardDeps, now: number): Promise<number> {
+export function runBalanceChecks(deps: MoneyAlertDeps, now: number): Promise<number> {
   return checkClaimed(deps, ALERT_FAMILY, now, deps.balanceCheckMs, (key, _token, at) =>
     checkBalances(deps, key, at),
   );

@@ -7,8 +7,8 @@ import type { PayoutPolicies } from "../payouts/policy-store.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Logger } from "../util/logger.js";
 
-/** What the money guards need: the board, the service, Slack, the audit trail and their timing. */
-export type GuardDeps = {
+/** What the money alerts need: the board, the service, Slack, the audit trail and their timing. */
+export type MoneyAlertDeps = {
   board: ClaimBoard;
   payments: {
     balanceSheet(registerKey: string): Promise<Pick<BalanceSheet, "balances">>;

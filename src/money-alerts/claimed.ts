@@ -1,7 +1,7 @@
 import type { SlackMessage } from "../blocks/message.js";
-import type { GuardDeps } from "./deps.js";
+import type { MoneyAlertDeps } from "./deps.js";
 
-// What both guards do the same way: work the registers due in their family, each under its own
+// What both money alerts do the same way: work the registers due in their family, each under its own
 // claim, and post to a channel without throwing.
 
 /**
@@ -11,7 +11,7 @@ import type { GuardDeps } from "./deps.js";
  * and due again after `intervalMs`. How many were claimed.
  */
 export async function checkClaimed(
-  deps: GuardDeps,
+  deps: MoneyAlertDeps,
   family: string,
   now: number,
   intervalMs: number,
@@ -27,16 +27,16 @@ export async function checkClaimed(
     try {
       dueAt = await check(key, token, at);
     } catch (error) {
-      deps.logger.error({ register: key, family, err: error }, "a money guard's check failed");
+      deps.logger.error({ register: key, family, err: error }, "a money alert's check failed");
     }
     await deps.board.release(family, key, token, { dueAt }).catch(() => false);
   }
   return claims.length;
 }
 
-/** Posts a guard's message in a channel; false (logged) when Slack refused it or the workspace is gone. */
-export async function postGuardMessage(
-  deps: Pick<GuardDeps, "slack" | "logger">,
+/** Posts a money alert in a channel; false (logged) when Slack refused it or the workspace is gone. */
+export async function postAlertMessage(
+  deps: Pick<MoneyAlertDeps, "slack" | "logger">,
   team: string,
   channel: string,
   message: SlackMessage,
@@ -47,7 +47,7 @@ export async function postGuardMessage(
     await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks });
     return true;
   } catch (error) {
-    deps.logger.warn({ team, channel, err: error }, "could not post a guard message");
+    deps.logger.warn({ team, channel, err: error }, "could not post a money alert");
     return false;
   }
 }

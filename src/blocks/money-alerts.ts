@@ -1,5 +1,5 @@
-import { GUARDS_TEXT } from "../i18n/guards.js";
 import type { Lang } from "../i18n/lang.js";
+import { MONEY_ALERTS_TEXT } from "../i18n/money-alerts.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { formatAmount, formatMoney, slackDate } from "./format.js";
 import { LIMITS } from "./limits.js";
@@ -7,7 +7,7 @@ import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText, truncate } from "./mrkdwn.js";
 import { ephemeral } from "./replies.js";
 
-// The money guards' messages: the /balance alert replies (ephemeral), the alerts posted in a
+// The money alerts' messages: the /balance alert replies (ephemeral), the alerts posted in a
 // channel (a crossing, the one note on failing checks) and a payout made outside Kassa.
 
 /** An alert as a reply or a message names it: its channel, method, threshold and what was seen. */
@@ -38,13 +38,13 @@ export type AlertReply =
 
 /** What `/balance alert …` answers, visible only to the asker. */
 export function alertReply(reply: AlertReply, lang: Lang = "en"): SlackMessage {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   const text = alertReplyText(reply, lang);
   return ephemeral(text, plain(text) || t.alertUsage);
 }
 
 function alertReplyText(reply: AlertReply, lang: Lang): string {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   switch (reply.kind) {
     case "set":
     case "changed": {
@@ -69,7 +69,7 @@ function alertReplyText(reply: AlertReply, lang: Lang): string {
 
 /** `/balance alerts`: every alert of the register, a line each. */
 export function alertListReply(alerts: readonly AlertLine[], lang: Lang = "en"): SlackMessage {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   if (alerts.length === 0) return ephemeral(t.listEmpty, plain(t.listEmpty));
   const state = (seen: AlertLine["seen"]) =>
     seen === "below" ? t.stateBelow : seen === "above" ? t.stateAbove : t.stateUnknown;
@@ -91,7 +91,7 @@ export function crossingMessage(
   balance: string,
   lang: Lang = "en",
 ): SlackMessage {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   const text = (kind === "below" ? t.below : t.above)(
     inlineCode(alert.method),
     formatAmount(balance, alert.currency, lang),
@@ -102,7 +102,7 @@ export function crossingMessage(
 
 /** Posted once in each alert channel after an hour of failing checks. */
 export function failingNote(lang: Lang = "en"): SlackMessage {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   return section(t.failing, plain(t.failing));
 }
 
@@ -115,7 +115,7 @@ export function outsidePayoutMessage(
   lang: Lang = "en",
   kassa?: OutsideKassaQuote,
 ): SlackMessage {
-  const t = GUARDS_TEXT[lang];
+  const t = MONEY_ALERTS_TEXT[lang];
   const amount = payoff.amount ? formatMoney(payoff.amount, lang) : "—";
   const details = `${t.outside(
     inlineCode(payoff.id),

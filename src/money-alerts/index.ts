@@ -8,28 +8,28 @@ import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
-import type { GuardDeps } from "./deps.js";
-import { GuardRunner } from "./runner.js";
+import type { MoneyAlertDeps } from "./deps.js";
+import { MoneyAlertRunner } from "./runner.js";
 
 export { type BalanceAlert, BalanceAlerts, balanceAlertsFor } from "./alerts.js";
-export { GuardRunner } from "./runner.js";
+export { MoneyAlertRunner } from "./runner.js";
 
 /** A register's claim while one replica checks it: longer than a few slow reads and posts. */
 const LEASE_MS = 120_000;
 const BATCH = 20;
 
-/** The money guards (balance alerts, payouts made outside Kassa) on the store's claim board; start() it. */
-export async function openGuards(
+/** The money alerts (balance alerts, payouts made outside Kassa) on the store's claim board; start() it. */
+export async function openMoneyAlerts(
   config: Config,
   stores: Pick<Stores, "store" | "credentials" | "settings">,
   payments: Pick<WorkspacePayments, "balanceSheet" | "payoffHistory">,
-  slack: GuardDeps["slack"],
+  slack: MoneyAlertDeps["slack"],
   audit: AuditRecorder,
   logger: Logger,
   options: { clock?: Clock | undefined } = {},
-): Promise<GuardRunner> {
+): Promise<MoneyAlertRunner> {
   const board = await openClaimBoard(stores.store, DEFAULT_PREFIX, config.store.timeoutMs);
-  const deps: GuardDeps = {
+  const deps: MoneyAlertDeps = {
     board,
     payments,
     policies: payoutPoliciesFor(stores.store, config.store.timeoutMs),
@@ -40,10 +40,10 @@ export async function openGuards(
     auditChannelOf: async (team) => (await stores.settings.get(team)).auditChannel,
     audit,
     logger,
-    balanceCheckMs: config.guards.balanceCheckMs,
-    payoutCheckMs: config.guards.payoutCheckMs,
+    balanceCheckMs: config.moneyAlerts.balanceCheckMs,
+    payoutCheckMs: config.moneyAlerts.payoutCheckMs,
     leaseMs: LEASE_MS,
     batch: BATCH,
   };
-  return new GuardRunner(deps, options.clock);
+  return new MoneyAlertRunner(deps, options.clock);
 }
