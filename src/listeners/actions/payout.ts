@@ -3,14 +3,15 @@ import { payoutApproveModal, payoutRejectModal } from "../../blocks/payout-forms
 import { voteRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
-import { readRequest } from "../../payouts/request-model.js";
+import { showAfterClick } from "../../payouts/notices.js";
+import { requestOfTeam } from "../../payouts/request-model.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
 import { actionContext } from "../shared/action-context.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
-import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
+import { personRefusal } from "../shared/payout-vote.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 
 type PayoutButtonDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payouts" | "now">;
@@ -78,7 +79,7 @@ export const payoutCancelButton =
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
       noted.payout = id;
-      const theirs = id ? (await readRequest(deps.payouts.board, id))?.request.team === press.teamId : false;
+      const theirs = (await requestOfTeam(deps.payouts, id, press.teamId)) !== undefined;
       const result = theirs
         ? await cancel(deps.payouts, id, press.userId, deps.now())
         : ({ kind: "refused", refusal: { kind: "not_found" } } as const);
@@ -87,7 +88,7 @@ export const payoutCancelButton =
           reply: voteRefusedMessage(result.refusal, lang),
           log: { outcome: "payout_vote_refused", refusal: result.refusal.kind, by: id ? "kassa" : "slack" },
         };
-      await showAfterVote(deps, args.client, id);
+      await showAfterClick(deps.payouts, args.client, id, deps.now());
       const t = PAYOUT_VOTE_TEXT[lang];
       return {
         reply: ephemeral(t.cancelledNow, t.cancelledNow),

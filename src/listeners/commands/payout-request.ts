@@ -109,9 +109,8 @@ export async function requestInOneLine(
       log: { outcome: "payout_refused", refusal: `amount_${amount.why}` },
     };
   // A double Enter (the same line from the same person seconds apart) is requested once.
-  const board = deps.payouts.board;
   const claim = await claimLine(
-    board,
+    deps.payouts,
     lineKey(asked.chosen.key, asked.user_id, asked.chosen.rest.trim()),
     deps.now(),
   );
@@ -135,7 +134,7 @@ export async function requestInOneLine(
     result.kind === "requested"
       ? { kind: result.kind, id: result.request.id, channel: result.channel }
       : { kind: result.kind };
-  await noteLine(board, claim, outcome).catch(() => undefined);
+  await noteLine(deps.payouts, claim, outcome).catch(() => undefined);
   return requestedReply(result, asked, noted);
 }
 

@@ -1,8 +1,5 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackVoteRefusal } from "../../blocks/payout-replies.js";
-import { showPayout } from "../../payouts/notices.js";
-import { PAYOUT_FAMILY } from "../../payouts/request-model.js";
-import type { ListenerDeps } from "../deps.js";
 import { checkPeople } from "./payout-people.js";
 
 /**
@@ -16,19 +13,4 @@ export async function personRefusal(
   const checked = await checkPeople(client, [user]);
   if (checked.ok) return undefined;
   return { kind: "unchecked" in checked ? "unchecked" : "not_a_member" };
-}
-
-/**
- * After a vote or a cancel: the cards updated at once with the clicker's client (a repeat is
- * harmless), and the request made due now, so the worker sends it, cancels its quote or tells its
- * end under its claim.
- */
-export async function showAfterVote(
-  deps: Pick<ListenerDeps, "payouts" | "now">,
-  client: webApi.WebClient,
-  id: string,
-): Promise<void> {
-  const { board, logger } = deps.payouts;
-  await showPayout({ board, slack: async () => client, logger }, id, false);
-  await board.nudge(PAYOUT_FAMILY, id, deps.now().getTime());
 }

@@ -9,14 +9,15 @@ import {
 } from "../../blocks/payout-forms.js";
 import { plainOf, type SlackVoteRefusal, voteRefusalText } from "../../blocks/payout-replies.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
-import { readRequest } from "../../payouts/request-model.js";
+import { showAfterClick } from "../../payouts/notices.js";
+import { requestOfTeam } from "../../payouts/request-model.js";
 import { approve, reject, type VoteRefusal, type VoteResult } from "../../payouts/votes.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { handledSubmission } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import type { Outcome } from "../shared/outcome.js";
-import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
+import { personRefusal } from "../shared/payout-vote.js";
 import { teamIdOf } from "../shared/team.js";
 import { parseJsonOrUndefined, textValue } from "./form.js";
 
@@ -74,9 +75,8 @@ export const payoutVoteSubmission =
       };
       const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
       const typed = typedSchema(vote.field).safeParse(view.state.values);
-      const read = origin.success ? await readRequest(deps.payouts.board, origin.data.id) : undefined;
-      if (!origin.success || !typed.success || !read || read.request.team !== team)
-        return refused({ kind: "not_found" }, "slack");
+      const read = origin.success ? await requestOfTeam(deps.payouts, origin.data.id, team) : undefined;
+      if (!origin.success || !typed.success || !read) return refused({ kind: "not_found" }, "slack");
       const id = read.request.id;
       noted.payout = id;
       const mismatch = vote.slackCheck(typed.data, read.request.wallet);
@@ -86,7 +86,7 @@ export const payoutVoteSubmission =
       const result = await vote.give(deps, id, user, typed.data);
       if (result.kind === "refused") return refused(result.refusal, "kassa");
       await reply();
-      await showAfterVote(deps, client, id);
+      await showAfterClick(deps.payouts, client, id, deps.now());
       return { outcome: "payout_voted", result: result.kind };
     });
   };
