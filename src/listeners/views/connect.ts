@@ -21,7 +21,7 @@ import {
 } from "../shared/manage.js";
 import type { Outcome } from "../shared/outcome.js";
 import { checkManager } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
+import { readSubmission, viewContext } from "../shared/view-context.js";
 import {
   type ConnectValues,
   type FormRegister,
@@ -29,7 +29,6 @@ import {
   originSchema,
   registerOfForm,
 } from "./connect-form.js";
-import { parseJsonOrUndefined } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
@@ -76,14 +75,13 @@ export const connectSubmission =
   (deps: ConnectDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const who = { userId: body.user.id, teamId: teamIdOf(body), enterpriseId: body.enterprise?.id };
-    const lang = await langFor(deps, who.teamId).catch(() => DEFAULT_LANG);
+    const { team, user, enterpriseId, lang } = await viewContext(deps, body);
+    const who = { userId: user, teamId: team, enterpriseId };
     const field = CONNECT_FIELDS.login;
     const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field, lang };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
-      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const form = formSchema.safeParse(view.state.values);
-      if (!from.success || !form.success || from.data.t !== who.teamId) {
+      const form = readSubmission(view, who.teamId, { origin: originSchema, values: formSchema });
+      if (!form) {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].formOutdatedConnect));
         return { outcome: "bad_form" };
       }
@@ -93,9 +91,9 @@ export const connectSubmission =
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].connectNotAllowed));
         return { outcome: "not_allowed" };
       }
-      const values = form.data;
+      const values = form.values;
       noted.apiVersion = values.apiVersion;
-      const typed = await typedCredentials(deps, who.teamId, values, from.data.r, lang);
+      const typed = await typedCredentials(deps, who.teamId, values, form.origin.r, lang);
       if (typed.register && typed.register.name !== MAIN_REGISTER) noted.register = typed.register.name;
       if ("field" in typed) {
         await reply(fieldError(typed.field, typed.error));
@@ -111,7 +109,7 @@ export const connectSubmission =
       );
       // The role check above used part of Slack's 3 s; the credential check gets what is left.
       const quick = await within(check, INLINE_CHECK_MS - (performance.now() - started));
-      const connection = { deps, client, who, values, secret, from: from.data.from, register };
+      const connection = { deps, client, who, values, secret, from: form.origin.from, register };
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
       noted.slow = true;

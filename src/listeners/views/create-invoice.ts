@@ -11,7 +11,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
   auditCreated,
@@ -27,12 +27,12 @@ import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor, mayCreate } from "../shared/manage.js";
+import { mayCreate } from "../shared/manage.js";
 import type { Outcome, ViewOutcome } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import { registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
+import { readSubmission, viewContext } from "../shared/view-context.js";
+import { selectValue, textValue } from "./form.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -80,15 +80,8 @@ export const createInvoiceSubmission =
   (deps: CreateDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const origin = {
-      view: CREATE_INVOICE_VIEW,
-      team: teamId,
-      user: body.user.id,
-      field: CREATE_FIELDS.amount,
-      lang,
-    };
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const origin = { view: CREATE_INVOICE_VIEW, team: teamId, user, field: CREATE_FIELDS.amount, lang };
     await handledSubmission(deps, origin, ack, async (noted, reply) => {
       const submission: Submission = { deps, client, view, body, teamId, lang, noted, reply };
       const accepted = await acceptedForm(submission);
@@ -123,18 +116,14 @@ async function acceptedForm({
   lang,
   reply,
 }: Submission): Promise<Accepted | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const form = formSchema.safeParse(view.state.values);
+  const form = readSubmission(view, teamId, { origin: originSchema, values: formSchema });
   // A register renamed or removed since the form opened: its invoice goes nowhere else.
-  const register =
-    from.success && from.data.t === teamId
-      ? await registerNamed(deps.stores.registers, teamId, from.data.r)
-      : undefined;
-  if (!from.success || !form.success || !register) {
+  const register = form ? await registerNamed(deps.stores.registers, teamId, form.origin.r) : undefined;
+  if (!form || !register) {
     await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
     return { outcome: "bad_form" };
   }
-  const checked = validateCreateInput(form.data, lang);
+  const checked = validateCreateInput(form.values, lang);
   if (!checked.ok) {
     await reply({ response_action: "errors", errors: checked.errors });
     return { outcome: "invalid", fields: Object.keys(checked.errors) };
@@ -142,7 +131,7 @@ async function acceptedForm({
   const creator: Creator = {
     teamId,
     userId: body.user.id,
-    channelId: from.data.c,
+    channelId: form.origin.c,
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };

@@ -6,19 +6,17 @@ import { FEED_FIELDS, FEED_FORM_VIEW } from "../../blocks/feed-form.js";
 import { fieldError } from "../../blocks/form.js";
 import type { FeedFilter, Mentions } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
 import type { Outcome } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { type ChosenRegister, keptElsewhereText, registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
+import { readSubmission, viewContext } from "../shared/view-context.js";
 import { readFeedForm } from "./feed-form-values.js";
-import { parseJsonOrUndefined } from "./form.js";
 
 const originSchema = z.object({
   t: z.string().min(1).max(32),
@@ -38,15 +36,8 @@ const originSchema = z.object({
 export const feedFormSubmission =
   (deps: FeedFormDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const origin = {
-      view: FEED_FORM_VIEW,
-      team: teamId,
-      user: body.user.id,
-      field: FEED_FIELDS.events,
-      lang,
-    };
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const origin = { view: FEED_FORM_VIEW, team: teamId, user, field: FEED_FIELDS.events, lang };
     await handledSubmission(deps, origin, ack, (noted, reply) =>
       saveFeedForm({ deps, client, view, body, teamId, lang, noted, reply }),
     );
@@ -102,15 +93,15 @@ async function feedTarget({
   noted,
   reply,
 }: FeedSave): Promise<FeedTarget | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const register = from.success
-    ? await registerNamed(deps.stores.registers, teamId, from.data.r, from.data.c)
+  const origin = readSubmission(view, teamId, { origin: originSchema })?.origin;
+  const register = origin
+    ? await registerNamed(deps.stores.registers, teamId, origin.r, origin.c)
     : undefined;
-  if (!from.success || from.data.t !== teamId || !register) {
+  if (!origin || !register) {
     await reply(fieldError(FEED_FIELDS.events, FEED_FORM_TEXT[lang].outdated));
     return { outcome: "bad_form" };
   }
-  const channel = from.data.c;
+  const channel = origin.c;
   noted.channel = channel;
   if (register.several) noted.register = register.name;
   if (register.keptTo) {

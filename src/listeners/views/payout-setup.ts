@@ -7,7 +7,7 @@ import {
   policyAnnouncement,
   policySavedNote,
 } from "../../blocks/payout-setup.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { PAYOUTS_TEXT } from "../../i18n/payouts.js";
 import { checkPolicy, type PayoutPolicy, type PolicyInput } from "../../payouts/policy.js";
 import type { PolicyRead } from "../../payouts/policy-store.js";
@@ -18,13 +18,11 @@ import { MAIN_REGISTER } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
 import type { Outcome, ViewOutcome } from "../shared/outcome.js";
 import { peopleError } from "../shared/payout-people.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import { type ChosenRegister, registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined } from "./form.js";
+import { readSubmission, viewContext } from "../shared/view-context.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({
@@ -46,9 +44,8 @@ type SetupDeps = ManagerDeps & Pick<ListenerDeps, "payoutPolicies" | "now" | "in
 export const payoutSetupSubmission =
   (deps: SetupDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user: body.user.id, field: FIRST, lang };
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user, field: FIRST, lang };
     await handledSubmission(deps, where, ack, (noted, reply) =>
       savePolicyForm({ deps, client, view, body, teamId, lang, noted, reply }),
     );
@@ -105,14 +102,13 @@ async function savePolicyForm(save: SetupSave): Promise<Outcome> {
 
 /** The form's register and values, as its metadata names them in this workspace; or why not. */
 async function setupForm({ deps, view, teamId, lang, reply }: SetupSave): Promise<SetupForm | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const register = from.success ? await registerNamed(deps.stores.registers, teamId, from.data.r) : undefined;
-  const input = readPayoutSetup(view.state.values);
-  if (!from.success || from.data.t !== teamId || !register || !input) {
+  const form = readSubmission(view, teamId, { origin: originSchema, values: readPayoutSetup });
+  const register = form ? await registerNamed(deps.stores.registers, teamId, form.origin.r) : undefined;
+  if (!form || !register) {
     await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].outdated));
     return { outcome: "bad_form" };
   }
-  return { register, seenVersion: from.data.v, channel: from.data.c, input };
+  return { register, seenVersion: form.origin.v, channel: form.origin.c, input: form.values };
 }
 
 /** Not saved: the policy's problems next to their fields, the register not ready, or a save meanwhile. */
