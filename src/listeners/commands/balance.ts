@@ -12,15 +12,10 @@ import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
-import { balanceVisibilityFor, langFor } from "../shared/manage.js";
+import { balanceVisibilityFor } from "../shared/manage.js";
 import type { BalancesRead, CommandOutcome } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import {
-  type ChosenRegister,
-  chooseRegister,
-  keptElsewhereReply,
-  withRegisterFooter,
-} from "../shared/register.js";
+import { type ChosenRegister, keptElsewhereReply, withRegisterFooter } from "../shared/register.js";
 import { answerAlertCommand, parseAlertCommand } from "./balance-alert.js";
 
 export const BALANCE_COMMAND = "/balance";
@@ -35,16 +30,10 @@ export const balanceCommand =
     await ack();
     const context = commandContext(deps, client, BALANCE_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
-      const chosen = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
+      const chosen = await context.register(noted);
       const text = chosen.rest;
-      if (chosen.several) noted.register = chosen.name;
       const visibility = await balanceVisibilityFor(deps, command.team_id);
-      const lang = await langFor(deps, command.team_id);
+      const lang = await context.lang();
       const kept = keptElsewhereReply(chosen, lang);
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       if (/^(help|\?|-h|--help)$/i.test(text)) {

@@ -20,7 +20,6 @@ import { feedLines } from "../shared/feed-lines.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
-  langFor,
   openConnectModal,
   visibilityFor,
 } from "../shared/manage.js";
@@ -30,6 +29,7 @@ import { type ChosenRegister, registerLines } from "../shared/register.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -71,7 +71,7 @@ export async function runAdminCommand(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = action;
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const who = { userId: command.userId, teamId: command.teamId, enterpriseId: command.enterpriseId };
   const manager = await checkManager(deps, client, who);
   noted.manager = manager.why;
@@ -213,10 +213,11 @@ export async function runDigestCommand(
     at: string | null;
     /** The register whose feed's digest this is; main's when left out. */
     register?: Pick<ChosenRegister, "key"> | undefined;
+    lang: Lang;
   },
 ): Promise<Produced> {
   const manager = await checkManager(deps, client, command);
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
   const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;

@@ -1,11 +1,12 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor, mayCreate } from "../shared/manage.js";
+import { mayCreate } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import type { ChosenRegister } from "../shared/register.js";
@@ -19,6 +20,7 @@ import type { CreatePrefill } from "./invoice-text.js";
 export const CREATE_METHODS_BUDGET_MS = 700;
 
 type CreateCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -37,7 +39,7 @@ export async function openCreateModal(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = "new";
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const permission = await mayCreate(deps, client, command);
   noted.creator = permission.why;
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };

@@ -10,11 +10,11 @@ import { reportTitle } from "../../blocks/period-report.js";
 import { invoiceUsageMessage } from "../../blocks/replies.js";
 import type { ExportFormat } from "../../exports/file.js";
 import { EXPORT_TEXT } from "../../i18n/export.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
 import type { ChosenRegister } from "../shared/register.js";
@@ -27,12 +27,18 @@ import type { ChosenRegister } from "../shared/register.js";
 export async function runExportCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "exports" | "now" | "serviceTimeZone" | "stores">,
   client: webApi.WebClient,
-  command: { teamId: string; userId: string; enterpriseId?: string | undefined; register: ChosenRegister },
+  command: {
+    teamId: string;
+    userId: string;
+    enterpriseId?: string | undefined;
+    register: ChosenRegister;
+    lang: Lang;
+  },
   request: { period: PeriodName; format: ExportFormat },
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = `export ${request.period} ${request.format}`;
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const { register } = command;
   if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
   const reader = await checkMoneyReader(deps, client, command);

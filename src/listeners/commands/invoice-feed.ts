@@ -17,12 +17,12 @@ import {
   openFeedForm,
   shownName,
 } from "../shared/feed-form.js";
-import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
 import type { SubscribeWords } from "./feed-words.js";
 
 type FeedCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -46,7 +46,7 @@ export async function subscribeFeed(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = "subscribe";
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const manager = await checkManager(deps, client, command);
   noted.manager = manager.why;
   if (!manager.allowed) return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
@@ -112,7 +112,7 @@ export async function feedFormCommand(
   noted: LogContext,
 ): Promise<Produced> {
   noted.action = "feed";
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const opened = await openFeedForm(deps, client, command);
   if (opened.kind === "not_a_channel") return { reply: notAChannel(lang), log: { outcome: "usage" } };
   if (opened.kind === "not_allowed") {

@@ -13,12 +13,11 @@ import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
 import { withImageFallback } from "../shared/image-fallback.js";
-import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
+import { helpFactsFor, visibilityFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import type { ManagerDeps } from "../shared/permissions.js";
 import {
   type ChosenRegister,
-  chooseRegister,
   keptElsewhereReply,
   registersInOrder,
   withRegisterFooter,
@@ -62,6 +61,8 @@ type Asker = {
   triggerId: string;
   /** The register the command works on (named first, the channel's, or main). */
   register: ChosenRegister;
+  /** The workspace's language, read once by the command's context. */
+  lang: Lang;
 };
 
 /** Each sub-command's request, by its kind. */
@@ -215,13 +216,7 @@ export const invoiceCommand =
       respond(progressShown ? { ...message, replace_original: true } : message),
     );
     await answer(deps, context, reply, async (noted) => {
-      const register = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (register.several) noted.register = register.name;
+      const register = await context.register(noted);
       const asker: Asker = {
         teamId: command.team_id,
         userId: command.user_id,
@@ -229,9 +224,10 @@ export const invoiceCommand =
         channelId: command.channel_id,
         triggerId: command.trigger_id,
         register,
+        lang: await context.lang(),
       };
       const request = parseInvoiceText(register.rest);
-      const lang = await langFor(deps, command.team_id);
+      const { lang } = asker;
       return runSubcommand(request.kind, { deps, client, asker, request, lang, noted, progress });
     });
   };

@@ -6,9 +6,9 @@ import { paymethodsReply } from "../replies/paymethods.js";
 import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
-import { helpFactsFor, langFor } from "../shared/manage.js";
+import { helpFactsFor } from "../shared/manage.js";
 import type { ManagerDeps } from "../shared/permissions.js";
-import { chooseRegister, keptElsewhereReply } from "../shared/register.js";
+import { keptElsewhereReply } from "../shared/register.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -22,27 +22,18 @@ export const paymethodsCommand =
     await ack();
     const context = commandContext(deps, client, PAYMETHODS_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
-      const register = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (register.several) noted.register = register.name;
-      const kept = keptElsewhereReply(register, await langFor(deps, command.team_id));
+      const register = await context.register(noted);
+      const kept = keptElsewhereReply(register, await context.lang());
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const request = parsePaymethodsText(register.rest);
       if (request.kind === "help") {
         return {
-          reply: paymethodsHelpMessage(
-            await helpFactsFor(deps, command.team_id),
-            await langFor(deps, command.team_id),
-          ),
+          reply: paymethodsHelpMessage(await helpFactsFor(deps, command.team_id), await context.lang()),
           log: { outcome: "help" },
         };
       }
       if (request.kind === "invalid") {
-        const lang = await langFor(deps, command.team_id);
+        const lang = await context.lang();
         return {
           reply: paymethodsUsageMessage(request.reason, request.input, lang),
           log: { outcome: "usage" },

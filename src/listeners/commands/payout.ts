@@ -12,10 +12,9 @@ import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
 import { type AnswerDeps, answer } from "../shared/answer.js";
 import { commandContext } from "../shared/command-context.js";
-import { langFor } from "../shared/manage.js";
 import type { LogContext, Produced } from "../shared/outcome.js";
 import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, chooseRegister, withRegisterFooter } from "../shared/register.js";
+import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
 import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
@@ -39,14 +38,8 @@ export const payoutCommand =
     await ack();
     const context = commandContext(deps, client, PAYOUT_COMMAND, command, request);
     await answer(deps, context, respond, async (noted) => {
-      const chosen = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (chosen.several) noted.register = chosen.name;
-      const lang = await langFor(deps, command.team_id);
+      const chosen = await context.register(noted);
+      const lang = await context.lang();
       const rest = chosen.rest.trim();
       if (/^setup$/i.test(rest)) return payoutSetup(deps, client, { ...command, chosen, lang }, noted);
       const policy = await deps.payoutPolicies.get(chosen.key);

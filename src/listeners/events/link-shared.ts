@@ -12,7 +12,7 @@ import { replyForFailure } from "../shared/error-reply.js";
 import { type Handled, handled } from "../shared/handled.js";
 import { langFor } from "../shared/manage.js";
 import type { LinkOutcome } from "../shared/outcome.js";
-import { chooseRegister, registersInOrder } from "../shared/register.js";
+import { registersInOrderHere } from "../shared/register.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
@@ -80,7 +80,7 @@ async function unfurlPaymentLinks(
   // The unfurl is written in the workspace's language; English when its settings cannot be read.
   const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
   // The channel's register is asked first, then the workspace's others (an id is one register's).
-  const registers = registersInOrder(await chooseRegister(deps.stores.registers, teamId, event.channel, ""));
+  const registers = await registersInOrderHere(deps.stores.registers, teamId, event.channel);
   const results = await Promise.all(
     links.map((link, index): LinkResult | Promise<LinkResult> =>
       allowed[index]

@@ -1,11 +1,31 @@
 import type { Context, webApi } from "@slack/bolt";
 import { firstDeliveryOf } from "../../edge/command-once.js";
+import type { Lang } from "../../i18n/lang.js";
 import type { AnswerContext } from "./answer.js";
 import { langFor } from "./manage.js";
+import type { LogContext } from "./outcome.js";
 import { canManageCheck, type ManagerDeps } from "./permissions.js";
+import { type ChosenRegister, chooseRegister } from "./register.js";
 
 /** The fields of a slash command every command handler reads. */
-type CommandFields = { team_id: string; user_id: string; enterprise_id?: string | undefined };
+type CommandFields = {
+  team_id: string;
+  user_id: string;
+  enterprise_id?: string | undefined;
+  channel_id: string;
+  text: string;
+};
+
+/** A command's context: what answer() needs, and what the command itself starts from. */
+export type CommandContext = AnswerContext & {
+  /** The workspace's language (a store that does not answer fails the command, as any read does). */
+  lang: () => Promise<Lang>;
+  /**
+   * The register the command's text chose (its first word, else the channel's, else main), its
+   * `rest` the text without that name; noted on the line where the workspace has several.
+   */
+  register: (noted: LogContext) => Promise<ChosenRegister>;
+};
 
 /**
  * What answer() notes for a slash command: which command, team and user, and a lazy "may this user
@@ -19,7 +39,7 @@ export function commandContext(
   name: string,
   command: CommandFields,
   request: Context | undefined,
-): AnswerContext {
+): CommandContext {
   return {
     kind: "command",
     name,
@@ -32,5 +52,15 @@ export function commandContext(
       teamId: command.team_id,
       enterpriseId: command.enterprise_id,
     }),
+    register: async (noted) => {
+      const chosen = await chooseRegister(
+        deps.stores.registers,
+        command.team_id,
+        command.channel_id,
+        command.text,
+      );
+      if (chosen.several) noted.register = chosen.name;
+      return chosen;
+    },
   };
 }

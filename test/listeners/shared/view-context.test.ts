@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { readSubmission } from "../../../src/listeners/shared/view-context.js";
@@ -33,29 +31,5 @@ describe("readSubmission", () => {
       values: "read",
     });
     expect(readSubmission(view('{"t":"T1","c":"C1"}', {}), "T1", { origin })?.origin.c).toBe("C1");
-  });
-});
-
-/** Lines of src/listeners that parse a view's private_metadata (a forwarded one, unread, is fine). */
-function metadataParses(root: string, dir = root): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return metadataParses(root, path);
-    if (!entry.name.endsWith(".ts")) return [];
-    return readFileSync(path, "utf8")
-      .split("\n")
-      .filter(
-        (line) =>
-          /private_metadata/.test(line) && /parse|JSON/i.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line),
-      )
-      .map(() => relative(root, path));
-  });
-}
-
-describe("a form's private_metadata", () => {
-  it("is parsed in one place: the submission's context", () => {
-    expect(metadataParses(resolve(import.meta.dirname, "../../../src/listeners"))).toEqual([
-      "shared/view-context.ts",
-    ]);
   });
 });
