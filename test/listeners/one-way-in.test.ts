@@ -42,11 +42,11 @@ describe("src/listeners", () => {
   });
 
   it("parses a form's private_metadata in one place: the submission's context", () => {
-    expect(filesWith(/private_metadata/, /parse|JSON/i)).toEqual(["shared/view-context.ts"]);
+    expect(filesWith(/private_metadata/, /parse|JSON/i)).toEqual(["contexts/view-context.ts"]);
   });
 
   it("chooses a command's register in one place: the command's context", () => {
-    expect(filesWith(/\bchooseRegister\(/)).toEqual(["shared/command-context.ts", "shared/register.ts"]);
+    expect(filesWith(/\bchooseRegister\(/)).toEqual(["contexts/command-context.ts", "workspace/register.ts"]);
   });
 
   it("reads the language of a command from its context", () => {

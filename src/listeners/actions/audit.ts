@@ -3,14 +3,14 @@ import { auditPageButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import { auditListReply } from "../replies/audit-list.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 
 /**
  * `/invoice audit`'s Older: the next, older page in place, still private. The value is only where

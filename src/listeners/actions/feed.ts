@@ -2,15 +2,15 @@ import { notAllowedMessage } from "../../blocks/admin.js";
 import { feedSettingsButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext, answerWherePressed } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
+import { feedFormAnswer, openFeedForm } from "../feeds/form.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, answerWherePressed } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { feedFormAnswer, openFeedForm } from "../shared/feed-form.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { keptElsewhereReply, registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { keptElsewhereReply, registerNamed } from "../workspace/register.js";
 
 /**
  * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form

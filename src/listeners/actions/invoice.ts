@@ -8,14 +8,14 @@ import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import type { Invoice } from "../../payments/model.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, registerNamed } from "../workspace/register.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card

@@ -1,14 +1,14 @@
 import { paymethodsPageButton as pageValue } from "../../blocks/button-values.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { registerNamed } from "../workspace/register.js";
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),

@@ -7,12 +7,12 @@ import { showAfterClick } from "../../payouts/notices.js";
 import { requestOfTeam } from "../../payouts/request-model.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
 import type { ListenerDeps } from "../deps.js";
+import { personRefusal } from "../payouts/person.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { personRefusal } from "../shared/payout-vote.js";
-import type { ManagerDeps } from "../shared/permissions.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 
 type PayoutButtonDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payouts" | "now">;
 

@@ -4,13 +4,13 @@ import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { foreignCardMessage } from "./invoice.js";
 
 type StopDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "watches" | "stores">;

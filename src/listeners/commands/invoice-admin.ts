@@ -14,18 +14,18 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { workflowsMayCreate } from "../../store/settings.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { feedLines } from "../feeds/lines.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import { feedLines } from "../shared/feed-lines.js";
+import { checkManager } from "../workspace/permissions.js";
+import { type ChosenRegister, registerLines } from "../workspace/register.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
   openConnectModal,
   visibilityFor,
-} from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import { type ChosenRegister, registerLines } from "../shared/register.js";
+} from "../workspace/settings.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = {

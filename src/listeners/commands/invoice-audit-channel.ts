@@ -1,8 +1,8 @@
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
+import type { AuditNote, LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import type { AuditNote, LogContext, Produced } from "../shared/outcome.js";
 
 /** A channel the daily head can be posted in (a public or private channel, not a DM). */
 const CHANNEL = /^[CG][A-Z0-9]{2,30}$/;

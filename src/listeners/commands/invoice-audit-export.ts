@@ -4,8 +4,8 @@ import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
 import { directChannel, UploadError, uploadFile } from "../../slack/files.js";
+import type { AuditNote, LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import type { AuditNote, LogContext, Produced } from "../shared/outcome.js";
 
 /**
  * `/invoice audit export [period]` (admins; the caller checked): the period's entries, oldest first,

@@ -4,10 +4,10 @@ import { auditPeriodLabel, auditVerifyMessage } from "../../blocks/audit.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AuditListQuery, auditListReply } from "../replies/audit-list.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { auditChannel } from "./invoice-audit-channel.js";
 import { auditExport } from "./invoice-audit-export.js";
 import type { AuditOp } from "./invoice-text.js";
@@ -19,7 +19,7 @@ type AuditRequest = { op: AuditOp } & AuditListQuery;
  * `/invoice audit [today|7d|30d|YYYY-MM] [@person] [what]` (admins): the workspace's audit trail in
  * words, newest first, with Older; `verify`: whether its chain holds; `export`: the entries as
  * files; `channel` (`off`): where its head is posted daily. A member's try is refused, and that
- * refusal is itself recorded (listeners/shared/audit.ts: not_allowed).
+ * refusal is itself recorded (listeners/contexts/audit.ts: not_allowed).
  */
 export async function auditCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "audit" | "now">,

@@ -5,11 +5,11 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { mayCreate } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
+import { mayCreate } from "../workspace/settings.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**

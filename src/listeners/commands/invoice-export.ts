@@ -13,11 +13,11 @@ import { EXPORT_TEXT } from "../../i18n/export.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import { checkMoneyReader, type ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 /**
  * `/invoice export [period] [csv|xlsx]`: for those who may see the balance, every invoice of the

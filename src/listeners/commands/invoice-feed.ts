@@ -9,6 +9,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import {
   type FeedRegisterOf,
@@ -16,9 +17,8 @@ import {
   isFeedChannel,
   openFeedForm,
   shownName,
-} from "../shared/feed-form.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+} from "../feeds/form.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import type { SubscribeWords } from "./feed-words.js";
 
 type FeedCommand = {

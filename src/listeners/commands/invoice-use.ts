@@ -4,9 +4,9 @@ import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 type UseAsker = {
   teamId: string;

@@ -6,22 +6,22 @@ import type { Lang } from "../../i18n/lang.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { findInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
+import { withImageFallback } from "../contexts/image-fallback.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { withImageFallback } from "../shared/image-fallback.js";
-import { helpFactsFor, visibilityFor } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 import {
   type ChosenRegister,
   keptElsewhereReply,
   registersInOrder,
   withRegisterFooter,
-} from "../shared/register.js";
+} from "../workspace/register.js";
+import { helpFactsFor, visibilityFor } from "../workspace/settings.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { auditCommand } from "./invoice-audit.js";
 import { openCreateModal } from "./invoice-create.js";

@@ -1,14 +1,14 @@
 import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { helpFactsFor } from "../shared/manage.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { keptElsewhereReply } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { keptElsewhereReply } from "../workspace/register.js";
+import { helpFactsFor } from "../workspace/settings.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 

@@ -9,11 +9,11 @@ import type { PayoutPolicy } from "../../payouts/policy.js";
 import { claimLine, lineKey, noteLine } from "../../payouts/repeats.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout } from "../replies/payout-asked.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import { checkManager } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 /** How long the form waits for the payout methods: the trigger_id lapses 3 s after the command. */
 export const REQUEST_METHODS_BUDGET_MS = 1200;

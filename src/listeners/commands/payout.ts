@@ -8,13 +8,13 @@ import { payoutsOn } from "../../payouts/policy.js";
 import { versionOf } from "../../payouts/policy-store.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
+import type { LogContext, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
 import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";

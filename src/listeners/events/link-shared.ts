@@ -6,13 +6,13 @@ import { findInvoice, type RegisterRef } from "../../invoices/lookup.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { newReference } from "../../util/logger.js";
+import { replyForFailure } from "../contexts/error-reply.js";
+import { type Handled, handled } from "../contexts/handled.js";
+import type { LinkOutcome } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
-import { replyForFailure } from "../shared/error-reply.js";
-import { type Handled, handled } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { LinkOutcome } from "../shared/outcome.js";
-import { registersInOrderHere } from "../shared/register.js";
+import { registersInOrderHere } from "../workspace/register.js";
+import { langFor } from "../workspace/settings.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;

@@ -8,7 +8,7 @@ import type { PayoutRequest } from "../../payouts/request-model.js";
 import { type RequestRefusal, requestPayout } from "../../payouts/requests.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 
 /** How long a request waits for the method's balance, shown on its card (the request goes on without it). */
 export const CARD_BALANCE_BUDGET_MS = 1500;

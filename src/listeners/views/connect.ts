@@ -8,20 +8,20 @@ import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../p
 import type { PaymentsAccount } from "../../payments/model.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
 import { within } from "../../util/within.js";
+import { connectionChange } from "../contexts/audit.js";
+import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { connectionChange } from "../shared/audit.js";
-import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
+import { checkManager } from "../workspace/permissions.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
   langFor,
   type ModalOrigin,
   publishHome,
-} from "../shared/manage.js";
-import type { Outcome } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
+} from "../workspace/settings.js";
 import {
   type ConnectValues,
   type FormRegister,

@@ -24,14 +24,14 @@ import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
 import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome, ViewOutcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { mayCreate } from "../shared/manage.js";
-import type { Outcome, ViewOutcome } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { registerNamed } from "../workspace/register.js";
+import { mayCreate } from "../workspace/settings.js";
 import { selectValue, textValue } from "./form.js";
 
 /**

@@ -9,13 +9,13 @@ import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
 import type { Lang } from "../../i18n/lang.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import type { Outcome } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, keptElsewhereText, registerNamed } from "../shared/register.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, keptElsewhereText, registerNamed } from "../workspace/register.js";
 import { readFeedForm } from "./feed-form-values.js";
 
 const originSchema = z.object({

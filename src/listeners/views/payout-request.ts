@@ -9,13 +9,13 @@ import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import { within } from "../../util/within.js";
+import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
-import type { Outcome } from "../shared/outcome.js";
-import { registerNamed } from "../shared/register.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
+import { registerNamed } from "../workspace/register.js";
 import { selectValue, textValue } from "./form.js";
 
 /** How long the form waits for the request (the service's quote): a refusal in time is said in the form. */

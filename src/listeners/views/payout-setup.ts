@@ -15,14 +15,14 @@ import { changedFields, type SetPolicyResult, setPolicy } from "../../payouts/se
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome, ViewOutcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { peopleError } from "../payouts/people.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import type { Outcome, ViewOutcome } from "../shared/outcome.js";
-import { peopleError } from "../shared/payout-people.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, registerNamed } from "../shared/register.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, registerNamed } from "../workspace/register.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({

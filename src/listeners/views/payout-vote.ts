@@ -11,12 +11,12 @@ import { plainOf, type SlackVoteRefusal, voteRefusalText } from "../../blocks/pa
 import { showAfterClick } from "../../payouts/notices.js";
 import { requestOfTeam } from "../../payouts/request-model.js";
 import { approve, reject, type VoteRefusal, type VoteResult } from "../../payouts/votes.js";
+import { handledSubmission } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { personRefusal } from "../payouts/person.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission } from "../shared/handled.js";
-import type { Outcome } from "../shared/outcome.js";
-import { personRefusal } from "../shared/payout-vote.js";
-import { readSubmission, viewContext } from "../shared/view-context.js";
 import { textValue } from "./form.js";
 
 const originSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readSubmission } from "../../../src/listeners/shared/view-context.js";
+import { readSubmission } from "../../../src/listeners/contexts/view-context.js";
 
 const origin = z.object({ t: z.string(), c: z.string() });
 const values = z.object({ amount: z.object({ value: z.object({ value: z.string() }) }) });

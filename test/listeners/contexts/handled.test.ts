@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AuditInput } from "../../src/audit/index.js";
-import { handled, handledSubmission, type ViewAnswer } from "../../src/listeners/shared/handled.js";
-import { InFlight } from "../../src/util/in-flight.js";
-import { createLogger } from "../../src/util/logger.js";
+import type { AuditInput } from "../../../src/audit/index.js";
+import { handled, handledSubmission, type ViewAnswer } from "../../../src/listeners/contexts/handled.js";
+import { InFlight } from "../../../src/util/in-flight.js";
+import { createLogger } from "../../../src/util/logger.js";
 
 function setup() {
   const lines: Array<Record<string, unknown>> = [];

@@ -1,11 +1,11 @@
 import type { Context, webApi } from "@slack/bolt";
 import { firstDeliveryOf } from "../../edge/command-once.js";
 import type { Lang } from "../../i18n/lang.js";
+import { canManageCheck, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, chooseRegister } from "../workspace/register.js";
+import { langFor } from "../workspace/settings.js";
 import type { AnswerContext } from "./answer.js";
-import { langFor } from "./manage.js";
 import type { LogContext } from "./outcome.js";
-import { canManageCheck, type ManagerDeps } from "./permissions.js";
-import { type ChosenRegister, chooseRegister } from "./register.js";
 
 /** The fields of a slash command every command handler reads. */
 type CommandFields = {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { langFor } from "./manage.js";
+import { langFor } from "../workspace/settings.js";
 import { teamIdOf } from "./team.js";
 
 /** Who submitted a form, in which workspace, and the language its answer is in. */

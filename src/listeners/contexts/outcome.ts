@@ -1,7 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
-import type { PayoutOutcome } from "./payout-outcome.js";
+import type { PayoutOutcome } from "../payouts/outcome.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -41,7 +41,7 @@ export type LogContext = CardDelivery & {
   payout?: string;
   /** The cash register a command worked on, where the workspace has several. */
   register?: string;
-  /** For the audit trail (listeners/shared/audit.ts), not the log line: what changed, and on what. */
+  /** For the audit trail (listeners/contexts/audit.ts), not the log line: what changed, and on what. */
   audit?: AuditNote;
 };
 

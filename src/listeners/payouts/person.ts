@@ -1,6 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import type { SlackVoteRefusal } from "../../blocks/payout-replies.js";
-import { checkPeople } from "./payout-people.js";
+import { checkPeople } from "./people.js";
 
 /**
  * Whether the person clicking is a full member now (not a guest, an app or deactivated), asked of
