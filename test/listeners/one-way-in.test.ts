@@ -52,4 +52,9 @@ describe("src/listeners", () => {
   it("reads the language of a command from its context", () => {
     expect(filesWith(/\blangFor\(/).filter((file) => file.startsWith("commands/"))).toEqual([]);
   });
+
+  it("adds to a log line through note(), holding no shared bag (only the contexts that write the line keep it)", () => {
+    const holders = ["contexts/answer.ts", "contexts/audit.ts", "contexts/handled.ts"];
+    expect(filesWith(/\bnoted\b/).filter((file) => !holders.includes(file))).toEqual([]);
+  });
 });

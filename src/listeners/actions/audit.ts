@@ -23,7 +23,7 @@ export const auditOlderButton =
     const { ack, action, client, respond } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    await answer(deps, press.context, pageSender(respond, false), async (noted) => {
+    await answer(deps, press.context, pageSender(respond, false), async (note) => {
       const value = readButtonValue(auditPageButton.schema, action);
       const lang = await press.lang();
       if (value.t !== press.teamId)
@@ -31,9 +31,9 @@ export const auditOlderButton =
           ephemeral(NOTICES_TEXT[lang].foreignList, NOTICES_TEXT[lang].foreignListFallback),
           "foreign_card",
         );
-      noted.action = `audit older ${value.b}`;
+      note({ action: `audit older ${value.b}` });
       const manager = await checkManager(deps, client, press.who);
-      noted.manager = manager.why;
+      note({ manager: manager.why });
       if (!manager.allowed) {
         const text = AUDIT_TEXT[lang].notAllowed;
         return { reply: ephemeral(text, text), log: { outcome: "not_allowed" } };

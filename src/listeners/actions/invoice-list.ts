@@ -25,7 +25,7 @@ export const invoiceListButton =
     const { teamId: team, userId: user, context } = press;
     const shared = action.action_id === LIST_ACTIONS.share;
     const send = pageSender(respond, shared);
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(listPageButton.schema, action);
       const lang = await press.lang();
       if (value.t !== team)
@@ -36,9 +36,9 @@ export const invoiceListButton =
       // A register since removed is not replaced by another one: the list is out of date.
       const register = await registerNamed(deps.stores.registers, team, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
-      noted.filter = value.f;
-      noted.page = value.p;
-      if (register.several) noted.register = register.name;
+      note({ filter: value.f });
+      note({ page: value.p });
+      if (register.several) note({ register: register.name });
       return invoiceListReply(
         deps,
         team,

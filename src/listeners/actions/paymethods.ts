@@ -25,7 +25,7 @@ export const paymethodsPageButton =
     const shared = action.action_id === PAYMETHODS_ACTIONS.share;
     // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
     const send = pageSender(respond, shared);
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(pageValue.schema, action);
       const request = parsePaymethodsText(value.f);
       // A filter the command would not accept was not written by Kassa: the button is out of date.
@@ -33,9 +33,9 @@ export const paymethodsPageButton =
       // A register since removed (or never this workspace's) is not replaced by another one.
       const register = await registerNamed(deps.stores.registers, team, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
-      if (register.several) noted.register = register.name;
-      noted.filter = value.f;
-      noted.page = value.p;
+      if (register.several) note({ register: register.name });
+      note({ filter: value.f });
+      note({ page: value.p });
       return paymethodsReply(
         deps,
         team,

@@ -33,10 +33,10 @@ export const payoutVoteButton =
     const press = actionContext(deps, args, { offersConnect: false });
     const send = (message: Parameters<typeof respond>[0] & object) =>
       respond({ ...message, response_type: "ephemeral", replace_original: false });
-    await answer(deps, press.context, send, async (noted) => {
+    await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
-      noted.payout = id;
+      note({ payout: id });
       const kind = action.action_id === PAYOUT_ACTIONS.approve ? "approve" : "reject";
       const found = id ? await voteCheck(deps.payouts, id, press.userId, deps.now(), kind) : undefined;
       // A request of another workspace (a card in a shared channel) is none of this one's: told as
@@ -75,10 +75,10 @@ export const payoutCancelButton =
     const press = actionContext(deps, args, { offersConnect: false });
     const send = (message: Parameters<typeof respond>[0] & object) =>
       respond({ ...message, response_type: "ephemeral", replace_original: false });
-    await answer(deps, press.context, send, async (noted) => {
+    await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
-      noted.payout = id;
+      note({ payout: id });
       const theirs = (await requestOfTeam(deps.payouts, id, press.teamId)) !== undefined;
       const result = theirs
         ? await cancel(deps.payouts, id, press.userId, deps.now())

@@ -57,9 +57,9 @@ export const stopWatch =
     // as it is, with a note beside it. A refusal is a note beside the card.
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
       respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(stopButton.schema, action);
-      noted.invoice = value.id;
+      note({ invoice: value.id });
       const lang = await press.lang();
       if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
       const channel = body.container?.channel_id ?? body.channel?.id;

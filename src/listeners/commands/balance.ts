@@ -29,8 +29,8 @@ export const balanceCommand =
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, BALANCE_COMMAND, command, request);
-    await answer(deps, context, respond, async (noted) => {
-      const chosen = await context.register(noted);
+    await answer(deps, context, respond, async (note) => {
+      const chosen = await context.register(note);
       const text = chosen.rest;
       const visibility = await balanceVisibilityFor(deps, command.team_id);
       const lang = await context.lang();
@@ -43,14 +43,14 @@ export const balanceCommand =
       if (text !== "" && !alert) {
         return { reply: balanceUsageMessage(text, lang), log: { outcome: "usage" } };
       }
-      noted.visibility = visibility;
+      note({ visibility });
       if (visibility === "admins") {
         const manager = await checkManager(deps, client, {
           userId: command.user_id,
           teamId: command.team_id,
           enterpriseId: command.enterprise_id,
         });
-        noted.manager = manager.why;
+        note({ manager: manager.why });
         if (!manager.allowed)
           return { reply: balanceNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
       }
@@ -63,7 +63,7 @@ export const balanceCommand =
           now: deps.now(),
         };
         const answered = await answerAlertCommand(deps, alert, asked);
-        if (answered.audit) noted.audit = answered.audit;
+        if (answered.audit) note({ audit: answered.audit });
         return { log: answered.log, reply: withRegisterFooter(answered.reply, chosen, lang) };
       }
       return balancesReply(deps, chosen, command.team_id, lang);

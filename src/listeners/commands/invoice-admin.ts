@@ -14,7 +14,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { workflowsMayCreate } from "../../store/settings.js";
-import type { LogContext, Produced } from "../contexts/outcome.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { feedLines } from "../feeds/lines.js";
 import { readerZone } from "../replies/invoice-summary.js";
@@ -68,13 +68,13 @@ export async function runAdminCommand(
   client: webApi.WebClient,
   action: AdminAction,
   command: AdminCommand,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = action;
+  note({ action });
   const { lang } = command;
   const who = { userId: command.userId, teamId: command.teamId, enterpriseId: command.enterpriseId };
   const manager = await checkManager(deps, client, who);
-  noted.manager = manager.why;
+  note({ manager: manager.why });
 
   if (action === "status") return adminStatus(deps, command, manager.allowed, lang);
   if (!manager.allowed)
@@ -82,7 +82,7 @@ export async function runAdminCommand(
   switch (action) {
     case "language-en":
     case "language-ru":
-      return setLanguage(deps, command, action === "language-ru" ? "ru" : "en", lang, noted);
+      return setLanguage(deps, command, action === "language-ru" ? "ru" : "en", lang, note);
     case "rotate-callback":
       return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
     case "unsubscribe":
@@ -132,9 +132,9 @@ async function setLanguage(
   command: AdminCommand,
   chosen: Lang,
   lang: Lang,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.audit = { object: "language", before: { language: lang }, after: { language: chosen } };
+  note({ audit: { object: "language", before: { language: lang }, after: { language: chosen } } });
   await deps.stores.settings.update(command.teamId, { language: chosen });
   const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
   return { reply, log: { outcome: "ok" } };

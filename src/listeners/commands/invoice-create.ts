@@ -5,7 +5,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
-import type { LogContext, Produced } from "../contexts/outcome.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import type { ChosenRegister } from "../workspace/register.js";
@@ -36,12 +36,12 @@ export async function openCreateModal(
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "new";
+  note({ action: "new" });
   const { lang } = command;
   const permission = await mayCreate(deps, client, command);
-  noted.creator = permission.why;
+  note({ creator: permission.why });
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const { register } = command;
   if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);

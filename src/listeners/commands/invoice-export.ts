@@ -13,7 +13,7 @@ import { EXPORT_TEXT } from "../../i18n/export.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
-import type { LogContext, Produced } from "../contexts/outcome.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
 import { checkMoneyReader, type ManagerDeps } from "../workspace/permissions.js";
@@ -35,14 +35,14 @@ export async function runExportCommand(
     lang: Lang;
   },
   request: { period: PeriodName; format: ExportFormat },
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = `export ${request.period} ${request.format}`;
+  note({ action: `export ${request.period} ${request.format}` });
   const { lang } = command;
   const { register } = command;
   if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
   const reader = await checkMoneyReader(deps, client, command);
-  noted.manager = reader.why;
+  note({ manager: reader.why });
   if (!reader.allowed) return { reply: exportNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
   const bounds = periodBounds(request.period, deps.now(), zone);

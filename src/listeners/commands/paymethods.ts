@@ -21,8 +21,8 @@ export const paymethodsCommand =
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, PAYMETHODS_COMMAND, command, request);
-    await answer(deps, context, respond, async (noted) => {
-      const register = await context.register(noted);
+    await answer(deps, context, respond, async (note) => {
+      const register = await context.register(note);
       const kept = keptElsewhereReply(register, await context.lang());
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const request = parsePaymethodsText(register.rest);
@@ -39,7 +39,7 @@ export const paymethodsCommand =
           log: { outcome: "usage" },
         };
       }
-      noted.filter = filterText(request.filter);
+      note({ filter: filterText(request.filter) });
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, { register });
     });
   };

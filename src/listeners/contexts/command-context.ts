@@ -5,7 +5,7 @@ import { canManageCheck, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, chooseRegister } from "../workspace/register.js";
 import { langFor } from "../workspace/settings.js";
 import type { AnswerContext } from "./answer.js";
-import type { LogContext } from "./outcome.js";
+import type { Note } from "./outcome.js";
 
 /** The fields of a slash command every command handler reads. */
 type CommandFields = {
@@ -24,7 +24,7 @@ export type CommandContext = AnswerContext & {
    * The register the command's text chose (its first word, else the channel's, else main), its
    * `rest` the text without that name; noted on the line where the workspace has several.
    */
-  register: (noted: LogContext) => Promise<ChosenRegister>;
+  register: (note: Note) => Promise<ChosenRegister>;
 };
 
 /**
@@ -52,14 +52,14 @@ export function commandContext(
       teamId: command.team_id,
       enterpriseId: command.enterprise_id,
     }),
-    register: async (noted) => {
+    register: async (note) => {
       const chosen = await chooseRegister(
         deps.stores.registers,
         command.team_id,
         command.channel_id,
         command.text,
       );
-      if (chosen.several) noted.register = chosen.name;
+      if (chosen.several) note({ register: chosen.name });
       return chosen;
     },
   };

@@ -49,7 +49,7 @@ export const linkShared =
     // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
     // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
     const teamId = context.teamId ?? body.team_id ?? "";
-    await handled(deps, { event: "link_shared", team: teamId, eventId: body.event_id }, async (noted) => {
+    await handled(deps, { event: "link_shared", team: teamId, eventId: body.event_id }, async (note) => {
       const parsed = linkSharedSchema.safeParse(event);
       if (!parsed.success) {
         const problem = parsed.error.issues
@@ -57,8 +57,8 @@ export const linkShared =
           .join("; ");
         return { log: { outcome: "bad_event", problem }, level: "warn" };
       }
-      noted.user = parsed.data.user;
-      noted.channel = parsed.data.channel;
+      note({ user: parsed.data.user });
+      note({ channel: parsed.data.channel });
       return unfurlPaymentLinks(deps, client, teamId, parsed.data);
     });
   };

@@ -79,22 +79,22 @@ export const connectSubmission =
     const who = { userId: user, teamId: team, enterpriseId };
     const field = CONNECT_FIELDS.login;
     const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field, lang };
-    await handledSubmission(deps, origin, ack, async (noted, reply) => {
+    await handledSubmission(deps, origin, ack, async (note, reply) => {
       const form = readSubmission(view, who.teamId, { origin: originSchema, values: formSchema });
       if (!form) {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].formOutdatedConnect));
         return { outcome: "bad_form" };
       }
       const manager = await checkManager(deps, client, who);
-      noted.manager = manager.why;
+      note({ manager: manager.why });
       if (!manager.allowed) {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].connectNotAllowed));
         return { outcome: "not_allowed" };
       }
       const values = form.values;
-      noted.apiVersion = values.apiVersion;
+      note({ apiVersion: values.apiVersion });
       const typed = await typedCredentials(deps, who.teamId, values, form.origin.r, lang);
-      if (typed.register && typed.register.name !== MAIN_REGISTER) noted.register = typed.register.name;
+      if (typed.register && typed.register.name !== MAIN_REGISTER) note({ register: typed.register.name });
       if ("field" in typed) {
         await reply(fieldError(typed.field, typed.error));
         return { outcome: "invalid", fields: [typed.field] };
@@ -102,7 +102,7 @@ export const connectSubmission =
       const { register, stored, secret } = typed;
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
       const settingsBefore = await deps.stores.settings.get(who.teamId).catch(() => ({}));
-      noted.audit = connectionChange(register.name, stored, { ...values, secret }, settingsBefore);
+      note({ audit: connectionChange(register.name, stored, { ...values, secret }, settingsBefore) });
       const check: Promise<Check> = deps.payments.tryAccount(account).then(
         (catalog) => ({ ok: true, methods: catalog.methods.length }),
         (error: unknown) => ({ ok: false, message: checkFailure(error, lang) }),
@@ -112,7 +112,7 @@ export const connectSubmission =
       const connection = { deps, client, who, values, secret, from: form.origin.from, register };
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
-      noted.slow = true;
+      note({ slow: true });
       await reply({ response_action: "update", view: checkingModal(lang) });
       return answerLater(connection, await check, stored, view);
     });

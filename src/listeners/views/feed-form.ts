@@ -10,7 +10,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
-import type { Outcome } from "../contexts/outcome.js";
+import type { Note, Outcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
@@ -38,8 +38,8 @@ export const feedFormSubmission =
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const { team: teamId, user, lang } = await viewContext(deps, body);
     const origin = { view: FEED_FORM_VIEW, team: teamId, user, field: FEED_FIELDS.events, lang };
-    await handledSubmission(deps, origin, ack, (noted, reply) =>
-      saveFeedForm({ deps, client, view, body, teamId, lang, noted, reply }),
+    await handledSubmission(deps, origin, ack, (note, reply) =>
+      saveFeedForm({ deps, client, view, body, teamId, lang, note, reply }),
     );
   };
 
@@ -53,7 +53,7 @@ type FeedSave = {
   body: ViewArgs["body"];
   teamId: string;
   lang: Lang;
-  noted: Noted;
+  note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** The channel whose feed the form is, and the register (its key) the feed reads. */
@@ -90,7 +90,7 @@ async function feedTarget({
   view,
   teamId,
   lang,
-  noted,
+  note,
   reply,
 }: FeedSave): Promise<FeedTarget | Outcome> {
   const origin = readSubmission(view, teamId, { origin: originSchema })?.origin;
@@ -102,8 +102,8 @@ async function feedTarget({
     return { outcome: "bad_form" };
   }
   const channel = origin.c;
-  noted.channel = channel;
-  if (register.several) noted.register = register.name;
+  note({ channel });
+  if (register.several) note({ register: register.name });
   if (register.keptTo) {
     await reply(fieldError(FEED_FIELDS.events, keptElsewhereText(register, lang)));
     return { outcome: "register_kept_elsewhere" };
@@ -113,14 +113,14 @@ async function feedTarget({
 
 /** Only those who may subscribe may save, and only for a connected register; undefined: they may. */
 async function refusedSaver(save: FeedSave, key: string): Promise<Outcome | undefined> {
-  const { deps, client, body, teamId, noted, reply } = save;
+  const { deps, client, body, teamId, note, reply } = save;
   const t = FEED_FORM_TEXT[save.lang];
   const manager = await checkManager(deps, client, {
     userId: body.user.id,
     teamId,
     enterpriseId: body.enterprise?.id,
   });
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) {
     await reply(fieldError(FEED_FIELDS.events, t.notAllowed));
     return { outcome: "not_allowed" };
@@ -151,7 +151,7 @@ async function welcomeFeed(save: FeedSave, target: FeedTarget, feed: Feed): Prom
 
 /** Saves the feed (a change never posts an old invoice) and tells the saver privately what it does. */
 async function subscribeAndTell(save: FeedSave, target: FeedTarget, feed: Feed): Promise<Outcome> {
-  const { deps, client, body, lang, noted, reply } = save;
+  const { deps, client, body, lang, note, reply } = save;
   const { channel } = target;
   const user = body.user.id;
   const saved = await deps.feeds.subscribe(target.key, {
@@ -161,11 +161,11 @@ async function subscribeAndTell(save: FeedSave, target: FeedTarget, feed: Feed):
     ...feed,
   });
   await reply();
-  const note = feedSubscribedMessage(describeFeed(feed, lang), saved, lang);
+  const told = feedSubscribedMessage(describeFeed(feed, lang), saved, lang);
   await client.chat
-    .postEphemeral({ channel, user, text: note.text, blocks: note.blocks })
+    .postEphemeral({ channel, user, text: told.text, blocks: told.blocks })
     .catch((error: unknown) => {
-      noted.tellError = slackErrorCode(error);
+      note({ tellError: slackErrorCode(error) });
     });
   return { outcome: "feed_subscribed", feed: saved, channel };
 }

@@ -85,12 +85,12 @@ export const payoutRequestSubmission =
     const started = performance.now();
     const { team, user, lang } = await viewContext(deps, body);
     const where = { view: PAYOUT_REQUEST_VIEW, team, user, field: REQUEST_FIELDS.amount, lang };
-    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+    await handledSubmission(deps, where, ack, async (note, reply): Promise<Outcome> => {
       const request: RequestSubmission = { deps, view, team, lang, reply };
       const read = await askedOfForm(request, body);
       if ("outcome" in read) return read;
       const { asked } = read;
-      if (asked.register.several) noted.register = asked.register.name;
+      if (asked.register.several) note({ register: asked.register.name });
       const claimed = await claimedBefore(request, read.digest);
       if (claimed) return claimed;
       const attempt = askPayout(deps, client, asked);
@@ -104,7 +104,7 @@ export const payoutRequestSubmission =
       const result = quick ?? (await attempt);
       if (!quick) await tellLate(client, user, result, asked.register.name, lang);
       if (result.kind === "refused") return { outcome: "payout_refused", refusal: result.refusal.kind };
-      noted.payout = result.request.id;
+      note({ payout: result.request.id });
       return { outcome: "payout_requested" };
     });
   };

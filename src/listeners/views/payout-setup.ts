@@ -16,7 +16,7 @@ import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
-import type { Outcome, ViewOutcome } from "../contexts/outcome.js";
+import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { peopleError } from "../payouts/people.js";
@@ -46,8 +46,8 @@ export const payoutSetupSubmission =
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const { team: teamId, user, lang } = await viewContext(deps, body);
     const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user, field: FIRST, lang };
-    await handledSubmission(deps, where, ack, (noted, reply) =>
-      savePolicyForm({ deps, client, view, body, teamId, lang, noted, reply }),
+    await handledSubmission(deps, where, ack, (note, reply) =>
+      savePolicyForm({ deps, client, view, body, teamId, lang, note, reply }),
     );
   };
 
@@ -61,24 +61,24 @@ type SetupSave = {
   body: ViewArgs["body"];
   teamId: string;
   lang: Lang;
-  noted: Noted;
+  note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** The form read: its register, the version it showed, where it was opened, and the policy typed. */
 type SetupForm = { register: ChosenRegister; seenVersion: number; channel: string; input: PolicyInput };
 
 async function savePolicyForm(save: SetupSave): Promise<Outcome> {
-  const { deps, client, body, lang, noted, reply } = save;
+  const { deps, client, body, lang, note, reply } = save;
   const form = await setupForm(save);
   if ("outcome" in form) return form;
   const { register, input } = form;
-  if (register.several) noted.register = register.name;
+  if (register.several) note({ register: register.name });
   const manager = await checkManager(deps, client, {
     userId: body.user.id,
     teamId: save.teamId,
     enterpriseId: body.enterprise?.id,
   });
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) {
     await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].notAllowed));
     return { outcome: "not_allowed" };
@@ -139,25 +139,27 @@ async function notSaved(
 
 /** Saved: the form closes, the change is announced, and the admin told privately where they ran it. */
 async function tellSaved(
-  { client, body, lang, noted, reply }: SetupSave,
+  { client, body, lang, note, reply }: SetupSave,
   form: SetupForm,
   result: Extract<SetPolicyResult, { kind: "saved" }>,
 ): Promise<Outcome> {
   const { register } = form;
   const user = body.user.id;
   await reply();
-  noted.register = register.name;
-  noted.audit = {
-    object: `payout policy ${register.name}`,
-    before: result.before ?? null,
-    after: result.policy,
-  };
-  const announced = await announce(client, { by: user, register: register.name, ...result, lang }, noted);
-  const note = policySavedNote(register.name, result.policy, announced === "not_in_channel", lang);
+  note({ register: register.name });
+  note({
+    audit: {
+      object: `payout policy ${register.name}`,
+      before: result.before ?? null,
+      after: result.policy,
+    },
+  });
+  const announced = await announce(client, { by: user, register: register.name, ...result, lang }, note);
+  const told = policySavedNote(register.name, result.policy, announced === "not_in_channel", lang);
   await client.chat
-    .postEphemeral({ channel: form.channel, user, text: note.text, blocks: note.blocks })
+    .postEphemeral({ channel: form.channel, user, text: told.text, blocks: told.blocks })
     .catch((error: unknown) => {
-      noted.tellError = slackErrorCode(error);
+      note({ tellError: slackErrorCode(error) });
     });
   return { outcome: "policy_saved", version: result.policy.version, announced };
 }
@@ -179,7 +181,7 @@ async function announce(
     before: PayoutPolicy | undefined;
     lang: Lang;
   },
-  noted: Noted,
+  note: Note<Noted>,
 ): Promise<Extract<ViewOutcome, { outcome: "policy_saved" }>["announced"]> {
   const message = policyAnnouncement({ ...change, changed: changedFields(change.before, change.policy) });
   try {
@@ -191,7 +193,7 @@ async function announce(
     return "posted";
   } catch (error) {
     const code = slackErrorCode(error);
-    noted.tellError = code;
+    note({ tellError: code });
     return slackFailureOfCode(code) === "not_in_channel" ? "not_in_channel" : "failed";
   }
 }

@@ -61,7 +61,7 @@ export const payoutVoteSubmission =
     const { team, user, lang } = await viewContext(deps, body);
     const vote = VOTES[view.callback_id as keyof typeof VOTES] ?? VOTES[PAYOUT_APPROVE_VIEW];
     const where = { view: view.callback_id, team, user, field: vote.field, lang };
-    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+    await handledSubmission(deps, where, ack, async (note, reply): Promise<Outcome> => {
       const refused = async (
         refusal: VoteRefusal | SlackVoteRefusal,
         by: "kassa" | "slack",
@@ -74,7 +74,7 @@ export const payoutVoteSubmission =
       const read = form ? await requestOfTeam(deps.payouts, form.origin.id, team) : undefined;
       if (!form || !read) return refused({ kind: "not_found" }, "slack");
       const id = read.request.id;
-      noted.payout = id;
+      note({ payout: id });
       const mismatch = vote.slackCheck(form.values, read.request.wallet);
       if (mismatch) return refused(mismatch, "slack");
       const person = await personRefusal(client, user);
