@@ -44,7 +44,7 @@ export function firstDeliveryOf(context: Readonly<Record<string, unknown>> | und
  * store is asked (Slack's 3 s), then claimed with the store's claimOnce, so a copy sent to another
  * replica is caught too. A store that cannot say: the command is answered (twice beats never).
  * The claim is not waited for here: the command's handler opens with its rate count and this check
- * together (listeners/shared/answer.ts, firstDeliveryOf) and does nothing before both are in, so the
+ * together (listeners/contexts/answer.ts, firstDeliveryOf) and does nothing before both are in, so the
  * claim adds no store round trip to the reply, and a stalled store one deadline, not two.
  */
 export function answerCommandsOnce(

@@ -55,7 +55,7 @@ export type ListenerDeps = {
   cancels: CancelMarks;
   /** The weekly and monthly digests (the daily one is the feed's). */
   digests: DigestStore;
-  /** The audit trail: each act is recorded with recordAct (listeners/shared/audit.ts). */
+  /** The audit trail: each act is recorded with recordAct (listeners/contexts/audit.ts). */
   audit: AuditLog;
   /** The store's claimOnce: true for one caller per key across replicas (KeyvStore.claimOnce). */
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;

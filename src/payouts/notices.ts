@@ -5,7 +5,7 @@ import { slackErrorCode } from "../slack/error.js";
 import { type NoteHolder, type NoticeDeps, tellEnd } from "./end-notes.js";
 import type { PayoutNotice } from "./notice-model.js";
 import { patchNotice, type ReadNotice, readNotice } from "./notice-store.js";
-import { FINAL_STATUSES, type PayoutRequest, readRequest } from "./request-model.js";
+import { FINAL_STATUSES, PAYOUT_FAMILY, type PayoutRequest, readRequest } from "./request-model.js";
 
 // Delivering what a request's notice owes: its card and the requester's copy posted once and then
 // updated to what the request says (chat.update: a repeat is harmless), and at its end one note in
@@ -109,4 +109,36 @@ async function showOnce(
   const notes = await tellEnd(deps, slack, request, last.notice, holder);
   if (notes.told) return { owed };
   return notes.retryInMs === undefined ? { owed: true } : { owed: true, retryInMs: notes.retryInMs };
+}
+
+/** The payouts' part of telling Slack now, from a handler that has the clicker's own client. */
+export type ShowNowDeps = Pick<NoticeDeps, "board" | "logger">;
+
+/**
+ * A request just made: its cards posted with the requester's client; when Slack did not take one,
+ * the request made due now, so the worker posts it.
+ */
+export async function announceRequest(
+  deps: ShowNowDeps,
+  client: webApi.WebClient,
+  id: string,
+  now: Date,
+): Promise<void> {
+  const shown = await showPayout({ ...deps, slack: async () => client }, id, true);
+  if (shown.owed) await deps.board.nudge(PAYOUT_FAMILY, id, now.getTime());
+}
+
+/**
+ * After a vote or a cancel: the cards updated at once with the clicker's client (a repeat is
+ * harmless), and the request made due now, so the worker sends it, cancels its quote or tells its
+ * end under its claim.
+ */
+export async function showAfterClick(
+  deps: ShowNowDeps,
+  client: webApi.WebClient,
+  id: string,
+  now: Date,
+): Promise<void> {
+  await showPayout({ ...deps, slack: async () => client }, id, false);
+  await deps.board.nudge(PAYOUT_FAMILY, id, now.getTime());
 }

@@ -36,7 +36,11 @@ function outcomeOf(raw: unknown, at: string | undefined): LineOutcome | undefine
 }
 
 /** Claims the line for the window: the first, or a repeat with how the first went (if known yet). */
-export async function claimLine(board: ClaimBoard, key: string, now: Date): Promise<LineClaim> {
+export async function claimLine(
+  { board }: { board: ClaimBoard },
+  key: string,
+  now: Date,
+): Promise<LineClaim> {
   if (sometimes()) await board.sweep(LINE_FAMILY, now.getTime());
   const token = `line:${randomUUID()}`;
   const at = now.toISOString();
@@ -49,7 +53,7 @@ export async function claimLine(board: ClaimBoard, key: string, now: Date): Prom
 
 /** Writes down how the first went, while its claim holds (a repeat after the window finds nothing). */
 export async function noteLine(
-  board: ClaimBoard,
+  { board }: { board: ClaimBoard },
   claim: Extract<LineClaim, { first: true }>,
   outcome: LineOutcome,
 ): Promise<void> {

@@ -173,6 +173,16 @@ export async function readRequest(board: ClaimBoard, id: string): Promise<ReadRe
   return stored.value ? { request: stored.value, raw: stored.raw } : undefined;
 }
 
+/** The request `id` when it is workspace `team`'s; undefined otherwise (a click from elsewhere reads as none). */
+export async function requestOfTeam(
+  { board }: { board: ClaimBoard },
+  id: string,
+  team: string,
+): Promise<ReadRequest | undefined> {
+  const read = id ? await readRequest(board, id) : undefined;
+  return read?.request.team === team ? read : undefined;
+}
+
 /** Refuses a move STATUS_MOVES does not have: a bug, thrown where the status is written. */
 export function checkMove(from: PayoutRequest, to: PayoutRequest): void {
   if (!mayMove(from.status, to.status))

@@ -23,24 +23,24 @@ describe.each(ENGINES)("a repeated one-line request on $name", (engine) => {
 
   it("is a repeat of the first within the window: under way, then pointed at what the first became", async () => {
     const key = lineKey(world.registerKey, REQUESTER, "1500 CARDRUBP2P 2200700012345678 Rent");
-    const first = await claimLine(world.deps.board, key, NOW);
+    const first = await claimLine(world.deps, key, NOW);
     if (!first.first) throw new Error("the first line was taken as a repeat");
-    expect(await claimLine(world.other.board, key, later(1000))).toEqual({
+    expect(await claimLine(world.other, key, later(1000))).toEqual({
       first: false,
       earlier: undefined,
     });
-    await noteLine(world.deps.board, first, { kind: "requested", id: "810000001_a", channel: "C0PAY1" });
-    expect(await claimLine(world.other.board, key, later(2000))).toEqual({
+    await noteLine(world.deps, first, { kind: "requested", id: "810000001_a", channel: "C0PAY1" });
+    expect(await claimLine(world.other, key, later(2000))).toEqual({
       first: false,
       earlier: { kind: "requested", id: "810000001_a", channel: "C0PAY1" },
     });
     // Another person's, or another text, is a line of its own.
     const other = lineKey(world.registerKey, "U0ALI2", "1500 CARDRUBP2P 2200700012345678 Rent");
-    expect((await claimLine(world.deps.board, other, later(2000))).first).toBe(true);
+    expect((await claimLine(world.deps, other, later(2000))).first).toBe(true);
     // Past the window the same line is a first again, and the old outcome is not taken for its own.
-    const again = await claimLine(world.other.board, key, later(REPEAT_WINDOW_MS + 1));
+    const again = await claimLine(world.other, key, later(REPEAT_WINDOW_MS + 1));
     expect(again.first).toBe(true);
-    expect(await claimLine(world.deps.board, key, later(REPEAT_WINDOW_MS + 2))).toEqual({
+    expect(await claimLine(world.deps, key, later(REPEAT_WINDOW_MS + 2))).toEqual({
       first: false,
       earlier: undefined,
     });

@@ -9,15 +9,15 @@ import { ephemeral } from "../../blocks/replies.js";
 import { DEFAULT_LANG } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { MAIN_REGISTER, registerKey } from "../../store/registers.js";
+import { actionContext, answerWherePressed } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, answerWherePressed } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { forgetRegisterWork } from "../shared/forget.js";
-import { openConnectModal, publishHome } from "../shared/manage.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { forgetRegisterWork } from "../workspace/forget.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { openConnectModal, publishHome } from "../workspace/settings.js";
 
 /**
  * App Home's Connect / Update opens the modal. Disconnect (from the confirmation message or App Home)

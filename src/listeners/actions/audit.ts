@@ -3,14 +3,14 @@ import { auditPageButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import { auditListReply } from "../replies/audit-list.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 
 /**
  * `/invoice audit`'s Older: the next, older page in place, still private. The value is only where
@@ -23,7 +23,7 @@ export const auditOlderButton =
     const { ack, action, client, respond } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    await answer(deps, press.context, pageSender(respond, false), async (noted) => {
+    await answer(deps, press.context, pageSender(respond, false), async (note) => {
       const value = readButtonValue(auditPageButton.schema, action);
       const lang = await press.lang();
       if (value.t !== press.teamId)
@@ -31,9 +31,9 @@ export const auditOlderButton =
           ephemeral(NOTICES_TEXT[lang].foreignList, NOTICES_TEXT[lang].foreignListFallback),
           "foreign_card",
         );
-      noted.action = `audit older ${value.b}`;
+      note({ action: `audit older ${value.b}` });
       const manager = await checkManager(deps, client, press.who);
-      noted.manager = manager.why;
+      note({ manager: manager.why });
       if (!manager.allowed) {
         const text = AUDIT_TEXT[lang].notAllowed;
         return { reply: ephemeral(text, text), log: { outcome: "not_allowed" } };

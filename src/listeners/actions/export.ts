@@ -2,12 +2,12 @@ import { cancelReadButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { EXPORT_TEXT } from "../../i18n/export.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue } from "../contexts/button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 
 /**
  * Cancel on an export's progress message, by its asker or an admin (who may manage the cash

@@ -2,15 +2,15 @@ import { notAllowedMessage } from "../../blocks/admin.js";
 import { feedSettingsButton } from "../../blocks/button-values.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext, answerWherePressed } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
+import { feedFormAnswer, openFeedForm } from "../feeds/form.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, answerWherePressed } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { feedFormAnswer, openFeedForm } from "../shared/feed-form.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { keptElsewhereReply, registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { keptElsewhereReply, registerNamed } from "../workspace/register.js";
 
 /**
  * A feed's Settings (its welcome message, /invoice status, App Home): opens that channel's feed form
@@ -30,9 +30,9 @@ export const openFeedSettings =
     const press = actionContext(deps, args, { offersConnect: false });
     const { teamId, who, context } = press;
     const send = answerWherePressed(deps, args, press, { replaceOriginal: false });
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(feedSettingsButton.schema, action);
-      noted.action = "feed";
+      note({ action: "feed" });
       const lang = await press.lang();
       if (value.t !== teamId) {
         const text = NOTICES_TEXT[lang];
@@ -42,7 +42,7 @@ export const openFeedSettings =
       // other channels (since the feed was made) is refused here.
       const register = await registerNamed(deps.stores.registers, teamId, value.r, value.c);
       if (!register) throw new StaleButtonError(action.action_id);
-      if (register.several) noted.register = register.name;
+      if (register.several) note({ register: register.name });
       const kept = keptElsewhereReply(register, lang);
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const opened = await openFeedForm(deps, client, {
@@ -52,7 +52,7 @@ export const openFeedSettings =
         register,
       });
       if (opened.kind === "not_allowed" || opened.kind === "not_a_channel") {
-        noted.manager = opened.kind === "not_allowed" ? opened.why : undefined;
+        note({ manager: opened.kind === "not_allowed" ? opened.why : undefined });
         throw new RefusalError(notAllowedMessage("feed", lang), "not_allowed");
       }
       return feedFormAnswer(opened, lang);

@@ -2,15 +2,15 @@ import { listPageButton } from "../../blocks/button-values.js";
 import { LIST_ACTIONS } from "../../blocks/ids.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { registerNamed } from "../workspace/register.js";
 
 /**
  * Previous / Next: the list's page in place, still private. Share in channel: the page for everyone
@@ -25,7 +25,7 @@ export const invoiceListButton =
     const { teamId: team, userId: user, context } = press;
     const shared = action.action_id === LIST_ACTIONS.share;
     const send = pageSender(respond, shared);
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(listPageButton.schema, action);
       const lang = await press.lang();
       if (value.t !== team)
@@ -36,9 +36,9 @@ export const invoiceListButton =
       // A register since removed is not replaced by another one: the list is out of date.
       const register = await registerNamed(deps.stores.registers, team, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
-      noted.filter = value.f;
-      noted.page = value.p;
-      if (register.several) noted.register = register.name;
+      note({ filter: value.f });
+      note({ page: value.p });
+      if (register.several) note({ register: register.name });
       return invoiceListReply(
         deps,
         team,

@@ -8,14 +8,14 @@ import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
 import type { Invoice } from "../../payments/model.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, registerNamed } from "../workspace/register.js";
 
 /**
  * Refresh: read the invoice again and replace the card in place. Share (private cards): post the card
@@ -37,9 +37,9 @@ export const invoiceCardButton =
         ? respond({ ...message, response_type: "ephemeral", replace_original: false })
         : page(message, how);
 
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(invoiceButton.schema, action);
-      noted.invoice = value.id;
+      note({ invoice: value.id });
       const lang = await press.lang();
       // In a channel shared between workspaces (Slack Connect) another workspace can see the card;
       // its buttons must never read this invoice with that workspace's credentials, or vice versa.
@@ -47,7 +47,7 @@ export const invoiceCardButton =
       // The register the card named; one since removed is not replaced by another: out of date.
       const register = await registerNamed(deps.stores.registers, team, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
-      if (register.several) noted.register = register.name;
+      if (register.several) note({ register: register.name });
       const invoice = await lookupInvoice(deps, register.key, value.id);
       const card = await cardOfPress(
         deps,

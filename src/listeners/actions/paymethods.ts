@@ -1,14 +1,14 @@
 import { paymethodsPageButton as pageValue } from "../../blocks/button-values.js";
 import { PAYMETHODS_ACTIONS } from "../../blocks/paymethods.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
+import { actionContext, pageSender } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext, pageSender } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue, StaleButtonError } from "../shared/button-value.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { registerNamed } from "../workspace/register.js";
 
 /**
  * Previous / Next / Refresh: re-render the list in place (replace_original through response_url),
@@ -25,7 +25,7 @@ export const paymethodsPageButton =
     const shared = action.action_id === PAYMETHODS_ACTIONS.share;
     // The list is replaced in place; an error goes only to the presser and leaves the list as it was.
     const send = pageSender(respond, shared);
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(pageValue.schema, action);
       const request = parsePaymethodsText(value.f);
       // A filter the command would not accept was not written by Kassa: the button is out of date.
@@ -33,9 +33,9 @@ export const paymethodsPageButton =
       // A register since removed (or never this workspace's) is not replaced by another one.
       const register = await registerNamed(deps.stores.registers, team, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
-      if (register.several) noted.register = register.name;
-      noted.filter = value.f;
-      noted.page = value.p;
+      if (register.several) note({ register: register.name });
+      note({ filter: value.f });
+      note({ page: value.p });
       return paymethodsReply(
         deps,
         team,

@@ -3,15 +3,16 @@ import { payoutApproveModal, payoutRejectModal } from "../../blocks/payout-forms
 import { voteRefusedMessage } from "../../blocks/payout-replies.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
-import { readRequest } from "../../payouts/request-model.js";
+import { showAfterClick } from "../../payouts/notices.js";
+import { requestOfTeam } from "../../payouts/request-model.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
 import type { ListenerDeps } from "../deps.js";
+import { personRefusal } from "../payouts/person.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
-import type { ManagerDeps } from "../shared/permissions.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 
 type PayoutButtonDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payouts" | "now">;
 
@@ -32,10 +33,10 @@ export const payoutVoteButton =
     const press = actionContext(deps, args, { offersConnect: false });
     const send = (message: Parameters<typeof respond>[0] & object) =>
       respond({ ...message, response_type: "ephemeral", replace_original: false });
-    await answer(deps, press.context, send, async (noted) => {
+    await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
-      noted.payout = id;
+      note({ payout: id });
       const kind = action.action_id === PAYOUT_ACTIONS.approve ? "approve" : "reject";
       const found = id ? await voteCheck(deps.payouts, id, press.userId, deps.now(), kind) : undefined;
       // A request of another workspace (a card in a shared channel) is none of this one's: told as
@@ -74,11 +75,11 @@ export const payoutCancelButton =
     const press = actionContext(deps, args, { offersConnect: false });
     const send = (message: Parameters<typeof respond>[0] & object) =>
       respond({ ...message, response_type: "ephemeral", replace_original: false });
-    await answer(deps, press.context, send, async (noted) => {
+    await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
-      noted.payout = id;
-      const theirs = id ? (await readRequest(deps.payouts.board, id))?.request.team === press.teamId : false;
+      note({ payout: id });
+      const theirs = (await requestOfTeam(deps.payouts, id, press.teamId)) !== undefined;
       const result = theirs
         ? await cancel(deps.payouts, id, press.userId, deps.now())
         : ({ kind: "refused", refusal: { kind: "not_found" } } as const);
@@ -87,7 +88,7 @@ export const payoutCancelButton =
           reply: voteRefusedMessage(result.refusal, lang),
           log: { outcome: "payout_vote_refused", refusal: result.refusal.kind, by: id ? "kassa" : "slack" },
         };
-      await showAfterVote(deps, args.client, id);
+      await showAfterClick(deps.payouts, args.client, id, deps.now());
       const t = PAYOUT_VOTE_TEXT[lang];
       return {
         reply: ephemeral(t.cancelledNow, t.cancelledNow),

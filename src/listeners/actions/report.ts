@@ -1,11 +1,11 @@
 import { cancelReadButton } from "../../blocks/button-values.js";
 import type { SlackMessage } from "../../blocks/message.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue } from "../contexts/button-value.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
-import type { ManagerDeps } from "../shared/permissions.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 
 /**
  * Cancel on a report's progress: marked in the store, so the replica reading the history (this one

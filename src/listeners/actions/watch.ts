@@ -4,13 +4,13 @@ import { ephemeral } from "../../blocks/replies.js";
 import { stoppedCard } from "../../blocks/watch.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
+import { actionContext } from "../contexts/action-context.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { readButtonValue } from "../contexts/button-value.js";
+import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ActionArgs } from "../router.js";
-import { actionContext } from "../shared/action-context.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { readButtonValue } from "../shared/button-value.js";
-import { RefusalError } from "../shared/error-reply.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { foreignCardMessage } from "./invoice.js";
 
 type StopDeps = AnswerDeps & ManagerDeps & Pick<ListenerDeps, "watches" | "stores">;
@@ -57,9 +57,9 @@ export const stopWatch =
     // as it is, with a note beside it. A refusal is a note beside the card.
     const send = async (message: SlackMessage, { failed }: { failed: boolean }) =>
       respond({ ...message, replace_original: !failed && message.response_type !== "ephemeral" });
-    await answer(deps, context, send, async (noted) => {
+    await answer(deps, context, send, async (note) => {
       const value = readButtonValue(stopButton.schema, action);
-      noted.invoice = value.id;
+      note({ invoice: value.id });
       const lang = await press.lang();
       if (value.t !== team) throw new RefusalError(foreignCardMessage(lang), "foreign_card");
       const channel = body.container?.channel_id ?? body.channel?.id;

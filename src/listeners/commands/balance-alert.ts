@@ -5,7 +5,7 @@ import { MAX_ALERTS } from "../../money-alerts/alerts.js";
 import type { BalanceAlerts } from "../../money-alerts/index.js";
 import { Big } from "../../payments/decimal.js";
 import type { WorkspacePayments } from "../../registers/workspace-payments.js";
-import type { AuditNote, CommandOutcome } from "../shared/outcome.js";
+import type { AuditNote, CommandOutcome } from "../contexts/outcome.js";
 
 /** `/balance alert …` and `/balance alerts`, as the command's text reads (after the register's name). */
 export type AlertCommand =

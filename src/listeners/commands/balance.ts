@@ -8,19 +8,14 @@ import type { SlackMessage } from "../../blocks/message.js";
 import type { Lang } from "../../i18n/lang.js";
 import { rubTotal } from "../../payments/balance-total.js";
 import { PaymentsError } from "../../payments/errors.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
+import type { BalancesRead, CommandOutcome } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { balanceVisibilityFor, langFor } from "../shared/manage.js";
-import type { BalancesRead, CommandOutcome } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import {
-  type ChosenRegister,
-  chooseRegister,
-  keptElsewhereReply,
-  withRegisterFooter,
-} from "../shared/register.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, keptElsewhereReply, withRegisterFooter } from "../workspace/register.js";
+import { balanceVisibilityFor } from "../workspace/settings.js";
 import { answerAlertCommand, parseAlertCommand } from "./balance-alert.js";
 
 export const BALANCE_COMMAND = "/balance";
@@ -34,17 +29,11 @@ export const balanceCommand =
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, BALANCE_COMMAND, command, request);
-    await answer(deps, context, respond, async (noted) => {
-      const chosen = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
+    await answer(deps, context, respond, async (note) => {
+      const chosen = await context.register(note);
       const text = chosen.rest;
-      if (chosen.several) noted.register = chosen.name;
       const visibility = await balanceVisibilityFor(deps, command.team_id);
-      const lang = await langFor(deps, command.team_id);
+      const lang = await context.lang();
       const kept = keptElsewhereReply(chosen, lang);
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       if (/^(help|\?|-h|--help)$/i.test(text)) {
@@ -54,14 +43,14 @@ export const balanceCommand =
       if (text !== "" && !alert) {
         return { reply: balanceUsageMessage(text, lang), log: { outcome: "usage" } };
       }
-      noted.visibility = visibility;
+      note({ visibility });
       if (visibility === "admins") {
         const manager = await checkManager(deps, client, {
           userId: command.user_id,
           teamId: command.team_id,
           enterpriseId: command.enterprise_id,
         });
-        noted.manager = manager.why;
+        note({ manager: manager.why });
         if (!manager.allowed)
           return { reply: balanceNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
       }
@@ -74,7 +63,7 @@ export const balanceCommand =
           now: deps.now(),
         };
         const answered = await answerAlertCommand(deps, alert, asked);
-        if (answered.audit) noted.audit = answered.audit;
+        if (answered.audit) note({ audit: answered.audit });
         return { log: answered.log, reply: withRegisterFooter(answered.reply, chosen, lang) };
       }
       return balancesReply(deps, chosen, command.team_id, lang);

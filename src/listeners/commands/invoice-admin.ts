@@ -14,22 +14,22 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { workflowsMayCreate } from "../../store/settings.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { feedLines } from "../feeds/lines.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import { feedLines } from "../shared/feed-lines.js";
+import { checkManager } from "../workspace/permissions.js";
+import { type ChosenRegister, registerLines } from "../workspace/register.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
-  langFor,
   openConnectModal,
   visibilityFor,
-} from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import { type ChosenRegister, registerLines } from "../shared/register.js";
+} from "../workspace/settings.js";
 import type { AdminAction } from "./invoice-text.js";
 
 type AdminCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -68,13 +68,13 @@ export async function runAdminCommand(
   client: webApi.WebClient,
   action: AdminAction,
   command: AdminCommand,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = action;
-  const lang = await langFor(deps, command.teamId);
+  note({ action });
+  const { lang } = command;
   const who = { userId: command.userId, teamId: command.teamId, enterpriseId: command.enterpriseId };
   const manager = await checkManager(deps, client, who);
-  noted.manager = manager.why;
+  note({ manager: manager.why });
 
   if (action === "status") return adminStatus(deps, command, manager.allowed, lang);
   if (!manager.allowed)
@@ -82,7 +82,7 @@ export async function runAdminCommand(
   switch (action) {
     case "language-en":
     case "language-ru":
-      return setLanguage(deps, command, action === "language-ru" ? "ru" : "en", lang, noted);
+      return setLanguage(deps, command, action === "language-ru" ? "ru" : "en", lang, note);
     case "rotate-callback":
       return rotateCallback(deps, command.register?.key ?? command.teamId, lang);
     case "unsubscribe":
@@ -132,9 +132,9 @@ async function setLanguage(
   command: AdminCommand,
   chosen: Lang,
   lang: Lang,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.audit = { object: "language", before: { language: lang }, after: { language: chosen } };
+  note({ audit: { object: "language", before: { language: lang }, after: { language: chosen } } });
   await deps.stores.settings.update(command.teamId, { language: chosen });
   const reply = ephemeral(ADMIN_TEXT[chosen].languageSet, ADMIN_TEXT[chosen].languageSetFallback);
   return { reply, log: { outcome: "ok" } };
@@ -213,10 +213,11 @@ export async function runDigestCommand(
     at: string | null;
     /** The register whose feed's digest this is; main's when left out. */
     register?: Pick<ChosenRegister, "key"> | undefined;
+    lang: Lang;
   },
 ): Promise<Produced> {
   const manager = await checkManager(deps, client, command);
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };
   const zone = command.at ? ((await readerZone(client, command.userId)) ?? deps.serviceTimeZone) : "";
   const digest = command.at ? { at: command.at, zone, since: deps.now().getTime() } : null;

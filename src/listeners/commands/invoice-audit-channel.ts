@@ -1,8 +1,8 @@
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import type { AuditNote, LogContext, Produced } from "../shared/outcome.js";
 
 /** A channel the daily head can be posted in (a public or private channel, not a DM). */
 const CHANNEL = /^[CG][A-Z0-9]{2,30}$/;
@@ -17,7 +17,7 @@ export async function auditChannel(
   asker: { teamId: string; channelId: string },
   on: boolean,
   lang: Lang,
-  noted: LogContext & { audit?: AuditNote },
+  note: Note,
 ): Promise<Produced> {
   const t = AUDIT_TEXT[lang];
   if (on && !CHANNEL.test(asker.channelId))
@@ -25,7 +25,7 @@ export async function auditChannel(
   const before = (await deps.stores.settings.get(asker.teamId)).auditChannel ?? null;
   const after = on ? asker.channelId : null;
   await deps.stores.settings.update(asker.teamId, { auditChannel: after ?? undefined });
-  noted.audit = { object: "audit channel", before: { channel: before }, after: { channel: after } };
+  note({ audit: { object: "audit channel", before: { channel: before }, after: { channel: after } } });
   const text = after ? t.channelSet(after) : t.channelOff;
   return { reply: ephemeral(text, text), log: { outcome: "audit_channel_set" } };
 }

@@ -4,8 +4,8 @@ import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
 import { directChannel, UploadError, uploadFile } from "../../slack/files.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import type { AuditNote, LogContext, Produced } from "../shared/outcome.js";
 
 /**
  * `/invoice audit export [period]` (admins; the caller checked): the period's entries, oldest first,
@@ -18,11 +18,11 @@ export async function auditExport(
   asker: { teamId: string; userId: string },
   range: { from?: number; to?: number; label: string; name: string },
   lang: Lang,
-  noted: LogContext & { audit?: AuditNote },
+  note: Note,
 ): Promise<Produced> {
   const t = AUDIT_TEXT[lang];
   const { entries, truncated } = await collectEntries(deps.audit, asker.teamId, range);
-  noted.audit = { object: `audit export ${range.name}`, after: { entries: entries.length } };
+  note({ audit: { object: `audit export ${range.name}`, after: { entries: entries.length } } });
   try {
     const channel = await directChannel(client, asker.userId);
     const file = (bytes: string, ext: string) =>

@@ -4,10 +4,10 @@ import { auditPeriodLabel, auditVerifyMessage } from "../../blocks/audit.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { AUDIT_TEXT } from "../../i18n/audit.js";
 import type { Lang } from "../../i18n/lang.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AuditListQuery, auditListReply } from "../replies/audit-list.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { auditChannel } from "./invoice-audit-channel.js";
 import { auditExport } from "./invoice-audit-export.js";
 import type { AuditOp } from "./invoice-text.js";
@@ -19,7 +19,7 @@ type AuditRequest = { op: AuditOp } & AuditListQuery;
  * `/invoice audit [today|7d|30d|YYYY-MM] [@person] [what]` (admins): the workspace's audit trail in
  * words, newest first, with Older; `verify`: whether its chain holds; `export`: the entries as
  * files; `channel` (`off`): where its head is posted daily. A member's try is refused, and that
- * refusal is itself recorded (listeners/shared/audit.ts: not_allowed).
+ * refusal is itself recorded (listeners/contexts/audit.ts: not_allowed).
  */
 export async function auditCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "audit" | "now">,
@@ -27,24 +27,24 @@ export async function auditCommand(
   asker: AuditAsker,
   request: AuditRequest,
   lang: Lang,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = auditAction(request);
+  note({ action: auditAction(request) });
   const manager = await checkManager(deps, client, asker);
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) {
     const text = AUDIT_TEXT[lang].notAllowed;
     return { reply: ephemeral(text, text), log: { outcome: "not_allowed" } };
   }
   if (request.op === "channel" || request.op === "channel_off")
-    return auditChannel(deps, asker, request.op === "channel", lang, noted);
+    return auditChannel(deps, asker, request.op === "channel", lang, note);
   if (request.op === "export") {
     const range = {
       ...auditPeriodRange(request.period, deps.now()),
       label: auditPeriodLabel(request.period, lang),
       name: request.period,
     };
-    return auditExport(deps, client, asker, range, lang, noted);
+    return auditExport(deps, client, asker, range, lang, note);
   }
   if (request.op === "verify") {
     const result = await deps.audit.verify(asker.teamId);

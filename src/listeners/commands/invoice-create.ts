@@ -1,14 +1,15 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor, mayCreate } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
+import { mayCreate } from "../workspace/settings.js";
 import type { CreatePrefill } from "./invoice-text.js";
 
 /**
@@ -19,6 +20,7 @@ import type { CreatePrefill } from "./invoice-text.js";
 export const CREATE_METHODS_BUDGET_MS = 700;
 
 type CreateCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -34,12 +36,12 @@ export async function openCreateModal(
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "new";
-  const lang = await langFor(deps, command.teamId);
+  note({ action: "new" });
+  const { lang } = command;
   const permission = await mayCreate(deps, client, command);
-  noted.creator = permission.why;
+  note({ creator: permission.why });
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const { register } = command;
   if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);

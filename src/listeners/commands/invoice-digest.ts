@@ -9,12 +9,11 @@ import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
+import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import { langFor } from "../shared/manage.js";
-import type { Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 /**
  * `/invoice [REGISTER] digest HH:MM weekly|monthly` in a channel (admins): the register's past week's report there every
@@ -34,9 +33,10 @@ export async function runPeriodDigestCommand(
     cadence: Cadence;
     /** The register whose history the digest reports (named first, the channel's, or main). */
     register: Pick<ChosenRegister, "key" | "name" | "several">;
+    lang: Lang;
   },
 ): Promise<Produced> {
-  const lang = await langFor(deps, command.teamId);
+  const { lang } = command;
   const t = DIGEST_TEXT[lang];
   const manager = await checkManager(deps, client, command);
   if (!manager.allowed) return { reply: notAllowedMessage("digest", lang), log: { outcome: "not_allowed" } };

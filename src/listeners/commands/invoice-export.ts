@@ -10,14 +10,14 @@ import { reportTitle } from "../../blocks/period-report.js";
 import { invoiceUsageMessage } from "../../blocks/replies.js";
 import type { ExportFormat } from "../../exports/file.js";
 import { EXPORT_TEXT } from "../../i18n/export.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { readerZone } from "../replies/invoice-summary.js";
-import { langFor } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import { checkMoneyReader, type ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 /**
  * `/invoice export [period] [csv|xlsx]`: for those who may see the balance, every invoice of the
@@ -27,16 +27,22 @@ import type { ChosenRegister } from "../shared/register.js";
 export async function runExportCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "exports" | "now" | "serviceTimeZone" | "stores">,
   client: webApi.WebClient,
-  command: { teamId: string; userId: string; enterpriseId?: string | undefined; register: ChosenRegister },
+  command: {
+    teamId: string;
+    userId: string;
+    enterpriseId?: string | undefined;
+    register: ChosenRegister;
+    lang: Lang;
+  },
   request: { period: PeriodName; format: ExportFormat },
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = `export ${request.period} ${request.format}`;
-  const lang = await langFor(deps, command.teamId);
+  note({ action: `export ${request.period} ${request.format}` });
+  const { lang } = command;
   const { register } = command;
   if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
   const reader = await checkMoneyReader(deps, client, command);
-  noted.manager = reader.why;
+  note({ manager: reader.why });
   if (!reader.allowed) return { reply: exportNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const zone = (await readerZone(client, command.userId)) ?? deps.serviceTimeZone;
   const bounds = periodBounds(request.period, deps.now(), zone);

@@ -9,6 +9,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import {
   type FeedRegisterOf,
@@ -16,13 +17,12 @@ import {
   isFeedChannel,
   openFeedForm,
   shownName,
-} from "../shared/feed-form.js";
-import { langFor } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+} from "../feeds/form.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import type { SubscribeWords } from "./feed-words.js";
 
 type FeedCommand = {
+  lang: Lang;
   teamId: string;
   userId: string;
   enterpriseId?: string | undefined;
@@ -43,12 +43,12 @@ export async function subscribeFeed(
   client: webApi.WebClient,
   command: FeedCommand,
   words: SubscribeWords | null,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "subscribe";
-  const lang = await langFor(deps, command.teamId);
+  note({ action: "subscribe" });
+  const { lang } = command;
   const manager = await checkManager(deps, client, command);
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
   if (!isFeedChannel(command.channelId)) return { reply: notAChannel(lang), log: { outcome: "usage" } };
   const { key } = command.register;
@@ -109,14 +109,14 @@ export async function feedFormCommand(
   deps: ManagerDeps & Pick<ListenerDeps, "feeds" | "payments">,
   client: webApi.WebClient,
   command: FeedCommand,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "feed";
-  const lang = await langFor(deps, command.teamId);
+  note({ action: "feed" });
+  const { lang } = command;
   const opened = await openFeedForm(deps, client, command);
   if (opened.kind === "not_a_channel") return { reply: notAChannel(lang), log: { outcome: "usage" } };
   if (opened.kind === "not_allowed") {
-    noted.manager = opened.why;
+    note({ manager: opened.why });
     return { reply: notAllowedMessage("feed", lang), log: { outcome: "not_allowed" } };
   }
   return feedFormAnswer(opened, lang);

@@ -4,9 +4,9 @@ import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REGISTERS_TEXT } from "../../i18n/registers.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import type { Note, Produced } from "../contexts/outcome.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 type UseAsker = {
   teamId: string;
@@ -26,7 +26,7 @@ export async function useRegisterCommand(
   asker: UseAsker,
   name: string | null,
   lang: Lang,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
   const t = REGISTERS_TEXT[lang];
   const { register } = asker;
@@ -51,12 +51,14 @@ export async function useRegisterCommand(
   }
   const before = (await deps.stores.registers.get(asker.teamId)).channels[asker.channelId] ?? MAIN_REGISTER;
   await deps.stores.registers.useInChannel(asker.teamId, asker.channelId, name);
-  noted.register = name;
-  noted.audit = {
-    object: `channel ${asker.channelId}`,
-    before: { register: before },
-    after: { register: name },
-  };
+  note({ register: name });
+  note({
+    audit: {
+      object: `channel ${asker.channelId}`,
+      before: { register: before },
+      after: { register: name },
+    },
+  });
   const text = t.nowUses(escapeMrkdwn(name), asker.userId);
   return {
     reply: { ...ephemeral(text, text), response_type: "in_channel" },

@@ -3,26 +3,26 @@ import { buildInvoiceMessage } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { invoiceHelpMessage, invoiceUsageMessage } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
+import type { CardDelivery } from "../../invoices/deps.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { findInvoice } from "../../invoices/lookup.js";
 import { chosenMethod } from "../../invoices/method.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
+import { withImageFallback } from "../contexts/image-fallback.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { withImageFallback } from "../shared/image-fallback.js";
-import { helpFactsFor, langFor, visibilityFor } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 import {
   type ChosenRegister,
-  chooseRegister,
   keptElsewhereReply,
   registersInOrder,
   withRegisterFooter,
-} from "../shared/register.js";
+} from "../workspace/register.js";
+import { helpFactsFor, visibilityFor } from "../workspace/settings.js";
 import { runAdminCommand, runDigestCommand } from "./invoice-admin.js";
 import { auditCommand } from "./invoice-audit.js";
 import { openCreateModal } from "./invoice-create.js";
@@ -62,6 +62,8 @@ type Asker = {
   triggerId: string;
   /** The register the command works on (named first, the channel's, or main). */
   register: ChosenRegister;
+  /** The workspace's language, read once by the command's context. */
+  lang: Lang;
 };
 
 /** Each sub-command's request, by its kind. */
@@ -75,7 +77,7 @@ type SubcommandCall<K extends SubcommandName> = {
   asker: Asker;
   request: Requests[K];
   lang: Lang;
-  noted: LogContext;
+  note: Note;
   /** Shows a long read's progress; the answer then replaces it. */
   progress: (message: SlackMessage) => Promise<unknown>;
 };
@@ -91,26 +93,26 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
     reply: invoiceUsageMessage(request.reason, request.input, lang),
     log: { outcome: "usage" },
   }),
-  admin: ({ deps, client, asker, request, noted }) =>
-    runAdminCommand(deps, client, request.action, asker, noted),
-  subscribe: ({ deps, client, asker, request, noted }) =>
-    subscribeFeed(deps, client, asker, request.words, noted),
-  feed: ({ deps, client, asker, noted }) => feedFormCommand(deps, client, asker, noted),
-  digest: ({ deps, client, asker, request, noted }) => {
+  admin: ({ deps, client, asker, request, note }) =>
+    runAdminCommand(deps, client, request.action, asker, note),
+  subscribe: ({ deps, client, asker, request, note }) =>
+    subscribeFeed(deps, client, asker, request.words, note),
+  feed: ({ deps, client, asker, note }) => feedFormCommand(deps, client, asker, note),
+  digest: ({ deps, client, asker, request, note }) => {
     if (request.cadence === "daily") {
-      noted.action = "digest";
+      note({ action: "digest" });
       return runDigestCommand(deps, client, { ...asker, at: request.at });
     }
-    noted.action = `digest ${request.cadence}`;
+    note({ action: `digest ${request.cadence}` });
     return runPeriodDigestCommand(deps, client, { ...asker, at: request.at, cadence: request.cadence });
   },
-  summary: ({ deps, client, asker, request, noted, progress }) => {
-    noted.action = `summary ${request.period}`;
+  summary: ({ deps, client, asker, request, note, progress }) => {
+    note({ action: `summary ${request.period}` });
     return invoiceSummaryReply(deps, client, asker, request.period, progress, asker.register);
   },
-  export: ({ deps, client, asker, request, noted }) => runExportCommand(deps, client, asker, request, noted),
-  list: async ({ deps, asker, request, noted }) => {
-    noted.filter = request.filter;
+  export: ({ deps, client, asker, request, note }) => runExportCommand(deps, client, asker, request, note),
+  list: async ({ deps, asker, request, note }) => {
+    note({ filter: request.filter });
     return invoiceListReply(
       deps,
       asker.teamId,
@@ -118,12 +120,12 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
       asker.register,
     );
   },
-  create: ({ deps, client, asker, request, noted }) =>
-    openCreateModal(deps, client, asker, request.prefill, noted),
-  use: ({ deps, client, asker, request, lang, noted }) =>
-    useRegisterCommand(deps, client, asker, request.name, lang, noted),
-  audit: ({ deps, client, asker, request, lang, noted }) =>
-    auditCommand(deps, client, asker, request, lang, noted),
+  create: ({ deps, client, asker, request, note }) =>
+    openCreateModal(deps, client, asker, request.prefill, note),
+  use: ({ deps, client, asker, request, lang, note }) =>
+    useRegisterCommand(deps, client, asker, request.name, lang, note),
+  audit: ({ deps, client, asker, request, lang, note }) =>
+    auditCommand(deps, client, asker, request, lang, note),
   lookup: invoiceCard,
 };
 
@@ -134,11 +136,11 @@ async function invoiceCard({
   asker,
   request,
   lang,
-  noted,
+  note,
 }: SubcommandCall<"lookup">): Promise<Produced> {
-  noted.invoice = request.invoiceId;
+  note({ invoice: request.invoiceId });
   const { invoice, register } = await findInvoice(deps, registersInOrder(asker.register), request.invoiceId);
-  if (asker.register.several) noted.register = register.name;
+  if (asker.register.several) note({ register: register.name });
   const visibility = await visibilityFor(deps, asker.teamId);
   const card = buildInvoiceMessage(invoice, {
     now: deps.now(),
@@ -150,6 +152,8 @@ async function invoiceCard({
     lang,
     register: asker.register.several ? register.name : undefined,
   });
+  // The card fills in how it was delivered; the line gets it whatever happens.
+  const delivery: CardDelivery = {};
   const reply = await deliverInvoiceCard(
     deps,
     client,
@@ -161,9 +165,9 @@ async function invoiceCard({
     invoice,
     card,
     visibility,
-    noted,
+    delivery,
     { lang },
-  );
+  ).finally(() => note(delivery));
   return { reply, log: { outcome: "ok", upstreamStatus: 200, state: invoice.state } };
 }
 
@@ -214,14 +218,8 @@ export const invoiceCommand =
     const reply = withImageFallback((message: SlackMessage) =>
       respond(progressShown ? { ...message, replace_original: true } : message),
     );
-    await answer(deps, context, reply, async (noted) => {
-      const register = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (register.several) noted.register = register.name;
+    await answer(deps, context, reply, async (note) => {
+      const register = await context.register(note);
       const asker: Asker = {
         teamId: command.team_id,
         userId: command.user_id,
@@ -229,9 +227,10 @@ export const invoiceCommand =
         channelId: command.channel_id,
         triggerId: command.trigger_id,
         register,
+        lang: await context.lang(),
       };
       const request = parseInvoiceText(register.rest);
-      const lang = await langFor(deps, command.team_id);
-      return runSubcommand(request.kind, { deps, client, asker, request, lang, noted, progress });
+      const { lang } = asker;
+      return runSubcommand(request.kind, { deps, client, asker, request, lang, note, progress });
     });
   };

@@ -1,14 +1,14 @@
 import { paymethodsHelpMessage, paymethodsUsageMessage } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { helpFactsFor, langFor } from "../shared/manage.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { chooseRegister, keptElsewhereReply } from "../shared/register.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { keptElsewhereReply } from "../workspace/register.js";
+import { helpFactsFor } from "../workspace/settings.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -21,34 +21,25 @@ export const paymethodsCommand =
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, PAYMETHODS_COMMAND, command, request);
-    await answer(deps, context, respond, async (noted) => {
-      const register = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (register.several) noted.register = register.name;
-      const kept = keptElsewhereReply(register, await langFor(deps, command.team_id));
+    await answer(deps, context, respond, async (note) => {
+      const register = await context.register(note);
+      const kept = keptElsewhereReply(register, await context.lang());
       if (kept) return { reply: kept, log: { outcome: "register_kept_elsewhere" } };
       const request = parsePaymethodsText(register.rest);
       if (request.kind === "help") {
         return {
-          reply: paymethodsHelpMessage(
-            await helpFactsFor(deps, command.team_id),
-            await langFor(deps, command.team_id),
-          ),
+          reply: paymethodsHelpMessage(await helpFactsFor(deps, command.team_id), await context.lang()),
           log: { outcome: "help" },
         };
       }
       if (request.kind === "invalid") {
-        const lang = await langFor(deps, command.team_id);
+        const lang = await context.lang();
         return {
           reply: paymethodsUsageMessage(request.reason, request.input, lang),
           log: { outcome: "usage" },
         };
       }
-      noted.filter = filterText(request.filter);
+      note({ filter: filterText(request.filter) });
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, { register });
     });
   };

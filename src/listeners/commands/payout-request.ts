@@ -9,11 +9,11 @@ import type { PayoutPolicy } from "../../payouts/policy.js";
 import { claimLine, lineKey, noteLine } from "../../payouts/repeats.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout } from "../replies/payout-asked.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import type { ChosenRegister } from "../shared/register.js";
+import { checkManager } from "../workspace/permissions.js";
+import type { ChosenRegister } from "../workspace/register.js";
 
 /** How long the form waits for the payout methods: the trigger_id lapses 3 s after the command. */
 export const REQUEST_METHODS_BUDGET_MS = 1200;
@@ -49,9 +49,9 @@ export async function openRequestForm(
   client: webApi.WebClient,
   asked: Asked,
   policy: PayoutPolicy,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "request_form";
+  note({ action: "request_form" });
   // Who may not request gets no form: told who may, as the request itself would say.
   const who = { userId: asked.user_id, teamId: asked.team_id, enterpriseId: asked.enterprise_id };
   const mayRequest =
@@ -93,9 +93,9 @@ export async function requestInOneLine(
   deps: RequestCommandDeps,
   client: webApi.WebClient,
   asked: Asked,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "request";
+  note({ action: "request" });
   const t = PAYOUT_REQUEST_TEXT[asked.lang];
   const line = parseOneLine(asked.chosen.rest);
   if (!line) return { reply: ephemeral(t.usage, t.usageFallback), log: { outcome: "usage" } };
@@ -109,9 +109,8 @@ export async function requestInOneLine(
       log: { outcome: "payout_refused", refusal: `amount_${amount.why}` },
     };
   // A double Enter (the same line from the same person seconds apart) is requested once.
-  const board = deps.payouts.board;
   const claim = await claimLine(
-    board,
+    deps.payouts,
     lineKey(asked.chosen.key, asked.user_id, asked.chosen.rest.trim()),
     deps.now(),
   );
@@ -135,18 +134,18 @@ export async function requestInOneLine(
     result.kind === "requested"
       ? { kind: result.kind, id: result.request.id, channel: result.channel }
       : { kind: result.kind };
-  await noteLine(board, claim, outcome).catch(() => undefined);
-  return requestedReply(result, asked, noted);
+  await noteLine(deps.payouts, claim, outcome).catch(() => undefined);
+  return requestedReply(result, asked, note);
 }
 
 /** What the requester is told: where the request went for approval, or why it was refused. */
-function requestedReply(result: AskResult, asked: Asked, noted: LogContext): Produced {
+function requestedReply(result: AskResult, asked: Asked, note: Note): Produced {
   if (result.kind === "refused")
     return {
       reply: requestRefusedMessage(result.refusal, asked.chosen.name, asked.lang),
       log: { outcome: "payout_refused", refusal: result.refusal.kind },
     };
-  noted.payout = result.request.id;
+  note({ payout: result.request.id });
   const t = PAYOUT_REQUEST_TEXT[asked.lang];
   const reply = ephemeral(t.requested(`<#${result.channel}>`, result.request.needed), t.requestedFallback);
   return { reply, log: { outcome: "payout_requested" } };

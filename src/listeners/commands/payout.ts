@@ -8,14 +8,13 @@ import { payoutsOn } from "../../payouts/policy.js";
 import { versionOf } from "../../payouts/policy-store.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
+import { type AnswerDeps, answer } from "../contexts/answer.js";
+import { commandContext } from "../contexts/command-context.js";
+import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
-import { type AnswerDeps, answer } from "../shared/answer.js";
-import { commandContext } from "../shared/command-context.js";
-import { langFor } from "../shared/manage.js";
-import type { LogContext, Produced } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, chooseRegister, withRegisterFooter } from "../shared/register.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
 import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
@@ -38,25 +37,19 @@ export const payoutCommand =
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
     const context = commandContext(deps, client, PAYOUT_COMMAND, command, request);
-    await answer(deps, context, respond, async (noted) => {
-      const chosen = await chooseRegister(
-        deps.stores.registers,
-        command.team_id,
-        command.channel_id,
-        command.text,
-      );
-      if (chosen.several) noted.register = chosen.name;
-      const lang = await langFor(deps, command.team_id);
+    await answer(deps, context, respond, async (note) => {
+      const chosen = await context.register(note);
+      const lang = await context.lang();
       const rest = chosen.rest.trim();
-      if (/^setup$/i.test(rest)) return payoutSetup(deps, client, { ...command, chosen, lang }, noted);
+      if (/^setup$/i.test(rest)) return payoutSetup(deps, client, { ...command, chosen, lang }, note);
       const policy = await deps.payoutPolicies.get(chosen.key);
       const asked = { ...command, chosen, lang };
       const footed = async (produced: Promise<Produced>) => {
         const { reply, log } = await produced;
         return { reply: reply && withRegisterFooter(reply, chosen, lang), log };
       };
-      if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, noted));
-      if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, noted);
+      if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, note));
+      if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, note);
       const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);
       return { reply, log: { outcome: "help" } };
     });
@@ -77,16 +70,16 @@ async function payoutSetup(
   deps: PayoutDeps,
   client: webApi.WebClient,
   asked: SetupAsked,
-  noted: LogContext,
+  note: Note,
 ): Promise<Produced> {
-  noted.action = "setup";
+  note({ action: "setup" });
   const { chosen, lang } = asked;
   const manager = await checkManager(deps, client, {
     userId: asked.user_id,
     teamId: asked.team_id,
     enterpriseId: asked.enterprise_id,
   });
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) return { reply: notAllowedMessage("payouts", lang), log: { outcome: "not_allowed" } };
   const connection = await deps.stores.credentials.get(chosen.key);
   if (!connection) throw new NotConnectedError(chosen.key);

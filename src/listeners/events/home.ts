@@ -1,7 +1,7 @@
+import { handled } from "../contexts/handled.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
-import { handled } from "../shared/handled.js";
-import { publishHome } from "../shared/manage.js";
+import { publishHome } from "../workspace/settings.js";
 
 /** App Home's Home tab: what the connection is and what this person may do, published on each visit. */
 export const homeOpened =

@@ -6,13 +6,13 @@ import { findInvoice, type RegisterRef } from "../../invoices/lookup.js";
 import { type PaymentLink, paymentLinksToUnfurl } from "../../payments/payment-link.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { newReference } from "../../util/logger.js";
+import { replyForFailure } from "../contexts/error-reply.js";
+import { type Handled, handled } from "../contexts/handled.js";
+import type { LinkOutcome } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
-import { replyForFailure } from "../shared/error-reply.js";
-import { type Handled, handled } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { LinkOutcome } from "../shared/outcome.js";
-import { chooseRegister, registersInOrder } from "../shared/register.js";
+import { registersInOrderHere } from "../workspace/register.js";
+import { langFor } from "../workspace/settings.js";
 
 /** Payment links of one message that are read and unfurled; later ones are left as plain links. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
@@ -49,7 +49,7 @@ export const linkShared =
     // In OAuth mode Bolt authorised this event with the workspace's installation: `client` carries
     // that workspace's bot token (links:write), as in single-workspace mode it carries SLACK_BOT_TOKEN.
     const teamId = context.teamId ?? body.team_id ?? "";
-    await handled(deps, { event: "link_shared", team: teamId, eventId: body.event_id }, async (noted) => {
+    await handled(deps, { event: "link_shared", team: teamId, eventId: body.event_id }, async (note) => {
       const parsed = linkSharedSchema.safeParse(event);
       if (!parsed.success) {
         const problem = parsed.error.issues
@@ -57,8 +57,8 @@ export const linkShared =
           .join("; ");
         return { log: { outcome: "bad_event", problem }, level: "warn" };
       }
-      noted.user = parsed.data.user;
-      noted.channel = parsed.data.channel;
+      note({ user: parsed.data.user });
+      note({ channel: parsed.data.channel });
       return unfurlPaymentLinks(deps, client, teamId, parsed.data);
     });
   };
@@ -80,7 +80,7 @@ async function unfurlPaymentLinks(
   // The unfurl is written in the workspace's language; English when its settings cannot be read.
   const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
   // The channel's register is asked first, then the workspace's others (an id is one register's).
-  const registers = registersInOrder(await chooseRegister(deps.stores.registers, teamId, event.channel, ""));
+  const registers = await registersInOrderHere(deps.stores.registers, teamId, event.channel);
   const results = await Promise.all(
     links.map((link, index): LinkResult | Promise<LinkResult> =>
       allowed[index]

@@ -1,9 +1,9 @@
 import { recordAct } from "../../audit/index.js";
 import { forgetOrgWorkspace, forgetWorkspace } from "../../store/index.js";
+import { handled } from "../contexts/handled.js";
 import type { ListenerDeps } from "../deps.js";
 import type { EventArgs } from "../router.js";
-import { forgetRegisterWork } from "../shared/forget.js";
-import { handled } from "../shared/handled.js";
+import { forgetRegisterWork } from "../workspace/forget.js";
 
 type ForgetDeps = Pick<
   ListenerDeps,

@@ -1,10 +1,10 @@
 import { buildInvoiceList, LIST_PAGE_SIZE, type ListFilter, listMatches } from "../../blocks/invoice-list.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { HistoryEntry } from "../../payments/history.js";
+import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor } from "../shared/manage.js";
-import type { Produced } from "../shared/outcome.js";
-import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
+import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
+import { langFor } from "../workspace/settings.js";
 
 /** Invoices read per history page when filtering, and how many pages at most (a bounded reply). */
 const SCAN_PAGE = 50;

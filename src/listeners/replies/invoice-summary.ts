@@ -10,11 +10,11 @@ import { REPORT_TEXT } from "../../i18n/report.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
 import type { Report } from "../../reports/report.js";
 import { directChannel, UploadError, type UploadFailure, uploadFile } from "../../slack/files.js";
+import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor } from "../shared/manage.js";
-import type { Produced } from "../shared/outcome.js";
-import { checkMoneyReader, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
+import { checkMoneyReader, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
+import { langFor } from "../workspace/settings.js";
 import { readReport } from "./report-read.js";
 
 /** How long the reader's timezone may take to learn (users.info); past it, the service's zone. */

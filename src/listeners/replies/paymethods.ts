@@ -2,10 +2,10 @@ import type { ReplyVisibility } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import { type PaymethodsView, paymethodsNoMatchMessage } from "../../blocks/paymethods.js";
 import { filterText } from "../../payments/method-filter.js";
+import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor, visibilityFor } from "../shared/manage.js";
-import type { Produced } from "../shared/outcome.js";
-import { type ChosenRegister, withRegisterFooter } from "../shared/register.js";
+import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
+import { langFor, visibilityFor } from "../workspace/settings.js";
 
 /**
  * Reads the workspace's methods (cached unless `fresh`) and builds the page `view` asks for, for

@@ -3,12 +3,12 @@ import { PAYOUT_CALLBACK_QUERY } from "../../callbacks/receive.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
 import { payoutNoticeSchema } from "../../payouts/notice-model.js";
-import { showPayout } from "../../payouts/notices.js";
-import { PAYOUT_FAMILY, type PayoutRequest } from "../../payouts/request-model.js";
+import { announceRequest } from "../../payouts/notices.js";
+import type { PayoutRequest } from "../../payouts/request-model.js";
 import { type RequestRefusal, requestPayout } from "../../payouts/requests.js";
 import { within } from "../../util/within.js";
 import type { ListenerDeps } from "../deps.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 
 /** How long a request waits for the method's balance, shown on its card (the request goes on without it). */
 export const CARD_BALANCE_BUDGET_MS = 1500;
@@ -98,11 +98,6 @@ export async function askPayout(
   );
   if (result.kind === "refused") return result;
   const { request } = result;
-  const shown = await showPayout(
-    { board: deps.payouts.board, slack: async () => client, logger: deps.payouts.logger },
-    request.id,
-    true,
-  );
-  if (shown.owed) await deps.payouts.board.nudge(PAYOUT_FAMILY, request.id, now.getTime());
+  await announceRequest(deps.payouts, client, request.id, now);
   return { kind: "requested", request, channel };
 }

@@ -8,20 +8,20 @@ import { ServiceError, UnexpectedResponseError, UnreachableError } from "../../p
 import type { PaymentsAccount } from "../../payments/model.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
 import { within } from "../../util/within.js";
+import { connectionChange } from "../contexts/audit.js";
+import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { connectionChange } from "../shared/audit.js";
-import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
+import { checkManager } from "../workspace/permissions.js";
 import {
   balanceVisibilityFor,
   invoiceCreatorsFor,
   langFor,
   type ModalOrigin,
   publishHome,
-} from "../shared/manage.js";
-import type { Outcome } from "../shared/outcome.js";
-import { checkManager } from "../shared/permissions.js";
-import { teamIdOf } from "../shared/team.js";
+} from "../workspace/settings.js";
 import {
   type ConnectValues,
   type FormRegister,
@@ -29,7 +29,6 @@ import {
   originSchema,
   registerOfForm,
 } from "./connect-form.js";
-import { parseJsonOrUndefined } from "./form.js";
 
 /** Longest wait for the credential check before answering Slack, which wants an answer within 3 s. */
 const INLINE_CHECK_MS = 2000;
@@ -76,27 +75,26 @@ export const connectSubmission =
   (deps: ConnectDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const who = { userId: body.user.id, teamId: teamIdOf(body), enterpriseId: body.enterprise?.id };
-    const lang = await langFor(deps, who.teamId).catch(() => DEFAULT_LANG);
+    const { team, user, enterpriseId, lang } = await viewContext(deps, body);
+    const who = { userId: user, teamId: team, enterpriseId };
     const field = CONNECT_FIELDS.login;
     const origin = { view: CONNECT_VIEW, team: who.teamId, user: who.userId, field, lang };
-    await handledSubmission(deps, origin, ack, async (noted, reply) => {
-      const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const form = formSchema.safeParse(view.state.values);
-      if (!from.success || !form.success || from.data.t !== who.teamId) {
+    await handledSubmission(deps, origin, ack, async (note, reply) => {
+      const form = readSubmission(view, who.teamId, { origin: originSchema, values: formSchema });
+      if (!form) {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].formOutdatedConnect));
         return { outcome: "bad_form" };
       }
       const manager = await checkManager(deps, client, who);
-      noted.manager = manager.why;
+      note({ manager: manager.why });
       if (!manager.allowed) {
         await reply(fieldError(CONNECT_FIELDS.login, NOTICES_TEXT[lang].connectNotAllowed));
         return { outcome: "not_allowed" };
       }
-      const values = form.data;
-      noted.apiVersion = values.apiVersion;
-      const typed = await typedCredentials(deps, who.teamId, values, from.data.r, lang);
-      if (typed.register && typed.register.name !== MAIN_REGISTER) noted.register = typed.register.name;
+      const values = form.values;
+      note({ apiVersion: values.apiVersion });
+      const typed = await typedCredentials(deps, who.teamId, values, form.origin.r, lang);
+      if (typed.register && typed.register.name !== MAIN_REGISTER) note({ register: typed.register.name });
       if ("field" in typed) {
         await reply(fieldError(typed.field, typed.error));
         return { outcome: "invalid", fields: [typed.field] };
@@ -104,17 +102,17 @@ export const connectSubmission =
       const { register, stored, secret } = typed;
       const account: PaymentsAccount = { login: values.login, secret, apiVersion: values.apiVersion };
       const settingsBefore = await deps.stores.settings.get(who.teamId).catch(() => ({}));
-      noted.audit = connectionChange(register.name, stored, { ...values, secret }, settingsBefore);
+      note({ audit: connectionChange(register.name, stored, { ...values, secret }, settingsBefore) });
       const check: Promise<Check> = deps.payments.tryAccount(account).then(
         (catalog) => ({ ok: true, methods: catalog.methods.length }),
         (error: unknown) => ({ ok: false, message: checkFailure(error, lang) }),
       );
       // The role check above used part of Slack's 3 s; the credential check gets what is left.
       const quick = await within(check, INLINE_CHECK_MS - (performance.now() - started));
-      const connection = { deps, client, who, values, secret, from: from.data.from, register };
+      const connection = { deps, client, who, values, secret, from: form.origin.from, register };
       if (quick) return answerInTime(connection, quick, reply);
       // Slow service: answer Slack now with a "checking" screen, finish the check, then update it.
-      noted.slow = true;
+      note({ slow: true });
       await reply({ response_action: "update", view: checkingModal(lang) });
       return answerLater(connection, await check, stored, view);
     });

@@ -11,7 +11,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
   auditCreated,
@@ -20,19 +20,20 @@ import {
   postCreatedInvoiceCard,
   tellCreator,
 } from "../../invoices/created-card.js";
+import type { TellDelivery } from "../../invoices/deps.js";
 import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
 import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor, mayCreate } from "../shared/manage.js";
-import type { Outcome, ViewOutcome } from "../shared/outcome.js";
-import type { ManagerDeps } from "../shared/permissions.js";
-import { registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
+import { registerNamed } from "../workspace/register.js";
+import { mayCreate } from "../workspace/settings.js";
+import { selectValue, textValue } from "./form.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -80,17 +81,10 @@ export const createInvoiceSubmission =
   (deps: CreateDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const origin = {
-      view: CREATE_INVOICE_VIEW,
-      team: teamId,
-      user: body.user.id,
-      field: CREATE_FIELDS.amount,
-      lang,
-    };
-    await handledSubmission(deps, origin, ack, async (noted, reply) => {
-      const submission: Submission = { deps, client, view, body, teamId, lang, noted, reply };
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const origin = { view: CREATE_INVOICE_VIEW, team: teamId, user, field: CREATE_FIELDS.amount, lang };
+    await handledSubmission(deps, origin, ack, async (note, reply) => {
+      const submission: Submission = { deps, client, view, body, teamId, lang, note, reply };
       const accepted = await acceptedForm(submission);
       if ("outcome" in accepted) return accepted;
       const refused =
@@ -109,7 +103,7 @@ type Submission = {
   body: ViewArgs["body"];
   teamId: string;
   lang: Lang;
-  noted: Noted;
+  note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string };
@@ -123,18 +117,14 @@ async function acceptedForm({
   lang,
   reply,
 }: Submission): Promise<Accepted | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const form = formSchema.safeParse(view.state.values);
+  const form = readSubmission(view, teamId, { origin: originSchema, values: formSchema });
   // A register renamed or removed since the form opened: its invoice goes nowhere else.
-  const register =
-    from.success && from.data.t === teamId
-      ? await registerNamed(deps.stores.registers, teamId, from.data.r)
-      : undefined;
-  if (!from.success || !form.success || !register) {
+  const register = form ? await registerNamed(deps.stores.registers, teamId, form.origin.r) : undefined;
+  if (!form || !register) {
     await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
     return { outcome: "bad_form" };
   }
-  const checked = validateCreateInput(form.data, lang);
+  const checked = validateCreateInput(form.values, lang);
   if (!checked.ok) {
     await reply({ response_action: "errors", errors: checked.errors });
     return { outcome: "invalid", fields: Object.keys(checked.errors) };
@@ -142,7 +132,7 @@ async function acceptedForm({
   const creator: Creator = {
     teamId,
     userId: body.user.id,
-    channelId: from.data.c,
+    channelId: form.origin.c,
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
@@ -151,9 +141,9 @@ async function acceptedForm({
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
 async function refusedCreator(submission: Submission, creator: Creator): Promise<Outcome | undefined> {
-  const { deps, client, body, lang, noted, reply } = submission;
+  const { deps, client, body, lang, note, reply } = submission;
   const permission = await mayCreate(deps, client, { ...creator, enterpriseId: body.enterprise?.id });
-  noted.creator = permission.why;
+  note({ creator: permission.why });
   if (permission.allowed) return undefined;
   await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createNotAllowedField));
   return { outcome: "not_allowed" };
@@ -188,7 +178,7 @@ async function createAndPost(
   accepted: Accepted,
   started: number,
 ): Promise<ViewOutcome> {
-  const { deps, client, lang, noted, reply } = submission;
+  const { deps, client, lang, note, reply } = submission;
   const { creator, draft } = accepted;
   const attempt: Promise<Attempt> = deps.payments.createInvoice(accepted.registerKey, draft).then(
     (created) => ({ ok: true, created }),
@@ -201,9 +191,9 @@ async function createAndPost(
     return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
   }
   await reply();
-  noted.slow = quick === null;
+  note({ slow: quick === null });
   const result = quick ?? (await attempt);
-  if (!result.ok) return tellFailure(client, creator, draft, result.error, noted, lang);
+  if (!result.ok) return tellFailure(client, creator, draft, result.error, note, lang);
   auditCreated(deps, creator, result.created, draft);
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
@@ -212,7 +202,7 @@ async function createAndPost(
   } catch (error) {
     return { outcome: "card_failed", err: error };
   } finally {
-    Object.assign(noted, delivered);
+    note(delivered);
   }
 }
 
@@ -222,13 +212,15 @@ async function tellFailure(
   creator: Creator,
   draft: InvoiceDraft,
   error: unknown,
-  noted: Noted,
+  note: Note<Noted>,
   lang: Lang,
 ): Promise<ViewOutcome> {
-  const tell = (message: Parameters<typeof tellCreator>[2]) =>
-    tellCreator(client, creator, message, noted).catch((tellError: unknown) => {
-      noted.tellError = String(tellError);
-    });
+  const tell = async (message: Parameters<typeof tellCreator>[2]) => {
+    const told: TellDelivery = {};
+    await tellCreator(client, creator, message, told)
+      .catch((tellError: unknown) => note({ tellError: String(tellError) }))
+      .finally(() => note(told));
+  };
   if (error instanceof ServiceError) {
     await tell(createRefusedMessage(error.messages, draft.amount, draft.currency, lang));
     return { outcome: "refused", inline: false, serviceErrors: error.messages };

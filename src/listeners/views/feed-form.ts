@@ -6,19 +6,17 @@ import { FEED_FIELDS, FEED_FORM_VIEW } from "../../blocks/feed-form.js";
 import { fieldError } from "../../blocks/form.js";
 import type { FeedFilter, Mentions } from "../../feed/model.js";
 import { FEED_FORM_TEXT } from "../../i18n/feed-form.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Note, Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { Outcome } from "../shared/outcome.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, keptElsewhereText, registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, keptElsewhereText, registerNamed } from "../workspace/register.js";
 import { readFeedForm } from "./feed-form-values.js";
-import { parseJsonOrUndefined } from "./form.js";
 
 const originSchema = z.object({
   t: z.string().min(1).max(32),
@@ -38,17 +36,10 @@ const originSchema = z.object({
 export const feedFormSubmission =
   (deps: FeedFormDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const origin = {
-      view: FEED_FORM_VIEW,
-      team: teamId,
-      user: body.user.id,
-      field: FEED_FIELDS.events,
-      lang,
-    };
-    await handledSubmission(deps, origin, ack, (noted, reply) =>
-      saveFeedForm({ deps, client, view, body, teamId, lang, noted, reply }),
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const origin = { view: FEED_FORM_VIEW, team: teamId, user, field: FEED_FIELDS.events, lang };
+    await handledSubmission(deps, origin, ack, (note, reply) =>
+      saveFeedForm({ deps, client, view, body, teamId, lang, note, reply }),
     );
   };
 
@@ -62,7 +53,7 @@ type FeedSave = {
   body: ViewArgs["body"];
   teamId: string;
   lang: Lang;
-  noted: Noted;
+  note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** The channel whose feed the form is, and the register (its key) the feed reads. */
@@ -99,20 +90,20 @@ async function feedTarget({
   view,
   teamId,
   lang,
-  noted,
+  note,
   reply,
 }: FeedSave): Promise<FeedTarget | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const register = from.success
-    ? await registerNamed(deps.stores.registers, teamId, from.data.r, from.data.c)
+  const origin = readSubmission(view, teamId, { origin: originSchema })?.origin;
+  const register = origin
+    ? await registerNamed(deps.stores.registers, teamId, origin.r, origin.c)
     : undefined;
-  if (!from.success || from.data.t !== teamId || !register) {
+  if (!origin || !register) {
     await reply(fieldError(FEED_FIELDS.events, FEED_FORM_TEXT[lang].outdated));
     return { outcome: "bad_form" };
   }
-  const channel = from.data.c;
-  noted.channel = channel;
-  if (register.several) noted.register = register.name;
+  const channel = origin.c;
+  note({ channel });
+  if (register.several) note({ register: register.name });
   if (register.keptTo) {
     await reply(fieldError(FEED_FIELDS.events, keptElsewhereText(register, lang)));
     return { outcome: "register_kept_elsewhere" };
@@ -122,14 +113,14 @@ async function feedTarget({
 
 /** Only those who may subscribe may save, and only for a connected register; undefined: they may. */
 async function refusedSaver(save: FeedSave, key: string): Promise<Outcome | undefined> {
-  const { deps, client, body, teamId, noted, reply } = save;
+  const { deps, client, body, teamId, note, reply } = save;
   const t = FEED_FORM_TEXT[save.lang];
   const manager = await checkManager(deps, client, {
     userId: body.user.id,
     teamId,
     enterpriseId: body.enterprise?.id,
   });
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) {
     await reply(fieldError(FEED_FIELDS.events, t.notAllowed));
     return { outcome: "not_allowed" };
@@ -160,7 +151,7 @@ async function welcomeFeed(save: FeedSave, target: FeedTarget, feed: Feed): Prom
 
 /** Saves the feed (a change never posts an old invoice) and tells the saver privately what it does. */
 async function subscribeAndTell(save: FeedSave, target: FeedTarget, feed: Feed): Promise<Outcome> {
-  const { deps, client, body, lang, noted, reply } = save;
+  const { deps, client, body, lang, note, reply } = save;
   const { channel } = target;
   const user = body.user.id;
   const saved = await deps.feeds.subscribe(target.key, {
@@ -170,11 +161,11 @@ async function subscribeAndTell(save: FeedSave, target: FeedTarget, feed: Feed):
     ...feed,
   });
   await reply();
-  const note = feedSubscribedMessage(describeFeed(feed, lang), saved, lang);
+  const told = feedSubscribedMessage(describeFeed(feed, lang), saved, lang);
   await client.chat
-    .postEphemeral({ channel, user, text: note.text, blocks: note.blocks })
+    .postEphemeral({ channel, user, text: told.text, blocks: told.blocks })
     .catch((error: unknown) => {
-      noted.tellError = slackErrorCode(error);
+      note({ tellError: slackErrorCode(error) });
     });
   return { outcome: "feed_subscribed", feed: saved, channel };
 }

@@ -4,20 +4,19 @@ import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import { PAYOUT_REQUEST_VIEW, REQUEST_FIELDS } from "../../blocks/payout-forms.js";
 import { amountUnreadText, plainOf, refusalField, requestRefusalText } from "../../blocks/payout-replies.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import { within } from "../../util/within.js";
+import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type ViewAnswer } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { Outcome } from "../shared/outcome.js";
-import { registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined, selectValue, textValue } from "./form.js";
+import { registerNamed } from "../workspace/register.js";
+import { selectValue, textValue } from "./form.js";
 
 /** How long the form waits for the request (the service's quote): a refusal in time is said in the form. */
 export const INLINE_REQUEST_MS = 2500;
@@ -84,16 +83,14 @@ export const payoutRequestSubmission =
   (deps: RequestViewDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
     const started = performance.now();
-    const team = teamIdOf(body);
-    const lang = await langFor(deps, team).catch(() => DEFAULT_LANG);
-    const user = body.user.id;
+    const { team, user, lang } = await viewContext(deps, body);
     const where = { view: PAYOUT_REQUEST_VIEW, team, user, field: REQUEST_FIELDS.amount, lang };
-    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+    await handledSubmission(deps, where, ack, async (note, reply): Promise<Outcome> => {
       const request: RequestSubmission = { deps, view, team, lang, reply };
       const read = await askedOfForm(request, body);
       if ("outcome" in read) return read;
       const { asked } = read;
-      if (asked.register.several) noted.register = asked.register.name;
+      if (asked.register.several) note({ register: asked.register.name });
       const claimed = await claimedBefore(request, read.digest);
       if (claimed) return claimed;
       const attempt = askPayout(deps, client, asked);
@@ -107,7 +104,7 @@ export const payoutRequestSubmission =
       const result = quick ?? (await attempt);
       if (!quick) await tellLate(client, user, result, asked.register.name, lang);
       if (result.kind === "refused") return { outcome: "payout_refused", refusal: result.refusal.kind };
-      noted.payout = result.request.id;
+      note({ payout: result.request.id });
       return { outcome: "payout_requested" };
     });
   };
@@ -126,20 +123,16 @@ async function askedOfForm(
   { deps, view, team, lang, reply }: RequestSubmission,
   body: ViewArgs["body"],
 ): Promise<{ asked: PayoutAsked; digest: string } | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const form = formSchema.safeParse(view.state.values);
-  const register =
-    from.success && from.data.t === team
-      ? await registerNamed(deps.stores.registers, team, from.data.r)
-      : undefined;
-  if (!form.success || !register) {
+  const form = readSubmission(view, team, { origin: originSchema, values: formSchema });
+  const register = form ? await registerNamed(deps.stores.registers, team, form.origin.r) : undefined;
+  if (!form || !register) {
     await reply(fieldError(REQUEST_FIELDS.amount, NOTICES_TEXT[lang].formOutdatedCreate));
     return { outcome: "bad_form" };
   }
-  const amount = readWrittenAmount(form.data.amount);
+  const amount = readWrittenAmount(form.values.amount);
   if (!amount.ok) {
     await reply(
-      fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.data.amount, amount.why, lang, true)),
+      fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.values.amount, amount.why, lang, true)),
     );
     return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
   }
@@ -150,11 +143,11 @@ async function askedOfForm(
     enterpriseId: body.enterprise?.id,
     register,
     lang,
-    ...form.data,
+    ...form.values,
     amount: amount.value,
   };
   // The same form with the same values is the same submission.
-  const digest = createHash("sha256").update(JSON.stringify(form.data)).digest("base64url").slice(0, 22);
+  const digest = createHash("sha256").update(JSON.stringify(form.values)).digest("base64url").slice(0, 22);
   return { asked, digest };
 }
 

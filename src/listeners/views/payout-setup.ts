@@ -7,7 +7,7 @@ import {
   policyAnnouncement,
   policySavedNote,
 } from "../../blocks/payout-setup.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
+import type { Lang } from "../../i18n/lang.js";
 import { PAYOUTS_TEXT } from "../../i18n/payouts.js";
 import { checkPolicy, type PayoutPolicy, type PolicyInput } from "../../payouts/policy.js";
 import type { PolicyRead } from "../../payouts/policy-store.js";
@@ -15,16 +15,14 @@ import { changedFields, type SetPolicyResult, setPolicy } from "../../payouts/se
 import { slackErrorCode } from "../../slack/error.js";
 import { slackFailureOfCode } from "../../slack/failures.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
+import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
+import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { peopleError } from "../payouts/people.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission, type Noted, type ViewAnswer } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { Outcome, ViewOutcome } from "../shared/outcome.js";
-import { peopleError } from "../shared/payout-people.js";
-import { checkManager, type ManagerDeps } from "../shared/permissions.js";
-import { type ChosenRegister, registerNamed } from "../shared/register.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined } from "./form.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { type ChosenRegister, registerNamed } from "../workspace/register.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({
@@ -46,11 +44,10 @@ type SetupDeps = ManagerDeps & Pick<ListenerDeps, "payoutPolicies" | "now" | "in
 export const payoutSetupSubmission =
   (deps: SetupDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
-    const teamId = teamIdOf(body);
-    const lang = await langFor(deps, teamId).catch(() => DEFAULT_LANG);
-    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user: body.user.id, field: FIRST, lang };
-    await handledSubmission(deps, where, ack, (noted, reply) =>
-      savePolicyForm({ deps, client, view, body, teamId, lang, noted, reply }),
+    const { team: teamId, user, lang } = await viewContext(deps, body);
+    const where = { view: PAYOUT_SETUP_VIEW, team: teamId, user, field: FIRST, lang };
+    await handledSubmission(deps, where, ack, (note, reply) =>
+      savePolicyForm({ deps, client, view, body, teamId, lang, note, reply }),
     );
   };
 
@@ -64,24 +61,24 @@ type SetupSave = {
   body: ViewArgs["body"];
   teamId: string;
   lang: Lang;
-  noted: Noted;
+  note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** The form read: its register, the version it showed, where it was opened, and the policy typed. */
 type SetupForm = { register: ChosenRegister; seenVersion: number; channel: string; input: PolicyInput };
 
 async function savePolicyForm(save: SetupSave): Promise<Outcome> {
-  const { deps, client, body, lang, noted, reply } = save;
+  const { deps, client, body, lang, note, reply } = save;
   const form = await setupForm(save);
   if ("outcome" in form) return form;
   const { register, input } = form;
-  if (register.several) noted.register = register.name;
+  if (register.several) note({ register: register.name });
   const manager = await checkManager(deps, client, {
     userId: body.user.id,
     teamId: save.teamId,
     enterpriseId: body.enterprise?.id,
   });
-  noted.manager = manager.why;
+  note({ manager: manager.why });
   if (!manager.allowed) {
     await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].notAllowed));
     return { outcome: "not_allowed" };
@@ -105,14 +102,13 @@ async function savePolicyForm(save: SetupSave): Promise<Outcome> {
 
 /** The form's register and values, as its metadata names them in this workspace; or why not. */
 async function setupForm({ deps, view, teamId, lang, reply }: SetupSave): Promise<SetupForm | Outcome> {
-  const from = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-  const register = from.success ? await registerNamed(deps.stores.registers, teamId, from.data.r) : undefined;
-  const input = readPayoutSetup(view.state.values);
-  if (!from.success || from.data.t !== teamId || !register || !input) {
+  const form = readSubmission(view, teamId, { origin: originSchema, values: readPayoutSetup });
+  const register = form ? await registerNamed(deps.stores.registers, teamId, form.origin.r) : undefined;
+  if (!form || !register) {
     await reply(fieldError(FIRST, PAYOUTS_TEXT[lang].outdated));
     return { outcome: "bad_form" };
   }
-  return { register, seenVersion: from.data.v, channel: from.data.c, input };
+  return { register, seenVersion: form.origin.v, channel: form.origin.c, input: form.values };
 }
 
 /** Not saved: the policy's problems next to their fields, the register not ready, or a save meanwhile. */
@@ -143,25 +139,27 @@ async function notSaved(
 
 /** Saved: the form closes, the change is announced, and the admin told privately where they ran it. */
 async function tellSaved(
-  { client, body, lang, noted, reply }: SetupSave,
+  { client, body, lang, note, reply }: SetupSave,
   form: SetupForm,
   result: Extract<SetPolicyResult, { kind: "saved" }>,
 ): Promise<Outcome> {
   const { register } = form;
   const user = body.user.id;
   await reply();
-  noted.register = register.name;
-  noted.audit = {
-    object: `payout policy ${register.name}`,
-    before: result.before ?? null,
-    after: result.policy,
-  };
-  const announced = await announce(client, { by: user, register: register.name, ...result, lang }, noted);
-  const note = policySavedNote(register.name, result.policy, announced === "not_in_channel", lang);
+  note({ register: register.name });
+  note({
+    audit: {
+      object: `payout policy ${register.name}`,
+      before: result.before ?? null,
+      after: result.policy,
+    },
+  });
+  const announced = await announce(client, { by: user, register: register.name, ...result, lang }, note);
+  const told = policySavedNote(register.name, result.policy, announced === "not_in_channel", lang);
   await client.chat
-    .postEphemeral({ channel: form.channel, user, text: note.text, blocks: note.blocks })
+    .postEphemeral({ channel: form.channel, user, text: told.text, blocks: told.blocks })
     .catch((error: unknown) => {
-      noted.tellError = slackErrorCode(error);
+      note({ tellError: slackErrorCode(error) });
     });
   return { outcome: "policy_saved", version: result.policy.version, announced };
 }
@@ -183,7 +181,7 @@ async function announce(
     before: PayoutPolicy | undefined;
     lang: Lang;
   },
-  noted: Noted,
+  note: Note<Noted>,
 ): Promise<Extract<ViewOutcome, { outcome: "policy_saved" }>["announced"]> {
   const message = policyAnnouncement({ ...change, changed: changedFields(change.before, change.policy) });
   try {
@@ -195,7 +193,7 @@ async function announce(
     return "posted";
   } catch (error) {
     const code = slackErrorCode(error);
-    noted.tellError = code;
+    note({ tellError: code });
     return slackFailureOfCode(code) === "not_in_channel" ? "not_in_channel" : "failed";
   }
 }

@@ -8,17 +8,16 @@ import {
   REJECT_FIELD,
 } from "../../blocks/payout-forms.js";
 import { plainOf, type SlackVoteRefusal, voteRefusalText } from "../../blocks/payout-replies.js";
-import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
-import { readRequest } from "../../payouts/request-model.js";
+import { showAfterClick } from "../../payouts/notices.js";
+import { requestOfTeam } from "../../payouts/request-model.js";
 import { approve, reject, type VoteRefusal, type VoteResult } from "../../payouts/votes.js";
+import { handledSubmission } from "../contexts/handled.js";
+import type { Outcome } from "../contexts/outcome.js";
+import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { personRefusal } from "../payouts/person.js";
 import type { ViewArgs } from "../router.js";
-import { handledSubmission } from "../shared/handled.js";
-import { langFor } from "../shared/manage.js";
-import type { Outcome } from "../shared/outcome.js";
-import { personRefusal, showAfterVote } from "../shared/payout-vote.js";
-import { teamIdOf } from "../shared/team.js";
-import { parseJsonOrUndefined, textValue } from "./form.js";
+import { textValue } from "./form.js";
 
 const originSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });
 const typedSchema = (field: string) =>
@@ -59,12 +58,10 @@ const VOTES: Record<typeof PAYOUT_APPROVE_VIEW | typeof PAYOUT_REJECT_VIEW, Vote
 export const payoutVoteSubmission =
   (deps: VoteViewDeps) =>
   async ({ ack, body, view, client }: ViewArgs): Promise<void> => {
-    const team = teamIdOf(body);
-    const lang: Lang = await langFor(deps, team).catch(() => DEFAULT_LANG);
-    const user = body.user.id;
+    const { team, user, lang } = await viewContext(deps, body);
     const vote = VOTES[view.callback_id as keyof typeof VOTES] ?? VOTES[PAYOUT_APPROVE_VIEW];
     const where = { view: view.callback_id, team, user, field: vote.field, lang };
-    await handledSubmission(deps, where, ack, async (noted, reply): Promise<Outcome> => {
+    await handledSubmission(deps, where, ack, async (note, reply): Promise<Outcome> => {
       const refused = async (
         refusal: VoteRefusal | SlackVoteRefusal,
         by: "kassa" | "slack",
@@ -72,21 +69,20 @@ export const payoutVoteSubmission =
         await reply(fieldError(vote.field, plainOf(voteRefusalText(refusal, lang)).slice(0, 1900)));
         return { outcome: "payout_vote_refused", refusal: refusal.kind, by };
       };
-      const origin = originSchema.safeParse(parseJsonOrUndefined(view.private_metadata));
-      const typed = typedSchema(vote.field).safeParse(view.state.values);
-      const read = origin.success ? await readRequest(deps.payouts.board, origin.data.id) : undefined;
-      if (!origin.success || !typed.success || !read || read.request.team !== team)
-        return refused({ kind: "not_found" }, "slack");
+      // The form names a request, not a workspace: the request is read as this workspace's.
+      const form = readSubmission(view, team, { origin: originSchema, values: typedSchema(vote.field) });
+      const read = form ? await requestOfTeam(deps.payouts, form.origin.id, team) : undefined;
+      if (!form || !read) return refused({ kind: "not_found" }, "slack");
       const id = read.request.id;
-      noted.payout = id;
-      const mismatch = vote.slackCheck(typed.data, read.request.wallet);
+      note({ payout: id });
+      const mismatch = vote.slackCheck(form.values, read.request.wallet);
       if (mismatch) return refused(mismatch, "slack");
       const person = await personRefusal(client, user);
       if (person) return refused(person, "slack");
-      const result = await vote.give(deps, id, user, typed.data);
+      const result = await vote.give(deps, id, user, form.values);
       if (result.kind === "refused") return refused(result.refusal, "kassa");
       await reply();
-      await showAfterVote(deps, client, id);
+      await showAfterClick(deps.payouts, client, id, deps.now());
       return { outcome: "payout_voted", result: result.kind };
     });
   };

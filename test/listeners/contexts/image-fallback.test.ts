@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SlackMessage } from "../../src/blocks/message.js";
-import { withImageFallback } from "../../src/listeners/shared/image-fallback.js";
+import type { SlackMessage } from "../../../src/blocks/message.js";
+import { withImageFallback } from "../../../src/listeners/contexts/image-fallback.js";
 
 const withImage: SlackMessage = {
   text: "report",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AuditInput } from "../../src/audit/index.js";
-import { handled, handledSubmission, type ViewAnswer } from "../../src/listeners/shared/handled.js";
-import { InFlight } from "../../src/util/in-flight.js";
-import { createLogger } from "../../src/util/logger.js";
+import type { AuditInput } from "../../../src/audit/index.js";
+import { handled, handledSubmission, type ViewAnswer } from "../../../src/listeners/contexts/handled.js";
+import { InFlight } from "../../../src/util/in-flight.js";
+import { createLogger } from "../../../src/util/logger.js";
 
 function setup() {
   const lines: Array<Record<string, unknown>> = [];
@@ -15,8 +15,8 @@ function setup() {
 describe("handled: one typed line per event or submission", () => {
   it("writes where it came from, what was noted and the outcome, at info", async () => {
     const { deps, lines } = setup();
-    await handled(deps, { event: "app_home_opened", team: "T1", user: "U1" }, async (noted) => {
-      noted.channel = "C1";
+    await handled(deps, { event: "app_home_opened", team: "T1", user: "U1" }, async (note) => {
+      note({ channel: "C1" });
       return { log: { outcome: "ok" } };
     });
     expect(lines).toHaveLength(1);
@@ -65,8 +65,8 @@ describe("handledSubmission", () => {
       deps,
       origin,
       async (answer?: ViewAnswer) => void answers.push(answer),
-      async (noted, reply) => {
-        noted.apiVersion = "v3";
+      async (note, reply) => {
+        note({ apiVersion: "v3" });
         await reply();
         return { outcome: "connected" };
       },

@@ -5,7 +5,7 @@ import { newReference } from "../../util/logger.js";
 import type { ListenerDeps } from "../deps.js";
 import { recordAnswered } from "./audit.js";
 import { offersConnect, replyForFailure } from "./error-reply.js";
-import type { AnswerLogLine, LogContext, Outcome, Produced } from "./outcome.js";
+import type { AnswerLogLine, LogContext, Note, Outcome, Produced } from "./outcome.js";
 
 /** What answer() uses: the rate limits, the in-flight count, the log and the time-out it quotes. */
 export type AnswerDeps = Pick<ListenerDeps, "inFlight" | "logger" | "rateLimiter" | "timeoutMs" | "audit">;
@@ -28,7 +28,7 @@ export type AnswerContext = {
 
 /**
  * Runs one request after it was acknowledged: `produce` returns the reply and its typed outcome,
- * noting in `noted` what the line carries even if it then fails; any failure becomes the matching
+ * adding with `note` what the line carries even if it then fails; any failure becomes the matching
  * ephemeral reply; the reply is sent; one log line (AnswerLogLine) records team, user, the noted
  * context, the outcome with its fields and latency, and the reference id on failures.
  */
@@ -37,7 +37,7 @@ export async function answer(
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
   /** Resolves to the reply (null when the answer is elsewhere: a modal was opened) and its outcome. */
-  produce: (noted: LogContext) => Promise<Produced>,
+  produce: (note: Note) => Promise<Produced>,
 ): Promise<void> {
   await deps.inFlight.track(answerNow(deps, context, send, produce));
 }
@@ -46,10 +46,12 @@ async function answerNow(
   deps: AnswerDeps,
   context: AnswerContext,
   send: (message: SlackMessage, result: { failed: boolean }) => Promise<unknown>,
-  produce: (noted: LogContext) => Promise<Produced>,
+  produce: (note: Note) => Promise<Produced>,
 ): Promise<void> {
   const started = performance.now();
+  // The line's own fields, added to by the producer through `note` only.
   const noted: LogContext = {};
+  const note: Note = (fields) => Object.assign(noted, fields);
   const langOf = async (): Promise<Lang> =>
     context.lang ? await context.lang().catch(() => DEFAULT_LANG) : DEFAULT_LANG;
   let outcome: Outcome;
@@ -70,7 +72,7 @@ async function answerNow(
       reply = slowDownMessage(verdict.scope, verdict.retryAfterSeconds, await langOf());
       failed = true;
     } else {
-      ({ reply, log: outcome } = await produce(noted));
+      ({ reply, log: outcome } = await produce(note));
     }
   } catch (error) {
     failed = true;

@@ -1,7 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
-import type { PayoutOutcome } from "./payout-outcome.js";
+import type { PayoutOutcome } from "../payouts/outcome.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -14,15 +14,13 @@ export type AnswerLogLine = { command?: string; action?: string; team: string; u
     latencyMs: number;
   };
 
+/** What a handler notes for the audit trail besides its outcome: what changed, and on what. */
+export type AuditNote = { object?: string; before?: unknown; after?: unknown };
+
 /**
  * Facts a producer notes as it goes, before it knows how the request ends: they go onto the log line
  * whatever the outcome, failures included (a failed lookup still names its invoice).
  */
-export type { CardDelivery, TellDelivery };
-
-/** What a handler notes for the audit trail besides its outcome: what changed, and on what. */
-export type AuditNote = { object?: string; before?: unknown; after?: unknown };
-
 export type LogContext = CardDelivery & {
   /** The invoice id asked for or pressed on. */
   invoice?: string;
@@ -41,11 +39,13 @@ export type LogContext = CardDelivery & {
   payout?: string;
   /** The cash register a command worked on, where the workspace has several. */
   register?: string;
-  /** For the audit trail (listeners/shared/audit.ts), not the log line: what changed, and on what. */
+  /** For the audit trail (listeners/contexts/audit.ts), not the log line: what changed, and on what. */
   audit?: AuditNote;
 };
 
-/** How an invoice card was delivered and whether it stays live (live-card.ts fills it). */
+/** How a producer adds facts to its handler's one log line (the line's own fields: none holds them). */
+export type Note<Fields = LogContext> = (fields: Fields) => void;
+
 /** An invoice was read from the service. */
 export type InvoiceRead = {
   /** The service answers every processed request with 200; anything else was a failure. */

@@ -8,7 +8,7 @@ import { instantStatus } from "../../callbacks/keys.js";
 import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { MAIN_REGISTER, registerKey } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
-import { feedLines } from "./feed-lines.js";
+import { feedLines } from "../feeds/lines.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { teamIdOf } from "../../../src/listeners/shared/team.js";
+import { teamIdOf } from "../../../src/listeners/contexts/team.js";
 
 describe("teamIdOf", () => {
   it("takes the body's team, then the user's workspace, then nothing", () => {

@@ -6,10 +6,10 @@ import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
+import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { langFor } from "./manage.js";
-import type { Produced } from "./outcome.js";
-import { checkManager, type ManagerDeps } from "./permissions.js";
+import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { langFor } from "../workspace/settings.js";
 
 /** How long the form waits for the method list: the trigger_id lapses 3 s after the click or command. */
 export const FEED_FORM_METHODS_BUDGET_MS = 700;

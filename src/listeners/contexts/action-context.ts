@@ -1,9 +1,9 @@
 import type { SlackMessage } from "../../blocks/message.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { ActionArgs } from "../router.js";
+import { canManageCheck, type ManagerDeps } from "../workspace/permissions.js";
+import { langFor, publishHome } from "../workspace/settings.js";
 import type { AnswerContext } from "./answer.js";
-import { langFor, publishHome } from "./manage.js";
-import { canManageCheck, type ManagerDeps } from "./permissions.js";
 import { teamIdOf } from "./team.js";
 
 /** Who pressed a button, where, in which language, and what answer() notes: every button handler opens with it. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { webApi } from "@slack/bolt";
 import { describe, expect, it } from "vitest";
-import { actionContext } from "../../../src/listeners/shared/action-context.js";
+import { actionContext } from "../../../src/listeners/contexts/action-context.js";
 
 const ACTIONS = join(import.meta.dirname, "../../../src/listeners/actions");
 

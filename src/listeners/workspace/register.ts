@@ -100,6 +100,15 @@ export async function registerNamed(
   return chosen.how === "named" && chosen.rest === "" ? chosen : undefined;
 }
 
+/** Where to look for an invoice seen in `channel`: its register first, then the others it may use. */
+export async function registersInOrderHere(
+  registers: Pick<RegisterDirectory, "get">,
+  team: string,
+  channel: string,
+): Promise<Array<{ key: string; name: string }>> {
+  return registersInOrder(await chooseRegister(registers, team, channel, ""));
+}
+
 /**
  * Where to look for an invoice: the chosen register first, then the workspace's others this channel
  * may use (one kept to other channels is not asked: its invoices are not shown here).

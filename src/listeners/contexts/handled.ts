@@ -6,7 +6,7 @@ import { newReference } from "../../util/logger.js";
 import type { ListenerDeps } from "../deps.js";
 import type { ViewArgs } from "../router.js";
 import { recordAnswered } from "./audit.js";
-import type { HandledLogLine, Outcome, ViewContext } from "./outcome.js";
+import type { HandledLogLine, Note, Outcome, ViewContext } from "./outcome.js";
 
 type Level = "info" | "warn" | "error";
 
@@ -29,7 +29,7 @@ export type Noted = ViewContext & { user?: string; channel?: string };
 export async function handled(
   deps: Pick<ListenerDeps, "logger" | "inFlight">,
   origin: Origin,
-  run: (noted: Noted) => Promise<Handled>,
+  run: (note: Note<Noted>, facts: Readonly<Noted>) => Promise<Handled>,
 ): Promise<void> {
   await deps.inFlight.track(handledNow(deps, origin, run));
 }
@@ -37,13 +37,15 @@ export async function handled(
 async function handledNow(
   deps: Pick<ListenerDeps, "logger">,
   origin: Origin,
-  run: (noted: Noted) => Promise<Handled>,
+  run: (note: Note<Noted>, facts: Readonly<Noted>) => Promise<Handled>,
 ): Promise<void> {
   const started = performance.now();
+  // The line's own fields, added to by the work through `note` only.
   const noted: Noted = {};
+  const note: Note<Noted> = (fields) => Object.assign(noted, fields);
   let result: Handled;
   try {
-    result = await run(noted);
+    result = await run(note, noted);
   } catch (error) {
     result = { log: { outcome: "internal_error", err: error, reference: newReference() } };
   }
@@ -73,7 +75,7 @@ export async function handledSubmission(
   deps: Pick<ListenerDeps, "logger" | "inFlight"> & { audit: AuditRecorder },
   origin: { view: string; team: string; user: string; field: string; lang?: Lang },
   ack: ViewArgs["ack"],
-  run: (noted: Noted, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome>,
+  run: (note: Note<Noted>, reply: (answer?: ViewAnswer) => Promise<void>) => Promise<Outcome>,
 ): Promise<void> {
   const { field, lang = DEFAULT_LANG, ...where } = origin;
   let replied = false;
@@ -81,14 +83,14 @@ export async function handledSubmission(
     replied = true;
     await ack(answer);
   };
-  await handled(deps, where, async (noted) => {
+  await handled(deps, where, async (note, facts) => {
     try {
-      const log = await run(noted, reply);
+      const log = await run(note, reply);
       // The act is written down before the line that says the form was answered.
       await recordAnswered(
         deps,
         { kind: "view", name: where.view, team: where.team, user: where.user },
-        noted,
+        facts,
         log,
       );
       return { log };
