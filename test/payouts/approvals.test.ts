@@ -11,31 +11,21 @@ import { approve, cancel, reject } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import {
   ALICE,
+  ASK,
   BOB,
   CAROL,
   ENGINES,
+  later,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
   removeSqliteDir,
+  TIMING,
   WALLET,
 } from "./payout-world.js";
 
 afterAll(removeSqliteDir);
-
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const later = (ms: number) => new Date(NOW.getTime() + ms);
-const ASK: PayoutAsk = {
-  registerKey: "",
-  requester: REQUESTER,
-  amount: "1500",
-  method: "CARDRUBP2P",
-  wallet: WALLET,
-  subtractFrom: "balance",
-  reason: "Supplier invoice 42",
-  reference: "",
-};
-const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 
 describe.each(ENGINES)("payout approvals on $name", (engine) => {
   let world: PayoutWorld;

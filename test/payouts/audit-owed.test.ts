@@ -11,35 +11,24 @@ import { AuditTrail } from "../../src/audit/trail.js";
 import { PayoutPolicies } from "../../src/payouts/policy-store.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
 import { readRequest } from "../../src/payouts/request-model.js";
-import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import { requestPayout } from "../../src/payouts/requests.js";
 import { approve } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import { ManualClock } from "../support/manual-clock.js";
 import { memoryAuditEngine } from "../support/memory-audit-engine.js";
 import {
   ALICE,
+  ASK,
   ENGINES,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   POLICY,
-  REQUESTER,
   removeSqliteDir,
-  WALLET,
+  TIMING,
 } from "./payout-world.js";
 
 afterAll(removeSqliteDir);
-
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const ASK: Omit<PayoutAsk, "registerKey"> = {
-  requester: REQUESTER,
-  amount: "1500",
-  method: "CARDRUBP2P",
-  wallet: WALLET,
-  subtractFrom: "balance",
-  reason: "Supplier invoice 42",
-  reference: "",
-};
-const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 
 describe.each(ENGINES)("a payout approval's audit entry on $name", (engine) => {
   let world: PayoutWorld;

@@ -9,6 +9,7 @@ import { requestPayout } from "../../src/payouts/requests.js";
 import { createLogger } from "../../src/util/logger.js";
 import {
   ENGINES,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
@@ -18,7 +19,6 @@ import {
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
 /** Before its first look (a minute after it is made) and its expiry (an hour). */
 const SOON_AFTER = new Date(NOW.getTime() + 30_000);
 

@@ -14,6 +14,7 @@ import { type PayoutRequest, readRequest } from "../../src/payouts/request-model
 import { type Announce, requestPayout } from "../../src/payouts/requests.js";
 import {
   ENGINES,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   POLICY,
@@ -24,7 +25,6 @@ import {
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
 const announce: Announce = (_request, totals, policy) => ({
   v: 1,
   channel: policy.channel,

@@ -15,17 +15,21 @@ import {
   STATUS_MOVES,
   swapRequest,
 } from "../../src/payouts/request-model.js";
-import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import { requestPayout } from "../../src/payouts/requests.js";
 import { approve } from "../../src/payouts/votes.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import { memoryClaimBoard } from "../support/memory-claim-board.js";
 import {
   ALICE,
+  ASK,
   ENGINES,
+  later,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
   removeSqliteDir,
+  TIMING,
   WALLET,
 } from "./payout-world.js";
 
@@ -88,20 +92,6 @@ describe("a payout request's status moves", () => {
       }
   });
 });
-
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const later = (ms: number) => new Date(NOW.getTime() + ms);
-const ASK: PayoutAsk = {
-  registerKey: "",
-  requester: REQUESTER,
-  amount: "1500",
-  method: "CARDRUBP2P",
-  wallet: WALLET,
-  subtractFrom: "balance",
-  reason: "Supplier invoice 43",
-  reference: "",
-};
-const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 
 describe.each(ENGINES)("a Kassa quote sent at the service by someone else, on $name", (engine) => {
   let world: PayoutWorld;

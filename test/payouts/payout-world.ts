@@ -14,9 +14,11 @@ import type { AuditInput } from "../../src/audit/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import type { PayoffAccount } from "../../src/payments/payoff-model.js";
 import type { RegisterQueueOptions } from "../../src/payments/register-queue.js";
+import { payoutNoticeSchema } from "../../src/payouts/notice-model.js";
 import type { PolicyDraft } from "../../src/payouts/policy.js";
 import { PayoutPolicies } from "../../src/payouts/policy-store.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
+import type { Announce, PayoutAsk } from "../../src/payouts/requests.js";
 import type { ClaimBoard } from "../../src/store/claims/index.js";
 import { openClaimBoard } from "../../src/store/claims/index.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
@@ -45,6 +47,42 @@ export const POLICY: PolicyDraft = {
   methods: [],
   requesters: [REQUESTER, ALICE],
 };
+
+/** The moment the payout tests start from, and a moment `ms` after it. */
+export const NOW = new Date("2026-11-26T10:00:00.000Z");
+export const later = (ms: number) => new Date(NOW.getTime() + ms);
+/** The worker's timing in these tests: short enough to step through, the grace longer than the lease. */
+export const TIMING = {
+  leaseMs: 10_000,
+  graceMs: 20_000,
+  followMs: 5_000,
+  retryMs: 1_000,
+  keepMs: 86_400_000,
+};
+/** The requester's ask every test starts from (its register's key filled in by the test). */
+export const ASK: PayoutAsk = {
+  registerKey: "",
+  requester: REQUESTER,
+  amount: "1500",
+  method: "CARDRUBP2P",
+  wallet: WALLET,
+  subtractFrom: "balance",
+  reason: "Supplier invoice 42",
+  reference: "",
+};
+/** The notice a request's maker writes (requestPayout's `announce`): the card's channel, the day's total. */
+export const announce: Announce = (_request, totals, policy) =>
+  payoutNoticeSchema.parse({
+    v: 1,
+    channel: policy.channel,
+    requester: REQUESTER,
+    register: "main",
+    several: false,
+    lang: "en",
+    balance: null,
+    today: { total: totals.requester, cap: policy.requesterDaily },
+    told: [],
+  });
 
 export type PayoutWorld = {
   fake: FakePayments;

@@ -5,11 +5,17 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { claimLine, lineKey, noteLine, REPEAT_WINDOW_MS } from "../../src/payouts/repeats.js";
-import { ENGINES, openPayoutWorld, type PayoutWorld, REQUESTER, removeSqliteDir } from "./payout-world.js";
+import {
+  ENGINES,
+  NOW,
+  openPayoutWorld,
+  type PayoutWorld,
+  REQUESTER,
+  removeSqliteDir,
+} from "./payout-world.js";
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 
 describe.each(ENGINES)("a repeated one-line request on $name", (engine) => {

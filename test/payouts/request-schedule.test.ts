@@ -8,41 +8,28 @@
 import { webApi } from "@slack/bolt";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
-import { payoutNoticeSchema } from "../../src/payouts/notice-model.js";
 import type { PayoutDeps } from "../../src/payouts/request-deps.js";
 import { PAYOUT_FAMILY, REQUEST_FIELD, readRequest } from "../../src/payouts/request-model.js";
-import { type Announce, type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
+import { type PayoutAsk, requestPayout } from "../../src/payouts/requests.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import type { ClaimBoard } from "../../src/store/claims/index.js";
 import {
+  announce,
   ENGINES,
+  later,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   POLICY,
   REQUESTER,
   removeSqliteDir,
+  TIMING,
   WALLET,
 } from "./payout-world.js";
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const later = (ms: number) => new Date(NOW.getTime() + ms);
-const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 const ANNOUNCE_MS = 60_000;
-
-const announce: Announce = (_request, totals, policy) =>
-  payoutNoticeSchema.parse({
-    v: 1,
-    channel: policy.channel,
-    requester: REQUESTER,
-    register: "main",
-    several: false,
-    lang: "en",
-    balance: null,
-    today: { total: totals.requester, cap: policy.requesterDaily },
-    told: [],
-  });
 
 /**
  * The board as a process sees it that stops at a given write: every call after it fails (nothing

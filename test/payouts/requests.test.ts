@@ -13,6 +13,7 @@ import {
   ALICE,
   BOB,
   ENGINES,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
@@ -21,8 +22,6 @@ import {
 } from "./payout-world.js";
 
 afterAll(removeSqliteDir);
-
-const NOW = new Date("2026-11-26T10:00:00.000Z");
 
 describe.each(ENGINES)("payout requests on $name", (engine) => {
   let world: PayoutWorld;

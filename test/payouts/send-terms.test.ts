@@ -14,18 +14,18 @@ import { runDuePayouts } from "../../src/payouts/worker.js";
 import {
   ALICE,
   ENGINES,
+  later,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
   removeSqliteDir,
+  TIMING,
   WALLET,
 } from "./payout-world.js";
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const later = (ms: number) => new Date(NOW.getTime() + ms);
-const TIMING = { leaseMs: 10_000, graceMs: 20_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 const NOTICE: PayoutNotice = {
   v: 1,
   channel: "C0PAY1",

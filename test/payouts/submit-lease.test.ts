@@ -14,6 +14,8 @@ import { runDuePayouts } from "../../src/payouts/worker.js";
 import {
   ALICE,
   ENGINES,
+  later,
+  NOW,
   openPayoutWorld,
   type PayoutWorld,
   REQUESTER,
@@ -23,8 +25,6 @@ import {
 
 afterAll(removeSqliteDir);
 
-const NOW = new Date("2026-11-26T10:00:00.000Z");
-const later = (ms: number) => new Date(NOW.getTime() + ms);
 const TIMING = { leaseMs: 5_000, graceMs: 6_000, followMs: 5_000, retryMs: 1_000, keepMs: 86_400_000 };
 /** How long the call ahead of the submit in the register's queue takes (the sandbox's `slow`). */
 const AHEAD_MS = 600;
