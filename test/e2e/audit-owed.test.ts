@@ -14,8 +14,7 @@ import { Stack } from "../../sandbox/stack.js";
 import { openAuditTrail } from "../../src/audit/index.js";
 import { openStore } from "../../src/store/keyv.js";
 import { connectWithSecret2 } from "../support/secret2.js";
-
-type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
+import { viewOf } from "../support/views.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const [REQUESTER, ANNA, BORIS] = ["U0REQ", "U0ANNA", "U0BORIS"];
@@ -83,7 +82,7 @@ describe("a payout's audit entries while the store refuses appends", () => {
     await stack.action("kassa_payout_approve", id, { userId: ANNA, channelId: APPROVAL });
     await expect.poll(() => stack.slack.callsOf("views.open").length, { timeout: 3000 }).toBe(opened + 1);
     const body = stack.slack.callsOf("views.open").at(-1)?.body ?? {};
-    const view = (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
+    const view = viewOf(body);
     const result = await stack.submitView({
       view,
       values: { payout_last_four: { value: WALLET.slice(-4) } },

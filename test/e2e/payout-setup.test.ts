@@ -7,10 +7,7 @@ import { SANDBOX_LOGIN, SANDBOX_SALT, SANDBOX_SECRET } from "../../sandbox/fake-
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
-
-type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
-const viewOf = (body: Record<string, unknown>) =>
-  (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
+import { type OpenedView as View, viewOf } from "../support/views.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const ADMIN = "U0ADMIN";

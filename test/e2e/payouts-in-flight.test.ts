@@ -11,10 +11,7 @@ import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { clockReading } from "../support/manual-clock.js";
 import { connectWithSecret2 } from "../support/secret2.js";
-
-type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
-const viewOf = (body: Record<string, unknown>) =>
-  (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
+import { viewOf } from "../support/views.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const [REQUESTER, ANNA, BORIS, CARL] = ["U0REQ", "U0ANNA", "U0BORIS", "U0CARL"];

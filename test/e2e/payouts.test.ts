@@ -14,10 +14,7 @@ import { openStore } from "../../src/store/keyv.js";
 import { expectWithinBlockKitLimits } from "../support/block-kit-limits.js";
 import { clockReading } from "../support/manual-clock.js";
 import { connectWithSecret2 } from "../support/secret2.js";
-
-type View = { callback_id?: string; private_metadata?: string; blocks: Array<Record<string, unknown>> };
-const viewOf = (body: Record<string, unknown>) =>
-  (typeof body.view === "string" ? JSON.parse(body.view) : body.view) as View;
+import { type OpenedView as View, viewOf } from "../support/views.js";
 
 const TEAM = SANDBOX_TEAM.id;
 const [ADMIN, REQUESTER, ANNA, BORIS, CARL, MEMBER, GUEST] = [
