@@ -35,7 +35,11 @@ let made = 0;
 export function owedEntry(input: AuditInput & { time: string }): OwedEntry {
   made = (made + 1) % 1_000_000;
   const at = String(Date.parse(input.time)).padStart(15, "0");
-  const ref = `${at}.${String(made).padStart(6, "0")}.${randomBytes(6).toString("hex")}`;
+  return owedAs(input, `${at}.${String(made).padStart(6, "0")}.${randomBytes(6).toString("hex")}`);
+}
+
+/** The entry checked, with its ref, as the owed item keyed by that ref (due at once: drains go in key order). */
+function owedAs(input: AuditInput & { time: string }, ref: string): OwedEntry {
   const state = { ...auditEntrySchema.parse({ ...input, ref }), ref };
   return { family: AUDIT_OWED_FAMILY, key: ref, dueAt: 0, field: ENTRY_FIELD, state };
 }
@@ -48,9 +52,10 @@ export function owedEntry(input: AuditInput & { time: string }): OwedEntry {
 export function owedEntryOnce(input: AuditInput, act: { at: number; id: string }): OwedEntry {
   const digest = createHash("sha256").update(act.id).digest("hex").slice(0, 32);
   const at = Math.max(0, Math.floor(act.at));
-  const ref = `${String(at).padStart(15, "0")}.once.${digest}`;
-  const state = { ...auditEntrySchema.parse({ ...input, time: new Date(at).toISOString(), ref }), ref };
-  return { family: AUDIT_OWED_FAMILY, key: ref, dueAt: 0, field: ENTRY_FIELD, state };
+  return owedAs(
+    { ...input, time: new Date(at).toISOString() },
+    `${String(at).padStart(15, "0")}.once.${digest}`,
+  );
 }
 
 export type OwedDeps = {
