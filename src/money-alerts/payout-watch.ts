@@ -1,7 +1,7 @@
 import { type OutsideKassaQuote, outsidePayoutMessage } from "../blocks/money-alerts.js";
 import type { PayoffHistoryEntry } from "../payments/payoff-model.js";
 import { kassaNeverSent, recordSentOutside, sentAtService } from "../payouts/outside.js";
-import { readRequest } from "../payouts/request-model.js";
+import { PAYOUTS, REQUEST_FIELD, readRequest } from "../payouts/request-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { PAYOUT_WATCH_FAMILY } from "./alerts.js";
 import { checkClaimed, postAlertMessage } from "./claimed.js";
@@ -148,14 +148,23 @@ function lostClaim(deps: MoneyAlertDeps, registerKey: string, due: number): numb
   return due;
 }
 
-/** Where Kassa's request stood when its quote was found sent outside (undefined: not Kassa's, or sent by it). */
+/**
+ * Where Kassa's request stood when its quote was found sent outside; "kassa": Kassa sent it (or its
+ * request is unreadable: nothing is said); undefined: not a request of Kassa's.
+ */
 async function kassaQuoteOf(
   deps: MoneyAlertDeps,
   entry: PayoffHistoryEntry,
   now: number,
 ): Promise<OutsideKassaQuote | "kassa" | undefined> {
-  const read = await readRequest(deps.board, entry.id);
-  if (!read) return undefined;
+  const stored = await PAYOUTS.read(deps.board, entry.id, REQUEST_FIELD);
+  if (stored.raw !== undefined && !stored.value) {
+    // A request of Kassa's that cannot be read: whether Kassa sent it is not known, so nothing is said.
+    deps.logger.error({ payout: entry.id }, "payout watch: the Kassa request of a payout is unreadable");
+    return "kassa";
+  }
+  if (!stored.value) return undefined;
+  const read = { request: stored.value, raw: stored.raw };
   if (read.request.status !== "outside") {
     if (!kassaNeverSent(read)) return "kassa";
     await recordSentOutside(deps, entry.id, entry.state, now);
