@@ -63,6 +63,7 @@ const FLOORS: string[][] = [
     "audit",
     "payouts",
     "money-alerts",
+    "method-watch",
   ],
   ["listeners", "steps", "edge", "operators"],
 ];

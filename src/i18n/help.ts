@@ -17,6 +17,9 @@ export const USAGE_REASONS = [
   "bad_id",
   "filter_long",
   "language_arg",
+  "watch_arg",
+  "switch_arg",
+  "surcharge_arg",
 ] as const;
 export type UsageReason = (typeof USAGE_REASONS)[number];
 
@@ -62,6 +65,10 @@ const en: HelpText = {
     spaces: "Give one invoice id, without spaces",
     bad_id: "That is not a valid invoice id",
     filter_long: "A filter is at most 40 characters",
+    watch_arg: "The methods watch is `watch` (its form) or `watch off`",
+    switch_arg: "Switching takes one method code, for example `off BITCOIN` or `on BITCOIN`",
+    surcharge_arg:
+      "A surcharge takes a method code and a percent from 0 to 100, for example `surcharge BITCOIN 2.5`",
     language_arg: "`/invoice language` takes `en` (English) or `ru` (Russian)",
   },
   sharedPrivately: (what) =>
@@ -123,6 +130,9 @@ const ru: HelpText = {
     spaces: "Укажите один номер счёта, без пробелов",
     bad_id: "Это не номер счёта",
     filter_long: "Фильтр — не длиннее 40 символов",
+    watch_arg: "Наблюдение за методами: `watch` (форма) или `watch off`",
+    switch_arg: "Укажите один код метода, например `off BITCOIN` или `on BITCOIN`",
+    surcharge_arg: "Наценка: код метода и процент от 0 до 100, например `surcharge BITCOIN 2.5`",
     language_arg: "`/invoice language` принимает `en` (английский) или `ru` (русский)",
   },
   sharedPrivately: (what) =>

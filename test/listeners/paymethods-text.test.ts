@@ -72,3 +72,35 @@ describe("parsePaymethodsText", () => {
     });
   });
 });
+
+describe("parsePaymethodsText: switches and the watch", () => {
+  it.each([
+    ["off bitcoin", { kind: "switch", code: "BITCOIN", on: false }],
+    [" OFF  LTC ", { kind: "switch", code: "LTC", on: false }],
+    ["on card_rub", { kind: "switch", code: "CARD_RUB", on: true }],
+    ["surcharge BITCOIN 10", { kind: "surcharge", code: "BITCOIN", percent: "10" }],
+    ["surcharge btc 2,5", { kind: "surcharge", code: "BTC", percent: "2.5" }],
+    ["surcharge btc 05.50%", { kind: "surcharge", code: "BTC", percent: "5.50" }],
+    ["surcharge btc 0", { kind: "surcharge", code: "BTC", percent: "0" }],
+    ["surcharge btc 100", { kind: "surcharge", code: "BTC", percent: "100" }],
+    ["watch", { kind: "watch" }],
+    ["WATCH off", { kind: "watch_off" }],
+  ])("%j -> %j", (text, expected) => {
+    expect(parsePaymethodsText(text)).toEqual(expected);
+  });
+
+  it.each([
+    ["off", "switch_arg"],
+    ["on", "switch_arg"],
+    ["off BITCOIN LTC", "switch_arg"],
+    ["off <!channel>", "switch_arg"],
+    ["surcharge BITCOIN", "surcharge_arg"],
+    ["surcharge BITCOIN 100.5", "surcharge_arg"],
+    ["surcharge BITCOIN -1", "surcharge_arg"],
+    ["surcharge BITCOIN 1e3", "surcharge_arg"],
+    ["surcharge BITCOIN 2.555", "surcharge_arg"],
+    ["watch on now", "watch_arg"],
+  ])("%j is refused (%s)", (text, reason) => {
+    expect(parsePaymethodsText(text)).toMatchObject({ kind: "invalid", reason });
+  });
+});

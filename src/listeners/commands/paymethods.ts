@@ -39,6 +39,14 @@ export const paymethodsCommand =
           log: { outcome: "usage" },
         };
       }
+      if (request.kind !== "list") {
+        // The switches and the watch (issue 50): each kind gets its handler as it is built.
+        const lang = await context.lang();
+        return {
+          reply: paymethodsUsageMessage("switch_arg", register.rest, lang),
+          log: { outcome: "usage" },
+        };
+      }
       note({ filter: filterText(request.filter) });
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, { register });
     });

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
+import type { ClaimBoard } from "../store/claims/index.js";
+
+// Each method's switches made in Kassa: one item of family `method-switch` on the claim board (key:
+// `registerKey:CODE`), its state `switch` changed only through METHOD_SWITCHES.update. A confirmation
+// becomes `pending` by compare-and-set before its one `method/edit` is sent (so of two replicas or
+// clicks one sends), and `last` once the service's own read shows the result. The methods watch reads
+// it to tell Kassa's changes from changes made elsewhere.
+
+export const METHOD_SWITCH_FAMILY = "method-switch";
+const SWITCH_FIELD = "switch";
+/** Confirmations remembered as handled (a repeat of one is answered from here, never sent again). */
+const DONE_KEPT = 20;
+
+const percentText = z.string().regex(/^\d{1,3}(\.\d{1,8})?$/);
+
+/** What a confirmation asks for: on/off, a surcharge (percent, exact decimal string), or both. */
+export const wantSchema = z
+  .object({ on: z.boolean().optional(), surcharge: percentText.optional() })
+  .refine((want) => want.on !== undefined || want.surcharge !== undefined);
+export type SwitchWant = z.infer<typeof wantSchema>;
+
+const switchStateSchema = z.object({
+  v: z.literal(1),
+  /**
+   * A confirmation whose edit is being sent (`sending`), or was sent without a clear answer
+   * (`unsure`: a time-out or a 5xx; the next read of the method decides).
+   */
+  pending: z
+    .object({
+      id: z.string().min(1).max(100),
+      want: wantSchema,
+      by: z.string(),
+      at: z.number().int(),
+      state: z.enum(["sending", "unsure"]),
+    })
+    .optional(),
+  /** The last switch Kassa made, as the service showed it afterwards: who, when, and what it shows. */
+  last: z
+    .object({
+      id: z.string().min(1).max(100),
+      want: wantSchema,
+      on: z.boolean(),
+      surcharge: percentText,
+      by: z.string(),
+      at: z.number().int(),
+    })
+    .optional(),
+  /** Confirmation ids handled (newest last), so a repeated submission is never sent twice. */
+  done: z.array(z.string()).max(DONE_KEPT),
+});
+export type MethodSwitchState = z.infer<typeof switchStateSchema>;
+
+export const NO_SWITCH: MethodSwitchState = { v: 1, done: [] };
+export const SWITCH_DONE_KEPT = DONE_KEPT;
+
+/** The family: one item per method switched in Kassa; its state `switch`. */
+export const METHOD_SWITCHES = defineFamily({
+  name: METHOD_SWITCH_FAMILY,
+  fields: { [SWITCH_FIELD]: switchStateSchema },
+  kept: "while its register is connected",
+});
+
+export const switchKey = (registerKey: string, code: string) => `${registerKey}:${code}`;
+
+/** A method's switch record (none when nothing, or nothing readable, is stored). */
+export async function readSwitch(
+  board: ClaimBoard,
+  registerKey: string,
+  code: string,
+): Promise<MethodSwitchState> {
+  return (await METHOD_SWITCHES.read(board, switchKey(registerKey, code), SWITCH_FIELD)).value ?? NO_SWITCH;
+}
+
+/** A read-change-compare-and-set of a method's switch record. */
+export function changeSwitch<T>(
+  board: ClaimBoard,
+  registerKey: string,
+  code: string,
+  change: (current: MethodSwitchState) => { next: MethodSwitchState; result: T } | { result: T },
+): Promise<T> {
+  return METHOD_SWITCHES.update(
+    board,
+    switchKey(registerKey, code),
+    SWITCH_FIELD,
+    (stored) => change(stored.value ?? NO_SWITCH),
+    10,
+  );
+}
+
+/** The switch records as the watch and the method list read them, on the board opened on first use. */
+export class MethodSwitchRecords {
+  private readonly board: () => Promise<ClaimBoard>;
+
+  constructor(open: () => Promise<ClaimBoard>) {
+    this.board = boardOnFirstUse(open);
+  }
+
+  async read(registerKey: string, code: string): Promise<MethodSwitchState> {
+    return readSwitch(await this.board(), registerKey, code);
+  }
+
+  /** The records of several methods at once (a list's page, a check's changes). */
+  async readMany(registerKey: string, codes: readonly string[]): Promise<Map<string, MethodSwitchState>> {
+    const board = await this.board();
+    const read = await Promise.all(
+      codes.map(async (one) => [one, await readSwitch(board, registerKey, one)] as const),
+    );
+    return new Map(read);
+  }
+}
