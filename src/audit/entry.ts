@@ -39,6 +39,16 @@ export const AUDIT_ACTIONS = [
   "payout.outside",
   // An approved payout not sent yet back to waiting: the policy now asks more approvals of its amount.
   "payout.reopened",
+  // A method switched on or off, or its surcharge set, at the service from Kassa (outcome "refused"
+  // when the service refused it, "failed" with the reason "unsure" when its answer was lost), and a
+  // change Kassa did not make.
+  "method.switched",
+  "method.surcharge_set",
+  "method.outside",
+  // An admin's `/paymethods watch` form saved, or `watch off`; an alert snoozed.
+  "method.watch_set",
+  "method.watch_off",
+  "method.snoozed",
   // A refused admin-only or money act that has no action of its own above (a listed act that is
   // refused keeps its own action, with outcome "refused"); `object` names what was tried.
   "act.refused",
