@@ -67,6 +67,11 @@ export type PaymentMethod = {
   name: string;
   /** v3: enabled both by the merchant (settings.in) and by the service (in). */
   enabled: boolean;
+  /**
+   * The merchant's own switch, the one `method/edit` sets: v2 `enabled`, v3 `settings.in.enabled`
+   * (a method switched on here may still be off for payers when the service has it off).
+   */
+  switchedOn: boolean;
   currency: string;
   /** The service's commission, percent (decimal string). */
   commissionPercent: string;

@@ -15,18 +15,22 @@ const cacheEntryFields = { login: z.string(), apiVersion: z.enum(["v2", "v3"]), 
 export const cachedMethodsSchema = z.object({
   ...cacheEntryFields,
   methods: z.array(
-    z.object({
-      code: z.string(),
-      name: z.string(),
-      enabled: z.boolean(),
-      currency: z.string(),
-      commissionPercent: z.string(),
-      commission: moneySchema,
-      extraCommissionPercent: z.string(),
-      extraCommission: moneySchema.nullable(),
-      minimalStatusLevel: z.number().nullable(),
-      limits: z.object({ min: moneySchema.nullable(), max: moneySchema.nullable() }).nullable(),
-    }),
+    z
+      .object({
+        code: z.string(),
+        name: z.string(),
+        enabled: z.boolean(),
+        // Lists cached before it was kept: the merchant's switch read as what payers get.
+        switchedOn: z.boolean().optional(),
+        currency: z.string(),
+        commissionPercent: z.string(),
+        commission: moneySchema,
+        extraCommissionPercent: z.string(),
+        extraCommission: moneySchema.nullable(),
+        minimalStatusLevel: z.number().nullable(),
+        limits: z.object({ min: moneySchema.nullable(), max: moneySchema.nullable() }).nullable(),
+      })
+      .transform((method) => ({ ...method, switchedOn: method.switchedOn ?? method.enabled })),
   ),
   // Entries stored before these were kept read as none left out.
   payoutOnly: z.array(z.string()).default([]),

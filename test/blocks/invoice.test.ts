@@ -539,6 +539,7 @@ describe("buildInvoiceMessage: amounts, each with its own currency", () => {
       code: "BITCOIN",
       name: "Bitcoin <b>",
       enabled: true,
+      switchedOn: true,
       currency: "BTC",
       commissionPercent: "1.5",
       commission: money("0.000004", "BTC"),

@@ -100,6 +100,7 @@ describe("methodsFromV2", () => {
         code: "BITCOIN",
         name: "Bitcoin",
         enabled: true,
+        switchedOn: true,
         currency: "BTC",
         commissionPercent: "1.5",
         commission: { value: "0.000004", currency: "BTC" },
@@ -112,6 +113,7 @@ describe("methodsFromV2", () => {
         code: "BTCCRYPTOBOT",
         name: "BTC (CryptoBot)",
         enabled: true,
+        switchedOn: true,
         currency: "BTC",
         commissionPercent: "3",
         commission: { value: "0.0000001", currency: "BTC" },
@@ -124,6 +126,7 @@ describe("methodsFromV2", () => {
         code: "ETHCRYPTOBOT",
         name: "ETH (CryptoBot)",
         enabled: false,
+        switchedOn: false,
         currency: "ETH",
         commissionPercent: "3",
         commission: { value: "0", currency: "ETH" },
@@ -190,6 +193,7 @@ describe("methodsFromV3", () => {
         code: "BITCOIN",
         name: "Bitcoin",
         enabled: true,
+        switchedOn: true,
         currency: "BTC",
         // in.commissions.percent / .amount
         commissionPercent: "1.5",
@@ -211,6 +215,8 @@ describe("methodsFromV3", () => {
   ])("settings.in.enabled %s and in.enabled %s -> enabled %s", (settingsEnabled, inEnabled, enabled) => {
     const raw = methodListV3Schema.parse(v3Answer({ BITCOIN: v3Entry({ settingsEnabled, inEnabled }) }));
     expect(methodsFromV3(raw).methods[0]?.enabled).toBe(enabled);
+    // The merchant's own switch is what method/edit sets, whatever the service does.
+    expect(methodsFromV3(raw).methods[0]?.switchedOn).toBe(settingsEnabled);
   });
 
   it("keeps missing limits as null", () => {
@@ -248,6 +254,7 @@ describe("methodsFromV3", () => {
       code: "BITCOIN",
       name: "Bitcoin",
       enabled: true,
+      switchedOn: true,
       currency: "BTC",
       commissionPercent: "1.5",
       commission: { value: "0.000004", currency: "BTC" },
@@ -263,6 +270,7 @@ describe("methodsFromV3", () => {
       sample.code === "TRON" ? { ...sample, serviceDisabled: true } : sample,
     );
     expect(fromV3(samples).find((method) => method.code === "TRON")?.enabled).toBe(false);
+    expect(fromV3(samples).find((method) => method.code === "TRON")?.switchedOn).toBe(true);
     // v2 has no such flag: the fake renders the merchant's setting only.
     expect(fromV2(samples).find((method) => method.code === "TRON")?.enabled).toBe(true);
   });
