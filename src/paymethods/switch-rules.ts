@@ -172,3 +172,22 @@ export function settleStep(
   if (now - pending.at < UNSURE_GIVE_UP_MS) return { kind: "none" };
   return { kind: "given_up", pending, next: finished(record, pending.id) };
 }
+
+/** The pending switch of confirmation `id` dropped (nothing was sent): the same form may try again. */
+export function dropPending(record: MethodSwitchState, id: string): MethodSwitchState | undefined {
+  if (record.pending?.id !== id) return undefined;
+  const { pending: _, ...rest } = record;
+  return rest;
+}
+
+/** The edit that asks for `want`. */
+export function editOf(
+  code: string,
+  want: SwitchWant,
+): { code: string; on?: boolean; surchargePercent?: string } {
+  return {
+    code,
+    ...(want.on === undefined ? {} : { on: want.on }),
+    ...(want.surcharge === undefined ? {} : { surchargePercent: want.surcharge }),
+  };
+}
