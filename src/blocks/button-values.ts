@@ -97,3 +97,8 @@ export const auditPageButton = codec(
   }),
 );
 export type AuditPageValue = z.infer<typeof auditPageButton.schema>;
+
+/** The methods watch's alert buttons: the register's name and the method's code. */
+export const methodAlertButton = codec(
+  z.object({ r: registerName, c: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/) }),
+);

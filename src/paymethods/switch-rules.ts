@@ -191,3 +191,18 @@ export function editOf(
     ...(want.surcharge === undefined ? {} : { surchargePercent: want.surcharge }),
   };
 }
+
+/** What the method list says of a method's switch record: one under way, or the last one it still shows. */
+export type SwitchNote =
+  | { kind: "pending"; want: SwitchWant; by: string; unsure: boolean }
+  | { kind: "last"; want: SwitchWant; by: string; at: number };
+
+/** The note of a method's record, if any (a last switch the service no longer shows says nothing). */
+export function noteOf(record: MethodSwitchState, method: PaymentMethod): SwitchNote | undefined {
+  const { pending, last } = record;
+  if (pending)
+    return { kind: "pending", want: pending.want, by: pending.by, unsure: pending.state === "unsure" };
+  if (last && shows(method, lastShown(last)))
+    return { kind: "last", want: last.want, by: last.by, at: last.at };
+  return undefined;
+}
