@@ -1,6 +1,10 @@
 import { readWatch } from "../method-watch/state.js";
 import { BusyError, NotConnectedError, ServiceError } from "../payments/errors.js";
 import type { PaymentMethod } from "../payments/model.js";
+import { boardOnFirstUse } from "../store/claims/family.js";
+import { openClaimBoard } from "../store/claims/index.js";
+import type { KeyvStore } from "../store/connection.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Confirmed, MethodSwitchDeps, Prepared, SwitchTarget } from "./switch-model.js";
 import {
   alreadyBy,
@@ -13,6 +17,8 @@ import {
   lastIncomingOn,
   lastOf,
   markedUnsure,
+  noteOf,
+  type SwitchNote,
   shows,
 } from "./switch-rules.js";
 import { recordSwitch, settleUnsure, stateOf } from "./switch-settle.js";
@@ -63,13 +69,27 @@ export class MethodSwitches {
     return this.send(target, confirmation);
   }
 
-  /** The switch records of some methods of a register (the method list's notes). */
-  async records(registerKey: string, codes: readonly string[]): Promise<Map<string, MethodSwitchState>> {
+  /**
+   * The method list's notes on `methods` (who switched each in Kassa, and when; a switch under way).
+   * A list read after a switch was answered "not sure" (`readAt`) settles it first, as any read does.
+   */
+  async notes(
+    registerKey: string,
+    methods: readonly PaymentMethod[],
+    readAt: number,
+  ): Promise<Map<string, SwitchNote>> {
     const board = await this.deps.board();
-    const read = await Promise.all(
-      codes.map(async (code) => [code, await readSwitch(board, registerKey, code)] as const),
+    const notes = await Promise.all(
+      methods.map(async (method) => {
+        let record = await readSwitch(board, registerKey, method.code);
+        if (record.pending?.state === "unsure" && readAt > record.pending.at) {
+          await this.settle({ registerKey, code: method.code }, method);
+          record = await readSwitch(board, registerKey, method.code);
+        }
+        return [method.code, noteOf(record, method)] as const;
+      }),
     );
-    return new Map(read);
+    return new Map(notes.flatMap(([code, note]) => (note ? [[code, note] as const] : [])));
   }
 
   /** A fresh read of a method settles its "not sure" switch (see settleUnsure). */
@@ -207,4 +227,16 @@ export class MethodSwitches {
       return next ? { next, result: undefined } : { result: undefined };
     });
   }
+}
+
+/** The switches on the store's claim board (opened at first use). */
+export function methodSwitchesFor(
+  store: Pick<KeyvStore, "native">,
+  timeoutMs: number,
+  deps: Omit<MethodSwitchDeps, "board">,
+): MethodSwitches {
+  return new MethodSwitches({
+    ...deps,
+    board: boardOnFirstUse(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs)),
+  });
 }

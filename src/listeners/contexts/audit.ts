@@ -7,6 +7,13 @@ import type { AuditNote, LogContext, Outcome } from "./outcome.js";
 type Where = { kind: "command" | "action" | "view"; name: string; team: string; user: string };
 type Act = { action: AuditAction; object: string; outcome: "done" | "refused"; reason?: string };
 
+/** The acts of `/paymethods off|on|surcharge` and the alert's Switch off, by the action they note. */
+const METHOD_ACTS: Record<string, AuditAction | undefined> = {
+  "method-off": "method.switched",
+  "method-on": "method.switched",
+  "method-surcharge": "method.surcharge_set",
+};
+
 /**
  * Which answered request is an act the audit trail keeps, decided from its outcome as data: one
  * place for every command, button and form (answer() and handledSubmission() ask it), so a new
@@ -70,13 +77,18 @@ export function auditedAct(
             reason: outcome.refusal,
           }
         : undefined;
-    case "not_allowed":
+    case "not_allowed": {
+      // A method switch keeps its own action (switched, surcharge set), refused.
+      const method = METHOD_ACTS[noted.action ?? ""];
+      if (method)
+        return { action: method, object: object ?? "method", outcome: "refused", reason: "not an admin" };
       return {
         action: "act.refused",
         object: `${where.name} ${noted.action ?? ""}`.trim(),
         outcome: "refused",
         reason: "not an admin",
       };
+    }
     case "ok":
       if (noted.action === "language-en" || noted.action === "language-ru")
         return done("settings.language_changed", "language");
