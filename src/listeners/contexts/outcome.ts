@@ -1,6 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 
 /**
@@ -145,21 +146,8 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
-  /**
-   * A method switch (`/paymethods off|on|surcharge`, the alert's Switch off): the confirmation asked
-   * for, or confirmed; `result` what it ended in (confirm, already, done, refused, unsure, …), with a
-   * reference when it failed on a fault.
-   */
-  | {
-      outcome: "method_switch";
-      step: "asked" | "confirmed";
-      result: string;
-      reference?: string;
-      err?: unknown;
-    }
-  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
-  | { outcome: "no_secret2" }
   | PayoutOutcome
+  | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
