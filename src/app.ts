@@ -120,6 +120,8 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
     methodWatches: methodWatchesFor(deps.stores.store, config.store.timeoutMs),
+    // METHOD_CHECK_MS's default until the watch's runner reads it from the config (issue 50, H2).
+    methodCheckMs: 300_000,
     methodSwitches: methodSwitchRecordsFor(deps.stores.store, config.store.timeoutMs),
   });
   registerSteps(app, {

@@ -71,6 +71,8 @@ export type ListenerDeps = {
   balanceAlerts: BalanceAlerts;
   /** Each register's payment methods watch (`/paymethods watch`), checked by the methods watch. */
   methodWatches: MethodWatches;
+  /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */
+  methodCheckMs: number;
   /** Each method's switches made in Kassa (`/paymethods off|on|surcharge`). */
   methodSwitches: MethodSwitchRecords;
 };

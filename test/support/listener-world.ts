@@ -160,6 +160,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
     methodWatches: methodWatchesFor(store, 3000),
+    methodCheckMs: 300_000,
     methodSwitches: methodSwitchRecordsFor(store, 3000),
     exports: new ExportJobs({
       history,
