@@ -74,3 +74,6 @@ export const METHOD_ALERT_ACTIONS = {
 
 /** `/paymethods off|on|surcharge` and the alert's Switch off: the confirmation modal. */
 export const METHOD_SWITCH_VIEW = "kassa_method_switch";
+
+/** `/paymethods watch`: a register's payment methods watch form. */
+export const METHOD_WATCH_VIEW = "kassa_method_watch";

@@ -5,9 +5,11 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { MethodWatches } from "../method-watch/state.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
+import type { MethodSwitchRecords } from "../paymethods/switch-state.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
 import type { PayoutDeps } from "../payouts/request-deps.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
@@ -67,4 +69,10 @@ export type ListenerDeps = {
   payouts: PayoutDeps;
   /** Each register's balance alerts (`/balance alert`), checked by the money alerts. */
   balanceAlerts: BalanceAlerts;
+  /** Each register's payment methods watch (`/paymethods watch`), checked by the methods watch. */
+  methodWatches: MethodWatches;
+  /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */
+  methodCheckMs: number;
+  /** Each method's switches made in Kassa (`/paymethods off|on|surcharge`). */
+  methodSwitches: MethodSwitchRecords;
 };

@@ -8,6 +8,7 @@ import {
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
+  METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
   PAYOUT_ACTIONS,
@@ -40,6 +41,7 @@ import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
+import { methodWatchSubmission } from "./views/method-watch.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
 import { payoutVoteSubmission } from "./views/payout-vote.js";
@@ -82,6 +84,7 @@ export const ROUTES: readonly Route[] = [
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
   { view: FEED_FORM_VIEW, handler: feedFormSubmission },
   { view: PAYOUT_SETUP_VIEW, handler: payoutSetupSubmission },
+  { view: METHOD_WATCH_VIEW, handler: methodWatchSubmission },
   { view: PAYOUT_REQUEST_VIEW, handler: payoutRequestSubmission },
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },

@@ -23,6 +23,7 @@ import {
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
+  METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
   PAYOUT_ACTIONS,
@@ -33,6 +34,7 @@ import {
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
+import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
@@ -56,6 +58,7 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
@@ -621,6 +624,58 @@ describe("payouts", () => {
     const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
     expect(JSON.stringify(posted?.body)).toContain("<@U0ANNA>, <@U0BORIS>");
     expect(lastLine()).toMatchObject({ view: PAYOUT_SETUP_VIEW, outcome: "policy_saved", version: 1 });
+  });
+});
+
+describe("the payment methods watch form", () => {
+  it("Save refuses a figure out of range on its field, then stores the watch and announces it", async () => {
+    cover(methodWatchSubmission);
+    const text = (value: string) => ({ value: { type: "plain_text_input", value } });
+    const values = {
+      [METHOD_WATCH_FIELDS.channel]: {
+        value: { type: "conversations_select", selected_conversation: "C0ALERTS" },
+      },
+      [METHOD_WATCH_FIELDS.mention]: { value: { type: "multi_users_select", selected_users: [] } },
+      [METHOD_WATCH_FIELDS.sharePercent]: text("40"),
+      [METHOD_WATCH_FIELDS.minInvoices]: text("8"),
+      [METHOD_WATCH_FIELDS.windowMinutes]: text("2"),
+      [METHOD_WATCH_FIELDS.silence]: {
+        value: {
+          type: "radio_buttons",
+          selected_option: { value: "off", text: { type: "plain_text" as const, text: "Off" } },
+        },
+      },
+    };
+    const privateMetadata = JSON.stringify({ t: TEAM, r: "main", c: CHANNEL });
+    const submit = async (given: typeof values, user = ADMIN) => {
+      const acks: Acks = [];
+      await methodWatchSubmission(world.deps)(
+        submissionArgs(world, { callbackId: METHOD_WATCH_VIEW, values: given, privateMetadata, user }, acks),
+      );
+      return acks;
+    };
+    expect(await submit(values)).toEqual([
+      {
+        response_action: "errors",
+        errors: { [METHOD_WATCH_FIELDS.windowMinutes]: "A whole number from 5 to 1440." },
+      },
+    ]);
+    const good = { ...values, [METHOD_WATCH_FIELDS.windowMinutes]: text("60") };
+    expect(JSON.stringify(await submit(good, MEMBER))).toContain("Only workspace admins and owners");
+    expect((await world.deps.methodWatches.read(TEAM)).settings).toBeUndefined();
+    expect(await submit(good)).toEqual([undefined]);
+    expect((await world.deps.methodWatches.read(TEAM)).settings).toMatchObject({
+      channel: "C0ALERTS",
+      silence: { mode: "off" },
+      by: ADMIN,
+    });
+    const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0ALERTS");
+    expect(JSON.stringify(posted?.body)).toContain("turned on the payment methods watch");
+    expect(lastLine()).toMatchObject({
+      view: METHOD_WATCH_VIEW,
+      outcome: "method_watch_saved",
+      result: "on",
+    });
   });
 });
 

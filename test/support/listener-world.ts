@@ -19,9 +19,11 @@ import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
+import { methodWatchesFor } from "../../src/method-watch/state.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
+import { methodSwitchRecordsFor } from "../../src/paymethods/switch-state.js";
 import { openPayouts } from "../../src/payouts/runner.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
@@ -157,6 +159,9 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payoutPolicies: payouts.policies,
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
+    methodWatches: methodWatchesFor(store, 3000),
+    methodCheckMs: 300_000,
+    methodSwitches: methodSwitchRecordsFor(store, 3000),
     exports: new ExportJobs({
       history,
       leases,

@@ -9,6 +9,7 @@ import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { keptElsewhereReply } from "../workspace/register.js";
 import { helpFactsFor } from "../workspace/settings.js";
+import { paymethodsWatch } from "./paymethods-watch.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -16,7 +17,7 @@ export const paymethodsCommand =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages">,
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages" | "methodWatches">,
   ) =>
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
@@ -38,6 +39,10 @@ export const paymethodsCommand =
           reply: paymethodsUsageMessage(request.reason, request.input, lang),
           log: { outcome: "usage" },
         };
+      }
+      if (request.kind === "watch" || request.kind === "watch_off") {
+        const asked = { ...command, chosen: register, lang: await context.lang() };
+        return paymethodsWatch(deps, client, request.kind, asked, note);
       }
       if (request.kind !== "list") {
         // The switches and the watch (issue 50): each kind gets its handler as it is built.

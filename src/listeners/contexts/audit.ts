@@ -62,6 +62,10 @@ export function auditedAct(
         : undefined;
     case "audit_channel_set":
       return done("audit.channel_set", "audit channel");
+    case "method_watch_saved":
+      return done("method.watch_set", `methods watch ${register}`);
+    case "method_watch_off":
+      return outcome.was === "on" ? done("method.watch_off", `methods watch ${register}`) : undefined;
     // A policy change is recorded with its save, in the same step (payouts/policy-store.ts).
     case "created":
       return done("invoice.created", `invoice ${noted.invoice ?? ""}`.trim());

@@ -3,6 +3,7 @@ import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
 import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
+import type { MethodsOutcome } from "./methods-outcome.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -18,10 +19,7 @@ export type AnswerLogLine = { command?: string; action?: string; team: string; u
 /** What a handler notes for the audit trail besides its outcome: what changed, and on what. */
 export type AuditNote = { object?: string; before?: unknown; after?: unknown };
 
-/**
- * Facts a producer notes as it goes, before it knows how the request ends: they go onto the log line
- * whatever the outcome, failures included (a failed lookup still names its invoice).
- */
+/** Facts noted before the request's end is known: on the log line whatever the outcome, failures too. */
 export type LogContext = CardDelivery & {
   /** The invoice id asked for or pressed on. */
   invoice?: string;
@@ -100,9 +98,9 @@ export type FailureKind =
 
 /**
  * What happened, one kind per line, each with its own fields: a command's or a button's, a modal
- * submission's (ViewOutcome) or an event's (EventOutcome). Every handler's log line carries one.
+ * submission's (ViewOutcome), an event's (EventOutcome), the payment methods' (MethodsOutcome).
  */
-export type Outcome = CommandOutcome | ViewOutcome | EventOutcome;
+export type Outcome = CommandOutcome | ViewOutcome | EventOutcome | MethodsOutcome;
 
 /** What a command or a button ends in. */
 export type CommandOutcome =

@@ -21,8 +21,8 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
+import type { CreatedInvoice, InvoiceDraft } from "../../payments/model.js";
 import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
