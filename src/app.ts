@@ -16,7 +16,7 @@ import { registerListeners } from "./listeners/index.js";
 import { methodWatchesFor } from "./method-watch/state.js";
 import { balanceAlertsFor } from "./money-alerts/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
-import { methodSwitchRecordsFor } from "./paymethods/switch-state.js";
+import { methodSwitchesFor } from "./paymethods/switch.js";
 import { registerSteps } from "./steps/index.js";
 import { withOneStoreWait } from "./store/deadline.js";
 import { CommandJournal } from "./store/journal.js";
@@ -122,7 +122,12 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     methodWatches: methodWatchesFor(deps.stores.store, config.store.timeoutMs),
     // METHOD_CHECK_MS's default until the watch's runner reads it from the config (issue 50, H2).
     methodCheckMs: 300_000,
-    methodSwitches: methodSwitchRecordsFor(deps.stores.store, config.store.timeoutMs),
+    methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, {
+      payments: deps.payments,
+      audit: deps.audit,
+      logger,
+      clock: deps.clock ?? systemClock,
+    }),
   });
   registerSteps(app, {
     payments: deps.payments,

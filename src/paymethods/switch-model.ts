@@ -1,13 +1,10 @@
-import type { PaymentMethod } from "../payments/model.js";
+import type { MethodEdit, PaymentMethod } from "../payments/model.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Clock } from "../util/clock.js";
 import type { AlreadyBy, LastSwitch } from "./switch-rules.js";
 import type { SwitchRecordDeps } from "./switch-settle.js";
 
 // What switching a method asks of the payment service and what it answers a person with (switch.ts).
-
-/** What an edit changes (WorkspacePayments.editMethod): the merchant's switch, the surcharge, or both. */
-export type MethodEdit = { code: string; on?: boolean; surchargePercent?: string };
 
 /** What switching uses of WorkspacePayments. */
 export type MethodSwitchPayments = {

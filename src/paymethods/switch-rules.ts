@@ -1,5 +1,5 @@
 import { Big, compareDecimals } from "../payments/decimal.js";
-import { type PaymentMethod, TEST_METHOD } from "../payments/model.js";
+import { type MethodEdit, type PaymentMethod, TEST_METHOD } from "../payments/model.js";
 import { type MethodSwitchState, SWITCH_DONE_KEPT, type SwitchWant } from "./switch-state.js";
 
 // What a switch decides from what it read, pure: whether a method already shows what is wanted, who
@@ -181,10 +181,7 @@ export function dropPending(record: MethodSwitchState, id: string): MethodSwitch
 }
 
 /** The edit that asks for `want`. */
-export function editOf(
-  code: string,
-  want: SwitchWant,
-): { code: string; on?: boolean; surchargePercent?: string } {
+export function editOf(code: string, want: SwitchWant): MethodEdit {
   return {
     code,
     ...(want.on === undefined ? {} : { on: want.on }),

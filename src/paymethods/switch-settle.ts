@@ -3,8 +3,8 @@ import type { PaymentMethod } from "../payments/model.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
-import { type Settled, settleStep } from "./switch-rules.js";
-import { changeSwitch, type SwitchWant } from "./switch-state.js";
+import { noteOf, type Settled, type SwitchNote, settleStep } from "./switch-rules.js";
+import { changeSwitch, readSwitch, type SwitchWant } from "./switch-state.js";
 
 // A switch's acts in the audit trail, and a "not sure" switch settled by the next read of its method
 // (a confirmation, the method list, the methods watch's check): each ends once, by compare-and-set.
@@ -80,4 +80,27 @@ export async function settleUnsure(
       : { outcome: "failed", reason: "unsure" }),
   });
   return settled.kind;
+}
+
+/**
+ * The method list's notes on `methods` (who switched each in Kassa, and when; a switch under way). A
+ * list read (at `readAt`) after a switch was answered "not sure" settles it first, as any read does.
+ */
+export async function switchNotes(
+  deps: SwitchRecordDeps & { board: ClaimBoard },
+  registerKey: string,
+  methods: readonly PaymentMethod[],
+  at: { readAt: number; now: number },
+): Promise<Map<string, SwitchNote>> {
+  const notes = await Promise.all(
+    methods.map(async (method) => {
+      let record = await readSwitch(deps.board, registerKey, method.code);
+      if (record.pending?.state === "unsure" && at.readAt > record.pending.at) {
+        await settleUnsure(deps, registerKey, method.code, method, at.now);
+        record = await readSwitch(deps.board, registerKey, method.code);
+      }
+      return [method.code, noteOf(record, method)] as const;
+    }),
+  );
+  return new Map(notes.flatMap(([code, note]) => (note ? [[code, note] as const] : [])));
 }

@@ -17,12 +17,16 @@ import {
   lastIncomingOn,
   lastOf,
   markedUnsure,
-  noteOf,
-  type SwitchNote,
   shows,
 } from "./switch-rules.js";
-import { recordSwitch, settleUnsure, stateOf } from "./switch-settle.js";
-import { changeSwitch, type MethodSwitchState, readSwitch, type SwitchWant } from "./switch-state.js";
+import { recordSwitch, settleUnsure, stateOf, switchNotes } from "./switch-settle.js";
+import {
+  changeSwitch,
+  MethodSwitchRecords,
+  type MethodSwitchState,
+  readSwitch,
+  type SwitchWant,
+} from "./switch-state.js";
 
 // Switching a payment method on or off, or setting its surcharge, at the service, from Kassa (issue
 // 50 item 3): a fresh read before the confirmation; on confirmation one `method/edit` whatever the
@@ -73,23 +77,14 @@ export class MethodSwitches {
    * The method list's notes on `methods` (who switched each in Kassa, and when; a switch under way).
    * A list read after a switch was answered "not sure" (`readAt`) settles it first, as any read does.
    */
-  async notes(
-    registerKey: string,
-    methods: readonly PaymentMethod[],
-    readAt: number,
-  ): Promise<Map<string, SwitchNote>> {
+  async notes(registerKey: string, methods: readonly PaymentMethod[], readAt: number) {
     const board = await this.deps.board();
-    const notes = await Promise.all(
-      methods.map(async (method) => {
-        let record = await readSwitch(board, registerKey, method.code);
-        if (record.pending?.state === "unsure" && readAt > record.pending.at) {
-          await this.settle({ registerKey, code: method.code }, method);
-          record = await readSwitch(board, registerKey, method.code);
-        }
-        return [method.code, noteOf(record, method)] as const;
-      }),
-    );
-    return new Map(notes.flatMap(([code, note]) => (note ? [[code, note] as const] : [])));
+    return switchNotes({ ...this.deps, board }, registerKey, methods, { readAt, now: this.deps.clock.now() });
+  }
+
+  /** A register disconnected or uninstalled: every method's switch record is forgotten. */
+  async forget(registerKey: string): Promise<void> {
+    await new MethodSwitchRecords(this.deps.board).forget(registerKey);
   }
 
   /** A fresh read of a method settles its "not sure" switch (see settleUnsure). */
@@ -110,6 +105,9 @@ export class MethodSwitches {
     const checked = await this.checkedBeforeSending(target, confirmation);
     if (checked.kind !== "confirm") {
       await this.write(target, (current) => finished(current, id));
+      const reason = "the last incoming method on";
+      if (checked.kind === "last_on")
+        await recordSwitch(this.deps, { ...target, ...confirmation, outcome: "refused", reason });
       return checked;
     }
     try {

@@ -81,18 +81,8 @@ export function auditedAct(
             reason: outcome.refusal,
           }
         : undefined;
-    case "not_allowed": {
-      // A method switch keeps its own action (switched, surcharge set), refused.
-      const method = METHOD_ACTS[noted.action ?? ""];
-      if (method)
-        return { action: method, object: object ?? "method", outcome: "refused", reason: "not an admin" };
-      return {
-        action: "act.refused",
-        object: `${where.name} ${noted.action ?? ""}`.trim(),
-        outcome: "refused",
-        reason: "not an admin",
-      };
-    }
+    case "not_allowed":
+      return notAnAdmin(where, noted);
     case "ok":
       if (noted.action === "language-en" || noted.action === "language-ru")
         return done("settings.language_changed", "language");
@@ -100,6 +90,17 @@ export function auditedAct(
     default:
       return undefined;
   }
+}
+
+/** A person refused as not an admin: a method switch keeps its own action (switched, surcharge set). */
+function notAnAdmin(where: Where, noted: LogContext & { audit?: AuditNote }): Act {
+  const method = METHOD_ACTS[noted.action ?? ""];
+  return {
+    action: method ?? "act.refused",
+    object: method ? (noted.audit?.object ?? "method") : `${where.name} ${noted.action ?? ""}`.trim(),
+    outcome: "refused",
+    reason: "not an admin",
+  };
 }
 
 /** Records the act an answered request was, if it was one (see auditedAct); never throws. */
