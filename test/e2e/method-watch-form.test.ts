@@ -166,6 +166,7 @@ describe("/paymethods watch", () => {
     const note = stack.slack.callsOf("chat.postEphemeral").at(-1)?.body;
     expect(note?.channel).toBe(ASKED);
     expect(text(note)).toContain(`The payment methods watch is on: alerts go to <#${ALERTS}>`);
+    await expect.poll(async () => (await acts("method.watch_set")).length).toBe(1);
     expect(await acts("method.watch_set")).toEqual([
       expect.objectContaining({
         actor: ADMIN,
@@ -196,6 +197,8 @@ describe("/paymethods watch", () => {
     await expect.poll(() => postedIn(stack, ALERTS)).toHaveLength(2);
     expect(text(postedIn(stack, ALERTS)[1])).toContain("<@U0ADMIN> changed the payment methods watch.");
     expect(text(postedIn(stack, ALERTS)[1])).toContain("no paid invoice with a usually paid method for 12 h");
+    // The act is written once the form is answered: after the announcement, maybe.
+    await expect.poll(async () => (await acts("method.watch_set")).length).toBe(2);
     const [latest] = await acts("method.watch_set");
     expect(latest).toMatchObject({
       before: { silence: { mode: "usual", factor: 3, floorHours: 4 } },
@@ -232,6 +235,7 @@ describe("/paymethods watch", () => {
     expect(text(postedIn(stack, ALERTS).at(-1))).toContain("<@U0ADMIN> turned off the payment methods watch");
     const again = await stack.ask("watch off", { command: "/paymethods", userId: ADMIN });
     expect(text(again.reply.body)).toContain("The payment methods watch was not on.");
+    await expect.poll(async () => (await acts("method.watch_off")).length).toBe(1);
     expect(await acts("method.watch_off")).toEqual([
       expect.objectContaining({ actor: ADMIN, object: "methods watch main", before: expect.anything() }),
     ]);
