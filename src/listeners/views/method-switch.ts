@@ -48,8 +48,13 @@ export const methodSwitchSubmission =
       }
       const origin: SwitchOrigin = form.origin;
       await reply({ response_action: "update", view: switchSendingModal(origin, lang) });
+      // The modal closed meanwhile: what was done stands (the audit, the list), only its answer is lost.
       const show = (shown: SwitchShown) =>
-        client.views.update({ view_id: view.id, view: switchAnswerModal(shown, origin, lang) });
+        client.views
+          .update({ view_id: view.id, view: switchAnswerModal(shown, origin, lang) })
+          .catch((error: unknown) =>
+            deps.logger.warn({ team, err: error, code: origin.c }, "method switch answer not shown"),
+          );
       note({ action: actionOf(origin), audit: { object: `method ${origin.c}` } });
       const manager = await checkManager(deps, client, { userId: user, teamId: team, enterpriseId });
       note({ manager: manager.why });
