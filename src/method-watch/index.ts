@@ -5,14 +5,21 @@ import type { KeptHistory } from "../history/kept.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { openClaimBoard } from "../store/claims/index.js";
+import type { KeyvStore } from "../store/connection.js";
 import type { Stores } from "../store/index.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { MethodWatchRunner } from "./runner.js";
+import { MethodWatches } from "./state.js";
 
 export { MethodWatchRunner } from "./runner.js";
 export { MethodWatches } from "./state.js";
+
+/** The methods watches as commands and buttons use them, on the store's claim board. */
+export function methodWatchesFor(store: Pick<KeyvStore, "native">, timeoutMs: number): MethodWatches {
+  return new MethodWatches(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
+}
 
 /** A register's claim while one replica checks it: its first check reads 28 days of history. */
 const LEASE_MS = 300_000;

@@ -19,6 +19,7 @@ import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
+import { methodWatchesFor } from "../../src/method-watch/index.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
@@ -157,6 +158,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payoutPolicies: payouts.policies,
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
+    methodWatches: methodWatchesFor(store, 3000),
     exports: new ExportJobs({
       history,
       leases,

@@ -1,6 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { MethodOutcome } from "../methods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 
 /**
@@ -145,9 +146,8 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
-  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
-  | { outcome: "no_secret2" }
   | PayoutOutcome
+  | MethodOutcome
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
