@@ -13,7 +13,6 @@ import { httpServerOptions } from "./edge/http-server.js";
 import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
-import { methodWatchesFor } from "./method-watch/index.js";
 import { balanceAlertsFor } from "./money-alerts/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
 import { registerSteps } from "./steps/index.js";
@@ -118,7 +117,7 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payoutPolicies: deps.payouts.policies,
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
-    methodWatches: methodWatchesFor(deps.stores.store, config.store.timeoutMs),
+    methodWatches: deps.methodWatches,
   });
   registerSteps(app, {
     payments: deps.payments,

@@ -8,7 +8,7 @@ import {
   starting,
   verifyBotToken,
 } from "./edge/start-steps.js";
-import { openMethodWatch } from "./method-watch/index.js";
+import { methodWatchesFor, openMethodWatch } from "./method-watch/index.js";
 import { openMoneyAlerts } from "./money-alerts/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
 import { openStores } from "./store/index.js";
@@ -100,9 +100,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       slackClients(config, stores),
       work.audit,
       logger,
-      {
-        clock,
-      },
+      { clock, prefix: options.watchNamespace },
     ),
   );
   const kassa = createApp({
@@ -112,6 +110,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     ...work,
     bot,
     clock,
+    methodWatches: methodWatchesFor(store, config.store.timeoutMs, options.watchNamespace),
   });
   const port = await starting(closers, `cannot listen on PORT ${config.port}`, () =>
     kassa.start(config.port),

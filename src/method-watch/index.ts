@@ -17,8 +17,12 @@ export { MethodWatchRunner } from "./runner.js";
 export { MethodWatches } from "./state.js";
 
 /** The methods watches as commands and buttons use them, on the store's claim board. */
-export function methodWatchesFor(store: Pick<KeyvStore, "native">, timeoutMs: number): MethodWatches {
-  return new MethodWatches(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
+export function methodWatchesFor(
+  store: Pick<KeyvStore, "native">,
+  timeoutMs: number,
+  prefix: string = DEFAULT_PREFIX,
+): MethodWatches {
+  return new MethodWatches(() => openClaimBoard(store, prefix, timeoutMs));
 }
 
 /** A register's claim while one replica checks it: its first check reads 28 days of history. */
@@ -36,9 +40,10 @@ export async function openMethodWatch(
   slack: (team: string) => Promise<webApi.WebClient | undefined>,
   audit: AuditRecorder,
   logger: Logger,
-  options: { clock?: Clock | undefined } = {},
+  /** `prefix`: where the board lives in a shared store (tests give each run its own, as for the payouts). */
+  options: { clock?: Clock | undefined; prefix?: string | undefined } = {},
 ): Promise<MethodWatchRunner> {
-  const board = await openClaimBoard(stores.store, DEFAULT_PREFIX, config.store.timeoutMs);
+  const board = await openClaimBoard(stores.store, options.prefix ?? DEFAULT_PREFIX, config.store.timeoutMs);
   return new MethodWatchRunner({
     board,
     payments,
