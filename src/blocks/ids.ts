@@ -67,3 +67,13 @@ export const AUDIT_BUTTONS = { older: "kassa_audit_older" } as const;
 
 /** `/paymethods watch`: a register's payment methods watch form. */
 export const METHOD_WATCH_VIEW = "kassa_method_watch";
+
+/**
+ * A payment method's alert (the methods watch): Switch off at the service (opens the confirmation),
+ * Snooze 2 h, Methods (the `/paymethods` list, privately).
+ */
+export const METHOD_ALERT_ACTIONS = {
+  switchOff: "method_alert_switch_off",
+  snooze: "method_alert_snooze",
+  methods: "method_alert_methods",
+} as const;

@@ -8,6 +8,7 @@ import {
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
+  METHOD_ALERT_ACTIONS,
   METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
@@ -26,6 +27,7 @@ import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
+import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
@@ -62,6 +64,8 @@ export const ROUTES: readonly Route[] = [
   { action: PAYMETHODS_ACTIONS.next, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.refresh, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.share, handler: paymethodsPageButton },
+  { action: METHOD_ALERT_ACTIONS.snooze, handler: methodAlertSnooze },
+  { action: METHOD_ALERT_ACTIONS.methods, handler: methodAlertMethods },
   { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.open, handler: invoiceCardButton },

@@ -143,8 +143,6 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
-  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
-  | { outcome: "no_secret2" }
   | PayoutOutcome
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
