@@ -103,7 +103,8 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 export type BackgroundJob = keyof BackgroundPasses;
 
 const AUDIT_JOBS: BackgroundJob[] = ["auditDay", "auditOwed"];
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyAlerts", ...AUDIT_JOBS];
+const ALERT_JOBS: BackgroundJob[] = ["moneyAlerts", "methodWatch"];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", ...ALERT_JOBS, ...AUDIT_JOBS];
 
 let counter = 0;
 

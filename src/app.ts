@@ -13,7 +13,6 @@ import { httpServerOptions } from "./edge/http-server.js";
 import { noteOrgWorkspaces } from "./edge/org-workspaces.js";
 import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.js";
 import { registerListeners } from "./listeners/index.js";
-import { methodWatchesFor } from "./method-watch/state.js";
 import { balanceAlertsFor } from "./money-alerts/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
 import { methodSwitchesFor } from "./paymethods/switch.js";
@@ -119,9 +118,8 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payoutPolicies: deps.payouts.policies,
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
-    methodWatches: methodWatchesFor(deps.stores.store, config.store.timeoutMs),
-    // METHOD_CHECK_MS's default until the watch's runner reads it from the config (issue 50, H2).
-    methodCheckMs: 300_000,
+    methodWatches: deps.methodWatches,
+    methodCheckMs: config.methodWatch.checkMs,
     methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, {
       payments: deps.payments,
       audit: deps.audit,

@@ -98,7 +98,11 @@ export const auditPageButton = codec(
 );
 export type AuditPageValue = z.infer<typeof auditPageButton.schema>;
 
-/** The methods watch's alert buttons: the register's name and the method's code. */
+/** A payment method's alert: the register's name and the method's code (its handlers read both again). */
 export const methodAlertButton = codec(
-  z.object({ r: registerName, c: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/) }),
+  z.object({
+    r: registerName,
+    c: z.string().min(1).max(40),
+  }),
 );
+export type MethodAlertValue = z.infer<typeof methodAlertButton.schema>;

@@ -28,7 +28,8 @@ import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
-import { methodAlertSwitchOff } from "./actions/method-alert.js";
+import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
+import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
@@ -66,6 +67,8 @@ export const ROUTES: readonly Route[] = [
   { action: PAYMETHODS_ACTIONS.next, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.refresh, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.share, handler: paymethodsPageButton },
+  { action: METHOD_ALERT_ACTIONS.snooze, handler: methodAlertSnooze },
+  { action: METHOD_ALERT_ACTIONS.methods, handler: methodAlertMethods },
   { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.open, handler: invoiceCardButton },

@@ -190,8 +190,3 @@ export class MethodWatches {
     await (await this.board()).drop(METHOD_WATCH_FAMILY, registerKey);
   }
 }
-
-/** The methods watch on the store's claim board. */
-export function methodWatchesFor(store: Pick<KeyvStore, "native">, timeoutMs: number): MethodWatches {
-  return new MethodWatches(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
-}

@@ -46,7 +46,8 @@ import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
-import { methodAlertSwitchOff } from "../../src/listeners/actions/method-alert.js";
+import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actions/method-alert.js";
+import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
@@ -67,6 +68,7 @@ import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
+import { DEFAULT_FAILURE_RULE, DEFAULT_SILENCE_RULE } from "../../src/method-watch/state.js";
 import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
@@ -199,6 +201,53 @@ describe("buttons", () => {
     const body = await reply("pm-page");
     expect(body.replace_original).toBe(true);
     expect(lastLine()).toMatchObject({ action: PAYMETHODS_ACTIONS.refresh, outcome: "ok", page: 1 });
+  });
+
+  it("a method alert's Snooze quiets the method for 2 h and says who in the alert's thread", async () => {
+    cover(methodAlertSnooze);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    const press = { actionId: METHOD_ALERT_ACTIONS.snooze, value, user: MEMBER };
+    const card = { ts: "1764000000.000200", text: "alert", blocks: [] };
+    // The watch is off: nothing to snooze, said to the presser alone.
+    await methodAlertSnooze(world.deps)(buttonArgs(world, { ...press, replyId: "snooze-off", card }));
+    expect(JSON.stringify(await reply("snooze-off"))).toContain("is off");
+    expect(lastLine()).toMatchObject({ outcome: "method_snooze_watch_off", method: "BITCOIN" });
+    const settings = {
+      channel: CHANNEL,
+      mention: [],
+      failure: DEFAULT_FAILURE_RULE,
+      silence: DEFAULT_SILENCE_RULE,
+    };
+    await world.deps.methodWatches.set(
+      TEAM,
+      { ...settings, by: ADMIN, at: new Date().toISOString() },
+      Date.now(),
+    );
+    await methodAlertSnooze(world.deps)(buttonArgs(world, { ...press, replyId: "snooze", card }));
+    const thread = world.slack.callsOf("chat.postMessage").at(-1)?.body;
+    expect(thread?.thread_ts).toBe(card.ts);
+    expect(JSON.stringify(thread)).toContain(`<@${MEMBER}> snoozed the alerts about`);
+    expect(lastLine()).toMatchObject({ outcome: "method_snoozed", method: "BITCOIN", snoozeSaid: "thread" });
+    const snoozed = (await world.deps.methodWatches.read(TEAM)).snoozed.BITCOIN ?? 0;
+    expect(snoozed - world.deps.now().getTime()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+  });
+
+  it("a method alert's Methods answers the method list to the presser alone", async () => {
+    cover(methodAlertMethods);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    await methodAlertMethods(world.deps)(
+      buttonArgs(world, {
+        actionId: METHOD_ALERT_ACTIONS.methods,
+        value,
+        user: MEMBER,
+        replyId: "alert-methods",
+      }),
+    );
+    const body = await reply("alert-methods");
+    expect(body.response_type).toBe("ephemeral");
+    expect(body.replace_original).toBe(false);
+    expect(JSON.stringify(body)).toContain("Bitcoin");
+    expect(lastLine()).toMatchObject({ action: METHOD_ALERT_ACTIONS.methods, outcome: "ok" });
   });
 
   it("Refresh on an invoice card reads it again and redraws the card", async () => {

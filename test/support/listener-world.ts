@@ -19,7 +19,7 @@ import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
-import { methodWatchesFor } from "../../src/method-watch/state.js";
+import { methodWatchesFor } from "../../src/method-watch/index.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";

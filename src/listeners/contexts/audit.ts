@@ -60,6 +60,8 @@ export function auditedAct(
       return outcome.alert === "removed"
         ? done("balance.alert_removed", `balance alert ${register}`)
         : undefined;
+    case "method_snoozed":
+      return done("method.snoozed", `method ${outcome.method}`);
     case "audit_channel_set":
       return done("audit.channel_set", "audit channel");
     case "method_watch_saved":
