@@ -9,6 +9,9 @@ import { type MethodSwitchState, SWITCH_DONE_KEPT, type SwitchWant } from "./swi
 /** A `pending` switch answered "not sure" is given up after this long without the read showing it. */
 export const UNSURE_GIVE_UP_MS = 10 * 60_000;
 
+/** What a switch reads of a method: the merchant's own switch and the surcharge. */
+export type MethodState = Pick<PaymentMethod, "switchedOn" | "extraCommissionPercent">;
+
 /** The switch record's pending confirmation, and the last switch the service showed. */
 export type PendingSwitch = NonNullable<MethodSwitchState["pending"]>;
 export type LastSwitch = NonNullable<MethodSwitchState["last"]>;
@@ -116,7 +119,7 @@ export function claimStep(record: MethodSwitchState, confirmation: Confirmation,
 }
 
 /** The last switch as the service showed it after confirmation `confirmation`, read at `at`. */
-export function lastOf(confirmation: Confirmation, method: PaymentMethod, at: number): LastSwitch {
+export function lastOf(confirmation: Confirmation, method: MethodState, at: number): LastSwitch {
   return {
     id: confirmation.id,
     want: confirmation.want,
@@ -158,11 +161,7 @@ export type Settled =
   | { kind: "given_up"; pending: PendingSwitch; next: MethodSwitchState };
 
 /** Settles a "not sure" pending switch with a fresh read of its method at `now` (see Settled). */
-export function settleStep(
-  record: MethodSwitchState,
-  method: PaymentMethod | undefined,
-  now: number,
-): Settled {
+export function settleStep(record: MethodSwitchState, method: MethodState | undefined, now: number): Settled {
   const pending = record.pending;
   if (pending?.state !== "unsure") return { kind: "none" };
   if (method && shows(method, pending.want)) {
@@ -195,7 +194,7 @@ export type SwitchNote =
   | { kind: "last"; want: SwitchWant; by: string; at: number };
 
 /** The note of a method's record, if any (a last switch the service no longer shows says nothing). */
-export function noteOf(record: MethodSwitchState, method: PaymentMethod): SwitchNote | undefined {
+export function noteOf(record: MethodSwitchState, method: MethodState): SwitchNote | undefined {
   const { pending, last } = record;
   if (pending)
     return { kind: "pending", want: pending.want, by: pending.by, unsure: pending.state === "unsure" };

@@ -3,7 +3,7 @@ import type { PaymentMethod } from "../payments/model.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
-import { noteOf, type Settled, type SwitchNote, settleStep } from "./switch-rules.js";
+import { type MethodState, noteOf, type Settled, type SwitchNote, settleStep } from "./switch-rules.js";
 import { changeSwitch, readSwitch, type SwitchWant } from "./switch-state.js";
 
 // A switch's acts in the audit trail, and a "not sure" switch settled by the next read of its method
@@ -25,7 +25,7 @@ export type SwitchAct = {
 };
 
 /** The method as an entry's before/after: the merchant's switch and the surcharge. */
-export const stateOf = (method: Pick<PaymentMethod, "switchedOn" | "extraCommissionPercent">) => ({
+export const stateOf = (method: MethodState) => ({
   on: method.switchedOn,
   surcharge: method.extraCommissionPercent,
 });
@@ -61,7 +61,7 @@ export async function settleUnsure(
   deps: SwitchRecordDeps & { board: ClaimBoard },
   registerKey: string,
   code: string,
-  method: PaymentMethod | undefined,
+  method: MethodState | undefined,
   now: number,
 ): Promise<Settled["kind"]> {
   const settled = await changeSwitch<Settled>(deps.board, registerKey, code, (current) => {

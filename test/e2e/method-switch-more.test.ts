@@ -1,14 +1,22 @@
 /**
  * Method switches on v3 (only what changes is sent; the method read back with method/get), and a
  * switch whose answer is lost in a time-out: "not sure", then settled by the next read of the method
- * (the list's Refresh), or given up after ten minutes without the read showing it.
+ * (the list's Refresh, or the methods watch's check), or given up after ten minutes without the read
+ * showing it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sampleMethods } from "../../sandbox/payments-samples.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
+import { methodWatchesFor } from "../../src/method-watch/index.js";
+import { DEFAULT_FAILURE_RULE, DEFAULT_SILENCE_RULE } from "../../src/method-watch/state.js";
+import { openStore } from "../../src/store/keyv.js";
 import { clockReading } from "../support/manual-clock.js";
+import { postsIn } from "../support/method-history.js";
 import { ADMIN, asked, confirmed, methodActs, said, shown } from "../support/method-switch.js";
 
+const TEAM = SANDBOX_TEAM.id;
+const WATCH = "C0WATCH";
 const command = (stack: Stack, text: string) =>
   stack.command(text, { command: "/paymethods", userId: ADMIN, channelId: "C0METHODS" });
 
@@ -107,5 +115,34 @@ describe("a switch whose answer is lost", () => {
     await expect
       .poll(async () => (await methodActs(stack)).at(0))
       .toMatchObject({ action: "method.surcharge_set", outcome: "failed", reason: "unsure" });
+  });
+
+  it("is settled by the methods watch's next check, which does not take it for a change made elsewhere", async () => {
+    stack.fake.methods = sampleMethods();
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const now = Date.now() + shift;
+      const settings = { failure: DEFAULT_FAILURE_RULE, silence: DEFAULT_SILENCE_RULE, by: ADMIN };
+      const at = new Date(now).toISOString();
+      await methodWatchesFor(store, 3000).set(TEAM, { channel: WATCH, mention: [], ...settings, at }, now);
+    } finally {
+      await store.close();
+    }
+    await stack.pass("methodWatch");
+    const modal = await asked(stack, () => command(stack, "off LITECOIN"));
+    stack.fake.methodEditFault = "slow";
+    expect(shown((await confirmed(stack, modal)).view)).toContain("Not sure");
+    await expect.poll(() => stack.fake.methodEdits.at(-1)?.applied).toBe(true);
+    // The watch's next check, METHOD_CHECK_MS later.
+    shift += 5 * 60_000;
+    await stack.pass("methodWatch");
+    await expect
+      .poll(async () => (await methodActs(stack)).at(0))
+      .toMatchObject({ action: "method.switched", object: "method LITECOIN", outcome: "done" });
+    expect(
+      postsIn(stack, WATCH)
+        .map((post) => post.text)
+        .join(" "),
+    ).not.toContain("outside Kassa");
   });
 });
