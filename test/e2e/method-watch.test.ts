@@ -6,7 +6,8 @@
  * made outside Kassa (posted once, audited), and failing reads (one note an hour).
  *
  * The watch is turned on through MethodWatches.set on the app's store (the `/paymethods watch` form
- * is built apart); the outside changes edit the sandbox's method table directly.
+ * is built apart); the outside changes edit the sandbox's method table directly. Each check reads
+ * 28 days of kept history: the tests with many checks are given a minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_TEAM } from "../../sandbox/slack.js";
@@ -81,7 +82,7 @@ describe("the payment methods watch", () => {
     await check();
     expect(posts()).toEqual([]);
     expect(stack.logs.filter((line) => line.includes("methods watch check failed"))).toEqual([]);
-  });
+  }, 60_000);
 
   it("says once that 9 of 14 invoices failed in an hour, and nothing more while it lasts", async () => {
     for (let i = 0; i < 14; i += 1)
@@ -103,7 +104,7 @@ describe("the payment methods watch", () => {
     await check();
     await check();
     expect(posts()).toHaveLength(1);
-  });
+  }, 60_000);
 
   it("healthy again: one line in the alert's thread once calm for METHOD_CALM_MS", async () => {
     const alertTs = alerts()[0]?.ts;
@@ -116,7 +117,7 @@ describe("the payment methods watch", () => {
     );
     await checksUntil(110, ["BITCOIN", "USDTTRC"]);
     expect(posts()).toHaveLength(2);
-  });
+  }, 60_000);
 
   it("says once that a method usually paid has not been paid for too long", async () => {
     // USDTTRC stops being paid; BITCOIN goes on.
@@ -130,7 +131,7 @@ describe("the payment methods watch", () => {
     expect(silent).toContain("the watch speaks after 2 h");
     await checksUntil(250, ["BITCOIN"]);
     expect(alerts()).toHaveLength(2);
-  });
+  }, 60_000);
 
   it("Snooze: said in the alert's thread, audited; Methods: the list privately", async () => {
     const ts = alerts()[1]?.ts ?? "";
@@ -158,7 +159,7 @@ describe("the payment methods watch", () => {
     expect(snoozed.map((one) => one.entry)).toEqual([
       expect.objectContaining({ actor: MEMBER, object: "method USDTTRC", outcome: "done" }),
     ]);
-  });
+  }, 60_000);
 
   it("posts a change made outside Kassa once, and audits it", async () => {
     const bitcoin = stack.fake.methods.find((method) => method.code === "BITCOIN");
@@ -194,7 +195,7 @@ describe("the payment methods watch", () => {
       ]),
     );
     expect(outside).toHaveLength(2);
-  });
+  }, 60_000);
 
   it("says failing reads after an hour of them, then at most once an hour", async () => {
     stack.fake.methodsFault = "html502";
@@ -213,5 +214,5 @@ describe("the payment methods watch", () => {
     expect(failing()).toHaveLength(2);
     expect(posts()).toHaveLength(before + 2);
     stack.fake.methodsFault = null;
-  });
+  }, 60_000);
 });
