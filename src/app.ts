@@ -15,7 +15,7 @@ import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.j
 import { registerListeners } from "./listeners/index.js";
 import { balanceAlertsFor } from "./money-alerts/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
-import { methodSwitchRecordsFor } from "./paymethods/switch-state.js";
+import { methodSwitchesFor } from "./paymethods/switch.js";
 import { registerSteps } from "./steps/index.js";
 import { withOneStoreWait } from "./store/deadline.js";
 import { CommandJournal } from "./store/journal.js";
@@ -120,7 +120,12 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
     methodWatches: deps.methodWatches,
     methodCheckMs: config.methodWatch.checkMs,
-    methodSwitches: methodSwitchRecordsFor(deps.stores.store, config.store.timeoutMs),
+    methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, {
+      payments: deps.payments,
+      audit: deps.audit,
+      logger,
+      clock: deps.clock ?? systemClock,
+    }),
   });
   registerSteps(app, {
     payments: deps.payments,

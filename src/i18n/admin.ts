@@ -10,6 +10,7 @@ export const MANAGED_ACTIONS = [
   "digest",
   "language",
   "payouts",
+  "methods",
   "methodsWatch",
 ] as const;
 export type ManagedAction = (typeof MANAGED_ACTIONS)[number];
@@ -111,6 +112,7 @@ const en: AdminText = {
     digest: "set the daily summary",
     language: "change the language Kassa writes in",
     payouts: "set up payouts",
+    methods: "switch payment methods or change their surcharges",
     methodsWatch: "set up the payment methods watch",
   },
   notAllowed: (what) => `:lock: Only ${ERROR_TEXT.en.whoMayManage} can ${what}. Ask one of them.`,
@@ -185,6 +187,7 @@ const ru: AdminText = {
     digest: "настраивать ежедневную сводку",
     language: "менять язык, на котором пишет Kassa",
     payouts: "настраивать выплаты",
+    methods: "включать и отключать методы оплаты и менять их наценку",
     methodsWatch: "настраивать наблюдение за методами оплаты",
   },
   notAllowed: (what) =>

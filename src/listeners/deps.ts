@@ -9,7 +9,7 @@ import type { MethodWatches } from "../method-watch/state.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
-import type { MethodSwitchRecords } from "../paymethods/switch-state.js";
+import type { MethodSwitches } from "../paymethods/switch.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
 import type { PayoutDeps } from "../payouts/request-deps.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
@@ -73,6 +73,6 @@ export type ListenerDeps = {
   methodWatches: MethodWatches;
   /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */
   methodCheckMs: number;
-  /** Each method's switches made in Kassa (`/paymethods off|on|surcharge`). */
-  methodSwitches: MethodSwitchRecords;
+  /** Payment methods switched and surcharges set at the service (`/paymethods off|on|surcharge`). */
+  methodSwitches: MethodSwitches;
 };

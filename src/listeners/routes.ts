@@ -9,6 +9,7 @@ import {
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
+  METHOD_SWITCH_VIEW,
   METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
@@ -28,6 +29,7 @@ import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
+import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
@@ -43,6 +45,7 @@ import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
+import { methodSwitchSubmission } from "./views/method-switch.js";
 import { methodWatchSubmission } from "./views/method-watch.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
@@ -83,6 +86,7 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.approve, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
+  { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
@@ -92,6 +96,7 @@ export const ROUTES: readonly Route[] = [
   { view: PAYOUT_REQUEST_VIEW, handler: payoutRequestSubmission },
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
+  { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

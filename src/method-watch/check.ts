@@ -1,7 +1,8 @@
 import { methodFailingNote } from "../blocks/method-watch.js";
-import { readSwitch } from "../paymethods/switch-state.js";
+import { settleUnsure } from "../paymethods/switch-settle.js";
+import { type MethodSwitchState, readSwitch } from "../paymethods/switch-state.js";
 import { registerOfKey } from "../store/registers.js";
-import { decideCheck, decideReadFailure } from "./decide.js";
+import { decideCheck, decideReadFailure, type ListedMethod } from "./decide.js";
 import type { MethodWatchDeps } from "./deps.js";
 import { changedCodes } from "./outside.js";
 import { postIn, tell } from "./posts.js";
@@ -46,6 +47,7 @@ export async function checkRegister(
       changed.map(async (code) => [code, await readSwitch(deps.board, registerKey, code)] as const),
     ),
   );
+  await settleSwitches(deps, registerKey, records, read.methods, now);
   const decided = await changeWatch(deps.board, registerKey, (state) => {
     // Turned off meanwhile: nothing written, nothing said.
     if (!state.settings) return { result: undefined };
@@ -56,6 +58,25 @@ export async function checkRegister(
   if (decided && decided.posts.length > 0)
     await tell(deps, registerKey, decided.settings, decided.posts, now);
   return due;
+}
+
+/**
+ * A method's switch answered "not sure" (its edit's answer lost) is settled by this fresh read, as by
+ * any read of Kassa's (paymethods/switch-settle.ts); the records read before still tell it from news.
+ */
+async function settleSwitches(
+  deps: MethodWatchDeps,
+  registerKey: string,
+  records: ReadonlyMap<string, MethodSwitchState>,
+  methods: readonly ListedMethod[],
+  now: number,
+): Promise<void> {
+  for (const [code, record] of records) {
+    if (record.pending?.state !== "unsure") continue;
+    const listed = methods.find((method) => method.code === code);
+    const state = listed && { switchedOn: listed.on, extraCommissionPercent: listed.surcharge };
+    await settleUnsure(deps, registerKey, code, state, now);
+  }
 }
 
 /** A check whose read failed: marked failing; after an hour, the channel told (at most once an hour). */

@@ -25,6 +25,7 @@ import {
   INVOICE_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
+  METHOD_SWITCH_VIEW,
   METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
@@ -46,6 +47,7 @@ import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actions/method-alert.js";
+import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
@@ -61,6 +63,7 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { methodSwitchSubmission } from "../../src/listeners/views/method-switch.js";
 import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
@@ -726,6 +729,48 @@ describe("the payment methods watch form", () => {
       view: METHOD_WATCH_VIEW,
       outcome: "method_watch_saved",
       result: "on",
+    });
+  });
+});
+
+describe("switching a payment method", () => {
+  it("the alert's Switch off opens the confirmation for an admin, and tells a member who can", async () => {
+    cover(methodAlertSwitchOff);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    const press = (user: string, replyId: string) =>
+      methodAlertSwitchOff(world.deps)(
+        buttonArgs(world, { actionId: METHOD_ALERT_ACTIONS.switchOff, value, user, replyId }),
+      );
+    await press(ADMIN, "switch");
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+    const confirmation = JSON.stringify(world.slack.callsOf("views.update").at(-1)?.body.view);
+    expect(confirmation).toContain("Payers can no longer choose Bitcoin");
+    expect(lastLine()).toMatchObject({ outcome: "method_switch", step: "asked", result: "confirm" });
+    await press(MEMBER, "switch-member");
+    expect(JSON.stringify(await reply("switch-member"))).toContain("switch payment methods");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed", manager: "not an admin" });
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+  });
+
+  it("the confirmation submitted: 'switching' at once, one edit, then what the service shows", async () => {
+    cover(methodSwitchSubmission);
+    const privateMetadata = JSON.stringify({ t: TEAM, r: "main", c: "BITCOIN", w: { on: false } });
+    const acks: Acks = [];
+    const form = { callbackId: METHOD_SWITCH_VIEW, values: {}, privateMetadata, viewId: "V0SWITCH" };
+    await methodSwitchSubmission(world.deps)(submissionArgs(world, form, acks));
+    await methodSwitchSubmission(world.deps)(submissionArgs(world, form, acks));
+    expect(acks).toEqual([
+      expect.objectContaining({ response_action: "update" }),
+      expect.objectContaining({ response_action: "update" }),
+    ]);
+    expect(world.fake.methodEdits).toHaveLength(1);
+    const answers = world.slack.callsOf("views.update").map((call) => JSON.stringify(call.body));
+    expect(answers[0]).toContain("now shows *Bitcoin* `BITCOIN` *off*");
+    expect(answers[1]).toContain("This confirmation was handled");
+    expect(lastLine()).toMatchObject({
+      view: METHOD_SWITCH_VIEW,
+      outcome: "method_switch",
+      result: "repeat",
     });
   });
 });

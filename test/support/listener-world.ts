@@ -23,7 +23,7 @@ import { methodWatchesFor } from "../../src/method-watch/index.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
-import { methodSwitchRecordsFor } from "../../src/paymethods/switch-state.js";
+import { methodSwitchesFor } from "../../src/paymethods/switch.js";
 import { openPayouts } from "../../src/payouts/runner.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
@@ -39,6 +39,7 @@ import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { registerDirectoryFor } from "../../src/store/registers.js";
 import { settingsStoreFor } from "../../src/store/settings.js";
+import { systemClock } from "../../src/util/clock.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
@@ -161,7 +162,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     balanceAlerts: balanceAlertsFor(store, 3000),
     methodWatches: methodWatchesFor(store, 3000),
     methodCheckMs: 300_000,
-    methodSwitches: methodSwitchRecordsFor(store, 3000),
+    methodSwitches: methodSwitchesFor(store, 3000, { payments, audit, logger, clock: systemClock }),
     exports: new ExportJobs({
       history,
       leases,

@@ -66,7 +66,11 @@ export const methodAlertSnooze =
 
 /** Methods: the register's `/paymethods` list, first page, to the presser alone. */
 export const methodAlertMethods =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages">) =>
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages" | "methodSwitches">,
+  ) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond } = args;
     await ack();
