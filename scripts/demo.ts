@@ -22,6 +22,7 @@ import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
+import { showMethods } from "./demo-methods.js";
 import { showPayouts } from "./demo-payouts.js";
 import { showPeriodWork } from "./demo-period.js";
 import { shopTwoInvoices, showRegisters } from "./demo-registers.js";
@@ -400,6 +401,12 @@ async function main(): Promise<number> {
     } catch (error) {
       missing += 1;
       console.error(`payouts: ${(error as Error).message}`);
+    }
+    try {
+      await showMethods(stacks.v3, DEMO_ADMIN, show);
+    } catch (error) {
+      missing += 1;
+      console.error(`payment methods: ${(error as Error).message}`);
     }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {
