@@ -1,4 +1,5 @@
 import { TEST_METHOD } from "../payments/model.js";
+import { zoneOffsetMs } from "../payments/time.js";
 
 // A register's methods counted from its kept history (pure: entries in, figures out; tested as
 // tables). Per method: the invoices of the failure window, how many of them failed or were
@@ -145,35 +146,4 @@ function lastBefore(times: readonly number[], moment: number): number | undefine
     else high = middle;
   }
   return low === 0 ? undefined : times[low - 1];
-}
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** How far `zone`'s wall clock is ahead of UTC at `at` (ms; negative west of Greenwich). */
-export function zoneOffsetMs(at: number, zone: string): number {
-  let formatter = offsetFormatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-      hourCycle: "h23",
-    });
-    offsetFormatters.set(zone, formatter);
-  }
-  const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(new Date(at))) parts[part.type] = Number(part.value);
-  const wall = Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-  return wall - (at - (at % 1000));
 }

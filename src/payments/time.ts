@@ -19,7 +19,7 @@ const OFFSET_BUCKET_MS = 15 * 60_000;
 const knownOffsets = new Map<string, number>();
 
 /** Offset of `zone` from UTC, in milliseconds, at the instant `epochMs` (formatToParts is slow: remembered). */
-function zoneOffsetMs(epochMs: number, zone: string): number {
+export function zoneOffsetMs(epochMs: number, zone: string): number {
   const key = `${zone}|${Math.floor(epochMs / OFFSET_BUCKET_MS)}`;
   const known = knownOffsets.get(key);
   if (known !== undefined) return known;

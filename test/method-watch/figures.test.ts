@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ALL_CALM, assess, failureLevel, HOUR_MS, silenceLimit } from "../../src/method-watch/assess.js";
-import {
-  DAY_MS,
-  FigureCounter,
-  type MethodFigures,
-  pastMoments,
-  zoneOffsetMs,
-} from "../../src/method-watch/figures.js";
+import { DAY_MS, FigureCounter, type MethodFigures, pastMoments } from "../../src/method-watch/figures.js";
 import { DEFAULT_FAILURE_RULE, DEFAULT_SILENCE_RULE } from "../../src/method-watch/state.js";
+import { zoneOffsetMs } from "../../src/payments/time.js";
 
 const NOW = Date.parse("2026-11-28T12:00:00Z"); // 15:00 in Moscow
 const MIN = 60_000;
