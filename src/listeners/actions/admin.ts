@@ -73,8 +73,6 @@ export const disconnect =
         | "balanceAlerts"
         | "methodWatches"
         | "methodSwitches"
-        | "methodWatches"
-        | "methodSwitches"
       >,
   ) =>
   async (args: ActionArgs): Promise<void> => {
