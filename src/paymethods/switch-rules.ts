@@ -100,8 +100,18 @@ export type ClaimStep =
   | { kind: "under_way"; by: string; id: string }
   /** This confirmation was sent and its answer lost: the next read of the method decides. */
   | { kind: "unsure"; pending: PendingSwitch }
-  /** It may send: `next` holds it as pending; `replaced` an unsure one it takes the place of. */
+  /**
+   * It may send: `next` holds it as pending; `replaced` an unsure one it takes the place of (or one
+   * left sending past SENDING_LAPSE_MS by a replica that stopped).
+   */
   | { kind: "claimed"; next: MethodSwitchState; replaced?: PendingSwitch | undefined };
+
+/**
+ * A switch still `sending` this long after it was taken belongs to a replica that stopped mid-send
+ * (one edit and two reads take seconds, within the payment client's deadlines): whether its edit went
+ * out is not known, so it is treated as "not sure" and the next confirmation may take its place.
+ */
+export const SENDING_LAPSE_MS = 5 * 60_000;
 
 /** Takes the record for a confirmation, or says why not (see ClaimStep). */
 export function claimStep(record: MethodSwitchState, confirmation: Confirmation, now: number): ClaimStep {
@@ -110,7 +120,8 @@ export function claimStep(record: MethodSwitchState, confirmation: Confirmation,
   }
   const pending = record.pending;
   if (pending?.id === confirmation.id && pending.state === "unsure") return { kind: "unsure", pending };
-  if (pending?.state === "sending") return { kind: "under_way", by: pending.by, id: pending.id };
+  if (pending?.state === "sending" && now - pending.at < SENDING_LAPSE_MS)
+    return { kind: "under_way", by: pending.by, id: pending.id };
   return {
     kind: "claimed",
     next: { ...record, pending: { ...confirmation, at: now, state: "sending" } },

@@ -67,7 +67,8 @@ export class MethodSwitches {
     if (step.kind === "under_way") return { kind: "under_way", by: step.by };
     if (step.kind === "unsure")
       return { kind: "unsure", method: await this.readNow(target), accepted: false };
-    // Still not shown within its ten minutes: this confirmation takes its place, and it is given up.
+    // An earlier "not sure" switch the read before did not settle (or one left sending by a replica
+    // that stopped): this confirmation takes its place, and the earlier one is recorded as given up.
     if (step.replaced)
       await recordSwitch(this.deps, { ...target, ...step.replaced, outcome: "failed", reason: "unsure" });
     return this.send(target, confirmation);

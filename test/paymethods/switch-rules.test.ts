@@ -7,6 +7,7 @@ import {
   lastIncomingOn,
   lastOf,
   markedUnsure,
+  SENDING_LAPSE_MS,
   sameWant,
   settleStep,
   shows,
@@ -131,6 +132,19 @@ describe("a confirmation taking the record", () => {
     expect(claimStep(sending, ASKED, NOW)).toEqual({ kind: "under_way", by: "U0ANNA", id: "V0OTHER" });
     const mine = claimStep(sending, { ...ASKED, id: "V0OTHER" }, NOW);
     expect(mine.kind).toBe("under_way");
+  });
+
+  it("one left sending past its lapse (its replica stopped mid-send) is replaced like an unsure one", () => {
+    const pending = {
+      id: "V0OTHER",
+      want: { on: false },
+      by: "U0ANNA",
+      at: NOW - SENDING_LAPSE_MS,
+      state: "sending" as const,
+    };
+    const step = claimStep({ ...NO_SWITCH, pending }, ASKED, NOW);
+    expect(step.kind === "claimed" && step.replaced).toEqual(pending);
+    expect(claimStep({ ...NO_SWITCH, pending }, ASKED, NOW - 1).kind).toBe("under_way");
   });
 
   it("an unsure one of another confirmation is replaced (and handed back); its own is answered unsure", () => {
