@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
+import { ownExtra } from "../payments/marker.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney } from "./format.js";
 import {
@@ -116,12 +117,12 @@ export function detailsSection({ invoice, options, expired, lang, t, date }: Car
   return { type: "section", fields: detailFields };
 }
 
-/** The description and the extra field, as the shop wrote them (escaped). */
+/** The description and the extra field, as the shop wrote them (escaped), without Kassa's marker. */
 export function textSections({ invoice, t }: Card): types.SectionBlock[] {
   const sections: types.SectionBlock[] = [];
   for (const [label, value] of [
     [t.description, invoice.description],
-    [t.extra, invoice.extra],
+    [t.extra, ownExtra(invoice.extra)],
   ] as const) {
     if (value) {
       sections.push({

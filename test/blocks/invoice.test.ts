@@ -780,6 +780,19 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
     },
   );
 
+  it.each(VERSIONS)("%s: extra without Kassa's marker, never as if it were the shop's text", (version) => {
+    const marked = card(
+      invoiceOf(version, sample("715308958_rPwTzvsvCm"), { extra: "Order <10232> kassa:abcdefgh23" }),
+    );
+    expect(sectionText(marked, "*Extra*")).toBe("*Extra*\nOrder &lt;10232&gt;");
+    expect(JSON.stringify(marked)).not.toContain("kassa:");
+    const markerOnly = card(
+      invoiceOf(version, sample("715308958_rPwTzvsvCm"), { extra: "kassa:abcdefgh23" }),
+    );
+    expect(sectionText(markerOnly, "*Extra*")).toBeUndefined();
+    expect(JSON.stringify(markerOnly)).not.toContain("kassa:");
+  });
+
   it("a backtick cannot close the inline code early", () => {
     const message = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { method: "A`<!here>`B" }));
     expect(fieldValue(message, "Method")).toBe("`Aˋ&lt;!here&gt;ˋB`");
