@@ -117,6 +117,7 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payoutPolicies: deps.payouts.policies,
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
+    links: deps.links,
   });
   registerSteps(app, {
     payments: deps.payments,
@@ -128,6 +129,7 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     now,
     claimOnce,
     inFlight,
+    links: deps.links,
   });
 }
 

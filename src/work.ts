@@ -7,6 +7,7 @@ import type { DigestRunner } from "./digests/runner.js";
 import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
+import { linkBookFor } from "./links/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
 import type { Closers } from "./util/closers.js";
@@ -80,7 +81,23 @@ export async function openWork(
     closers,
     options,
   );
-  const work = { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals };
+  const links = linkBookFor(stores.store, {
+    prefix: options.watchNamespace,
+    timeoutMs: config.store.timeoutMs,
+    now: () => options.clock.now(),
+  });
+  const work = {
+    payments,
+    watches: watcher,
+    feeds,
+    exports,
+    history,
+    cancels,
+    digests,
+    callbacks,
+    refusals,
+    links,
+  };
   return {
     work: { ...work, audit: records.audit, payouts: records.payouts },
     feedRunner,

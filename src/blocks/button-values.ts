@@ -37,6 +37,8 @@ export const invoiceButton = codec(
     cb: userId.optional(),
     en: z.string().max(40).optional(),
     r: registerName.optional(),
+    /** The customer its creator named (issue 51), kept on a refreshed card. */
+    cu: z.string().min(1).max(80).optional(),
   }),
 );
 export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;

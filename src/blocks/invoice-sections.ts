@@ -41,6 +41,8 @@ export type InvoiceCardOptions = {
   lang?: Lang;
   /** The register the invoice is from, where the workspace has several: named first in the header. */
   register?: string | undefined;
+  /** Who the invoice is for, as its creator named them (a label Kassa keeps). */
+  customer?: string | undefined;
 };
 
 /** What every part of one card reads. */
@@ -103,9 +105,10 @@ export function moneyBlocks({ invoice, options, expired, lang, t }: Card): types
   return blocks;
 }
 
-/** Method, required method, times, and who pays the commission. */
+/** Who it is for, method, required method, times, and who pays the commission. */
 export function detailsSection({ invoice, options, expired, lang, t, date }: Card): types.SectionBlock {
   const detailFields: types.MrkdwnElement[] = [
+    ...(options.customer ? [field(t.customer, escapeMrkdwn(options.customer))] : []),
     field(t.method, methodText(invoice, options.method, lang)),
     field(t.requiredMethod, invoice.requiredMethod ? inlineCode(invoice.requiredMethod) : t.anyMethod),
     field(t.created, date(invoice.createdAt)),

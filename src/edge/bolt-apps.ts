@@ -16,6 +16,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { LinkBook } from "../links/book.js";
 import type { PayoutWork } from "../payouts/runner.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
@@ -77,6 +78,8 @@ export type AppDeps = {
   audit: AuditLog;
   /** Payout requests: their board, the policies, and the worker that sends and follows them. */
   payouts: PayoutWork;
+  /** The payment links' records (issue 51); their pass runs apart from the app. */
+  links: LinkBook;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   /** The time and timers of the app's background work (the system's clock by default). */

@@ -14,6 +14,14 @@ export type CreateText = {
   lifetimeHint: (max: number) => string;
   description: string;
   descriptionHint: string;
+  customer: string;
+  customerHint: string;
+  customerLong: (max: number) => string;
+  email: string;
+  emailHint: string;
+  emailForm: string;
+  emailNeedsV3: string;
+  emailNeedsV3Fallback: string;
   extra: string;
   extraHint: string;
   method: string;
@@ -55,6 +63,16 @@ const en: CreateText = {
   lifetimeHint: (max) => `1 to ${max} minutes (3 days).`,
   description: "Description",
   descriptionHint: "Shown to the payer on the payment page.",
+  customer: "Customer",
+  customerHint:
+    "Who it is for: Kassa keeps it and shows it on the card (the payment service is not sent it).",
+  customerLong: (max) => `Keep the customer within ${max} characters.`,
+  email: "Payer's e-mail",
+  emailHint: "Sent to the payment service with the invoice (payer details).",
+  emailForm: "Enter one e-mail address, like payer@example.com.",
+  emailNeedsV3:
+    ":warning: This cash register uses the payment service's API v2, which takes no payer's e-mail. Run `/invoice new` again without `email …` (the customer's name is kept either way), or ask an admin to switch the register to v3 (`/invoice connect`).",
+  emailNeedsV3Fallback: "This cash register (API v2) takes no payer's e-mail: run /invoice new without it.",
   extra: "Order reference",
   extraHint: "Your own reference, kept with the invoice (not shown to the payer).",
   method: "Only this payment method",
@@ -107,6 +125,17 @@ const ru: CreateText = {
   lifetimeHint: (max) => `От 1 до ${max} минут (3 дня).`,
   description: "Описание",
   descriptionHint: "Плательщик увидит его на странице оплаты.",
+  customer: "Клиент",
+  customerHint:
+    "Для кого счёт: Kassa хранит это и показывает на карточке (в платёжный сервис не отправляется).",
+  customerLong: (max) => `Клиент — не длиннее ${max} символов.`,
+  email: "Почта плательщика",
+  emailHint: "Отправляется в платёжный сервис вместе со счётом (данные плательщика).",
+  emailForm: "Введите один адрес электронной почты, например `payer@example.com`.",
+  emailNeedsV3:
+    ":warning: Эта касса работает с API v2 платёжного сервиса, а он не принимает почту плательщика. Запустите `/invoice new` снова без `email …` (имя клиента сохраняется и так) или попросите администратора переключить кассу на v3 (`/invoice connect`).",
+  emailNeedsV3Fallback:
+    "Эта касса (API v2) не принимает почту плательщика: запустите /invoice new без адреса.",
   extra: "Номер заказа",
   extraHint: "Ваша собственная отметка, хранится со счётом (плательщик её не видит).",
   method: "Только этот метод оплаты",

@@ -7,7 +7,16 @@ import type { Lang } from "./lang.js";
 export type StepsText = {
   /** "Amount “abc”: Enter a number like …": one wrong input, named as Workflow Builder names it. */
   input: (label: string, given: string, problem: string) => string;
-  inputLabels: { amount: string; currency: string; lifetime: string; invoice: string };
+  inputLabels: {
+    amount: string;
+    currency: string;
+    lifetime: string;
+    invoice: string;
+    customer: string;
+    email: string;
+  };
+  /** An e-mail given for a register on API v2, which takes none. */
+  emailNeedsV3: string;
   badInputs: (problems: string) => string;
   /** Inputs whose values are of the wrong kind (not text, not a channel or a person). */
   unreadable: (names: string) => string;
@@ -47,7 +56,11 @@ const en: StepsText = {
     currency: "Currency",
     lifetime: "Payment page open for (minutes)",
     invoice: "Invoice",
+    customer: "Customer",
+    email: "Payer's e-mail",
   },
+  emailNeedsV3:
+    "Kassa created no invoice: this cash register uses the payment service's API v2, which takes no payer's e-mail. Leave the Payer's e-mail input empty, or switch the register to v3 (/invoice connect), and run the workflow again.",
   badInputs: (problems) =>
     `Kassa created no invoice. ${problems} Change the step's inputs in Workflow Builder and run the workflow again.`,
   unreadable: (names) => `Kassa could not read these inputs of the step: ${names}.`,
@@ -98,7 +111,11 @@ const ru: StepsText = {
     currency: "Валюта",
     lifetime: "Страница оплаты открыта (минут)",
     invoice: "Счёт",
+    customer: "Клиент",
+    email: "Почта плательщика",
   },
+  emailNeedsV3:
+    "Kassa не создала счёт: эта касса работает с API v2 платёжного сервиса, а он не принимает почту плательщика. Оставьте поле «Почта плательщика» пустым или переключите кассу на v3 (/invoice connect) и запустите процесс снова.",
   badInputs: (problems) =>
     `Kassa не создала счёт. ${problems} Исправьте данные шага в конструкторе процессов и запустите процесс снова.`,
   unreadable: (names) => `Kassa не смогла прочитать эти данные шага: ${names}.`,

@@ -3,7 +3,7 @@ import { buildInvoiceMessage, type EnteredAmount } from "../blocks/invoice.js";
 import { createdWithoutCardMessage } from "../blocks/invoice-create.js";
 import type { SlackMessage } from "../blocks/message.js";
 import { DEFAULT_LANG, type Lang } from "../i18n/lang.js";
-import type { CreatedInvoice, InvoiceDraft } from "../payments/client.js";
+import type { CreatedInvoice, InvoiceDraft } from "../payments/invoice-draft.js";
 import type { Invoice } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
 import type { CardDelivery, InvoiceDeps, TellDelivery } from "./deps.js";
@@ -37,6 +37,7 @@ export async function postCreatedCard(
   delivery: CardDelivery & TellDelivery,
   entered?: EnteredAmount,
   lang: Lang = DEFAULT_LANG,
+  customer?: string,
 ): Promise<void> {
   // Its creator may stop the live updates of any card of this invoice, whoever asked for that card.
   await deps.stores.cardOwners
@@ -48,6 +49,7 @@ export async function postCreatedCard(
     created: true,
     ...(entered ? { entered } : {}),
     lang,
+    customer,
   });
   if (left) await tellCreator(client, creator, left, delivery);
 }
@@ -114,7 +116,8 @@ export async function postCreatedInvoiceCard(
   client: webApi.WebClient,
   creator: Creator,
   created: CreatedInvoice,
-  draft: InvoiceDraft,
+  /** What was asked, and who it is for (the card names them). */
+  draft: InvoiceDraft & { customer?: string | undefined },
   outcome: CreatedCardNote,
 ): Promise<void> {
   // The workspace's language (English when its settings cannot be read: the card still goes out).
@@ -146,6 +149,7 @@ export async function postCreatedInvoiceCard(
     entered,
     lang,
     ...(creator.register === undefined ? {} : { register: creator.register }),
+    customer: draft.customer,
   });
-  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang);
+  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang, draft.customer);
 }

@@ -5,6 +5,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { LinkBook } from "../links/book.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
@@ -67,4 +68,6 @@ export type ListenerDeps = {
   payouts: PayoutDeps;
   /** Each register's balance alerts (`/balance alert`), checked by the money alerts. */
   balanceAlerts: BalanceAlerts;
+  /** The payment links Kassa asks for (issue 51): each one's record, written before it is created. */
+  links: LinkBook;
 };

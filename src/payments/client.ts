@@ -1,6 +1,7 @@
 import { UnexpectedResponseError } from "./errors.js";
 import { type HistoryPage, historyFrom, historyV2Schema, historyV3Schema } from "./history.js";
 import type { HttpFetchOptions } from "./http-fetch.js";
+import type { CreatedInvoice, InvoiceDraft } from "./invoice-draft.js";
 import type { ApiVersion, BalanceSheet, Invoice, MethodCatalog, PaymentsAccount, RubRates } from "./model.js";
 import {
   balancesFromV2,
@@ -40,23 +41,7 @@ import {
   tickerSchema,
 } from "./schemas.js";
 
-/** A new invoice as Kassa asks for it; `amount` is an exact decimal string, never a float. */
-export type InvoiceDraft = {
-  amount: string;
-  /** The invoice's currency (converted to roubles by the service); RUB when absent. */
-  currency: string;
-  /** Minutes the payment page stays open (1 to 4320). */
-  lifetimeMinutes: number;
-  description?: string | undefined;
-  /** The merchant's own reference (the service's `extra`). */
-  extra?: string | undefined;
-  requiredMethod?: string | undefined;
-  /** Where the service posts its payment notification (the workspace's callback address). */
-  callbackUrl?: string | undefined;
-};
-
-/** What the service answers to a created invoice (v2 `{id, url, amount, type}`, v3 `{id, url, type, rub_amount}`). */
-export type CreatedInvoice = { id: string; url: string };
+export type { CreatedInvoice, InvoiceDraft } from "./invoice-draft.js";
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -206,6 +191,7 @@ export class PaymentsClient {
     };
     if (draft.description) fields.description = draft.description;
     if (draft.extra) fields.extra = draft.extra;
+    if (draft.payerDetails && version === "v3") fields.payer_details = draft.payerDetails;
     if (draft.requiredMethod) fields.required_method = draft.requiredMethod;
     if (draft.callbackUrl) fields.callback_url = draft.callbackUrl;
     const body = await this.post(version, "invoice/create/", account, fields, "not-sent");

@@ -17,6 +17,7 @@ import { owedExportsFor } from "../../src/exports/owed.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
+import { linkBookFor } from "../../src/links/index.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
@@ -157,6 +158,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payoutPolicies: payouts.policies,
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
+    links: linkBookFor(store, { timeoutMs: 3000, now: () => Date.now() }),
     exports: new ExportJobs({
       history,
       leases,

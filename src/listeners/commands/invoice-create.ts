@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { CREATE_TEXT } from "../../i18n/invoice-create.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
@@ -30,9 +31,12 @@ type CreateCommand = {
   register: ChosenRegister;
 };
 
-/** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
+/**
+ * `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [description]`: opens the create
+ * modal, or says why not. The payer's e-mail is offered on API v3 registers only (v2 takes none).
+ */
 export async function openCreateModal(
-  deps: ManagerDeps & Pick<ListenerDeps, "payments">,
+  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion">,
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
@@ -44,7 +48,13 @@ export async function openCreateModal(
   note({ creator: permission.why });
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const { register } = command;
-  if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
+  const connection = await deps.stores.credentials.get(register.key);
+  if (!connection) throw new NotConnectedError(register.key);
+  const emailOffered = (connection.account.apiVersion ?? deps.defaultApiVersion) === "v3";
+  if (prefill.email && !emailOffered) {
+    const t = CREATE_TEXT[lang];
+    return { reply: ephemeral(t.emailNeedsV3, t.emailNeedsV3Fallback), log: { outcome: "usage" } };
+  }
   const methods = await deps.payments.enabledMethodsWithin(register.key, CREATE_METHODS_BUDGET_MS);
   const methodCount = methods ? methods.length : "unavailable";
   try {
@@ -52,6 +62,7 @@ export async function openCreateModal(
       trigger_id: command.triggerId,
       view: createInvoiceModal({
         ...prefill,
+        emailOffered,
         methods,
         // Main's forms carry no name: they read as the forms opened before registers did.
         origin: {

@@ -21,8 +21,9 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import type { CreatedInvoice, InvoiceDraft } from "../../payments/client.js";
+import { createLink, type LinkAsker } from "../../links/create.js";
 import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
+import type { InvoiceDraft } from "../../payments/invoice-draft.js";
 import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
@@ -56,6 +57,8 @@ const formSchema = z
     [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
     [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
     [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.customer]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
   })
@@ -64,13 +67,14 @@ const formSchema = z
     currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
     lifetime: values[CREATE_FIELDS.lifetime].value.value,
     description: values[CREATE_FIELDS.description]?.value.value,
+    customer: values[CREATE_FIELDS.customer]?.value.value,
+    email: values[CREATE_FIELDS.email]?.value.value,
     extra: values[CREATE_FIELDS.extra]?.value.value,
     requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
   }));
 
 type CreateDeps = ManagerDeps &
-  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit">;
-type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unknown };
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links">;
 
 /**
  * The create modal's submit: validate, check the submitter again (a submission is a request of its
@@ -89,7 +93,7 @@ export const createInvoiceSubmission =
       if ("outcome" in accepted) return accepted;
       const refused =
         (await refusedCreator(submission, accepted.creator)) ??
-        (await claimedBefore(submission, accepted.draft));
+        (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
       if (refused) return refused;
       return createAndPost(submission, accepted, started);
     });
@@ -106,7 +110,8 @@ type Submission = {
   note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
-type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string };
+/** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
+type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string; customer?: string | undefined };
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
 async function acceptedForm({
@@ -136,7 +141,7 @@ async function acceptedForm({
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  return { creator, draft: checked.draft, registerKey: register.key };
+  return { creator, draft: checked.draft, registerKey: register.key, customer: checked.customer };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
@@ -153,7 +158,7 @@ async function refusedCreator(submission: Submission, creator: Creator): Promise
  * One invoice per submission: Slack redelivers a submission it got no answer to, and a double
  * click sends it twice. The same form with the same values is the same submission. Undefined: the first.
  */
-async function claimedBefore(submission: Submission, draft: InvoiceDraft): Promise<Outcome | undefined> {
+async function claimedBefore(submission: Submission, draft: object): Promise<Outcome | undefined> {
   const { deps, view, teamId, lang, reply } = submission;
   const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
   let first: boolean;
@@ -173,22 +178,28 @@ async function claimedBefore(submission: Submission, draft: InvoiceDraft): Promi
  * Creates the invoice: a refusal in time keeps the form open next to the amount; otherwise the form
  * closes and the card is posted (or the creator told privately why not).
  */
-async function createAndPost(
-  submission: Submission,
-  accepted: Accepted,
-  started: number,
-): Promise<ViewOutcome> {
+async function createAndPost(submission: Submission, accepted: Accepted, started: number): Promise<Outcome> {
   const { deps, client, lang, note, reply } = submission;
-  const { creator, draft } = accepted;
-  const attempt: Promise<Attempt> = deps.payments.createInvoice(accepted.registerKey, draft).then(
-    (created) => ({ ok: true, created }),
-    (error: unknown) => ({ ok: false, error }),
-  );
+  const { creator, draft, customer } = accepted;
+  const asker: LinkAsker = {
+    team: creator.teamId,
+    register: creator.register,
+    customer,
+    creator: creator.userId,
+    channel: creator.channelId,
+    via: "form",
+  };
+  const attempt = createLink(deps, accepted.registerKey, draft, asker);
   const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
   if (quick && !quick.ok && quick.error instanceof ServiceError) {
     // Refused in time: said next to the amount, the form kept open with what was typed.
     await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages, lang)));
     return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
+  }
+  if (quick && !quick.ok && quick.status === "not_recorded") {
+    // Without the link's record nothing is sent: the form stays open to try again.
+    await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
+    return { outcome: "store_unavailable", err: quick.error };
   }
   await reply();
   note({ slow: quick === null });
@@ -197,7 +208,7 @@ async function createAndPost(
   auditCreated(deps, creator, result.created, draft);
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
-    await postCreatedInvoiceCard(deps, client, creator, result.created, draft, delivered);
+    await postCreatedInvoiceCard(deps, client, creator, result.created, { ...draft, customer }, delivered);
     return { outcome: "created" };
   } catch (error) {
     return { outcome: "card_failed", err: error };
