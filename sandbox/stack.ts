@@ -102,8 +102,9 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 /** Background jobs a test can ask a pass of (BackgroundPasses' names). */
 export type BackgroundJob = keyof BackgroundPasses;
 
-const AUDIT_JOBS: BackgroundJob[] = ["auditDay", "auditOwed"];
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyAlerts", ...AUDIT_JOBS];
+/** The audit trail's jobs and the payment links' pass: records kept on the claim board. */
+const RECORD_JOBS: BackgroundJob[] = ["auditDay", "auditOwed", "links"];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyAlerts", ...RECORD_JOBS];
 
 let counter = 0;
 

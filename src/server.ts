@@ -79,10 +79,11 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner, records } = await openWork(config, stores, logger, closers, {
+  const opened = await openWork(config, stores, logger, closers, {
     ...options,
     clock,
   });
+  const { work } = opened;
   // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
   const moneyAlerts = await starting(closers, "cannot set up the money alerts in the store", () =>
     openMoneyAlerts(config, stores, work.payments, slackClients(config, stores), work.audit, logger, {
@@ -108,7 +109,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
-  const passes = startJobs({ work, feedRunner, digestRunner, records }, moneyAlerts, closers);
+  const passes = startJobs(opened, moneyAlerts, closers);
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
@@ -117,7 +118,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  * their grace); each offers a pass on demand.
  */
 function startJobs(
-  { work, feedRunner, digestRunner, records }: OpenedWork,
+  { work, feedRunner, digestRunner, records, linkRunner }: OpenedWork,
   moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>,
   closers: Closers,
 ): BackgroundPasses {
@@ -125,7 +126,7 @@ function startJobs(
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
   const { auditDay, auditOwed } = records;
-  for (const runner of [digestRunner, work.payouts.runner, moneyAlerts, auditDay, auditOwed]) {
+  for (const runner of [digestRunner, work.payouts.runner, moneyAlerts, auditDay, auditOwed, linkRunner]) {
     runner.start();
     closers.job((graceMs) => runner.close(graceMs));
   }
@@ -137,5 +138,6 @@ function startJobs(
     moneyAlerts: () => moneyAlerts.passNow(),
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
+    links: () => linkRunner.passNow(),
   };
 }

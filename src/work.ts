@@ -7,7 +7,7 @@ import type { DigestRunner } from "./digests/runner.js";
 import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
-import { linkBookFor } from "./links/index.js";
+import { type LinkRunner, openLinks } from "./links/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
 import type { Closers } from "./util/closers.js";
@@ -29,6 +29,8 @@ export type OpenedWork = {
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
   records: Records;
+  /** The payment links' pass: lost answers' invoices looked for by their marker (issue 51). */
+  linkRunner: LinkRunner;
 };
 
 /**
@@ -81,11 +83,12 @@ export async function openWork(
     closers,
     options,
   );
-  const links = linkBookFor(stores.store, {
-    prefix: options.watchNamespace,
-    timeoutMs: config.store.timeoutMs,
-    now: () => options.clock.now(),
-  });
+  const { book: links, runner: linkRunner } = openLinks(
+    config,
+    stores,
+    { payments, watches: watcher, feeds, audit: records.audit, logger },
+    { prefix: options.watchNamespace, clock: options.clock },
+  );
   const work = {
     payments,
     watches: watcher,
@@ -103,6 +106,7 @@ export async function openWork(
     feedRunner,
     digestRunner,
     records,
+    linkRunner,
   };
 }
 

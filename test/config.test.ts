@@ -50,6 +50,7 @@ describe("loadConfig", () => {
       moneyAlerts: { balanceCheckMs: 900_000, payoutCheckMs: 300_000 },
       audit: { retentionDays: 1825, checkMs: 3_600_000 },
       payoutRunMs: 5000,
+      linksCheckMs: 60_000,
       journalGraceMs: 10_000,
       journalAfterMs: 250,
       logLevel: "info",
@@ -102,6 +103,7 @@ describe("loadConfig", () => {
         PAYOUT_CHECK_MS: "30000",
         AUDIT_RETENTION_DAYS: "365",
         PAYOUT_RUN_MS: "2000",
+        LINKS_CHECK_MS: "30000",
         AUDIT_CHECK_MS: "60000",
         JOURNAL_GRACE_MS: "5000",
         JOURNAL_AFTER_MS: "0",
@@ -145,6 +147,7 @@ describe("loadConfig", () => {
       moneyAlerts: { balanceCheckMs: 60_000, payoutCheckMs: 30_000 },
       audit: { retentionDays: 365, checkMs: 60_000 },
       payoutRunMs: 2000,
+      linksCheckMs: 30_000,
       journalGraceMs: 5000,
       journalAfterMs: 0,
       logLevel: "debug",
@@ -217,6 +220,7 @@ describe("loadConfig", () => {
         "PAYOUT_CHECK_MS",
         "AUDIT_RETENTION_DAYS",
         "PAYOUT_RUN_MS",
+        "LINKS_CHECK_MS",
         "AUDIT_CHECK_MS",
         "JOURNAL_GRACE_MS",
         "JOURNAL_AFTER_MS",
@@ -236,7 +240,7 @@ describe("loadConfig", () => {
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
     numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
-    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS", "AUDIT_CHECK_MS");
+    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS", "AUDIT_CHECK_MS", "LINKS_CHECK_MS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);

@@ -43,6 +43,11 @@ export const invoiceButton = codec(
 );
 export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;
 
+/** Create now: the workspace, the unsure link's ref (payments/marker.ts) and its register (main's when left out). */
+export const createNowButton = codec(
+  z.object({ t: teamId, k: z.string().regex(/^[a-z2-7]{10}$/), r: registerName.optional() }),
+);
+
 /** Stop updating: the workspace and the invoice (the card is the message pressed). */
 export const stopButton = codec(z.object({ t: teamId, id: z.string().regex(INVOICE_ID_PATTERN) }));
 export type StopButtonValue = z.infer<typeof stopButton.schema>;

@@ -1,7 +1,7 @@
 import { ERROR_TEXT } from "./errors.js";
 import type { Lang } from "./lang.js";
 
-export type NotSentReason = "not_connected" | "busy";
+export type NotSentReason = "not_connected" | "busy" | "store";
 export type FailedReason = "no_answer" | "internal";
 
 /** `/invoice new`: the form, its field errors, and what the creator is told when it cannot do its job. */
@@ -97,6 +97,7 @@ const en: CreateText = {
   notSentReasons: {
     not_connected: "this workspace's cash register is no longer connected",
     busy: "the payment service is busy with this cash register's other requests",
+    store: "Kassa could not reach its own database, where it writes down every invoice before asking for it",
   },
   notSent: (what, why) =>
     `:warning: The invoice for ${what} was not created: ${why}. Nothing was sent to the payment service; run \`/invoice new\` again in a minute.`,
@@ -159,6 +160,8 @@ const ru: CreateText = {
   notSentReasons: {
     not_connected: "касса этого рабочего пространства больше не подключена",
     busy: "платёжный сервис занят другими запросами этой кассы",
+    store:
+      "Kassa не смогла обратиться к своей базе данных, где записывает каждый счёт, прежде чем его запросить",
   },
   notSent: (what, why) =>
     `:warning: Счёт на ${what} не создан: ${why}. В платёжный сервис ничего не отправлено; запустите \`/invoice new\` снова через минуту.`,

@@ -119,11 +119,11 @@ export class LinkBook {
   }
 }
 
-/** Create now's change: superseded once; a found one or one superseded before is left as it is. */
+/** Create now's change: superseded once; one superseded before (found since or not), or found, is left as it is. */
 function superseding(record: LinkRecord | undefined, next: string): Change<LinkRecord, Superseding> {
   if (!record) return { result: { kind: "gone" } };
-  if (record.status === "created") return { result: { kind: "found", record } };
   if (record.supersededBy) return { result: { kind: "already", record } };
+  if (record.status === "created") return { result: { kind: "found", record } };
   const marked: LinkRecord = { ...record, supersededBy: next };
   return { next: marked, result: { kind: "superseded", record: marked } };
 }

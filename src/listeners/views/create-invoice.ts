@@ -5,9 +5,6 @@ import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
   CREATE_INVOICE_VIEW,
-  createFailedMessage,
-  createNotSentMessage,
-  createRefusedMessage,
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
@@ -21,15 +18,15 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import { createLink, type LinkAsker } from "../../links/create.js";
-import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
+import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
+import { ServiceError } from "../../payments/errors.js";
 import type { InvoiceDraft } from "../../payments/invoice-draft.js";
-import { newReference } from "../../util/logger.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
 import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { failedLinkReply } from "../replies/link-failure.js";
 import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
@@ -204,7 +201,7 @@ async function createAndPost(submission: Submission, accepted: Accepted, started
   await reply();
   note({ slow: quick === null });
   const result = quick ?? (await attempt);
-  if (!result.ok) return tellFailure(client, creator, draft, result.error, note, lang);
+  if (!result.ok) return tellFailure(client, creator, draft, result, note, lang);
   auditCreated(deps, creator, result.created, draft);
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
@@ -217,33 +214,20 @@ async function createAndPost(submission: Submission, accepted: Accepted, started
   }
 }
 
-/** The form was closed and the invoice not created: the creator is told privately why, and what now. */
+/** The form was closed and the invoice not created (or not surely): the creator is told privately, and what now. */
 async function tellFailure(
   client: webApi.WebClient,
   creator: Creator,
   draft: InvoiceDraft,
-  error: unknown,
+  attempt: Extract<LinkAttempt, { ok: false }>,
   note: Note<Noted>,
   lang: Lang,
 ): Promise<ViewOutcome> {
-  const tell = async (message: Parameters<typeof tellCreator>[2]) => {
-    const told: TellDelivery = {};
-    await tellCreator(client, creator, message, told)
-      .catch((tellError: unknown) => note({ tellError: String(tellError) }))
-      .finally(() => note(told));
-  };
-  if (error instanceof ServiceError) {
-    await tell(createRefusedMessage(error.messages, draft.amount, draft.currency, lang));
-    return { outcome: "refused", inline: false, serviceErrors: error.messages };
-  }
-  // Only these failures happen before anything is sent; after any other, the invoice may exist.
-  if (error instanceof NotConnectedError || error instanceof BusyError) {
-    const why = error instanceof NotConnectedError ? "not_connected" : "busy";
-    await tell(createNotSentMessage(draft.amount, draft.currency, why, lang));
-    return { outcome: "not_sent", reason: error.name };
-  }
-  const reference = newReference();
-  const why = error instanceof PaymentsError ? "no_answer" : "internal";
-  await tell(createFailedMessage(draft.amount, draft.currency, why, reference, lang));
-  return { outcome: "create_failed", reference, err: error };
+  const link = { t: creator.teamId, r: creator.register };
+  const { message, outcome } = failedLinkReply(attempt, draft, link, lang);
+  const told: TellDelivery = {};
+  await tellCreator(client, creator, message, told)
+    .catch((tellError: unknown) => note({ tellError: String(tellError) }))
+    .finally(() => note(told));
+  return outcome;
 }
