@@ -8,6 +8,12 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
+import {
+  type MethodChange,
+  type MethodEditCall,
+  type MethodEditFault,
+  openMethodDesk,
+} from "./fake-method-edit.js";
 import { type FakePayoffs, openPayoffDesk, type PayoffCall } from "./fake-payoffs.js";
 import { HTML_502 } from "./payments-http.js";
 import {
@@ -88,6 +94,14 @@ export type FakePayments = {
   methods: SampleMethod[];
   /** When set, method list calls misbehave this way. */
   methodsFault: MethodsFault | null;
+  /** When set, method/edit misbehaves this way (fake-method-edit.ts: refuse, applied-502, slow). */
+  methodEditFault: MethodEditFault | null;
+  /** The envelope errors of the `refuse` edit fault. */
+  methodEditRefusal: string[];
+  /** Every method/edit received, in order, refused ones too (a test counts "sent once"). */
+  methodEdits: MethodEditCall[];
+  /** Changes a method at the service behind Kassa's back: its switch, its surcharge (percent). */
+  editMethodOutside(code: string, change: MethodChange): void;
   /** When set, every invoice info call answers with a proxy's HTML 502. */
   invoiceFault: "html502" | null;
   /** Invoice info of these ids answers only after this long (ms): a slow read of a real invoice. */
@@ -177,12 +191,31 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     slowMs: options.slowMs ?? 4000,
     timers,
   });
+  const methodDesk = openMethodDesk({
+    methods: () => fake.methods,
+    record: (call) => fake.methodEdits.push(call),
+    fault: () => fake.methodEditFault,
+    refusal: () => fake.methodEditRefusal,
+    slowMs: options.slowMs ?? 4000,
+    wait: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, ms);
+        timers.add(timer);
+      }),
+  });
   const fake: FakePayments = {
     url: "",
     requests,
     invoices,
     methods,
     methodsFault: null,
+    methodEditFault: null,
+    methodEditRefusal: ["Editing payment methods is not available for this cash register now"],
+    methodEdits: [],
+    editMethodOutside: (code, change) => methodDesk.outside(code, change),
     invoiceFault: null,
     readDelays: new Map(),
     pay(id) {
@@ -260,13 +293,14 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
 
     const match =
-      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|balance\/info|balance\/list|ticker\/get|history\/payments|report\/invoice\/history|payoff\/(?:create|submit|cancel|info)|history\/payoffs|report\/payoff\/history)\/?$/.exec(
+      /^\/(v2|v3)\/(invoice\/info|invoice\/create|method\/list|method\/edit|method\/get|balance\/info|balance\/list|ticker\/get|history\/payments|report\/invoice\/history|payoff\/(?:create|submit|cancel|info)|history\/payoffs|report\/payoff\/history)\/?$/.exec(
         path,
       );
     // balance/info is v2's name, balance/list v3's.
     const wrongVersion =
       (match?.[2] === "balance/info" && match[1] !== "v2") ||
       (match?.[2] === "balance/list" && match[1] !== "v3") ||
+      (match?.[2] === "method/get" && match[1] !== "v3") ||
       (match?.[2] === "history/payments" && match[1] !== "v2") ||
       (match?.[2] === "report/invoice/history" && match[1] !== "v3") ||
       (match?.[2] === "history/payoffs" && match[1] !== "v2") ||
@@ -357,6 +391,10 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
       return answer(res, 200, version === "v3" ? renderInvoiceV3(invoice) : renderInvoiceV2(invoice));
     }
     if (match[2] === "invoice/create") return createInvoice(res, body, version);
+    if (match[2] === "method/edit" || match[2] === "method/get") {
+      const sent = match[2] === "method/get" ? methodDesk.get(body) : await methodDesk.edit(version, body);
+      return answer(res, sent.status, sent.body, sent.type);
+    }
     if (match[2] === "history/payments" || match[2] === "report/invoice/history") {
       const fault = await misbehave(res, fake.historyFault, version === "v3" ? "items" : "payments");
       if (fault) return;

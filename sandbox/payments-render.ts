@@ -105,55 +105,60 @@ export function renderMethodsV2(methods: SampleMethod[]): string {
   });
 }
 
+/** One method as v3 writes it: an entry of method/list, and the body of method/get. */
+export function methodEntryV3(m: SampleMethod): Record<string, unknown> {
+  return {
+    name: m.name,
+    currency: m.currency,
+    amount_accuracy: String(m.accuracy),
+    minimal_status_level: String(m.minimalStatusLevel),
+    settings: {
+      ...(m.payoutOnly
+        ? {}
+        : {
+            in: {
+              enabled: m.enabled,
+              extra_commissions: { percent: m.extraCommissionPercent, amount: "0" },
+            },
+          }),
+      out: {
+        enabled: Boolean(m.payoutOnly || m.payout),
+        extra_commissions: { percent: m.payout?.extraPercent ?? "0", amount: "0" },
+      },
+    },
+    ...(m.payoutOnly
+      ? {}
+      : {
+          in: {
+            enabled: !m.serviceDisabled,
+            commissions: { percent: m.commissionPercent, amount: m.commission },
+            limits: m.limits ?? {
+              min: m.currency === "RUB" ? "10" : "0.0001",
+              max: m.currency === "RUB" ? "300000" : "100",
+            },
+            fee: "0",
+          },
+        }),
+    out: {
+      enabled: Boolean(m.payout),
+      commissions: { percent: m.payout?.percent ?? "0", amount: m.payout?.fixed ?? "0" },
+      limits: { min: m.payout?.min ?? "0", max: m.payout?.max ?? "0" },
+      fee: "0",
+    },
+  };
+}
+
 export function renderMethodsV3(methods: SampleMethod[]): string {
   return toJson({
     error: false,
     errors: [],
-    items: Object.fromEntries(
-      methods.map((m) => [
-        m.code,
-        {
-          name: m.name,
-          currency: m.currency,
-          amount_accuracy: String(m.accuracy),
-          minimal_status_level: String(m.minimalStatusLevel),
-          settings: {
-            ...(m.payoutOnly
-              ? {}
-              : {
-                  in: {
-                    enabled: m.enabled,
-                    extra_commissions: { percent: m.extraCommissionPercent, amount: "0" },
-                  },
-                }),
-            out: {
-              enabled: Boolean(m.payoutOnly || m.payout),
-              extra_commissions: { percent: m.payout?.extraPercent ?? "0", amount: "0" },
-            },
-          },
-          ...(m.payoutOnly
-            ? {}
-            : {
-                in: {
-                  enabled: !m.serviceDisabled,
-                  commissions: { percent: m.commissionPercent, amount: m.commission },
-                  limits: m.limits ?? {
-                    min: m.currency === "RUB" ? "10" : "0.0001",
-                    max: m.currency === "RUB" ? "300000" : "100",
-                  },
-                  fee: "0",
-                },
-              }),
-          out: {
-            enabled: Boolean(m.payout),
-            commissions: { percent: m.payout?.percent ?? "0", amount: m.payout?.fixed ?? "0" },
-            limits: { min: m.payout?.min ?? "0", max: m.payout?.max ?? "0" },
-            fee: "0",
-          },
-        },
-      ]),
-    ),
+    items: Object.fromEntries(methods.map((m) => [m.code, methodEntryV3(m)])),
   });
+}
+
+/** v3 method/get: one method, its entry of method/list at the top level beside the envelope and its code. */
+export function renderMethodV3(m: SampleMethod): string {
+  return toJson({ error: false, errors: [], method: m.code, ...methodEntryV3(m) });
 }
 
 /** v2 balance/info: JSON numbers; PHP writes an empty map as `[]`. */

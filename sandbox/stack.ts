@@ -104,7 +104,8 @@ export type BackgroundJob = keyof BackgroundPasses;
 
 /** The audit trail's jobs and the payment links' pass: records kept on the claim board. */
 const RECORD_JOBS: BackgroundJob[] = ["auditDay", "auditOwed", "links"];
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", "moneyAlerts", ...RECORD_JOBS];
+const ALERT_JOBS: BackgroundJob[] = ["moneyAlerts", "methodWatch"];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", ...ALERT_JOBS, ...RECORD_JOBS];
 
 let counter = 0;
 

@@ -15,6 +15,7 @@ import { journalCommands, type Recovery, startRecovery } from "./edge/recovery.j
 import { registerListeners } from "./listeners/index.js";
 import { balanceAlertsFor } from "./money-alerts/index.js";
 import { PaymethodsPages } from "./paymethods/pages.js";
+import { methodSwitchesFor } from "./paymethods/switch.js";
 import { registerSteps } from "./steps/index.js";
 import { withOneStoreWait } from "./store/deadline.js";
 import { CommandJournal } from "./store/journal.js";
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): KassaApp {
 /** The listeners (commands, buttons, forms, events) and the workflow steps, with what they use. */
 function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () => Date): void {
   const { config, logger } = deps;
+  const switching = { payments: deps.payments, audit: deps.audit, logger, clock: deps.clock ?? systemClock };
   const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
   registerListeners(app, {
     rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
@@ -118,6 +120,9 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
     links: deps.links,
+    methodWatches: deps.methodWatches,
+    methodCheckMs: config.methodWatch.checkMs,
+    methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, switching),
   });
   registerSteps(app, {
     payments: deps.payments,

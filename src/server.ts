@@ -8,6 +8,7 @@ import {
   starting,
   verifyBotToken,
 } from "./edge/start-steps.js";
+import { methodWatchesFor, openMethodWatch } from "./method-watch/index.js";
 import { openMoneyAlerts } from "./money-alerts/index.js";
 import type { PayoutTiming } from "./payouts/request-deps.js";
 import { openStores } from "./store/index.js";
@@ -90,6 +91,19 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
       clock,
     }),
   );
+  // The payment methods watch: failing or silent methods and changes made outside, once across replicas.
+  const methodWatch = await starting(closers, "cannot set up the payment methods watch in the store", () =>
+    openMethodWatch(
+      config,
+      stores,
+      work.payments,
+      work.history,
+      slackClients(config, stores),
+      work.audit,
+      logger,
+      { clock, prefix: options.watchNamespace },
+    ),
+  );
   const kassa = createApp({
     config,
     logger,
@@ -97,6 +111,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
     ...work,
     bot,
     clock,
+    methodWatches: methodWatchesFor(store, config.store.timeoutMs, options.watchNamespace),
   });
   const port = await starting(closers, `cannot listen on PORT ${config.port}`, () =>
     kassa.start(config.port),
@@ -109,7 +124,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
-  const passes = startJobs(opened, moneyAlerts, closers);
+  const passes = startJobs(opened, { moneyAlerts, methodWatch }, closers);
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
@@ -119,14 +134,27 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  */
 function startJobs(
   { work, feedRunner, digestRunner, records, linkRunner }: OpenedWork,
-  moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>,
+  alerts: {
+    moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>;
+    methodWatch: Awaited<ReturnType<typeof openMethodWatch>>;
+  },
   closers: Closers,
 ): BackgroundPasses {
   feedRunner.start();
   closers.job((graceMs) => feedRunner.close(graceMs));
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
   const { auditDay, auditOwed } = records;
-  for (const runner of [digestRunner, work.payouts.runner, moneyAlerts, auditDay, auditOwed, linkRunner]) {
+  const { moneyAlerts, methodWatch } = alerts;
+  const runners = [
+    digestRunner,
+    work.payouts.runner,
+    moneyAlerts,
+    methodWatch,
+    auditDay,
+    auditOwed,
+    linkRunner,
+  ];
+  for (const runner of runners) {
     runner.start();
     closers.job((graceMs) => runner.close(graceMs));
   }
@@ -136,6 +164,7 @@ function startJobs(
     digests: () => digestRunner.passNow(),
     payouts: () => work.payouts.runner.passNow(),
     moneyAlerts: () => moneyAlerts.passNow(),
+    methodWatch: () => methodWatch.passNow(),
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
     links: () => linkRunner.passNow(),

@@ -25,7 +25,9 @@ type WorkOptions = Parameters<typeof openRecords>[5] & {
 };
 
 export type OpenedWork = {
-  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches"> & { watches: Watcher };
+  work: Omit<AppDeps, "config" | "logger" | "stores" | "bot" | "clock" | "watches" | "methodWatches"> & {
+    watches: Watcher;
+  };
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
   records: Records;

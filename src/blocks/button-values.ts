@@ -104,3 +104,12 @@ export const auditPageButton = codec(
   }),
 );
 export type AuditPageValue = z.infer<typeof auditPageButton.schema>;
+
+/** A payment method's alert: the register's name and the method's code (its handlers read both again). */
+export const methodAlertButton = codec(
+  z.object({
+    r: registerName,
+    c: z.string().min(1).max(40),
+  }),
+);
+export type MethodAlertValue = z.infer<typeof methodAlertButton.schema>;

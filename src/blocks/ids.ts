@@ -66,3 +66,19 @@ export const PAYOUT_REJECT_VIEW = "kassa_payout_reject";
 
 /** `/invoice audit`: the next, older page of entries. */
 export const AUDIT_BUTTONS = { older: "kassa_audit_older" } as const;
+
+/** `/paymethods off|on|surcharge` and the alert's Switch off: the confirmation modal. */
+export const METHOD_SWITCH_VIEW = "kassa_method_switch";
+
+/** `/paymethods watch`: a register's payment methods watch form. */
+export const METHOD_WATCH_VIEW = "kassa_method_watch";
+
+/**
+ * A payment method's alert (the methods watch): Switch off at the service (opens the confirmation),
+ * Snooze 2 h, Methods (the `/paymethods` list, privately).
+ */
+export const METHOD_ALERT_ACTIONS = {
+  switchOff: "method_alert_switch_off",
+  snooze: "method_alert_snooze",
+  methods: "method_alert_methods",
+} as const;

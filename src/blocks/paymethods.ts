@@ -60,11 +60,12 @@ function limitsText(method: PaymentMethod, lang: Lang): string | undefined {
   return undefined;
 }
 
-/** One line of mrkdwn per method, escaped, bounded in length whatever the service sends. */
-export function methodLine(method: PaymentMethod, lang: Lang = "en"): string {
+/** One line of mrkdwn per method, escaped, bounded in length whatever the service sends; its note below. */
+export function methodLine(method: PaymentMethod, lang: Lang = "en", note?: string): string {
+  const below = note ? `\n      _${note}_` : "";
   const t = PAYMETHODS_TEXT[lang];
   const title = `*${safeText(method.name, 80)}* ${inlineCode(truncate(method.code, 40))} · ${safeText(method.currency, 12)}`;
-  if (!method.enabled) return `:no_entry_sign: ${title} · ${t.disabled}`;
+  if (!method.enabled) return `:no_entry_sign: ${title} · ${t.disabled}${below}`;
   const fee = (money: Money) => ` + ${escapeMrkdwn(formatMoney(money, lang))}`;
   const fixed = isZero(method.commission) ? "" : fee(method.commission);
   const extraFixed =
@@ -80,7 +81,7 @@ export function methodLine(method: PaymentMethod, lang: Lang = "en"): string {
     parts.push(t.minStatus(method.minimalStatusLevel));
   const limits = limitsText(method, lang);
   if (limits) parts.push(`${t.limits} ${escapeMrkdwn(limits)}`);
-  return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}`;
+  return `:white_check_mark: ${title}\n      ${parts.join("  ·  ")}${below}`;
 }
 
 function describeFilter(filter: MethodFilter, lang: Lang): string {
@@ -100,7 +101,10 @@ export type PaymethodsMessageOptions = {
   visibility?: ReplyVisibility;
   /** The workspace's language (English by default). */
   lang?: Lang;
+  /** Notes under methods, by code, in mrkdwn: who switched one in Kassa, and when. */
+  notes?: Notes;
 };
+type Notes = ReadonlyMap<string, string>;
 
 /** "Not listed: 2 payout-only methods (not available for payments): `A`, `B`. 1 method could not be read …" */
 function leftOutText(leftOut: PaymethodsMessageOptions["leftOut"], lang: Lang): string {
@@ -145,7 +149,7 @@ export function buildPaymethodsMessage(
   const title = t.title(describeFilter(view.filter, lang), enabled, matching.length - enabled);
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: truncate(title, LIMITS.headerText) } },
-    ...methodSections(shown.shown, lang),
+    ...methodSections(shown.shown, lang, options.notes),
     footerBlock(shown, options, lang),
     { type: "actions", block_id: "paymethods_nav", elements: navButtons(view, shown, visibility, lang) },
   ];
@@ -161,12 +165,14 @@ export function buildPaymethodsMessage(
 }
 
 /** One line per method, a section per METHODS_PER_SECTION of them; a line saying none when none. */
-function methodSections(shown: readonly PaymentMethod[], lang: Lang): types.KnownBlock[] {
+function methodSections(shown: readonly PaymentMethod[], lang: Lang, notes?: Notes): types.KnownBlock[] {
   if (shown.length === 0)
     return [{ type: "section", text: { type: "mrkdwn", text: PAYMETHODS_TEXT[lang].none } }];
   const sections: types.KnownBlock[] = [];
   for (let start = 0; start < shown.length; start += METHODS_PER_SECTION) {
-    const lines = shown.slice(start, start + METHODS_PER_SECTION).map((method) => methodLine(method, lang));
+    const lines = shown
+      .slice(start, start + METHODS_PER_SECTION)
+      .map((method) => methodLine(method, lang, notes?.get(method.code)));
     sections.push({
       type: "section",
       text: { type: "mrkdwn", text: truncate(lines.join("\n"), LIMITS.sectionText) },

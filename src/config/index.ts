@@ -134,6 +134,11 @@ function backgroundConfig(parsed: Parsed) {
     digestIntervalMs: parsed.DIGEST_INTERVAL_MS,
     /** BALANCE_CHECK_MS: each register's balance alerts are checked this often; PAYOUT_CHECK_MS: its payout history. */
     moneyAlerts: { balanceCheckMs: parsed.BALANCE_CHECK_MS, payoutCheckMs: parsed.PAYOUT_CHECK_MS },
+    /**
+     * METHOD_CHECK_MS: each register's payment methods watch reads this often; METHOD_CALM_MS: how long
+     * a method stays below half the threshold before its alert is closed.
+     */
+    methodWatch: { checkMs: parsed.METHOD_CHECK_MS, calmMs: parsed.METHOD_CALM_MS },
     /** AUDIT_RETENTION_DAYS: how many days of each workspace's audit trail are kept (today counts as one). */
     /** AUDIT_CHECK_MS: how often each replica looks for workspaces whose audit day is due (retention, head post). */
     audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS, checkMs: parsed.AUDIT_CHECK_MS },

@@ -80,6 +80,8 @@ export const variablesSchema = z.object({
   DIGEST_INTERVAL_MS: integer(60_000, 100, 3_600_000),
   BALANCE_CHECK_MS: integer(900_000, 100, 86_400_000),
   PAYOUT_CHECK_MS: integer(300_000, 100, 3_600_000),
+  METHOD_CHECK_MS: integer(300_000, 100, 3_600_000),
+  METHOD_CALM_MS: integer(1_800_000, 0, 86_400_000),
   AUDIT_RETENTION_DAYS: integer(1825, 1, 36_500),
   AUDIT_CHECK_MS: integer(3_600_000, 100, 86_400_000),
   PAYOUT_RUN_MS: integer(5_000, 100, 600_000),

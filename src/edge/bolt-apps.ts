@@ -17,6 +17,7 @@ import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
 import type { LinkBook } from "../links/book.js";
+import type { MethodWatches } from "../method-watch/index.js";
 import type { PayoutWork } from "../payouts/runner.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { slackClientOptions } from "../slack/client.js";
@@ -80,6 +81,8 @@ export type AppDeps = {
   payouts: PayoutWork;
   /** The payment links' records (issue 51); their pass runs apart from the app. */
   links: LinkBook;
+  /** Each register's payment methods watch, on the board its runner checks (server.ts opens both). */
+  methodWatches: MethodWatches;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */
   bot?: { botId: string; botUserId: string } | undefined;
   /** The time and timers of the app's background work (the system's clock by default). */

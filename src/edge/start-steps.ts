@@ -61,6 +61,8 @@ export type BackgroundPasses = {
   digests(): Promise<void>;
   payouts(): Promise<void>;
   moneyAlerts(): Promise<void>;
+  /** The payment methods watch: the registers whose check is due. */
+  methodWatch(): Promise<void>;
   auditDay(): Promise<void>;
   /** The audit entries owed by acts whose append the store or the process did not finish. */
   auditOwed(): Promise<void>;

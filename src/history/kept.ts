@@ -40,6 +40,8 @@ export type KeptRead = ReadProgress & {
 
 export type ReadOptions = {
   maxPages: number;
+  /** A refresh within this long is fresh enough for this read (FRESH_MS, or the deps', unless given). */
+  freshMs?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: ReadProgress) => void) | undefined;
 };
@@ -161,7 +163,7 @@ export class KeptHistory {
         (page, items) => this.deps.page(team, page, items),
         {
           since,
-          fresh: Date.now() - manifest.refreshedAt < (this.deps.freshMs ?? FRESH_MS),
+          fresh: Date.now() - manifest.refreshedAt < (options.freshMs ?? this.deps.freshMs ?? FRESH_MS),
           ...options,
         },
       );

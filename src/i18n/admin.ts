@@ -10,6 +10,8 @@ export const MANAGED_ACTIONS = [
   "digest",
   "language",
   "payouts",
+  "methods",
+  "methodsWatch",
 ] as const;
 export type ManagedAction = (typeof MANAGED_ACTIONS)[number];
 
@@ -110,6 +112,8 @@ const en: AdminText = {
     digest: "set the daily summary",
     language: "change the language Kassa writes in",
     payouts: "set up payouts",
+    methods: "switch payment methods or change their surcharges",
+    methodsWatch: "set up the payment methods watch",
   },
   notAllowed: (what) => `:lock: Only ${ERROR_TEXT.en.whoMayManage} can ${what}. Ask one of them.`,
   notAllowedFallback: (what) => `Only workspace admins and owners can ${what}.`,
@@ -183,6 +187,8 @@ const ru: AdminText = {
     digest: "настраивать ежедневную сводку",
     language: "менять язык, на котором пишет Kassa",
     payouts: "настраивать выплаты",
+    methods: "включать и отключать методы оплаты и менять их наценку",
+    methodsWatch: "настраивать наблюдение за методами оплаты",
   },
   notAllowed: (what) =>
     `:lock: ${what[0]?.toUpperCase()}${what.slice(1)} могут только ${ERROR_TEXT.ru.whoMayManage}. Обратитесь к одному из них.`,

@@ -104,9 +104,14 @@ const en: HelpText = {
     "• `/paymethods`: all methods, enabled first",
     "• `/paymethods btc`: methods whose code, name or currency contains “btc”",
     "• `/paymethods enabled` or `/paymethods disabled`",
+    "*Switching* (admins; a confirmation first, then what the service shows after it):",
+    "• `/paymethods off BITCOIN` or `/paymethods on BITCOIN`: switch a method off or on at the service",
+    "• `/paymethods surcharge BITCOIN 2.5`: the surcharge payers pay with a method, in percent",
+    "*The watch* (admins): `/paymethods watch` opens its form: an alert when a method fails or stops being paid, and a note when a method is changed outside Kassa. `/paymethods watch off` turns it off.",
   ],
   paymethodsHelpFallback: "/paymethods [filter] lists the payment methods and their commissions.",
-  paymethodsUsage: "Usage: `/paymethods [all | enabled | disabled | part of a code, name or currency]`",
+  paymethodsUsage:
+    "Usage: `/paymethods [all | enabled | disabled | part of a code, name or currency]`, `/paymethods off|on CODE`, `/paymethods surcharge CODE PERCENT`, `/paymethods watch [off]`",
   paymethodsUsageFallback: (reason) => `${reason}. Usage: /paymethods [filter]`,
 };
 
@@ -169,10 +174,14 @@ const ru: HelpText = {
     "• `/paymethods`: все методы, сначала включённые",
     "• `/paymethods btc`: методы, в коде, названии или валюте которых есть `btc`",
     "• `/paymethods enabled` или `/paymethods disabled`",
+    "*Включение и выключение* (администраторы; сначала подтверждение, затем то, что сервис показывает после него):",
+    "• `/paymethods off BITCOIN` или `/paymethods on BITCOIN`: выключить или включить метод в сервисе",
+    "• `/paymethods surcharge BITCOIN 2.5`: наценка, которую плательщики платят за метод, в процентах",
+    "*Наблюдение* (администраторы): `/paymethods watch` открывает его форму: оповещение, когда метод сбоит или по нему перестают платить, и заметка, когда метод меняют в обход Кассы. `/paymethods watch off` выключает его.",
   ],
   paymethodsHelpFallback: "/paymethods [фильтр] показывает методы оплаты и их комиссии.",
   paymethodsUsage:
-    "Использование: `/paymethods [all | enabled | disabled | часть кода, названия или валюты]`",
+    "Использование: `/paymethods [all | enabled | disabled | часть кода, названия или валюты]`, `/paymethods off|on КОД`, `/paymethods surcharge КОД ПРОЦЕНТ`, `/paymethods watch [off]`",
   paymethodsUsageFallback: (reason) => `${reason}. Использование: /paymethods [фильтр]`,
 };
 

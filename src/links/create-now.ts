@@ -1,5 +1,5 @@
-import type { InvoiceDraft } from "../payments/invoice-draft.js";
 import { newRef } from "../payments/marker.js";
+import type { InvoiceDraft } from "../payments/model.js";
 import { createLink, type LinkAttempt, type LinkDeps } from "./create.js";
 import type { LinkRecord } from "./record.js";
 

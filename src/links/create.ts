@@ -1,6 +1,6 @@
 import { BusyError, NotConnectedError, ServiceError } from "../payments/errors.js";
-import type { CreatedInvoice, InvoiceDraft } from "../payments/invoice-draft.js";
 import { newRef, withMarker } from "../payments/marker.js";
+import type { CreatedInvoice, InvoiceDraft } from "../payments/model.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { Logger } from "../util/logger.js";
 import type { LinkBook, LinkOrder } from "./book.js";

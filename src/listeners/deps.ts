@@ -6,9 +6,11 @@ import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
 import type { LinkBook } from "../links/book.js";
+import type { MethodWatches } from "../method-watch/state.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { PaymethodsPages } from "../paymethods/pages.js";
+import type { MethodSwitches } from "../paymethods/switch.js";
 import type { PayoutPolicies } from "../payouts/policy-store.js";
 import type { PayoutDeps } from "../payouts/request-deps.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
@@ -70,4 +72,10 @@ export type ListenerDeps = {
   balanceAlerts: BalanceAlerts;
   /** The payment links Kassa asks for (issue 51): each one's record, written before it is created. */
   links: LinkBook;
+  /** Each register's payment methods watch (`/paymethods watch`), checked by the methods watch. */
+  methodWatches: MethodWatches;
+  /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */
+  methodCheckMs: number;
+  /** Payment methods switched and surcharges set at the service (`/paymethods off|on|surcharge`). */
+  methodSwitches: MethodSwitches;
 };

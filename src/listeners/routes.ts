@@ -9,6 +9,9 @@ import {
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
+  METHOD_ALERT_ACTIONS,
+  METHOD_SWITCH_VIEW,
+  METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
   PAYOUT_ACTIONS,
@@ -27,6 +30,8 @@ import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
 import { openPaymentPage } from "./actions/links.js";
+import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
+import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
@@ -42,6 +47,8 @@ import type { Route } from "./router.js";
 import { connectSubmission } from "./views/connect.js";
 import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
+import { methodSwitchSubmission } from "./views/method-switch.js";
+import { methodWatchSubmission } from "./views/method-watch.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
 import { payoutVoteSubmission } from "./views/payout-vote.js";
@@ -62,6 +69,8 @@ export const ROUTES: readonly Route[] = [
   { action: PAYMETHODS_ACTIONS.next, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.refresh, handler: paymethodsPageButton },
   { action: PAYMETHODS_ACTIONS.share, handler: paymethodsPageButton },
+  { action: METHOD_ALERT_ACTIONS.snooze, handler: methodAlertSnooze },
+  { action: METHOD_ALERT_ACTIONS.methods, handler: methodAlertMethods },
   { action: INVOICE_ACTIONS.refresh, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.share, handler: invoiceCardButton },
   { action: INVOICE_ACTIONS.open, handler: invoiceCardButton },
@@ -80,14 +89,17 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.approve, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
+  { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
   { view: FEED_FORM_VIEW, handler: feedFormSubmission },
   { view: PAYOUT_SETUP_VIEW, handler: payoutSetupSubmission },
+  { view: METHOD_WATCH_VIEW, handler: methodWatchSubmission },
   { view: PAYOUT_REQUEST_VIEW, handler: payoutRequestSubmission },
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
+  { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

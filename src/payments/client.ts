@@ -1,8 +1,19 @@
 import { UnexpectedResponseError } from "./errors.js";
 import { type HistoryPage, historyFrom, historyV2Schema, historyV3Schema } from "./history.js";
 import type { HttpFetchOptions } from "./http-fetch.js";
-import type { CreatedInvoice, InvoiceDraft } from "./invoice-draft.js";
-import type { ApiVersion, BalanceSheet, Invoice, MethodCatalog, PaymentsAccount, RubRates } from "./model.js";
+import { editMethod, getMethod } from "./method-calls.js";
+import type {
+  ApiVersion,
+  BalanceSheet,
+  CreatedInvoice,
+  Invoice,
+  InvoiceDraft,
+  MethodCatalog,
+  MethodEdit,
+  PaymentMethod,
+  PaymentsAccount,
+  RubRates,
+} from "./model.js";
 import {
   balancesFromV2,
   balancesFromV3,
@@ -29,7 +40,7 @@ import type {
   PayoffQuote,
 } from "./payoff-model.js";
 import type { BeforeSend, CallPriority, RegisterQueueOptions } from "./register-queue.js";
-import { parseShape, type RequestFields, type RetryPolicy, ServiceRequests } from "./request.js";
+import { parseShape, type RequestFields, ServiceRequests } from "./request.js";
 import {
   balanceInfoV2Schema,
   balanceListV3Schema,
@@ -40,8 +51,6 @@ import {
   methodListV3Schema,
   tickerSchema,
 } from "./schemas.js";
-
-export type { CreatedInvoice, InvoiceDraft } from "./invoice-draft.js";
 
 export type PaymentsClientOptions = {
   /** Root of the API without the version segment, ending in a slash. */
@@ -71,12 +80,12 @@ export const DEFAULT_QUEUE: RegisterQueueOptions = { concurrency: 10, ratePerSec
  */
 export class PaymentsClient {
   private readonly requests: ServiceRequests;
-  /** The payout calls (payoff-calls.ts), on the same requests and so within the register's budget. */
-  private readonly payoffs: PayoffTransport;
+  /** The payout and method calls' transport: the same requests, so within the register's budget. */
+  private readonly calls: PayoffTransport;
 
   constructor(private readonly options: PaymentsClientOptions) {
     this.requests = new ServiceRequests({ ...options, queue: options.queue ?? DEFAULT_QUEUE });
-    this.payoffs = {
+    this.calls = {
       post: (...args) => this.requests.post(...args),
       versionOf: (account) => account.apiVersion ?? options.defaultVersion,
       timeZone: options.timeZone,
@@ -88,20 +97,9 @@ export class PaymentsClient {
     this.requests.close();
   }
 
-  private post(
-    version: ApiVersion,
-    path: string,
-    account: PaymentsAccount,
-    fields: RequestFields,
-    retry?: RetryPolicy,
-    priority?: CallPriority,
-  ): Promise<Record<string, unknown>> {
-    return this.requests.post(version, path, account, fields, retry, priority);
-  }
-
   async getInvoice(account: PaymentsAccount, id: string): Promise<Invoice> {
     const version = account.apiVersion ?? this.options.defaultVersion;
-    const body = await this.post(version, "invoice/info/", account, { id });
+    const body = await this.requests.post(version, "invoice/info/", account, { id });
     const invoice =
       version === "v3"
         ? invoiceFromV3(parseShape(invoiceV3Schema, body), this.options.timeZone)
@@ -118,7 +116,7 @@ export class PaymentsClient {
    */
   async listMethods(account: PaymentsAccount): Promise<MethodCatalog> {
     const version = account.apiVersion ?? this.options.defaultVersion;
-    const body = await this.post(version, "method/list/", account, {});
+    const body = await this.requests.post(version, "method/list/", account, {});
     return version === "v3"
       ? methodsFromV3(parseShape(methodListV3Schema, body))
       : methodsFromV2(parseShape(methodListV2Schema, body));
@@ -142,13 +140,13 @@ export class PaymentsClient {
     if (version === "v3") {
       const body = parseShape(
         historyV3Schema,
-        await this.post(version, "report/invoice/history/", account, fields, "transient", priority),
+        await this.requests.post(version, "report/invoice/history/", account, fields, "transient", priority),
       );
       return historyFrom(body.items, body.has_next_page ?? null, this.options.timeZone, "v3");
     }
     const body = parseShape(
       historyV2Schema,
-      await this.post(version, "history/payments/", account, fields, "transient", priority),
+      await this.requests.post(version, "history/payments/", account, fields, "transient", priority),
     );
     return historyFrom(body.payments, null, this.options.timeZone, "v2");
   }
@@ -160,17 +158,17 @@ export class PaymentsClient {
   async getBalances(account: PaymentsAccount, priority: CallPriority = "command"): Promise<BalanceSheet> {
     const version = account.apiVersion ?? this.options.defaultVersion;
     if (version === "v3") {
-      const body = await this.post(version, "balance/list/", account, {}, undefined, priority);
+      const body = await this.requests.post(version, "balance/list/", account, {}, undefined, priority);
       return balancesFromV3(parseShape(balanceListV3Schema, body));
     }
-    const body = await this.post(version, "balance/info/", account, {}, undefined, priority);
+    const body = await this.requests.post(version, "balance/info/", account, {}, undefined, priority);
     return balancesFromV2(parseShape(balanceInfoV2Schema, body));
   }
 
   /** Prices of `currencies` in roubles (ticker/get); a currency the service does not price is absent. */
   async getRubRates(account: PaymentsAccount, currencies: string[]): Promise<RubRates> {
     const version = account.apiVersion ?? this.options.defaultVersion;
-    const body = await this.post(version, "ticker/get/", account, { tickers: currencies });
+    const body = await this.requests.post(version, "ticker/get/", account, { tickers: currencies });
     return ratesFrom(parseShape(tickerSchema, body));
   }
 
@@ -194,33 +192,43 @@ export class PaymentsClient {
     if (draft.payerDetails && version === "v3") fields.payer_details = draft.payerDetails;
     if (draft.requiredMethod) fields.required_method = draft.requiredMethod;
     if (draft.callbackUrl) fields.callback_url = draft.callbackUrl;
-    const body = await this.post(version, "invoice/create/", account, fields, "not-sent");
+    const body = await this.requests.post(version, "invoice/create/", account, fields, "not-sent");
     return parseShape(createdInvoiceSchema, body);
+  }
+
+  /** method/edit: one request, never sent again once it may have arrived (method-calls.ts). */
+  editMethod(account: PaymentsAccount, edit: MethodEdit): Promise<void> {
+    return editMethod(this.calls, account, edit, () => this.listMethods(account));
+  }
+
+  /** One method as the service has it now (v3 method/get, v2 a method list); undefined: not listed. */
+  getMethod(account: PaymentsAccount, code: string): Promise<PaymentMethod | undefined> {
+    return getMethod(this.calls, account, code, () => this.listMethods(account));
   }
 
   /** payoff/create: the quote (state `created`), signed with Secret 2; sent at most once. */
   createPayoff(account: PayoffAccount, draft: PayoffDraft): Promise<PayoffQuote> {
-    return createPayoff(this.payoffs, account, draft);
+    return createPayoff(this.calls, account, draft);
   }
 
   /** payoff/submit: never retried once it may have arrived; `beforeSend` false at its turn: not sent. */
   submitPayoff(account: PayoffAccount, id: string, beforeSend?: BeforeSend): Promise<Payoff> {
-    return signedPayoffCall(this.payoffs, "submit", account, id, beforeSend);
+    return signedPayoffCall(this.calls, "submit", account, id, beforeSend);
   }
 
   /** payoff/cancel: `created` to `canceled`; refused by the service in any other state. */
   cancelPayoff(account: PayoffAccount, id: string): Promise<Payoff> {
-    return signedPayoffCall(this.payoffs, "cancel", account, id);
+    return signedPayoffCall(this.calls, "cancel", account, id);
   }
 
   /** payoff/info: the payout as the service has it now (unsigned; retried like every read). */
   payoffInfo(account: PaymentsAccount, id: string): Promise<Payoff> {
-    return payoffInfo(this.payoffs, account, id);
+    return payoffInfo(this.calls, account, id);
   }
 
   /** The payout methods with fees and limits (v3 method list `out`); `listed: false` on v2. */
   listPayoffMethods(account: PaymentsAccount): Promise<PayoffMethodList> {
-    return listPayoffMethods(this.payoffs, account);
+    return listPayoffMethods(this.calls, account);
   }
 
   /** One page of the register's payouts, newest first (v2 history/payoffs/, v3 report/payoff/history/). */
@@ -230,6 +238,6 @@ export class PaymentsClient {
     items: number,
     priority: CallPriority = "command",
   ): Promise<PayoffHistoryPage> {
-    return payoffHistory(this.payoffs, account, page, items, priority);
+    return payoffHistory(this.calls, account, page, items, priority);
   }
 }

@@ -7,6 +7,7 @@ import type {
   Invoice,
   MethodCatalog,
   Money,
+  PaymentMethod,
   RubRates,
 } from "./model.js";
 import type {
@@ -16,6 +17,7 @@ import type {
   InvoiceV3,
   MethodListV2,
   MethodListV3,
+  MethodV3,
   TickerAnswer,
 } from "./schemas.js";
 import { parseServiceTime, type ServiceTime } from "./time.js";
@@ -156,36 +158,41 @@ const limit = (value: string | null | undefined): string | null =>
  */
 export function methodsFromV3(raw: MethodListV3): MethodCatalog {
   const catalog: MethodCatalog = { methods: [], payoutOnly: [], unreadable: [...raw.items.unreadable] };
-  for (const [code, method] of raw.items.methods) {
-    const incoming = method.in;
-    const settings = method.settings?.in;
-    if (!incoming) {
-      catalog.payoutOnly.push(code);
-      continue;
-    }
-    if (!settings) {
-      catalog.unreadable.push({ code, reason: "settings.in: missing" });
-      continue;
-    }
-    const money = (value: string | null): Money | null =>
-      value === null ? null : { value, currency: method.currency };
-    const min = limit(incoming.limits?.min);
-    const max = limit(incoming.limits?.max);
-    catalog.methods.push({
-      code,
-      name: method.name,
-      enabled: settings.enabled && incoming.enabled,
-      switchedOn: settings.enabled,
-      currency: method.currency,
-      commissionPercent: incoming.commissions.percent,
-      commission: { value: incoming.commissions.amount, currency: method.currency },
-      extraCommissionPercent: settings.extra_commissions.percent,
-      extraCommission: money(settings.extra_commissions.amount),
-      minimalStatusLevel: method.minimal_status_level ?? null,
-      limits: min || max ? { min: money(min), max: money(max) } : null,
-    });
+  for (const [code, entry] of raw.items.methods) {
+    const method = methodFromV3(code, entry);
+    if (method === "payout-only") catalog.payoutOnly.push(code);
+    else if ("reason" in method) catalog.unreadable.push({ code, reason: method.reason });
+    else catalog.methods.push(method);
   }
   return catalog;
+}
+
+/** One v3 method (a list entry, or method/get's answer) as methodsFromV3 reads it. */
+export function methodFromV3(
+  code: string,
+  method: MethodV3,
+): PaymentMethod | "payout-only" | { reason: string } {
+  const incoming = method.in;
+  const settings = method.settings?.in;
+  if (!incoming) return "payout-only";
+  if (!settings) return { reason: "settings.in: missing" };
+  const money = (value: string | null): Money | null =>
+    value === null ? null : { value, currency: method.currency };
+  const min = limit(incoming.limits?.min);
+  const max = limit(incoming.limits?.max);
+  return {
+    code,
+    name: method.name,
+    enabled: settings.enabled && incoming.enabled,
+    switchedOn: settings.enabled,
+    currency: method.currency,
+    commissionPercent: incoming.commissions.percent,
+    commission: { value: incoming.commissions.amount, currency: method.currency },
+    extraCommissionPercent: settings.extra_commissions.percent,
+    extraCommission: money(settings.extra_commissions.amount),
+    minimalStatusLevel: method.minimal_status_level ?? null,
+    limits: min || max ? { min: money(min), max: money(max) } : null,
+  };
 }
 
 export function balancesFromV2(raw: BalanceInfoV2): BalanceSheet {

@@ -141,34 +141,34 @@ export type MethodListV2 = z.infer<typeof methodListV2Schema>;
 
 const v3Commissions = z.object({ percent: decimalSchema, amount: decimalSchema });
 
+/** One v3 method: an entry of method/list, and the answer of method/get (beside the envelope). */
+export const methodV3Schema = z.object({
+  name: z.string(),
+  currency: currencySchema,
+  amount_accuracy: integerSchema.nullish().catch(null),
+  minimal_status_level: integerSchema.nullish().catch(null),
+  settings: z
+    .object({ in: z.object({ enabled: z.boolean(), extra_commissions: v3Commissions }).nullish() })
+    .nullish(),
+  in: z
+    .object({
+      enabled: z.boolean(),
+      commissions: v3Commissions,
+      limits: z
+        .object({ min: decimalSchema.nullish().catch(null), max: decimalSchema.nullish().catch(null) })
+        .nullish()
+        .catch(null),
+      fee: decimalSchema.nullish().catch(null),
+    })
+    .nullish(),
+});
+export type MethodV3 = z.infer<typeof methodV3Schema>;
+
 /**
  * v3/method/list/: `items`, nested, decimal strings (notes/payments-api.md). An entry without `in`
  * is a payout-only method; a limit of "0" means no limit (both handled in methodsFromV3).
  */
-export const methodListV3Schema = z.object({
-  items: methodMap(
-    z.object({
-      name: z.string(),
-      currency: currencySchema,
-      amount_accuracy: integerSchema.nullish().catch(null),
-      minimal_status_level: integerSchema.nullish().catch(null),
-      settings: z
-        .object({ in: z.object({ enabled: z.boolean(), extra_commissions: v3Commissions }).nullish() })
-        .nullish(),
-      in: z
-        .object({
-          enabled: z.boolean(),
-          commissions: v3Commissions,
-          limits: z
-            .object({ min: decimalSchema.nullish().catch(null), max: decimalSchema.nullish().catch(null) })
-            .nullish()
-            .catch(null),
-          fee: decimalSchema.nullish().catch(null),
-        })
-        .nullish(),
-    }),
-  ),
-});
+export const methodListV3Schema = z.object({ items: methodMap(methodV3Schema) });
 export type MethodListV3 = z.infer<typeof methodListV3Schema>;
 
 /** A map PHP may write as `[]` when it is empty. */

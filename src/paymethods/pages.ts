@@ -1,10 +1,12 @@
 import type { SlackMessage } from "../blocks/message.js";
 import {
   buildPaymethodsMessage,
+  METHODS_PER_PAGE,
   type PaymethodsMessageOptions,
   type PaymethodsView,
+  sortMethods,
 } from "../blocks/paymethods.js";
-import { filterText } from "../payments/method-filter.js";
+import { filterMethods, filterText } from "../payments/method-filter.js";
 import type { PaymentMethod } from "../payments/model.js";
 
 /**
@@ -38,6 +40,7 @@ export class PaymethodsPages {
       options.fetchedAt.getTime(),
       options.visibility ?? "channel",
       options.lang ?? "en",
+      [...(options.notes ?? [])],
     ]);
     const known = pages.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -46,4 +49,12 @@ export class PaymethodsPages {
     pages.set(key, built ? Object.freeze(built) : null);
     return built;
   }
+}
+
+/** The methods page `view` shows of `all` (whose switch records the page's notes read). */
+export function methodsOnPage(all: readonly PaymentMethod[], view: PaymethodsView): PaymentMethod[] {
+  const matching = sortMethods(filterMethods(all, view.filter));
+  const pages = Math.max(1, Math.ceil(matching.length / METHODS_PER_PAGE));
+  const page = Number.isFinite(view.page) ? Math.min(Math.max(1, Math.trunc(view.page)), pages) : 1;
+  return matching.slice((page - 1) * METHODS_PER_PAGE, page * METHODS_PER_PAGE);
 }

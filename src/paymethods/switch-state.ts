@@ -1,15 +1,21 @@
 import { z } from "zod";
 import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
-import type { ClaimBoard } from "../store/claims/index.js";
+import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
+import type { KeyvStore } from "../store/connection.js";
+import { DEFAULT_PREFIX } from "../store/schema/names.js";
 
 // Each method's switches made in Kassa: one item of family `method-switch` on the claim board (key:
 // `registerKey:CODE`), its state `switch` changed only through METHOD_SWITCHES.update. A confirmation
 // becomes `pending` by compare-and-set before its one `method/edit` is sent (so of two replicas or
 // clicks one sends), and `last` once the service's own read shows the result. The methods watch reads
-// it to tell Kassa's changes from changes made elsewhere.
+// it to tell Kassa's changes from changes made elsewhere. The register's own item (key: the register's
+// key, field `codes`) lists the methods that have a record, so a register disconnected forgets them all.
 
 export const METHOD_SWITCH_FAMILY = "method-switch";
 const SWITCH_FIELD = "switch";
+const CODES_FIELD = "codes";
+/** Methods with a record, listed per register at most (a register lists a few dozen). */
+const CODES_KEPT = 200;
 /** Confirmations remembered as handled (a repeat of one is answered from here, never sent again). */
 const DONE_KEPT = 20;
 
@@ -55,10 +61,13 @@ export type MethodSwitchState = z.infer<typeof switchStateSchema>;
 export const NO_SWITCH: MethodSwitchState = { v: 1, done: [] };
 export const SWITCH_DONE_KEPT = DONE_KEPT;
 
-/** The family: one item per method switched in Kassa; its state `switch`. */
+/** The codes of a register's methods that have a record (newest last). */
+const codesSchema = z.array(z.string().min(1).max(40)).max(CODES_KEPT);
+
+/** The family: one item per method switched in Kassa (its state `switch`), and per register (`codes`). */
 export const METHOD_SWITCHES = defineFamily({
   name: METHOD_SWITCH_FAMILY,
-  fields: { [SWITCH_FIELD]: switchStateSchema },
+  fields: { [SWITCH_FIELD]: switchStateSchema, [CODES_FIELD]: codesSchema },
   kept: "while its register is connected",
 });
 
@@ -73,13 +82,14 @@ export async function readSwitch(
   return (await METHOD_SWITCHES.read(board, switchKey(registerKey, code), SWITCH_FIELD)).value ?? NO_SWITCH;
 }
 
-/** A read-change-compare-and-set of a method's switch record. */
-export function changeSwitch<T>(
+/** A read-change-compare-and-set of a method's switch record (its code listed for the register first). */
+export async function changeSwitch<T>(
   board: ClaimBoard,
   registerKey: string,
   code: string,
   change: (current: MethodSwitchState) => { next: MethodSwitchState; result: T } | { result: T },
 ): Promise<T> {
+  await listCode(board, registerKey, code);
   return METHOD_SWITCHES.update(
     board,
     switchKey(registerKey, code),
@@ -87,6 +97,15 @@ export function changeSwitch<T>(
     (stored) => change(stored.value ?? NO_SWITCH),
     10,
   );
+}
+
+/** Lists `code` among the register's methods with a record (before the record is written: never one unlisted). */
+async function listCode(board: ClaimBoard, registerKey: string, code: string): Promise<void> {
+  await METHOD_SWITCHES.update(board, registerKey, CODES_FIELD, (stored) => {
+    const codes = stored.value ?? [];
+    if (codes.includes(code)) return { result: undefined };
+    return { next: [...codes, code].slice(-CODES_KEPT), result: undefined };
+  });
 }
 
 /** The switch records as the watch and the method list read them, on the board opened on first use. */
@@ -109,4 +128,20 @@ export class MethodSwitchRecords {
     );
     return new Map(read);
   }
+
+  /** A register disconnected or uninstalled: every method's record is forgotten, then their list. */
+  async forget(registerKey: string): Promise<void> {
+    const board = await this.board();
+    const codes = (await METHOD_SWITCHES.read(board, registerKey, CODES_FIELD)).value ?? [];
+    await Promise.all(codes.map((one) => board.drop(METHOD_SWITCH_FAMILY, switchKey(registerKey, one))));
+    await board.drop(METHOD_SWITCH_FAMILY, registerKey);
+  }
+}
+
+/** The switch records on the store's claim board. */
+export function methodSwitchRecordsFor(
+  store: Pick<KeyvStore, "native">,
+  timeoutMs: number,
+): MethodSwitchRecords {
+  return new MethodSwitchRecords(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
 }

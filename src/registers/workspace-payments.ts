@@ -1,11 +1,14 @@
-import type { CreatedInvoice, InvoiceDraft, PaymentsClient } from "../payments/client.js";
+import type { PaymentsClient } from "../payments/client.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { HistoryPage } from "../payments/history.js";
 import type {
   ApiVersion,
   BalanceSheet,
+  CreatedInvoice,
   Invoice,
+  InvoiceDraft,
   MethodCatalog,
+  MethodEdit,
   PaymentMethod,
   PaymentsAccount,
 } from "../payments/model.js";
@@ -13,19 +16,11 @@ import type { PayoffHistoryPage, PayoffMethod } from "../payments/payoff-model.j
 import type { CallPriority } from "../payments/register-queue.js";
 import type { Cache } from "../store/cache.js";
 import type { CredentialsStore } from "../store/credentials.js";
-import { Memo } from "../store/memo.js";
-import {
-  type CachedMethods,
-  cachedMethodsSchema,
-  listFrom,
-  type MethodList,
-} from "../store/payment-caches.js";
+import type { MethodList } from "../store/payment-caches.js";
 import { SingleFlight } from "../util/single-flight.js";
 import { within } from "../util/within.js";
 import { type BalanceReport, RATES_BUDGET_MS, readBalanceReport } from "./balance-report.js";
-
-/** How long a method list read from the store is reused in memory. */
-const METHODS_MEMO_MS = 5000;
+import { type ListOwner, MethodLists } from "./method-lists.js";
 
 export type { BalanceReport, MethodList };
 export { RATES_BUDGET_MS };
@@ -42,11 +37,10 @@ export const METHOD_LOOKUP_BUDGET_MS = 1500;
  * then calls the client; the method list cached per register and fetched once per burst.
  */
 export class WorkspacePayments {
-  private readonly methodFetches = new SingleFlight<MethodList>();
   private readonly invoiceFetches = new SingleFlight<Invoice>();
   private readonly balanceFetches = new SingleFlight<BalanceReport>();
-  /** The store's cached list, a few seconds in memory (it is read on every /paymethods). */
-  private readonly methodsMemo = new Memo<CachedMethods>(METHODS_MEMO_MS);
+  /** Each register's method list, cached (it is read on every /paymethods). */
+  private readonly lists: MethodLists;
 
   constructor(
     private readonly credentials: CredentialsStore,
@@ -59,7 +53,9 @@ export class WorkspacePayments {
       /** The register's callback address (PUBLIC_URL set); only asked for a register with Secret 2. */
       callbackAddress?: ((registerKey: string) => Promise<string>) | undefined;
     },
-  ) {}
+  ) {
+    this.lists = new MethodLists(cache, options.methodsTtlMs);
+  }
 
   /** Identical lookups of one invoice in one register at the same time share one call. */
   async invoice(registerKey: string, invoiceId: string): Promise<Invoice> {
@@ -71,23 +67,35 @@ export class WorkspacePayments {
 
   /** `fresh`: skip the cache (the Refresh button), still sharing a call already under way. */
   async methods(registerKey: string, options: { fresh?: boolean } = {}): Promise<MethodList> {
+    const { account, owner } = await this.reader(registerKey);
+    const cached = options.fresh ? undefined : await this.lists.cached(registerKey, owner);
+    return cached ?? this.lists.read(registerKey, owner, () => this.client.listMethods(account), true);
+  }
+
+  /**
+   * Changes one method at the service: ONE method/edit/, never sent again (method-calls.ts). A
+   * refusal is a ServiceError in the service's words; a time-out or a 5xx an UnreachableError, "not
+   * sure": read with methodNow. Whatever came of it, the register's cached list is forgotten.
+   */
+  async editMethod(registerKey: string, edit: MethodEdit): Promise<void> {
     const connection = await this.connection(registerKey);
-    const apiVersion = connection.account.apiVersion ?? this.options.defaultVersion;
-    const key = `paymethods:${registerKey}`;
-    if (!options.fresh) {
-      const cached = this.methodsMemo.get(key, undefined) ?? (await this.cache.get(key, cachedMethodsSchema));
-      // Reconnecting with another login or version makes the old list someone else's.
-      if (cached && cached.login === connection.login && cached.apiVersion === apiVersion) {
-        this.remember(key, cached);
-        return listFrom(cached, true);
-      }
+    try {
+      await this.client.editMethod(connection.account, edit);
+    } finally {
+      await this.lists.forget(registerKey).catch(() => undefined);
     }
-    return this.methodFetches.run(registerKey, async () => {
-      const catalog = await this.client.listMethods(connection.account);
-      const entry: CachedMethods = { login: connection.login, apiVersion, fetchedAt: Date.now(), ...catalog };
-      await this.cache.set(key, entry, this.options.methodsTtlMs);
-      this.remember(key, entry);
-      return listFrom(entry, false);
+  }
+
+  /**
+   * One method as the service has it now, never from the cache: v3 method/get/, v2 a fresh method
+   * list; undefined when the service does not list it. The cached list is brought up to date with
+   * it (v2 the whole list, v3 that method), so /paymethods shows the new state.
+   */
+  async methodNow(registerKey: string, code: string): Promise<PaymentMethod | undefined> {
+    const { account, owner } = await this.reader(registerKey);
+    return this.lists.now(registerKey, owner, code, {
+      list: () => this.client.listMethods(account),
+      one: () => this.client.getMethod(account, code),
     });
   }
 
@@ -139,11 +147,7 @@ export class WorkspacePayments {
 
   /** The login and API version whose history is read (a kept record belongs to them). */
   async register(registerKey: string): Promise<{ login: string; apiVersion: ApiVersion }> {
-    const connection = await this.connection(registerKey);
-    return {
-      login: connection.login,
-      apiVersion: connection.account.apiVersion ?? this.options.defaultVersion,
-    };
+    return (await this.reader(registerKey)).owner;
   }
 
   /** Creates an invoice with the workspace's cash register; sent once, never shared or retried. */
@@ -179,12 +183,7 @@ export class WorkspacePayments {
 
   /** The method list, cached or read within `budgetMs`; undefined when slower or failing. */
   private async methodsWithin(registerKey: string, budgetMs: number): Promise<MethodList | undefined> {
-    return (
-      (await within(
-        this.methods(registerKey).catch(() => undefined),
-        budgetMs,
-      )) ?? undefined
-    );
+    return quietlyWithin(this.methods(registerKey), budgetMs);
   }
 
   /**
@@ -199,12 +198,7 @@ export class WorkspacePayments {
       const list = await this.client.listPayoffMethods((await this.connection(key)).account);
       return list.listed ? list.methods : ("unlisted" as const);
     };
-    return (
-      (await within(
-        read().catch(() => undefined),
-        budgetMs,
-      )) ?? undefined
-    );
+    return quietlyWithin(read(), budgetMs);
   }
 
   /** The balances alone (no rates, never cached), read in the background lane (the balance alerts' check). */
@@ -224,15 +218,14 @@ export class WorkspacePayments {
 
   /** Drops what is cached for a register (after a disconnect or new credentials). */
   async forgetCached(registerKey: string): Promise<void> {
-    this.methodsMemo.delete(`paymethods:${registerKey}`);
-    await this.cache.delete(`paymethods:${registerKey}`);
+    await this.lists.forget(registerKey);
     await this.cache.delete(`balance:${registerKey}`);
   }
 
-  /** In memory no longer than the store keeps it. */
-  private remember(key: string, entry: CachedMethods): void {
-    const left = entry.fetchedAt + this.options.methodsTtlMs - Date.now();
-    this.methodsMemo.set(key, entry, Math.min(METHODS_MEMO_MS, left));
+  /** The register's account, and whose lists it reads (its login and API version). */
+  private async reader(registerKey: string): Promise<{ account: PaymentsAccount; owner: ListOwner }> {
+    const { account, login } = await this.connection(registerKey);
+    return { account, owner: { login, apiVersion: account.apiVersion ?? this.options.defaultVersion } };
   }
 
   private async connection(registerKey: string) {
@@ -240,4 +233,14 @@ export class WorkspacePayments {
     if (!connection) throw new NotConnectedError(registerKey);
     return connection;
   }
+}
+
+/** What `work` gives within `budgetMs`; undefined when it is slower or fails (it goes on meanwhile). */
+async function quietlyWithin<T>(work: Promise<T>, budgetMs: number): Promise<T | undefined> {
+  return (
+    (await within(
+      work.catch(() => undefined),
+      budgetMs,
+    )) ?? undefined
+  );
 }

@@ -759,6 +759,10 @@ describe("paymethods replies", () => {
     const [section] = sectionTexts(message);
     expect(section).toContain("• `/paymethods btc`");
     expect(section).toContain("• `/paymethods enabled` or `/paymethods disabled`");
+    expect(section).toContain("• `/paymethods off BITCOIN` or `/paymethods on BITCOIN`");
+    expect(section).toContain("• `/paymethods surcharge BITCOIN 2.5`");
+    expect(section).toContain("`/paymethods watch` opens its form");
+    expect(section).toContain("`/paymethods watch off` turns it off");
     expect(section).toContain("In this workspace method lists are posted in the channel for everyone.");
     const [privately] = sectionTexts(paymethodsHelpMessage({ visibility: "private" }));
     expect(privately).toContain(
@@ -792,7 +796,7 @@ describe("paymethods replies", () => {
     expect(short.response_type).toBe("ephemeral");
     expect(short.text).toBe("A filter is at most 40 characters. Usage: /paymethods [filter]");
     expect(sectionTexts(short)).toEqual([
-      ":information_source: A filter is at most 40 characters: `&lt;!channel&gt;`\nUsage: `/paymethods [all | enabled | disabled | part of a code, name or currency]`",
+      ":information_source: A filter is at most 40 characters: `&lt;!channel&gt;`\nUsage: `/paymethods [all | enabled | disabled | part of a code, name or currency]`, `/paymethods off|on CODE`, `/paymethods surcharge CODE PERCENT`, `/paymethods watch [off]`",
     ]);
 
     const long = paymethodsUsageMessage(reason, "<".repeat(5000));

@@ -9,6 +9,7 @@ import {
   feedSettingsButton,
   invoiceButton,
   listPageButton,
+  methodAlertButton,
   paymethodsPageButton,
   stopButton,
 } from "../../src/blocks/button-values.js";
@@ -25,6 +26,9 @@ import {
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
   LIST_ACTIONS,
+  METHOD_ALERT_ACTIONS,
+  METHOD_SWITCH_VIEW,
+  METHOD_WATCH_VIEW,
   OPEN_PAYMENT_PAGE_ACTION,
   PAYMETHODS_ACTIONS,
   PAYOUT_ACTIONS,
@@ -35,6 +39,7 @@ import {
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
+import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
@@ -44,6 +49,8 @@ import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
+import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actions/method-alert.js";
+import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
@@ -59,9 +66,12 @@ import { ROUTES } from "../../src/listeners/routes.js";
 import { connectSubmission } from "../../src/listeners/views/connect.js";
 import { createInvoiceSubmission } from "../../src/listeners/views/create-invoice.js";
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
+import { methodSwitchSubmission } from "../../src/listeners/views/method-switch.js";
+import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
+import { DEFAULT_FAILURE_RULE, DEFAULT_SILENCE_RULE } from "../../src/method-watch/state.js";
 import { periodBounds } from "../../src/reports/periods.js";
 import {
   type Acks,
@@ -194,6 +204,53 @@ describe("buttons", () => {
     const body = await reply("pm-page");
     expect(body.replace_original).toBe(true);
     expect(lastLine()).toMatchObject({ action: PAYMETHODS_ACTIONS.refresh, outcome: "ok", page: 1 });
+  });
+
+  it("a method alert's Snooze quiets the method for 2 h and says who in the alert's thread", async () => {
+    cover(methodAlertSnooze);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    const press = { actionId: METHOD_ALERT_ACTIONS.snooze, value, user: MEMBER };
+    const card = { ts: "1764000000.000200", text: "alert", blocks: [] };
+    // The watch is off: nothing to snooze, said to the presser alone.
+    await methodAlertSnooze(world.deps)(buttonArgs(world, { ...press, replyId: "snooze-off", card }));
+    expect(JSON.stringify(await reply("snooze-off"))).toContain("is off");
+    expect(lastLine()).toMatchObject({ outcome: "method_snooze_watch_off", method: "BITCOIN" });
+    const settings = {
+      channel: CHANNEL,
+      mention: [],
+      failure: DEFAULT_FAILURE_RULE,
+      silence: DEFAULT_SILENCE_RULE,
+    };
+    await world.deps.methodWatches.set(
+      TEAM,
+      { ...settings, by: ADMIN, at: new Date().toISOString() },
+      Date.now(),
+    );
+    await methodAlertSnooze(world.deps)(buttonArgs(world, { ...press, replyId: "snooze", card }));
+    const thread = world.slack.callsOf("chat.postMessage").at(-1)?.body;
+    expect(thread?.thread_ts).toBe(card.ts);
+    expect(JSON.stringify(thread)).toContain(`<@${MEMBER}> snoozed the alerts about`);
+    expect(lastLine()).toMatchObject({ outcome: "method_snoozed", method: "BITCOIN", snoozeSaid: "thread" });
+    const snoozed = (await world.deps.methodWatches.read(TEAM)).snoozed.BITCOIN ?? 0;
+    expect(snoozed - world.deps.now().getTime()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+  });
+
+  it("a method alert's Methods answers the method list to the presser alone", async () => {
+    cover(methodAlertMethods);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    await methodAlertMethods(world.deps)(
+      buttonArgs(world, {
+        actionId: METHOD_ALERT_ACTIONS.methods,
+        value,
+        user: MEMBER,
+        replyId: "alert-methods",
+      }),
+    );
+    const body = await reply("alert-methods");
+    expect(body.response_type).toBe("ephemeral");
+    expect(body.replace_original).toBe(false);
+    expect(JSON.stringify(body)).toContain("Bitcoin");
+    expect(lastLine()).toMatchObject({ action: METHOD_ALERT_ACTIONS.methods, outcome: "ok" });
   });
 
   it("Refresh on an invoice card reads it again and redraws the card", async () => {
@@ -647,6 +704,100 @@ describe("payouts", () => {
     const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
     expect(JSON.stringify(posted?.body)).toContain("<@U0ANNA>, <@U0BORIS>");
     expect(lastLine()).toMatchObject({ view: PAYOUT_SETUP_VIEW, outcome: "policy_saved", version: 1 });
+  });
+});
+
+describe("the payment methods watch form", () => {
+  it("Save refuses a figure out of range on its field, then stores the watch and announces it", async () => {
+    cover(methodWatchSubmission);
+    const text = (value: string) => ({ value: { type: "plain_text_input", value } });
+    const values = {
+      [METHOD_WATCH_FIELDS.channel]: {
+        value: { type: "conversations_select", selected_conversation: "C0ALERTS" },
+      },
+      [METHOD_WATCH_FIELDS.mention]: { value: { type: "multi_users_select", selected_users: [] } },
+      [METHOD_WATCH_FIELDS.sharePercent]: text("40"),
+      [METHOD_WATCH_FIELDS.minInvoices]: text("8"),
+      [METHOD_WATCH_FIELDS.windowMinutes]: text("2"),
+      [METHOD_WATCH_FIELDS.silence]: {
+        value: {
+          type: "radio_buttons",
+          selected_option: { value: "off", text: { type: "plain_text" as const, text: "Off" } },
+        },
+      },
+    };
+    const privateMetadata = JSON.stringify({ t: TEAM, r: "main", c: CHANNEL });
+    const submit = async (given: typeof values, user = ADMIN) => {
+      const acks: Acks = [];
+      await methodWatchSubmission(world.deps)(
+        submissionArgs(world, { callbackId: METHOD_WATCH_VIEW, values: given, privateMetadata, user }, acks),
+      );
+      return acks;
+    };
+    expect(await submit(values)).toEqual([
+      {
+        response_action: "errors",
+        errors: { [METHOD_WATCH_FIELDS.windowMinutes]: "A whole number from 5 to 1440." },
+      },
+    ]);
+    const good = { ...values, [METHOD_WATCH_FIELDS.windowMinutes]: text("60") };
+    expect(JSON.stringify(await submit(good, MEMBER))).toContain("Only workspace admins and owners");
+    expect((await world.deps.methodWatches.read(TEAM)).settings).toBeUndefined();
+    expect(await submit(good)).toEqual([undefined]);
+    expect((await world.deps.methodWatches.read(TEAM)).settings).toMatchObject({
+      channel: "C0ALERTS",
+      silence: { mode: "off" },
+      by: ADMIN,
+    });
+    const posted = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0ALERTS");
+    expect(JSON.stringify(posted?.body)).toContain("turned on the payment methods watch");
+    expect(lastLine()).toMatchObject({
+      view: METHOD_WATCH_VIEW,
+      outcome: "method_watch_saved",
+      result: "on",
+    });
+  });
+});
+
+describe("switching a payment method", () => {
+  it("the alert's Switch off opens the confirmation for an admin, and tells a member who can", async () => {
+    cover(methodAlertSwitchOff);
+    const value = methodAlertButton.write({ r: "main", c: "BITCOIN" });
+    const press = (user: string, replyId: string) =>
+      methodAlertSwitchOff(world.deps)(
+        buttonArgs(world, { actionId: METHOD_ALERT_ACTIONS.switchOff, value, user, replyId }),
+      );
+    await press(ADMIN, "switch");
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+    const confirmation = JSON.stringify(world.slack.callsOf("views.update").at(-1)?.body.view);
+    expect(confirmation).toContain("Payers can no longer choose Bitcoin");
+    expect(lastLine()).toMatchObject({ outcome: "method_switch", step: "asked", result: "confirm" });
+    await press(MEMBER, "switch-member");
+    expect(JSON.stringify(await reply("switch-member"))).toContain("switch payment methods");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed", manager: "not an admin" });
+    expect(world.slack.callsOf("views.open")).toHaveLength(1);
+  });
+
+  it("the confirmation submitted: 'switching' at once, one edit, then what the service shows", async () => {
+    cover(methodSwitchSubmission);
+    const privateMetadata = JSON.stringify({ t: TEAM, r: "main", c: "BITCOIN", w: { on: false } });
+    const acks: Acks = [];
+    const form = { callbackId: METHOD_SWITCH_VIEW, values: {}, privateMetadata, viewId: "V0SWITCH" };
+    await methodSwitchSubmission(world.deps)(submissionArgs(world, form, acks));
+    await methodSwitchSubmission(world.deps)(submissionArgs(world, form, acks));
+    expect(acks).toEqual([
+      expect.objectContaining({ response_action: "update" }),
+      expect.objectContaining({ response_action: "update" }),
+    ]);
+    expect(world.fake.methodEdits).toHaveLength(1);
+    const answers = world.slack.callsOf("views.update").map((call) => JSON.stringify(call.body));
+    expect(answers[0]).toContain("now shows *Bitcoin* `BITCOIN` *off*");
+    expect(answers[1]).toContain("This confirmation was handled");
+    expect(lastLine()).toMatchObject({
+      view: METHOD_SWITCH_VIEW,
+      outcome: "method_switch",
+      result: "repeat",
+    });
   });
 });
 

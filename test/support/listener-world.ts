@@ -20,9 +20,11 @@ import { KeptHistory } from "../../src/history/kept.js";
 import { linkBookFor } from "../../src/links/index.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
+import { methodWatchesFor } from "../../src/method-watch/index.js";
 import { balanceAlertsFor } from "../../src/money-alerts/index.js";
 import { PaymentsClient } from "../../src/payments/client.js";
 import { PaymethodsPages } from "../../src/paymethods/pages.js";
+import { methodSwitchesFor } from "../../src/paymethods/switch.js";
 import { openPayouts } from "../../src/payouts/runner.js";
 import { WorkspacePayments } from "../../src/registers/workspace-payments.js";
 import { Cache } from "../../src/store/cache.js";
@@ -38,6 +40,7 @@ import { leasesFor } from "../../src/store/leases.js";
 import { RateLimiter } from "../../src/store/rate-limit.js";
 import { registerDirectoryFor } from "../../src/store/registers.js";
 import { settingsStoreFor } from "../../src/store/settings.js";
+import { systemClock } from "../../src/util/clock.js";
 import { InFlight } from "../../src/util/in-flight.js";
 import { boltLogger, createLogger, type Logger } from "../../src/util/logger.js";
 import { BoardWatchQueue } from "../../src/watch/board-queue.js";
@@ -159,6 +162,9 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
     links: linkBookFor(store, { timeoutMs: 3000, now: () => Date.now() }),
+    methodWatches: methodWatchesFor(store, 3000),
+    methodCheckMs: 300_000,
+    methodSwitches: methodSwitchesFor(store, 3000, { payments, audit, logger, clock: systemClock }),
     exports: new ExportJobs({
       history,
       leases,

@@ -71,6 +71,10 @@ export const disconnect =
         | "digests"
         | "payoutPolicies"
         | "balanceAlerts"
+        | "methodWatches"
+        | "methodSwitches"
+        | "methodWatches"
+        | "methodSwitches"
       >,
   ) =>
   async (args: ActionArgs): Promise<void> => {

@@ -16,7 +16,11 @@ import { registerNamed } from "../workspace/register.js";
  * remove the private copy.
  */
 export const paymethodsPageButton =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages">) =>
+  (
+    deps: AnswerDeps &
+      ManagerDeps &
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "paymethodsPages" | "methodSwitches">,
+  ) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond } = args;
     await ack();

@@ -4,11 +4,13 @@ import { parsePaymethodsText } from "../../paymethods/text.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { commandContext } from "../contexts/command-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { openSwitch, type SwitchOpenDeps } from "../paymethods/switch.js";
 import { paymethodsReply } from "../replies/paymethods.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
-import { keptElsewhereReply } from "../workspace/register.js";
+import { keptElsewhereReply, withRegisterFooter } from "../workspace/register.js";
 import { helpFactsFor } from "../workspace/settings.js";
+import { paymethodsWatch } from "./paymethods-watch.js";
 
 export const PAYMETHODS_COMMAND = "/paymethods";
 
@@ -16,7 +18,8 @@ export const paymethodsCommand =
   (
     deps: AnswerDeps &
       ManagerDeps &
-      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages">,
+      SwitchOpenDeps &
+      Pick<ListenerDeps, "payments" | "replyVisibility" | "watches" | "paymethodsPages" | "methodWatches">,
   ) =>
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
     await ack();
@@ -39,13 +42,26 @@ export const paymethodsCommand =
           log: { outcome: "usage" },
         };
       }
-      if (request.kind !== "list") {
-        // The switches and the watch (issue 50): each kind gets its handler as it is built.
-        const lang = await context.lang();
-        return {
-          reply: paymethodsUsageMessage("switch_arg", register.rest, lang),
-          log: { outcome: "usage" },
-        };
+      if (request.kind === "switch" || request.kind === "surcharge") {
+        const want = request.kind === "switch" ? { on: request.on } : { surcharge: request.percent };
+        const action = request.kind === "switch" ? (request.on ? "on" : "off") : "surcharge";
+        const asked = {
+          team: command.team_id,
+          user: command.user_id,
+          enterpriseId: command.enterprise_id,
+          triggerId: command.trigger_id,
+          register,
+          code: request.code,
+          want,
+          lang: await context.lang(),
+          action,
+        } as const;
+        const { reply, log } = await openSwitch(deps, client, asked, note);
+        return { reply: reply && withRegisterFooter(reply, register, asked.lang), log };
+      }
+      if (request.kind === "watch" || request.kind === "watch_off") {
+        const asked = { ...command, chosen: register, lang: await context.lang() };
+        return paymethodsWatch(deps, client, request.kind, asked, note);
       }
       note({ filter: filterText(request.filter) });
       return paymethodsReply(deps, command.team_id, { filter: request.filter, page: 1 }, { register });

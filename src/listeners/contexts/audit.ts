@@ -7,6 +7,13 @@ import type { AuditNote, LogContext, Outcome } from "./outcome.js";
 type Where = { kind: "command" | "action" | "view"; name: string; team: string; user: string };
 type Act = { action: AuditAction; object: string; outcome: "done" | "refused"; reason?: string };
 
+/** The acts of `/paymethods off|on|surcharge` and the alert's Switch off, by the action they note. */
+const METHOD_ACTS: Record<string, AuditAction | undefined> = {
+  "method-off": "method.switched",
+  "method-on": "method.switched",
+  "method-surcharge": "method.surcharge_set",
+};
+
 /**
  * Which answered request is an act the audit trail keeps, decided from its outcome as data: one
  * place for every command, button and form (answer() and handledSubmission() ask it), so a new
@@ -53,8 +60,14 @@ export function auditedAct(
       return outcome.alert === "removed"
         ? done("balance.alert_removed", `balance alert ${register}`)
         : undefined;
+    case "method_snoozed":
+      return done("method.snoozed", `method ${outcome.method}`);
     case "audit_channel_set":
       return done("audit.channel_set", "audit channel");
+    case "method_watch_saved":
+      return done("method.watch_set", `methods watch ${register}`);
+    case "method_watch_off":
+      return outcome.was === "on" ? done("method.watch_off", `methods watch ${register}`) : undefined;
     // A policy change is recorded with its save, in the same step (payouts/policy-store.ts).
     case "created":
       return done("invoice.created", `invoice ${noted.invoice ?? ""}`.trim());
@@ -71,12 +84,7 @@ export function auditedAct(
           }
         : undefined;
     case "not_allowed":
-      return {
-        action: "act.refused",
-        object: `${where.name} ${noted.action ?? ""}`.trim(),
-        outcome: "refused",
-        reason: "not an admin",
-      };
+      return notAnAdmin(where, noted);
     case "ok":
       if (noted.action === "language-en" || noted.action === "language-ru")
         return done("settings.language_changed", "language");
@@ -84,6 +92,17 @@ export function auditedAct(
     default:
       return undefined;
   }
+}
+
+/** A person refused as not an admin: a method switch keeps its own action (switched, surcharge set). */
+function notAnAdmin(where: Where, noted: LogContext & { audit?: AuditNote }): Act {
+  const method = METHOD_ACTS[noted.action ?? ""];
+  return {
+    action: method ?? "act.refused",
+    object: method ? (noted.audit?.object ?? "method") : `${where.name} ${noted.action ?? ""}`.trim(),
+    outcome: "refused",
+    reason: "not an admin",
+  };
 }
 
 /** Records the act an answered request was, if it was one (see auditedAct); never throws. */

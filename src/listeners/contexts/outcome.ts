@@ -1,7 +1,9 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
+import type { MethodsOutcome } from "./methods-outcome.js";
 
 /**
  * The shape of the one log line answer() writes per handled command or action: who, the context the
@@ -17,10 +19,7 @@ export type AnswerLogLine = { command?: string; action?: string; team: string; u
 /** What a handler notes for the audit trail besides its outcome: what changed, and on what. */
 export type AuditNote = { object?: string; before?: unknown; after?: unknown };
 
-/**
- * Facts a producer notes as it goes, before it knows how the request ends: they go onto the log line
- * whatever the outcome, failures included (a failed lookup still names its invoice).
- */
+/** Facts noted before the request's end is known: on the log line whatever the outcome, failures too. */
 export type LogContext = CardDelivery & {
   /** The invoice id asked for or pressed on. */
   invoice?: string;
@@ -99,9 +98,9 @@ export type FailureKind =
 
 /**
  * What happened, one kind per line, each with its own fields: a command's or a button's, a modal
- * submission's (ViewOutcome) or an event's (EventOutcome). Every handler's log line carries one.
+ * submission's (ViewOutcome), an event's (EventOutcome), the payment methods' (MethodsOutcome).
  */
-export type Outcome = CommandOutcome | ViewOutcome | EventOutcome;
+export type Outcome = CommandOutcome | ViewOutcome | EventOutcome | MethodsOutcome;
 
 /** What a command or a button ends in. */
 export type CommandOutcome =
@@ -145,9 +144,8 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
-  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
-  | { outcome: "no_secret2" }
   | PayoutOutcome
+  | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {

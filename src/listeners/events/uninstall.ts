@@ -17,6 +17,8 @@ type ForgetDeps = Pick<
   | "digests"
   | "payoutPolicies"
   | "balanceAlerts"
+  | "methodWatches"
+  | "methodSwitches"
   | "audit"
 >;
 

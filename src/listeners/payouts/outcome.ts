@@ -1,5 +1,7 @@
 /** What `/payout`, its forms and its card's buttons end in (besides the kinds every handler has). */
 export type PayoutOutcome =
+  /** Payouts asked of a register without Secret 2 (nothing opened or saved). */
+  | { outcome: "no_secret2" }
   /** A payout requested: its card posted for the approvers (the use case recorded the act). */
   | { outcome: "payout_requested" }
   /** A request refused (the policy, a cap, the service's own refusal): nothing requested. */

@@ -1,7 +1,11 @@
 import type { ReplyVisibility } from "../../blocks/invoice.js";
 import type { SlackMessage } from "../../blocks/message.js";
+import { switchNoteText } from "../../blocks/method-switch.js";
 import { type PaymethodsView, paymethodsNoMatchMessage } from "../../blocks/paymethods.js";
+import type { Lang } from "../../i18n/lang.js";
 import { filterText } from "../../payments/method-filter.js";
+import { methodsOnPage } from "../../paymethods/pages.js";
+import type { MethodList } from "../../registers/workspace-payments.js";
 import type { Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
@@ -13,7 +17,10 @@ import { langFor, visibilityFor } from "../workspace/settings.js";
  * Its outcome: ok, or no_match when nothing matches the filter, with what was read.
  */
 export async function paymethodsReply(
-  deps: Pick<ListenerDeps, "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages">,
+  deps: Pick<
+    ListenerDeps,
+    "payments" | "stores" | "replyVisibility" | "logger" | "paymethodsPages" | "methodSwitches"
+  >,
   teamId: string,
   view: PaymethodsView,
   options: { fresh?: boolean; visibility?: ReplyVisibility; register?: ChosenRegister } = {},
@@ -37,7 +44,9 @@ export async function paymethodsReply(
     );
   }
   const shown = register?.several ? { ...view, register: register.name } : view;
+  const notes = await switchNotes(deps, register?.key ?? teamId, list, view, lang);
   const message = deps.paymethodsPages.message(list.methods, shown, {
+    notes,
     fetchedAt: list.fetchedAt,
     leftOut: { payoutOnly: list.payoutOnly, unreadable: list.unreadable.length },
     visibility,
@@ -54,4 +63,25 @@ export async function paymethodsReply(
     reply: register ? withRegisterFooter(message, register, lang) : message,
     log: { outcome: "ok", ...read },
   };
+}
+
+/**
+ * The page's notes: who switched each method in Kassa, and when. The list goes out without them
+ * when the records cannot be read (they add to it; they are not what was asked for).
+ */
+async function switchNotes(
+  deps: Pick<ListenerDeps, "methodSwitches" | "logger">,
+  registerKey: string,
+  list: MethodList,
+  view: PaymethodsView,
+  lang: Lang,
+): Promise<Map<string, string>> {
+  try {
+    const page = methodsOnPage(list.methods, view);
+    const notes = await deps.methodSwitches.notes(registerKey, page, list.fetchedAt.getTime());
+    return new Map([...notes].map(([code, note]) => [code, switchNoteText(note, lang)]));
+  } catch (error) {
+    deps.logger.warn({ err: error }, "method switch records not read for the method list");
+    return new Map();
+  }
 }

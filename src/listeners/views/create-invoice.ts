@@ -20,7 +20,7 @@ import {
 import type { TellDelivery } from "../../invoices/deps.js";
 import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
 import { ServiceError } from "../../payments/errors.js";
-import type { InvoiceDraft } from "../../payments/invoice-draft.js";
+import type { InvoiceDraft } from "../../payments/model.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
 import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";

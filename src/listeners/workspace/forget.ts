@@ -2,12 +2,21 @@ import type { ListenerDeps } from "../deps.js";
 
 export type RegisterWorkDeps = Pick<
   ListenerDeps,
-  "payments" | "watches" | "feeds" | "history" | "digests" | "payoutPolicies" | "balanceAlerts"
+  | "payments"
+  | "watches"
+  | "feeds"
+  | "history"
+  | "digests"
+  | "payoutPolicies"
+  | "balanceAlerts"
+  | "methodWatches"
+  | "methodSwitches"
 >;
 
 /**
  * What a workspace's cash register leaves outside its credentials and settings: cached answers,
- * live cards, feeds, the kept history, digests, the balance alerts, the payout watch's notes and the payout policy (with its history: a register
+ * live cards, feeds, the kept history, digests, the balance alerts, the payout watch's notes, the
+ * methods watch and the methods' switch records, and the payout policy (with its history: a register
  * connected again, maybe with another account, starts with payouts off). Disconnecting and
  * uninstalling both forget it.
  */
@@ -21,5 +30,7 @@ export function forgetRegisterWork(deps: RegisterWorkDeps): (teamId: string) => 
     await deps.digests.removeTeam(teamId);
     await deps.payoutPolicies.remove(teamId);
     await deps.balanceAlerts.forget(teamId);
+    await deps.methodWatches.forget(teamId);
+    await deps.methodSwitches.forget(teamId);
   };
 }
