@@ -48,9 +48,7 @@ export async function openCreateModal(
   note({ creator: permission.why });
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const { register } = command;
-  const connection = await deps.stores.credentials.get(register.key);
-  if (!connection) throw new NotConnectedError(register.key);
-  const emailOffered = (connection.account.apiVersion ?? deps.defaultApiVersion) === "v3";
+  const emailOffered = await speaksV3(deps, register.key);
   if (prefill.email && !emailOffered) {
     const t = CREATE_TEXT[lang];
     return { reply: ephemeral(t.emailNeedsV3, t.emailNeedsV3Fallback), log: { outcome: "usage" } };
@@ -85,4 +83,14 @@ export async function openCreateModal(
     };
   }
   return { reply: null, log: { outcome: "modal_opened", methods: methodCount } };
+}
+
+/** Whether the register is on API v3, the one that takes the payer's e-mail. */
+async function speaksV3(
+  deps: Pick<ManagerDeps, "stores"> & Pick<ListenerDeps, "defaultApiVersion">,
+  registerKey: string,
+): Promise<boolean> {
+  const connection = await deps.stores.credentials.get(registerKey);
+  if (!connection) throw new NotConnectedError(registerKey);
+  return (connection.account.apiVersion ?? deps.defaultApiVersion) === "v3";
 }
