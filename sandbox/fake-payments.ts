@@ -129,9 +129,10 @@ export type FakePayments = {
   /**
    * When set, invoice/create misbehaves: `refuse` answers with `createRefusal` (an envelope error),
    * `slow` answers (and creates) after slowMs, `slowRefuse` refuses after slowMs, `html502` is a
-   * proxy's 502 (nothing created).
+   * proxy's 502 (nothing created), `lost` creates the invoice and then answers a proxy's 502 (the
+   * answer lost on its way back: the invoice exists, its creator was never told).
    */
-  createFault: "refuse" | "slow" | "slowRefuse" | "html502" | null;
+  createFault: "refuse" | "slow" | "slowRefuse" | "html502" | "lost" | null;
   /** The envelope errors of the `refuse` fault. */
   createRefusal: string[];
   /** Ids of the invoices invoice/create made, in order. */
@@ -497,6 +498,7 @@ export async function startFakePayments(options: FakePaymentsOptions = {}): Prom
     if (requiredMethod) invoice.requiredMethod = requiredMethod;
     invoices.set(id, invoice);
     fake.created.push(id);
+    if (fake.createFault === "lost") return answer(res, 502, HTML_502, "text/html");
     const url = `https://pay.crystalpay.io/?i=${id}`;
     return answer(
       res,

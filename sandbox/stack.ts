@@ -102,9 +102,10 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 /** Background jobs a test can ask a pass of (BackgroundPasses' names). */
 export type BackgroundJob = keyof BackgroundPasses;
 
-const AUDIT_JOBS: BackgroundJob[] = ["auditDay", "auditOwed"];
+/** The audit trail's jobs and the payment links' pass: records kept on the claim board. */
+const RECORD_JOBS: BackgroundJob[] = ["auditDay", "auditOwed", "links"];
 const ALERT_JOBS: BackgroundJob[] = ["moneyAlerts", "methodWatch"];
-const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", ...ALERT_JOBS, ...AUDIT_JOBS];
+const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", ...ALERT_JOBS, ...RECORD_JOBS];
 
 let counter = 0;
 

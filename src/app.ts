@@ -92,6 +92,7 @@ export function createApp(deps: AppDeps): KassaApp {
 /** The listeners (commands, buttons, forms, events) and the workflow steps, with what they use. */
 function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () => Date): void {
   const { config, logger } = deps;
+  const switching = { payments: deps.payments, audit: deps.audit, logger, clock: deps.clock ?? systemClock };
   const claimOnce = (key: string, ttlMs: number) => deps.stores.store.claimOnce(key, ttlMs);
   registerListeners(app, {
     rateLimiter: new RateLimiter(deps.stores.store, config.rateLimits, { timeoutMs: config.store.timeoutMs }),
@@ -118,14 +119,10 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payoutPolicies: deps.payouts.policies,
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
+    links: deps.links,
     methodWatches: deps.methodWatches,
     methodCheckMs: config.methodWatch.checkMs,
-    methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, {
-      payments: deps.payments,
-      audit: deps.audit,
-      logger,
-      clock: deps.clock ?? systemClock,
-    }),
+    methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, switching),
   });
   registerSteps(app, {
     payments: deps.payments,
@@ -137,6 +134,7 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     now,
     claimOnce,
     inFlight,
+    links: deps.links,
   });
 }
 

@@ -80,10 +80,11 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   // What has started so far; a failed step closes it all before saying why.
   const closers = new Closers();
   closers.push(() => store.close());
-  const { work, feedRunner, digestRunner, records } = await openWork(config, stores, logger, closers, {
+  const opened = await openWork(config, stores, logger, closers, {
     ...options,
     clock,
   });
+  const { work } = opened;
   // Balance alerts and payouts made outside Kassa, checked on the claim board once across replicas.
   const moneyAlerts = await starting(closers, "cannot set up the money alerts in the store", () =>
     openMoneyAlerts(config, stores, work.payments, slackClients(config, stores), work.audit, logger, {
@@ -123,11 +124,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
   });
   logListening(logger, config, port, store.location);
   await reportOtherKeys(credentials, logger);
-  const passes = startJobs(
-    { work, feedRunner, digestRunner, records },
-    { moneyAlerts, methodWatch },
-    closers,
-  );
+  const passes = startJobs(opened, { moneyAlerts, methodWatch }, closers);
   return { port, logger, stop: () => closers.closeAll(WATCHER_CLOSE_GRACE_MS), passes };
 }
 
@@ -136,7 +133,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  * their grace); each offers a pass on demand.
  */
 function startJobs(
-  { work, feedRunner, digestRunner, records }: OpenedWork,
+  { work, feedRunner, digestRunner, records, linkRunner }: OpenedWork,
   alerts: {
     moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>;
     methodWatch: Awaited<ReturnType<typeof openMethodWatch>>;
@@ -148,7 +145,16 @@ function startJobs(
   closers.job((graceMs) => work.exports.close(graceMs ?? 0));
   const { auditDay, auditOwed } = records;
   const { moneyAlerts, methodWatch } = alerts;
-  for (const runner of [digestRunner, work.payouts.runner, moneyAlerts, methodWatch, auditDay, auditOwed]) {
+  const runners = [
+    digestRunner,
+    work.payouts.runner,
+    moneyAlerts,
+    methodWatch,
+    auditDay,
+    auditOwed,
+    linkRunner,
+  ];
+  for (const runner of runners) {
     runner.start();
     closers.job((graceMs) => runner.close(graceMs));
   }
@@ -161,5 +167,6 @@ function startJobs(
     methodWatch: () => methodWatch.passNow(),
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
+    links: () => linkRunner.passNow(),
   };
 }

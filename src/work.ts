@@ -7,6 +7,7 @@ import type { DigestRunner } from "./digests/runner.js";
 import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
+import { type LinkRunner, openLinks } from "./links/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
 import type { Closers } from "./util/closers.js";
@@ -30,6 +31,8 @@ export type OpenedWork = {
   feedRunner: FeedRunner;
   digestRunner: DigestRunner;
   records: Records;
+  /** The payment links' pass: lost answers' invoices looked for by their marker (issue 51). */
+  linkRunner: LinkRunner;
 };
 
 /**
@@ -82,12 +85,30 @@ export async function openWork(
     closers,
     options,
   );
-  const work = { payments, watches: watcher, feeds, exports, history, cancels, digests, callbacks, refusals };
+  const { book: links, runner: linkRunner } = openLinks(
+    config,
+    stores,
+    { payments, watches: watcher, feeds, audit: records.audit, logger },
+    { prefix: options.watchNamespace, clock: options.clock },
+  );
+  const work = {
+    payments,
+    watches: watcher,
+    feeds,
+    exports,
+    history,
+    cancels,
+    digests,
+    callbacks,
+    refusals,
+    links,
+  };
   return {
     work: { ...work, audit: records.audit, payouts: records.payouts },
     feedRunner,
     digestRunner,
     records,
+    linkRunner,
   };
 }
 

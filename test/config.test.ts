@@ -51,6 +51,7 @@ describe("loadConfig", () => {
       methodWatch: { checkMs: 300_000, calmMs: 1_800_000 },
       audit: { retentionDays: 1825, checkMs: 3_600_000 },
       payoutRunMs: 5000,
+      linksCheckMs: 60_000,
       journalGraceMs: 10_000,
       journalAfterMs: 250,
       logLevel: "info",
@@ -105,6 +106,7 @@ describe("loadConfig", () => {
         METHOD_CALM_MS: "0",
         AUDIT_RETENTION_DAYS: "365",
         PAYOUT_RUN_MS: "2000",
+        LINKS_CHECK_MS: "30000",
         AUDIT_CHECK_MS: "60000",
         JOURNAL_GRACE_MS: "5000",
         JOURNAL_AFTER_MS: "0",
@@ -149,6 +151,7 @@ describe("loadConfig", () => {
       methodWatch: { checkMs: 60_000, calmMs: 0 },
       audit: { retentionDays: 365, checkMs: 60_000 },
       payoutRunMs: 2000,
+      linksCheckMs: 30_000,
       journalGraceMs: 5000,
       journalAfterMs: 0,
       logLevel: "debug",
@@ -223,6 +226,7 @@ describe("loadConfig", () => {
         "METHOD_CALM_MS",
         "AUDIT_RETENTION_DAYS",
         "PAYOUT_RUN_MS",
+        "LINKS_CHECK_MS",
         "AUDIT_CHECK_MS",
         "JOURNAL_GRACE_MS",
         "JOURNAL_AFTER_MS",
@@ -242,7 +246,7 @@ describe("loadConfig", () => {
     const numeric = ["PORT", "PAYMENTS_TIMEOUT_MS", "PAYMETHODS_CACHE_TTL_MS", "RATE_LIMIT_USER_PER_MIN"];
     numeric.push("RATE_LIMIT_TEAM_PER_MIN", "STORE_TIMEOUT_MS");
     numeric.push("PAYMENTS_RATE_PER_SECOND", "PAYMENTS_MAX_CONCURRENT", "PAYMENTS_MAX_QUEUE_MS");
-    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS", "AUDIT_CHECK_MS");
+    numeric.push("AUDIT_RETENTION_DAYS", "PAYOUT_RUN_MS", "AUDIT_CHECK_MS", "LINKS_CHECK_MS");
     for (const name of numeric) {
       const row = new RegExp(`^\\| \`${name}\` \\|.*$`, "m").exec(readme)?.[0] ?? "";
       const range = /(\d+) to (\d+)/.exec(row);

@@ -64,6 +64,7 @@ const FLOORS: string[][] = [
     "payouts",
     "money-alerts",
     "method-watch",
+    "links",
   ],
   ["listeners", "steps", "edge", "operators"],
 ];

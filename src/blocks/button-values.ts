@@ -37,9 +37,16 @@ export const invoiceButton = codec(
     cb: userId.optional(),
     en: z.string().max(40).optional(),
     r: registerName.optional(),
+    /** The customer its creator named (issue 51), kept on a refreshed card. */
+    cu: z.string().min(1).max(80).optional(),
   }),
 );
 export type InvoiceButtonValue = z.infer<typeof invoiceButton.schema>;
+
+/** Create now: the workspace, the unsure link's ref (payments/marker.ts) and its register (main's when left out). */
+export const createNowButton = codec(
+  z.object({ t: teamId, k: z.string().regex(/^[a-z2-7]{10}$/), r: registerName.optional() }),
+);
 
 /** Stop updating: the workspace and the invoice (the card is the message pressed). */
 export const stopButton = codec(z.object({ t: teamId, id: z.string().regex(INVOICE_ID_PATTERN) }));

@@ -13,6 +13,8 @@ export const INVOICE_ACTIONS = {
 export const OPEN_PAYMENT_PAGE_ACTION = "open_payment_page";
 
 export const WATCH_ACTIONS = { stop: "invoice_stop_watch" } as const;
+/** Create now, on the note that Kassa is not sure an invoice was made (issue 51). */
+export const CREATE_NOW_ACTION = "invoice_create_now";
 
 /** /invoice list: its pages and Share in channel (each row's button is INVOICE_ACTIONS.open). */
 export const LIST_ACTIONS = {

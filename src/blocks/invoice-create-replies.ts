@@ -2,6 +2,9 @@
 import type { types } from "@slack/bolt";
 import { CREATE_TEXT, type FailedReason, type NotSentReason } from "../i18n/invoice-create.js";
 import type { Lang } from "../i18n/lang.js";
+import { LINKS_TEXT } from "../i18n/links.js";
+import { createNowButton } from "./button-values.js";
+import { CREATE_NOW_ACTION } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, truncate } from "./mrkdwn.js";
@@ -61,6 +64,40 @@ export function createFailedMessage(
     elements: [{ type: "mrkdwn", text: t.reference(inlineCode(reference)) }],
   };
   return { ...message, blocks: [...message.blocks, context] };
+}
+
+/**
+ * Told privately when the request may have reached the service but no usable answer came back:
+ * Kassa looks for it by its marker, and Create now makes another (the first, found later, is told).
+ */
+export function createUnsureMessage(
+  asked: { amount: string; currency: string },
+  why: FailedReason,
+  reference: string,
+  link: { t: string; k: string; r?: string | undefined },
+  lang: Lang = "en",
+): SlackMessage {
+  const t = LINKS_TEXT[lang];
+  const what = inlineCode(`${asked.amount} ${asked.currency}`);
+  const text = `${t.unsure(what, CREATE_TEXT[lang].failedReasons[why])}\n${t.unsureNext}`;
+  const button: types.Button = {
+    type: "button",
+    action_id: CREATE_NOW_ACTION,
+    text: { type: "plain_text", text: t.createNow },
+    value: createNowButton.write({ t: link.t, k: link.k, ...(link.r ? { r: link.r } : {}) }),
+  };
+  return {
+    response_type: "ephemeral",
+    text: t.unsureFallback(`${asked.amount} ${asked.currency}`),
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) } },
+      { type: "actions", elements: [button] },
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: CREATE_TEXT[lang].reference(inlineCode(reference)) }],
+      },
+    ],
+  };
 }
 
 /** Created, but its card could not be read back: the link alone, and how to see the card. */

@@ -15,6 +15,8 @@ export const CREATE_FIELDS = {
   currency: "currency",
   lifetime: "lifetime",
   description: "description",
+  customer: "customer",
+  email: "payer_email",
   extra: "extra",
   method: "required_method",
 } as const;
@@ -30,6 +32,11 @@ export const DEFAULT_LIFETIME_MINUTES = 60;
 export const MAX_LIFETIME_MINUTES = 4320;
 const MAX_DESCRIPTION = 500;
 const MAX_EXTRA = 200;
+/** The customer is a label Kassa keeps and shows on the card (never sent to the service). */
+export const MAX_CUSTOMER = 80;
+const MAX_EMAIL = 254;
+/** An e-mail as a payer types it: one @, a dot after it, no spaces or brackets. */
+const EMAIL_PATTERN = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[^\s@<>()[\]",;:.][^\s@<>()[\]",;:]*$/;
 /** An exact decimal above zero: digits, an optional point and up to 8 decimals (no sign, no exponent). */
 const AMOUNT_PATTERN = /^\d{1,15}(\.\d{1,8})?$/;
 
@@ -43,6 +50,10 @@ export type CreateForm = {
   amount?: string | undefined;
   currency?: string | undefined;
   description?: string | undefined;
+  customer?: string | undefined;
+  email?: string | undefined;
+  /** The register takes a payer's e-mail (API v3): the form offers the field. */
+  emailOffered?: boolean | undefined;
   /** Enabled methods for the "required method" select; undefined: the list was not available. */
   methods?: PaymentMethod[] | undefined;
   origin: CreateOrigin;
@@ -81,7 +92,7 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
 
 type CreateText = (typeof CREATE_TEXT)[Lang];
 
-/** Amount, currency, lifetime, description and the extra note. */
+/** Amount, currency, lifetime, description, who it is for and the extra note. */
 function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
   return [
     textInput({
@@ -115,6 +126,7 @@ function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
       maxLength: MAX_DESCRIPTION,
       initial: form.description,
     }),
+    ...customerInputs(form, t),
     textInput({
       block: CREATE_FIELDS.extra,
       optional: true,
@@ -123,6 +135,28 @@ function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
       maxLength: MAX_EXTRA,
     }),
   ];
+}
+
+/** The customer (a label Kassa keeps) and, where the register takes it (v3), the payer's e-mail. */
+function customerInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
+  const customer = textInput({
+    block: CREATE_FIELDS.customer,
+    optional: true,
+    label: t.customer,
+    hint: t.customerHint,
+    maxLength: MAX_CUSTOMER,
+    initial: form.customer?.slice(0, MAX_CUSTOMER),
+  });
+  if (!form.emailOffered) return [customer];
+  const email = textInput({
+    block: CREATE_FIELDS.email,
+    optional: true,
+    label: t.email,
+    hint: t.emailHint,
+    maxLength: MAX_EMAIL,
+    initial: form.email?.slice(0, MAX_EMAIL),
+  });
+  return [customer, email];
 }
 
 /** The method to pay with, where the register's list was read (a drop-down keeps the first 100). */
@@ -147,15 +181,19 @@ export type CreateInput = {
   currency?: string | null | undefined;
   lifetime?: string | null | undefined;
   description?: string | null | undefined;
+  customer?: string | null | undefined;
+  email?: string | null | undefined;
   extra?: string | null | undefined;
   requiredMethod?: string | null | undefined;
 };
 
+/** The draft to send and the customer Kassa keeps, or an error per block id (shown next to each field). */
+export type CheckedCreate =
+  | { ok: true; draft: InvoiceDraft; customer?: string | undefined }
+  | { ok: false; errors: Record<string, string> };
+
 /** Checks the submitted fields: the draft, or an error per block id (shown next to each field). */
-export function validateCreateInput(
-  input: CreateInput,
-  lang: Lang = "en",
-): { ok: true; draft: InvoiceDraft } | { ok: false; errors: Record<string, string> } {
+export function validateCreateInput(input: CreateInput, lang: Lang = "en"): CheckedCreate {
   const t = CREATE_TEXT[lang];
   const errors: Record<string, string> = {};
   const amountText = (input.amount ?? "").trim();
@@ -172,8 +210,14 @@ export function validateCreateInput(
   const lifetime = /^\d{1,5}$/.test(lifetimeText) ? Number(lifetimeText) : Number.NaN;
   if (!(lifetime >= 1 && lifetime <= MAX_LIFETIME_MINUTES))
     errors[CREATE_FIELDS.lifetime] = t.wholeMinutes(MAX_LIFETIME_MINUTES);
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
   const text = (value: string | null | undefined) => value?.trim() || undefined;
+  const customer = text(input.customer);
+  if (customer && customer.length > MAX_CUSTOMER)
+    errors[CREATE_FIELDS.customer] = t.customerLong(MAX_CUSTOMER);
+  const email = text(input.email);
+  if (email && (email.length > MAX_EMAIL || !EMAIL_PATTERN.test(email)))
+    errors[CREATE_FIELDS.email] = t.emailForm;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
     draft: {
@@ -182,8 +226,10 @@ export function validateCreateInput(
       lifetimeMinutes: lifetime,
       description: text(input.description),
       extra: text(input.extra),
+      payerDetails: email,
       requiredMethod: text(input.requiredMethod),
     },
+    customer,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
+import { ownExtra } from "../payments/marker.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
 import { formatMoney } from "./format.js";
 import {
@@ -40,6 +41,8 @@ export type InvoiceCardOptions = {
   lang?: Lang;
   /** The register the invoice is from, where the workspace has several: named first in the header. */
   register?: string | undefined;
+  /** Who the invoice is for, as its creator named them (a label Kassa keeps). */
+  customer?: string | undefined;
 };
 
 /** What every part of one card reads. */
@@ -102,9 +105,10 @@ export function moneyBlocks({ invoice, options, expired, lang, t }: Card): types
   return blocks;
 }
 
-/** Method, required method, times, and who pays the commission. */
+/** Who it is for, method, required method, times, and who pays the commission. */
 export function detailsSection({ invoice, options, expired, lang, t, date }: Card): types.SectionBlock {
   const detailFields: types.MrkdwnElement[] = [
+    ...(options.customer ? [field(t.customer, escapeMrkdwn(options.customer))] : []),
     field(t.method, methodText(invoice, options.method, lang)),
     field(t.requiredMethod, invoice.requiredMethod ? inlineCode(invoice.requiredMethod) : t.anyMethod),
     field(t.created, date(invoice.createdAt)),
@@ -116,12 +120,12 @@ export function detailsSection({ invoice, options, expired, lang, t, date }: Car
   return { type: "section", fields: detailFields };
 }
 
-/** The description and the extra field, as the shop wrote them (escaped). */
+/** The description and the extra field, as the shop wrote them (escaped), without Kassa's marker. */
 export function textSections({ invoice, t }: Card): types.SectionBlock[] {
   const sections: types.SectionBlock[] = [];
   for (const [label, value] of [
     [t.description, invoice.description],
-    [t.extra, invoice.extra],
+    [t.extra, ownExtra(invoice.extra)],
   ] as const) {
     if (value) {
       sections.push({

@@ -103,6 +103,7 @@ function actionsBlock({ invoice, options, visibility, originalState, lang, t }: 
     ...(options.createdBy ? { cb: options.createdBy } : {}),
     ...(options.entered ? { en: `${options.entered.value} ${options.entered.currency}` } : {}),
     ...(options.register === undefined ? {} : { r: options.register }),
+    ...(options.customer ? { cu: options.customer } : {}),
   };
   buttons.push({
     type: "button",

@@ -144,6 +144,8 @@ function backgroundConfig(parsed: Parsed) {
     audit: { retentionDays: parsed.AUDIT_RETENTION_DAYS, checkMs: parsed.AUDIT_CHECK_MS },
     /** PAYOUT_RUN_MS: how often each replica looks for payout requests due (to expire, send or follow). */
     payoutRunMs: parsed.PAYOUT_RUN_MS,
+    /** LINKS_CHECK_MS: how often each replica looks at the payment links due (a lost answer's invoice looked for). */
+    linksCheckMs: parsed.LINKS_CHECK_MS,
     /** PUBLIC_URL: Kassa's public origin (ends with "/"), where the payment service's callbacks arrive; unset: none. */
     publicUrl: parsed.PUBLIC_URL,
     /** JOURNAL_GRACE_MS: an unanswered command whose process has not renewed it this long is a stopped process's. */

@@ -85,6 +85,7 @@ export const variablesSchema = z.object({
   AUDIT_RETENTION_DAYS: integer(1825, 1, 36_500),
   AUDIT_CHECK_MS: integer(3_600_000, 100, 86_400_000),
   PAYOUT_RUN_MS: integer(5_000, 100, 600_000),
+  LINKS_CHECK_MS: integer(60_000, 100, 3_600_000),
   REPLY_VISIBILITY: z.preprocess(
     emptyAsUndefined,
     z.enum(["channel", "private"], { error: "must be channel or private" }).default("channel"),

@@ -66,6 +66,8 @@ export type BackgroundPasses = {
   auditDay(): Promise<void>;
   /** The audit entries owed by acts whose append the store or the process did not finish. */
   auditOwed(): Promise<void>;
+  /** The payment links due: a lost answer's invoice looked for by its marker (issue 51). */
+  links(): Promise<void>;
 };
 
 /** The one line an operator reads at start: where Kassa listens or connects, and to what. */

@@ -1,4 +1,5 @@
 import type { HistoryEntry } from "../payments/history.js";
+import { ownExtra } from "../payments/marker.js";
 import type { Money } from "../payments/model.js";
 import { PAYMENT_PAGE_HOST } from "../payments/payment-link.js";
 import type { ServiceTime } from "../payments/time.js";
@@ -32,7 +33,8 @@ export function exportRow(entry: HistoryEntry): ExportRow {
     commission: details?.commission ?? null,
     method: entry.method,
     description: details?.description ?? null,
-    extra: details?.extra ?? null,
+    // The user's own text: Kassa's marker is never written as if it were theirs.
+    extra: ownExtra(details?.extra),
     link: details?.url ?? `https://${PAYMENT_PAGE_HOST}/?i=${entry.id}`,
   };
 }

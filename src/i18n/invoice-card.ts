@@ -36,6 +36,7 @@ export type InvoiceCardText = {
   currencyUnclear: string;
   method: string;
   requiredMethod: string;
+  customer: string;
   anyMethod: string;
   notChosen: string;
   created: string;
@@ -115,6 +116,7 @@ const en: InvoiceCardText = {
   currencyUnclear: "(currency unclear)",
   method: "Method",
   requiredMethod: "Required method",
+  customer: "Customer",
   anyMethod: "any",
   notChosen: "_not chosen yet_",
   created: "Created",
@@ -195,6 +197,7 @@ const ru: InvoiceCardText = {
   currencyUnclear: "(валюта не ясна)",
   method: "Метод",
   requiredMethod: "Обязательный метод",
+  customer: "Клиент",
   anyMethod: "любой",
   notChosen: "_ещё не выбран_",
   created: "Создан",

@@ -1,7 +1,7 @@
 import { ERROR_TEXT } from "./errors.js";
 import type { Lang } from "./lang.js";
 
-export type NotSentReason = "not_connected" | "busy";
+export type NotSentReason = "not_connected" | "busy" | "store";
 export type FailedReason = "no_answer" | "internal";
 
 /** `/invoice new`: the form, its field errors, and what the creator is told when it cannot do its job. */
@@ -14,6 +14,14 @@ export type CreateText = {
   lifetimeHint: (max: number) => string;
   description: string;
   descriptionHint: string;
+  customer: string;
+  customerHint: string;
+  customerLong: (max: number) => string;
+  email: string;
+  emailHint: string;
+  emailForm: string;
+  emailNeedsV3: string;
+  emailNeedsV3Fallback: string;
   extra: string;
   extraHint: string;
   method: string;
@@ -55,6 +63,16 @@ const en: CreateText = {
   lifetimeHint: (max) => `1 to ${max} minutes (3 days).`,
   description: "Description",
   descriptionHint: "Shown to the payer on the payment page.",
+  customer: "Customer",
+  customerHint:
+    "Who it is for: Kassa keeps it and shows it on the card (the payment service is not sent it).",
+  customerLong: (max) => `Keep the customer within ${max} characters.`,
+  email: "Payer's e-mail",
+  emailHint: "Sent to the payment service with the invoice (payer details).",
+  emailForm: "Enter one e-mail address, like payer@example.com.",
+  emailNeedsV3:
+    ":warning: This cash register uses the payment service's API v2, which takes no payer's e-mail. Run `/invoice new` again without `email …` (the customer's name is kept either way), or ask an admin to switch the register to v3 (`/invoice connect`).",
+  emailNeedsV3Fallback: "This cash register (API v2) takes no payer's e-mail: run /invoice new without it.",
   extra: "Order reference",
   extraHint: "Your own reference, kept with the invoice (not shown to the payer).",
   method: "Only this payment method",
@@ -79,6 +97,7 @@ const en: CreateText = {
   notSentReasons: {
     not_connected: "this workspace's cash register is no longer connected",
     busy: "the payment service is busy with this cash register's other requests",
+    store: "Kassa could not reach its own database, where it writes down every invoice before asking for it",
   },
   notSent: (what, why) =>
     `:warning: The invoice for ${what} was not created: ${why}. Nothing was sent to the payment service; run \`/invoice new\` again in a minute.`,
@@ -107,6 +126,17 @@ const ru: CreateText = {
   lifetimeHint: (max) => `От 1 до ${max} минут (3 дня).`,
   description: "Описание",
   descriptionHint: "Плательщик увидит его на странице оплаты.",
+  customer: "Клиент",
+  customerHint:
+    "Для кого счёт: Kassa хранит это и показывает на карточке (в платёжный сервис не отправляется).",
+  customerLong: (max) => `Клиент — не длиннее ${max} символов.`,
+  email: "Почта плательщика",
+  emailHint: "Отправляется в платёжный сервис вместе со счётом (данные плательщика).",
+  emailForm: "Введите один адрес электронной почты, например `payer@example.com`.",
+  emailNeedsV3:
+    ":warning: Эта касса работает с API v2 платёжного сервиса, а он не принимает почту плательщика. Запустите `/invoice new` снова без `email …` (имя клиента сохраняется и так) или попросите администратора переключить кассу на v3 (`/invoice connect`).",
+  emailNeedsV3Fallback:
+    "Эта касса (API v2) не принимает почту плательщика: запустите /invoice new без адреса.",
   extra: "Номер заказа",
   extraHint: "Ваша собственная отметка, хранится со счётом (плательщик её не видит).",
   method: "Только этот метод оплаты",
@@ -130,6 +160,8 @@ const ru: CreateText = {
   notSentReasons: {
     not_connected: "касса этого рабочего пространства больше не подключена",
     busy: "платёжный сервис занят другими запросами этой кассы",
+    store:
+      "Kassa не смогла обратиться к своей базе данных, где записывает каждый счёт, прежде чем его запросить",
   },
   notSent: (what, why) =>
     `:warning: Счёт на ${what} не создан: ${why}. В платёжный сервис ничего не отправлено; запустите \`/invoice new\` снова через минуту.`,

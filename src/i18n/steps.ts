@@ -7,7 +7,16 @@ import type { Lang } from "./lang.js";
 export type StepsText = {
   /** "Amount “abc”: Enter a number like …": one wrong input, named as Workflow Builder names it. */
   input: (label: string, given: string, problem: string) => string;
-  inputLabels: { amount: string; currency: string; lifetime: string; invoice: string };
+  inputLabels: {
+    amount: string;
+    currency: string;
+    lifetime: string;
+    invoice: string;
+    customer: string;
+    email: string;
+  };
+  /** An e-mail given for a register on API v2, which takes none. */
+  emailNeedsV3: string;
   badInputs: (problems: string) => string;
   /** Inputs whose values are of the wrong kind (not text, not a channel or a person). */
   unreadable: (names: string) => string;
@@ -47,7 +56,11 @@ const en: StepsText = {
     currency: "Currency",
     lifetime: "Payment page open for (minutes)",
     invoice: "Invoice",
+    customer: "Customer",
+    email: "Payer's e-mail",
   },
+  emailNeedsV3:
+    "Kassa created no invoice: this cash register uses the payment service's API v2, which takes no payer's e-mail. Leave the Payer's e-mail input empty, or switch the register to v3 (/invoice connect), and run the workflow again.",
   badInputs: (problems) =>
     `Kassa created no invoice. ${problems} Change the step's inputs in Workflow Builder and run the workflow again.`,
   unreadable: (names) => `Kassa could not read these inputs of the step: ${names}.`,
@@ -70,7 +83,7 @@ const en: StepsText = {
     "Kassa created no invoice: it could not reach its own database, which makes sure each run creates one invoice only. Run the workflow again in a few minutes.",
   busy: "Kassa created no invoice: the payment service is busy with this cash register's other requests, and nothing was sent. Run the workflow again in a minute.",
   mayExist: (reference) =>
-    `Kassa could not tell whether the invoice was created: the payment service gave no usable answer. Before running the workflow again, look at the newest invoices (/invoice list) so the payer does not get two links. Reference: ${reference}`,
+    `Kassa could not tell whether the invoice was created: the payment service gave no usable answer. Kassa looks for it in the cash register's history for a day; if it was made, its card is posted in the step's channel and the person the step names is told. Before running the workflow again, look at the newest invoices (/invoice list) so the payer does not get two links. Reference: ${reference}`,
   internalCreate: (reference) =>
     `Kassa could not finish this step because of an error on its side, and cannot tell whether the invoice was created. Look at the newest invoices (/invoice list) before running the workflow again. Reference: ${reference}`,
   notFound: (id) =>
@@ -98,7 +111,11 @@ const ru: StepsText = {
     currency: "Валюта",
     lifetime: "Страница оплаты открыта (минут)",
     invoice: "Счёт",
+    customer: "Клиент",
+    email: "Почта плательщика",
   },
+  emailNeedsV3:
+    "Kassa не создала счёт: эта касса работает с API v2 платёжного сервиса, а он не принимает почту плательщика. Оставьте поле «Почта плательщика» пустым или переключите кассу на v3 (/invoice connect) и запустите процесс снова.",
   badInputs: (problems) =>
     `Kassa не создала счёт. ${problems} Исправьте данные шага в конструкторе процессов и запустите процесс снова.`,
   unreadable: (names) => `Kassa не смогла прочитать эти данные шага: ${names}.`,
@@ -121,7 +138,7 @@ const ru: StepsText = {
     "Kassa не создала счёт: нет связи с её собственной базой данных, которая следит, чтобы каждый запуск создавал только один счёт. Запустите процесс снова через несколько минут.",
   busy: "Kassa не создала счёт: платёжный сервис занят другими запросами этой кассы, ничего не отправлено. Запустите процесс снова через минуту.",
   mayExist: (reference) =>
-    `Kassa не может сказать, создан ли счёт: платёжный сервис не дал понятного ответа. Прежде чем запускать процесс снова, посмотрите последние счета (/invoice list), чтобы плательщик не получил две ссылки. Код: ${reference}`,
+    `Kassa не может сказать, создан ли счёт: платёжный сервис не дал понятного ответа. Kassa ищет его в истории кассы в течение суток; если счёт создан, его карточка появится в канале шага, а указанный в шаге человек получит сообщение. Прежде чем запускать процесс снова, посмотрите последние счета (/invoice list), чтобы плательщик не получил две ссылки. Код: ${reference}`,
   internalCreate: (reference) =>
     `Kassa не смогла завершить шаг из-за ошибки на своей стороне и не может сказать, создан ли счёт. Посмотрите последние счета (/invoice list), прежде чем запускать процесс снова. Код: ${reference}`,
   notFound: (id) =>

@@ -36,6 +36,7 @@ export async function postCreatedCard(
   delivery: CardDelivery & TellDelivery,
   entered?: EnteredAmount,
   lang: Lang = DEFAULT_LANG,
+  customer?: string,
 ): Promise<void> {
   // Its creator may stop the live updates of any card of this invoice, whoever asked for that card.
   await deps.stores.cardOwners
@@ -47,6 +48,7 @@ export async function postCreatedCard(
     created: true,
     ...(entered ? { entered } : {}),
     lang,
+    customer,
   });
   if (left) await tellCreator(client, creator, left, delivery);
 }
@@ -113,7 +115,8 @@ export async function postCreatedInvoiceCard(
   client: webApi.WebClient,
   creator: Creator,
   created: CreatedInvoice,
-  draft: InvoiceDraft,
+  /** What was asked, and who it is for (the card names them). */
+  draft: InvoiceDraft & { customer?: string | undefined },
   outcome: CreatedCardNote,
 ): Promise<void> {
   // The workspace's language (English when its settings cannot be read: the card still goes out).
@@ -145,6 +148,7 @@ export async function postCreatedInvoiceCard(
     entered,
     lang,
     ...(creator.register === undefined ? {} : { register: creator.register }),
+    customer: draft.customer,
   });
-  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang);
+  await postCreatedCard(deps, client, creator, invoice, card, outcome, entered, lang, draft.customer);
 }

@@ -76,7 +76,7 @@ function watchFailed(error: unknown, delivery: CardDelivery): "store_failed" {
   return "store_failed";
 }
 
-type CardOptions = { created?: boolean; entered?: EnteredAmount; lang?: Lang };
+type CardOptions = { created?: boolean; entered?: EnteredAmount; lang?: Lang; customer?: string | undefined };
 
 /** A channel card under way: what deliverInvoiceCard was given, and the register its watch reads with. */
 type ChannelCard = {
@@ -202,6 +202,7 @@ async function watchChannelCard(given: ChannelCard, register: string, ts: string
         postedState: invoice.state,
         ...(options.created ? { createdBy: true } : {}),
         ...(options.entered ? { entered: options.entered } : {}),
+        ...(options.customer ? { customer: options.customer } : {}),
       },
       asker.registerName,
     )

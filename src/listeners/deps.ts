@@ -5,6 +5,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { LinkBook } from "../links/book.js";
 import type { MethodWatches } from "../method-watch/state.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
 import type { ApiVersion } from "../payments/model.js";
@@ -69,6 +70,8 @@ export type ListenerDeps = {
   payouts: PayoutDeps;
   /** Each register's balance alerts (`/balance alert`), checked by the money alerts. */
   balanceAlerts: BalanceAlerts;
+  /** The payment links Kassa asks for (issue 51): each one's record, written before it is created. */
+  links: LinkBook;
   /** Each register's payment methods watch (`/paymethods watch`), checked by the methods watch. */
   methodWatches: MethodWatches;
   /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */

@@ -3,6 +3,7 @@ import {
   AUDIT_BUTTONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  CREATE_NOW_ACTION,
   EXPORT_ACTIONS,
   FEED_ACTIONS,
   FEED_FORM_VIEW,
@@ -23,6 +24,7 @@ import {
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
 import { auditOlderButton } from "./actions/audit.js";
+import { createNowButtonPressed } from "./actions/create-now.js";
 import { cancelExport } from "./actions/export.js";
 import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
@@ -76,6 +78,7 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.next, handler: invoiceListButton },
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
+  { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

@@ -189,6 +189,7 @@ export class PaymentsClient {
     };
     if (draft.description) fields.description = draft.description;
     if (draft.extra) fields.extra = draft.extra;
+    if (draft.payerDetails && version === "v3") fields.payer_details = draft.payerDetails;
     if (draft.requiredMethod) fields.required_method = draft.requiredMethod;
     if (draft.callbackUrl) fields.callback_url = draft.callbackUrl;
     const body = await this.requests.post(version, "invoice/create/", account, fields, "not-sent");

@@ -65,8 +65,10 @@ export type InvoiceDraft = {
   /** Minutes the payment page stays open (1 to 4320). */
   lifetimeMinutes: number;
   description?: string | undefined;
-  /** The merchant's own reference (the service's `extra`). */
+  /** The merchant's own reference (the service's `extra`): the user's text and Kassa's marker (marker.ts). */
   extra?: string | undefined;
+  /** v3's `payer_details`: the payer's e-mail. v2 is never sent it (the form does not offer it there). */
+  payerDetails?: string | undefined;
   requiredMethod?: string | undefined;
   /** Where the service posts its payment notification (the workspace's callback address). */
   callbackUrl?: string | undefined;

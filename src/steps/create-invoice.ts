@@ -13,6 +13,7 @@ import { STEPS_TEXT } from "../i18n/steps.js";
 import { auditCreated, type CreatedCardNote } from "../invoices/created-card.js";
 import { deliverInvoiceCard } from "../invoices/live-card.js";
 import { chosenMethod } from "../invoices/method.js";
+import { createLink } from "../links/create.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { CreatedInvoice, Invoice, InvoiceDraft } from "../payments/model.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
@@ -65,19 +66,15 @@ async function createInvoice(
   const register = await stepRegister(deps.stores, run.teamId, inputs.register);
   if (!register)
     return { done: false, error: t.unknownRegister(inputs.register ?? ""), reason: "unknown_register" };
-  let created: CreatedInvoice;
-  try {
-    if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
-    created = await deps.payments.createInvoice(register.key, checked.draft);
-  } catch (error) {
-    return createFailure(error, run.lang);
-  }
   const where = {
     teamId: run.teamId,
     userId: inputs.notify_user ?? WORKFLOW_ASKER,
     channelId: inputs.channel_id ?? "",
     registerKey: register.key,
   };
+  const made = await makeLink(deps, { run, register, where, inputs }, checked);
+  if (!made.ok) return made.failure;
+  const { created } = made;
   auditCreated(deps, where, created, checked.draft);
   await recordAct(deps.audit, deps.logger, {
     team: run.teamId,
@@ -98,12 +95,10 @@ async function createInvoice(
   let problem: CardProblem | null = null;
   if (inputs.channel_id) {
     problem = invoice
-      ? await postCard(deps, client, where, invoice, checked.draft, run.lang, note).catch(
-          (error: unknown) => {
-            note.postError = error instanceof Error ? error.message : String(error);
-            return "failed" as const;
-          },
-        )
+      ? await postCard(deps, client, where, invoice, checked, run.lang, note).catch((error: unknown) => {
+          note.postError = error instanceof Error ? error.message : String(error);
+          return "failed" as const;
+        })
       : "unreadable";
   }
   // A card that did not go out is said in the outputs, not by failing the run: the invoice exists,
@@ -128,11 +123,56 @@ function cardProblemText(problem: CardProblem, lang: Lang): string {
   return t.cardProblem(t.cardWhy[problem]);
 }
 
+/**
+ * The link recorded and created (links/create.ts): the register connected and, for an e-mail, on
+ * v3; the run's invoice, or why there is none (or, the answer lost, that it may exist).
+ */
+async function makeLink(
+  deps: StepDeps,
+  asked: {
+    run: StepRun;
+    register: { key: string; name: string };
+    where: { userId: string; channelId: string };
+    inputs: CreateInputs;
+  },
+  checked: { draft: InvoiceDraft; customer?: string | undefined },
+): Promise<{ ok: true; created: CreatedInvoice } | { ok: false; failure: StepFailure }> {
+  const { run, register, where } = asked;
+  try {
+    if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
+    if (checked.draft.payerDetails && (await deps.payments.register(register.key)).apiVersion !== "v3")
+      return {
+        ok: false,
+        failure: { done: false, error: STEPS_TEXT[run.lang].emailNeedsV3, reason: "email_v2" },
+      };
+  } catch (error) {
+    return { ok: false, failure: createFailure(error, run.lang) };
+  }
+  const attempt = await createLink(deps, register.key, checked.draft, {
+    team: run.teamId,
+    ...(register.name === MAIN_REGISTER ? {} : { register: register.name }),
+    customer: checked.customer,
+    creator: where.userId,
+    channel: where.channelId || undefined,
+    via: "step",
+    run: run.executionId.slice(0, 80),
+  });
+  if (attempt.ok) return { ok: true, created: attempt.created };
+  if (attempt.status === "not_recorded")
+    return {
+      ok: false,
+      failure: { done: false, error: STEPS_TEXT[run.lang].storeDown, reason: "store_unavailable" },
+    };
+  return { ok: false, failure: createFailure(attempt.error, run.lang) };
+}
+
+type StepFailure = Extract<StepResult, { done: false }>;
+
 /** The form's checks, worded for the step's inputs; the amount is never rounded through a float. */
 function checkInputs(
   inputs: CreateInputs,
   lang: Lang,
-): { ok: true; draft: InvoiceDraft } | { ok: false; problems: string } {
+): { ok: true; draft: InvoiceDraft; customer?: string | undefined } | { ok: false; problems: string } {
   const t = STEPS_TEXT[lang];
   const checked = validateCreateInput(
     {
@@ -140,6 +180,8 @@ function checkInputs(
       currency: inputs.currency,
       lifetime: inputs.lifetime_minutes ?? String(DEFAULT_LIFETIME_MINUTES),
       description: inputs.description,
+      customer: inputs.customer,
+      email: inputs.email,
     },
     lang,
   );
@@ -149,6 +191,8 @@ function checkInputs(
     [CREATE_FIELDS.amount, labels.amount, inputs.amount],
     [CREATE_FIELDS.currency, labels.currency, inputs.currency],
     [CREATE_FIELDS.lifetime, labels.lifetime, inputs.lifetime_minutes],
+    [CREATE_FIELDS.customer, labels.customer, inputs.customer],
+    [CREATE_FIELDS.email, labels.email, inputs.email],
   ].flatMap(([field = "", label = "", value]) => {
     const problem = checked.errors[field];
     if (!problem) return [];
@@ -164,11 +208,12 @@ async function postCard(
   client: webApi.WebClient,
   where: { teamId: string; userId: string; channelId: string },
   invoice: Invoice,
-  draft: InvoiceDraft,
+  asked: { draft: InvoiceDraft; customer?: string | undefined },
   lang: Lang,
   note: CreatedCardNote,
 ): Promise<CardProblem | null> {
   // v2 converts every amount to roubles: the card keeps saying what the workflow asked for.
+  const { draft, customer } = asked;
   const entered = { value: draft.amount, currency: draft.currency };
   const card = buildInvoiceMessage(invoice, {
     now: deps.now(),
@@ -177,10 +222,12 @@ async function postCard(
     method: await chosenMethod(deps, where.teamId, invoice),
     entered,
     lang,
+    customer,
   });
   const left = await deliverInvoiceCard(deps, client, where, invoice, card, "channel", note, {
     entered,
     lang,
+    customer,
   });
   // Not posted (the channel gone or archived, Kassa not in it): there is no response_url to fall
   // back on; the outputs say so, and the log line has Slack's refusal.

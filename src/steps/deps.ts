@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from "@slack/bolt";
 import type { AuditRecorder } from "../audit/index.js";
 import type { InvoiceDeps } from "../invoices/deps.js";
+import type { LinkBook } from "../links/book.js";
 import type { Stores } from "../store/index.js";
 import type { InFlight } from "../util/in-flight.js";
 
@@ -17,6 +18,8 @@ export type StepDeps = InvoiceDeps & {
   claimOnce: (key: string, ttlMs: number) => Promise<boolean>;
   /** Runs still being worked on; shutdown waits for them. */
   inFlight: InFlight;
+  /** The payment links' records: a run's invoice is recorded before it is created. */
+  links: LinkBook;
 };
 
 /** What a step's outputs may hold: Workflow Builder's text and true/false values. */

@@ -14,6 +14,8 @@ export const STEP_PARAMETERS = {
       "channel_id",
       "notify_user",
       "register",
+      "customer",
+      "email",
     ],
     outputs: [
       "invoice_id",
@@ -75,6 +77,10 @@ export const createInputsSchema = z.object({
   notify_user: slackId(/^[UW][A-Z0-9]{2,}$/),
   /** The workspace's register to create it with (main when empty). */
   register: optionalText,
+  /** Who it is for: a label Kassa keeps and shows on the card (issue 51). */
+  customer: optionalText,
+  /** The payer's e-mail, sent as payer_details (API v3 registers only). */
+  email: optionalText,
 });
 export type CreateInputs = z.infer<typeof createInputsSchema>;
 

@@ -107,6 +107,7 @@ async function deliver(
     lang: context.lang,
     ...(card.kind === "channel" && card.createdBy ? { createdBy: card.user } : {}),
     ...(card.kind === "channel" && card.entered ? { entered: card.entered } : {}),
+    ...(card.kind === "channel" && card.customer ? { customer: card.customer } : {}),
     register: watch.registerName,
   });
   if (card.kind === "channel" && owed.redraw) {

@@ -74,6 +74,8 @@ export const watchCardSchema = z.discriminatedUnion("kind", [
     createdBy: z.boolean().optional(),
     /** The amount typed in /invoice new, shown beside the service's converted one. */
     entered: z.object({ value: z.string().max(40), currency: z.string().max(12) }).optional(),
+    /** Who the invoice is for, as its creator named them (issue 51): every redraw keeps it. */
+    customer: z.string().min(1).max(80).optional(),
     owed: owedSchema.optional(),
   }),
   z.object({

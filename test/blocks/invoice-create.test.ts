@@ -56,6 +56,62 @@ describe("createInvoiceModal", () => {
   });
 });
 
+describe("createInvoiceModal: who it is for", () => {
+  it("offers the customer always, the payer's e-mail only where the register takes it (v3)", () => {
+    const v2 = createInvoiceModal({ origin: { t: "T1", c: "C1" }, customer: "Acme Ltd" });
+    expect(field(v2, CREATE_FIELDS.customer)).toMatchObject({ optional: true });
+    expect(field(v2, CREATE_FIELDS.customer)?.element).toMatchObject({
+      initial_value: "Acme Ltd",
+      max_length: 80,
+    });
+    expect(field(v2, CREATE_FIELDS.email)).toBeUndefined();
+    const v3 = createInvoiceModal({ origin: { t: "T1", c: "C1" }, emailOffered: true, email: "a@b.co" });
+    expect(field(v3, CREATE_FIELDS.email)).toMatchObject({ optional: true });
+    expect(field(v3, CREATE_FIELDS.email)?.element?.initial_value).toBe("a@b.co");
+    const long = createInvoiceModal({ origin: { t: "T1", c: "C1" }, customer: "x".repeat(200) });
+    expect(field(long, CREATE_FIELDS.customer)?.element?.initial_value).toBe("x".repeat(80));
+  });
+
+  it("keeps the customer apart from what is sent, and sends the e-mail as payer details", () => {
+    const result = validateCreateInput({
+      amount: "10",
+      currency: "RUB",
+      lifetime: "60",
+      customer: "  Acme Ltd ",
+      email: " pay@acme.example ",
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      customer: "Acme Ltd",
+      draft: { payerDetails: "pay@acme.example" },
+    });
+    expect(result.ok && "customer" in result.draft).toBe(false);
+  });
+
+  it.each(["pay", "pay@", "@acme.example", "pay@acme", "a b@c.de", "pay@acme.", "<a@b.co>", "a@b.co,c@d.ef"])(
+    "refuses the e-mail %j next to its field",
+    (email) => {
+      const result = validateCreateInput({ amount: "10", currency: "RUB", lifetime: "60", email });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(Object.keys(result.errors)).toEqual([CREATE_FIELDS.email]);
+    },
+  );
+
+  it("refuses a customer longer than 80 characters (a step's input or a command's word)", () => {
+    const result = validateCreateInput({
+      amount: "10",
+      currency: "RUB",
+      lifetime: "60",
+      customer: "y".repeat(81),
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[CREATE_FIELDS.customer]).toContain("80");
+    expect(
+      validateCreateInput({ amount: "10", currency: "RUB", lifetime: "60", customer: "y".repeat(80) }).ok,
+    ).toBe(true);
+  });
+});
+
 describe("validateCreateInput", () => {
   const good = { amount: "1500.50", currency: "USD", lifetime: "60" };
 

@@ -780,6 +780,36 @@ describe("buildInvoiceMessage: text from the service is escaped", () => {
     },
   );
 
+  it.each(VERSIONS)("%s: extra without Kassa's marker, never as if it were the shop's text", (version) => {
+    const marked = card(
+      invoiceOf(version, sample("715308958_rPwTzvsvCm"), { extra: "Order <10232> kassa:abcdefgh23" }),
+    );
+    expect(sectionText(marked, "*Extra*")).toBe("*Extra*\nOrder &lt;10232&gt;");
+    expect(JSON.stringify(marked)).not.toContain("kassa:");
+    const markerOnly = card(
+      invoiceOf(version, sample("715308958_rPwTzvsvCm"), { extra: "kassa:abcdefgh23" }),
+    );
+    expect(sectionText(markerOnly, "*Extra*")).toBeUndefined();
+    expect(JSON.stringify(markerOnly)).not.toContain("kassa:");
+  });
+
+  it.each(VERSIONS)("%s: the customer its creator named, escaped, kept through a Refresh", (version) => {
+    const invoice = invoiceOf(version, sample("715308958_rPwTzvsvCm"));
+    const message = buildInvoiceMessage(invoice, {
+      now: NOW,
+      teamId: "T0SANDBOX",
+      customer: "Acme <!here> & Co",
+    });
+    expectWithinBlockKitLimits(message);
+    expect(fieldValue(message, "Customer")).toBe("Acme &lt;!here&gt; &amp; Co");
+    expect(JSON.stringify(message)).not.toContain("<!here>");
+    const actions = message.blocks.find((block) => block.type === "actions") as types.ActionsBlock;
+    const refresh = actions.elements.find((element) => "value" in element && element.value?.includes('"id"'));
+    const value = JSON.parse(refresh && "value" in refresh ? (refresh.value ?? "{}") : "{}");
+    expect(value.cu).toBe("Acme <!here> & Co");
+    expect(fieldValue(card(invoice), "Customer")).toBeUndefined();
+  });
+
   it("a backtick cannot close the inline code early", () => {
     const message = card(invoiceOf("v3", sample("715308958_rPwTzvsvCm"), { method: "A`<!here>`B" }));
     expect(fieldValue(message, "Method")).toBe("`Aˋ&lt;!here&gt;ˋB`");

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   EXPORT_COLUMNS,
   type ExportRow,
+  exportRow,
   inertText,
   isoWithOffset,
   textCells,
@@ -51,6 +52,23 @@ function row(overrides: Partial<ExportRow> = {}): ExportRow {
     ...overrides,
   };
 }
+
+describe("export rows", () => {
+  it("write extra without Kassa's marker", () => {
+    const entry = (extra: string | null) => ({
+      id: "715308958_rPwTzvsvCm",
+      state: "notpayed",
+      method: null,
+      createdAt: row().createdAt,
+      amount: { value: "10", currency: "RUB" },
+      rub: "10",
+      details: { type: "purchase", url: null, description: null, extra, paid: null, commission: null },
+    });
+    expect(exportRow(entry("Order 5 kassa:abcdefgh23")).extra).toBe("Order 5");
+    expect(exportRow(entry("kassa:abcdefgh23")).extra).toBeNull();
+    expect(exportRow(entry("Order 5")).extra).toBe("Order 5");
+  });
+});
 
 describe("CSV (RFC 4180)", () => {
   it("quotes only fields with a comma, a semicolon, a quote or a line break, doubling the quotes", () => {

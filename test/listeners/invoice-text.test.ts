@@ -130,6 +130,60 @@ describe("/invoice new", () => {
   });
 });
 
+describe("/invoice new: who it is for", () => {
+  const prefill = (text: string) => {
+    const request = parseInvoiceText(text);
+    return request.kind === "create" ? request.prefill : request;
+  };
+
+  it("reads the customer (quoted or one word) and the payer's e-mail right after amount and currency", () => {
+    expect(prefill('new 1500 USD customer "Acme Ltd" email pay@acme.example Order 10232')).toEqual({
+      amount: "1500",
+      currency: "USD",
+      customer: "Acme Ltd",
+      email: "pay@acme.example",
+      description: "Order 10232",
+    });
+    expect(prefill("new 1500 email pay@acme.example customer Acme")).toEqual({
+      amount: "1500",
+      customer: "Acme",
+      email: "pay@acme.example",
+    });
+    expect(prefill("new customer “ООО Ромашка” Заказ 5")).toEqual({
+      customer: "ООО Ромашка",
+      description: "Заказ 5",
+    });
+    expect(prefill("new 10 клиент «Acme &amp; Co» почта a@b.co")).toEqual({
+      amount: "10",
+      customer: "Acme & Co",
+      email: "a@b.co",
+    });
+    expect(prefill("new 10 e-mail <mailto:a@b.co|a@b.co> gift")).toEqual({
+      amount: "10",
+      email: "a@b.co",
+      description: "gift",
+    });
+  });
+
+  it("leaves today's descriptions whole: words later on, an e-mail that is not one, a second customer", () => {
+    expect(prefill("new 1500 RUB Order for Acme, email me")).toEqual({
+      amount: "1500",
+      currency: "RUB",
+      description: "Order for Acme, email me",
+    });
+    expect(prefill("new 1500 email campaign")).toEqual({ amount: "1500", description: "email campaign" });
+    expect(prefill("new 5 customer A customer B")).toEqual({
+      amount: "5",
+      customer: "A",
+      description: "customer B",
+    });
+    expect(prefill("new 5 Order 7 customer Acme")).toEqual({
+      amount: "5",
+      description: "Order 7 customer Acme",
+    });
+  });
+});
+
 describe("/invoice subscribe words and /invoice feed", () => {
   const words = (text: string) => {
     const request = parseInvoiceText(text);

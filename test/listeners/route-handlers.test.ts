@@ -4,6 +4,7 @@ import { CONNECT_FROM } from "../../src/blocks/admin.js";
 import {
   auditPageButton,
   cancelReadButton,
+  createNowButton,
   disconnectButton,
   feedSettingsButton,
   invoiceButton,
@@ -19,6 +20,7 @@ import {
   AUDIT_BUTTONS,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
+  CREATE_NOW_ACTION,
   EXPORT_ACTIONS,
   FEED_ACTIONS,
   FEED_FORM_VIEW,
@@ -41,6 +43,7 @@ import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
+import { createNowButtonPressed } from "../../src/listeners/actions/create-now.js";
 import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
@@ -303,6 +306,29 @@ describe("buttons", () => {
     );
     expect(JSON.stringify(await reply("member"))).toContain("Only workspace admins");
     expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+  });
+
+  it("Create now makes the unsure link's invoice again, once, for its creator only", async () => {
+    cover(createNowButtonPressed);
+    const ref = "abcdefgh23";
+    const order = { team: TEAM, amount: "150", currency: "RUB", lifetimeMinutes: 60, creator: ADMIN };
+    await world.deps.links.begin(TEAM, ref, { ...order, channel: CHANNEL, via: "form" }, true);
+    await world.deps.links.settle(TEAM, ref, { status: "unsure" });
+    const value = createNowButton.write({ t: TEAM, k: ref });
+    const press = (user: string, replyId: string) =>
+      createNowButtonPressed(world.deps)(
+        buttonArgs(world, { actionId: CREATE_NOW_ACTION, value, user, ephemeral: true, replyId }),
+      );
+    await press(MEMBER, "now-member");
+    expect(JSON.stringify(await reply("now-member"))).toContain("Only <@U0ADMIN>");
+    expect(world.fake.created).toHaveLength(0);
+    await press(ADMIN, "now-admin");
+    expect(JSON.stringify(await reply("now-admin"))).toContain("was created");
+    expect(world.fake.created).toHaveLength(1);
+    expect(lastLine()).toMatchObject({ outcome: "created", invoice: world.fake.created[0] });
+    await press(ADMIN, "now-again");
+    expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
+    expect(world.fake.created).toHaveLength(1);
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {

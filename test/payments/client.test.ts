@@ -616,6 +616,18 @@ describe("PaymentsClient.createInvoice", () => {
     expect(read.amounts.amount).toEqual({ value: "1500.5", currency: "USD" });
   });
 
+  it("sends the payer's e-mail as payer_details on v3 only, and extra as given", async () => {
+    const withEmail = { ...draft, payerDetails: "pay@acme.example", extra: "PO-7 kassa:abcdefgh23" };
+    await client().createInvoice({ ...ACCOUNT, apiVersion: "v3" }, withEmail);
+    expect(creates()[0]?.body).toMatchObject({
+      payer_details: "pay@acme.example",
+      extra: "PO-7 kassa:abcdefgh23",
+    });
+    await client().createInvoice(ACCOUNT, withEmail);
+    expect(creates()[1]?.body).not.toHaveProperty("payer_details");
+    expect(creates()[1]?.body).toMatchObject({ extra: "PO-7 kassa:abcdefgh23" });
+  });
+
   it("passes the service's refusal on as a ServiceError", async () => {
     fake.createFault = "refuse";
     await expect(client().createInvoice(ACCOUNT, draft)).rejects.toBeInstanceOf(ServiceError);

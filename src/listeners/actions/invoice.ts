@@ -103,6 +103,7 @@ async function cardOfPress(
     ...(shared || opened ? {} : { refreshedAt: deps.now() }),
     ...(sharedBy ? { sharedBy } : {}),
     ...(value.cb ? { createdBy: value.cb } : {}),
+    ...(value.cu ? { customer: value.cu } : {}),
     entered: parseEnteredAmount(value.en),
     method: await chosenMethod(deps, register.key, invoice),
     lang: press.lang,

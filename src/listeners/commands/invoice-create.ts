@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
 import { ephemeral } from "../../blocks/replies.js";
+import { CREATE_TEXT } from "../../i18n/invoice-create.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
@@ -30,9 +31,12 @@ type CreateCommand = {
   register: ChosenRegister;
 };
 
-/** `/invoice new [amount] [currency] [description]`: opens the create modal, or says why not. */
+/**
+ * `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [description]`: opens the create
+ * modal, or says why not. The payer's e-mail is offered on API v3 registers only (v2 takes none).
+ */
 export async function openCreateModal(
-  deps: ManagerDeps & Pick<ListenerDeps, "payments">,
+  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion">,
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
@@ -44,7 +48,11 @@ export async function openCreateModal(
   note({ creator: permission.why });
   if (!permission.allowed) return { reply: createNotAllowedMessage(lang), log: { outcome: "not_allowed" } };
   const { register } = command;
-  if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
+  const emailOffered = await speaksV3(deps, register.key);
+  if (prefill.email && !emailOffered) {
+    const t = CREATE_TEXT[lang];
+    return { reply: ephemeral(t.emailNeedsV3, t.emailNeedsV3Fallback), log: { outcome: "usage" } };
+  }
   const methods = await deps.payments.enabledMethodsWithin(register.key, CREATE_METHODS_BUDGET_MS);
   const methodCount = methods ? methods.length : "unavailable";
   try {
@@ -52,6 +60,7 @@ export async function openCreateModal(
       trigger_id: command.triggerId,
       view: createInvoiceModal({
         ...prefill,
+        emailOffered,
         methods,
         // Main's forms carry no name: they read as the forms opened before registers did.
         origin: {
@@ -74,4 +83,14 @@ export async function openCreateModal(
     };
   }
   return { reply: null, log: { outcome: "modal_opened", methods: methodCount } };
+}
+
+/** Whether the register is on API v3, the one that takes the payer's e-mail. */
+async function speaksV3(
+  deps: Pick<ManagerDeps, "stores"> & Pick<ListenerDeps, "defaultApiVersion">,
+  registerKey: string,
+): Promise<boolean> {
+  const connection = await deps.stores.credentials.get(registerKey);
+  if (!connection) throw new NotConnectedError(registerKey);
+  return (connection.account.apiVersion ?? deps.defaultApiVersion) === "v3";
 }

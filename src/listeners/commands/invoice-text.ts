@@ -7,6 +7,7 @@ import { parseLang } from "../../i18n/lang.js";
 import { INVOICE_ID_PATTERN } from "../../payments/payment-link.js";
 import { monthPeriod, type PeriodName } from "../../reports/periods.js";
 import { parseSubscribeWords, type SubscribeWords } from "./feed-words.js";
+import { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
 
 export { INVOICE_ID_PATTERN };
 
@@ -40,32 +41,8 @@ export type InvoiceRequest =
   | { kind: "use"; name: string | null }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
-/** What `/invoice new [amount] [currency] [description]` fills in; the modal checks it all on submit. */
+export { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
 export type { UsageReason };
-
-export type CreatePrefill = { amount?: string; currency?: string; description?: string };
-
-/**
- * `/invoice new 1500 USD Order 10232`: an amount if the first word looks like one (a comma is read as
- * the decimal point), a currency if the next word is one of `currencies`, the rest as the description.
- */
-export function parseCreateText(text: string, currencies: readonly string[]): CreatePrefill {
-  const words = text
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word !== "");
-  const prefill: CreatePrefill = {};
-  if (words[0] && /^\d+([.,]\d+)?$/.test(words[0])) prefill.amount = (words.shift() ?? "").replace(",", ".");
-  const currency = words[0]?.toUpperCase();
-  if (currency && currencies.includes(currency)) {
-    prefill.currency = currency;
-    words.shift();
-  }
-  // Slack escapes &, < and > in a command's text; the modal shows plain text.
-  if (words.length > 0)
-    prefill.description = words.join(" ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  return prefill;
-}
 
 /**
  * Reads what the text after `/invoice` asks for: a word that names a command, else an invoice id or

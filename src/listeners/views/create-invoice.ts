@@ -5,9 +5,6 @@ import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
   CREATE_INVOICE_VIEW,
-  createFailedMessage,
-  createNotSentMessage,
-  createRefusedMessage,
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
@@ -21,14 +18,15 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import { BusyError, NotConnectedError, PaymentsError, ServiceError } from "../../payments/errors.js";
-import type { CreatedInvoice, InvoiceDraft } from "../../payments/model.js";
-import { newReference } from "../../util/logger.js";
+import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
+import { ServiceError } from "../../payments/errors.js";
+import type { InvoiceDraft } from "../../payments/model.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type Noted, type ViewAnswer } from "../contexts/handled.js";
 import type { Note, Outcome, ViewOutcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { failedLinkReply } from "../replies/link-failure.js";
 import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
@@ -56,6 +54,8 @@ const formSchema = z
     [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
     [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
     [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.customer]: z.object({ value: textValue }).optional(),
+    [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
   })
@@ -64,13 +64,14 @@ const formSchema = z
     currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
     lifetime: values[CREATE_FIELDS.lifetime].value.value,
     description: values[CREATE_FIELDS.description]?.value.value,
+    customer: values[CREATE_FIELDS.customer]?.value.value,
+    email: values[CREATE_FIELDS.email]?.value.value,
     extra: values[CREATE_FIELDS.extra]?.value.value,
     requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
   }));
 
 type CreateDeps = ManagerDeps &
-  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit">;
-type Attempt = { ok: true; created: CreatedInvoice } | { ok: false; error: unknown };
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links">;
 
 /**
  * The create modal's submit: validate, check the submitter again (a submission is a request of its
@@ -89,7 +90,7 @@ export const createInvoiceSubmission =
       if ("outcome" in accepted) return accepted;
       const refused =
         (await refusedCreator(submission, accepted.creator)) ??
-        (await claimedBefore(submission, accepted.draft));
+        (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
       if (refused) return refused;
       return createAndPost(submission, accepted, started);
     });
@@ -106,7 +107,8 @@ type Submission = {
   note: Note<Noted>;
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
-type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string };
+/** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
+type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string; customer?: string | undefined };
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
 async function acceptedForm({
@@ -136,7 +138,7 @@ async function acceptedForm({
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  return { creator, draft: checked.draft, registerKey: register.key };
+  return { creator, draft: checked.draft, registerKey: register.key, customer: checked.customer };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
@@ -153,7 +155,7 @@ async function refusedCreator(submission: Submission, creator: Creator): Promise
  * One invoice per submission: Slack redelivers a submission it got no answer to, and a double
  * click sends it twice. The same form with the same values is the same submission. Undefined: the first.
  */
-async function claimedBefore(submission: Submission, draft: InvoiceDraft): Promise<Outcome | undefined> {
+async function claimedBefore(submission: Submission, draft: object): Promise<Outcome | undefined> {
   const { deps, view, teamId, lang, reply } = submission;
   const digest = createHash("sha256").update(JSON.stringify(draft)).digest("base64url").slice(0, 22);
   let first: boolean;
@@ -173,31 +175,37 @@ async function claimedBefore(submission: Submission, draft: InvoiceDraft): Promi
  * Creates the invoice: a refusal in time keeps the form open next to the amount; otherwise the form
  * closes and the card is posted (or the creator told privately why not).
  */
-async function createAndPost(
-  submission: Submission,
-  accepted: Accepted,
-  started: number,
-): Promise<ViewOutcome> {
+async function createAndPost(submission: Submission, accepted: Accepted, started: number): Promise<Outcome> {
   const { deps, client, lang, note, reply } = submission;
-  const { creator, draft } = accepted;
-  const attempt: Promise<Attempt> = deps.payments.createInvoice(accepted.registerKey, draft).then(
-    (created) => ({ ok: true, created }),
-    (error: unknown) => ({ ok: false, error }),
-  );
+  const { creator, draft, customer } = accepted;
+  const asker: LinkAsker = {
+    team: creator.teamId,
+    register: creator.register,
+    customer,
+    creator: creator.userId,
+    channel: creator.channelId,
+    via: "form",
+  };
+  const attempt = createLink(deps, accepted.registerKey, draft, asker);
   const quick = await within(attempt, INLINE_CREATE_MS - (performance.now() - started));
   if (quick && !quick.ok && quick.error instanceof ServiceError) {
     // Refused in time: said next to the amount, the form kept open with what was typed.
     await reply(fieldError(CREATE_FIELDS.amount, refusalText(quick.error.messages, lang)));
     return { outcome: "refused", inline: true, serviceErrors: quick.error.messages };
   }
+  if (quick && !quick.ok && quick.status === "not_recorded") {
+    // Without the link's record nothing is sent: the form stays open to try again.
+    await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
+    return { outcome: "store_unavailable", err: quick.error };
+  }
   await reply();
   note({ slow: quick === null });
   const result = quick ?? (await attempt);
-  if (!result.ok) return tellFailure(client, creator, draft, result.error, note, lang);
+  if (!result.ok) return tellFailure(client, creator, draft, result, note, lang);
   auditCreated(deps, creator, result.created, draft);
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
-    await postCreatedInvoiceCard(deps, client, creator, result.created, draft, delivered);
+    await postCreatedInvoiceCard(deps, client, creator, result.created, { ...draft, customer }, delivered);
     return { outcome: "created" };
   } catch (error) {
     return { outcome: "card_failed", err: error };
@@ -206,33 +214,20 @@ async function createAndPost(
   }
 }
 
-/** The form was closed and the invoice not created: the creator is told privately why, and what now. */
+/** The form was closed and the invoice not created (or not surely): the creator is told privately, and what now. */
 async function tellFailure(
   client: webApi.WebClient,
   creator: Creator,
   draft: InvoiceDraft,
-  error: unknown,
+  attempt: Extract<LinkAttempt, { ok: false }>,
   note: Note<Noted>,
   lang: Lang,
 ): Promise<ViewOutcome> {
-  const tell = async (message: Parameters<typeof tellCreator>[2]) => {
-    const told: TellDelivery = {};
-    await tellCreator(client, creator, message, told)
-      .catch((tellError: unknown) => note({ tellError: String(tellError) }))
-      .finally(() => note(told));
-  };
-  if (error instanceof ServiceError) {
-    await tell(createRefusedMessage(error.messages, draft.amount, draft.currency, lang));
-    return { outcome: "refused", inline: false, serviceErrors: error.messages };
-  }
-  // Only these failures happen before anything is sent; after any other, the invoice may exist.
-  if (error instanceof NotConnectedError || error instanceof BusyError) {
-    const why = error instanceof NotConnectedError ? "not_connected" : "busy";
-    await tell(createNotSentMessage(draft.amount, draft.currency, why, lang));
-    return { outcome: "not_sent", reason: error.name };
-  }
-  const reference = newReference();
-  const why = error instanceof PaymentsError ? "no_answer" : "internal";
-  await tell(createFailedMessage(draft.amount, draft.currency, why, reference, lang));
-  return { outcome: "create_failed", reference, err: error };
+  const link = { t: creator.teamId, r: creator.register };
+  const { message, outcome } = failedLinkReply(attempt, draft, link, lang);
+  const told: TellDelivery = {};
+  await tellCreator(client, creator, message, told)
+    .catch((tellError: unknown) => note({ tellError: String(tellError) }))
+    .finally(() => note(told));
+  return outcome;
 }

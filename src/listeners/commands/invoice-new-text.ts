@@ -1,0 +1,55 @@
+// `/invoice new`'s words: what the form opens with. Everything is checked again when it is submitted.
+
+/** What `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [description]` fills in. */
+export type CreatePrefill = {
+  amount?: string;
+  currency?: string;
+  description?: string;
+  /** Who it is for (issue 51): `customer "Acme Ltd"`, `customer Acme` (Russian `клиент`). */
+  customer?: string;
+  /** The payer's e-mail: `email pay@acme.example` (v3 registers only; the command says so on v2). */
+  email?: string;
+};
+
+/** `customer` and a name: quoted (straight, curly or «») or one word. */
+const CUSTOMER = /^(?:customer|клиент)\s+(?:"([^"]+)"|“([^”]+)”|«([^»]+)»|(\S+))(?:\s+|$)/i;
+/** `email` (or `e-mail`, Russian `почта`) and an address: a word with an @, or Slack's mailto link. */
+const EMAIL = /^(?:e-?mail|почта)\s+(?:<mailto:([^|>\s]+)(?:\|[^>]*)?>|(\S+@\S+))(?:\s+|$)/i;
+
+/** Slack escapes &, < and > in a command's text; the modal shows plain text. */
+function unescaped(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/**
+ * `/invoice new 1500 USD customer "Acme Ltd" email pay@acme.example Order 10232`: an amount if the
+ * first word looks like one (a comma is read as the decimal point), a currency if the next word is
+ * one of `currencies`, then, right after them and in either order, who it is for and the payer's
+ * e-mail; the rest is the description (a description that merely mentions an e-mail stays whole).
+ */
+export function parseCreateText(text: string, currencies: readonly string[]): CreatePrefill {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  const prefill: CreatePrefill = {};
+  if (words[0] && /^\d+([.,]\d+)?$/.test(words[0])) prefill.amount = (words.shift() ?? "").replace(",", ".");
+  const currency = words[0]?.toUpperCase();
+  if (currency && currencies.includes(currency)) {
+    prefill.currency = currency;
+    words.shift();
+  }
+  let rest = words.join(" ");
+  for (let found = true; found && rest !== ""; ) {
+    const customer = prefill.customer === undefined ? CUSTOMER.exec(rest) : null;
+    const email = customer || prefill.email !== undefined ? null : EMAIL.exec(rest);
+    const match = customer ?? email;
+    found = match !== null;
+    if (customer) prefill.customer = unescaped(customer.slice(1).find((part) => part) ?? "").trim();
+    if (email) prefill.email = unescaped(email[1] ?? email[2] ?? "");
+    if (match) rest = rest.slice(match[0].length);
+  }
+  if (prefill.customer === "") delete prefill.customer;
+  if (rest !== "") prefill.description = unescaped(rest);
+  return prefill;
+}
