@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
-import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
-import type { KeyvStore } from "../store/connection.js";
-import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { ClaimBoard } from "../store/claims/index.js";
 
 // Each register's methods watch: one item of family `method-watch` on the claim board (key: the
 // register's key), its state `watch` changed only through METHOD_WATCH.update (the form, a button and
