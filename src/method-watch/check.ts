@@ -30,7 +30,11 @@ export async function checkRegister(
   // Off: nothing is read. The item stays (with the methods last seen, so a change made while the
   // watch was off is still news when it is on again); forgetting it here could drop a form's save
   // that came in meanwhile.
-  if (!current.settings) return { dueAt: now + IDLE_MS };
+  if (!current.settings) {
+    // Turned on again (maybe after a reconnect to another account), it starts from a whole read.
+    deps.usual.forget(registerKey);
+    return { dueAt: now + IDLE_MS };
+  }
   const due = { dueAt: now + deps.checkMs };
   let read: ServiceRead;
   try {

@@ -6,6 +6,7 @@ import type { PaymentMethod } from "../payments/model.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import type { UsualFigures } from "./usual.js";
 
 /** What the methods watch needs: the board, the service and the kept history, Slack, the audit trail. */
 export type MethodWatchDeps = {
@@ -35,4 +36,6 @@ export type MethodWatchDeps = {
   batch: number;
   /** History pages one check may read (the first check of a register reads its 28 days). */
   maxPages: number;
+  /** Each register's last whole read of the 28 days, built on for an hour (usual.ts). */
+  usual: UsualFigures;
 };

@@ -12,6 +12,7 @@ import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { MethodWatchRunner } from "./runner.js";
 import { MethodWatches } from "./state.js";
+import { UsualFigures } from "./usual.js";
 
 export { MethodWatchRunner } from "./runner.js";
 export { MethodWatches } from "./state.js";
@@ -60,5 +61,6 @@ export async function openMethodWatch(
     leaseMs: LEASE_MS,
     batch: BATCH,
     maxPages: MAX_PAGES,
+    usual: new UsualFigures(),
   });
 }

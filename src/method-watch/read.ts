@@ -3,9 +3,11 @@ import { registerOfKey } from "../store/registers.js";
 import type { ListedMethod } from "./decide.js";
 import type { MethodWatchDeps } from "./deps.js";
 import { FigureCounter, type MethodFigures } from "./figures.js";
+import { withUsual } from "./usual.js";
 
 // What one check reads of the service: the method list, fresh (which methods are on, their
-// surcharges), and the register's kept history of the last 28 days brought up to date (the figures).
+// surcharges), and the register's kept history brought up to date: the last 28 days, or within the
+// hour of such a whole read only what came since its window began (usual.ts).
 
 export type ServiceRead = { methods: ListedMethod[]; figures: Map<string, MethodFigures> };
 
@@ -26,11 +28,15 @@ export async function readService(
       enabled: method.enabled,
       surcharge: method.extraCommissionPercent,
     }));
-  const counter = new FigureCounter(now, windowMinutes * 60_000, deps.zone);
+  const windowMs = windowMinutes * 60_000;
+  const whole = deps.usual.recent(registerKey, now, windowMs);
+  const counter = new FigureCounter(now, windowMs, deps.zone);
+  // Within the hour of a whole read, only what came since its window began (see usual.ts).
+  const since = whole ? whole.at - windowMs : counter.since;
   // The kept history's spans are in epoch seconds; every check brings it up to date (fresh 0).
   const read = await deps.history.read(
     registerKey,
-    { since: Math.floor(counter.since / 1000), until: Math.floor(now / 1000) + 1 },
+    { since: Math.floor(since / 1000), until: Math.floor(now / 1000) + 1 },
     (entry) => counter.add(entry),
     { maxPages: deps.maxPages, freshMs: 0 },
   );
@@ -45,5 +51,10 @@ export async function readService(
       "methods watch: the history read is not whole; the usual figures come from what was read",
     );
   }
-  return { methods, figures: counter.finish() };
+  const figures = counter.finish();
+  if (whole) return { methods, figures: withUsual(figures, whole) };
+  // A whole read that left days out is not built on: the next check reads the 28 days again.
+  if (!read.partial && read.daysLeftOut.length === 0)
+    deps.usual.remember(registerKey, { at: now, windowMs, figures });
+  return { methods, figures };
 }
