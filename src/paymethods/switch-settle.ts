@@ -4,7 +4,7 @@ import type { ClaimBoard } from "../store/claims/index.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import type { Logger } from "../util/logger.js";
 import { type MethodState, noteOf, type Settled, type SwitchNote, settleStep } from "./switch-rules.js";
-import { changeSwitch, readSwitch, type SwitchWant } from "./switch-state.js";
+import { changeSwitch, readSwitch, type SwitchWant, switchedCodes } from "./switch-state.js";
 
 // A switch's acts in the audit trail, and a "not sure" switch settled by the next read of its method
 // (a confirmation, the method list, the methods watch's check): each ends once, by compare-and-set.
@@ -92,15 +92,19 @@ export async function switchNotes(
   methods: readonly PaymentMethod[],
   at: { readAt: number; now: number },
 ): Promise<Map<string, SwitchNote>> {
+  // One read for the register's switched methods; a record only for those on the page (most have none).
+  const switched = new Set(await switchedCodes(deps.board, registerKey));
   const notes = await Promise.all(
-    methods.map(async (method) => {
-      let record = await readSwitch(deps.board, registerKey, method.code);
-      if (record.pending?.state === "unsure" && at.readAt > record.pending.at) {
-        await settleUnsure(deps, registerKey, method.code, method, at.now);
-        record = await readSwitch(deps.board, registerKey, method.code);
-      }
-      return [method.code, noteOf(record, method)] as const;
-    }),
+    methods
+      .filter((method) => switched.has(method.code))
+      .map(async (method) => {
+        let record = await readSwitch(deps.board, registerKey, method.code);
+        if (record.pending?.state === "unsure" && at.readAt > record.pending.at) {
+          await settleUnsure(deps, registerKey, method.code, method, at.now);
+          record = await readSwitch(deps.board, registerKey, method.code);
+        }
+        return [method.code, noteOf(record, method)] as const;
+      }),
   );
   return new Map(notes.flatMap(([code, note]) => (note ? [[code, note] as const] : [])));
 }

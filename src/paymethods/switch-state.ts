@@ -82,6 +82,11 @@ export async function readSwitch(
   return (await METHOD_SWITCHES.read(board, switchKey(registerKey, code), SWITCH_FIELD)).value ?? NO_SWITCH;
 }
 
+/** The codes of the register's methods that have a record (listed before each is written). */
+export async function switchedCodes(board: ClaimBoard, registerKey: string): Promise<readonly string[]> {
+  return (await METHOD_SWITCHES.read(board, registerKey, CODES_FIELD)).value ?? [];
+}
+
 /** A read-change-compare-and-set of a method's switch record (its code listed for the register first). */
 export async function changeSwitch<T>(
   board: ClaimBoard,
@@ -132,7 +137,7 @@ export class MethodSwitchRecords {
   /** A register disconnected or uninstalled: every method's record is forgotten, then their list. */
   async forget(registerKey: string): Promise<void> {
     const board = await this.board();
-    const codes = (await METHOD_SWITCHES.read(board, registerKey, CODES_FIELD)).value ?? [];
+    const codes = await switchedCodes(board, registerKey);
     await Promise.all(codes.map((one) => board.drop(METHOD_SWITCH_FAMILY, switchKey(registerKey, one))));
     await board.drop(METHOD_SWITCH_FAMILY, registerKey);
   }
