@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { boardOnFirstUse, defineFamily } from "../store/claims/family.js";
-import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
-import type { KeyvStore } from "../store/connection.js";
-import { DEFAULT_PREFIX } from "../store/schema/names.js";
+import type { ClaimBoard } from "../store/claims/index.js";
 
 // Each method's switches made in Kassa: one item of family `method-switch` on the claim board (key:
 // `registerKey:CODE`), its state `switch` changed only through METHOD_SWITCHES.update. A confirmation
@@ -113,7 +111,7 @@ async function listCode(board: ClaimBoard, registerKey: string, code: string): P
   });
 }
 
-/** The switch records as the watch and the method list read them, on the board opened on first use. */
+/** A register's switch records read one at a time, and forgotten with the register. */
 export class MethodSwitchRecords {
   private readonly board: () => Promise<ClaimBoard>;
 
@@ -125,15 +123,6 @@ export class MethodSwitchRecords {
     return readSwitch(await this.board(), registerKey, code);
   }
 
-  /** The records of several methods at once (a list's page, a check's changes). */
-  async readMany(registerKey: string, codes: readonly string[]): Promise<Map<string, MethodSwitchState>> {
-    const board = await this.board();
-    const read = await Promise.all(
-      codes.map(async (one) => [one, await readSwitch(board, registerKey, one)] as const),
-    );
-    return new Map(read);
-  }
-
   /** A register disconnected or uninstalled: every method's record is forgotten, then their list. */
   async forget(registerKey: string): Promise<void> {
     const board = await this.board();
@@ -141,12 +130,4 @@ export class MethodSwitchRecords {
     await Promise.all(codes.map((one) => board.drop(METHOD_SWITCH_FAMILY, switchKey(registerKey, one))));
     await board.drop(METHOD_SWITCH_FAMILY, registerKey);
   }
-}
-
-/** The switch records on the store's claim board. */
-export function methodSwitchRecordsFor(
-  store: Pick<KeyvStore, "native">,
-  timeoutMs: number,
-): MethodSwitchRecords {
-  return new MethodSwitchRecords(() => openClaimBoard(store, DEFAULT_PREFIX, timeoutMs));
 }
