@@ -82,3 +82,23 @@ export const METHOD_ALERT_ACTIONS = {
   snooze: "method_alert_snooze",
   methods: "method_alert_methods",
 } as const;
+
+/**
+ * A payment link's buttons (issue 51): Re-issue (an expired unpaid card, a reminder, `/invoice
+ * reissue`'s warning), Copy link and Stop reminding (a reminder).
+ */
+export const LINK_ACTIONS = {
+  reissue: "kassa_link_reissue",
+  copy: "kassa_link_copy",
+  stopReminding: "kassa_link_stop_reminding",
+} as const;
+
+/** `/invoice recurring`: a schedule's Pause, Resume and Delete (its owner and admins). */
+export const SCHEDULE_ACTIONS = {
+  pause: "kassa_schedule_pause",
+  resume: "kassa_schedule_resume",
+  remove: "kassa_schedule_delete",
+} as const;
+
+/** `/invoice unpaid`: its pages. */
+export const UNPAID_ACTIONS = { previous: "kassa_unpaid_previous", next: "kassa_unpaid_next" } as const;

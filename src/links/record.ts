@@ -69,6 +69,14 @@ export const linkSchema = z.object({
   replacedBy: ref.optional(),
   replaces: ref.optional(),
   scheduleId: z.string().min(1).max(80).optional(),
+  /** Where its card was posted (the card's thread takes a re-issue's card; the card is marked replaced). */
+  card: z.object({ channel: z.string().min(1).max(40), ts: z.string().min(1).max(40) }).optional(),
+  /** How it ended, once the pass looked after its page closed (or saw it paid): what `/invoice unpaid` reads. */
+  outcome: z.enum(["paid", "expired"]).optional(),
+  /** Who re-issued it (a person's Slack id). */
+  replacedByUser: z.string().min(1).max(40).optional(),
+  /** Both this link and its re-issue were paid: the alert was given (once). */
+  paidTwiceTold: z.boolean().optional(),
 });
 export type LinkRecord = z.infer<typeof linkSchema>;
 
