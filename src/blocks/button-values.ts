@@ -48,6 +48,26 @@ export const createNowButton = codec(
   z.object({ t: teamId, k: z.string().regex(/^[a-z2-7]{10}$/), r: registerName.optional() }),
 );
 
+/**
+ * A payment link's Re-issue, Copy link and Stop reminding (issue 51): the workspace, the link's ref
+ * and its register (main's when left out); `e`: Re-issue anyway, after the warning that the old link
+ * still works.
+ */
+export const linkButton = codec(
+  z.object({
+    t: teamId,
+    k: z.string().regex(/^[a-z2-7]{10}$/),
+    r: registerName.optional(),
+    e: z.literal(1).optional(),
+  }),
+);
+export type LinkButtonValue = z.infer<typeof linkButton.schema>;
+
+/** A schedule's Pause, Resume and Delete (`/invoice recurring`): the workspace, the schedule, its register. */
+export const scheduleButton = codec(
+  z.object({ t: teamId, s: z.string().regex(/^[a-z2-7]{10}$/), r: registerName.optional() }),
+);
+
 /** Stop updating: the workspace and the invoice (the card is the message pressed). */
 export const stopButton = codec(z.object({ t: teamId, id: z.string().regex(INVOICE_ID_PATTERN) }));
 export type StopButtonValue = z.infer<typeof stopButton.schema>;
