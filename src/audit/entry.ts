@@ -41,6 +41,10 @@ export const AUDIT_ACTIONS = [
   "payout.outside",
   // An approved payout not sent yet back to waiting: the policy now asks more approvals of its amount.
   "payout.reopened",
+  // A refund of a paid invoice (issue 52): its amount held for the request, paid out, or let go.
+  "refund.asked",
+  "refund.paid",
+  "refund.released",
   // A method switched on or off, or its surcharge set, at the service from Kassa (outcome "refused"
   // when the service refused it, "failed" with the reason "unsure" when its answer was lost), and a
   // change Kassa did not make.

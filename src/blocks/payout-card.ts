@@ -9,6 +9,7 @@ import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { PAYOUT_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText } from "./mrkdwn.js";
+import { refundOfLines } from "./refunds.js";
 
 export { PAYOUT_ACTIONS };
 
@@ -178,7 +179,7 @@ export function payoutCardMessage(
     t.approvals(request.votes.length, request.needed, votes),
     ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
   ];
-  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
+  const reason = [...refundOfLines(request, lang), `*${t.reason}:* ${safeText(request.reason, 500)}`];
   if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
   const blocks: types.KnownBlock[] = [
     {

@@ -7,6 +7,8 @@ import type { PayoutNotice } from "./notice-model.js";
 import { swapNotice } from "./notice-store.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { cancelQuote, type QuoteRefusal, quoteFor } from "./quote.js";
+import { holdForRefund, type RefundRefusal, releaseHeld } from "./refund-ask.js";
+import type { InvoicePaid } from "./refund-record.js";
 import { type PayoutDeps, payoutEntry, timingOf } from "./request-deps.js";
 import {
   PAYOUT_FAMILY,
@@ -33,6 +35,8 @@ export type PayoutAsk = {
   currency?: string | undefined;
   /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
   callbackUrl?: string | undefined;
+  /** A refund of a paid invoice: its amount is held against what the payment brought in (refund-record.ts). */
+  refundOf?: { invoiceId: string; paid: InvoicePaid } | undefined;
 };
 
 export type RequestRefusal =
@@ -51,7 +55,8 @@ export type RequestRefusal =
   | { kind: "rub_amount_wrong"; amount: string; currency: string; rub: string }
   /** Fewer approvers than needed besides the requester. */
   | { kind: "too_few_approvers"; needed: number; approvers: string[] }
-  | CapRefusal;
+  | CapRefusal
+  | RefundRefusal;
 
 export type RequestResult =
   /** `totals`: the requester's and the register's RUB today, waiting requests and this one included. */
@@ -139,6 +144,7 @@ function newRequest(
     needed: approvalsNeeded(rub, policy),
     votes: [],
     status: "waiting",
+    ...(ask.refundOf ? { refundOf: ask.refundOf } : {}),
   });
 }
 
@@ -204,9 +210,14 @@ export async function requestPayout(
   const needed = approvalsNeeded(rub, policy);
   if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });
   if (rub === undefined) return unused({ kind: "no_rub_amount" });
+  const held = await holdForRefund(deps, ask, quote, now);
+  if (held) return unused(held);
   const entry = { id: quote.id, requester: ask.requester, rub, at: now.toISOString() };
   const reserved = await reserveToday(deps.board, ask.registerKey, entry, policy, now);
-  if (!reserved.ok) return unused(reserved.refusal);
+  if (!reserved.ok) {
+    await releaseHeld(deps, ask, quote.id, now);
+    return unused(reserved.refusal);
+  }
   const request = newRequest(ask, quote, policy, rub, now);
   const owed = payoutEntry(request, {
     action: "payout.requested",
