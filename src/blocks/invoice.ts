@@ -1,10 +1,11 @@
 import type { types } from "@slack/bolt";
 import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
+import { REFUND_TEXT } from "../i18n/refunds.js";
 import type { Invoice } from "../payments/model.js";
 import { type InvoiceButtonValue, invoiceButton } from "./button-values.js";
 import { formatAmount, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
-import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
+import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, REFUND_ACTION } from "./ids.js";
 import { amountLabel, type EnteredAmount } from "./invoice-figures.js";
 import {
   type Card,
@@ -18,6 +19,7 @@ import { isExpired, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
+import { invoiceRefundLine } from "./refunds.js";
 
 /** Only http(s) links become buttons; anything else (javascript:, garbage) is left out. */
 export function linkUrl(url: string | null): string | undefined {
@@ -79,6 +81,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     stateSection(card),
     ...moneyBlocks(card),
     detailsSection(card),
+    ...refundSection(card),
     ...textSections(card),
     actionsBlock(card),
     notesBlock(card),
@@ -111,9 +114,23 @@ function actionsBlock({ invoice, options, visibility, originalState, lang, t }: 
     text: { type: "plain_text", text: t.refresh },
     value: invoiceButton.write(value),
   });
+  if (options.refund?.button)
+    buttons.push({
+      type: "button",
+      action_id: REFUND_ACTION,
+      text: { type: "plain_text", text: REFUND_TEXT[lang].button },
+      value: invoiceButton.write(value),
+    });
   if (visibility === "private")
     buttons.push(shareButton(INVOICE_ACTIONS.share, invoiceButton.write(value), t.share));
   return { type: "actions", block_id: "invoice_actions", elements: buttons };
+}
+
+/** "Refunded 500.00 of 1,500.00 RUB" (and what is on its way), once a refund was asked. */
+function refundSection({ options, lang }: Card): types.SectionBlock[] {
+  const figures = options.refund?.figures;
+  const line = figures && invoiceRefundLine(figures, lang);
+  return line ? [{ type: "section", text: { type: "mrkdwn", text: line } }] : [];
 }
 
 /** Who created or shared it, when it was read, who sees it, and the service's timezone and version. */

@@ -19,6 +19,7 @@ import {
   PAYOUT_REJECT_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  REFUND_ACTION,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
@@ -34,6 +35,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { refundButton } from "./actions/payout-refund.js";
 import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
@@ -89,6 +91,7 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.approve, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
+  { action: REFUND_ACTION, handler: refundButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
 
   { view: CONNECT_VIEW, handler: connectSubmission },

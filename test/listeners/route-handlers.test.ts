@@ -35,6 +35,7 @@ import {
   PAYOUT_APPROVE_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  REFUND_ACTION,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
@@ -53,6 +54,7 @@ import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actio
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import { refundButton } from "../../src/listeners/actions/payout-refund.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
@@ -86,6 +88,7 @@ import {
   submissionArgs,
   TEAM,
 } from "../support/listener-world.js";
+import { viewOf } from "../support/views.js";
 
 const UNPAID = "715308958_rPwTzvsvCm";
 const PAID = "715308966_PaidBitcoin";
@@ -936,6 +939,18 @@ describe("payout requests", () => {
     );
     expect(JSON.stringify(await reply("mine"))).toContain("Cancelled");
     expect(world.fake.payoffs.all.get(id)?.state).toBe("canceled");
+  });
+
+  it("Refund on a paid invoice's card opens the refund form for a requester, tied to the invoice", async () => {
+    cover(refundButton);
+    await setUp();
+    const value = invoiceButton.write({ t: TEAM, id: "715308962_PaidInFull", s: "payed" });
+    await refundButton(world.deps)(
+      buttonArgs(world, { actionId: REFUND_ACTION, value, user: "U0REQ", replyId: "refund" }),
+    );
+    const opened = viewOf(world.slack.callsOf("views.open").at(-1)?.body ?? {});
+    expect(JSON.parse(opened.private_metadata ?? "{}")).toMatchObject({ i: "715308962_PaidInFull" });
+    expect(lastLine()).toMatchObject({ outcome: "modal_opened" });
   });
 });
 

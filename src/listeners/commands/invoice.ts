@@ -12,6 +12,7 @@ import { commandContext } from "../contexts/command-context.js";
 import { withImageFallback } from "../contexts/image-fallback.js";
 import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { refundsOnCard } from "../payouts/refund.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import type { CommandArgs } from "../router.js";
@@ -51,6 +52,8 @@ type InvoiceCommandDeps = AnswerDeps &
     | "history"
     | "cancels"
     | "digests"
+    | "payouts"
+    | "payoutPolicies"
   >;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
@@ -151,6 +154,7 @@ async function invoiceCard({
     method: await chosenMethod(deps, register.key, invoice),
     lang,
     register: asker.register.several ? register.name : undefined,
+    refund: await refundsOnCard(deps, register.key, invoice),
   });
   // The card fills in how it was delivered; the line gets it whatever happens.
   const delivery: CardDelivery = {};

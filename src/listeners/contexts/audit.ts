@@ -74,6 +74,13 @@ export function auditedAct(
     // Requests and votes record their own acts (src/payouts); these refusals came before them.
     case "payout_refused":
       return { action: "payout.requested", object: "payout", outcome: "refused", reason: outcome.refusal };
+    case "refund_refused":
+      return {
+        action: "refund.asked",
+        object: `invoice ${noted.invoice ?? ""}`.trim(),
+        outcome: "refused",
+        reason: outcome.refusal,
+      };
     case "payout_vote_refused":
       return outcome.by === "slack"
         ? {

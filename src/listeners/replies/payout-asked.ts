@@ -4,6 +4,7 @@ import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
 import { payoutNoticeSchema } from "../../payouts/notice-model.js";
 import { announceRequest } from "../../payouts/notices.js";
+import type { InvoicePaid } from "../../payouts/refund-record.js";
 import type { PayoutRequest } from "../../payouts/request-model.js";
 import { type RequestRefusal, requestPayout } from "../../payouts/requests.js";
 import { within } from "../../util/within.js";
@@ -28,6 +29,8 @@ export type PayoutAsked = {
   subtractFrom: SubtractFrom;
   reason: string;
   reference: string;
+  /** A refund: the paid invoice and what its payment brought in. */
+  refundOf?: { invoiceId: string; paid: InvoicePaid } | undefined;
 };
 
 export type AskResult =
@@ -78,6 +81,7 @@ export async function askPayout(
       reference: asked.reference,
       currency: balance?.currency,
       callbackUrl,
+      refundOf: asked.refundOf,
     },
     now,
     // Written with the request: the worker posts a card this process did not get to post.
