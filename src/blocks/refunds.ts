@@ -173,9 +173,9 @@ export function refundModal(options: {
 export function refundReportField(
   tally: RefundTally | undefined,
   lang: Lang,
-): types.MrkdwnElement | undefined {
+): types.MrkdwnElement[] | undefined {
   if (!tally || tally.count === 0) return undefined;
   const t = REFUND_TEXT[lang];
   const totals = tally.totals.map((one) => formatAmount(one.amount, one.currency, lang)).join(", ");
-  return { type: "mrkdwn", text: `*${t.reportLabel}*\n${t.reportLine(tally.count, totals)}` };
+  return [{ type: "mrkdwn", text: `*${t.reportLabel}*\n${t.reportLine(tally.count, totals)}` }];
 }
