@@ -19,7 +19,7 @@ import { isExpired, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, truncate } from "./mrkdwn.js";
-import { invoiceRefundLine } from "./refunds.js";
+import { invoiceRefundLine } from "./refund-lines.js";
 
 /** Only http(s) links become buttons; anything else (javascript:, garbage) is left out. */
 export function linkUrl(url: string | null): string | undefined {

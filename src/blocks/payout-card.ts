@@ -9,7 +9,7 @@ import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { PAYOUT_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText } from "./mrkdwn.js";
-import { refundOfLines } from "./refunds.js";
+import { refundOfLines } from "./refund-lines.js";
 
 export { PAYOUT_ACTIONS };
 

@@ -10,7 +10,7 @@ import { INVOICE_ACTIONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
-import { refundReportField } from "./refunds.js";
+import { refundReportField } from "./refund-lines.js";
 
 /** "Invoices in the last 30 days", "Счета за октябрь 2026 г.". */
 export function reportTitle(period: PeriodName, lang: Lang): string {

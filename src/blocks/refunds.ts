@@ -16,9 +16,7 @@ import { payoffMethodLabel, REQUEST_FIELDS, type RequestOrigin } from "./payout-
 // Refunds of paid invoices (issue 52): their lines on the payout's card, the invoice's card and the
 // period report, the form that asks for the wallet, and the refusals.
 
-const paidText = (paid: InvoicePaid, lang: Lang) => formatAmount(paid.amount, paid.currency, lang);
-const on = (iso: string | null, lang: Lang) =>
-  iso ? slackDateFromEpoch(Math.floor(Date.parse(iso) / 1000), lang) : null;
+import { paidText } from "./refund-lines.js";
 
 /** Why a refund was not asked for, in words the requester can act on. */
 export function refundRefusalText(refusal: RefundCheckRefusal, lang: Lang): string {
@@ -52,34 +50,6 @@ export function refundRefusalText(refusal: RefundCheckRefusal, lang: Lang): stri
     default:
       return t.unreadable;
   }
-}
-
-/** The payout card's first line for a refund: "Refund of invoice `ID` (paid 1,500.00 RUB on …)". */
-export function refundOfLines(request: PayoutRequest, lang: Lang): string[] {
-  const refund = request.refundOf;
-  if (!refund) return [];
-  const paid = refund.paid ? paidText(refund.paid, lang) : "?";
-  return [REFUND_TEXT[lang].ofInvoice(inlineCode(refund.invoiceId), paid, on(refund.paid?.at ?? null, lang))];
-}
-
-/** The invoice card's refund line: "Refunded 500.00 of 1,500.00 RUB", and what is on its way. */
-export function invoiceRefundLine(figures: RefundFigures, lang: Lang): string | undefined {
-  const t = REFUND_TEXT[lang];
-  const { currency } = figures.paid;
-  const refunded = figures.refunded !== "0";
-  const moving = figures.onItsWay !== "0";
-  if (!refunded && !moving) return undefined;
-  const parts: string[] = [];
-  if (refunded)
-    parts.push(
-      t.refunded(
-        formatDecimal(padToMinorUnits(figures.refunded, currency), lang),
-        paidText(figures.paid, lang),
-      ),
-    );
-  if (moving) parts.push(t.onItsWay(formatAmount(figures.onItsWay, currency, lang)));
-  const line = parts.join(" · ");
-  return refunded ? line : `:leftwards_arrow_with_hook: ${line.charAt(0).toUpperCase()}${line.slice(1)}`;
 }
 
 /** What the refund form carries: the request form's origin and the invoice refunded. */
@@ -167,15 +137,4 @@ export function refundModal(options: {
     privateMetadata: JSON.stringify(options.origin),
     blocks,
   });
-}
-
-/** The period report's refunds field (none when none was paid out in the period). */
-export function refundReportField(
-  tally: RefundTally | undefined,
-  lang: Lang,
-): types.MrkdwnElement[] | undefined {
-  if (!tally || tally.count === 0) return undefined;
-  const t = REFUND_TEXT[lang];
-  const totals = tally.totals.map((one) => formatAmount(one.amount, one.currency, lang)).join(", ");
-  return [{ type: "mrkdwn", text: `*${t.reportLabel}*\n${t.reportLine(tally.count, totals)}` }];
 }

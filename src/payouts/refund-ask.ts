@@ -10,7 +10,6 @@ import {
   type RefundFigures,
 } from "./refund-record.js";
 import { refundFigures } from "./refund-settle.js";
-import type { PayoutDeps } from "./request-deps.js";
 
 // A refund's request (issue 52) asks what any payout request asks, and one thing more: its amount
 // held against what the invoice's payment brought in, less what was refunded and what is on its way.
@@ -35,7 +34,7 @@ type RefundAsk = {
  * refund's request, nothing. The quote is the caller's to cancel on a refusal.
  */
 export async function holdForRefund(
-  deps: PayoutDeps,
+  deps: RefundDeps,
   ask: RefundAsk,
   quote: Pick<PayoffQuote, "id" | "amount" | "currency" | "method">,
   now: Date,
@@ -60,7 +59,7 @@ export async function holdForRefund(
 
 /** A hold let go: the request it was made for was refused after all (a cap). */
 export async function releaseHeld(
-  deps: PayoutDeps,
+  deps: RefundDeps,
   ask: RefundAsk,
   payout: string,
   now: Date,

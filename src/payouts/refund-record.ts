@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { appendOwed, type OwedEntry, owedEntry } from "../audit/owed.js";
+import { appendOwed, type OwedDeps, type OwedEntry, owedEntry } from "../audit/owed.js";
 import { addDecimals, compareDecimals } from "../payments/decimal.js";
 import { type PaidRefund, paidRefundSchema } from "../reports/refunds.js";
 import { type Change, defineFamily } from "../store/claims/family.js";
+import type { ClaimBoard } from "../store/claims/index.js";
 import { MAIN_REGISTER, registerOfKey } from "../store/registers.js";
 import { USER_ID } from "./policy.js";
-import type { PayoutDeps } from "./request-deps.js";
 
 // A paid invoice's refunds (issue 52): one item of family `invoice-refund` per register and invoice,
 // listing each refund asked for it. A refund's amount is held there (`reserved`) by compare-and-set
@@ -73,7 +73,8 @@ export function figuresOf(record: Pick<RefundRecord, "paid" | "refunds">): Refun
   return { paid: record.paid, refunded, onItsWay, left: compareDecimals(left, "0") > 0 ? left : "0" };
 }
 
-export type RefundDeps = Pick<PayoutDeps, "board" | "audit" | "logger">;
+/** What holding and ending refunds needs: the board, and the audit trail their entries go to. */
+export type RefundDeps = OwedDeps & { board: ClaimBoard };
 
 /** The audit entry of a step of an invoice's refund. */
 function refundEntry(

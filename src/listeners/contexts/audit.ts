@@ -75,12 +75,7 @@ export function auditedAct(
     case "payout_refused":
       return { action: "payout.requested", object: "payout", outcome: "refused", reason: outcome.refusal };
     case "refund_refused":
-      return {
-        action: "refund.asked",
-        object: `invoice ${noted.invoice ?? ""}`.trim(),
-        outcome: "refused",
-        reason: outcome.refusal,
-      };
+      return refundRefused(noted.invoice, outcome.refusal);
     case "payout_vote_refused":
       return outcome.by === "slack"
         ? {
@@ -99,6 +94,16 @@ export function auditedAct(
     default:
       return undefined;
   }
+}
+
+/** A refund refused before its request (not paid, nothing left, more than is left). */
+function refundRefused(invoice: string | undefined, refusal: string): Act {
+  return {
+    action: "refund.asked",
+    object: `invoice ${invoice ?? ""}`.trim(),
+    outcome: "refused",
+    reason: refusal,
+  };
 }
 
 /** A person refused as not an admin: a method switch keeps its own action (switched, surcharge set). */
