@@ -26,6 +26,13 @@ export const AUDIT_ACTIONS = [
   "invoice.created",
   // An invoice whose create answer was lost, found by Kassa's marker in the history (issue 51).
   "invoice.found",
+  // A repeating invoice (issue 51): made, paused (by a person, or by Kassa when its register was
+  // disconnected at a run), resumed, deleted, and each run (by Kassa; outcome "failed" with why).
+  "schedule.created",
+  "schedule.paused",
+  "schedule.resumed",
+  "schedule.deleted",
+  "schedule.ran",
   "export.asked",
   // A channel's balance alert set (or its threshold changed) or removed (/balance alert).
   "balance.alert_set",

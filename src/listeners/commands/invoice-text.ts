@@ -213,6 +213,7 @@ export const AUDIT_SUBJECTS = [
   "digest",
   "callback",
   "invoice",
+  "schedule",
   "export",
   "payout",
   "act",
