@@ -6,6 +6,7 @@ import { Big } from "../payments/decimal.js";
 import type { InvoiceDraft, PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
+import { type RepeatInitial, repeatBlocks } from "./invoice-repeat.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
@@ -61,6 +62,9 @@ export type CreateForm = {
   lang?: Lang;
   /** The register the invoice is created in, said at the top where the workspace has several. */
   register?: { name: string; how: "named" | "channel" | "default" } | undefined;
+  /** The Repeat fields (issue 51) as `/invoice new … every …` filled them; their times' zone. */
+  repeat?: RepeatInitial | "invalid" | undefined;
+  zone?: string | undefined;
 };
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */
@@ -86,7 +90,12 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
     submit: t.submit,
     close: t.cancel,
     privateMetadata: JSON.stringify(form.origin),
-    blocks: [...registerLine, ...invoiceInputs(form, t), ...methodInput(form, t)],
+    blocks: [
+      ...registerLine,
+      ...invoiceInputs(form, t),
+      ...methodInput(form, t),
+      ...repeatBlocks(form, lang),
+    ],
   });
 }
 

@@ -25,7 +25,10 @@ export function scheduleWhat(schedule: Pick<Schedule, "order">, lang: Lang): str
 }
 
 /** "every month on the 5th at 10:00", with its end ("until …", "3 runs left") where it has one. */
-export function scheduleRule(schedule: Pick<Schedule, "rule" | "until" | "times" | "runs">, lang: Lang): string {
+export function scheduleRule(
+  schedule: Pick<Schedule, "rule" | "until" | "times" | "runs">,
+  lang: Lang,
+): string {
   const t = SCHEDULES_TEXT[lang];
   const parts = [t.rule(schedule.rule.every, schedule.rule.day, schedule.rule.at)];
   if (schedule.until) parts.push(t.until(schedule.until));
@@ -94,15 +97,17 @@ export function scheduleListMessage(given: {
 }): SlackMessage {
   const { schedules, lang } = given;
   const t = SCHEDULES_TEXT[lang];
-  if (schedules.length === 0)
-    return { response_type: "ephemeral", text: t.none, blocks: [section(t.none)] };
+  if (schedules.length === 0) return { response_type: "ephemeral", text: t.none, blocks: [section(t.none)] };
   const blocks: types.KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: t.title } }];
   for (const schedule of schedules.slice(0, SHOWN_SCHEDULES)) {
     blocks.push(section(scheduleLine(schedule, lang)));
     if (given.mayChange(schedule)) blocks.push(scheduleButtons(schedule, given.teamId, given.register, lang));
   }
   if (schedules.length > SHOWN_SCHEDULES)
-    blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: t.more(schedules.length - SHOWN_SCHEDULES) }] });
+    blocks.push({
+      type: "context",
+      elements: [{ type: "mrkdwn", text: t.more(schedules.length - SHOWN_SCHEDULES) }],
+    });
   return { response_type: "ephemeral", text: safeText(t.title, LIMITS.fallbackText), blocks };
 }
 

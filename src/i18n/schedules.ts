@@ -85,7 +85,8 @@ const en: SchedulesText = {
   failedFallback: (what) => `A repeating invoice for ${what} could not be made.`,
   pausedDisconnected: (what, rule) =>
     `:double_vertical_bar: Your repeating invoice ${what} (${rule}) is paused: its cash register is no longer connected, so nothing was made. Once an admin connects it again (\`/invoice connect\`), press *Resume* in \`/invoice recurring\`.`,
-  pausedDisconnectedFallback: (what) => `Repeating invoice ${what} is paused: its cash register is not connected.`,
+  pausedDisconnectedFallback: (what) =>
+    `Repeating invoice ${what} is paused: its cash register is not connected.`,
   title: "Repeating invoices",
   none: "No repeating invoices in this cash register. Make one with `/invoice new 1500 RUB every month on 5 at 10:00`, or the Repeat fields of the `/invoice new` form.",
   next: (when) => `next ${when}`,
@@ -111,7 +112,8 @@ const en: SchedulesText = {
   everyMonth: "Every month",
   noRepeat: "Does not repeat",
   day: "Repeat on",
-  dayHint: "Weekly: a weekday (Mon … Sun); monthly: a day 1–31 (a shorter month: its last day). Empty: today's.",
+  dayHint:
+    "Weekly: a weekday (Mon … Sun); monthly: a day 1–31 (a shorter month: its last day). Empty: today's.",
   at: "At",
   atHint: (zone) => `The time of day, in ${zone}. Empty: now.`,
   untilLabel: "Until",
@@ -166,12 +168,14 @@ const ru: SchedulesText = {
   tooMany: (max) =>
     `В этой кассе уже ${max} повторяющихся счетов — это предел. Сначала удалите один в \`/invoice recurring\`.`,
   repeat: "Повторять",
-  repeatHint: "Kassa будет создавать этот счёт в каждую дату, публиковать карточку здесь и присылать вам ссылку.",
+  repeatHint:
+    "Kassa будет создавать этот счёт в каждую дату, публиковать карточку здесь и присылать вам ссылку.",
   everyWeek: "Каждую неделю",
   everyMonth: "Каждый месяц",
   noRepeat: "Не повторять",
   day: "День",
-  dayHint: "Еженедельно: день недели (пн … вс); ежемесячно: число 1–31 (в коротком месяце — последний день). Пусто: сегодняшний.",
+  dayHint:
+    "Еженедельно: день недели (пн … вс); ежемесячно: число 1–31 (в коротком месяце — последний день). Пусто: сегодняшний.",
   at: "Время",
   atHint: (zone) => `Время дня, часовой пояс ${zone}. Пусто: сейчас.`,
   untilLabel: "До",

@@ -4,11 +4,11 @@ import { BoardDocument } from "../store/claims/document.js";
 import type { Change, Stored } from "../store/claims/family.js";
 import {
   MAX_SCHEDULES,
-  type Schedule,
   SCHEDULE_FAMILY,
   SCHEDULE_FIELD,
   SCHEDULE_LIST_FAMILY,
   SCHEDULES,
+  type Schedule,
   type ScheduleList,
   scheduleKey,
   scheduleListSchema,
@@ -20,7 +20,10 @@ import { endsBefore, firstRun, runAfter } from "./when.js";
 // list is a document changed the same way.
 
 /** What a schedule is made of: all but what the book sets. */
-export type ScheduleDraft = Omit<Schedule, "v" | "id" | "status" | "nextAt" | "runs" | "createdAt" | "endedAt">;
+export type ScheduleDraft = Omit<
+  Schedule,
+  "v" | "id" | "status" | "nextAt" | "runs" | "createdAt" | "endedAt"
+>;
 
 /** Why a schedule could not be made. */
 export class TooManySchedulesError extends Error {
@@ -108,7 +111,9 @@ export class ScheduleBook {
     const was = await this.change(key, (stored) =>
       stored.raw === undefined ? { result: undefined } : { next: undefined, result: stored.value },
     );
-    await this.lists.update(registerKey, (list) => ({ ids: (list?.ids ?? []).filter((known) => known !== id) }));
+    await this.lists.update(registerKey, (list) => ({
+      ids: (list?.ids ?? []).filter((known) => known !== id),
+    }));
     await (await this.board()).drop(SCHEDULE_FAMILY, key);
     return { changed: was !== undefined, schedule: was };
   }
@@ -122,7 +127,7 @@ export class ScheduleBook {
     const now = this.now();
     return this.change(key, (stored) => {
       const was = stored.value;
-      if (!was || was.status !== "active" || was.runs !== runs) return { result: undefined };
+      if (was?.status !== "active" || was.runs !== runs) return { result: undefined };
       const nextAt = runAfter(was.rule, was.nextAt, was.zone);
       const next: Schedule = endsBefore(was, runs + 1, nextAt)
         ? { ...was, runs: runs + 1, status: "ended", endedAt: now }

@@ -12,7 +12,7 @@ import { ScheduleBook } from "./book.js";
 import { ScheduleRunner } from "./pass.js";
 
 export { ScheduleBook, type ScheduleDraft, TooManySchedulesError } from "./book.js";
-export { type Schedule, MAX_SCHEDULES } from "./model.js";
+export { MAX_SCHEDULES, type Schedule } from "./model.js";
 export { ScheduleRunner } from "./pass.js";
 export { ruleWith } from "./when.js";
 
@@ -21,7 +21,9 @@ export function scheduleBookFor(
   store: Pick<Stores["store"], "native">,
   options: { prefix?: string | undefined; timeoutMs: number; now: () => number },
 ): ScheduleBook {
-  const open = boardOnFirstUse(() => openClaimBoard(store, options.prefix ?? DEFAULT_PREFIX, options.timeoutMs));
+  const open = boardOnFirstUse(() =>
+    openClaimBoard(store, options.prefix ?? DEFAULT_PREFIX, options.timeoutMs),
+  );
   return new ScheduleBook(open, options.now);
 }
 
@@ -32,7 +34,10 @@ export function scheduleBookFor(
 export function openSchedules(
   config: Config,
   stores: Stores,
-  work: Pick<InvoiceDeps, "payments" | "watches" | "feeds" | "logger"> & { audit: AuditRecorder; links: LinkBook },
+  work: Pick<InvoiceDeps, "payments" | "watches" | "feeds" | "logger"> & {
+    audit: AuditRecorder;
+    links: LinkBook;
+  },
   options: { prefix?: string | undefined; clock: Clock },
 ): { book: ScheduleBook; runner: ScheduleRunner } {
   const { clock } = options;

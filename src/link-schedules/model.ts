@@ -87,7 +87,9 @@ export const SCHEDULES = defineFamily({
 });
 
 /** A register's schedules: their ids, in the order they were made. */
-export const scheduleListSchema = z.object({ ids: z.array(z.string().regex(SCHEDULE_ID)).max(MAX_SCHEDULES) });
+export const scheduleListSchema = z.object({
+  ids: z.array(z.string().regex(SCHEDULE_ID)).max(MAX_SCHEDULES),
+});
 export type ScheduleList = z.infer<typeof scheduleListSchema>;
 
 /** A schedule's key on the board: its register's key and its id. */

@@ -60,16 +60,23 @@ export async function runSchedule(deps: RunDeps, schedule: Schedule, note: RunNo
   if (!connected) return pauseDisconnected(deps, schedule, note);
   const ref = runRef(schedule.id, run);
   const draft = draftOf(schedule);
-  const attempt = await createLink(deps, schedule.registerKey, draft, {
-    team: schedule.team,
-    register: schedule.register,
-    customer: schedule.order.customer,
-    creator: schedule.owner,
-    channel: schedule.channel,
-    via: "schedule",
-    scheduleId: schedule.id,
-  }, ref);
-  if (!attempt.ok && attempt.error instanceof NotConnectedError) return pauseDisconnected(deps, schedule, note);
+  const attempt = await createLink(
+    deps,
+    schedule.registerKey,
+    draft,
+    {
+      team: schedule.team,
+      register: schedule.register,
+      customer: schedule.order.customer,
+      creator: schedule.owner,
+      channel: schedule.channel,
+      via: "schedule",
+      scheduleId: schedule.id,
+    },
+    ref,
+  );
+  if (!attempt.ok && attempt.error instanceof NotConnectedError)
+    return pauseDisconnected(deps, schedule, note);
   const made = await madeBy(deps, schedule, attempt, ref);
   note.made = made.kind;
   if (made.kind === "not_recorded") return false;
@@ -109,7 +116,13 @@ async function langOf(deps: Pick<InvoiceDeps, "stores">, team: string): Promise<
 }
 
 /** The card in the schedule's channel and the link to its owner; a failure, to its owner. */
-async function tellRun(deps: RunDeps, was: Schedule, now: Schedule, made: Made, note: RunNote): Promise<void> {
+async function tellRun(
+  deps: RunDeps,
+  was: Schedule,
+  now: Schedule,
+  made: Made,
+  note: RunNote,
+): Promise<void> {
   const client = await deps.slack(was.team);
   if (!client || !("why" in made || "id" in made)) return;
   const lang = await langOf(deps, was.team);

@@ -66,7 +66,11 @@ export function ruleWith(
 }
 
 /** Whether a run at `at` would come after the schedule's end (its `until` day, or its count spent). */
-export function endsBefore(schedule: Pick<Schedule, "until" | "times" | "zone">, runs: number, at: number): boolean {
+export function endsBefore(
+  schedule: Pick<Schedule, "until" | "times" | "zone">,
+  runs: number,
+  at: number,
+): boolean {
   if (schedule.times !== undefined && runs >= schedule.times) return true;
   return schedule.until !== undefined && dayIn(new Date(at), schedule.zone) > schedule.until;
 }

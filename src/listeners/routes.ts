@@ -20,6 +20,7 @@ import {
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
@@ -35,6 +36,7 @@ import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
+import { scheduleButtonPressed } from "./actions/schedules.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
@@ -79,6 +81,9 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
+  { action: SCHEDULE_ACTIONS.pause, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.resume, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.remove, handler: scheduleButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

@@ -39,6 +39,8 @@ export type InvoiceRequest =
   | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null; person: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
+  /** `/invoice recurring`: the register's repeating invoices, with Pause, Resume and Delete. */
+  | { kind: "recurring" }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 export { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
@@ -52,7 +54,10 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
-  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  const prefill = create && parseCreateText(create[1] ?? "", CREATE_CURRENCIES);
+  if (prefill?.repeat === "invalid") return { kind: "invalid", reason: "repeat_arg", input: trimmed };
+  if (prefill) return { kind: "create", prefill };
+  if (/^(recurring|повторяющиеся)$/i.test(trimmed)) return { kind: "recurring" };
   return manageRequest(trimmed) ?? feedRequest(trimmed) ?? reportRequest(trimmed) ?? lookupRequest(trimmed);
 }
 

@@ -29,6 +29,7 @@ import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
+import { recurringCommand } from "./invoice-recurring.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 import { useRegisterCommand } from "./invoice-use.js";
 
@@ -51,6 +52,7 @@ type InvoiceCommandDeps = AnswerDeps &
     | "history"
     | "cancels"
     | "digests"
+    | "schedules"
   >;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
@@ -126,6 +128,7 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
     useRegisterCommand(deps, client, asker, request.name, lang, note),
   audit: ({ deps, client, asker, request, lang, note }) =>
     auditCommand(deps, client, asker, request, lang, note),
+  recurring: ({ deps, client, asker, lang }) => recurringCommand(deps, client, asker, lang),
   lookup: invoiceCard,
 };
 
@@ -184,6 +187,7 @@ const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "export",
   "lookup",
   "create",
+  "recurring",
   "subscribe",
   "feed",
   "digest",

@@ -8,6 +8,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
+import type { RepeatInitial } from "../../blocks/invoice-repeat.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
@@ -31,6 +32,7 @@ import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
 import { mayCreate } from "../workspace/settings.js";
+import { checkedRepeat, makeSchedule } from "./create-schedule.js";
 import { selectValue, textValue } from "./form.js";
 
 /**
@@ -71,7 +73,8 @@ const formSchema = z
   }));
 
 type CreateDeps = ManagerDeps &
-  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links">;
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links"> &
+  Pick<ListenerDeps, "schedules" | "serviceTimeZone">;
 
 /**
  * The create modal's submit: validate, check the submitter again (a submission is a request of its
@@ -92,6 +95,8 @@ export const createInvoiceSubmission =
         (await refusedCreator(submission, accepted.creator)) ??
         (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
       if (refused) return refused;
+      const { repeat } = accepted;
+      if (repeat) return makeSchedule(deps, client, { ...accepted, repeat, lang, reply });
       return createAndPost(submission, accepted, started);
     });
   };
@@ -108,7 +113,14 @@ type Submission = {
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
-type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string; customer?: string | undefined };
+type Accepted = {
+  creator: Creator & { registerKey: string };
+  draft: InvoiceDraft;
+  registerKey: string;
+  customer?: string | undefined;
+  /** Every week or Every month chosen: a schedule, not an invoice now (issue 51). */
+  repeat?: RepeatInitial | undefined;
+};
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
 async function acceptedForm({
@@ -127,18 +139,21 @@ async function acceptedForm({
     return { outcome: "bad_form" };
   }
   const checked = validateCreateInput(form.values, lang);
-  if (!checked.ok) {
-    await reply({ response_action: "errors", errors: checked.errors });
-    return { outcome: "invalid", fields: Object.keys(checked.errors) };
+  const repeat = checkedRepeat(deps, view.state.values, lang);
+  if (!checked.ok || !repeat.ok) {
+    const errors = { ...(checked.ok ? {} : checked.errors), ...(repeat.ok ? {} : repeat.errors) };
+    await reply({ response_action: "errors", errors });
+    return { outcome: "invalid", fields: Object.keys(errors) };
   }
-  const creator: Creator = {
+  const creator = {
     teamId,
     userId: body.user.id,
     channelId: form.origin.c,
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  return { creator, draft: checked.draft, registerKey: register.key, customer: checked.customer };
+  const { draft, customer } = checked;
+  return { creator, draft, registerKey: register.key, customer, repeat: repeat.repeat };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
