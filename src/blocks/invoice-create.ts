@@ -6,7 +6,7 @@ import { Big } from "../payments/decimal.js";
 import type { InvoiceDraft, PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
-import { type RepeatInitial, repeatBlocks } from "./invoice-repeat.js";
+import { type RepeatForm, repeatBlocks } from "./invoice-repeat.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
@@ -47,7 +47,7 @@ const AMOUNT_PATTERN = /^\d{1,15}(\.\d{1,8})?$/;
  */
 export type CreateOrigin = { t: string; c: string; r?: string };
 
-export type CreateForm = {
+export type CreateForm = RepeatForm & {
   amount?: string | undefined;
   currency?: string | undefined;
   description?: string | undefined;
@@ -62,9 +62,6 @@ export type CreateForm = {
   lang?: Lang;
   /** The register the invoice is created in, said at the top where the workspace has several. */
   register?: { name: string; how: "named" | "channel" | "default" } | undefined;
-  /** The Repeat fields (issue 51) as `/invoice new … every …` filled them; their times' zone. */
-  repeat?: RepeatInitial | "invalid" | undefined;
-  zone?: string | undefined;
 };
 
 /** The `/invoice new` modal, pre-filled from the command's text when it gave amount, currency, description. */

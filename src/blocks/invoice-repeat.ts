@@ -39,11 +39,11 @@ const WEEKDAY_STEMS = [
   /^(sun|вс|вос)/,
 ];
 
+/** What the create form knows of a repeat: `/invoice new … every …`'s words, and the zone of its times. */
+export type RepeatForm = { repeat?: RepeatInitial | "invalid" | undefined; zone?: string | undefined };
+
 /** The Repeat fields of a create form (Europe/Moscow when its zone is not given). */
-export function repeatBlocks(
-  form: { repeat?: RepeatInitial | "invalid" | undefined; zone?: string | undefined },
-  lang: Lang,
-): types.KnownBlock[] {
+export function repeatBlocks(form: RepeatForm, lang: Lang): types.KnownBlock[] {
   return repeatInputs(
     form.repeat === "invalid" ? undefined : form.repeat,
     form.zone ?? "Europe/Moscow",
@@ -64,11 +64,6 @@ export function repeatInputs(
       : initial.every === "week"
         ? WEEKDAY_WORDS[lang][initial.day - 1]
         : String(initial.day);
-  const picker = <K extends "timepicker" | "datepicker">(kind: K, value: string | undefined) => ({
-    type: kind,
-    action_id: INPUT_ACTION_ID,
-    ...(value ? { [kind === "timepicker" ? "initial_time" : "initial_date"]: value } : {}),
-  });
   return [
     { type: "divider" },
     selectInput({
@@ -104,6 +99,14 @@ export function repeatInputs(
       initial: initial?.times === undefined ? undefined : String(initial.times),
     }),
   ];
+}
+
+function picker(kind: "timepicker" | "datepicker", value: string | undefined) {
+  return {
+    type: kind,
+    action_id: INPUT_ACTION_ID,
+    ...(value ? { [kind === "timepicker" ? "initial_time" : "initial_date"]: value } : {}),
+  };
 }
 
 function input(

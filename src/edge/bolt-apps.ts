@@ -82,7 +82,6 @@ export type AppDeps = {
   payouts: PayoutWork;
   /** The payment links' records (issue 51); their pass runs apart from the app. */
   links: LinkBook;
-  /** The repeating invoices (issue 51); their pass runs apart from the app. */
   schedules: ScheduleBook;
   /** Each register's payment methods watch, on the board its runner checks (server.ts opens both). */
   methodWatches: MethodWatches;

@@ -5,12 +5,12 @@ import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { SCHEDULES_TEXT } from "../../i18n/schedules.js";
 import type { Toggled } from "../../link-schedules/book.js";
-import { type RecurringDeps, recurringList } from "../commands/invoice-recurring.js";
 import { actionContext, pageSender } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
+import { type RecurringDeps, recurringList } from "../replies/recurring.js";
 import type { ActionArgs } from "../router.js";
 import { checkManager } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
@@ -44,11 +44,8 @@ export const scheduleButtonPressed =
       const reader = { ...press.who, registerKey: register.key, register: value.r };
       const schedule = await deps.schedules.read(register.key, value.s);
       if (!schedule) {
-        const { reply: list, count } = await recurringList(deps, client, reader, lang);
-        return {
-          reply: withNote(list, SCHEDULES_TEXT[lang].gone),
-          log: { outcome: "schedules", schedules: count, change: "gone" },
-        };
+        const { reply: list } = await recurringList(deps, client, reader, lang);
+        return { reply: withNote(list, SCHEDULES_TEXT[lang].gone), log: { outcome: "stale_button" } };
       }
       if (schedule.owner !== user && !(await checkManager(deps, client, press.who)).allowed)
         throw new RefusalError(reply(SCHEDULES_TEXT[lang].notYours(`<@${schedule.owner}>`)), "not_allowed");
@@ -63,9 +60,8 @@ export const scheduleButtonPressed =
           after: { amount: schedule.order.amount, currency: schedule.order.currency, owner: schedule.owner },
           outcome: "done",
         });
-      const { reply: list, count } = await recurringList(deps, client, reader, lang);
-      const change = done.changed ? what.change : "unchanged";
-      return { reply: list, log: { outcome: "schedules", schedules: count, change } };
+      const { reply: list } = await recurringList(deps, client, reader, lang);
+      return { reply: list, log: { outcome: "ok" } };
     });
   };
 

@@ -14,6 +14,7 @@ import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
+import { recurringCommand } from "../replies/recurring.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import {
@@ -29,7 +30,6 @@ import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
-import { recurringCommand } from "./invoice-recurring.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 import { useRegisterCommand } from "./invoice-use.js";
 

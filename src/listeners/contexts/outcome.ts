@@ -144,12 +144,6 @@ export type CommandOutcome =
   | { outcome: "watch_stopped" | "audit_channel_set" }
   /** `/balance alert …` and `/balance alerts`: what was done with the channel's balance alerts. */
   | { outcome: "alert"; alert: "set" | "changed" | "removed" | "not_found" | "listed" | "refused" }
-  /** `/invoice recurring` and its buttons: the schedules listed, after a change (or why none). */
-  | {
-      outcome: "schedules";
-      schedules: number;
-      change?: "paused" | "resumed" | "deleted" | "unchanged" | "gone";
-    }
   | PayoutOutcome
   | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
@@ -192,7 +186,7 @@ export type ViewOutcome =
   /** The invoice was created and its card posted. */
   | { outcome: "created" }
   /** A repeating invoice was set (issue 51): its first run comes from the schedules' pass. */
-  | { outcome: "schedule_created"; schedule: string }
+  | { outcome: "schedule_created" }
   /** The invoice was created, its card could not be delivered at all. */
   | { outcome: "card_failed"; err: unknown }
   /** The credentials worked and were saved. */

@@ -58,25 +58,54 @@ export function checkedRepeat(deps: ScheduleFormDeps, values: unknown, lang: Lan
   return validateRepeatInput(read.data, dayIn(deps.now(), deps.serviceTimeZone), lang);
 }
 
+type Given = {
+  creator: Creator & { registerKey: string };
+  draft: InvoiceDraft;
+  customer?: string | undefined;
+  repeat: RepeatInitial;
+  lang: Lang;
+  reply: (answer?: ViewAnswer) => Promise<void>;
+};
+
 /** The schedule made from the checked form, the form closed and its creator told; or why not, in the form. */
 export async function makeSchedule(
   deps: ScheduleFormDeps,
   client: webApi.WebClient,
-  given: {
-    creator: Creator & { registerKey: string };
-    draft: InvoiceDraft;
-    customer?: string | undefined;
-    repeat: RepeatInitial;
-    lang: Lang;
-    reply: (answer?: ViewAnswer) => Promise<void>;
-  },
+  given: Given,
 ): Promise<Outcome> {
-  const { creator, draft, repeat, lang, reply } = given;
+  const { creator, lang, reply } = given;
   const zone = deps.serviceTimeZone;
   const t = SCHEDULES_TEXT[lang];
-  let schedule: Schedule;
+  const schedule = await written(deps, given);
+  if ("outcome" in schedule) return schedule;
+  await reply();
+  await recordAct(deps.audit, deps.logger, {
+    team: creator.teamId,
+    ...(creator.register ? { register: creator.register } : {}),
+    actor: creator.userId,
+    action: "schedule.created",
+    object: `schedule ${schedule.id}`,
+    after: { amount: schedule.order.amount, currency: schedule.order.currency, ...schedule.rule },
+    outcome: "done",
+  });
+  const what = scheduleWhat(schedule, lang);
+  const first = scheduleDate(schedule.nextAt, zone, lang);
+  const text = t.made(what, scheduleRule(schedule, lang), zone, `<#${creator.channelId}>`, first);
+  await tellCreator(client, creator, ephemeral(text, t.madeFallback(what)), {}).catch((error: unknown) =>
+    deps.logger.warn(
+      { team: creator.teamId, err: error },
+      "a repeating invoice was set, its creator not told",
+    ),
+  );
+  return { outcome: "schedule_created" };
+}
+
+/** The schedule written (listed, due at its first run), or why not, said in the form. */
+async function written(deps: ScheduleFormDeps, given: Given): Promise<Schedule | Outcome> {
+  const { creator, repeat, reply, lang } = given;
+  const zone = deps.serviceTimeZone;
   try {
-    schedule = await deps.schedules.create({
+    return await deps.schedules.create({
       team: creator.teamId,
       registerKey: creator.registerKey,
       ...(creator.register ? { register: creator.register } : {}),
@@ -86,42 +115,16 @@ export async function makeSchedule(
       zone,
       ...(repeat.until ? { until: repeat.until } : {}),
       ...(repeat.times ? { times: repeat.times } : {}),
-      order: orderOf(draft, given.customer),
+      order: orderOf(given.draft, given.customer),
     });
   } catch (error) {
     if (error instanceof TooManySchedulesError) {
-      await reply(fieldError(REPEAT_FIELDS.every, t.tooMany(MAX_SCHEDULES)));
+      await reply(fieldError(REPEAT_FIELDS.every, SCHEDULES_TEXT[lang].tooMany(MAX_SCHEDULES)));
       return { outcome: "invalid", fields: [REPEAT_FIELDS.every] };
     }
     await reply(fieldError(CREATE_FIELDS.amount, NOTICES_TEXT[lang].createStoreDown));
     return { outcome: "store_unavailable", err: error };
   }
-  await reply();
-  await recordAct(deps.audit, deps.logger, {
-    team: creator.teamId,
-    ...(creator.register ? { register: creator.register } : {}),
-    actor: creator.userId,
-    action: "schedule.created",
-    object: `schedule ${schedule.id}`,
-    after: {
-      amount: draft.amount,
-      currency: draft.currency,
-      every: schedule.rule.every,
-      day: schedule.rule.day,
-      at: schedule.rule.at,
-    },
-    outcome: "done",
-  });
-  const what = scheduleWhat(schedule, lang);
-  const first = scheduleDate(schedule.nextAt, zone, lang);
-  const text = t.made(what, scheduleRule(schedule, lang), zone, `<#${creator.channelId}>`, first);
-  await tellCreator(client, creator, ephemeral(text, t.madeFallback(what)), {}).catch((error: unknown) =>
-    deps.logger.warn(
-      { team: creator.teamId, err: error },
-      "a repeating invoice was set, its creator could not be told",
-    ),
-  );
-  return { outcome: "schedule_created", schedule: schedule.id };
 }
 
 function orderOf(draft: InvoiceDraft, customer: string | undefined): Schedule["order"] {

@@ -53,6 +53,6 @@ export async function recurringCommand(
     registerKey: register.key,
     register: register.key === asker.teamId ? undefined : register.name,
   };
-  const { reply, count } = await recurringList(deps, client, reader, lang);
-  return { reply, log: { outcome: "schedules", schedules: count } };
+  const { reply } = await recurringList(deps, client, reader, lang);
+  return { reply, log: { outcome: "ok" } };
 }
