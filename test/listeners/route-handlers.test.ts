@@ -11,6 +11,7 @@ import {
   listPageButton,
   methodAlertButton,
   paymethodsPageButton,
+  scheduleButton,
   stopButton,
 } from "../../src/blocks/button-values.js";
 import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
@@ -36,6 +37,7 @@ import {
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
@@ -54,6 +56,7 @@ import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
+import { scheduleButtonPressed } from "../../src/listeners/actions/schedules.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
@@ -329,6 +332,39 @@ describe("buttons", () => {
     await press(ADMIN, "now-again");
     expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
     expect(world.fake.created).toHaveLength(1);
+  });
+
+  it("Pause, Resume and Delete change a schedule for its owner or an admin only, and show the list again", async () => {
+    cover(scheduleButtonPressed);
+    const schedule = await world.deps.schedules.create({
+      team: TEAM,
+      registerKey: TEAM,
+      owner: ADMIN,
+      channel: CHANNEL,
+      rule: { every: "month", day: 5, at: "10:00" },
+      zone: "Europe/Moscow",
+      order: { amount: "1500", currency: "RUB", lifetimeMinutes: 60 },
+    });
+    const value = scheduleButton.write({ t: TEAM, s: schedule.id });
+    const press = (actionId: string, user: string, replyId: string) =>
+      scheduleButtonPressed(world.deps)(
+        buttonArgs(world, { actionId, value, user, ephemeral: true, replyId }),
+      );
+    await press(SCHEDULE_ACTIONS.pause, MEMBER, "s-member");
+    expect(JSON.stringify(await reply("s-member"))).toContain("Only its owner, <@U0ADMIN>");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+    await press(SCHEDULE_ACTIONS.pause, ADMIN, "s-pause");
+    expect(JSON.stringify(await reply("s-pause"))).toContain(SCHEDULE_ACTIONS.resume);
+    expect((await world.deps.schedules.read(TEAM, schedule.id))?.status).toBe("paused");
+    await press(SCHEDULE_ACTIONS.resume, ADMIN, "s-resume");
+    expect(JSON.stringify(await reply("s-resume"))).toContain(SCHEDULE_ACTIONS.pause);
+    await press(SCHEDULE_ACTIONS.remove, ADMIN, "s-delete");
+    expect(JSON.stringify(await reply("s-delete"))).toContain("No repeating invoices");
+    expect(await world.deps.schedules.read(TEAM, schedule.id)).toBeUndefined();
+    const actions = (await world.deps.audit.list(TEAM, {})).entries.map((listed) => listed.entry?.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["schedule.paused", "schedule.resumed", "schedule.deleted"]),
+    );
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {
