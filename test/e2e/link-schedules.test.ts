@@ -110,7 +110,7 @@ describe("a monthly schedule on two replicas", () => {
   it("pauses and resumes from `/invoice recurring`", async () => {
     const { reply } = await first.ask("recurring", { userId: ADMIN, channelId: CHANNEL });
     expect(textOf(reply.body)).toContain("Repeating invoices");
-    const pause = buttonValue(reply as Body, SCHEDULE_ACTIONS.pause);
+    const pause = buttonValue(reply.body, SCHEDULE_ACTIONS.pause);
     const paused = await second.press(SCHEDULE_ACTIONS.pause, pause, { userId: ADMIN });
     expect(textOf(paused.reply.body)).toContain("Paused");
     now += 31 * DAY_MS; // 5 February 2027
@@ -125,7 +125,7 @@ describe("a monthly schedule on two replicas", () => {
 
   it("is paused with one message when its register was disconnected, and deleted from the list", async () => {
     const { reply } = await first.ask("disconnect", { userId: ADMIN, channelId: CHANNEL });
-    await first.press(ADMIN_ACTIONS.disconnect, buttonValue(reply as Body, ADMIN_ACTIONS.disconnect), {
+    await first.press(ADMIN_ACTIONS.disconnect, buttonValue(reply.body, ADMIN_ACTIONS.disconnect), {
       userId: ADMIN,
     });
     now += 28 * DAY_MS; // 5 March 2027
@@ -135,7 +135,7 @@ describe("a monthly schedule on two replicas", () => {
     expect(toOwner("is paused")).toHaveLength(1);
     const listed = await first.ask("recurring", { userId: ADMIN, channelId: CHANNEL });
     expect(textOf(listed.reply.body)).toContain("its cash register was disconnected");
-    const remove = buttonValue(listed.reply as Body, SCHEDULE_ACTIONS.remove);
+    const remove = buttonValue(listed.reply.body, SCHEDULE_ACTIONS.remove);
     const removed = await first.press(SCHEDULE_ACTIONS.remove, remove, { userId: ADMIN });
     expect(textOf(removed.reply.body)).toContain("No repeating invoices");
   });
