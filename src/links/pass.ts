@@ -1,8 +1,7 @@
 import type { Release } from "../store/claims/board.js";
 import { type Clock, systemClock } from "../util/clock.js";
-import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
-import { type LinkBook, STUCK_AFTER_MS } from "./book.js";
+import { STUCK_AFTER_MS } from "./book.js";
 import { type FinderDeps, findByMarker } from "./finder.js";
 import { type FoundDeps, type FoundNote, tellFound } from "./found.js";
 import { type LifeDeps, lookAtCreated } from "./lifecycle.js";
