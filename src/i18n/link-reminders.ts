@@ -16,6 +16,8 @@ export type LinkRemindersText = {
   remindBefore: (hours: number) => string;
   /** The lifetime is not longer than the reminder's lead: said next to the select. */
   remindNeedsLonger: (hours: number, minutes: number) => string;
+  /** `/invoice new … remind WORD` with a lead Kassa does not offer. */
+  remindWords: (word: string) => string;
   /** The reminder. `what`: amount and currency; `who`: the customer (or nothing); `when`: the expiry. */
   reminder: (id: string, what: string, when: string) => string;
   customerLine: (customer: string) => string;
@@ -48,6 +50,8 @@ const en: LinkRemindersText = {
   remindBefore: (hours) => `${hours} ${hours === 1 ? "hour" : "hours"} before it expires`,
   remindNeedsLonger: (hours, minutes) =>
     `A reminder ${hours} ${hours === 1 ? "hour" : "hours"} before the link expires needs a lifetime of more than ${minutes} minutes. Make the lifetime longer, or choose Off.`,
+  remindWords: (word) =>
+    `Kassa can remind you 1 hour or 6 hours before a payment link expires, not \`${word}\`. Run \`/invoice new\` again with \`remind 1h\` or \`remind 6h\` (or without it, and choose in the form).`,
   reminder: (id, what, when) =>
     `:alarm_clock: The payment link of invoice ${id} for *${what}* expires ${when} and is not paid yet.`,
   customerLine: (customer) => `Customer: ${customer}`,
@@ -85,6 +89,8 @@ const ru: LinkRemindersText = {
   remindBefore: (hours) => `За ${hours} ${hours === 1 ? "час" : "часов"} до истечения`,
   remindNeedsLonger: (hours, minutes) =>
     `Чтобы напомнить за ${hours} ${hours === 1 ? "час" : "часов"} до истечения ссылки, её срок должен быть больше ${minutes} минут. Увеличьте срок или выберите «Не напоминать».`,
+  remindWords: (word) =>
+    `Kassa может напомнить за 1 час или за 6 часов до истечения ссылки на оплату, но не \`${word}\`. Запустите \`/invoice new\` ещё раз с \`напомнить 1ч\` или \`напомнить 6ч\` (или без этого и выберите в форме).`,
   reminder: (id, what, when) =>
     `:alarm_clock: Ссылка на оплату счёта ${id} на *${what}* истекает ${when}, а счёт ещё не оплачен.`,
   customerLine: (customer) => `Клиент: ${customer}`,
