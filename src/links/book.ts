@@ -70,7 +70,8 @@ export class LinkBook {
           : { ...was, status: settled.status };
       return { next, result: next };
     });
-    if (record?.status === "unsure") await board.nudge(LINK_FAMILY, key, this.now());
+    // Unsure: looked for at once; created: its next look (reminder, expiry) set by the pass at once.
+    if (record && record.status !== "failed") await board.nudge(LINK_FAMILY, key, this.now());
     return record;
   }
 

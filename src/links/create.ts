@@ -20,7 +20,7 @@ export type LinkDeps = {
 /** Who asks, where, and for whom: the record's fields besides what the draft says. */
 export type LinkAsker = Pick<
   LinkOrder,
-  "team" | "register" | "customer" | "creator" | "channel" | "via" | "run" | "supersedes"
+  "team" | "register" | "customer" | "creator" | "channel" | "via" | "run" | "supersedes" | "remind"
 >;
 
 /**
@@ -49,7 +49,7 @@ export function orderOf(draft: InvoiceDraft, asker: LinkAsker): LinkOrder {
   if (draft.extra) order.extra = draft.extra;
   if (draft.payerDetails) order.email = draft.payerDetails;
   if (draft.requiredMethod) order.method = draft.requiredMethod;
-  for (const field of ["register", "customer", "channel", "run", "supersedes"] as const)
+  for (const field of ["register", "customer", "channel", "run", "supersedes", "remind"] as const)
     if (order[field] === undefined) delete order[field];
   return order;
 }

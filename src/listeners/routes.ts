@@ -8,6 +8,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -29,6 +30,7 @@ import { cancelExport } from "./actions/export.js";
 import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
+import { copyLinkPressed, stopRemindingPressed } from "./actions/link-reminder.js";
 import { openPaymentPage } from "./actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
@@ -90,6 +92,8 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
+  { action: LINK_ACTIONS.copy, handler: copyLinkPressed },
+  { action: LINK_ACTIONS.stopReminding, handler: stopRemindingPressed },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },

@@ -8,6 +8,7 @@ import {
   disconnectButton,
   feedSettingsButton,
   invoiceButton,
+  linkButton,
   listPageButton,
   methodAlertButton,
   paymethodsPageButton,
@@ -25,6 +26,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -48,6 +50,7 @@ import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
+import { copyLinkPressed, stopRemindingPressed } from "../../src/listeners/actions/link-reminder.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actions/method-alert.js";
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
@@ -329,6 +332,39 @@ describe("buttons", () => {
     await press(ADMIN, "now-again");
     expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
     expect(world.fake.created).toHaveLength(1);
+  });
+
+  it("Copy link answers with the link privately; Stop reminding turns the link's reminder off", async () => {
+    cover(copyLinkPressed);
+    cover(stopRemindingPressed);
+    const ref = "remindme23";
+    const order = {
+      team: TEAM,
+      amount: "150",
+      currency: "RUB",
+      lifetimeMinutes: 600,
+      creator: ADMIN,
+      remind: 60,
+    };
+    await world.deps.links.begin(TEAM, ref, { ...order, channel: CHANNEL, via: "form" }, true);
+    const url = "https://pay.crystalpay.io/?i=715308959_Remind";
+    await world.deps.links.settle(TEAM, ref, { status: "created", invoiceId: "715308959_Remind", url });
+    const value = linkButton.write({ t: TEAM, k: ref });
+    await copyLinkPressed(world.deps)(
+      buttonArgs(world, { actionId: LINK_ACTIONS.copy, value, replyId: "copy" }),
+    );
+    const copied = (await reply("copy")) as { replace_original?: boolean };
+    expect(JSON.stringify(copied)).toContain(`\`\`\`${url}\`\`\``);
+    expect(copied.replace_original).toBe(false);
+    expect(lastLine()).toMatchObject({ outcome: "ok", invoice: "715308959_Remind" });
+    await stopRemindingPressed(world.deps)(
+      buttonArgs(world, { actionId: LINK_ACTIONS.stopReminding, value, replyId: "quiet" }),
+    );
+    const stopped = (await reply("quiet")) as { replace_original?: boolean };
+    expect(JSON.stringify(stopped)).toContain("Reminders stopped by <@U0ADMIN>");
+    expect(JSON.stringify(stopped)).not.toContain(LINK_ACTIONS.stopReminding);
+    expect(stopped.replace_original).toBe(true);
+    expect((await world.deps.links.read(TEAM, ref))?.remind).toBe(0);
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {

@@ -58,6 +58,7 @@ const formSchema = z
     [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
+    [CREATE_FIELDS.remind]: z.object({ value: selectValue }).optional(),
   })
   .transform((values) => ({
     amount: values[CREATE_FIELDS.amount].value.value,
@@ -68,6 +69,7 @@ const formSchema = z
     email: values[CREATE_FIELDS.email]?.value.value,
     extra: values[CREATE_FIELDS.extra]?.value.value,
     requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
+    remind: values[CREATE_FIELDS.remind]?.value.selected_option?.value,
   }));
 
 type CreateDeps = ManagerDeps &
@@ -90,7 +92,11 @@ export const createInvoiceSubmission =
       if ("outcome" in accepted) return accepted;
       const refused =
         (await refusedCreator(submission, accepted.creator)) ??
-        (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
+        (await claimedBefore(submission, {
+          ...accepted.draft,
+          customer: accepted.customer,
+          remind: accepted.remind,
+        }));
       if (refused) return refused;
       return createAndPost(submission, accepted, started);
     });
@@ -108,7 +114,14 @@ type Submission = {
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
-type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string; customer?: string | undefined };
+type Accepted = {
+  creator: Creator;
+  draft: InvoiceDraft;
+  registerKey: string;
+  customer?: string | undefined;
+  /** Minutes before expiry to remind the creator (none: off). */
+  remind?: number | undefined;
+};
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
 async function acceptedForm({
@@ -138,7 +151,8 @@ async function acceptedForm({
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  return { creator, draft: checked.draft, registerKey: register.key, customer: checked.customer };
+  const { draft, customer, remind } = checked;
+  return { creator, draft, registerKey: register.key, customer, remind };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
@@ -177,11 +191,12 @@ async function claimedBefore(submission: Submission, draft: object): Promise<Out
  */
 async function createAndPost(submission: Submission, accepted: Accepted, started: number): Promise<Outcome> {
   const { deps, client, lang, note, reply } = submission;
-  const { creator, draft, customer } = accepted;
+  const { creator, draft, customer, remind } = accepted;
   const asker: LinkAsker = {
     team: creator.teamId,
     register: creator.register,
     customer,
+    remind,
     creator: creator.userId,
     channel: creator.channelId,
     via: "form",
