@@ -9,11 +9,12 @@ import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
 import { unpaidReply } from "../replies/unpaid.js";
 import type { ActionArgs } from "../router.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
 
 /** `/invoice unpaid`'s Previous / Next: the page asked for, in place, still private. */
 export const unpaidPageButtonPressed =
-  (deps: AnswerDeps & Pick<ListenerDeps, "payments" | "now" | "links" | "serviceTimeZone">) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now" | "links" | "serviceTimeZone">) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond } = args;
     await ack();
