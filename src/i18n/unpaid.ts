@@ -47,7 +47,7 @@ function duration(
   days: PluralForms,
 ) {
   const minutes = Math.floor(ms / 60_000);
-  if (minutes < 1) return units.under;
+  if (!Number.isFinite(minutes) || minutes < 1) return units.under;
   const [d, h, m] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
   if (d > 0) return h > 0 ? `${counted(lang, d, days)} ${h} ${units.h}` : counted(lang, d, days);
   return h > 0 ? `${h} ${units.h}${m > 0 ? ` ${m} ${units.min}` : ""}` : `${m} ${units.min}`;
