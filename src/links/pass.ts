@@ -2,6 +2,7 @@ import type { Release } from "../store/claims/board.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { STUCK_AFTER_MS } from "./book.js";
+import { forgetOldDays } from "./days.js";
 import { type FinderDeps, findByMarker } from "./finder.js";
 import { type FoundDeps, type FoundNote, tellFound } from "./found.js";
 import { type LifeDeps, lookAtCreated } from "./lifecycle.js";
@@ -54,6 +55,7 @@ export class LinkRunner {
   async pass(): Promise<void> {
     const board = await this.deps.book.board();
     const now = this.clock.now();
+    await forgetOldDays(board, now);
     for (const item of await board.claimDue(LINK_FAMILY, now, LEASE_MS, BATCH)) {
       if (this.loop.isStopped) return;
       const next = await this.lookAt(item.key, now).catch((error: unknown): Release => {

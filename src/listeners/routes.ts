@@ -21,6 +21,7 @@ import {
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
+  UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
@@ -37,6 +38,7 @@ import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { cancelReport } from "./actions/report.js";
+import { unpaidPageButtonPressed } from "./actions/unpaid.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
@@ -79,6 +81,8 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.previous, handler: invoiceListButton },
   { action: LIST_ACTIONS.next, handler: invoiceListButton },
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
+  { action: UNPAID_ACTIONS.previous, handler: unpaidPageButtonPressed },
+  { action: UNPAID_ACTIONS.next, handler: unpaidPageButtonPressed },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },

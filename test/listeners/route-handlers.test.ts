@@ -13,6 +13,7 @@ import {
   methodAlertButton,
   paymethodsPageButton,
   stopButton,
+  unpaidPageButton,
 } from "../../src/blocks/button-values.js";
 import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
@@ -38,6 +39,7 @@ import {
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
   REPORT_ACTIONS,
+  UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
@@ -57,6 +59,7 @@ import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
+import { unpaidPageButtonPressed } from "../../src/listeners/actions/unpaid.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
@@ -286,6 +289,31 @@ describe("buttons", () => {
     );
     expect(JSON.stringify(await reply("list"))).toContain(UNPAID);
     expect(lastLine()).toMatchObject({ outcome: "ok", upstreamStatus: 200 });
+  });
+
+  it("a /invoice unpaid page button shows that page of the links still unpaid, by customer", async () => {
+    cover(unpaidPageButtonPressed);
+    const ref = "abcdefgh45";
+    const order = { team: TEAM, amount: "150", currency: "RUB", lifetimeMinutes: 60, creator: ADMIN };
+    await world.deps.links.begin(
+      TEAM,
+      ref,
+      { ...order, customer: "Acme", channel: CHANNEL, via: "form" },
+      true,
+    );
+    await world.deps.links.settle(TEAM, ref, {
+      status: "created",
+      invoiceId: UNPAID,
+      url: "https://pay.example/",
+    });
+    const value = unpaidPageButton.write({ t: TEAM, p: 1, d: "30d" });
+    await unpaidPageButtonPressed(world.deps)(
+      buttonArgs(world, { actionId: UNPAID_ACTIONS.next, value, replyId: "unpaid" }),
+    );
+    const shown = JSON.stringify(await reply("unpaid"));
+    expect(shown).toContain("*Acme* · 1 link · 150.00 RUB");
+    expect(shown).toContain(UNPAID);
+    expect(lastLine()).toMatchObject({ outcome: "ok", action: "unpaid 30d", page: 1 });
   });
 
   it("Older on /invoice audit shows the entries before its cursor to an admin, and refuses a member", async () => {

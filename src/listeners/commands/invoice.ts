@@ -14,6 +14,7 @@ import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
+import { unpaidReply } from "../replies/unpaid.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import {
@@ -51,6 +52,7 @@ type InvoiceCommandDeps = AnswerDeps &
     | "history"
     | "cancels"
     | "digests"
+    | "links"
   >;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
@@ -120,6 +122,10 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
       asker.register,
     );
   },
+  unpaid: ({ deps, asker, request, note }) => {
+    note({ action: `unpaid ${request.period}` });
+    return unpaidReply(deps, asker.teamId, { ...request, page: 1 }, asker.register);
+  },
   create: ({ deps, client, asker, request, note }) =>
     openCreateModal(deps, client, asker, request.prefill, note),
   use: ({ deps, client, asker, request, lang, note }) =>
@@ -180,6 +186,7 @@ const FEED_REPLIES: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "list",
+  "unpaid",
   "summary",
   "export",
   "lookup",
