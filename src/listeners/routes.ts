@@ -8,6 +8,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -34,6 +35,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
@@ -79,6 +81,7 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
+  { action: LINK_ACTIONS.reissue, handler: reissueButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
