@@ -8,8 +8,6 @@ import { type CreatedCardNote, postCreatedInvoiceCard, tellCreator } from "../in
 import type { InvoiceDeps } from "../invoices/deps.js";
 import { deliverInvoiceCard } from "../invoices/live-card.js";
 import type { SlackClients } from "../watch/registry.js";
-import type { LinkBook } from "./book.js";
-import { noteCardPlaced } from "./create.js";
 import { draftOf } from "./create-now.js";
 import type { LinkRecord } from "./record.js";
 
@@ -17,7 +15,7 @@ import type { LinkRecord } from "./record.js";
 // its creator told "found: it was made after all" with its card posted as any created invoice's;
 // or, where Create now made another meanwhile, told that two links work, and no second card.
 
-export type FoundDeps = InvoiceDeps & { slack: SlackClients; audit: AuditRecorder; book: LinkBook };
+export type FoundDeps = InvoiceDeps & { slack: SlackClients; audit: AuditRecorder };
 
 /** What telling came to, for the pass's log line. */
 export type FoundNote = CreatedCardNote & { found?: "told" | "told_twice" | "card_only" | "nobody" };
@@ -73,7 +71,6 @@ export async function tellFound(
   });
   const asked = { ...draftOf(record), customer: record.customer };
   await postCreatedInvoiceCard(deps, client, creator, { id: record.invoiceId, url: record.url }, asked, note);
-  await noteCardPlaced({ ...deps, links: deps.book }, registerKey, record.ref, note);
   return { ...note, found: "told" };
 }
 
@@ -105,6 +102,5 @@ async function postUnasked(
     ...(record.register ? { register: record.register } : {}),
   });
   await deliverInvoiceCard(deps, client, given, invoice, card, "channel", note, options);
-  await noteCardPlaced({ ...deps, links: deps.book }, given.registerKey, record.ref, note);
   return { ...note, found: "card_only" };
 }

@@ -1,18 +1,33 @@
 import type { webApi } from "@slack/bolt";
+import type { AuditRecorder } from "../audit/index.js";
 import { buildInvoiceMessage, isExpired } from "../blocks/invoice.js";
 import { type WatchStatus, withWatchStatus } from "../blocks/watch.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import { type CreatedCardNote, type Creator, postCreatedInvoiceCard } from "../invoices/created-card.js";
+import type { InvoiceDeps } from "../invoices/deps.js";
 import { chosenMethod } from "../invoices/method.js";
 import type { CreatedInvoice, Invoice, InvoiceDraft } from "../payments/model.js";
 import { slackErrorCode } from "../slack/error.js";
+import type { LinkBook } from "./book.js";
 import { noteCardPlaced } from "./create.js";
 import type { LinkRecord } from "./record.js";
-import type { ReissueAsk, ReissueDeps } from "./reissue.js";
 
 // The two cards of a re-issue (issue 51): the new invoice's, posted in the old card's thread as any
 // created invoice's card (live, "Created by" the re-issuer), its place written on its record; and the
 // old card, updated in place with "Replaced by NEW (by @person)" and no Re-issue button.
+
+export type ReissueDeps = InvoiceDeps & { links: LinkBook; audit: AuditRecorder };
+
+/** What is re-issued: a link by its ref (a button), or an invoice already read (`/invoice reissue ID`). */
+export type ReissueAsk = {
+  team: string;
+  registerKey: string;
+  /** The register's name where the workspace has several (cards say it). */
+  register: string | undefined;
+  user: string;
+  /** Re-issue anyway, pressed on the warning that the old link still works. */
+  confirmedEarly: boolean;
+} & ({ ref: string } | { invoice: Invoice });
 
 const PERSON = /^[UW][A-Z0-9]{2,}$/;
 

@@ -1,15 +1,16 @@
 import type { webApi } from "@slack/bolt";
-import { type AuditRecorder, recordAct } from "../audit/index.js";
+import { recordAct } from "../audit/index.js";
 import { isExpired } from "../blocks/invoice.js";
 import type { CreatedCardNote } from "../invoices/created-card.js";
-import type { InvoiceDeps } from "../invoices/deps.js";
 import { newRef, readExtra } from "../payments/marker.js";
 import type { Invoice, InvoiceDraft } from "../payments/model.js";
-import type { LinkBook } from "./book.js";
 import { createLink, type LinkAttempt } from "./create.js";
 import { draftOf } from "./create-now.js";
 import type { LinkRecord } from "./record.js";
-import { markOldCard, postReissuedCard } from "./reissue-cards.js";
+import { markOldCard, postReissuedCard, type ReissueAsk, type ReissueDeps } from "./reissue-cards.js";
+
+export type { ReissueAsk, ReissueDeps } from "./reissue-cards.js";
+
 import { markReplaced, unmarkReplaced } from "./reissue-record.js";
 
 // Re-issue in one click (issue 51, item 3): a new invoice with the same amount, currency,
@@ -18,19 +19,6 @@ import { markReplaced, unmarkReplaced } from "./reissue-record.js";
 // (record.ts), so two clicks or two replicas make one invoice; the new one is created as any link is
 // (its record first, a new marker, sent once: a lost answer is unsure, with Create now). Its card
 // goes in the old card's thread, the old card says "Replaced by …", and the act is audited.
-
-export type ReissueDeps = InvoiceDeps & { links: LinkBook; audit: AuditRecorder };
-
-/** What is re-issued: a link by its ref (a button), or an invoice already read (`/invoice reissue ID`). */
-export type ReissueAsk = {
-  team: string;
-  registerKey: string;
-  /** The register's name where the workspace has several (cards say it). */
-  register: string | undefined;
-  user: string;
-  /** Re-issue anyway, pressed on the warning that the old link still works. */
-  confirmedEarly: boolean;
-} & ({ ref: string } | { invoice: Invoice });
 
 /** What a re-issue came to. */
 export type Reissue =
@@ -54,6 +42,15 @@ export type Reissue =
       card: CreatedCardNote & { inThread?: boolean; oldCard?: string };
     };
 
+/** What a re-issue's log line says: how it ended. */
+export type ReissueLog = {
+  result: Exclude<Reissue["kind"], "attempted"> | "reissued";
+  reissued?: string;
+  inThread?: boolean;
+  oldCard?: string;
+  posted?: CreatedCardNote["posted"];
+};
+
 /** States in which a link whose page is closed may be made again. */
 const DEAD_STATES = new Set(["notpayed", "failed", "unavailable"]);
 
@@ -73,29 +70,8 @@ export async function reissue(
   if (marking.kind === "gone") return { kind: "not_kassa", invoiceId: record.invoiceId };
   if (marking.kind === "already") return already(deps, ask, marking.record);
   const draft = draftOf(record);
-  const attempt = await createLink(
-    deps,
-    ask.registerKey,
-    draft,
-    {
-      team: ask.team,
-      register: record.register,
-      customer: record.customer,
-      creator: ask.user,
-      channel: record.channel,
-      via: "reissue",
-      replaces: record.ref,
-    },
-    next,
-  );
-  if (!attempt.ok) {
-    // Surely not made (refused, or nothing sent): the old link may be re-issued again.
-    if (attempt.status !== "unsure")
-      await unmarkReplaced(deps.links, ask.registerKey, record.ref, next).catch((error: unknown) =>
-        deps.logger.warn({ link: record.ref, err: error }, "a re-issue's mark could not be taken back"),
-      );
-    return { kind: "attempted", record, attempt, draft, card: {} };
-  }
+  const attempt = await makeAgain(deps, ask, record, draft, next);
+  if (!attempt.ok) return { kind: "attempted", record, attempt, draft, card: {} };
   await recordAct(deps.audit, deps.logger, {
     team: ask.team,
     ...(record.register ? { register: record.register } : {}),
@@ -109,6 +85,34 @@ export async function reissue(
   const card: Extract<Reissue, { kind: "attempted" }>["card"] = await postReissuedCard(deps, client, made);
   card.oldCard = await markOldCard(deps, client, { ask, record, invoice, newId: attempt.created.id });
   return { kind: "attempted", record, attempt, draft, card };
+}
+
+/**
+ * The new link, made as any is (its record first, a new marker); surely not made (refused, or
+ * nothing sent), the old link's mark is taken back so it may be re-issued again.
+ */
+async function makeAgain(
+  deps: ReissueDeps,
+  ask: ReissueAsk,
+  record: LinkRecord,
+  draft: InvoiceDraft,
+  next: string,
+): Promise<LinkAttempt> {
+  const asker = {
+    team: ask.team,
+    register: record.register,
+    customer: record.customer,
+    creator: ask.user,
+    channel: record.channel,
+    via: "reissue",
+    replaces: record.ref,
+  } as const;
+  const attempt = await createLink(deps, ask.registerKey, draft, asker, next);
+  if (!attempt.ok && attempt.status !== "unsure")
+    await unmarkReplaced(deps.links, ask.registerKey, record.ref, next).catch((error: unknown) =>
+      deps.logger.warn({ link: record.ref, err: error }, "a re-issue's mark could not be taken back"),
+    );
+  return attempt;
 }
 
 type Found =

@@ -8,6 +8,7 @@ import {
   disconnectButton,
   feedSettingsButton,
   invoiceButton,
+  linkButton,
   listPageButton,
   methodAlertButton,
   paymethodsPageButton,
@@ -25,6 +26,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -41,6 +43,7 @@ import {
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
+import { createLink } from "../../src/links/create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
 import { createNowButtonPressed } from "../../src/listeners/actions/create-now.js";
@@ -53,6 +56,7 @@ import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actio
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
@@ -329,6 +333,36 @@ describe("buttons", () => {
     await press(ADMIN, "now-again");
     expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
     expect(world.fake.created).toHaveLength(1);
+  });
+
+  it("Re-issue warns while the old link works; Re-issue anyway makes one new invoice with its fields", async () => {
+    cover(reissueButtonPressed);
+    const draft = { amount: "150", currency: "RUB", lifetimeMinutes: 60, description: "Plan" };
+    const asker = { team: TEAM, creator: ADMIN, channel: CHANNEL, via: "form", customer: "Acme" } as const;
+    const made = await createLink(world.deps, TEAM, draft, asker);
+    if (!made.ok) throw new Error("not created");
+    const press = (e: boolean, replyId: string) =>
+      reissueButtonPressed(world.deps)(
+        buttonArgs(world, {
+          actionId: LINK_ACTIONS.reissue,
+          value: linkButton.write({ t: TEAM, k: made.ref, ...(e ? { e: 1 } : {}) }),
+          ephemeral: true,
+          replyId,
+        }),
+      );
+    await press(false, "reissue-early");
+    expect(JSON.stringify(await reply("reissue-early"))).toContain("still works until");
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "early" });
+    expect(world.fake.created).toHaveLength(1);
+    await press(true, "reissue-anyway");
+    expect(JSON.stringify(await reply("reissue-anyway"))).toContain("re-issues");
+    expect(world.fake.created).toHaveLength(2);
+    const next = world.fake.created[1] ?? "";
+    expect(world.fake.invoices.get(next)).toMatchObject({ amount: "150", description: "Plan" });
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "reissued", reissued: next });
+    await press(true, "reissue-again");
+    expect(JSON.stringify(await reply("reissue-again"))).toContain("re-issued already");
+    expect(world.fake.created).toHaveLength(2);
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {

@@ -1,6 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { ReissueLog } from "../../links/reissue.js";
 import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 import type { MethodsOutcome } from "./methods-outcome.js";
@@ -81,16 +82,6 @@ export type BalancesRead = {
  * Requests declined on purpose (RefusalError): not faults, no reference. stale_button: a button
  * whose value Kassa does not write (an old message, or a changed value), logged at warn.
  */
-/** How a re-issue ended (issue 51), for the log line. */
-export type ReissueResult =
-  | "reissued"
-  | "early"
-  | "already"
-  | "paid"
-  | "in_payment"
-  | "not_kassa"
-  | "not_created";
-
 export type RefusalKind = "not_allowed" | "foreign_card" | "invoice_not_found" | "stale_button";
 
 /** Failures replyForFailure turns into a reply (error-reply.ts). */
@@ -157,15 +148,7 @@ export type CommandOutcome =
   | PayoutOutcome
   | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
-  /** A payment link re-issued (issue 51), or why not; `reissued` the new invoice, `oldCard` how its mark went. */
-  | {
-      outcome: "reissue";
-      result: ReissueResult;
-      reissued?: string;
-      inThread?: boolean;
-      oldCard?: string;
-      posted?: CardDelivery["posted"];
-    }
+  | ({ outcome: "reissue" } & ReissueLog) // a payment link re-issued, or why not (issue 51)
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
       outcome: "export_cancel" | "report_cancel";
