@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   "invoice.created",
   // An invoice whose create answer was lost, found by Kassa's marker in the history (issue 51).
   "invoice.found",
+  // A payment link made again with the same fields (issue 51): `object` the old invoice, `after` the new one.
+  "invoice.reissued",
   "export.asked",
   // A channel's balance alert set (or its threshold changed) or removed (/balance alert).
   "balance.alert_set",

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from "../util/clock.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { STUCK_AFTER_MS } from "./book.js";
 import { forgetOldDays } from "./days.js";
+import { noteCardPlaced } from "./create.js";
 import { type FinderDeps, findByMarker } from "./finder.js";
 import { type FoundDeps, type FoundNote, tellFound } from "./found.js";
 import { type LifeDeps, lookAtCreated } from "./lifecycle.js";
@@ -100,6 +101,13 @@ export class LinkRunner {
         ? ((await this.deps.book.read(registerKey, record.supersededBy))?.invoiceId ?? record.supersededBy)
         : undefined;
       note = await tellFound(this.deps, registerKey, record, second);
+      // Where its card went: a re-issue posts in its thread and marks it.
+      await noteCardPlaced(
+        { links: this.deps.book, logger: this.deps.logger },
+        registerKey,
+        record.ref,
+        note,
+      );
       this.deps.logger.info(
         { team: record.team, link: linkKey(registerKey, record.ref), outcome: "link_found", ...note },
         "a payment link whose answer was lost was found by its marker",

@@ -37,6 +37,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
 import { unpaidPageButtonPressed } from "./actions/unpaid.js";
 import { stopWatch } from "./actions/watch.js";
@@ -85,6 +86,7 @@ export const ROUTES: readonly Route[] = [
   { action: UNPAID_ACTIONS.next, handler: unpaidPageButtonPressed },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
+  { action: LINK_ACTIONS.reissue, handler: reissueButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

@@ -45,6 +45,7 @@ import {
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
+import { createLink } from "../../src/links/create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
 import { createNowButtonPressed } from "../../src/listeners/actions/create-now.js";
@@ -58,6 +59,7 @@ import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actio
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { unpaidPageButtonPressed } from "../../src/listeners/actions/unpaid.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
@@ -393,6 +395,36 @@ describe("buttons", () => {
     expect(JSON.stringify(stopped)).not.toContain(LINK_ACTIONS.stopReminding);
     expect(stopped.replace_original).toBe(true);
     expect((await world.deps.links.read(TEAM, ref))?.remind).toBe(0);
+  });
+
+  it("Re-issue warns while the old link works; Re-issue anyway makes one new invoice with its fields", async () => {
+    cover(reissueButtonPressed);
+    const draft = { amount: "150", currency: "RUB", lifetimeMinutes: 60, description: "Plan" };
+    const asker = { team: TEAM, creator: ADMIN, channel: CHANNEL, via: "form", customer: "Acme" } as const;
+    const made = await createLink(world.deps, TEAM, draft, asker);
+    if (!made.ok) throw new Error("not created");
+    const press = (e: boolean, replyId: string) =>
+      reissueButtonPressed(world.deps)(
+        buttonArgs(world, {
+          actionId: LINK_ACTIONS.reissue,
+          value: linkButton.write({ t: TEAM, k: made.ref, ...(e ? { e: 1 } : {}) }),
+          ephemeral: true,
+          replyId,
+        }),
+      );
+    await press(false, "reissue-early");
+    expect(JSON.stringify(await reply("reissue-early"))).toContain("still works until");
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "early" });
+    expect(world.fake.created).toHaveLength(1);
+    await press(true, "reissue-anyway");
+    expect(JSON.stringify(await reply("reissue-anyway"))).toContain("re-issues");
+    expect(world.fake.created).toHaveLength(2);
+    const next = world.fake.created[1] ?? "";
+    expect(world.fake.invoices.get(next)).toMatchObject({ amount: "150", description: "Plan" });
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "reissued", reissued: next });
+    await press(true, "reissue-again");
+    expect(JSON.stringify(await reply("reissue-again"))).toContain("re-issued already");
+    expect(world.fake.created).toHaveLength(2);
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {

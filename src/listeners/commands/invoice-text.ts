@@ -41,6 +41,8 @@ export type InvoiceRequest =
   | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null; person: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
+  /** `/invoice reissue ID|LINK` (RU `перевыпустить`): a payment link made again (issue 51). */
+  | { kind: "reissue"; invoiceId: string }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 export { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
@@ -55,6 +57,11 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  const reissue = /^(?:reissue|re-issue|перевыпустить)(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (reissue) {
+    const target = lookupRequest(reissue[1]?.trim() ?? "");
+    return target.kind === "lookup" ? { kind: "reissue", invoiceId: target.invoiceId } : target;
+  }
   return manageRequest(trimmed) ?? feedRequest(trimmed) ?? reportRequest(trimmed) ?? lookupRequest(trimmed);
 }
 

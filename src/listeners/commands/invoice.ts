@@ -30,6 +30,7 @@ import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
+import { reissueCommand } from "./invoice-reissue.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 import { useRegisterCommand } from "./invoice-use.js";
 
@@ -133,6 +134,8 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
   audit: ({ deps, client, asker, request, lang, note }) =>
     auditCommand(deps, client, asker, request, lang, note),
   lookup: invoiceCard,
+  reissue: ({ deps, client, asker, request, lang, note }) =>
+    reissueCommand(deps, client, asker, request, { lang, note }),
 };
 
 /** `/invoice <id or link>`: the invoice's card, live while it may still change. */
@@ -191,6 +194,7 @@ const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "export",
   "lookup",
   "create",
+  "reissue",
   "subscribe",
   "feed",
   "digest",

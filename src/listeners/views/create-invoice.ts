@@ -18,7 +18,7 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
+import { createLink, type LinkAsker, type LinkAttempt, noteCardPlaced } from "../../links/create.js";
 import { ServiceError } from "../../payments/errors.js";
 import type { InvoiceDraft } from "../../payments/model.js";
 import { within } from "../../util/within.js";
@@ -221,6 +221,7 @@ async function createAndPost(submission: Submission, accepted: Accepted, started
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
     await postCreatedInvoiceCard(deps, client, creator, result.created, { ...draft, customer }, delivered);
+    await noteCardPlaced(deps, accepted.registerKey, result.ref, delivered);
     return { outcome: "created" };
   } catch (error) {
     return { outcome: "card_failed", err: error };
