@@ -131,9 +131,11 @@ export const payoutRequestSchema = z.object({
    */
   stop: z
     .object({
-      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap"]),
+      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap", "over_limit"]),
       at: time,
       approver: person.optional(),
+      /** over_limit: the approver's limit (RUB) now, below the amount, and nobody else could approve. */
+      limit: decimal.optional(),
       cap: z.object({ which: z.enum(["requester", "register"]), limit: decimal, total: decimal }).optional(),
     })
     .optional(),
@@ -153,13 +155,24 @@ export const payoutRequestSchema = z.object({
   endedAt: time.optional(),
   // Issue 52: who it goes to, and what it is part of.
   /** The trusted recipient whose method and wallet it pays (as stored when it was asked). */
-  recipient: z.object({ id: z.string().regex(/^[a-z2-7]{10}$/), label: z.string().min(1).max(80) }).optional(),
+  recipient: z
+    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), label: z.string().min(1).max(80) })
+    .optional(),
   /** Which approval rule set `needed`: the two-approver threshold, or one approver to a trusted recipient. */
   rule: z.enum(["threshold", "trusted_one"]).optional(),
+  /** That rule's figure (RUB) as the policy had it: two approvers from it, or one to a trusted recipient below it. */
+  ruleAt: decimal.optional(),
+  /** Approvals that no longer count: given by an approver whose limit (RUB) was lowered below the amount since. */
+  setAside: z
+    .array(byAt.extend({ limit: decimal }))
+    .max(50)
+    .optional(),
   /** A refund: the paid invoice it gives money back for. */
   refundOf: z.object({ invoiceId: z.string().min(1).max(100) }).optional(),
   /** The batch it is a row of (its id), and the row's number there. */
-  batch: z.object({ id: z.string().regex(/^[a-z2-7]{10}$/), row: z.number().int().min(1).max(50) }).optional(),
+  batch: z
+    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), row: z.number().int().min(1).max(50) })
+    .optional(),
 });
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
 
