@@ -24,12 +24,12 @@ export function ruleWords(
     : t.ruleOneBelow(rub(request.ruleAt, lang));
 }
 
-/** The card's approvals fact ("1 of 2 approvals: @anna") followed by the rule that asks them. */
+/** The card's approvals fact ("Approvals: 1 of 2 (@anna)"), then the rule that asks them. */
 export function approvalFacts(request: PayoutRequest, lang: Lang): string[] {
   const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
   const given = PAYOUT_CARD_TEXT[lang].approvals(request.votes.length, request.needed, votes);
   const rule = ruleWords(request, lang);
-  return [rule ? `${given} (${rule})` : given];
+  return rule ? [given, rule] : [given];
 }
 
 /** While it is open: each approval set aside, whose, and the limit that no longer covers it. */

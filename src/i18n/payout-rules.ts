@@ -37,6 +37,10 @@ export type PayoutRulesText = {
   overLimitNobody: (limit: string) => string;
   /** Stopped: the approver's limit now below the amount, and nobody else could approve it. */
   stoppedOverLimit: (who: string, limit: string) => string;
+  /** `/payout policy`: the policy in full; none set. */
+  policyTitle: (register: string, version: number, by: string, when: string) => string;
+  policyNone: (register: string) => string;
+  policyChange: string;
 };
 
 const en: PayoutRulesText = {
@@ -62,9 +66,9 @@ const en: PayoutRulesText = {
   noTrustedRule: "none (every payout by the rule above)",
   noLimits: "none (every approver approves any amount)",
   upTo: (who, limit) => `${who} up to ${limit}`,
-  ruleTrustedOne: (below) => `one approver: trusted recipient under ${below}`,
-  ruleTwoFrom: (from) => `two approvers: ${from} and more`,
-  ruleOneBelow: (from) => `one approver: under ${from}`,
+  ruleTrustedOne: (below) => `One approver: trusted recipient under ${below}`,
+  ruleTwoFrom: (from) => `Two approvers: ${from} and more`,
+  ruleOneBelow: (from) => `One approver: under ${from}`,
   setAside: (who, limit) =>
     `:warning: ${who}'s approval no longer counts: their approval limit is now ${limit}, below this payout. Another approver is needed.`,
   overLimit: (limit, canApprove) =>
@@ -73,6 +77,11 @@ const en: PayoutRulesText = {
     `:no_entry_sign: This payout is above your approval limit (${limit}), so your approval was not counted. No other approver's limit covers it now: an admin can raise a limit with \`/payout setup\`.`,
   stoppedOverLimit: (who, limit) =>
     `${who} approved it, but their approval limit is now ${limit}, below this payout, and no other approver could approve it.`,
+  policyTitle: (register, version, by, when) =>
+    `*Payout policy of cash register ${register}* (version ${version}, set by ${by} ${when}):`,
+  policyNone: (register) =>
+    `Cash register ${register} has no payout policy, so it makes no payouts. An admin sets one with \`/payout setup\`.`,
+  policyChange: "Admins change it with `/payout setup`; every change is announced in the approval channel.",
 };
 
 const ru: PayoutRulesText = {
@@ -101,9 +110,9 @@ const ru: PayoutRulesText = {
   noTrustedRule: "нет (все выплаты по правилу выше)",
   noLimits: "нет (каждый одобряющий одобряет любые суммы)",
   upTo: (who, limit) => `${who} до ${limit}`,
-  ruleTrustedOne: (below) => `одно одобрение: доверенный получатель, меньше ${below}`,
-  ruleTwoFrom: (from) => `два одобрения: от ${from}`,
-  ruleOneBelow: (from) => `одно одобрение: меньше ${from}`,
+  ruleTrustedOne: (below) => `Одно одобрение: доверенный получатель, меньше ${below}`,
+  ruleTwoFrom: (from) => `Два одобрения: от ${from}`,
+  ruleOneBelow: (from) => `Одно одобрение: меньше ${from}`,
   setAside: (who, limit) =>
     `:warning: Одобрение ${who} больше не учитывается: его (её) лимит одобрения теперь ${limit}, меньше этой выплаты. Нужен другой одобряющий.`,
   overLimit: (limit, canApprove) =>
@@ -112,6 +121,12 @@ const ru: PayoutRulesText = {
     `:no_entry_sign: Эта выплата больше вашего лимита одобрения (${limit}), поэтому ваше одобрение не учтено. Сейчас её не покрывает лимит ни одного другого одобряющего: администратор может поднять лимит в \`/payout setup\`.`,
   stoppedOverLimit: (who, limit) =>
     `${who} одобрил(а) её, но его (её) лимит одобрения теперь ${limit}, меньше этой выплаты, а других одобряющих, которые могли бы её одобрить, нет.`,
+  policyTitle: (register, version, by, when) =>
+    `*Правила выплат кассы ${register}* (версия ${version}, задал(а) ${by} ${when}):`,
+  policyNone: (register) =>
+    `У кассы ${register} нет правил выплат, поэтому выплат она не делает. Администратор задаёт их в \`/payout setup\`.`,
+  policyChange:
+    "Администраторы меняют их в `/payout setup`; каждое изменение объявляется в канале одобрения.",
 };
 
 export const PAYOUT_RULES_TEXT: Record<Lang, PayoutRulesText> = { en, ru };

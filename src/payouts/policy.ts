@@ -170,18 +170,15 @@ function limitProblems(rows: LimitRow[], approvers: string[]): PolicyProblem[] {
     const people = [...new Set(row.people)];
     const problem = (reason: Extract<PolicyProblem, { field: "approverLimits" }>["reason"], who?: string[]) =>
       problems.push({ field: "approverLimits", reason, row: index, ...(who ? { people: who } : {}) });
+    const strangers = people.filter((person) => !approvers.includes(person));
+    const twice = people.filter((person) => seen.has(person));
+    for (const person of people) seen.add(person);
     if (people.length === 0) {
       if (row.upTo !== null) problem("no_people");
-      return;
-    }
-    if (!amountOk(row.upTo)) return problem("not_an_amount");
-    const strangers = people.filter((person) => !approvers.includes(person));
-    if (strangers.length > 0) return problem("not_approvers", strangers);
-    const twice = people.filter((person) => seen.has(person));
-    if (twice.length > 0) return problem("twice", twice);
-    for (const person of people) seen.add(person);
-    amounts.add(row.upTo);
-    if (amounts.size > LIMIT_AMOUNTS_MAX) problem("too_many");
+    } else if (!amountOk(row.upTo)) problem("not_an_amount");
+    else if (strangers.length > 0) problem("not_approvers", strangers);
+    else if (twice.length > 0) problem("twice", twice);
+    else if (amounts.add(row.upTo).size > LIMIT_AMOUNTS_MAX) problem("too_many");
   });
   return problems;
 }
