@@ -22,7 +22,6 @@ import {
   openPayoutWorld,
   type PayoutWorld,
   POLICY,
-  REQUESTER,
   removeSqliteDir,
   TIMING,
 } from "./payout-world.js";
