@@ -2,12 +2,16 @@ import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_RULES_TEXT } from "../i18n/payout-rules.js";
 import { compareDecimals } from "../payments/decimal.js";
-import { LIMIT_AMOUNTS_MAX, type PayoutPolicy, PEOPLE_MAX } from "../payouts/policy.js";
+import type { PayoutPolicy } from "../payouts/policy.js";
 import { textInput, usersInput } from "./form.js";
 
 // Issue 52 in the payout setup form: the trusted one-approver amount, and rows of approval limits
 // (the approvers chosen in a row approve up to its amount), one row per limit set, and one or two
 // empty rows to add another.
+
+/** People per picker, and the different limits a policy may have (the policy's PEOPLE_MAX, LIMIT_AMOUNTS_MAX). */
+const PEOPLE_MAX = 50;
+const LIMIT_AMOUNTS_MAX = 10;
 
 /** The rule fields' input blocks (the keys of view.state.values and of field errors). */
 export const PAYOUT_RULE_FIELDS = {
