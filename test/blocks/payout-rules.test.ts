@@ -86,7 +86,7 @@ describe("the card's approval rule", () => {
   });
 
   it("tells an approver over their limit who can approve, or that nobody can now", () => {
-    const refusal = { kind: "over_limit", limit: "5500", canApprove: ["U0CARL"] } as const;
+    const refusal = { kind: "over_limit" as const, limit: "5500", canApprove: ["U0CARL"] };
     expect(voteRefusalText(refusal, "en")).toContain("above your approval limit (5,500.00 RUB)");
     expect(voteRefusalText(refusal, "en")).toContain("Who can approve it: <@U0CARL>.");
     expect(voteRefusalText({ ...refusal, canApprove: [] }, "ru")).toContain(
