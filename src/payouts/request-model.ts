@@ -153,13 +153,17 @@ export const payoutRequestSchema = z.object({
   endedAt: time.optional(),
   // Issue 52: who it goes to, and what it is part of.
   /** The trusted recipient whose method and wallet it pays (as stored when it was asked). */
-  recipient: z.object({ id: z.string().regex(/^[a-z2-7]{10}$/), label: z.string().min(1).max(80) }).optional(),
+  recipient: z
+    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), label: z.string().min(1).max(80) })
+    .optional(),
   /** Which approval rule set `needed`: the two-approver threshold, or one approver to a trusted recipient. */
   rule: z.enum(["threshold", "trusted_one"]).optional(),
   /** A refund: the paid invoice it gives money back for. */
   refundOf: z.object({ invoiceId: z.string().min(1).max(100) }).optional(),
   /** The batch it is a row of (its id), and the row's number there. */
-  batch: z.object({ id: z.string().regex(/^[a-z2-7]{10}$/), row: z.number().int().min(1).max(50) }).optional(),
+  batch: z
+    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), row: z.number().int().min(1).max(50) })
+    .optional(),
 });
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
 

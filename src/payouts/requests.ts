@@ -33,6 +33,8 @@ export type PayoutAsk = {
   currency?: string | undefined;
   /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
   callbackUrl?: string | undefined;
+  /** The trusted recipient it pays (its method and wallet are the ask's). */
+  recipient?: { id: string; label: string } | undefined;
 };
 
 export type RequestRefusal =
@@ -139,6 +141,7 @@ function newRequest(
     needed: approvalsNeeded(rub, policy),
     votes: [],
     status: "waiting",
+    ...(ask.recipient ? { recipient: ask.recipient } : {}),
   });
 }
 
@@ -212,7 +215,12 @@ export async function requestPayout(
     action: "payout.requested",
     actor: ask.requester,
     outcome: "done",
-    after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
+    after: {
+      wallet: request.wallet,
+      reason: request.reason,
+      needed: request.needed,
+      ...(request.recipient ? { recipient: request.recipient.id } : {}),
+    },
     time: now,
   });
   const totals = {

@@ -49,6 +49,22 @@ export function approvalsNeededNow(policy: PayoutPolicy | undefined, request: Pa
 }
 
 /**
+ * The approvals needed before the send: as the policy asks now, and two again for a request that one
+ * approver sufficed for because it pays a trusted recipient (rule "trusted_one"), once that recipient
+ * is no longer trusted with its method and wallet (removed meanwhile). `recipient` says why.
+ */
+export async function neededBeforeSend(
+  deps: Pick<PayoutDeps, "recipients">,
+  policy: PayoutPolicy | undefined,
+  request: PayoutRequest,
+): Promise<{ needed: number; recipient: boolean }> {
+  const needed = approvalsNeededNow(policy, request);
+  if (request.rule !== "trusted_one" || needed >= 2) return { needed, recipient: false };
+  const trusted = (await deps.recipients?.trusted(request)) ?? false;
+  return trusted ? { needed, recipient: false } : { needed: 2, recipient: true };
+}
+
+/**
  * approved or submitting (never reached the service) with fewer approvals than the policy asks now
  * (its two-approver threshold lowered below the amount) → waiting, for the approvals still needed:
  * its votes kept, its card saying how many it has of how many. Audited once, by the swap's winner.
@@ -58,17 +74,20 @@ export async function backToWaiting(
   read: ReadRequest,
   needed: number,
   at: number,
+  recipientGone = false,
 ): Promise<Release> {
   const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
   const stored = await swapRecorded(
     deps,
     read,
-    { ...rest, status: "waiting", needed },
+    { ...rest, status: "waiting", needed, ...(recipientGone ? { rule: "threshold" as const } : {}) },
     {
       action: "payout.reopened",
       actor: "kassa",
       outcome: "done",
-      reason: "the payout policy now asks more approvals of this amount",
+      reason: recipientGone
+        ? "its recipient is no longer trusted: two approvals again"
+        : "the payout policy now asks more approvals of this amount",
       after: { needed, votes: rest.votes.length },
       time: new Date(at),
     },
