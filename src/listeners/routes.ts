@@ -19,6 +19,9 @@ import {
   PAYOUT_REJECT_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  RECIPIENT_ACTIONS,
+  RECIPIENT_ADD_VIEW,
+  RECIPIENT_CONFIRM_VIEW,
   REPORT_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
@@ -34,6 +37,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
 import { cancelReport } from "./actions/report.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
@@ -49,6 +53,7 @@ import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
 import { methodSwitchSubmission } from "./views/method-switch.js";
 import { methodWatchSubmission } from "./views/method-watch.js";
+import { recipientAddSubmission, recipientConfirmSubmission } from "./views/payout-recipient.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
 import { payoutVoteSubmission } from "./views/payout-vote.js";
@@ -90,6 +95,8 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
+  { action: RECIPIENT_ACTIONS.confirm, handler: recipientConfirmButton },
+  { action: RECIPIENT_ACTIONS.remove, handler: recipientRemoveButton },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
@@ -100,6 +107,8 @@ export const ROUTES: readonly Route[] = [
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
   { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
+  { view: RECIPIENT_ADD_VIEW, handler: recipientAddSubmission },
+  { view: RECIPIENT_CONFIRM_VIEW, handler: recipientConfirmSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

@@ -17,7 +17,7 @@ import {
 
 /** The register's trusted recipient labelled `label` (case aside); undefined when none. */
 export async function trustedByLabel(
-  board: ClaimBoard,
+  { board }: { board: ClaimBoard },
   registerKey: string,
   label: string,
 ): Promise<Recipient | undefined> {
@@ -27,7 +27,7 @@ export async function trustedByLabel(
 
 /** The register's trusted recipient whose method and wallet these are; undefined when none. */
 export async function trustedByWallet(
-  board: ClaimBoard,
+  { board }: { board: ClaimBoard },
   registerKey: string,
   method: string,
   wallet: string,
@@ -83,4 +83,23 @@ export function recipientHooks(board: ClaimBoard): RecipientHooks {
     trusted: (request) => stillTrusted(board, request),
     paid: (request, at) => notePaid(board, request, at),
   };
+}
+
+/** The register's recipients (removed ones left out), in the order they were added. */
+export function recipientsOf({ board }: { board: ClaimBoard }, registerKey: string): Promise<Recipient[]> {
+  return readRecipients(board, registerKey);
+}
+
+/** The register's trusted recipients. */
+export async function trustedOf(deps: { board: ClaimBoard }, registerKey: string): Promise<Recipient[]> {
+  return (await recipientsOf(deps, registerKey)).filter((one) => one.status === "trusted");
+}
+
+/** One recipient of the register (removed ones too); undefined when none. */
+export function recipientOf(
+  { board }: { board: ClaimBoard },
+  registerKey: string,
+  id: string,
+): Promise<Recipient | undefined> {
+  return readRecipient(board, registerKey, id);
 }

@@ -14,7 +14,6 @@ import {
   RECIPIENT_FIELD,
   RECIPIENTS,
   type Recipient,
-  readRecipient,
   readRecipients,
   recipientKey,
   recipientSchema,
@@ -289,5 +288,3 @@ export async function noteCard(
     stored.value ? { next: { ...stored.value, card }, result: undefined } : { result: undefined },
   );
 }
-
-export { readRecipient, readRecipients };

@@ -15,7 +15,8 @@ import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
-import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
+import { RECIPIENT_COMMAND, type RecipientCommandDeps, recipientCommand } from "./payout-recipients.js";
+import { openRequestForm, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
 
@@ -24,7 +25,7 @@ export const PAYOUT_METHODS_BUDGET_MS = 700;
 
 type PayoutDeps = AnswerDeps &
   ManagerDeps &
-  RequestCommandDeps &
+  RecipientCommandDeps &
   Pick<ListenerDeps, "payments" | "payoutPolicies">;
 
 /**
@@ -48,6 +49,7 @@ export const payoutCommand =
         const { reply, log } = await produced;
         return { reply: reply && withRegisterFooter(reply, chosen, lang), log };
       };
+      if (RECIPIENT_COMMAND.test(rest)) return footed(recipientCommand(deps, client, asked, note));
       if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, note));
       if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, note);
       const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);

@@ -14,6 +14,13 @@ const METHOD_ACTS: Record<string, AuditAction | undefined> = {
   "method-surcharge": "method.surcharge_set",
 };
 
+/** A trusted recipient's steps (src/payout-recipients records those it carries out). */
+const RECIPIENT_ACTS = {
+  add: "recipient.added",
+  confirm: "recipient.confirmed",
+  remove: "recipient.removed",
+} as const satisfies Record<string, AuditAction>;
+
 /**
  * Which answered request is an act the audit trail keeps, decided from its outcome as data: one
  * place for every command, button and form (answer() and handledSubmission() ask it), so a new
@@ -83,6 +90,15 @@ export function auditedAct(
             reason: outcome.refusal,
           }
         : undefined;
+    case "recipient_refused":
+      return outcome.recorded
+        ? undefined
+        : {
+            action: RECIPIENT_ACTS[outcome.act],
+            object: noted.audit?.object ?? "recipient",
+            outcome: "refused",
+            reason: outcome.refusal,
+          };
     case "not_allowed":
       return notAnAdmin(where, noted);
     case "ok":
