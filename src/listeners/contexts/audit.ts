@@ -91,14 +91,7 @@ export function auditedAct(
           }
         : undefined;
     case "recipient_refused":
-      return outcome.recorded
-        ? undefined
-        : {
-            action: RECIPIENT_ACTS[outcome.act],
-            object: noted.audit?.object ?? "recipient",
-            outcome: "refused",
-            reason: outcome.refusal,
-          };
+      return recipientRefused(outcome, noted.audit?.object);
     case "not_allowed":
       return notAnAdmin(where, noted);
     case "ok":
@@ -108,6 +101,16 @@ export function auditedAct(
     default:
       return undefined;
   }
+}
+
+/** A recipient's step refused before its use case wrote it down (the use case records the others). */
+function recipientRefused(
+  outcome: Extract<Outcome, { outcome: "recipient_refused" }>,
+  object: string | undefined,
+): Act | undefined {
+  if (outcome.recorded) return undefined;
+  const action = RECIPIENT_ACTS[outcome.act];
+  return { action, object: object ?? "recipient", outcome: "refused", reason: outcome.refusal };
 }
 
 /** A person refused as not an admin: a method switch keeps its own action (switched, surcharge set). */
