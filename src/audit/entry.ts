@@ -43,6 +43,12 @@ export const AUDIT_ACTIONS = [
   "payout.outside",
   // An approved payout not sent yet back to waiting: the policy now asks more approvals of its amount.
   "payout.reopened",
+  // A register's trusted payout recipients (issue 52): added, each approver's confirmation (outcome
+  // "refused" for a wrong last four or a person who may not), trusted after two, removed by an admin.
+  "recipient.added",
+  "recipient.confirmed",
+  "recipient.trusted",
+  "recipient.removed",
   // A method switched on or off, or its surcharge set, at the service from Kassa (outcome "refused"
   // when the service refused it, "failed" with the reason "unsure" when its answer was lost), and a
   // change Kassa did not make.

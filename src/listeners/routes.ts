@@ -20,6 +20,9 @@ import {
   PAYOUT_REJECT_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  RECIPIENT_ACTIONS,
+  RECIPIENT_ADD_VIEW,
+  RECIPIENT_CONFIRM_VIEW,
   REPORT_ACTIONS,
   UNPAID_ACTIONS,
   WATCH_ACTIONS,
@@ -37,6 +40,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
 import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
 import { unpaidPageButtonPressed } from "./actions/unpaid.js";
@@ -54,6 +58,7 @@ import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
 import { methodSwitchSubmission } from "./views/method-switch.js";
 import { methodWatchSubmission } from "./views/method-watch.js";
+import { recipientAddSubmission, recipientConfirmSubmission } from "./views/payout-recipient.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
 import { payoutVoteSubmission } from "./views/payout-vote.js";
@@ -100,6 +105,8 @@ export const ROUTES: readonly Route[] = [
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
   { action: LINK_ACTIONS.copy, handler: copyLinkPressed },
   { action: LINK_ACTIONS.stopReminding, handler: stopRemindingPressed },
+  { action: RECIPIENT_ACTIONS.confirm, handler: recipientConfirmButton },
+  { action: RECIPIENT_ACTIONS.remove, handler: recipientRemoveButton },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
@@ -110,6 +117,8 @@ export const ROUTES: readonly Route[] = [
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
   { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
+  { view: RECIPIENT_ADD_VIEW, handler: recipientAddSubmission },
+  { view: RECIPIENT_CONFIRM_VIEW, handler: recipientConfirmSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

@@ -66,6 +66,16 @@ export type PayoutDeps = {
   timing?: Partial<PayoutTiming>;
   /** The workspace's Slack client: the worker keeps each request's cards and notes told (none: not told). */
   slack?: NoticeDeps["slack"];
+  /** The trusted recipients (src/payout-recipients): still trusted before a send, last paid at the end. */
+  recipients?: RecipientHooks;
+};
+
+/** What the worker asks of a request's trusted recipient (none: no request counts as trusted). */
+export type RecipientHooks = {
+  /** Whether the request's recipient is still trusted with the method and wallet it pays. */
+  trusted(request: PayoutRequest): Promise<boolean>;
+  /** Its payout ended paid. */
+  paid(request: PayoutRequest, at: Date): Promise<void>;
 };
 
 /**

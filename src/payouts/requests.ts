@@ -34,8 +34,9 @@ export type PayoutAsk = {
   currency?: string | undefined;
   /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
   callbackUrl?: string | undefined;
-  /** The trusted recipient whose method and wallet these are (the one-approver rule may apply). */
-  recipient?: PayoutRequest["recipient"];
+  /** The trusted recipient it pays (its method and wallet are the ask's), and its v3 wallet_extra. */
+  recipient?: { id: string; label: string } | undefined;
+  walletExtra?: string | undefined;
 };
 
 export type RequestRefusal =
@@ -196,8 +197,16 @@ export async function requestPayout(
   if (!before) return refused({ kind: "totals_unreadable" });
   const full = capPassed(before, ask.currency?.toUpperCase() === "RUB" ? ask.amount : "0.01", policy);
   if (full) return refused(full);
-  const { amount, method, wallet, subtractFrom, callbackUrl } = ask;
-  const quoted = await quoteFor(deps, account, { amount, method, wallet, subtractFrom, callbackUrl });
+  const { amount, method, wallet, subtractFrom, callbackUrl, walletExtra } = ask;
+  const draft = {
+    amount,
+    method,
+    wallet,
+    subtractFrom,
+    callbackUrl,
+    ...(walletExtra ? { walletExtra } : {}),
+  };
+  const quoted = await quoteFor(deps, account, draft);
   if ("refusal" in quoted) return refused(quoted.refusal);
   const { quote } = quoted;
   const unused = async (refusal: RequestRefusal) => {
@@ -225,6 +234,7 @@ export async function requestPayout(
       reason: request.reason,
       needed: request.needed,
       rule: request.rule ?? null,
+      ...(request.recipient ? { recipient: request.recipient.id } : {}),
     },
     time: now,
   });

@@ -52,16 +52,18 @@ export function approvalsNeededNow(policy: PayoutPolicy | undefined, request: Pa
  * service): stopped when sendStop says so; back to waiting when the approvals that count now (its
  * approvers within their limits) are fewer than the rule asks now (a lowered threshold, a lowered
  * limit: that vote set aside); stopped when a lowered limit leaves nobody else who could approve.
- * Undefined: it may be sent. `trusted`: whether its recipient is still a trusted one.
+ * A request one approver sufficed for because it pays a trusted recipient ("trusted_one") needs
+ * the threshold's approvals again once that recipient is no longer trusted (removed meanwhile).
+ * Undefined: it may be sent.
  */
 export async function recheckBeforeSend(
   deps: PayoutDeps,
   read: ReadRequest,
   policy: PayoutPolicy | undefined,
   at: number,
-  trusted = read.request.recipient !== undefined,
 ): Promise<Release | undefined> {
   const { request } = read;
+  const trusted = request.recipient ? ((await deps.recipients?.trusted(request)) ?? false) : false;
   const stop = sendStop(policy, request, new Date(at));
   if (stop || !policy) return recordStopped(deps, read, stop ?? { why: "payouts_off" }, at);
   const { counted, overLimit } = countedVotes(policy, request);
@@ -79,7 +81,7 @@ export async function recheckBeforeSend(
     );
   const setAside = setAsideWith(policy, request, overLimit);
   const reopened = { needed: rule.needed, rule: rule.rule, ruleAt: rule.at, votes: counted, setAside };
-  return backToWaiting(deps, read, reopened, at);
+  return backToWaiting(deps, read, reopened, at, request.rule === "trusted_one" && !trusted);
 }
 
 /** What a request back to waiting asks: the approvals needed by which rule, the votes still counted. */
@@ -96,6 +98,7 @@ export async function backToWaiting(
   read: ReadRequest,
   reopened: Reopened,
   at: number,
+  recipientGone = false,
 ): Promise<Release> {
   const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
   const aside = (reopened.setAside?.length ?? 0) > (rest.setAside?.length ?? 0);
@@ -107,9 +110,11 @@ export async function backToWaiting(
       action: "payout.reopened",
       actor: "kassa",
       outcome: "done",
-      reason: aside
-        ? "an approver's limit now is below this amount: their approval no longer counts"
-        : "the payout policy now asks more approvals of this amount",
+      reason: recipientGone
+        ? "its recipient is no longer trusted: the threshold's approvals again"
+        : aside
+          ? "an approver's limit now is below this amount: their approval no longer counts"
+          : "the payout policy now asks more approvals of this amount",
       after: {
         needed: reopened.needed,
         votes: reopened.votes.length,

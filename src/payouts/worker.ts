@@ -73,6 +73,7 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     time,
   });
   if (!stored) return { dueAt: at };
+  if (state === "payed") await deps.recipients?.paid(ended, time).catch(() => undefined);
   return { dueAt: at + timing.keepMs };
 }
 

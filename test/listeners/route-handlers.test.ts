@@ -38,6 +38,9 @@ import {
   PAYOUT_APPROVE_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  RECIPIENT_ACTIONS,
+  RECIPIENT_ADD_VIEW,
+  RECIPIENT_CONFIRM_VIEW,
   REPORT_ACTIONS,
   UNPAID_ACTIONS,
   WATCH_ACTIONS,
@@ -59,6 +62,10 @@ import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actio
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import {
+  recipientConfirmButton,
+  recipientRemoveButton,
+} from "../../src/listeners/actions/payout-recipient.js";
 import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { unpaidPageButtonPressed } from "../../src/listeners/actions/unpaid.js";
@@ -76,6 +83,10 @@ import { createInvoiceSubmission } from "../../src/listeners/views/create-invoic
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
 import { methodSwitchSubmission } from "../../src/listeners/views/method-switch.js";
 import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
+import {
+  recipientAddSubmission,
+  recipientConfirmSubmission,
+} from "../../src/listeners/views/payout-recipient.js";
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
@@ -1032,6 +1043,68 @@ describe("payout requests", () => {
     );
     expect(JSON.stringify(await reply("mine"))).toContain("Cancelled");
     expect(world.fake.payoffs.all.get(id)?.state).toBe("canceled");
+  });
+
+  it("a recipient: its form adds it (its card posted), Confirm asks an approver for the last four, Remove is an admin's", async () => {
+    for (const handler of [recipientAddSubmission, recipientConfirmButton, recipientConfirmSubmission])
+      cover(handler);
+    cover(recipientRemoveButton);
+    await setUp();
+    world.slack.users.U0BORIS = {};
+    const acks: Acks = [];
+    const values = {
+      recipient_label: text("Acme"),
+      recipient_method: text("CARDRUBP2P"),
+      recipient_wallet: text(WALLET),
+    };
+    const origin = JSON.stringify({ t: TEAM, c: CHANNEL, r: "main" });
+    await recipientAddSubmission(world.deps)(
+      submissionArgs(
+        world,
+        { callbackId: RECIPIENT_ADD_VIEW, values, privateMetadata: origin, user: "U0REQ" },
+        acks,
+      ),
+    );
+    expect(acks).toEqual([undefined]);
+    const card = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
+    const value = JSON.stringify(card?.body).match(/([a-z2-7]{10}:main)/)?.[1] ?? "";
+    const press = (user: string, replyId: string, actionId: string = RECIPIENT_ACTIONS.confirm) =>
+      (actionId === RECIPIENT_ACTIONS.confirm ? recipientConfirmButton : recipientRemoveButton)(world.deps)(
+        buttonArgs(world, { actionId, value, user, replyId }),
+      );
+    await press("U0REQ", "adder");
+    expect(JSON.stringify(await reply("adder"))).toContain("You added this recipient");
+    await press("U0ANNA", "anna");
+    expect(JSON.stringify(world.slack.callsOf("views.open").at(-1)?.body.view)).toContain(
+      RECIPIENT_CONFIRM_VIEW,
+    );
+    const confirm = async (user: string, lastFour: string) => {
+      const given: Acks = [];
+      const metadata = JSON.stringify({ id: value.slice(0, 10), r: "main" });
+      await recipientConfirmSubmission(world.deps)(
+        submissionArgs(
+          world,
+          {
+            callbackId: RECIPIENT_CONFIRM_VIEW,
+            values: { recipient_last_four: text(lastFour) },
+            privateMetadata: metadata,
+            user,
+          },
+          given,
+        ),
+      );
+      return given;
+    };
+    expect(await confirm("U0ANNA", "1111")).toMatchObject([
+      { errors: { recipient_last_four: expect.stringContaining("last four") } },
+    ]);
+    expect(await confirm("U0ANNA", "5678")).toEqual([undefined]);
+    expect(await confirm("U0BORIS", "5678")).toEqual([undefined]);
+    expect(lastLine()).toMatchObject({ outcome: "recipient_confirmed", result: "trusted" });
+    await press(MEMBER, "member", RECIPIENT_ACTIONS.remove);
+    expect(JSON.stringify(await reply("member"))).toContain("Only a workspace admin");
+    await press(ADMIN, "admin", RECIPIENT_ACTIONS.remove);
+    expect(JSON.stringify(await reply("admin"))).toContain("removed");
   });
 });
 

@@ -17,7 +17,8 @@ import type { ListenerDeps } from "../deps.js";
 import type { CommandArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
-import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
+import { RECIPIENT_COMMAND, type RecipientCommandDeps, recipientCommand } from "./payout-recipients.js";
+import { openRequestForm, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
 
@@ -26,7 +27,7 @@ export const PAYOUT_METHODS_BUDGET_MS = 700;
 
 type PayoutDeps = AnswerDeps &
   ManagerDeps &
-  RequestCommandDeps &
+  RecipientCommandDeps &
   Pick<ListenerDeps, "payments" | "payoutPolicies">;
 
 /**
@@ -55,6 +56,7 @@ export const payoutCommand =
         const reply = payoutPolicyMessage(chosen.name, policy, POLICY_FIELDS, lang);
         return { reply: withRegisterFooter(reply, chosen, lang), log: { outcome: "help" } };
       }
+      if (RECIPIENT_COMMAND.test(rest)) return footed(recipientCommand(deps, client, asked, note));
       if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, note));
       if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, note);
       const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);
