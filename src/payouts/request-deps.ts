@@ -12,6 +12,7 @@ import {
   checkMove,
   PAYOUTS,
   type PayoutRequest,
+  payoutRequestSchema,
   REQUEST_FIELD,
   type ReadRequest,
   swapRequest,
@@ -196,8 +197,10 @@ export async function updateRequest<R>(
       if (!("next" in step)) return { result: { result: step.result } };
       if (read) checkMove(read.request, step.next);
       time = step.act.time;
-      const result = { result: step.result, stored: { request: step.next, raw: step.next } };
-      return { next: step.next, along: payoutEntry(step.next, step.act), result };
+      // As stored: the schema's own order of keys, which the next compare-and-set compares with.
+      const next = payoutRequestSchema.parse(step.next);
+      const result = { result: step.result, stored: { request: next, raw: next } };
+      return { next, along: payoutEntry(next, step.act), result };
     },
     attempts,
   );
