@@ -14,6 +14,9 @@ export type { LifeDeps } from "./standing.js";
 // whatever the replicas; none for a paid one), how it ended once its page closed, and, for a
 // re-issue made before the first expired, the watch for both being paid. Then its next look.
 
+/** How long after a failed read of how a link ended it is read again. */
+const OUTCOME_RETRY_MS = 15 * 60_000;
+
 /** One look at a created link: what is owed now done, and when to look next. */
 export async function lookAtCreated(
   deps: LifeDeps,
@@ -24,7 +27,18 @@ export async function lookAtCreated(
 ): Promise<Release> {
   let current = record;
   if (reminderDue(current, now)) current = await remind(deps, key, registerKey, current);
-  if (outcomeDue(current, now)) current = (await settleOutcome(deps, key, registerKey, current, now)).record;
+  if (outcomeDue(current, now)) {
+    const settled = await settleOutcome(deps, key, registerKey, current, now).catch((error: unknown) => {
+      // Not urgent (a disconnected register, the service down): looked at again a while later.
+      deps.logger.warn(
+        { team: current.team, link: key, err: error },
+        "how a payment link ended could not be read",
+      );
+      return undefined;
+    });
+    if (!settled) return { dueAt: now + Math.max(deps.checkMs, OUTCOME_RETRY_MS) };
+    current = settled.record;
+  }
   let watching = false;
   if (current.replaces)
     ({ watching, record: current } = await watchPair(deps, key, registerKey, current, now));
