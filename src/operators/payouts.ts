@@ -44,6 +44,8 @@ const SETTING = [
   "register-day",
   "expire",
   "methods",
+  "trusted-one-below",
+  "approver-limit",
 ] as const;
 
 function parse(argv: string[]) {
