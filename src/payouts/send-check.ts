@@ -49,9 +49,10 @@ export function approvalsNeededNow(policy: PayoutPolicy | undefined, request: Pa
 }
 
 /**
- * The approvals needed before the send: as the policy asks now, and two again for a request that one
- * approver sufficed for because it pays a trusted recipient (rule "trusted_one"), once that recipient
- * is no longer trusted with its method and wallet (removed meanwhile). `recipient` says why.
+ * The approvals needed before the send: as the policy asks now, and for a request that one approver
+ * sufficed for because it pays a trusted recipient (rule "trusted_one"), once that recipient is no
+ * longer trusted with its method and wallet (removed meanwhile), what the two-approver threshold asks
+ * of its amount. `recipient`: the recipient's removal is why it needs more.
  */
 export async function neededBeforeSend(
   deps: Pick<PayoutDeps, "recipients">,
@@ -60,8 +61,10 @@ export async function neededBeforeSend(
 ): Promise<{ needed: number; recipient: boolean }> {
   const needed = approvalsNeededNow(policy, request);
   if (request.rule !== "trusted_one" || needed >= 2) return { needed, recipient: false };
-  const trusted = (await deps.recipients?.trusted(request)) ?? false;
-  return trusted ? { needed, recipient: false } : { needed: 2, recipient: true };
+  if ((await deps.recipients?.trusted(request)) ?? false) return { needed, recipient: false };
+  // Without the trust, the two-approver threshold as it stands (always two when the policy is gone).
+  const threshold = policy ? approvalsNeeded(request.rubAmount ?? undefined, policy) : 2;
+  return threshold > needed ? { needed: threshold, recipient: true } : { needed, recipient: false };
 }
 
 /**
