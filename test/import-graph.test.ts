@@ -62,6 +62,7 @@ const FLOORS: string[][] = [
     "digests",
     "audit",
     "payouts",
+    "payout-recipients",
     "money-alerts",
     "method-watch",
     "links",

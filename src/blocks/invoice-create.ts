@@ -6,6 +6,7 @@ import { Big } from "../payments/decimal.js";
 import type { InvoiceDraft, PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
+import { checkRemind, REMIND_BLOCK, remindInput } from "./invoice-create-remind.js";
 import { type RepeatForm, repeatBlocks } from "./invoice-repeat.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 
@@ -20,6 +21,7 @@ export const CREATE_FIELDS = {
   email: "payer_email",
   extra: "extra",
   method: "required_method",
+  remind: REMIND_BLOCK,
 } as const;
 
 /**
@@ -53,6 +55,7 @@ export type CreateForm = RepeatForm & {
   description?: string | undefined;
   customer?: string | undefined;
   email?: string | undefined;
+  remind?: number | undefined;
   /** The register takes a payer's e-mail (API v3): the form offers the field. */
   emailOffered?: boolean | undefined;
   /** Enabled methods for the "required method" select; undefined: the list was not available. */
@@ -124,6 +127,7 @@ function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
       maxLength: 4,
       initial: String(DEFAULT_LIFETIME_MINUTES),
     }),
+    remindInput(form.remind, form.lang ?? "en"),
     textInput({
       block: CREATE_FIELDS.description,
       optional: true,
@@ -191,11 +195,12 @@ export type CreateInput = {
   email?: string | null | undefined;
   extra?: string | null | undefined;
   requiredMethod?: string | null | undefined;
+  remind?: string | null | undefined;
 };
 
 /** The draft to send and the customer Kassa keeps, or an error per block id (shown next to each field). */
 export type CheckedCreate =
-  | { ok: true; draft: InvoiceDraft; customer?: string | undefined }
+  | { ok: true; draft: InvoiceDraft; customer?: string | undefined; remind?: number | undefined }
   | { ok: false; errors: Record<string, string> };
 
 /** Checks the submitted fields: the draft, or an error per block id (shown next to each field). */
@@ -216,6 +221,7 @@ export function validateCreateInput(input: CreateInput, lang: Lang = "en"): Chec
   const lifetime = /^\d{1,5}$/.test(lifetimeText) ? Number(lifetimeText) : Number.NaN;
   if (!(lifetime >= 1 && lifetime <= MAX_LIFETIME_MINUTES))
     errors[CREATE_FIELDS.lifetime] = t.wholeMinutes(MAX_LIFETIME_MINUTES);
+  const remind = checkRemind(input.remind, lifetime, lang, errors);
   const text = (value: string | null | undefined) => value?.trim() || undefined;
   const customer = text(input.customer);
   if (customer && customer.length > MAX_CUSTOMER)
@@ -236,6 +242,7 @@ export function validateCreateInput(input: CreateInput, lang: Lang = "en"): Chec
       requiredMethod: text(input.requiredMethod),
     },
     customer,
+    remind,
   };
 }
 

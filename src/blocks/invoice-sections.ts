@@ -43,6 +43,8 @@ export type InvoiceCardOptions = {
   register?: string | undefined;
   /** Who the invoice is for, as its creator named them (a label Kassa keeps). */
   customer?: string | undefined;
+  /** Its link was re-issued (issue 51): the card says by which invoice and who; no Re-issue button. */
+  replacedBy?: { invoiceId: string; user: string } | undefined;
 };
 
 /** What every part of one card reads. */

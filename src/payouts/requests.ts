@@ -2,6 +2,7 @@ import { appendOwed } from "../audit/owed.js";
 import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
 import type { PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
+import { approvalRule, approversFor } from "./approval-rule.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
 import type { PayoutNotice } from "./notice-model.js";
 import { swapNotice } from "./notice-store.js";
@@ -33,6 +34,9 @@ export type PayoutAsk = {
   currency?: string | undefined;
   /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
   callbackUrl?: string | undefined;
+  /** The trusted recipient it pays (its method and wallet are the ask's), and its v3 wallet_extra. */
+  recipient?: { id: string; label: string } | undefined;
+  walletExtra?: string | undefined;
 };
 
 export type RequestRefusal =
@@ -107,7 +111,7 @@ export function approvalsNeeded(
   rub: string | undefined,
   policy: Pick<PayoutPolicy, "twoApproversFrom">,
 ): 1 | 2 {
-  return rub === undefined || compareDecimals(rub, policy.twoApproversFrom) >= 0 ? 2 : 1;
+  return approvalRule(policy, { rub, trusted: false }).needed;
 }
 
 function newRequest(
@@ -117,6 +121,7 @@ function newRequest(
   rub: string,
   now: Date,
 ): PayoutRequest {
+  const { needed, rule, at } = approvalRule(policy, { rub, trusted: ask.recipient !== undefined });
   return payoutRequestSchema.parse({
     v: 1,
     id: quote.id,
@@ -136,9 +141,12 @@ function newRequest(
     reference: ask.reference.trim(),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + policy.expiryMinutes * 60_000).toISOString(),
-    needed: approvalsNeeded(rub, policy),
+    needed,
+    rule,
+    ruleAt: at,
     votes: [],
     status: "waiting",
+    ...(ask.recipient ? { recipient: ask.recipient } : {}),
   });
 }
 
@@ -189,8 +197,16 @@ export async function requestPayout(
   if (!before) return refused({ kind: "totals_unreadable" });
   const full = capPassed(before, ask.currency?.toUpperCase() === "RUB" ? ask.amount : "0.01", policy);
   if (full) return refused(full);
-  const { amount, method, wallet, subtractFrom, callbackUrl } = ask;
-  const quoted = await quoteFor(deps, account, { amount, method, wallet, subtractFrom, callbackUrl });
+  const { amount, method, wallet, subtractFrom, callbackUrl, walletExtra } = ask;
+  const draft = {
+    amount,
+    method,
+    wallet,
+    subtractFrom,
+    callbackUrl,
+    ...(walletExtra ? { walletExtra } : {}),
+  };
+  const quoted = await quoteFor(deps, account, draft);
   if ("refusal" in quoted) return refused(quoted.refusal);
   const { quote } = quoted;
   const unused = async (refusal: RequestRefusal) => {
@@ -200,8 +216,9 @@ export async function requestPayout(
   const rub = rubOf(quote);
   if (rub !== undefined && rubAmountWrong(rub))
     return unused({ kind: "rub_amount_wrong", amount: quote.amount.value, currency: quote.currency, rub });
-  const approvers = policy.approvers.filter((approver) => approver !== ask.requester);
-  const needed = approvalsNeeded(rub, policy);
+  // Approvers besides the requester whose limits cover the amount: enough of them, or nobody could approve it.
+  const approvers = approversFor(policy, rub, [ask.requester]);
+  const { needed } = approvalRule(policy, { rub, trusted: ask.recipient !== undefined });
   if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });
   if (rub === undefined) return unused({ kind: "no_rub_amount" });
   const entry = { id: quote.id, requester: ask.requester, rub, at: now.toISOString() };
@@ -212,7 +229,13 @@ export async function requestPayout(
     action: "payout.requested",
     actor: ask.requester,
     outcome: "done",
-    after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
+    after: {
+      wallet: request.wallet,
+      reason: request.reason,
+      needed: request.needed,
+      rule: request.rule ?? null,
+      ...(request.recipient ? { recipient: request.recipient.id } : {}),
+    },
     time: now,
   });
   const totals = {

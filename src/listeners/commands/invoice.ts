@@ -15,6 +15,7 @@ import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import { recurringCommand } from "../replies/recurring.js";
+import { unpaidReply } from "../replies/unpaid.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import {
@@ -30,6 +31,7 @@ import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
+import { reissueCommand } from "./invoice-reissue.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 import { useRegisterCommand } from "./invoice-use.js";
 
@@ -52,6 +54,7 @@ type InvoiceCommandDeps = AnswerDeps &
     | "history"
     | "cancels"
     | "digests"
+    | "links"
     | "schedules"
   >;
 
@@ -122,6 +125,10 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
       asker.register,
     );
   },
+  unpaid: ({ deps, asker, request, note }) => {
+    note({ action: `unpaid ${request.period}` });
+    return unpaidReply(deps, asker.teamId, { ...request, page: 1 }, asker.register);
+  },
   create: ({ deps, client, asker, request, note }) =>
     openCreateModal(deps, client, asker, request.prefill, note),
   use: ({ deps, client, asker, request, lang, note }) =>
@@ -130,6 +137,8 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
     auditCommand(deps, client, asker, request, lang, note),
   recurring: ({ deps, client, asker, lang }) => recurringCommand(deps, client, asker, lang),
   lookup: invoiceCard,
+  reissue: ({ deps, client, asker, request, lang, note }) =>
+    reissueCommand(deps, client, asker, request, { lang, note }),
 };
 
 /** `/invoice <id or link>`: the invoice's card, live while it may still change. */
@@ -183,10 +192,12 @@ const FEED_REPLIES: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "list",
+  "unpaid",
   "summary",
   "export",
   "lookup",
   "create",
+  "reissue",
   "recurring",
   "subscribe",
   "feed",

@@ -1,6 +1,7 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { ReissueLog } from "../../links/reissue.js";
 import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 import type { MethodsOutcome } from "./methods-outcome.js";
@@ -147,6 +148,7 @@ export type CommandOutcome =
   | PayoutOutcome
   | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
+  | ({ outcome: "reissue" } & ReissueLog) // a payment link re-issued, or why not (issue 51)
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
       outcome: "export_cancel" | "report_cancel";

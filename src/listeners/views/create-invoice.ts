@@ -19,7 +19,7 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
+import { createLink, type LinkAsker, type LinkAttempt, noteCardPlaced } from "../../links/create.js";
 import { ServiceError } from "../../payments/errors.js";
 import type { InvoiceDraft } from "../../payments/model.js";
 import { within } from "../../util/within.js";
@@ -60,6 +60,7 @@ const formSchema = z
     [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
     [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
+    [CREATE_FIELDS.remind]: z.object({ value: selectValue }).optional(),
   })
   .transform((values) => ({
     amount: values[CREATE_FIELDS.amount].value.value,
@@ -70,6 +71,7 @@ const formSchema = z
     email: values[CREATE_FIELDS.email]?.value.value,
     extra: values[CREATE_FIELDS.extra]?.value.value,
     requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
+    remind: values[CREATE_FIELDS.remind]?.value.selected_option?.value,
   }));
 
 type CreateDeps = ManagerDeps &
@@ -93,7 +95,11 @@ export const createInvoiceSubmission =
       if ("outcome" in accepted) return accepted;
       const refused =
         (await refusedCreator(submission, accepted.creator)) ??
-        (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
+        (await claimedBefore(submission, {
+          ...accepted.draft,
+          customer: accepted.customer,
+          remind: accepted.remind,
+        }));
       if (refused) return refused;
       const { repeat } = accepted;
       if (repeat) return makeSchedule(deps, client, { ...accepted, repeat, lang, reply });
@@ -120,6 +126,8 @@ type Accepted = {
   customer?: string | undefined;
   /** Every week or Every month chosen: a schedule, not an invoice now (issue 51). */
   repeat?: RepeatInitial | undefined;
+  /** Minutes before expiry to remind the creator (none: off). */
+  remind?: number | undefined;
 };
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
@@ -152,8 +160,8 @@ async function acceptedForm({
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  const { draft, customer } = checked;
-  return { creator, draft, registerKey: register.key, customer, repeat: repeat.repeat };
+  const { draft, customer, remind } = checked;
+  return { creator, draft, registerKey: register.key, customer, remind, repeat: repeat.repeat };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
@@ -192,11 +200,12 @@ async function claimedBefore(submission: Submission, draft: object): Promise<Out
  */
 async function createAndPost(submission: Submission, accepted: Accepted, started: number): Promise<Outcome> {
   const { deps, client, lang, note, reply } = submission;
-  const { creator, draft, customer } = accepted;
+  const { creator, draft, customer, remind } = accepted;
   const asker: LinkAsker = {
     team: creator.teamId,
     register: creator.register,
     customer,
+    remind,
     creator: creator.userId,
     channel: creator.channelId,
     via: "form",
@@ -221,6 +230,7 @@ async function createAndPost(submission: Submission, accepted: Accepted, started
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
     await postCreatedInvoiceCard(deps, client, creator, result.created, { ...draft, customer }, delivered);
+    await noteCardPlaced(deps, accepted.registerKey, result.ref, delivered);
     return { outcome: "created" };
   } catch (error) {
     return { outcome: "card_failed", err: error };
