@@ -37,7 +37,6 @@ import { useRegisterCommand } from "./invoice-use.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
-/** What `/invoice` is given. */
 type InvoiceCommandDeps = AnswerDeps &
   ManagerDeps &
   Pick<

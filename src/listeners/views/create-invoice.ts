@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
@@ -32,8 +31,8 @@ import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
 import { mayCreate } from "../workspace/settings.js";
+import { formSchema, originSchema } from "./create-invoice-form.js";
 import { checkedRepeat, makeSchedule } from "./create-schedule.js";
-import { selectValue, textValue } from "./form.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -42,37 +41,6 @@ import { selectValue, textValue } from "./form.js";
 export const INLINE_CREATE_MS = 2500;
 /** A submission is remembered this long, so a redelivery or a second click creates nothing more. */
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
-
-/** `r`: the register's name; absent on main's forms and on those opened before registers. */
-const originSchema = z.object({
-  t: z.string().min(1),
-  c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
-  r: z.string().min(1).max(100).optional(),
-});
-/** The parts of view.state.values the modal defines, as validateCreateInput reads them. */
-const formSchema = z
-  .object({
-    [CREATE_FIELDS.amount]: z.object({ value: textValue }),
-    [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
-    [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
-    [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.customer]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
-    [CREATE_FIELDS.remind]: z.object({ value: selectValue }).optional(),
-  })
-  .transform((values) => ({
-    amount: values[CREATE_FIELDS.amount].value.value,
-    currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
-    lifetime: values[CREATE_FIELDS.lifetime].value.value,
-    description: values[CREATE_FIELDS.description]?.value.value,
-    customer: values[CREATE_FIELDS.customer]?.value.value,
-    email: values[CREATE_FIELDS.email]?.value.value,
-    extra: values[CREATE_FIELDS.extra]?.value.value,
-    requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
-    remind: values[CREATE_FIELDS.remind]?.value.selected_option?.value,
-  }));
 
 type CreateDeps = ManagerDeps &
   Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links"> &
