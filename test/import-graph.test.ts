@@ -62,9 +62,11 @@ const FLOORS: string[][] = [
     "digests",
     "audit",
     "payouts",
+    "payout-recipients",
     "money-alerts",
     "method-watch",
     "links",
+    "link-schedules",
   ],
   ["listeners", "steps", "edge", "operators"],
 ];

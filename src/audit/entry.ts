@@ -26,6 +26,15 @@ export const AUDIT_ACTIONS = [
   "invoice.created",
   // An invoice whose create answer was lost, found by Kassa's marker in the history (issue 51).
   "invoice.found",
+  // A payment link made again with the same fields (issue 51): `object` the old invoice, `after` the new one.
+  "invoice.reissued",
+  // A repeating invoice (issue 51): made, paused (by a person, or by Kassa when its register was
+  // disconnected at a run), resumed, deleted, and each run (by Kassa; outcome "failed" with why).
+  "schedule.created",
+  "schedule.paused",
+  "schedule.resumed",
+  "schedule.deleted",
+  "schedule.ran",
   "export.asked",
   // A channel's balance alert set (or its threshold changed) or removed (/balance alert).
   "balance.alert_set",
@@ -45,6 +54,12 @@ export const AUDIT_ACTIONS = [
   "refund.asked",
   "refund.paid",
   "refund.released",
+  // A register's trusted payout recipients (issue 52): added, each approver's confirmation (outcome
+  // "refused" for a wrong last four or a person who may not), trusted after two, removed by an admin.
+  "recipient.added",
+  "recipient.confirmed",
+  "recipient.trusted",
+  "recipient.removed",
   // A method switched on or off, or its surcharge set, at the service from Kassa (outcome "refused"
   // when the service refused it, "failed" with the reason "unsure" when its answer was lost), and a
   // change Kassa did not make.

@@ -88,6 +88,21 @@ export const listPageButton = codec(
 );
 export type ListButtonValue = z.infer<typeof listPageButton.schema>;
 
+/**
+ * `/invoice unpaid` pages: the workspace, the page, the period (`d`), the customer asked for (`c`)
+ * and, with several, the register.
+ */
+export const unpaidPageButton = codec(
+  z.object({
+    t: teamId,
+    p: z.number().int().min(1).max(1000),
+    d: z.string().regex(/^(?:today|yesterday|7d|30d|\d{4}-(?:0[1-9]|1[0-2]))$/),
+    c: z.string().min(1).max(80).optional(),
+    r: registerName.optional(),
+  }),
+);
+export type UnpaidButtonValue = z.infer<typeof unpaidPageButton.schema>;
+
 /** Disconnect, from the confirmation message: the workspace it names. */
 export const disconnectButton = codec(z.object({ t: z.string().min(1), r: registerName.optional() }));
 

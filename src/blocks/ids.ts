@@ -67,6 +67,16 @@ export const PAYOUT_REQUEST_VIEW = "kassa_payout_request";
 export const PAYOUT_APPROVE_VIEW = "kassa_payout_approve";
 export const PAYOUT_REJECT_VIEW = "kassa_payout_reject";
 
+/** A recipient's card (Confirm, approvers) and `/payout recipient remove`'s Remove (admins). */
+export const RECIPIENT_ACTIONS = {
+  confirm: "kassa_recipient_confirm",
+  remove: "kassa_recipient_remove",
+} as const;
+
+/** `/payout recipient add`'s form, and the modal behind a recipient's Confirm. */
+export const RECIPIENT_ADD_VIEW = "kassa_recipient_add";
+export const RECIPIENT_CONFIRM_VIEW = "kassa_recipient_confirm";
+
 /** `/invoice audit`: the next, older page of entries. */
 export const AUDIT_BUTTONS = { older: "kassa_audit_older" } as const;
 

@@ -6,6 +6,9 @@ import { Big } from "../payments/decimal.js";
 import type { InvoiceDraft, PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
+import { methodSelect } from "./invoice-create-method.js";
+import { checkRemind, REMIND_BLOCK, remindInput } from "./invoice-create-remind.js";
+import { type RepeatForm, repeatBlocks } from "./invoice-repeat.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
@@ -19,6 +22,7 @@ export const CREATE_FIELDS = {
   email: "payer_email",
   extra: "extra",
   method: "required_method",
+  remind: REMIND_BLOCK,
 } as const;
 
 /**
@@ -46,12 +50,13 @@ const AMOUNT_PATTERN = /^\d{1,15}(\.\d{1,8})?$/;
  */
 export type CreateOrigin = { t: string; c: string; r?: string };
 
-export type CreateForm = {
+export type CreateForm = RepeatForm & {
   amount?: string | undefined;
   currency?: string | undefined;
   description?: string | undefined;
   customer?: string | undefined;
   email?: string | undefined;
+  remind?: number | undefined;
   /** The register takes a payer's e-mail (API v3): the form offers the field. */
   emailOffered?: boolean | undefined;
   /** Enabled methods for the "required method" select; undefined: the list was not available. */
@@ -86,7 +91,12 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
     submit: t.submit,
     close: t.cancel,
     privateMetadata: JSON.stringify(form.origin),
-    blocks: [...registerLine, ...invoiceInputs(form, t), ...methodInput(form, t)],
+    blocks: [
+      ...registerLine,
+      ...invoiceInputs(form, t),
+      ...methodSelect(CREATE_FIELDS.method, form.methods, t),
+      ...repeatBlocks(form, lang),
+    ],
   });
 }
 
@@ -118,6 +128,7 @@ function invoiceInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
       maxLength: 4,
       initial: String(DEFAULT_LIFETIME_MINUTES),
     }),
+    remindInput(form.remind, form.lang ?? "en"),
     textInput({
       block: CREATE_FIELDS.description,
       optional: true,
@@ -159,22 +170,6 @@ function customerInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
   return [customer, email];
 }
 
-/** The method to pay with, where the register's list was read (a drop-down keeps the first 100). */
-function methodInput(form: CreateForm, t: CreateText): types.KnownBlock[] {
-  const methods = form.methods ?? [];
-  if (methods.length === 0) return [];
-  return [
-    selectInput({
-      block: CREATE_FIELDS.method,
-      optional: true,
-      label: t.method,
-      hint: t.methodHint,
-      placeholder: t.anyMethod,
-      options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
-    }),
-  ];
-}
-
 /** What the modal's fields held when submitted (absent fields as undefined). */
 export type CreateInput = {
   amount?: string | null | undefined;
@@ -185,11 +180,12 @@ export type CreateInput = {
   email?: string | null | undefined;
   extra?: string | null | undefined;
   requiredMethod?: string | null | undefined;
+  remind?: string | null | undefined;
 };
 
 /** The draft to send and the customer Kassa keeps, or an error per block id (shown next to each field). */
 export type CheckedCreate =
-  | { ok: true; draft: InvoiceDraft; customer?: string | undefined }
+  | { ok: true; draft: InvoiceDraft; customer?: string | undefined; remind?: number | undefined }
   | { ok: false; errors: Record<string, string> };
 
 /** Checks the submitted fields: the draft, or an error per block id (shown next to each field). */
@@ -210,6 +206,7 @@ export function validateCreateInput(input: CreateInput, lang: Lang = "en"): Chec
   const lifetime = /^\d{1,5}$/.test(lifetimeText) ? Number(lifetimeText) : Number.NaN;
   if (!(lifetime >= 1 && lifetime <= MAX_LIFETIME_MINUTES))
     errors[CREATE_FIELDS.lifetime] = t.wholeMinutes(MAX_LIFETIME_MINUTES);
+  const remind = checkRemind(input.remind, lifetime, lang, errors);
   const text = (value: string | null | undefined) => value?.trim() || undefined;
   const customer = text(input.customer);
   if (customer && customer.length > MAX_CUSTOMER)
@@ -230,6 +227,7 @@ export function validateCreateInput(input: CreateInput, lang: Lang = "en"): Chec
       requiredMethod: text(input.requiredMethod),
     },
     customer,
+    remind,
   };
 }
 

@@ -46,6 +46,8 @@ export type InvoiceCardOptions = {
   customer?: string | undefined;
   /** A paid invoice's refunds (issue 52): its figures (none asked: none), and whether to offer Refund. */
   refund?: { figures?: RefundFigures | undefined; button: boolean } | undefined;
+  /** Its link was re-issued (issue 51): the card says by which invoice and who; no Re-issue button. */
+  replacedBy?: { invoiceId: string; user: string } | undefined;
 };
 
 /** What every part of one card reads. */

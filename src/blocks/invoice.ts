@@ -2,10 +2,12 @@ import type { types } from "@slack/bolt";
 import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import { REFUND_TEXT } from "../i18n/refunds.js";
+import { REISSUE_TEXT } from "../i18n/reissue.js";
+import { readExtra } from "../payments/marker.js";
 import type { Invoice } from "../payments/model.js";
-import { type InvoiceButtonValue, invoiceButton } from "./button-values.js";
+import { type InvoiceButtonValue, invoiceButton, linkButton } from "./button-values.js";
 import { formatAmount, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
-import { INVOICE_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, REFUND_ACTION } from "./ids.js";
+import { INVOICE_ACTIONS, LINK_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, REFUND_ACTION } from "./ids.js";
 import { amountLabel, type EnteredAmount } from "./invoice-figures.js";
 import {
   type Card,
@@ -18,7 +20,7 @@ import {
 import { isExpired, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
-import { escapeMrkdwn, truncate } from "./mrkdwn.js";
+import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
 import { invoiceRefundLine } from "./refund-lines.js";
 
 /** Only http(s) links become buttons; anything else (javascript:, garbage) is left out. */
@@ -79,6 +81,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
       },
     },
     stateSection(card),
+    ...replacedSection(card),
     ...moneyBlocks(card),
     detailsSection(card),
     ...refundSection(card),
@@ -94,7 +97,15 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
 }
 
 /** The payment page, Refresh, and Share on a private card. */
-function actionsBlock({ invoice, options, visibility, originalState, lang, t }: Card): types.ActionsBlock {
+function actionsBlock({
+  invoice,
+  options,
+  visibility,
+  originalState,
+  lang,
+  t,
+  expired,
+}: Card): types.ActionsBlock {
   const buttons: types.Button[] = [];
   const payButton = paymentPageButton(invoice.url, lang);
   if (payButton) buttons.push(payButton);
@@ -121,6 +132,8 @@ function actionsBlock({ invoice, options, visibility, originalState, lang, t }: 
       text: { type: "plain_text", text: REFUND_TEXT[lang].button },
       value: invoiceButton.write(value),
     });
+  const reissue = reissueButton({ invoice, options, expired, lang });
+  if (reissue) buttons.push(reissue);
   if (visibility === "private")
     buttons.push(shareButton(INVOICE_ACTIONS.share, invoiceButton.write(value), t.share));
   return { type: "actions", block_id: "invoice_actions", elements: buttons };
@@ -131,6 +144,38 @@ function refundSection({ options, lang }: Card): types.SectionBlock[] {
   const figures = options.refund?.figures;
   const line = figures && invoiceRefundLine(figures, lang);
   return line ? [{ type: "section", text: { type: "mrkdwn", text: line } }] : [];
+}
+
+/**
+ * Re-issue (issue 51): on an expired unpaid invoice that carries Kassa's marker (Kassa made it, so
+ * its record says what to make again), until its link was re-issued.
+ */
+function reissueButton({
+  invoice,
+  options,
+  expired,
+  lang,
+}: Pick<Card, "invoice" | "options" | "expired" | "lang">): types.Button | undefined {
+  const ref = readExtra(invoice.extra).ref;
+  if (!expired || !ref || options.replacedBy) return undefined;
+  return {
+    type: "button",
+    action_id: LINK_ACTIONS.reissue,
+    text: { type: "plain_text", text: REISSUE_TEXT[lang].button },
+    value: linkButton.write({
+      t: options.teamId,
+      k: ref,
+      ...(options.register === undefined ? {} : { r: options.register }),
+    }),
+  };
+}
+
+/** "Replaced by NEW (by @person)", once its link was re-issued. */
+function replacedSection({ options, lang }: Card): types.KnownBlock[] {
+  const replaced = options.replacedBy;
+  if (!replaced) return [];
+  const text = REISSUE_TEXT[lang].replaced(inlineCode(replaced.invoiceId), `<@${replaced.user}>`);
+  return [{ type: "section", text: { type: "mrkdwn", text: truncate(text, LIMITS.sectionText) } }];
 }
 
 /** Who created or shared it, when it was read, who sees it, and the service's timezone and version. */

@@ -9,6 +9,7 @@ import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { PAYOUT_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText } from "./mrkdwn.js";
+import { approvalFacts, asideLines, overLimitStopped } from "./payout-rules.js";
 import { refundOfLines } from "./refund-lines.js";
 
 export { PAYOUT_ACTIONS };
@@ -81,6 +82,7 @@ function statusLines(request: PayoutRequest, lang: Lang): string {
     lines.push(t.cancelledBy(`<@${request.cancellation.by}>`));
   if (request.changed) lines.push(t.changedWhat(changedWords(request, lang)));
   if (request.status === "stopped") lines.push(stoppedWords(request, lang));
+  lines.push(...asideLines(request, lang));
   const words = request.refusal?.join("; ") ?? (request.status === "ended" ? request.service?.message : null);
   if (words) lines.push(t.serviceSaid(safeText(words, 500)));
   return lines.join("\n");
@@ -100,6 +102,8 @@ export function stoppedWords(request: PayoutRequest, lang: Lang): string {
       const rub = (value: string) => formatAmount(value, "RUB", lang);
       return t.day_cap(cap.which, rub(cap.limit), rub(cap.total));
     }
+    case "over_limit":
+      return overLimitStopped(request, lang);
     default:
       return t.payouts_off;
   }
@@ -173,10 +177,9 @@ export function payoutCardMessage(
       ? t.asks(`<@${request.requester}>`, amount, method)
       : t.yourRequest(amount, method, `<#${notice.channel}>`);
   const open = request.status === "waiting" || request.status === "approved";
-  const votes = request.votes.map((vote) => `<@${vote.by}>`).join(", ");
   const facts = [
     t.today(formatAmount(notice.today.total, "RUB", lang), formatAmount(notice.today.cap, "RUB", lang)),
-    t.approvals(request.votes.length, request.needed, votes),
+    ...approvalFacts(request, lang),
     ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
   ];
   const reason = [...refundOfLines(request, lang), `*${t.reason}:* ${safeText(request.reason, 500)}`];
@@ -210,12 +213,8 @@ export function payoutCardMessage(
       elements: [{ type: "mrkdwn", text: t.context(inlineCode(request.id), at(request.createdAt, lang)) }],
     },
   ];
-  const text = t.fallback(
-    `<@${request.requester}>`,
-    amount,
-    t.status[statusWordOf(request)].replace(/^:[a-z_]+: /, ""),
-  );
-  return { text, blocks };
+  const word = t.status[statusWordOf(request)].replace(/^:[a-z_]+: /, "");
+  return { text: t.fallback(`<@${request.requester}>`, amount, word), blocks };
 }
 
 /** The note at a request's end (in the card's thread and to the requester); undefined while it is open. */

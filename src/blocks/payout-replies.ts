@@ -9,6 +9,7 @@ import type { AmountUnread } from "../util/rub-amount.js";
 import { formatAmount, slackDateFromEpoch } from "./format.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText } from "./mrkdwn.js";
+import { overLimitText } from "./payout-rules.js";
 import { refundRefusalText } from "./refunds.js";
 import { ephemeral } from "./replies.js";
 
@@ -102,6 +103,8 @@ export function voteRefusalText(refusal: VoteRefusal | SlackVoteRefusal, lang: L
   switch (refusal.kind) {
     case "not_an_approver":
       return t.not_an_approver(people(refusal.approvers));
+    case "over_limit":
+      return overLimitText(refusal, lang);
     case "already_voted":
       return t.already_voted(at(refusal.at, lang));
     case "not_the_requester":

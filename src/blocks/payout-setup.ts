@@ -7,6 +7,8 @@ import { formatMoney } from "./format.js";
 import { PAYOUT_SETUP_VIEW } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
+import { ruleValueText } from "./payout-rules.js";
+import { limitInputs, trustedOneInput } from "./payout-setup-rules.js";
 import { ephemeral } from "./replies.js";
 
 export { PAYOUT_SETUP_VIEW } from "./ids.js";
@@ -69,6 +71,8 @@ export function payoutSetupModal(options: {
       },
     },
     amount(PAYOUT_FIELDS.twoApproversFrom, t.twoFrom, policy?.twoApproversFrom, t.twoFromHint),
+    trustedOneInput(policy, options.lang ?? "en"),
+    ...limitInputs(policy, options.lang ?? "en"),
     amount(PAYOUT_FIELDS.requesterDaily, t.personDay, policy?.requesterDaily),
     amount(PAYOUT_FIELDS.registerDaily, t.registerDay, policy?.registerDaily),
     textInput({
@@ -161,6 +165,9 @@ export function policyValueText(policy: PayoutPolicy, field: PolicyFieldWord, la
       return policy.methods.length === 0 ? t.everyMethod : policy.methods.map(inlineCode).join(", ");
     case "requesters":
       return policy.requesters.length === 0 ? t.admins : people(policy.requesters);
+    case "trustedOneBelow":
+    case "approverLimits":
+      return ruleValueText(policy, field, lang);
   }
 }
 

@@ -2,18 +2,34 @@ import type { webApi } from "@slack/bolt";
 import { ExportJobs } from "../exports/jobs.js";
 import { owedExportsFor } from "../exports/owed.js";
 import { KeptHistory } from "../history/kept.js";
+import { linkBookFor } from "../links/index.js";
+import { unpaidTally } from "../links/unpaid.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import { CancelMarks } from "../store/cancels.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
+import { DEFAULT_STORE_TIMEOUT_MS } from "../store/deadline.js";
 import { leasesFor } from "../store/leases.js";
 import type { RegisterDirectory } from "../store/registers.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { SettingsStore } from "../store/settings.js";
-import type { Clock } from "../util/clock.js";
+import { type Clock, systemClock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { DigestRunner } from "./runner.js";
 import { DigestStore } from "./store.js";
+
+/** The digests' count of the payment links still unpaid, on the links' records (issue 51). */
+function unpaidOf(
+  store: Pick<KeyvStore, "native">,
+  deps: Pick<Parameters<typeof openPeriodWork>[1], "payments" | "leasePrefix" | "storeTimeoutMs" | "clock">,
+) {
+  const clock = deps.clock ?? systemClock;
+  const now = () => clock.now();
+  const timeoutMs = deps.storeTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const links = linkBookFor(store, { prefix: deps.leasePrefix, timeoutMs, now });
+  return (registerKey: string, from: number) =>
+    unpaidTally({ links, payments: deps.payments }, registerKey, from, now());
+}
 
 /**
  * The work over periods, on Kassa's store: each register's kept history (read in the background
@@ -65,6 +81,7 @@ export async function openPeriodWork(
       claimOnce: (key, ttlMs, owner) => store.claimOnce(key, ttlMs, owner),
       slack: deps.slack,
       ...(registers ? { registers: (key: string) => registers.shown(key) } : {}),
+      unpaid: unpaidOf(store, deps),
       settings: async (team) => {
         const settings = await deps.settings.get(team);
         return { lang: settings.language ?? "en", everyone: settings.balanceVisibility === "everyone" };

@@ -3,6 +3,7 @@ import { fileComment } from "../blocks/export.js";
 import { formatAmount } from "../blocks/format.js";
 import { buildPeriodReport, reportTitle } from "../blocks/period-report.js";
 import { withRegisterLine } from "../blocks/registers.js";
+import { unpaidDigestBlock } from "../blocks/unpaid.js";
 import { reportChartPng } from "../charts/report-chart.js";
 import { exportRow } from "../exports/columns.js";
 import { exportFile } from "../exports/file.js";
@@ -11,6 +12,7 @@ import type { KeptHistory } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { REPORT_TEXT } from "../i18n/report.js";
+import type { UnpaidTally } from "../links/unpaid.js";
 import { Big } from "../payments/decimal.js";
 import { TEST_METHOD } from "../payments/model.js";
 import type { Period } from "../reports/periods.js";
@@ -43,7 +45,11 @@ export type DigestPost = {
  * (tried again at the next pass); the chart and the CSV failing are logged, the figures stand.
  */
 export async function postDigest(
-  deps: { history: KeptHistory; logger: Logger },
+  deps: {
+    history: KeptHistory;
+    logger: Logger;
+    unpaid?: ((registerKey: string, from: number) => Promise<UnpaidTally>) | undefined;
+  },
   slack: webApi.WebClient,
   post: DigestPost,
 ): Promise<void> {
@@ -62,7 +68,7 @@ export async function postDigest(
     showLargest: post.everyone,
     ...(monthly ? { chartNote: post.everyone ? t.csvHere : t.csvTo(`<@${digest.by}>`) } : {}),
   });
-  const message = withRegisterLine(built, post.register, lang);
+  const message = await withUnpaidLine(deps, withRegisterLine(built, post.register, lang), post);
   await slack.chat.postMessage({ channel: digest.channel, text: message.text, blocks: message.blocks });
   const log = { team, channel: digest.channel, cadence: digest.cadence, period: bounds.period };
   try {
@@ -81,6 +87,25 @@ export async function postDigest(
     await sendMonthCsv(deps, slack, post, title);
   } catch (error) {
     deps.logger.warn({ ...log, err: error, outcome: "digest_csv_failed" }, "digest CSV not sent");
+  }
+}
+
+/**
+ * The line on the payment links Kassa made since the period began that still wait for payment, at
+ * the end (Block Kit's 50 blocks allowing); a failed count is logged and leaves the line out.
+ */
+async function withUnpaidLine(
+  deps: Parameters<typeof postDigest>[0],
+  message: ReturnType<typeof withRegisterLine>,
+  post: DigestPost,
+): Promise<ReturnType<typeof withRegisterLine>> {
+  if (!deps.unpaid || message.blocks.length >= 50) return message;
+  try {
+    const line = unpaidDigestBlock(await deps.unpaid(post.team, post.bounds.from * 1000), post.lang);
+    return line ? { ...message, blocks: [...message.blocks, line] } : message;
+  } catch (error) {
+    deps.logger.warn({ team: post.team, err: error }, "digest: unpaid payment links not counted");
+    return message;
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { KeptHistory } from "../history/kept.js";
 import type { Lang } from "../i18n/lang.js";
+import type { UnpaidTally } from "../links/unpaid.js";
 import { periodBounds } from "../reports/periods.js";
 import { slackApiError } from "../slack/error.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
@@ -29,6 +30,11 @@ export type DigestRunnerDeps = {
    * digest says which), the channels it is kept to (digests elsewhere wait). Left out: one register.
    */
   registers?: (key: string) => Promise<RegisterShown>;
+  /**
+   * The digests' line on payment links (issue 51): the register's links made since `from` (epoch ms)
+   * still waiting for payment. Left out: no line.
+   */
+  unpaid?: (registerKey: string, from: number) => Promise<UnpaidTally>;
   logger: Logger;
   clock?: Clock;
 };

@@ -20,6 +20,7 @@ export const USAGE_REASONS = [
   "watch_arg",
   "switch_arg",
   "surcharge_arg",
+  "repeat_arg",
 ] as const;
 export type UsageReason = (typeof USAGE_REASONS)[number];
 
@@ -59,6 +60,8 @@ const en: HelpText = {
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     audit_arg:
       "`/invoice audit` takes a period (`today`, `7d`, `30d` or a month such as `2026-11`), a person (`@name`) and what to show (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` for refusals), or `verify`, `export [period]`, `channel` (`channel off`)",
+    repeat_arg:
+      "A repeating invoice ends with `every week` or `every month`, then as you like `on DAY` (a weekday, or a day 1–31), `at HH:MM`, and `until YYYY-MM-DD` or `N times`: `/invoice new 1500 RUB Rent every month on 5 at 10:00 12 times`",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
     link_bad_id: "The invoice id in that link is not valid",
@@ -83,9 +86,11 @@ const en: HelpText = {
     "*`/invoice &lt;id&gt;`* shows an invoice of this workspace's cash register: its state, amounts, commissions and times.",
     `• \`/invoice ${example}\`: by invoice id`,
     `• \`/invoice https://pay.crystalpay.io/?i=${example}\`: by payment page link`,
-    '• `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD customer "Acme Ltd" Order 10232` (the payer\'s e-mail on API v3 cash registers only)',
+    '• `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [remind 1h|6h] [description]`: create an invoice (a payment link) in a form, e.g. `/invoice new 1500 USD customer "Acme Ltd" remind 6h Order 10232` (the payer\'s e-mail on API v3 cash registers only; a reminder comes before the link expires, unless it is paid)',
+    "• `/invoice reissue ID`: a new invoice with the same amount, customer and lifetime for one Kassa made that expired unpaid; its card goes in the old card's thread",
     "• `/invoice status`: whether a cash register is connected, and by whom",
     "• `/invoice list [paid|notpaid]`: the ten newest invoices, only for you, with Next and Share",
+    "• `/invoice unpaid [7d|30d|YYYY-MM] [customer]`: the payment links Kassa made that still wait for payment (30 days by default), by customer with totals, each with Re-issue",
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: the period's report: invoices made and paid, the paid total and its change on the period before, the largest payments, the total per method",
     "• `/invoice export [period] [csv|xlsx]`: every invoice of the period in a file sent to your messages with Kassa, for reconciliation (those who may see the balance)",
     "• `/invoice digest HH:MM` in a feed channel: yesterday's summary there each day (admins); `/invoice digest off` stops it",
@@ -129,6 +134,8 @@ const ru: HelpText = {
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     audit_arg:
       "`/invoice audit` принимает период (`today`, `7d`, `30d` или месяц, например `2026-11`), человека (`@имя`) и что показать (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` — отказы), или `verify`, `export [период]`, `channel` (`channel off`)",
+    repeat_arg:
+      "Повторяющийся счёт заканчивается словами `каждую неделю` или `каждый месяц`, затем по желанию день (день недели или число 1–31), `в ЧЧ:ММ` и `до ГГГГ-ММ-ДД` или `N раз`: `/invoice new 1500 RUB Аренда каждый месяц 5 числа в 10:00 12 раз`",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
     link_bad_id: "Номер счёта в ссылке недействителен",
@@ -153,9 +160,11 @@ const ru: HelpText = {
     "*`/invoice &lt;id&gt;`* показывает счёт кассы этого рабочего пространства: статус, суммы, комиссии и время.",
     `• \`/invoice ${example}\`: по номеру счёта`,
     `• \`/invoice https://pay.crystalpay.io/?i=${example}\`: по ссылке на страницу оплаты`,
-    "• `/invoice new [сумма] [валюта] [клиент ИМЯ] [email АДРЕС] [описание]`: создать счёт (ссылку на оплату) в форме, например `/invoice new 1500 USD клиент «ООО Ромашка» Заказ 10232` (почта плательщика — только для касс на API v3)",
+    "• `/invoice new [сумма] [валюта] [клиент ИМЯ] [email АДРЕС] [напомнить 1ч|6ч] [описание]`: создать счёт (ссылку на оплату) в форме, например `/invoice new 1500 USD клиент «ООО Ромашка» напомнить 6ч Заказ 10232` (почта плательщика — только для касс на API v3; напоминание придёт до истечения ссылки, если счёт не оплачен)",
+    "• `/invoice перевыпустить ID` (или `reissue`): новый счёт с той же суммой, клиентом и сроком вместо созданного Kassa и истёкшего без оплаты; его карточка — в ветке старой",
     "• `/invoice status`: подключена ли касса и кем",
     "• `/invoice list [paid|notpaid]`: десять самых новых счетов, только для вас, с кнопками «Вперёд» и «Показать в канале»",
+    "• `/invoice unpaid [7d|30d|YYYY-MM] [клиент]` (или `неоплаченные`): ссылки на оплату от Kassa, которые ещё ждут оплаты (по умолчанию за 30 дней), по клиентам с итогами, у каждой кнопка «Перевыпустить»",
     "• `/invoice summary [today|yesterday|7d|30d|YYYY-MM]`: отчёт за период: сколько счетов создано и оплачено, на какую сумму и как это изменилось к прошлому периоду, крупнейшие платежи, суммы по методам",
     "• `/invoice export [период] [csv|xlsx]`: все счета периода файлом в ваши сообщения с Kassa, для сверки (тем, кому виден баланс)",
     "• `/invoice digest HH:MM` в канале ленты: вчерашняя сводка там каждый день (администраторы); `/invoice digest off` её отключает",

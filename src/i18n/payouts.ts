@@ -1,4 +1,5 @@
 import type { Lang } from "./lang.js";
+import { PAYOUT_RULES_TEXT } from "./payout-rules.js";
 
 /** Why a policy field was refused (the codes of src/payouts/policy.ts's PolicyProblem). */
 export type PolicyProblemReason =
@@ -21,7 +22,9 @@ export type PolicyFieldWord =
   | "registerDaily"
   | "expiryMinutes"
   | "methods"
-  | "requesters";
+  | "requesters"
+  | "trustedOneBelow"
+  | "approverLimits";
 
 /** `/payout`, its setup form and what saving says. Registers, mentions and amounts arrive formatted. */
 export type PayoutsText = {
@@ -121,6 +124,7 @@ const en: PayoutsText = {
     expiryMinutes: "A request waits",
     methods: "Methods",
     requesters: "May request",
+    ...PAYOUT_RULES_TEXT.en.fields,
   },
   on: "on",
   off: "off",
@@ -144,7 +148,7 @@ const en: PayoutsText = {
     `:scales: ${by} changed the payout policy of cash register ${register} (version ${version}):`,
   announceFallback: (register) => `The payout policy of cash register ${register} changed.`,
   help: (register, status) =>
-    `*Payouts* (cash register ${register}): ${status}\n• \`/payout setup\`: admins set who approves payouts, where, the limits and who may request. A register has none until its policy is saved.\n• \`/payout NAME setup\`: the same for cash register NAME.\n• \`/payout\`: a form to request a payout; or in one line \`/payout AMOUNT METHOD WALLET REASON\`. The approvers decide on its card in the approval channel (Approve asks for the wallet's last four characters); nothing is sent before they do, and it is sent once.`,
+    `*Payouts* (cash register ${register}): ${status}\n• \`/payout setup\`: admins set who approves payouts, where, the limits and who may request. A register has none until its policy is saved.\n• \`/payout NAME setup\`: the same for cash register NAME. \`/payout policy\`: the policy in full, its rules and approval limits.\n• \`/payout\`: a form to request a payout; or in one line \`/payout AMOUNT METHOD WALLET REASON\`. The approvers decide on its card in the approval channel (Approve asks for the wallet's last four characters); nothing is sent before they do, and it is sent once.\n• \`/payout recipients\`: the trusted recipients; \`/payout recipient add\` adds one (two approvers confirm it), \`/payout to LABEL AMOUNT REASON\` pays one.`,
   helpFallback: "Payouts: /payout setup (admins).",
   statusOff: "off, no policy set.",
   statusOn: (approvers, channel) => `policy set; approvers ${approvers}, approval channel ${channel}.`,
@@ -199,6 +203,7 @@ const ru: PayoutsText = {
     expiryMinutes: "Запрос ждёт",
     methods: "Способы",
     requesters: "Могут запрашивать",
+    ...PAYOUT_RULES_TEXT.ru.fields,
   },
   on: "включены",
   off: "выключены",
@@ -222,7 +227,7 @@ const ru: PayoutsText = {
     `:scales: ${by} изменил(а) правила выплат кассы ${register} (версия ${version}):`,
   announceFallback: (register) => `Правила выплат кассы ${register} изменились.`,
   help: (register, status) =>
-    `*Выплаты* (касса ${register}): ${status}\n• \`/payout setup\`: администраторы задают, кто одобряет выплаты, где, лимиты и кто может запрашивать. Пока правила не сохранены, выплат у кассы нет.\n• \`/payout NAME setup\`: то же для кассы NAME.\n• \`/payout\`: форма запроса выплаты; или одной строкой \`/payout СУММА СПОСОБ КОШЕЛЁК ПРИЧИНА\`. Одобряющие решают на её карточке в канале одобрения (одобрение просит четыре последних знака кошелька); до их решения ничего не отправляется, и отправляется один раз.`,
+    `*Выплаты* (касса ${register}): ${status}\n• \`/payout setup\`: администраторы задают, кто одобряет выплаты, где, лимиты и кто может запрашивать. Пока правила не сохранены, выплат у кассы нет.\n• \`/payout NAME setup\`: то же для кассы NAME. \`/payout policy\`: правила целиком, с лимитами одобрения.\n• \`/payout\`: форма запроса выплаты; или одной строкой \`/payout СУММА СПОСОБ КОШЕЛЁК ПРИЧИНА\`. Одобряющие решают на её карточке в канале одобрения (одобрение просит четыре последних знака кошелька); до их решения ничего не отправляется, и отправляется один раз.\n• \`/payout recipients\`: доверенные получатели; \`/payout recipient add\` добавляет (его подтверждают два одобряющих), \`/payout to НАЗВАНИЕ СУММА ПРИЧИНА\` платит ему.`,
   helpFallback: "Выплаты: /payout setup (администраторы).",
   statusOff: "выключены, правила не заданы.",
   statusOn: (approvers, channel) => `правила заданы; одобряющие ${approvers}, канал одобрения ${channel}.`,

@@ -19,6 +19,8 @@ export type Creator = {
   channelId: string;
   registerKey?: string | undefined;
   register?: string | undefined;
+  /** The card goes as a reply in this thread (a re-issued link's card, under the old one). */
+  threadTs?: string | undefined;
 };
 
 /**

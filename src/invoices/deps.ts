@@ -32,6 +32,8 @@ export type CardDelivery = {
   postError?: string;
   /** Who asked for the card (or created its invoice) could not be noted: only admins may stop it. */
   ownerError?: string;
+  /** Where the channel card was posted (chat.postMessage): a link's record keeps it (issue 51). */
+  card?: { channel: string; ts: string };
 };
 
 /** How a private message reached its person (created-card.ts fills it). */

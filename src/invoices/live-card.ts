@@ -20,6 +20,8 @@ type Asker = {
   channelId: string;
   registerKey?: string;
   registerName?: string;
+  /** A card posted as a reply in this thread (a re-issued link's, under the old card). */
+  threadTs?: string | undefined;
 };
 
 function notWatched(
@@ -158,11 +160,13 @@ async function postCard(given: ChannelCard, live: SlackMessage): Promise<string 
   try {
     const posted = await client.chat.postMessage({
       channel: asker.channelId,
+      ...(asker.threadTs ? { thread_ts: asker.threadTs } : {}),
       text: live.text,
       blocks: live.blocks,
     });
     if (!posted.ts) throw new Error("chat.postMessage answered without a ts");
     delivery.posted = "chat.postMessage";
+    delivery.card = { channel: posted.channel ?? asker.channelId, ts: posted.ts };
     return posted.ts;
   } catch (error) {
     const code = slackErrorCode(error);

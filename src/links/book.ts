@@ -1,5 +1,6 @@
 import type { ClaimBoard } from "../store/claims/board.js";
 import type { Change } from "../store/claims/family.js";
+import { noteLinkDay } from "./days.js";
 import { changeLink, LINK_FAMILY, type LinkRecord, linkKey, readLink } from "./record.js";
 
 // The links' records as the create paths and the pass change them: each change one compare-and-set
@@ -39,6 +40,8 @@ export class LinkBook {
     const board = await this.board();
     const key = linkKey(registerKey, ref);
     const record: LinkRecord = { ...order, v: 1, ref, status: "creating", marked, createdAt: this.now() };
+    // Its day first: every record is then listed (a day naming a ref never written is skipped).
+    await noteLinkDay(board, registerKey, ref, record.createdAt);
     const written = await changeLink(board, key, (stored) =>
       stored.raw === undefined ? { next: record, result: true } : { result: false },
     );
@@ -70,7 +73,8 @@ export class LinkBook {
           : { ...was, status: settled.status };
       return { next, result: next };
     });
-    if (record?.status === "unsure") await board.nudge(LINK_FAMILY, key, this.now());
+    // Unsure: looked for at once; created: its next look (reminder, expiry) set by the pass at once.
+    if (record && record.status !== "failed") await board.nudge(LINK_FAMILY, key, this.now());
     return record;
   }
 

@@ -55,6 +55,7 @@ export async function createNow(
       channel: record.channel,
       via: "create_now",
       supersedes: ref,
+      remind: record.remind,
     },
     next,
   );

@@ -4,7 +4,7 @@ import type { CreatedInvoice, InvoiceDraft } from "../payments/model.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
 import type { Logger } from "../util/logger.js";
 import type { LinkBook, LinkOrder } from "./book.js";
-import type { LinkRecord } from "./record.js";
+import { changeLink, type LinkRecord, linkKey } from "./record.js";
 
 // Creating a payment link, whoever asks (the form, Create now, a workflow step): the record first
 // (nothing is sent when the store cannot keep it), then invoice/create with Kassa's marker after the
@@ -20,7 +20,17 @@ export type LinkDeps = {
 /** Who asks, where, and for whom: the record's fields besides what the draft says. */
 export type LinkAsker = Pick<
   LinkOrder,
-  "team" | "register" | "customer" | "creator" | "channel" | "via" | "run" | "supersedes"
+  | "team"
+  | "register"
+  | "customer"
+  | "creator"
+  | "channel"
+  | "via"
+  | "run"
+  | "supersedes"
+  | "remind"
+  | "replaces"
+  | "scheduleId"
 >;
 
 /**
@@ -49,7 +59,16 @@ export function orderOf(draft: InvoiceDraft, asker: LinkAsker): LinkOrder {
   if (draft.extra) order.extra = draft.extra;
   if (draft.payerDetails) order.email = draft.payerDetails;
   if (draft.requiredMethod) order.method = draft.requiredMethod;
-  for (const field of ["register", "customer", "channel", "run", "supersedes"] as const)
+  for (const field of [
+    "register",
+    "customer",
+    "channel",
+    "run",
+    "supersedes",
+    "remind",
+    "replaces",
+    "scheduleId",
+  ] as const)
     if (order[field] === undefined) delete order[field];
   return order;
 }
@@ -99,5 +118,35 @@ async function settled(
       "a payment link's record could not be settled; the links' pass will look at it",
     );
     return undefined;
+  }
+}
+
+/** Where a created card went (its thread takes a re-issue's card; the card is marked replaced). */
+export type CardPlace = { channel: string; ts: string };
+
+/**
+ * The card's place written on the link's record, once (the first card keeps the thread); a store
+ * failure is only logged (a later re-issue then posts its card in the channel, not the thread).
+ */
+export async function noteCardPlaced(
+  deps: { links: LinkBook; logger: Logger },
+  registerKey: string,
+  ref: string,
+  delivered: { card?: CardPlace | undefined },
+): Promise<void> {
+  const card = delivered.card;
+  if (!card) return;
+  try {
+    const board = await deps.links.board();
+    await changeLink(board, linkKey(registerKey, ref), (stored) =>
+      stored.value && !stored.value.card
+        ? { next: { ...stored.value, card }, result: true }
+        : { result: false },
+    );
+  } catch (error) {
+    deps.logger.warn(
+      { registerKey, link: ref, err: error },
+      "a payment link's card place could not be written; a re-issue will post in the channel",
+    );
   }
 }

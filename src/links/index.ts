@@ -48,6 +48,7 @@ export function openLinks(
       book,
       now: () => new Date(clock.now()),
       slack: slackClients(config, stores),
+      zone: config.payments.timeZone,
       checkMs: config.linksCheckMs,
     },
     clock,

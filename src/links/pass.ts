@@ -1,10 +1,13 @@
 import type { Release } from "../store/claims/board.js";
 import { type Clock, systemClock } from "../util/clock.js";
-import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
-import { type LinkBook, STUCK_AFTER_MS } from "./book.js";
+import { STUCK_AFTER_MS } from "./book.js";
+import { noteCardPlaced } from "./create.js";
+import { forgetOldDays } from "./days.js";
 import { type FinderDeps, findByMarker } from "./finder.js";
 import { type FoundDeps, type FoundNote, tellFound } from "./found.js";
+import { type LifeDeps, lookAtCreated } from "./lifecycle.js";
+import { nextLook } from "./next-look.js";
 import { keptUntil, keyParts, LINK_FAMILY, type LinkRecord, linkKey, readLink } from "./record.js";
 
 // The links' pass (issue 51), on every replica every LINKS_CHECK_MS: the claim board hands each due
@@ -20,9 +23,8 @@ const LEASE_MS = 120_000;
 const BATCH = 20;
 
 export type LinkPassDeps = FinderDeps &
-  FoundDeps & {
-    book: LinkBook;
-    logger: Logger;
+  FoundDeps &
+  LifeDeps & {
     /** LINKS_CHECK_MS. */
     checkMs: number;
   };
@@ -54,6 +56,7 @@ export class LinkRunner {
   async pass(): Promise<void> {
     const board = await this.deps.book.board();
     const now = this.clock.now();
+    await forgetOldDays(board, now);
     for (const item of await board.claimDue(LINK_FAMILY, now, LEASE_MS, BATCH)) {
       if (this.loop.isStopped) return;
       const next = await this.lookAt(item.key, now).catch((error: unknown): Release => {
@@ -78,6 +81,7 @@ export class LinkRunner {
       // Still creating long after any answer could come: its process stopped mid-create.
       record = (await this.deps.book.lost(key)) ?? record;
     }
+    if (record.status === "created") return lookAtCreated(this.deps, key, parts.registerKey, record, now);
     const lookingFor = record.status === "unsure" && record.marked && now - record.createdAt < LOOK_FOR_MS;
     if (!lookingFor) return { dueAt: keptUntil(record) };
     const found = await findByMarker(this.deps, parts.registerKey, record);
@@ -86,7 +90,7 @@ export class LinkRunner {
     // Another change came first (an answer after all, another replica's find): nothing to tell.
     if (!settled?.invoiceId || !settled.url) return { dueAt: keptUntil(settled ?? record) };
     await this.told(parts.registerKey, { ...settled, invoiceId: settled.invoiceId, url: settled.url });
-    return { dueAt: keptUntil(settled) };
+    return { dueAt: nextLook(settled, now, this.deps.checkMs) };
   }
 
   /** The creator told, the card posted; a failure is logged (the link stays found: never told twice). */
@@ -97,6 +101,13 @@ export class LinkRunner {
         ? ((await this.deps.book.read(registerKey, record.supersededBy))?.invoiceId ?? record.supersededBy)
         : undefined;
       note = await tellFound(this.deps, registerKey, record, second);
+      // Where its card went: a re-issue posts in its thread and marks it.
+      await noteCardPlaced(
+        { links: this.deps.book, logger: this.deps.logger },
+        registerKey,
+        record.ref,
+        note,
+      );
       this.deps.logger.info(
         { team: record.team, link: linkKey(registerKey, record.ref), outcome: "link_found", ...note },
         "a payment link whose answer was lost was found by its marker",

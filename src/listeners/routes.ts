@@ -8,6 +8,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -19,8 +20,13 @@ import {
   PAYOUT_REJECT_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  RECIPIENT_ACTIONS,
+  RECIPIENT_ADD_VIEW,
+  RECIPIENT_CONFIRM_VIEW,
   REFUND_ACTION,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
+  UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
 import { cancelDisconnect, disconnect, openConnect } from "./actions/admin.js";
@@ -30,13 +36,18 @@ import { cancelExport } from "./actions/export.js";
 import { openFeedSettings } from "./actions/feed.js";
 import { invoiceCardButton } from "./actions/invoice.js";
 import { invoiceListButton } from "./actions/invoice-list.js";
+import { copyLinkPressed, stopRemindingPressed } from "./actions/link-reminder.js";
 import { openPaymentPage } from "./actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js";
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
 import { refundButton } from "./actions/payout-refund.js";
+import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
+import { scheduleButtonPressed } from "./actions/schedules.js";
+import { unpaidPageButtonPressed } from "./actions/unpaid.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
 import { INVOICE_COMMAND, invoiceCommand } from "./commands/invoice.js";
@@ -51,6 +62,7 @@ import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
 import { methodSwitchSubmission } from "./views/method-switch.js";
 import { methodWatchSubmission } from "./views/method-watch.js";
+import { recipientAddSubmission, recipientConfirmSubmission } from "./views/payout-recipient.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
 import { payoutVoteSubmission } from "./views/payout-vote.js";
@@ -79,8 +91,14 @@ export const ROUTES: readonly Route[] = [
   { action: LIST_ACTIONS.previous, handler: invoiceListButton },
   { action: LIST_ACTIONS.next, handler: invoiceListButton },
   { action: LIST_ACTIONS.share, handler: invoiceListButton },
+  { action: UNPAID_ACTIONS.previous, handler: unpaidPageButtonPressed },
+  { action: UNPAID_ACTIONS.next, handler: unpaidPageButtonPressed },
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
+  { action: LINK_ACTIONS.reissue, handler: reissueButtonPressed },
+  { action: SCHEDULE_ACTIONS.pause, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.resume, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.remove, handler: scheduleButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },
@@ -93,6 +111,10 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
   { action: REFUND_ACTION, handler: refundButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
+  { action: LINK_ACTIONS.copy, handler: copyLinkPressed },
+  { action: LINK_ACTIONS.stopReminding, handler: stopRemindingPressed },
+  { action: RECIPIENT_ACTIONS.confirm, handler: recipientConfirmButton },
+  { action: RECIPIENT_ACTIONS.remove, handler: recipientRemoveButton },
 
   { view: CONNECT_VIEW, handler: connectSubmission },
   { view: CREATE_INVOICE_VIEW, handler: createInvoiceSubmission },
@@ -103,6 +125,8 @@ export const ROUTES: readonly Route[] = [
   { view: PAYOUT_APPROVE_VIEW, handler: payoutVoteSubmission },
   { view: PAYOUT_REJECT_VIEW, handler: payoutVoteSubmission },
   { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
+  { view: RECIPIENT_ADD_VIEW, handler: recipientAddSubmission },
+  { view: RECIPIENT_CONFIRM_VIEW, handler: recipientConfirmSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

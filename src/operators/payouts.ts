@@ -11,16 +11,26 @@ import { MAIN_REGISTER, registerKey } from "../store/registers.js";
 import { createLogger } from "../util/logger.js";
 import { parseRubAmount } from "../util/rub-amount.js";
 import { registerName, requireTeam, UsageError } from "./args.js";
+import {
+  RULE_OPTIONS,
+  RULES_HELP,
+  RULES_USAGE,
+  ruleInput,
+  ruleLines,
+  ruleProblemLine,
+} from "./payout-rules.js";
 
 export const PAYOUTS_USAGE = `  payouts policy --team <TEAM_ID> [--register <NAME>] --approvers <U1,U2,...> --channel <CHANNEL_ID>
                  --two-from <RUB> --person-day <RUB> --register-day <RUB> [--expire <24h>]
                  [--methods <CODE,...>] [--requesters <U3,...>] [--off]
+${RULES_USAGE}
       Set a register's payout policy (as /payout setup does, by "cli"): at least two approvers,
       the approval channel, the amount from which two approvers are needed, the daily caps per
       requester and per register, how long a request waits (5m to 72h, 24h when left out), the
       payout methods allowed (all when left out) and who may request (workspace admins when left
       out); --off keeps it but lets nobody request. Needs the register's Secret 2 (credentials set
       --salt). Not announced in Slack: tell the approval channel yourself.
+${RULES_HELP}
   payouts policy --team <TEAM_ID> [--register <NAME>]
       Print a register's payout policy and its last change.`;
 
@@ -34,6 +44,8 @@ const SETTING = [
   "register-day",
   "expire",
   "methods",
+  "trusted-one-below",
+  "approver-limit",
 ] as const;
 
 function parse(argv: string[]) {
@@ -55,6 +67,7 @@ function parse(argv: string[]) {
         methods: text,
         requesters: text,
         off: { type: "boolean" },
+        ...RULE_OPTIONS,
       },
     });
   } catch (error) {
@@ -83,10 +96,11 @@ function inputOf(values: Values): PolicyInput {
     expiryMinutes: parseExpiry(values.expire ?? ""),
     methods: list(values.methods),
     requesters: list(values.requesters),
+    ...ruleInput(values),
   };
 }
 
-const OPTION_OF: Record<PolicyProblem["field"], string> = {
+const OPTION_OF: Record<Exclude<PolicyProblem["field"], "trustedOneBelow" | "approverLimits">, string> = {
   approvers: "--approvers",
   channel: "--channel",
   twoApproversFrom: "--two-from",
@@ -96,7 +110,10 @@ const OPTION_OF: Record<PolicyProblem["field"], string> = {
   methods: "--methods",
   requesters: "--requesters",
 };
-const REASON: Record<PolicyProblem["reason"], string> = {
+const REASON: Record<
+  Exclude<PolicyProblem, { field: "trustedOneBelow" | "approverLimits" }>["reason"],
+  string
+> = {
   too_few: "needs at least two different people (Slack user ids such as U0123ABCD)",
   too_many: "lists too many",
   not_people: "must be Slack user ids such as U0123ABCD, separated by commas",
@@ -106,6 +123,12 @@ const REASON: Record<PolicyProblem["reason"], string> = {
   out_of_range: "must be from 5m to 72h (such as 30m, 24h, 2d)",
   not_codes: "must be payout method codes separated by commas",
 };
+
+function problemLine(problem: PolicyProblem): string {
+  if (problem.field === "trustedOneBelow" || problem.field === "approverLimits")
+    return ruleProblemLine(problem);
+  return `${OPTION_OF[problem.field]} ${REASON[problem.reason]}`;
+}
 
 /** A policy as operators read it, one fact a line. */
 export function policyLines(policy: PayoutPolicy): string[] {
@@ -120,6 +143,7 @@ export function policyLines(policy: PayoutPolicy): string[] {
     `  a request waits: ${formatExpiry(policy.expiryMinutes)}`,
     `  methods: ${people(policy.methods, "every payout method of the register")}`,
     `  may request: ${people(policy.requesters, "workspace admins")}`,
+    ...ruleLines(policy),
   ];
 }
 
@@ -183,8 +207,7 @@ function notSaved(
 ): number {
   const { named, team, register } = where;
   if (result.kind === "invalid") {
-    for (const problem of result.problems)
-      complain(`kassa: ${OPTION_OF[problem.field]} ${REASON[problem.reason]}`);
+    for (const problem of result.problems) complain(`kassa: ${problemLine(problem)}`);
     return 2;
   }
   if (result.kind === "not_connected")

@@ -13,6 +13,8 @@ export const EXPIRY_DEFAULT_MINUTES = 24 * 60;
 export const APPROVERS_MIN = 2;
 export const PEOPLE_MAX = 50;
 export const METHODS_MAX = 100;
+/** Approver limits of different amounts a policy may have (the setup form shows a row for each). */
+export const LIMIT_AMOUNTS_MAX = 10;
 
 export const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 export const CHANNEL_ID = /^[CG][A-Z0-9]{2,40}$/;
@@ -39,6 +41,11 @@ export const policyDraftSchema = z.object({
   methods: z.array(z.string().regex(METHOD_CODE)).max(METHODS_MAX),
   /** Who may request; empty: the workspace's admins (those who may connect the register). */
   requesters: z.array(userSchema).max(PEOPLE_MAX),
+  // Issue 52 (optional: a policy stored before reads as before, with neither rule).
+  /** To a trusted recipient, below this amount (RUB) one approver suffices; none: the threshold alone. */
+  trustedOneBelow: rubSchema.optional(),
+  /** Approvers who approve only up to an amount (RUB, inclusive), by user id; the others, any amount. */
+  approverLimits: z.record(userSchema, rubSchema).optional(),
 });
 export type PolicyDraft = z.infer<typeof policyDraftSchema>;
 
@@ -61,7 +68,15 @@ export type PolicyProblem =
   | { field: "requesterDaily"; reason: "above_register_daily" }
   | { field: "expiryMinutes"; reason: "out_of_range" }
   | { field: "methods"; reason: "not_codes" | "too_many" }
-  | { field: "requesters"; reason: "too_many" | "not_people" };
+  | { field: "requesters"; reason: "too_many" | "not_people" }
+  | { field: "trustedOneBelow"; reason: "not_an_amount" | "not_above_two_from" }
+  /** A row of limits (0-based): its amount, its people (those who are no approvers, or have two limits). */
+  | {
+      field: "approverLimits";
+      reason: "not_an_amount" | "no_people" | "not_approvers" | "twice" | "too_many";
+      row: number;
+      people?: string[];
+    };
 export type PolicyField = PolicyProblem["field"];
 
 /** What the form or the CLI read, before it is checked: amounts as exact decimal text (or "invalid"). */
@@ -75,7 +90,12 @@ export type PolicyInput = {
   expiryMinutes: number | "invalid";
   methods: string[];
   requesters: string[];
+  /** null or left out: no trusted one-approver rule. */
+  trustedOneBelow?: string | null | "invalid";
+  /** Rows of limits as typed: the people in a row approve up to its amount. Left out: none. */
+  approverLimits?: LimitRow[];
 };
+export type LimitRow = { people: string[]; upTo: string | null | "invalid" };
 
 function peopleProblem(ids: string[], min: number): "too_few" | "too_many" | "not_people" | undefined {
   if (ids.length < min) return "too_few";
@@ -116,11 +136,60 @@ export function checkPolicy(
   const requesterProblem = peopleProblem(requesters, 0);
   if (requesterProblem && requesterProblem !== "too_few")
     problems.push({ field: "requesters", reason: requesterProblem });
+  problems.push(...trustedProblems(input), ...limitProblems(input.approverLimits ?? [], approvers));
   if (problems.length > 0) return { ok: false, problems };
-  const draft = policyDraftSchema.safeParse({ ...input, approvers, requesters, methods });
+  const draft = policyDraftSchema.safeParse({
+    ...input,
+    approvers,
+    requesters,
+    methods,
+    trustedOneBelow: input.trustedOneBelow ?? undefined,
+    approverLimits: limitsOf(input.approverLimits ?? []),
+  });
   // Every rule of the schema is checked above; a draft it still refuses is a bug here, said as one.
   if (!draft.success) throw new Error(`policy check missed: ${draft.error.issues[0]?.message}`);
   return { ok: true, draft: draft.data };
+}
+
+function trustedProblems(input: PolicyInput): PolicyProblem[] {
+  const below = input.trustedOneBelow ?? null;
+  if (below === null) return [];
+  if (!amountOk(below)) return [{ field: "trustedOneBelow", reason: "not_an_amount" }];
+  // At or below the threshold it would change nothing: one approver suffices there anyway.
+  if (amountOk(input.twoApproversFrom) && compareDecimals(below, input.twoApproversFrom) <= 0)
+    return [{ field: "trustedOneBelow", reason: "not_above_two_from" }];
+  return [];
+}
+
+/** Each row of limits checked: an amount for people who are approvers, each person in one row only. */
+function limitProblems(rows: LimitRow[], approvers: string[]): PolicyProblem[] {
+  const problems: PolicyProblem[] = [];
+  const seen = new Set<string>();
+  const amounts = new Set<string>();
+  rows.forEach((row, index) => {
+    const people = [...new Set(row.people)];
+    const problem = (reason: Extract<PolicyProblem, { field: "approverLimits" }>["reason"], who?: string[]) =>
+      problems.push({ field: "approverLimits", reason, row: index, ...(who ? { people: who } : {}) });
+    const strangers = people.filter((person) => !approvers.includes(person));
+    const twice = people.filter((person) => seen.has(person));
+    for (const person of people) seen.add(person);
+    if (people.length === 0) {
+      if (row.upTo !== null) problem("no_people");
+    } else if (!amountOk(row.upTo)) problem("not_an_amount");
+    else if (strangers.length > 0) problem("not_approvers", strangers);
+    else if (twice.length > 0) problem("twice", twice);
+    else if (amounts.add(row.upTo).size > LIMIT_AMOUNTS_MAX) problem("too_many");
+  });
+  return problems;
+}
+
+/** The rows as the policy stores them: each person's limit, by user id in order; none: undefined. */
+function limitsOf(rows: LimitRow[]): Record<string, string> | undefined {
+  const pairs = rows.flatMap(({ people, upTo }) =>
+    typeof upTo === "string" && upTo !== "invalid" ? people.map((person) => [person, upTo] as const) : [],
+  );
+  if (pairs.length === 0) return undefined;
+  return Object.fromEntries([...pairs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   checkMove,
   PAYOUTS,
   type PayoutRequest,
+  payoutRequestSchema,
   REQUEST_FIELD,
   type ReadRequest,
   swapRequest,
@@ -66,6 +67,16 @@ export type PayoutDeps = {
   timing?: Partial<PayoutTiming>;
   /** The workspace's Slack client: the worker keeps each request's cards and notes told (none: not told). */
   slack?: NoticeDeps["slack"];
+  /** The trusted recipients (src/payout-recipients): still trusted before a send, last paid at the end. */
+  recipients?: RecipientHooks;
+};
+
+/** What the worker asks of a request's trusted recipient (none: no request counts as trusted). */
+export type RecipientHooks = {
+  /** Whether the request's recipient is still trusted with the method and wallet it pays. */
+  trusted(request: PayoutRequest): Promise<boolean>;
+  /** Its payout ended paid. */
+  paid(request: PayoutRequest, at: Date): Promise<void>;
 };
 
 /**
@@ -186,8 +197,10 @@ export async function updateRequest<R>(
       if (!("next" in step)) return { result: { result: step.result } };
       if (read) checkMove(read.request, step.next);
       time = step.act.time;
-      const result = { result: step.result, stored: { request: step.next, raw: step.next } };
-      return { next: step.next, along: payoutEntry(step.next, step.act), result };
+      // As stored: the schema's own order of keys, which the next compare-and-set compares with.
+      const next = payoutRequestSchema.parse(step.next);
+      const result = { result: step.result, stored: { request: next, raw: next } };
+      return { next, along: payoutEntry(next, step.act), result };
     },
     attempts,
   );

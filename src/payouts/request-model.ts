@@ -131,9 +131,10 @@ export const payoutRequestSchema = z.object({
    */
   stop: z
     .object({
-      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap"]),
+      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap", "over_limit"]),
       at: time,
       approver: person.optional(),
+      limit: decimal.optional(), // over_limit: the approver's limit (RUB) now, below the amount
       cap: z.object({ which: z.enum(["requester", "register"]), limit: decimal, total: decimal }).optional(),
     })
     .optional(),
@@ -158,6 +159,10 @@ export const payoutRequestSchema = z.object({
     .optional(),
   /** Which approval rule set `needed`: the two-approver threshold, or one approver to a trusted recipient. */
   rule: z.enum(["threshold", "trusted_one"]).optional(),
+  /** That rule's figure (RUB) as the policy had it: two approvers from it, or one to a trusted recipient below it. */
+  ruleAt: decimal.optional(),
+  /** Approvals that no longer count: given by an approver whose limit (RUB) was lowered below the amount since. */
+  setAside: z.array(byAt.extend({ limit: decimal })).optional(),
   /** A refund: the paid invoice it gives money back for. */
   refundOf: z
     .object({

@@ -1,14 +1,15 @@
 import { appendOwed } from "../audit/owed.js";
 import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
-import type { PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
+import type { PayoffQuote } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
+import { approvalRule, approversFor } from "./approval-rule.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
 import type { PayoutNotice } from "./notice-model.js";
 import { swapNotice } from "./notice-store.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { cancelQuote, type QuoteRefusal, quoteFor } from "./quote.js";
 import { holdForRefund, type RefundRefusal, releaseHeld } from "./refund-ask.js";
-import type { InvoicePaid } from "./refund-record.js";
+import type { PayoutAsk } from "./request-ask.js";
 import { type PayoutDeps, payoutEntry, timingOf } from "./request-deps.js";
 import {
   PAYOUT_FAMILY,
@@ -18,26 +19,7 @@ import {
   REQUEST_FIELD,
 } from "./request-model.js";
 
-/** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
-export type PayoutAsk = {
-  registerKey: string;
-  requester: string;
-  amount: string;
-  method: string;
-  wallet: string;
-  subtractFrom: SubtractFrom;
-  reason: string;
-  reference: string;
-  /**
-   * The method's currency as known before any quote (its balance), if known: a RUB request is held
-   * against the caps with its own amount before the service is asked.
-   */
-  currency?: string | undefined;
-  /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
-  callbackUrl?: string | undefined;
-  /** A refund of a paid invoice: its amount is held against what the payment brought in (refund-record.ts). */
-  refundOf?: { invoiceId: string; paid: InvoicePaid } | undefined;
-};
+export type { PayoutAsk } from "./request-ask.js";
 
 export type RequestRefusal =
   | { kind: "payouts_off" }
@@ -112,7 +94,7 @@ export function approvalsNeeded(
   rub: string | undefined,
   policy: Pick<PayoutPolicy, "twoApproversFrom">,
 ): 1 | 2 {
-  return rub === undefined || compareDecimals(rub, policy.twoApproversFrom) >= 0 ? 2 : 1;
+  return approvalRule(policy, { rub, trusted: false }).needed;
 }
 
 function newRequest(
@@ -122,6 +104,7 @@ function newRequest(
   rub: string,
   now: Date,
 ): PayoutRequest {
+  const { needed, rule, at } = approvalRule(policy, { rub, trusted: ask.recipient !== undefined });
   return payoutRequestSchema.parse({
     v: 1,
     id: quote.id,
@@ -141,10 +124,13 @@ function newRequest(
     reference: ask.reference.trim(),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + policy.expiryMinutes * 60_000).toISOString(),
-    needed: approvalsNeeded(rub, policy),
+    needed,
+    rule,
+    ruleAt: at,
     votes: [],
     status: "waiting",
     ...(ask.refundOf ? { refundOf: ask.refundOf } : {}),
+    ...(ask.recipient ? { recipient: ask.recipient } : {}),
   });
 }
 
@@ -195,8 +181,16 @@ export async function requestPayout(
   if (!before) return refused({ kind: "totals_unreadable" });
   const full = capPassed(before, ask.currency?.toUpperCase() === "RUB" ? ask.amount : "0.01", policy);
   if (full) return refused(full);
-  const { amount, method, wallet, subtractFrom, callbackUrl } = ask;
-  const quoted = await quoteFor(deps, account, { amount, method, wallet, subtractFrom, callbackUrl });
+  const { amount, method, wallet, subtractFrom, callbackUrl, walletExtra } = ask;
+  const draft = {
+    amount,
+    method,
+    wallet,
+    subtractFrom,
+    callbackUrl,
+    ...(walletExtra ? { walletExtra } : {}),
+  };
+  const quoted = await quoteFor(deps, account, draft);
   if ("refusal" in quoted) return refused(quoted.refusal);
   const { quote } = quoted;
   const unused = async (refusal: RequestRefusal) => {
@@ -206,8 +200,9 @@ export async function requestPayout(
   const rub = rubOf(quote);
   if (rub !== undefined && rubAmountWrong(rub))
     return unused({ kind: "rub_amount_wrong", amount: quote.amount.value, currency: quote.currency, rub });
-  const approvers = policy.approvers.filter((approver) => approver !== ask.requester);
-  const needed = approvalsNeeded(rub, policy);
+  // Approvers besides the requester whose limits cover the amount: enough of them, or nobody could approve it.
+  const approvers = approversFor(policy, rub, [ask.requester]);
+  const { needed } = approvalRule(policy, { rub, trusted: ask.recipient !== undefined });
   if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });
   if (rub === undefined) return unused({ kind: "no_rub_amount" });
   const held = await holdForRefund(deps, ask, quote, now);
@@ -223,7 +218,13 @@ export async function requestPayout(
     action: "payout.requested",
     actor: ask.requester,
     outcome: "done",
-    after: { wallet: request.wallet, reason: request.reason, needed: request.needed },
+    after: {
+      wallet: request.wallet,
+      reason: request.reason,
+      needed: request.needed,
+      rule: request.rule ?? null,
+      ...(request.recipient ? { recipient: request.recipient.id } : {}),
+    },
     time: now,
   });
   const totals = {

@@ -1,6 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import type { AuditRecorder } from "../audit/index.js";
-import { openClaimBoard } from "../store/claims/index.js";
+import { type ClaimBoard, openClaimBoard } from "../store/claims/index.js";
 import type { CredentialsStore } from "../store/credentials.js";
 import type { KeyvStore } from "../store/keyv.js";
 import { DEFAULT_PREFIX } from "../store/schema/names.js";
@@ -14,6 +14,7 @@ import {
   type PayoutTiming,
   payoffAccounts,
   payoutTimingFor,
+  type RecipientHooks,
 } from "./request-deps.js";
 import { runDuePayouts } from "./worker.js";
 
@@ -71,6 +72,8 @@ export async function openPayouts(
     intervalMs: number;
     clock?: Clock | undefined;
     timing?: Partial<PayoutTiming> | undefined;
+    /** The trusted recipients on the same board (src/payout-recipients, above this folder's reach). */
+    recipients?: ((board: ClaimBoard) => RecipientHooks) | undefined;
   },
 ): Promise<PayoutWork> {
   const board = await openClaimBoard(store, DEFAULT_PREFIX, options.storeTimeoutMs);
@@ -85,6 +88,7 @@ export async function openPayouts(
     audit: options.audit,
     logger: options.logger,
     slack: options.slack,
+    ...(options.recipients ? { recipients: options.recipients(board) } : {}),
     timing: {
       ...payoutTimingFor(options.paymentsTimeoutMs, options.paymentsMaxQueueMs),
       // The maker posts the card and the copy, and looks once more: five Slack calls at most.

@@ -1,10 +1,10 @@
 import type { AuditAction } from "../audit/index.js";
 import type { PayoffTerms } from "../payments/payoff-model.js";
 import type { Release } from "../store/claims/index.js";
+import { approversFor, countedVotes, limitOf, ruleNow, setAsideWith } from "./approval-rule.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import type { PayoutRequest, ReadRequest } from "./request-model.js";
-import { approvalsNeeded } from "./requests.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // The last look before a send: an approved request is sent only while the policy in force still
@@ -44,32 +44,82 @@ export function sendStop(
 
 /** The approvals the policy asks for now of the request's amount: never fewer than it was made with. */
 export function approvalsNeededNow(policy: PayoutPolicy | undefined, request: PayoutRequest): number {
-  if (!policy) return request.needed;
-  return Math.max(request.needed, approvalsNeeded(request.rubAmount ?? undefined, policy));
+  return policy ? ruleNow(policy, request).needed : request.needed;
 }
 
 /**
+ * The policy in force checked once more before a send (approved or submitting, never reached the
+ * service): stopped when sendStop says so; back to waiting when the approvals that count now (its
+ * approvers within their limits) are fewer than the rule asks now (a lowered threshold, a lowered
+ * limit: that vote set aside); stopped when a lowered limit leaves nobody else who could approve.
+ * A request one approver sufficed for because it pays a trusted recipient ("trusted_one") needs
+ * the threshold's approvals again once that recipient is no longer trusted (removed meanwhile).
+ * Undefined: it may be sent.
+ */
+export async function recheckBeforeSend(
+  deps: PayoutDeps,
+  read: ReadRequest,
+  policy: PayoutPolicy | undefined,
+  at: number,
+): Promise<Release | undefined> {
+  const { request } = read;
+  const trusted = request.recipient ? ((await deps.recipients?.trusted(request)) ?? false) : false;
+  const stop = sendStop(policy, request, new Date(at));
+  if (stop || !policy) return recordStopped(deps, read, stop ?? { why: "payouts_off" }, at);
+  const { counted, overLimit } = countedVotes(policy, request);
+  const rule = ruleNow(policy, request, trusted);
+  if (counted.length >= rule.needed) return undefined;
+  const voters = request.votes.map((vote) => vote.by);
+  const others = approversFor(policy, request.rubAmount, [request.requester, ...voters]);
+  const over = overLimit[0];
+  if (over && counted.length + others.length < rule.needed)
+    return recordStopped(
+      deps,
+      read,
+      { why: "over_limit", approver: over.by, limit: limitOf(policy, over.by) },
+      at,
+    );
+  const setAside = setAsideWith(policy, request, overLimit);
+  const reopened = { needed: rule.needed, rule: rule.rule, ruleAt: rule.at, votes: counted, setAside };
+  return backToWaiting(deps, read, reopened, at, request.rule === "trusted_one" && !trusted);
+}
+
+/** What a request back to waiting asks: the approvals needed by which rule, the votes still counted. */
+type Reopened = Pick<PayoutRequest, "needed" | "rule" | "ruleAt" | "votes" | "setAside">;
+
+/**
  * approved or submitting (never reached the service) with fewer approvals than the policy asks now
- * (its two-approver threshold lowered below the amount) → waiting, for the approvals still needed:
- * its votes kept, its card saying how many it has of how many. Audited once, by the swap's winner.
+ * (its two-approver threshold lowered below the amount, an approver's limit lowered below it) →
+ * waiting, for the approvals still needed: the votes that count kept, its card saying how many it
+ * has of how many (and whose approval no longer counts). Audited once, by the swap's winner.
  */
 export async function backToWaiting(
   deps: PayoutDeps,
   read: ReadRequest,
-  needed: number,
+  reopened: Reopened,
   at: number,
+  recipientGone = false,
 ): Promise<Release> {
   const { approvedAt: _approvedAt, attempt: _attempt, ...rest } = read.request;
+  const aside = (reopened.setAside?.length ?? 0) > (rest.setAside?.length ?? 0);
   const stored = await swapRecorded(
     deps,
     read,
-    { ...rest, status: "waiting", needed },
+    { ...rest, ...reopened, status: "waiting" },
     {
       action: "payout.reopened",
       actor: "kassa",
       outcome: "done",
-      reason: "the payout policy now asks more approvals of this amount",
-      after: { needed, votes: rest.votes.length },
+      reason: recipientGone
+        ? "its recipient is no longer trusted: the threshold's approvals again"
+        : aside
+          ? "an approver's limit now is below this amount: their approval no longer counts"
+          : "the payout policy now asks more approvals of this amount",
+      after: {
+        needed: reopened.needed,
+        votes: reopened.votes.length,
+        ...(aside ? { setAside: (reopened.setAside ?? []).map((vote) => vote.by) } : {}),
+      },
       time: new Date(at),
     },
   );
@@ -82,6 +132,7 @@ const REASONS: Record<StopWhy["why"], string> = {
   expired: "expired before it was sent",
   approver_removed: "an approver whose vote it counted was removed before it was sent",
   day_cap: "sending it today would pass a daily cap",
+  over_limit: "an approver's limit now is below this amount, and nobody else could approve it",
 };
 
 /**
@@ -108,7 +159,9 @@ export async function recordStopped(
     actor: "kassa",
     outcome: "done",
     reason: REASONS[stop.why],
-    ...(stop.approver ? { after: { approver: stop.approver } } : {}),
+    ...(stop.approver
+      ? { after: { approver: stop.approver, ...(stop.limit ? { limit: stop.limit } : {}) } }
+      : {}),
     ...(stop.cap ? { after: { cap: stop.cap.which, limit: stop.cap.limit, counted: stop.cap.total } } : {}),
     time,
   });

@@ -43,6 +43,8 @@ export const POLICY_FIELDS = [
   "twoApproversFrom",
   "requesterDaily",
   "registerDaily",
+  "trustedOneBelow",
+  "approverLimits",
   "expiryMinutes",
   "methods",
   "requesters",

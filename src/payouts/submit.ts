@@ -5,7 +5,7 @@ import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { outsideBeforeSend, sentAtService } from "./outside.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import { PAYOUT_FAMILY, type PayoutRequest, type ReadRequest, swapRequest } from "./request-model.js";
-import { approvalsNeededNow, approvedTerms, backToWaiting, recordStopped, sendStop } from "./send-check.js";
+import { approvedTerms, recheckBeforeSend } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 import { infoOf, recordChanged, recordSubmitted, serviceOf, settleFrom } from "./settle.js";
 
@@ -58,10 +58,8 @@ export async function sendMarked(
   if (changed.length > 0) return recordChanged(deps, read, changed, info, clock());
   // Not at the service yet: the policy in force now decides whether it still goes.
   const policy = await deps.policies.get(request.registerKey);
-  const stop = sendStop(policy, request, new Date(clock()));
-  if (stop) return recordStopped(deps, read, stop, clock());
-  const needed = approvalsNeededNow(policy, request);
-  if (request.votes.length < needed) return backToWaiting(deps, read, needed, clock());
+  const held = await recheckBeforeSend(deps, read, policy, clock());
+  if (held) return held;
   const holds = () => deps.board.renew(PAYOUT_FAMILY, request.id, claim.token, clock(), timing.leaseMs);
   if (!(await holds())) return undefined;
   let payoff: Payoff;

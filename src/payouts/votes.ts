@@ -1,5 +1,6 @@
 import type { AuditAction } from "../audit/index.js";
 import { FamilyBusyError } from "../store/claims/family.js";
+import { approversFor, countedVotes, limitOf, ruleNow, setAsideWith, withinLimit } from "./approval-rule.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { type PayoutDeps, type RequestChange, recordPayoutAct, updateRequest } from "./request-deps.js";
 import {
@@ -10,7 +11,6 @@ import {
   type RequestStatus,
   readRequest,
 } from "./request-model.js";
-import { approvalsNeededNow } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 
 // Approve, reject and cancel: each checked against the policy read at the moment of the click, then
@@ -22,6 +22,8 @@ export type VoteRefusal =
   | { kind: "not_found" }
   | { kind: "payouts_off" }
   | { kind: "not_an_approver"; approvers: string[] }
+  /** The approver's limit (RUB) is below the amount: who else could approve it (none: nobody can). */
+  | { kind: "over_limit"; limit: string; canApprove: string[] }
   | { kind: "own_request" }
   | { kind: "already_voted"; at: string }
   | { kind: "not_the_requester"; requester: string }
@@ -71,7 +73,13 @@ function voterRefusal(
     return { kind: "not_an_approver", approvers: policy.approvers } as const;
   // An approver who approved may still stop it before it is on its way.
   const mine = request.votes.find((vote) => vote.by === person);
-  return mine && kind === "approve" ? ({ kind: "already_voted", at: mine.at } as const) : undefined;
+  if (mine && kind === "approve") return { kind: "already_voted", at: mine.at } as const;
+  if (kind === "reject" || withinLimit(policy, person, request.rubAmount)) return undefined;
+  const canApprove = approversFor(policy, request.rubAmount, [
+    request.requester,
+    ...request.votes.map((vote) => vote.by),
+  ]);
+  return { kind: "over_limit", limit: limitOf(policy, person) ?? "0", canApprove } as const;
 }
 
 /** Reads, decides and swaps until one decision lands; records the act (or its refusal) once. */
@@ -134,14 +142,18 @@ export function approve(deps: PayoutDeps, id: string, approver: string, now: Dat
     const refusal = voterRefusal(policy, request, approver, now, "approve");
     if (refusal || !payoutsOn(policy)) return { refusal: refusal ?? { kind: "payouts_off" } };
     const at = now.toISOString();
-    const votes = [...request.votes.filter((one) => policy.approvers.includes(one.by)), { by: approver, at }];
+    // The votes that count now (their givers still approvers, within their limits) and this one.
+    const { counted, overLimit } = countedVotes(policy, request);
+    const votes = [...counted, { by: approver, at }];
     // The approvals the policy asks for now (its threshold may have been lowered since the request).
-    const needed = approvalsNeededNow(policy, request);
+    const { needed, rule, at: ruleAt } = ruleNow(policy, request);
+    const setAside = setAsideWith(policy, request, overLimit);
+    const counts = { ...request, votes, needed, rule, ruleAt, ...(setAside ? { setAside } : {}) };
     if (votes.length < needed) {
-      const next = { ...request, votes, needed };
+      const next = counts;
       return { next, result: { kind: "approval_noted", request: next, votes: votes.length, needed } };
     }
-    const next: PayoutRequest = { ...request, votes, needed, status: "approved", approvedAt: at };
+    const next: PayoutRequest = { ...counts, status: "approved", approvedAt: at };
     return { next, result: { kind: "approved", request: next } };
   });
 }

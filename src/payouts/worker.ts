@@ -12,7 +12,7 @@ import {
   type ReadRequest,
   readRequest,
 } from "./request-model.js";
-import { approvalsNeededNow, backToWaiting, recordStopped, sendStop } from "./send-check.js";
+import { recheckBeforeSend, recordStopped } from "./send-check.js";
 import { cancelAtService } from "./service-cancel.js";
 import { recoverSubmitting, type StepClock, type StepEnd, submitApproved } from "./submit.js";
 
@@ -74,6 +74,7 @@ async function follow(deps: PayoutDeps, read: ReadRequest, at: number): Promise<
     time,
   });
   if (!stored) return { dueAt: at };
+  if (state === "payed") await deps.recipients?.paid(ended, time).catch(() => undefined);
   return { dueAt: at + timing.keepMs };
 }
 
@@ -116,12 +117,10 @@ async function stepOf(
       ? recoverSubmitting(deps, claim, read, account, clock)
       : { dueAt: at + timingOf(deps).retryMs };
   // Approved, never marked (so never sent): stopped when the policy in force no longer lets it go
-  // (switched off, expired, a voter removed); sent once the register can sign.
+  // (switched off, expired, a voter removed or a limit lowered); sent once the register can sign.
   const policy = await deps.policies.get(request.registerKey);
-  const stop = sendStop(policy, request, new Date(at));
-  if (stop) return recordStopped(deps, read, stop, at);
-  const needed = approvalsNeededNow(policy, request);
-  if (request.votes.length < needed) return backToWaiting(deps, read, needed, at);
+  const held = await recheckBeforeSend(deps, read, policy, at);
+  if (held) return held;
   if (!account || !policy)
     return { dueAt: Math.min(at + timingOf(deps).retryMs, Date.parse(request.expiresAt)) };
   // Its money leaves today: counted against today's caps first (a request made on an earlier day).

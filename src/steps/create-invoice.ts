@@ -13,7 +13,7 @@ import { STEPS_TEXT } from "../i18n/steps.js";
 import { auditCreated, type CreatedCardNote } from "../invoices/created-card.js";
 import { deliverInvoiceCard } from "../invoices/live-card.js";
 import { chosenMethod } from "../invoices/method.js";
-import { createLink } from "../links/create.js";
+import { createLink, noteCardPlaced } from "../links/create.js";
 import { NotConnectedError } from "../payments/errors.js";
 import type { CreatedInvoice, Invoice, InvoiceDraft } from "../payments/model.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
@@ -100,6 +100,7 @@ async function createInvoice(
           return "failed" as const;
         })
       : "unreadable";
+    await noteCardPlaced(deps, register.key, made.ref, note);
   }
   // A card that did not go out is said in the outputs, not by failing the run: the invoice exists,
   // and a failed run would invite a second one.
@@ -136,7 +137,7 @@ async function makeLink(
     inputs: CreateInputs;
   },
   checked: { draft: InvoiceDraft; customer?: string | undefined },
-): Promise<{ ok: true; created: CreatedInvoice } | { ok: false; failure: StepFailure }> {
+): Promise<{ ok: true; created: CreatedInvoice; ref: string } | { ok: false; failure: StepFailure }> {
   const { run, register, where } = asked;
   try {
     if (!(await deps.stores.credentials.get(register.key))) throw new NotConnectedError(register.key);
@@ -157,7 +158,7 @@ async function makeLink(
     via: "step",
     run: run.executionId.slice(0, 80),
   });
-  if (attempt.ok) return { ok: true, created: attempt.created };
+  if (attempt.ok) return { ok: true, created: attempt.created, ref: attempt.ref };
   if (attempt.status === "not_recorded")
     return {
       ok: false,

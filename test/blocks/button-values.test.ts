@@ -5,6 +5,7 @@ import {
   listPageButton,
   paymethodsPageButton,
   stopButton,
+  unpaidPageButton,
 } from "../../src/blocks/button-values.js";
 
 describe("button value codecs: one schema beside its writer", () => {
@@ -18,6 +19,7 @@ describe("button value codecs: one schema beside its writer", () => {
       [paymethodsPageButton, { f: "btc", p: 2 }],
       [listPageButton, { t: "T0SANDBOX", f: "paid", p: 3 }],
       [disconnectButton, { t: "T0SANDBOX" }],
+      [unpaidPageButton, { t: "T0SANDBOX", p: 2, d: "2026-10", c: "Acme <Ltd>", r: "shop2" }],
     ] as const;
     for (const [codec, value] of cases) {
       const written = (codec.write as (v: unknown) => string)(value);
@@ -36,5 +38,6 @@ describe("button value codecs: one schema beside its writer", () => {
     expect(invoiceButton.schema.safeParse({ t: "T0", id: "../etc/passwd", s: "x" }).success).toBe(false);
     expect(listPageButton.schema.safeParse({ t: "T0", f: "everything", p: 1 }).success).toBe(false);
     expect(paymethodsPageButton.schema.safeParse({ f: "btc", p: 0 }).success).toBe(false);
+    expect(unpaidPageButton.schema.safeParse({ t: "T0", p: 1, d: "forever" }).success).toBe(false);
   });
 });

@@ -168,6 +168,9 @@ describe("reading the setup form", () => {
       expiryMinutes: 30,
       methods: [],
       requesters: [],
+      // Issue 52's rules: none written (an empty row of limits for each the form can show).
+      trustedOneBelow: null,
+      approverLimits: Array.from({ length: 10 }, () => ({ people: [], upTo: null })),
     });
   });
 

@@ -33,7 +33,10 @@ describe("the links' pass", () => {
     world = await listenerWorld();
     clock = new ManualClock(Date.now());
     book = new LinkBook(world.deps.links.board, () => clock.now());
-    runner = new LinkRunner({ ...world.deps, book, slack: async () => world.client, checkMs: 60_000 }, clock);
+    runner = new LinkRunner(
+      { ...world.deps, book, slack: async () => world.client, zone: "Europe/Moscow", checkMs: 60_000 },
+      clock,
+    );
   });
   afterEach(async () => {
     await runner.close();

@@ -296,3 +296,23 @@ describe("parseInvoiceText: the export's words", () => {
     },
   );
 });
+
+describe("parseInvoiceText: what is still unpaid", () => {
+  it.each([
+    ["unpaid", "30d", null],
+    ["UNPAID 7d", "7d", null],
+    ["unpaid week", "7d", null],
+    ["unpaid 2026-10 Acme Ltd", "2026-10", "Acme Ltd"],
+    ["unpaid Acme Ltd", "30d", "Acme Ltd"],
+    ['unpaid today "Globex Corp"', "today", "Globex Corp"],
+    ["неоплаченные 30d «Ромашка»", "30d", "Ромашка"],
+    ["Неоплаченные", "30d", null],
+  ])("%j -> %j for %j", (text, period, customer) => {
+    expect(parseInvoiceText(text)).toEqual({ kind: "unpaid", period, customer });
+  });
+
+  it("a customer's name is kept to 80 characters; `list unpaid` stays the list's filter", () => {
+    expect(parseInvoiceText(`unpaid ${"x".repeat(200)}`)).toMatchObject({ customer: "x".repeat(80) });
+    expect(parseInvoiceText("list unpaid")).toEqual({ kind: "list", filter: "notpaid" });
+  });
+});

@@ -8,10 +8,13 @@ import {
   disconnectButton,
   feedSettingsButton,
   invoiceButton,
+  linkButton,
   listPageButton,
   methodAlertButton,
   paymethodsPageButton,
+  scheduleButton,
   stopButton,
+  unpaidPageButton,
 } from "../../src/blocks/button-values.js";
 import { CONNECT_FIELDS } from "../../src/blocks/connect-modal.js";
 import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
@@ -25,6 +28,7 @@ import {
   FEED_ACTIONS,
   FEED_FORM_VIEW,
   INVOICE_ACTIONS,
+  LINK_ACTIONS,
   LIST_ACTIONS,
   METHOD_ALERT_ACTIONS,
   METHOD_SWITCH_VIEW,
@@ -35,13 +39,19 @@ import {
   PAYOUT_APPROVE_VIEW,
   PAYOUT_REQUEST_VIEW,
   PAYOUT_SETUP_VIEW,
+  RECIPIENT_ACTIONS,
+  RECIPIENT_ADD_VIEW,
+  RECIPIENT_CONFIRM_VIEW,
   REFUND_ACTION,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
+  UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { METHOD_WATCH_FIELDS } from "../../src/blocks/method-watch-form.js";
 import { PAYOUT_FIELDS } from "../../src/blocks/payout-setup.js";
+import { createLink } from "../../src/links/create.js";
 import { cancelDisconnect, disconnect, openConnect } from "../../src/listeners/actions/admin.js";
 import { auditOlderButton } from "../../src/listeners/actions/audit.js";
 import { createNowButtonPressed } from "../../src/listeners/actions/create-now.js";
@@ -49,13 +59,21 @@ import { cancelExport } from "../../src/listeners/actions/export.js";
 import { openFeedSettings } from "../../src/listeners/actions/feed.js";
 import { invoiceCardButton } from "../../src/listeners/actions/invoice.js";
 import { invoiceListButton } from "../../src/listeners/actions/invoice-list.js";
+import { copyLinkPressed, stopRemindingPressed } from "../../src/listeners/actions/link-reminder.js";
 import { openPaymentPage } from "../../src/listeners/actions/links.js";
 import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actions/method-alert.js";
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import {
+  recipientConfirmButton,
+  recipientRemoveButton,
+} from "../../src/listeners/actions/payout-recipient.js";
 import { refundButton } from "../../src/listeners/actions/payout-refund.js";
+import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
+import { scheduleButtonPressed } from "../../src/listeners/actions/schedules.js";
+import { unpaidPageButtonPressed } from "../../src/listeners/actions/unpaid.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
 import { invoiceCommand } from "../../src/listeners/commands/invoice.js";
@@ -70,6 +88,10 @@ import { createInvoiceSubmission } from "../../src/listeners/views/create-invoic
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
 import { methodSwitchSubmission } from "../../src/listeners/views/method-switch.js";
 import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
+import {
+  recipientAddSubmission,
+  recipientConfirmSubmission,
+} from "../../src/listeners/views/payout-recipient.js";
 import { payoutRequestSubmission } from "../../src/listeners/views/payout-request.js";
 import { payoutSetupSubmission } from "../../src/listeners/views/payout-setup.js";
 import { payoutVoteSubmission } from "../../src/listeners/views/payout-vote.js";
@@ -288,6 +310,31 @@ describe("buttons", () => {
     expect(lastLine()).toMatchObject({ outcome: "ok", upstreamStatus: 200 });
   });
 
+  it("a /invoice unpaid page button shows that page of the links still unpaid, by customer", async () => {
+    cover(unpaidPageButtonPressed);
+    const ref = "abcdefgh45";
+    const order = { team: TEAM, amount: "150", currency: "RUB", lifetimeMinutes: 60, creator: ADMIN };
+    await world.deps.links.begin(
+      TEAM,
+      ref,
+      { ...order, customer: "Acme", channel: CHANNEL, via: "form" },
+      true,
+    );
+    await world.deps.links.settle(TEAM, ref, {
+      status: "created",
+      invoiceId: UNPAID,
+      url: "https://pay.example/",
+    });
+    const value = unpaidPageButton.write({ t: TEAM, p: 1, d: "30d" });
+    await unpaidPageButtonPressed(world.deps)(
+      buttonArgs(world, { actionId: UNPAID_ACTIONS.next, value, replyId: "unpaid" }),
+    );
+    const shown = JSON.stringify(await reply("unpaid"));
+    expect(shown).toContain("*Acme* · 1 link · 150.00 RUB");
+    expect(shown).toContain(UNPAID);
+    expect(lastLine()).toMatchObject({ outcome: "ok", action: "unpaid 30d", page: 1 });
+  });
+
   it("Older on /invoice audit shows the entries before its cursor to an admin, and refuses a member", async () => {
     cover(auditOlderButton);
     for (const actor of [ADMIN, ADMIN, ADMIN])
@@ -332,6 +379,102 @@ describe("buttons", () => {
     await press(ADMIN, "now-again");
     expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
     expect(world.fake.created).toHaveLength(1);
+  });
+
+  it("Pause, Resume and Delete change a schedule for its owner or an admin only, and show the list again", async () => {
+    cover(scheduleButtonPressed);
+    const schedule = await world.deps.schedules.create({
+      team: TEAM,
+      registerKey: TEAM,
+      owner: ADMIN,
+      channel: CHANNEL,
+      rule: { every: "month", day: 5, at: "10:00" },
+      zone: "Europe/Moscow",
+      order: { amount: "1500", currency: "RUB", lifetimeMinutes: 60 },
+    });
+    const value = scheduleButton.write({ t: TEAM, s: schedule.id });
+    const press = (actionId: string, user: string, replyId: string) =>
+      scheduleButtonPressed(world.deps)(
+        buttonArgs(world, { actionId, value, user, ephemeral: true, replyId }),
+      );
+    await press(SCHEDULE_ACTIONS.pause, MEMBER, "s-member");
+    expect(JSON.stringify(await reply("s-member"))).toContain("Only its owner, <@U0ADMIN>");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+    await press(SCHEDULE_ACTIONS.pause, ADMIN, "s-pause");
+    expect(JSON.stringify(await reply("s-pause"))).toContain(SCHEDULE_ACTIONS.resume);
+    expect((await world.deps.schedules.read(TEAM, schedule.id))?.status).toBe("paused");
+    await press(SCHEDULE_ACTIONS.resume, ADMIN, "s-resume");
+    expect(JSON.stringify(await reply("s-resume"))).toContain(SCHEDULE_ACTIONS.pause);
+    await press(SCHEDULE_ACTIONS.remove, ADMIN, "s-delete");
+    expect(JSON.stringify(await reply("s-delete"))).toContain("No repeating invoices");
+    expect(await world.deps.schedules.read(TEAM, schedule.id)).toBeUndefined();
+    const actions = (await world.deps.audit.list(TEAM, {})).entries.map((listed) => listed.entry?.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["schedule.paused", "schedule.resumed", "schedule.deleted"]),
+    );
+  });
+
+  it("Copy link answers with the link privately; Stop reminding turns the link's reminder off", async () => {
+    cover(copyLinkPressed);
+    cover(stopRemindingPressed);
+    const ref = "remindme23";
+    const order = {
+      team: TEAM,
+      amount: "150",
+      currency: "RUB",
+      lifetimeMinutes: 600,
+      creator: ADMIN,
+      remind: 60,
+    };
+    await world.deps.links.begin(TEAM, ref, { ...order, channel: CHANNEL, via: "form" }, true);
+    const url = "https://pay.crystalpay.io/?i=715308959_Remind";
+    await world.deps.links.settle(TEAM, ref, { status: "created", invoiceId: "715308959_Remind", url });
+    const value = linkButton.write({ t: TEAM, k: ref });
+    await copyLinkPressed(world.deps)(
+      buttonArgs(world, { actionId: LINK_ACTIONS.copy, value, replyId: "copy" }),
+    );
+    const copied = (await reply("copy")) as { replace_original?: boolean };
+    expect(JSON.stringify(copied)).toContain(`\`\`\`${url}\`\`\``);
+    expect(copied.replace_original).toBe(false);
+    expect(lastLine()).toMatchObject({ outcome: "ok", invoice: "715308959_Remind" });
+    await stopRemindingPressed(world.deps)(
+      buttonArgs(world, { actionId: LINK_ACTIONS.stopReminding, value, replyId: "quiet" }),
+    );
+    const stopped = (await reply("quiet")) as { replace_original?: boolean };
+    expect(JSON.stringify(stopped)).toContain("Reminders stopped by <@U0ADMIN>");
+    expect(JSON.stringify(stopped)).not.toContain(LINK_ACTIONS.stopReminding);
+    expect(stopped.replace_original).toBe(true);
+    expect((await world.deps.links.read(TEAM, ref))?.remind).toBe(0);
+  });
+
+  it("Re-issue warns while the old link works; Re-issue anyway makes one new invoice with its fields", async () => {
+    cover(reissueButtonPressed);
+    const draft = { amount: "150", currency: "RUB", lifetimeMinutes: 60, description: "Plan" };
+    const asker = { team: TEAM, creator: ADMIN, channel: CHANNEL, via: "form", customer: "Acme" } as const;
+    const made = await createLink(world.deps, TEAM, draft, asker);
+    if (!made.ok) throw new Error("not created");
+    const press = (e: boolean, replyId: string) =>
+      reissueButtonPressed(world.deps)(
+        buttonArgs(world, {
+          actionId: LINK_ACTIONS.reissue,
+          value: linkButton.write({ t: TEAM, k: made.ref, ...(e ? { e: 1 } : {}) }),
+          ephemeral: true,
+          replyId,
+        }),
+      );
+    await press(false, "reissue-early");
+    expect(JSON.stringify(await reply("reissue-early"))).toContain("still works until");
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "early" });
+    expect(world.fake.created).toHaveLength(1);
+    await press(true, "reissue-anyway");
+    expect(JSON.stringify(await reply("reissue-anyway"))).toContain("re-issues");
+    expect(world.fake.created).toHaveLength(2);
+    const next = world.fake.created[1] ?? "";
+    expect(world.fake.invoices.get(next)).toMatchObject({ amount: "150", description: "Plan" });
+    expect(lastLine()).toMatchObject({ outcome: "reissue", result: "reissued", reissued: next });
+    await press(true, "reissue-again");
+    expect(JSON.stringify(await reply("reissue-again"))).toContain("re-issued already");
+    expect(world.fake.created).toHaveLength(2);
   });
 
   it("Stop updating takes a private card out of its invoice's watch", async () => {
@@ -951,6 +1094,68 @@ describe("payout requests", () => {
     const opened = viewOf(world.slack.callsOf("views.open").at(-1)?.body ?? {});
     expect(JSON.parse(opened.private_metadata ?? "{}")).toMatchObject({ i: "715308962_PaidInFull" });
     expect(lastLine()).toMatchObject({ outcome: "modal_opened" });
+  });
+
+  it("a recipient: its form adds it (its card posted), Confirm asks an approver for the last four, Remove is an admin's", async () => {
+    for (const handler of [recipientAddSubmission, recipientConfirmButton, recipientConfirmSubmission])
+      cover(handler);
+    cover(recipientRemoveButton);
+    await setUp();
+    world.slack.users.U0BORIS = {};
+    const acks: Acks = [];
+    const values = {
+      recipient_label: text("Acme"),
+      recipient_method: text("CARDRUBP2P"),
+      recipient_wallet: text(WALLET),
+    };
+    const origin = JSON.stringify({ t: TEAM, c: CHANNEL, r: "main" });
+    await recipientAddSubmission(world.deps)(
+      submissionArgs(
+        world,
+        { callbackId: RECIPIENT_ADD_VIEW, values, privateMetadata: origin, user: "U0REQ" },
+        acks,
+      ),
+    );
+    expect(acks).toEqual([undefined]);
+    const card = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
+    const value = JSON.stringify(card?.body).match(/([a-z2-7]{10}:main)/)?.[1] ?? "";
+    const press = (user: string, replyId: string, actionId: string = RECIPIENT_ACTIONS.confirm) =>
+      (actionId === RECIPIENT_ACTIONS.confirm ? recipientConfirmButton : recipientRemoveButton)(world.deps)(
+        buttonArgs(world, { actionId, value, user, replyId }),
+      );
+    await press("U0REQ", "adder");
+    expect(JSON.stringify(await reply("adder"))).toContain("You added this recipient");
+    await press("U0ANNA", "anna");
+    expect(JSON.stringify(world.slack.callsOf("views.open").at(-1)?.body.view)).toContain(
+      RECIPIENT_CONFIRM_VIEW,
+    );
+    const confirm = async (user: string, lastFour: string) => {
+      const given: Acks = [];
+      const metadata = JSON.stringify({ id: value.slice(0, 10), r: "main" });
+      await recipientConfirmSubmission(world.deps)(
+        submissionArgs(
+          world,
+          {
+            callbackId: RECIPIENT_CONFIRM_VIEW,
+            values: { recipient_last_four: text(lastFour) },
+            privateMetadata: metadata,
+            user,
+          },
+          given,
+        ),
+      );
+      return given;
+    };
+    expect(await confirm("U0ANNA", "1111")).toMatchObject([
+      { errors: { recipient_last_four: expect.stringContaining("last four") } },
+    ]);
+    expect(await confirm("U0ANNA", "5678")).toEqual([undefined]);
+    expect(await confirm("U0BORIS", "5678")).toEqual([undefined]);
+    expect(lastLine()).toMatchObject({ outcome: "recipient_confirmed", result: "trusted" });
+    await press(MEMBER, "member", RECIPIENT_ACTIONS.remove);
+    expect(JSON.stringify(await reply("member"))).toContain("Only a workspace admin");
+    await press(ADMIN, "admin", RECIPIENT_ACTIONS.remove);
+    expect(JSON.stringify(await reply("admin"))).toContain("removed");
   });
 });
 

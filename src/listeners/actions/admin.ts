@@ -54,27 +54,28 @@ export const openConnect =
     );
   };
 
+/** What Disconnect uses: the credentials, and every register's work it forgets. */
+type DisconnectDeps = AnswerDeps &
+  ManagerDeps &
+  Pick<
+    ListenerDeps,
+    | "replyVisibility"
+    | "defaultApiVersion"
+    | "payments"
+    | "watches"
+    | "callbacks"
+    | "feeds"
+    | "history"
+    | "digests"
+    | "payoutPolicies"
+    | "balanceAlerts"
+    | "methodWatches"
+    | "methodSwitches"
+  >;
+
 /** Disconnect, from the confirmation message or App Home. */
 export const disconnect =
-  (
-    deps: AnswerDeps &
-      ManagerDeps &
-      Pick<
-        ListenerDeps,
-        | "replyVisibility"
-        | "defaultApiVersion"
-        | "payments"
-        | "watches"
-        | "callbacks"
-        | "feeds"
-        | "history"
-        | "digests"
-        | "payoutPolicies"
-        | "balanceAlerts"
-        | "methodWatches"
-        | "methodSwitches"
-      >,
-  ) =>
+  (deps: DisconnectDeps) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, client } = args;
     await ack();

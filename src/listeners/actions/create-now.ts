@@ -5,6 +5,7 @@ import type { Lang } from "../../i18n/lang.js";
 import { LINKS_TEXT } from "../../i18n/links.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { auditCreated, type CreatedCardNote, postCreatedInvoiceCard } from "../../invoices/created-card.js";
+import { noteCardPlaced } from "../../links/create.js";
 import { type CreateNow, createNow } from "../../links/create-now.js";
 import { actionContext, pageSender } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
@@ -87,6 +88,7 @@ async function answerPress(
   const asked = { ...draft, customer: record.customer };
   try {
     await postCreatedInvoiceCard(deps, client, where, attempt.created, asked, delivered);
+    await noteCardPlaced(deps, creator.registerKey, attempt.ref, delivered);
   } finally {
     note(delivered);
   }

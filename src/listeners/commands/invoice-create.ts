@@ -1,8 +1,10 @@
 import type { webApi } from "@slack/bolt";
 import { createInvoiceModal, createNotAllowedMessage } from "../../blocks/invoice-create.js";
+import { escapeMrkdwn } from "../../blocks/mrkdwn.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { CREATE_TEXT } from "../../i18n/invoice-create.js";
 import type { Lang } from "../../i18n/lang.js";
+import { LINK_REMINDERS_TEXT } from "../../i18n/link-reminders.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { slackErrorCode } from "../../slack/error.js";
@@ -32,11 +34,11 @@ type CreateCommand = {
 };
 
 /**
- * `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [description]`: opens the create
+ * `/invoice new [amount] [currency] [customer NAME] [email ADDRESS] [remind 1h|6h] [description]`: opens the create
  * modal, or says why not. The payer's e-mail is offered on API v3 registers only (v2 takes none).
  */
 export async function openCreateModal(
-  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion">,
+  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion" | "serviceTimeZone">,
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
@@ -53,6 +55,12 @@ export async function openCreateModal(
     const t = CREATE_TEXT[lang];
     return { reply: ephemeral(t.emailNeedsV3, t.emailNeedsV3Fallback), log: { outcome: "usage" } };
   }
+  if (prefill.remindUnclear !== undefined) {
+    const words = LINK_REMINDERS_TEXT[lang].remindWords(
+      escapeMrkdwn(prefill.remindUnclear).replace(/`/g, "ˋ"),
+    );
+    return { reply: ephemeral(words, words.replace(/`/g, "")), log: { outcome: "usage" } };
+  }
   const methods = await deps.payments.enabledMethodsWithin(register.key, CREATE_METHODS_BUDGET_MS);
   const methodCount = methods ? methods.length : "unavailable";
   try {
@@ -60,6 +68,7 @@ export async function openCreateModal(
       trigger_id: command.triggerId,
       view: createInvoiceModal({
         ...prefill,
+        zone: deps.serviceTimeZone,
         emailOffered,
         methods,
         // Main's forms carry no name: they read as the forms opened before registers did.

@@ -32,6 +32,8 @@ export type InvoiceRequest =
   | { kind: "create"; prefill: CreatePrefill }
   | { kind: "list"; filter: ListFilter }
   | { kind: "summary"; period: PeriodName }
+  /** `/invoice unpaid [period] [customer]` (RU `неоплаченные`): the links Kassa made still waiting for payment. */
+  | { kind: "unpaid"; period: PeriodName; customer: string | null }
   | { kind: "export"; period: PeriodName; format: ExportFormat }
   /** `/invoice digest HH:MM [weekly|monthly]` (at) or `/invoice digest off [weekly|monthly]` (null). */
   | { kind: "digest"; at: string | null; cadence: "daily" | "weekly" | "monthly" }
@@ -39,6 +41,10 @@ export type InvoiceRequest =
   | { kind: "audit"; op: AuditOp; period: AuditPeriod; what: string | null; person: string | null }
   /** `/invoice use [NAME]`: which register the channel uses, or (admins) make NAME its register. */
   | { kind: "use"; name: string | null }
+  /** `/invoice reissue ID|LINK` (RU `перевыпустить`): a payment link made again (issue 51). */
+  | { kind: "reissue"; invoiceId: string }
+  /** `/invoice recurring`: the register's repeating invoices, with Pause, Resume and Delete. */
+  | { kind: "recurring" }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 export { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
@@ -52,7 +58,15 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
-  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  const prefill = create && parseCreateText(create[1] ?? "", CREATE_CURRENCIES);
+  if (prefill?.repeat === "invalid") return { kind: "invalid", reason: "repeat_arg", input: trimmed };
+  if (prefill) return { kind: "create", prefill };
+  if (/^(recurring|повторяющиеся)$/i.test(trimmed)) return { kind: "recurring" };
+  const reissue = /^(?:reissue|re-issue|перевыпустить)(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (reissue) {
+    const target = lookupRequest(reissue[1]?.trim() ?? "");
+    return target.kind === "lookup" ? { kind: "reissue", invoiceId: target.invoiceId } : target;
+  }
   return manageRequest(trimmed) ?? feedRequest(trimmed) ?? reportRequest(trimmed) ?? lookupRequest(trimmed);
 }
 
@@ -96,8 +110,10 @@ function feedRequest(trimmed: string): InvoiceRequest | undefined {
   return undefined;
 }
 
-/** list, summary, export. */
+/** list, summary, export, unpaid. */
 function reportRequest(trimmed: string): InvoiceRequest | undefined {
+  const unpaid = /^(?:unpaid|неоплаченные)(?:\s+([\s\S]*))?$/i.exec(trimmed);
+  if (unpaid) return unpaidRequest(unpaid[1]?.trim() ?? "");
   const list = /^list(?:\s+(paid|notpaid|unpaid|all))?$/i.exec(trimmed);
   if (list) {
     const word = list[1]?.toLowerCase() ?? "all";
@@ -146,6 +162,17 @@ function periodWord(word: string | undefined): PeriodName | undefined {
   if (lower === "week") return "7d";
   if (lower === "today" || lower === "yesterday" || lower === "7d" || lower === "30d") return lower;
   return monthPeriod(lower);
+}
+
+/** `[period] [customer]`: 30 days when no period comes first; the customer's name, any case, quotes aside. */
+function unpaidRequest(words: string): InvoiceRequest {
+  const first = /^(\S+)(?:\s+([\s\S]*))?$/.exec(words);
+  const period = first?.[1] ? periodWord(first[1]) : undefined;
+  const rest = (period ? (first?.[2] ?? "") : words)
+    .trim()
+    .replace(/^["“«](.*)["”»]$/, "$1")
+    .trim();
+  return { kind: "unpaid", period: period ?? "30d", customer: rest === "" ? null : rest.slice(0, 80) };
 }
 
 /** `[period] [csv|xlsx]` in either order; CSV and today when not given. */
@@ -213,6 +240,7 @@ export const AUDIT_SUBJECTS = [
   "digest",
   "callback",
   "invoice",
+  "schedule",
   "export",
   "payout",
   "act",

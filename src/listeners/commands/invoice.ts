@@ -15,6 +15,8 @@ import type { ListenerDeps } from "../deps.js";
 import { refundsOnCard } from "../payouts/refund.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
+import { recurringCommand } from "../replies/recurring.js";
+import { unpaidReply } from "../replies/unpaid.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import {
@@ -30,12 +32,12 @@ import { openCreateModal } from "./invoice-create.js";
 import { runPeriodDigestCommand } from "./invoice-digest.js";
 import { runExportCommand } from "./invoice-export.js";
 import { feedFormCommand, subscribeFeed } from "./invoice-feed.js";
+import { reissueCommand } from "./invoice-reissue.js";
 import { type InvoiceRequest, parseInvoiceText } from "./invoice-text.js";
 import { useRegisterCommand } from "./invoice-use.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
-/** What `/invoice` is given. */
 type InvoiceCommandDeps = AnswerDeps &
   ManagerDeps &
   Pick<
@@ -52,9 +54,10 @@ type InvoiceCommandDeps = AnswerDeps &
     | "history"
     | "cancels"
     | "digests"
-    | "payouts"
-    | "payoutPolicies"
-  >;
+    | "links"
+    | "schedules"
+  > &
+  Pick<ListenerDeps, "payouts" | "payoutPolicies">;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
 type Asker = {
@@ -123,13 +126,20 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
       asker.register,
     );
   },
+  unpaid: ({ deps, asker, request, note }) => {
+    note({ action: `unpaid ${request.period}` });
+    return unpaidReply(deps, asker.teamId, { ...request, page: 1 }, asker.register);
+  },
   create: ({ deps, client, asker, request, note }) =>
     openCreateModal(deps, client, asker, request.prefill, note),
   use: ({ deps, client, asker, request, lang, note }) =>
     useRegisterCommand(deps, client, asker, request.name, lang, note),
   audit: ({ deps, client, asker, request, lang, note }) =>
     auditCommand(deps, client, asker, request, lang, note),
+  recurring: ({ deps, client, asker, lang }) => recurringCommand(deps, client, asker, lang),
   lookup: invoiceCard,
+  reissue: ({ deps, client, asker, request, lang, note }) =>
+    reissueCommand(deps, client, asker, request, { lang, note }),
 };
 
 /** `/invoice <id or link>`: the invoice's card, live while it may still change. */
@@ -149,14 +159,12 @@ async function invoiceCard({
     now: deps.now(),
     teamId: asker.teamId,
     visibility,
-    // The invoice's chosen method from the register's method list (its name and currency for the
-    // card): cached, or read within a short budget; undefined otherwise, never an error.
+    // Its chosen method from the register's list: cached, or read within a short budget, else none.
     method: await chosenMethod(deps, register.key, invoice),
     lang,
     register: asker.register.several ? register.name : undefined,
     refund: await refundsOnCard(deps, register.key, invoice),
   });
-  // The card fills in how it was delivered; the line gets it whatever happens.
   const delivery: CardDelivery = {};
   const reply = await deliverInvoiceCard(
     deps,
@@ -184,10 +192,13 @@ const FEED_REPLIES: ReadonlySet<SubcommandName> = new Set(["subscribe", "feed", 
 /** Sub-commands that read or change a register's money: refused where the register is not used. */
 const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "list",
+  "unpaid",
   "summary",
   "export",
   "lookup",
   "create",
+  "reissue",
+  "recurring",
   "subscribe",
   "feed",
   "digest",
@@ -210,8 +221,7 @@ function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K
 export const invoiceCommand =
   (deps: InvoiceCommandDeps) =>
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
-    // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
-    await ack();
+    await ack(); // Slack gives up after 3 s: before any I/O; the answer goes through response_url
     const context = commandContext(deps, client, INVOICE_COMMAND, command, request);
     // Once a long read showed its progress, whatever comes next (the report, a failure) replaces it.
     let progressShown = false;

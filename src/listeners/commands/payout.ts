@@ -1,11 +1,13 @@
 import type { webApi } from "@slack/bolt";
 import { notAllowedMessage } from "../../blocks/admin.js";
+import { payoutPolicyMessage } from "../../blocks/payout-policy.js";
 import { noSecret2Message, payoutHelpMessage, payoutSetupModal } from "../../blocks/payout-setup.js";
 import { ephemeral } from "../../blocks/replies.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { NotConnectedError } from "../../payments/errors.js";
 import { payoutsOn } from "../../payouts/policy.js";
 import { versionOf } from "../../payouts/policy-store.js";
+import { POLICY_FIELDS } from "../../payouts/set-policy.js";
 import { slackErrorCode } from "../../slack/error.js";
 import { MAIN_REGISTER } from "../../store/registers.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
@@ -16,7 +18,8 @@ import { parseRefundLine, refundFromCommand } from "../payouts/refund.js";
 import type { CommandArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
-import { openRequestForm, type RequestCommandDeps, requestInOneLine } from "./payout-request.js";
+import { RECIPIENT_COMMAND, type RecipientCommandDeps, recipientCommand } from "./payout-recipients.js";
+import { openRequestForm, requestInOneLine } from "./payout-request.js";
 
 export const PAYOUT_COMMAND = "/payout";
 
@@ -25,12 +28,13 @@ export const PAYOUT_METHODS_BUDGET_MS = 700;
 
 type PayoutDeps = AnswerDeps &
   ManagerDeps &
-  RequestCommandDeps &
+  RecipientCommandDeps &
   Pick<ListenerDeps, "payments" | "payoutPolicies">;
 
 /**
  * `/payout [REGISTER] setup`: the register's payout policy form, for admins. `/payout` alone opens
  * the request form where payouts are on (else the help: what exists, and the policy in a line);
+ * `/payout policy` shows the policy in full (its rules and approval limits too);
  * `/payout AMOUNT METHOD WALLET REASON…` requests in one line; `/payout help` is the help.
  */
 export const payoutCommand =
@@ -55,6 +59,11 @@ export const payoutCommand =
         const where = { channel: command.channel_id, triggerId: command.trigger_id, register: chosen, lang };
         return footed(refundFromCommand(deps, client, { ...who, ...where }, refund, note));
       }
+      if (/^(policy|правила)$/i.test(rest)) {
+        const reply = payoutPolicyMessage(chosen.name, policy, POLICY_FIELDS, lang);
+        return { reply: withRegisterFooter(reply, chosen, lang), log: { outcome: "help" } };
+      }
+      if (RECIPIENT_COMMAND.test(rest)) return footed(recipientCommand(deps, client, asked, note));
       if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, note));
       if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, note);
       const reply = withRegisterFooter(payoutHelpMessage(chosen.name, policy, lang), chosen, lang);

@@ -14,6 +14,13 @@ const METHOD_ACTS: Record<string, AuditAction | undefined> = {
   "method-surcharge": "method.surcharge_set",
 };
 
+/** A trusted recipient's steps (src/payout-recipients records those it carries out). */
+const RECIPIENT_ACTS = {
+  add: "recipient.added",
+  confirm: "recipient.confirmed",
+  remove: "recipient.removed",
+} as const satisfies Record<string, AuditAction>;
+
 /**
  * Which answered request is an act the audit trail keeps, decided from its outcome as data: one
  * place for every command, button and form (answer() and handledSubmission() ask it), so a new
@@ -85,6 +92,8 @@ export function auditedAct(
             reason: outcome.refusal,
           }
         : undefined;
+    case "recipient_refused":
+      return recipientRefused(outcome, noted.audit?.object);
     case "not_allowed":
       return notAnAdmin(where, noted);
     case "ok":
@@ -104,6 +113,16 @@ function refundRefused(invoice: string | undefined, refusal: string): Act {
     outcome: "refused",
     reason: refusal,
   };
+}
+
+/** A recipient's step refused before its use case wrote it down (the use case records the others). */
+function recipientRefused(
+  outcome: Extract<Outcome, { outcome: "recipient_refused" }>,
+  object: string | undefined,
+): Act | undefined {
+  if (outcome.recorded) return undefined;
+  const action = RECIPIENT_ACTS[outcome.act];
+  return { action, object: object ?? "recipient", outcome: "refused", reason: outcome.refusal };
 }
 
 /** A person refused as not an admin: a method switch keeps its own action (switched, surcharge set). */

@@ -1,14 +1,13 @@
 import type { BalanceVisibility } from "../../blocks/balance.js";
 import type { SlackMessage } from "../../blocks/message.js";
 import type { CardDelivery, TellDelivery } from "../../invoices/deps.js";
+import type { ReissueLog } from "../../links/reissue.js";
 import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 import type { MethodsOutcome } from "./methods-outcome.js";
 
-/**
- * The shape of the one log line answer() writes per handled command or action: who, the context the
- * producer noted, what happened (one outcome kind with its own fields) and how long it took.
- */
+/** The one log line answer() writes per handled command or action: who, the context noted, what
+ * happened (one outcome kind with its own fields) and how long it took. */
 export type AnswerLogLine = { command?: string; action?: string; team: string; user: string } & LogContext &
   Outcome & {
     /** The reply could not be sent (response_url or Web API error); the line is then an error. */
@@ -147,6 +146,7 @@ export type CommandOutcome =
   | PayoutOutcome
   | MethodSwitchOutcome
   | { outcome: "export_started"; export: string }
+  | ({ outcome: "reissue" } & ReissueLog) // a payment link re-issued, or why not (issue 51)
   | { outcome: "export_busy" | "export_needs_scope" | "report_cancelled" }
   | {
       outcome: "export_cancel" | "report_cancel";
@@ -185,6 +185,7 @@ export type ViewOutcome =
   | { outcome: "create_failed"; reference: string; err: unknown }
   /** The invoice was created and its card posted. */
   | { outcome: "created" }
+  | { outcome: "schedule_created" } // a repeating invoice set (issue 51): its pass makes the runs
   /** The invoice was created, its card could not be delivered at all. */
   | { outcome: "card_failed"; err: unknown }
   /** The credentials worked and were saved. */

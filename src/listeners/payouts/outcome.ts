@@ -14,4 +14,17 @@ export type PayoutOutcome =
    * A click that changed nothing: `by` slack when the listener refused it (the person, the wallet's
    * ending, a stale button: recorded as a refused act then), kassa when the vote did (recorded there).
    */
-  | { outcome: "payout_vote_refused"; refusal: string; by: "kassa" | "slack" };
+  | { outcome: "payout_vote_refused"; refusal: string; by: "kassa" | "slack" }
+  /** `/payout recipients`: how many were listed. */
+  | { outcome: "recipients_listed"; count: number }
+  /** `/payout recipient remove LABEL`: the question with Remove shown. */
+  | { outcome: "remove_asked" }
+  /** A recipient added (its card posted), confirmed (`result`: confirmed or trusted) or removed. */
+  | { outcome: "recipient_added" }
+  | { outcome: "recipient_confirmed"; result: string }
+  | { outcome: "recipient_removed" }
+  /**
+   * Adding, confirming or removing refused: `recorded` when the use case wrote the refusal down
+   * already (a confirmation of a recipient it found), else the listener's answer records it.
+   */
+  | { outcome: "recipient_refused"; refusal: string; act: "add" | "confirm" | "remove"; recorded: boolean };

@@ -2,6 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { PAYOUT_CALLBACK_QUERY } from "../../callbacks/receive.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
+import { trustedByWallet } from "../../payout-recipients/lookup.js";
 import { payoutNoticeSchema } from "../../payouts/notice-model.js";
 import { announceRequest } from "../../payouts/notices.js";
 import type { InvoicePaid } from "../../payouts/refund-record.js";
@@ -67,6 +68,8 @@ export async function askPayout(
     deps.callbacks && `${await deps.callbacks.address(asked.register.key)}${PAYOUT_CALLBACK_QUERY}`;
   // The method's balance, for its card, and its currency: a RUB payout is held against the caps at once.
   const balance = await balanceOf(deps, asked.register.key, asked.method);
+  // A wallet typed that is a trusted recipient's (the same method) pays that recipient.
+  const recipient = await trustedByWallet(deps.payouts, asked.register.key, asked.method, asked.wallet);
   let channel = "";
   const result = await requestPayout(
     payouts,
@@ -82,6 +85,9 @@ export async function askPayout(
       currency: balance?.currency,
       callbackUrl,
       refundOf: asked.refundOf,
+      ...(recipient
+        ? { recipient: { id: recipient.id, label: recipient.label }, walletExtra: recipient.walletExtra }
+        : {}),
     },
     now,
     // Written with the request: the worker posts a card this process did not get to post.

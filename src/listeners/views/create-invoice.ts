@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
@@ -8,6 +7,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
+import type { RepeatInitial } from "../../blocks/invoice-repeat.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
@@ -18,7 +18,7 @@ import {
   tellCreator,
 } from "../../invoices/created-card.js";
 import type { TellDelivery } from "../../invoices/deps.js";
-import { createLink, type LinkAsker, type LinkAttempt } from "../../links/create.js";
+import { createLink, type LinkAsker, type LinkAttempt, noteCardPlaced } from "../../links/create.js";
 import { ServiceError } from "../../payments/errors.js";
 import type { InvoiceDraft } from "../../payments/model.js";
 import { within } from "../../util/within.js";
@@ -31,7 +31,8 @@ import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
 import { mayCreate } from "../workspace/settings.js";
-import { selectValue, textValue } from "./form.js";
+import { formSchema, originSchema } from "./create-invoice-form.js";
+import { checkedRepeat, makeSchedule } from "./create-schedule.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -41,37 +42,9 @@ export const INLINE_CREATE_MS = 2500;
 /** A submission is remembered this long, so a redelivery or a second click creates nothing more. */
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
 
-/** `r`: the register's name; absent on main's forms and on those opened before registers. */
-const originSchema = z.object({
-  t: z.string().min(1),
-  c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
-  r: z.string().min(1).max(100).optional(),
-});
-/** The parts of view.state.values the modal defines, as validateCreateInput reads them. */
-const formSchema = z
-  .object({
-    [CREATE_FIELDS.amount]: z.object({ value: textValue }),
-    [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
-    [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
-    [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.customer]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
-  })
-  .transform((values) => ({
-    amount: values[CREATE_FIELDS.amount].value.value,
-    currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
-    lifetime: values[CREATE_FIELDS.lifetime].value.value,
-    description: values[CREATE_FIELDS.description]?.value.value,
-    customer: values[CREATE_FIELDS.customer]?.value.value,
-    email: values[CREATE_FIELDS.email]?.value.value,
-    extra: values[CREATE_FIELDS.extra]?.value.value,
-    requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
-  }));
-
 type CreateDeps = ManagerDeps &
-  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links">;
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links"> &
+  Pick<ListenerDeps, "schedules" | "serviceTimeZone">;
 
 /**
  * The create modal's submit: validate, check the submitter again (a submission is a request of its
@@ -90,8 +63,14 @@ export const createInvoiceSubmission =
       if ("outcome" in accepted) return accepted;
       const refused =
         (await refusedCreator(submission, accepted.creator)) ??
-        (await claimedBefore(submission, { ...accepted.draft, customer: accepted.customer }));
+        (await claimedBefore(submission, {
+          ...accepted.draft,
+          customer: accepted.customer,
+          remind: accepted.remind,
+        }));
       if (refused) return refused;
+      const { repeat } = accepted;
+      if (repeat) return makeSchedule(deps, client, { ...accepted, repeat, lang, reply });
       return createAndPost(submission, accepted, started);
     });
   };
@@ -108,7 +87,16 @@ type Submission = {
   reply: (answer?: ViewAnswer) => Promise<void>;
 };
 /** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
-type Accepted = { creator: Creator; draft: InvoiceDraft; registerKey: string; customer?: string | undefined };
+type Accepted = {
+  creator: Creator & { registerKey: string };
+  draft: InvoiceDraft;
+  registerKey: string;
+  customer?: string | undefined;
+  /** Every week or Every month chosen: a schedule, not an invoice now (issue 51). */
+  repeat?: RepeatInitial | undefined;
+  /** Minutes before expiry to remind the creator (none: off). */
+  remind?: number | undefined;
+};
 
 /** The form read and checked: the invoice to create and who creates it where, or why not. */
 async function acceptedForm({
@@ -127,18 +115,21 @@ async function acceptedForm({
     return { outcome: "bad_form" };
   }
   const checked = validateCreateInput(form.values, lang);
-  if (!checked.ok) {
-    await reply({ response_action: "errors", errors: checked.errors });
-    return { outcome: "invalid", fields: Object.keys(checked.errors) };
+  const repeat = checkedRepeat(deps, view.state.values, lang);
+  if (!checked.ok || !repeat.ok) {
+    const errors = { ...(checked.ok ? {} : checked.errors), ...(repeat.ok ? {} : repeat.errors) };
+    await reply({ response_action: "errors", errors });
+    return { outcome: "invalid", fields: Object.keys(errors) };
   }
-  const creator: Creator = {
+  const creator = {
     teamId,
     userId: body.user.id,
     channelId: form.origin.c,
     registerKey: register.key,
     register: register.several ? register.name : undefined,
   };
-  return { creator, draft: checked.draft, registerKey: register.key, customer: checked.customer };
+  const { draft, customer, remind } = checked;
+  return { creator, draft, registerKey: register.key, customer, remind, repeat: repeat.repeat };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
@@ -177,11 +168,12 @@ async function claimedBefore(submission: Submission, draft: object): Promise<Out
  */
 async function createAndPost(submission: Submission, accepted: Accepted, started: number): Promise<Outcome> {
   const { deps, client, lang, note, reply } = submission;
-  const { creator, draft, customer } = accepted;
+  const { creator, draft, customer, remind } = accepted;
   const asker: LinkAsker = {
     team: creator.teamId,
     register: creator.register,
     customer,
+    remind,
     creator: creator.userId,
     channel: creator.channelId,
     via: "form",
@@ -206,6 +198,7 @@ async function createAndPost(submission: Submission, accepted: Accepted, started
   const delivered: CreatedCardNote = { invoice: result.created.id };
   try {
     await postCreatedInvoiceCard(deps, client, creator, result.created, { ...draft, customer }, delivered);
+    await noteCardPlaced(deps, accepted.registerKey, result.ref, delivered);
     return { outcome: "created" };
   } catch (error) {
     return { outcome: "card_failed", err: error };

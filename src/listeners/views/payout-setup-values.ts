@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ENABLED_CHOICE, PAYOUT_FIELDS } from "../../blocks/payout-setup.js";
-import { type PolicyInput, parseExpiry } from "../../payouts/policy.js";
+import { PAYOUT_RULE_FIELDS } from "../../blocks/payout-setup-rules.js";
+import { LIMIT_AMOUNTS_MAX, type LimitRow, type PolicyInput, parseExpiry } from "../../payouts/policy.js";
 import { parseRubAmount } from "../../util/rub-amount.js";
 import { textValue } from "./form.js";
 
@@ -29,7 +30,34 @@ const formSchema = z.object({
     .optional(),
   [PAYOUT_FIELDS.requesters]: z.object({ value: chosenUsers }).optional(),
   [PAYOUT_FIELDS.enabled]: z.object({ value: chosenValues }).optional(),
+  [PAYOUT_RULE_FIELDS.trustedOneBelow]: z.object({ value: textValue }).optional(),
 });
+
+const ROWS = Array.from({ length: LIMIT_AMOUNTS_MAX }, (_, row) => row);
+/** One row of approval limits as the form sends it (a row the form did not show: neither). */
+const rowSchema = z.object({
+  people: z.object({ value: chosenUsers }).optional(),
+  upTo: z.object({ value: textValue }).optional(),
+});
+
+/** Each row the form showed, as typed (an empty row: no people, no amount); undefined: not the form's. */
+function limitRows(values: unknown): LimitRow[] | undefined {
+  const blocks = z.record(z.string(), z.unknown()).safeParse(values);
+  if (!blocks.success) return undefined;
+  const rows: LimitRow[] = [];
+  for (const row of ROWS) {
+    const read = rowSchema.safeParse({
+      people: blocks.data[PAYOUT_RULE_FIELDS.limitPeople(row)],
+      upTo: blocks.data[PAYOUT_RULE_FIELDS.limitUpTo(row)],
+    });
+    if (!read.success) return undefined;
+    rows.push({
+      people: read.data.people?.value.selected_users ?? [],
+      upTo: parseRubAmount(read.data.upTo?.value.value ?? ""),
+    });
+  }
+  return rows;
+}
 
 /**
  * What a submitted setup form says, as the policy's check takes it (amounts as exact decimal text,
@@ -37,7 +65,8 @@ const formSchema = z.object({
  */
 export function readPayoutSetup(values: unknown): PolicyInput | undefined {
   const form = formSchema.safeParse(values);
-  if (!form.success) return undefined;
+  const limits = limitRows(values);
+  if (!form.success || !limits) return undefined;
   const data = form.data;
   const text = (
     block:
@@ -63,5 +92,7 @@ export function readPayoutSetup(values: unknown): PolicyInput | undefined {
     expiryMinutes: parseExpiry(text(PAYOUT_FIELDS.expiryMinutes)),
     methods,
     requesters: data[PAYOUT_FIELDS.requesters]?.value.selected_users ?? [],
+    trustedOneBelow: parseRubAmount(data[PAYOUT_RULE_FIELDS.trustedOneBelow]?.value.value ?? ""),
+    approverLimits: limits,
   };
 }

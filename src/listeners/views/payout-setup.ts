@@ -23,6 +23,7 @@ import { peopleError } from "../payouts/people.js";
 import type { ViewArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, registerNamed } from "../workspace/register.js";
+import { policyFieldErrors } from "./payout-setup-errors.js";
 import { readPayoutSetup } from "./payout-setup-values.js";
 
 const originSchema = z.object({
@@ -119,9 +120,7 @@ async function notSaved(
 ): Promise<Outcome> {
   const t = PAYOUTS_TEXT[lang];
   if (result.kind === "invalid") {
-    const errors = Object.fromEntries(
-      result.problems.map((problem) => [PAYOUT_FIELDS[problem.field], t.problems[problem.reason]]),
-    );
+    const errors = policyFieldErrors(result.problems, lang);
     await reply({ response_action: "errors", errors });
     return { outcome: "invalid", fields: Object.keys(errors) };
   }
