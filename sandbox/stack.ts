@@ -103,7 +103,7 @@ type AppUnderTest = Pick<RunningServer, "port" | "stop"> & { passes?: Background
 export type BackgroundJob = keyof BackgroundPasses;
 
 /** The audit trail's jobs and the payment links' pass: records kept on the claim board. */
-const RECORD_JOBS: BackgroundJob[] = ["auditDay", "auditOwed", "links"];
+const RECORD_JOBS: BackgroundJob[] = ["auditDay", "auditOwed", "links", "schedules"];
 const ALERT_JOBS: BackgroundJob[] = ["moneyAlerts", "methodWatch"];
 const ALL_JOBS: BackgroundJob[] = ["feed", "liveCards", "digests", "payouts", ...ALERT_JOBS, ...RECORD_JOBS];
 

@@ -120,6 +120,7 @@ function registerHandlers(app: App, deps: AppDeps, inFlight: InFlight, now: () =
     payouts: deps.payouts.deps,
     balanceAlerts: balanceAlertsFor(deps.stores.store, config.store.timeoutMs),
     links: deps.links,
+    schedules: deps.schedules,
     methodWatches: deps.methodWatches,
     methodCheckMs: config.methodWatch.checkMs,
     methodSwitches: methodSwitchesFor(deps.stores.store, config.store.timeoutMs, switching),

@@ -133,7 +133,7 @@ export async function startServer(env: Env, options: ServerOptions = {}): Promis
  * their grace); each offers a pass on demand.
  */
 function startJobs(
-  { work, feedRunner, digestRunner, records, linkRunner }: OpenedWork,
+  { work, feedRunner, digestRunner, records, linkRunner, scheduleRunner }: OpenedWork,
   alerts: {
     moneyAlerts: Awaited<ReturnType<typeof openMoneyAlerts>>;
     methodWatch: Awaited<ReturnType<typeof openMethodWatch>>;
@@ -153,6 +153,7 @@ function startJobs(
     auditDay,
     auditOwed,
     linkRunner,
+    scheduleRunner,
   ];
   for (const runner of runners) {
     runner.start();
@@ -168,5 +169,6 @@ function startJobs(
     auditDay: () => auditDay.passNow(),
     auditOwed: () => auditOwed.passNow(),
     links: () => linkRunner.passNow(),
+    schedules: () => scheduleRunner.passNow(),
   };
 }

@@ -7,6 +7,7 @@ import type { DigestRunner } from "./digests/runner.js";
 import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
+import { openSchedules, type ScheduleRunner } from "./link-schedules/index.js";
 import { type LinkRunner, openLinks } from "./links/index.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
@@ -33,6 +34,8 @@ export type OpenedWork = {
   records: Records;
   /** The payment links' pass: lost answers' invoices looked for by their marker (issue 51). */
   linkRunner: LinkRunner;
+  /** The repeating invoices' pass: each due run made once across replicas (issue 51). */
+  scheduleRunner: ScheduleRunner;
 };
 
 /**
@@ -91,6 +94,12 @@ export async function openWork(
     { payments, watches: watcher, feeds, audit: records.audit, logger },
     { prefix: options.watchNamespace, clock: options.clock },
   );
+  const { book: schedules, runner: scheduleRunner } = openSchedules(
+    config,
+    stores,
+    { payments, watches: watcher, feeds, audit: records.audit, logger, links },
+    { prefix: options.watchNamespace, clock: options.clock },
+  );
   const work = {
     payments,
     watches: watcher,
@@ -102,6 +111,7 @@ export async function openWork(
     callbacks,
     refusals,
     links,
+    schedules,
   };
   return {
     work: { ...work, audit: records.audit, payouts: records.payouts },
@@ -109,6 +119,7 @@ export async function openWork(
     digestRunner,
     records,
     linkRunner,
+    scheduleRunner,
   };
 }
 

@@ -66,6 +66,7 @@ const FLOORS: string[][] = [
     "money-alerts",
     "method-watch",
     "links",
+    "link-schedules",
   ],
   ["listeners", "steps", "edge", "operators"],
 ];

@@ -28,6 +28,13 @@ export const AUDIT_ACTIONS = [
   "invoice.found",
   // A payment link made again with the same fields (issue 51): `object` the old invoice, `after` the new one.
   "invoice.reissued",
+  // A repeating invoice (issue 51): made, paused (by a person, or by Kassa when its register was
+  // disconnected at a run), resumed, deleted, and each run (by Kassa; outcome "failed" with why).
+  "schedule.created",
+  "schedule.paused",
+  "schedule.resumed",
+  "schedule.deleted",
+  "schedule.ran",
   "export.asked",
   // A channel's balance alert set (or its threshold changed) or removed (/balance alert).
   "balance.alert_set",

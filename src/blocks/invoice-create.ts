@@ -6,7 +6,9 @@ import { Big } from "../payments/decimal.js";
 import type { InvoiceDraft, PaymentMethod } from "../payments/model.js";
 import { modal, selectInput, selectOption, textInput } from "./form.js";
 import { CREATE_INVOICE_VIEW } from "./ids.js";
+import { methodSelect } from "./invoice-create-method.js";
 import { checkRemind, REMIND_BLOCK, remindInput } from "./invoice-create-remind.js";
+import { type RepeatForm, repeatBlocks } from "./invoice-repeat.js";
 import { escapeMrkdwn } from "./mrkdwn.js";
 
 export { CREATE_INVOICE_VIEW } from "./ids.js";
@@ -48,7 +50,7 @@ const AMOUNT_PATTERN = /^\d{1,15}(\.\d{1,8})?$/;
  */
 export type CreateOrigin = { t: string; c: string; r?: string };
 
-export type CreateForm = {
+export type CreateForm = RepeatForm & {
   amount?: string | undefined;
   currency?: string | undefined;
   description?: string | undefined;
@@ -89,7 +91,12 @@ export function createInvoiceModal(form: CreateForm): types.ModalView {
     submit: t.submit,
     close: t.cancel,
     privateMetadata: JSON.stringify(form.origin),
-    blocks: [...registerLine, ...invoiceInputs(form, t), ...methodInput(form, t)],
+    blocks: [
+      ...registerLine,
+      ...invoiceInputs(form, t),
+      ...methodSelect(CREATE_FIELDS.method, form.methods, t),
+      ...repeatBlocks(form, lang),
+    ],
   });
 }
 
@@ -161,22 +168,6 @@ function customerInputs(form: CreateForm, t: CreateText): types.KnownBlock[] {
     initial: form.email?.slice(0, MAX_EMAIL),
   });
   return [customer, email];
-}
-
-/** The method to pay with, where the register's list was read (a drop-down keeps the first 100). */
-function methodInput(form: CreateForm, t: CreateText): types.KnownBlock[] {
-  const methods = form.methods ?? [];
-  if (methods.length === 0) return [];
-  return [
-    selectInput({
-      block: CREATE_FIELDS.method,
-      optional: true,
-      label: t.method,
-      hint: t.methodHint,
-      placeholder: t.anyMethod,
-      options: methods.map((method) => selectOption(`${method.name} (${method.currency})`, method.code)),
-    }),
-  ];
 }
 
 /** What the modal's fields held when submitted (absent fields as undefined). */

@@ -16,6 +16,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { ScheduleBook } from "../link-schedules/book.js";
 import type { LinkBook } from "../links/book.js";
 import type { MethodWatches } from "../method-watch/index.js";
 import type { PayoutWork } from "../payouts/runner.js";
@@ -81,6 +82,7 @@ export type AppDeps = {
   payouts: PayoutWork;
   /** The payment links' records (issue 51); their pass runs apart from the app. */
   links: LinkBook;
+  schedules: ScheduleBook;
   /** Each register's payment methods watch, on the board its runner checks (server.ts opens both). */
   methodWatches: MethodWatches;
   /** Bot identity from auth.test (single workspace), so Bolt does not call it again on its own. */

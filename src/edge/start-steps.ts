@@ -68,6 +68,8 @@ export type BackgroundPasses = {
   auditOwed(): Promise<void>;
   /** The payment links due: a lost answer's invoice looked for by its marker (issue 51). */
   links(): Promise<void>;
+  /** The repeating invoices due: each run made once (issue 51). */
+  schedules(): Promise<void>;
 };
 
 /** The one line an operator reads at start: where Kassa listens or connects, and to what. */

@@ -20,6 +20,7 @@ export const USAGE_REASONS = [
   "watch_arg",
   "switch_arg",
   "surcharge_arg",
+  "repeat_arg",
 ] as const;
 export type UsageReason = (typeof USAGE_REASONS)[number];
 
@@ -59,6 +60,8 @@ const en: HelpText = {
     list_arg: "`/invoice list` takes `paid`, `notpaid` or `all` (the default)",
     audit_arg:
       "`/invoice audit` takes a period (`today`, `7d`, `30d` or a month such as `2026-11`), a person (`@name`) and what to show (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` for refusals), or `verify`, `export [period]`, `channel` (`channel off`)",
+    repeat_arg:
+      "A repeating invoice ends with `every week` or `every month`, then as you like `on DAY` (a weekday, or a day 1–31), `at HH:MM`, and `until YYYY-MM-DD` or `N times`: `/invoice new 1500 RUB Rent every month on 5 at 10:00 12 times`",
     link_unreadable: "That link cannot be read",
     link_no_id: "That link has no invoice id (`?i=...`)",
     link_bad_id: "The invoice id in that link is not valid",
@@ -131,6 +134,8 @@ const ru: HelpText = {
     list_arg: "`/invoice list` принимает `paid`, `notpaid` или `all` (по умолчанию)",
     audit_arg:
       "`/invoice audit` принимает период (`today`, `7d`, `30d` или месяц, например `2026-11`), человека (`@имя`) и что показать (`register`, `settings`, `feed`, `invoice`, `export`, `payout`, `act` — отказы), или `verify`, `export [период]`, `channel` (`channel off`)",
+    repeat_arg:
+      "Повторяющийся счёт заканчивается словами `каждую неделю` или `каждый месяц`, затем по желанию день (день недели или число 1–31), `в ЧЧ:ММ` и `до ГГГГ-ММ-ДД` или `N раз`: `/invoice new 1500 RUB Аренда каждый месяц 5 числа в 10:00 12 раз`",
     link_unreadable: "Эту ссылку не удаётся прочитать",
     link_no_id: "В ссылке нет номера счёта (`?i=...`)",
     link_bad_id: "Номер счёта в ссылке недействителен",

@@ -30,6 +30,7 @@ export type LinkAsker = Pick<
   | "supersedes"
   | "remind"
   | "replaces"
+  | "scheduleId"
 >;
 
 /**
@@ -58,7 +59,16 @@ export function orderOf(draft: InvoiceDraft, asker: LinkAsker): LinkOrder {
   if (draft.extra) order.extra = draft.extra;
   if (draft.payerDetails) order.email = draft.payerDetails;
   if (draft.requiredMethod) order.method = draft.requiredMethod;
-  for (const field of ["register", "customer", "channel", "run", "supersedes", "remind", "replaces"] as const)
+  for (const field of [
+    "register",
+    "customer",
+    "channel",
+    "run",
+    "supersedes",
+    "remind",
+    "replaces",
+    "scheduleId",
+  ] as const)
     if (order[field] === undefined) delete order[field];
   return order;
 }

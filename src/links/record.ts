@@ -50,7 +50,7 @@ export const linkSchema = z.object({
   creator: z.string().min(1).max(40),
   /** Where its card goes (a workflow step may name none). */
   channel: z.string().min(1).max(40).optional(),
-  via: z.enum(["form", "step", "create_now", "reissue"]),
+  via: z.enum(["form", "step", "create_now", "reissue", "schedule"]),
   /** The workflow run that asked, for a step's. */
   run: z.string().min(1).max(80).optional(),
   /** When Kassa asked (epoch ms, the server's clock). */

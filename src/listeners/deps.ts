@@ -5,6 +5,7 @@ import type { DigestStore } from "../digests/store.js";
 import type { ExportJobs } from "../exports/jobs.js";
 import type { FeedStore } from "../feed/store.js";
 import type { KeptHistory } from "../history/kept.js";
+import type { ScheduleBook } from "../link-schedules/book.js";
 import type { LinkBook } from "../links/book.js";
 import type { MethodWatches } from "../method-watch/state.js";
 import type { BalanceAlerts } from "../money-alerts/index.js";
@@ -72,6 +73,8 @@ export type ListenerDeps = {
   balanceAlerts: BalanceAlerts;
   /** The payment links Kassa asks for (issue 51): each one's record, written before it is created. */
   links: LinkBook;
+  /** Repeating invoices (issue 51): made by the create form, listed and changed by `/invoice recurring`. */
+  schedules: ScheduleBook;
   /** Each register's payment methods watch (`/paymethods watch`), checked by the methods watch. */
   methodWatches: MethodWatches;
   /** METHOD_CHECK_MS: how often the methods watch reads (the form's reply says when the first check comes). */

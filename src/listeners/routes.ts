@@ -24,6 +24,7 @@ import {
   RECIPIENT_ADD_VIEW,
   RECIPIENT_CONFIRM_VIEW,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
   UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../blocks/ids.js";
@@ -43,6 +44,7 @@ import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
 import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
+import { scheduleButtonPressed } from "./actions/schedules.js";
 import { unpaidPageButtonPressed } from "./actions/unpaid.js";
 import { stopWatch } from "./actions/watch.js";
 import { BALANCE_COMMAND, balanceCommand } from "./commands/balance.js";
@@ -92,6 +94,9 @@ export const ROUTES: readonly Route[] = [
   { action: WATCH_ACTIONS.stop, handler: stopWatch },
   { action: CREATE_NOW_ACTION, handler: createNowButtonPressed },
   { action: LINK_ACTIONS.reissue, handler: reissueButtonPressed },
+  { action: SCHEDULE_ACTIONS.pause, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.resume, handler: scheduleButtonPressed },
+  { action: SCHEDULE_ACTIONS.remove, handler: scheduleButtonPressed },
   { action: AUDIT_BUTTONS.older, handler: auditOlderButton },
   { action: ADMIN_ACTIONS.openConnect, handler: openConnect },
   { action: ADMIN_ACTIONS.disconnect, handler: disconnect },

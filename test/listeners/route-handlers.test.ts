@@ -12,6 +12,7 @@ import {
   listPageButton,
   methodAlertButton,
   paymethodsPageButton,
+  scheduleButton,
   stopButton,
   unpaidPageButton,
 } from "../../src/blocks/button-values.js";
@@ -42,6 +43,7 @@ import {
   RECIPIENT_ADD_VIEW,
   RECIPIENT_CONFIRM_VIEW,
   REPORT_ACTIONS,
+  SCHEDULE_ACTIONS,
   UNPAID_ACTIONS,
   WATCH_ACTIONS,
 } from "../../src/blocks/ids.js";
@@ -68,6 +70,7 @@ import {
 } from "../../src/listeners/actions/payout-recipient.js";
 import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
+import { scheduleButtonPressed } from "../../src/listeners/actions/schedules.js";
 import { unpaidPageButtonPressed } from "../../src/listeners/actions/unpaid.js";
 import { stopWatch } from "../../src/listeners/actions/watch.js";
 import { balanceCommand } from "../../src/listeners/commands/balance.js";
@@ -373,6 +376,39 @@ describe("buttons", () => {
     await press(ADMIN, "now-again");
     expect(JSON.stringify(await reply("now-again"))).toContain("pressed already");
     expect(world.fake.created).toHaveLength(1);
+  });
+
+  it("Pause, Resume and Delete change a schedule for its owner or an admin only, and show the list again", async () => {
+    cover(scheduleButtonPressed);
+    const schedule = await world.deps.schedules.create({
+      team: TEAM,
+      registerKey: TEAM,
+      owner: ADMIN,
+      channel: CHANNEL,
+      rule: { every: "month", day: 5, at: "10:00" },
+      zone: "Europe/Moscow",
+      order: { amount: "1500", currency: "RUB", lifetimeMinutes: 60 },
+    });
+    const value = scheduleButton.write({ t: TEAM, s: schedule.id });
+    const press = (actionId: string, user: string, replyId: string) =>
+      scheduleButtonPressed(world.deps)(
+        buttonArgs(world, { actionId, value, user, ephemeral: true, replyId }),
+      );
+    await press(SCHEDULE_ACTIONS.pause, MEMBER, "s-member");
+    expect(JSON.stringify(await reply("s-member"))).toContain("Only its owner, <@U0ADMIN>");
+    expect(lastLine()).toMatchObject({ outcome: "not_allowed" });
+    await press(SCHEDULE_ACTIONS.pause, ADMIN, "s-pause");
+    expect(JSON.stringify(await reply("s-pause"))).toContain(SCHEDULE_ACTIONS.resume);
+    expect((await world.deps.schedules.read(TEAM, schedule.id))?.status).toBe("paused");
+    await press(SCHEDULE_ACTIONS.resume, ADMIN, "s-resume");
+    expect(JSON.stringify(await reply("s-resume"))).toContain(SCHEDULE_ACTIONS.pause);
+    await press(SCHEDULE_ACTIONS.remove, ADMIN, "s-delete");
+    expect(JSON.stringify(await reply("s-delete"))).toContain("No repeating invoices");
+    expect(await world.deps.schedules.read(TEAM, schedule.id)).toBeUndefined();
+    const actions = (await world.deps.audit.list(TEAM, {})).entries.map((listed) => listed.entry?.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["schedule.paused", "schedule.resumed", "schedule.deleted"]),
+    );
   });
 
   it("Copy link answers with the link privately; Stop reminding turns the link's reminder off", async () => {

@@ -17,6 +17,7 @@ import { owedExportsFor } from "../../src/exports/owed.js";
 import { openFeedLedger } from "../../src/feed/ledger.js";
 import { FeedStore } from "../../src/feed/store.js";
 import { KeptHistory } from "../../src/history/kept.js";
+import { scheduleBookFor } from "../../src/link-schedules/index.js";
 import { linkBookFor } from "../../src/links/index.js";
 import type { ListenerDeps } from "../../src/listeners/deps.js";
 import type { ActionArgs, CommandArgs, EventArgs, ViewArgs } from "../../src/listeners/router.js";
@@ -162,6 +163,7 @@ export async function listenerWorld(options: { userPerMinute?: number } = {}): P
     payouts: payouts.deps,
     balanceAlerts: balanceAlertsFor(store, 3000),
     links: linkBookFor(store, { timeoutMs: 3000, now: () => Date.now() }),
+    schedules: scheduleBookFor(store, { timeoutMs: 3000, now: () => Date.now() }),
     methodWatches: methodWatchesFor(store, 3000),
     methodCheckMs: 300_000,
     methodSwitches: methodSwitchesFor(store, 3000, { payments, audit, logger, clock: systemClock }),

@@ -38,7 +38,7 @@ type CreateCommand = {
  * modal, or says why not. The payer's e-mail is offered on API v3 registers only (v2 takes none).
  */
 export async function openCreateModal(
-  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion">,
+  deps: ManagerDeps & Pick<ListenerDeps, "payments" | "defaultApiVersion" | "serviceTimeZone">,
   client: webApi.WebClient,
   command: CreateCommand,
   prefill: CreatePrefill,
@@ -68,6 +68,7 @@ export async function openCreateModal(
       trigger_id: command.triggerId,
       view: createInvoiceModal({
         ...prefill,
+        zone: deps.serviceTimeZone,
         emailOffered,
         methods,
         // Main's forms carry no name: they read as the forms opened before registers did.

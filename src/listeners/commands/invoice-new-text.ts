@@ -1,4 +1,5 @@
 import { remindOfWord } from "../../blocks/invoice-create-remind.js";
+import { type RepeatPrefill, splitRepeat } from "./invoice-repeat-text.js";
 
 // `/invoice new`'s words: what the form opens with. Everything is checked again when it is submitted.
 
@@ -15,6 +16,8 @@ export type CreatePrefill = {
   remind?: number;
   /** `remind` followed by anything else: the command says which it takes. */
   remindUnclear?: string;
+  /** `every week|month …` at the end (issue 51): the form's Repeat fields; "invalid": words it cannot read. */
+  repeat?: RepeatPrefill | "invalid";
 };
 
 /** `customer` and a name: quoted (straight, curly or «») or one word. */
@@ -36,12 +39,13 @@ function unescaped(text: string): string {
  * one of `currencies`, then, right after them and in either order, who it is for and the payer's
  * e-mail; the rest is the description (a description that merely mentions an e-mail stays whole).
  */
-export function parseCreateText(text: string, currencies: readonly string[]): CreatePrefill {
+export function parseCreateText(whole: string, currencies: readonly string[]): CreatePrefill {
+  const { before: text, repeat } = splitRepeat(whole);
   const words = text
     .trim()
     .split(/\s+/)
     .filter((word) => word !== "");
-  const prefill: CreatePrefill = {};
+  const prefill: CreatePrefill = repeat ? { repeat } : {};
   if (words[0] && /^\d+([.,]\d+)?$/.test(words[0])) prefill.amount = (words.shift() ?? "").replace(",", ".");
   const currency = words[0]?.toUpperCase();
   if (currency && currencies.includes(currency)) {

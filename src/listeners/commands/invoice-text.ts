@@ -43,6 +43,8 @@ export type InvoiceRequest =
   | { kind: "use"; name: string | null }
   /** `/invoice reissue ID|LINK` (RU `перевыпустить`): a payment link made again (issue 51). */
   | { kind: "reissue"; invoiceId: string }
+  /** `/invoice recurring`: the register's repeating invoices, with Pause, Resume and Delete. */
+  | { kind: "recurring" }
   | { kind: "invalid"; reason: UsageReason; input: string };
 
 export { type CreatePrefill, parseCreateText } from "./invoice-new-text.js";
@@ -56,7 +58,10 @@ export function parseInvoiceText(text: string): InvoiceRequest {
   const trimmed = text.trim();
   if (trimmed === "" || /^(help|\?|-h|--help)$/i.test(trimmed)) return { kind: "help" };
   const create = /^new(?:\s+([\s\S]*))?$/i.exec(trimmed);
-  if (create) return { kind: "create", prefill: parseCreateText(create[1] ?? "", CREATE_CURRENCIES) };
+  const prefill = create && parseCreateText(create[1] ?? "", CREATE_CURRENCIES);
+  if (prefill?.repeat === "invalid") return { kind: "invalid", reason: "repeat_arg", input: trimmed };
+  if (prefill) return { kind: "create", prefill };
+  if (/^(recurring|повторяющиеся)$/i.test(trimmed)) return { kind: "recurring" };
   const reissue = /^(?:reissue|re-issue|перевыпустить)(?:\s+([\s\S]*))?$/i.exec(trimmed);
   if (reissue) {
     const target = lookupRequest(reissue[1]?.trim() ?? "");
@@ -235,6 +240,7 @@ export const AUDIT_SUBJECTS = [
   "digest",
   "callback",
   "invoice",
+  "schedule",
   "export",
   "payout",
   "act",

@@ -14,6 +14,7 @@ import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
+import { recurringCommand } from "../replies/recurring.js";
 import { unpaidReply } from "../replies/unpaid.js";
 import type { CommandArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
@@ -36,7 +37,6 @@ import { useRegisterCommand } from "./invoice-use.js";
 
 export const INVOICE_COMMAND = "/invoice";
 
-/** What `/invoice` is given. */
 type InvoiceCommandDeps = AnswerDeps &
   ManagerDeps &
   Pick<
@@ -54,6 +54,7 @@ type InvoiceCommandDeps = AnswerDeps &
     | "cancels"
     | "digests"
     | "links"
+    | "schedules"
   >;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
@@ -133,6 +134,7 @@ const SUBCOMMANDS: { [K in SubcommandName]: Handler<K> } = {
     useRegisterCommand(deps, client, asker, request.name, lang, note),
   audit: ({ deps, client, asker, request, lang, note }) =>
     auditCommand(deps, client, asker, request, lang, note),
+  recurring: ({ deps, client, asker, lang }) => recurringCommand(deps, client, asker, lang),
   lookup: invoiceCard,
   reissue: ({ deps, client, asker, request, lang, note }) =>
     reissueCommand(deps, client, asker, request, { lang, note }),
@@ -195,6 +197,7 @@ const READS_REGISTER: ReadonlySet<SubcommandName> = new Set([
   "lookup",
   "create",
   "reissue",
+  "recurring",
   "subscribe",
   "feed",
   "digest",

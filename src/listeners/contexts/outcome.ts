@@ -6,10 +6,8 @@ import type { MethodSwitchOutcome } from "../paymethods/outcome.js";
 import type { PayoutOutcome } from "../payouts/outcome.js";
 import type { MethodsOutcome } from "./methods-outcome.js";
 
-/**
- * The shape of the one log line answer() writes per handled command or action: who, the context the
- * producer noted, what happened (one outcome kind with its own fields) and how long it took.
- */
+/** The one log line answer() writes per handled command or action: who, the context noted, what
+ * happened (one outcome kind with its own fields) and how long it took. */
 export type AnswerLogLine = { command?: string; action?: string; team: string; user: string } & LogContext &
   Outcome & {
     /** The reply could not be sent (response_url or Web API error); the line is then an error. */
@@ -187,6 +185,7 @@ export type ViewOutcome =
   | { outcome: "create_failed"; reference: string; err: unknown }
   /** The invoice was created and its card posted. */
   | { outcome: "created" }
+  | { outcome: "schedule_created" } // a repeating invoice set (issue 51): its pass makes the runs
   /** The invoice was created, its card could not be delivered at all. */
   | { outcome: "card_failed"; err: unknown }
   /** The credentials worked and were saved. */

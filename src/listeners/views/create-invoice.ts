@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { webApi } from "@slack/bolt";
-import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import {
   CREATE_FIELDS,
@@ -8,6 +7,7 @@ import {
   refusalText,
   validateCreateInput,
 } from "../../blocks/invoice-create.js";
+import type { RepeatInitial } from "../../blocks/invoice-repeat.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import {
@@ -31,7 +31,8 @@ import type { ViewArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { registerNamed } from "../workspace/register.js";
 import { mayCreate } from "../workspace/settings.js";
-import { selectValue, textValue } from "./form.js";
+import { formSchema, originSchema } from "./create-invoice-form.js";
+import { checkedRepeat, makeSchedule } from "./create-schedule.js";
 
 /**
  * How long the submission waits for the service before closing the form: Slack wants the answer
@@ -41,39 +42,9 @@ export const INLINE_CREATE_MS = 2500;
 /** A submission is remembered this long, so a redelivery or a second click creates nothing more. */
 const SUBMISSION_MEMORY_MS = 60 * 60 * 1000;
 
-/** `r`: the register's name; absent on main's forms and on those opened before registers. */
-const originSchema = z.object({
-  t: z.string().min(1),
-  c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
-  r: z.string().min(1).max(100).optional(),
-});
-/** The parts of view.state.values the modal defines, as validateCreateInput reads them. */
-const formSchema = z
-  .object({
-    [CREATE_FIELDS.amount]: z.object({ value: textValue }),
-    [CREATE_FIELDS.currency]: z.object({ value: selectValue }),
-    [CREATE_FIELDS.lifetime]: z.object({ value: textValue }),
-    [CREATE_FIELDS.description]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.customer]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.email]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.extra]: z.object({ value: textValue }).optional(),
-    [CREATE_FIELDS.method]: z.object({ value: selectValue }).optional(),
-    [CREATE_FIELDS.remind]: z.object({ value: selectValue }).optional(),
-  })
-  .transform((values) => ({
-    amount: values[CREATE_FIELDS.amount].value.value,
-    currency: values[CREATE_FIELDS.currency].value.selected_option?.value,
-    lifetime: values[CREATE_FIELDS.lifetime].value.value,
-    description: values[CREATE_FIELDS.description]?.value.value,
-    customer: values[CREATE_FIELDS.customer]?.value.value,
-    email: values[CREATE_FIELDS.email]?.value.value,
-    extra: values[CREATE_FIELDS.extra]?.value.value,
-    requiredMethod: values[CREATE_FIELDS.method]?.value.selected_option?.value,
-    remind: values[CREATE_FIELDS.remind]?.value.selected_option?.value,
-  }));
-
 type CreateDeps = ManagerDeps &
-  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links">;
+  Pick<ListenerDeps, "claimOnce" | "now" | "payments" | "watches" | "inFlight" | "audit" | "links"> &
+  Pick<ListenerDeps, "schedules" | "serviceTimeZone">;
 
 /**
  * The create modal's submit: validate, check the submitter again (a submission is a request of its
@@ -98,6 +69,8 @@ export const createInvoiceSubmission =
           remind: accepted.remind,
         }));
       if (refused) return refused;
+      const { repeat } = accepted;
+      if (repeat) return makeSchedule(deps, client, { ...accepted, repeat, lang, reply });
       return createAndPost(submission, accepted, started);
     });
   };
@@ -115,10 +88,12 @@ type Submission = {
 };
 /** `customer`: who it is for, as the form named them (Kassa keeps it: the card and the record show it). */
 type Accepted = {
-  creator: Creator;
+  creator: Creator & { registerKey: string };
   draft: InvoiceDraft;
   registerKey: string;
   customer?: string | undefined;
+  /** Every week or Every month chosen: a schedule, not an invoice now (issue 51). */
+  repeat?: RepeatInitial | undefined;
   /** Minutes before expiry to remind the creator (none: off). */
   remind?: number | undefined;
 };
@@ -140,11 +115,13 @@ async function acceptedForm({
     return { outcome: "bad_form" };
   }
   const checked = validateCreateInput(form.values, lang);
-  if (!checked.ok) {
-    await reply({ response_action: "errors", errors: checked.errors });
-    return { outcome: "invalid", fields: Object.keys(checked.errors) };
+  const repeat = checkedRepeat(deps, view.state.values, lang);
+  if (!checked.ok || !repeat.ok) {
+    const errors = { ...(checked.ok ? {} : checked.errors), ...(repeat.ok ? {} : repeat.errors) };
+    await reply({ response_action: "errors", errors });
+    return { outcome: "invalid", fields: Object.keys(errors) };
   }
-  const creator: Creator = {
+  const creator = {
     teamId,
     userId: body.user.id,
     channelId: form.origin.c,
@@ -152,7 +129,7 @@ async function acceptedForm({
     register: register.several ? register.name : undefined,
   };
   const { draft, customer, remind } = checked;
-  return { creator, draft, registerKey: register.key, customer, remind };
+  return { creator, draft, registerKey: register.key, customer, remind, repeat: repeat.repeat };
 }
 
 /** The submitter checked again (a submission is a request of its own); undefined: they may create. */
