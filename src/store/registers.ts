@@ -24,7 +24,8 @@ const RESERVED_WORDS =
   "help connect disconnect status use list summary export subscribe unsubscribe feed digest " +
   "new create callback language lang audit alert alerts payout payouts all paid unpaid " +
   "notpaid today yesterday week month off on setup policy register registers enabled disabled " +
-  "лента язык";
+  "reissue re-issue recurring remind every " +
+  "лента язык перевыпустить повторяющиеся неоплаченные напомнить";
 export const RESERVED_REGISTER_NAMES: ReadonlySet<string> = new Set(RESERVED_WORDS.split(" "));
 
 /** Letters, digits and `-`, a letter first, at most 20 characters; stored and matched in lower case. */
