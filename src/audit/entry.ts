@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = [
   "payout.outside",
   // An approved payout not sent yet back to waiting: the policy now asks more approvals of its amount.
   "payout.reopened",
+  // A refund of a paid invoice (issue 52): its amount held for the request, paid out, or let go.
+  "refund.asked",
+  "refund.paid",
+  "refund.released",
   // A register's trusted payout recipients (issue 52): added, each approver's confirmation (outcome
   // "refused" for a wrong last four or a person who may not), trusted after two, removed by an admin.
   "recipient.added",

@@ -59,6 +59,9 @@ export const PAYOUT_ACTIONS = {
   cancel: "kassa_payout_cancel",
 } as const;
 
+/** Refund, on a paid invoice's card where the register's payouts are on (issue 52): the refund form. */
+export const REFUND_ACTION = "kassa_invoice_refund";
+
 /** `/payout`'s request form, and the modals behind Approve and Reject. */
 export const PAYOUT_REQUEST_VIEW = "kassa_payout_request";
 export const PAYOUT_APPROVE_VIEW = "kassa_payout_approve";

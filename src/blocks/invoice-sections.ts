@@ -3,6 +3,7 @@ import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
 import { ownExtra } from "../payments/marker.js";
 import type { AmountKind, CommissionKind, Invoice, Money, PaymentMethod } from "../payments/model.js";
+import type { RefundFigures } from "../payouts/refund-record.js";
 import { formatMoney } from "./format.js";
 import {
   AMOUNT_LABELS,
@@ -43,6 +44,8 @@ export type InvoiceCardOptions = {
   register?: string | undefined;
   /** Who the invoice is for, as its creator named them (a label Kassa keeps). */
   customer?: string | undefined;
+  /** A paid invoice's refunds (issue 52): its figures (none asked: none), and whether to offer Refund. */
+  refund?: { figures?: RefundFigures | undefined; button: boolean } | undefined;
   /** Its link was re-issued (issue 51): the card says by which invoice and who; no Re-issue button. */
   replacedBy?: { invoiceId: string; user: string } | undefined;
 };

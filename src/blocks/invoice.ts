@@ -1,12 +1,13 @@
 import type { types } from "@slack/bolt";
 import { INVOICE_CARD_TEXT } from "../i18n/invoice-card.js";
 import type { Lang } from "../i18n/lang.js";
+import { REFUND_TEXT } from "../i18n/refunds.js";
 import { REISSUE_TEXT } from "../i18n/reissue.js";
 import { readExtra } from "../payments/marker.js";
 import type { Invoice } from "../payments/model.js";
 import { type InvoiceButtonValue, invoiceButton, linkButton } from "./button-values.js";
 import { formatAmount, formatMoney, slackDate, slackDateFromEpoch } from "./format.js";
-import { INVOICE_ACTIONS, LINK_ACTIONS, OPEN_PAYMENT_PAGE_ACTION } from "./ids.js";
+import { INVOICE_ACTIONS, LINK_ACTIONS, OPEN_PAYMENT_PAGE_ACTION, REFUND_ACTION } from "./ids.js";
 import { amountLabel, type EnteredAmount } from "./invoice-figures.js";
 import {
   type Card,
@@ -20,6 +21,7 @@ import { isExpired, plainState } from "./invoice-state.js";
 import { LIMITS } from "./limits.js";
 import { type SlackMessage, shareButton } from "./message.js";
 import { escapeMrkdwn, inlineCode, truncate } from "./mrkdwn.js";
+import { invoiceRefundLine } from "./refund-lines.js";
 
 /** Only http(s) links become buttons; anything else (javascript:, garbage) is left out. */
 export function linkUrl(url: string | null): string | undefined {
@@ -82,6 +84,7 @@ export function buildInvoiceMessage(invoice: Invoice, options: InvoiceCardOption
     ...replacedSection(card),
     ...moneyBlocks(card),
     detailsSection(card),
+    ...refundSection(card),
     ...textSections(card),
     actionsBlock(card),
     notesBlock(card),
@@ -122,11 +125,25 @@ function actionsBlock({
     text: { type: "plain_text", text: t.refresh },
     value: invoiceButton.write(value),
   });
+  if (options.refund?.button)
+    buttons.push({
+      type: "button",
+      action_id: REFUND_ACTION,
+      text: { type: "plain_text", text: REFUND_TEXT[lang].button },
+      value: invoiceButton.write(value),
+    });
   const reissue = reissueButton({ invoice, options, expired, lang });
   if (reissue) buttons.push(reissue);
   if (visibility === "private")
     buttons.push(shareButton(INVOICE_ACTIONS.share, invoiceButton.write(value), t.share));
   return { type: "actions", block_id: "invoice_actions", elements: buttons };
+}
+
+/** "Refunded 500.00 of 1,500.00 RUB" (and what is on its way), once a refund was asked. */
+function refundSection({ options, lang }: Card): types.SectionBlock[] {
+  const figures = options.refund?.figures;
+  const line = figures && invoiceRefundLine(figures, lang);
+  return line ? [{ type: "section", text: { type: "mrkdwn", text: line } }] : [];
 }
 
 /**

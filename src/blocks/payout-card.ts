@@ -10,6 +10,7 @@ import { PAYOUT_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { inlineCode, safeText } from "./mrkdwn.js";
 import { approvalFacts, asideLines, overLimitStopped } from "./payout-rules.js";
+import { refundOfLines } from "./refund-lines.js";
 
 export { PAYOUT_ACTIONS };
 
@@ -181,7 +182,7 @@ export function payoutCardMessage(
     ...approvalFacts(request, lang),
     ...(request.status === "waiting" ? [t.expires(at(request.expiresAt, lang))] : []),
   ];
-  const reason = [`*${t.reason}:* ${safeText(request.reason, 500)}`];
+  const reason = [...refundOfLines(request, lang), `*${t.reason}:* ${safeText(request.reason, 500)}`];
   if (request.reference) reason.push(`*${t.reference}:* ${safeText(request.reference, 200)}`);
   const blocks: types.KnownBlock[] = [
     {

@@ -10,6 +10,7 @@ import { formatAmount, slackDateFromEpoch } from "./format.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText } from "./mrkdwn.js";
 import { overLimitText } from "./payout-rules.js";
+import { refundRefusalText } from "./refunds.js";
 import { ephemeral } from "./replies.js";
 
 const people = (ids: readonly string[]) => ids.map((id) => `<@${id}>`).join(", ");
@@ -48,6 +49,10 @@ export function requestRefusalText(refusal: RequestRefusal, register: string, la
         formatAmount(compareDecimals(left, "0") > 0 ? left : "0", "RUB", lang),
       );
     }
+    case "refund_over":
+    case "refund_currency":
+    case "refund_unreadable":
+      return refundRefusalText(refusal, lang);
     default:
       return t[refusal.kind];
   }

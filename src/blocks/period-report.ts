@@ -10,6 +10,7 @@ import { INVOICE_ACTIONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode, safeText, truncate } from "./mrkdwn.js";
+import { refundReportField } from "./refund-lines.js";
 
 /** "Invoices in the last 30 days", "Счета за октябрь 2026 г.". */
 export function reportTitle(period: PeriodName, lang: Lang): string {
@@ -71,6 +72,8 @@ function figures(report: Report, lang: Lang): types.SectionBlock {
         t.tests,
         report.test.created === 0 ? t.testsNone : t.testsCounts(report.test.created, report.test.paid),
       ),
+      // Refunds paid out in the period: on a field of their own, never taken off the takings.
+      ...(refundReportField(report.refunds, lang) ?? []),
     ],
   };
 }

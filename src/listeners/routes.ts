@@ -23,6 +23,7 @@ import {
   RECIPIENT_ACTIONS,
   RECIPIENT_ADD_VIEW,
   RECIPIENT_CONFIRM_VIEW,
+  REFUND_ACTION,
   REPORT_ACTIONS,
   SCHEDULE_ACTIONS,
   UNPAID_ACTIONS,
@@ -42,6 +43,7 @@ import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
 import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
+import { refundButton } from "./actions/payout-refund.js";
 import { reissueButtonPressed } from "./actions/reissue.js";
 import { cancelReport } from "./actions/report.js";
 import { scheduleButtonPressed } from "./actions/schedules.js";
@@ -107,6 +109,7 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.approve, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
+  { action: REFUND_ACTION, handler: refundButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
   { action: LINK_ACTIONS.copy, handler: copyLinkPressed },
   { action: LINK_ACTIONS.stopReminding, handler: stopRemindingPressed },

@@ -82,6 +82,8 @@ const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
 const time = z.iso.datetime();
 const person = z.string().regex(USER_ID);
 const byAt = z.object({ by: person, at: time });
+const BASE32_ID = z.string().regex(/^[a-z2-7]{10}$/);
+const PAID = z.object({ amount: decimal, currency: z.string().min(1).max(16), at: time.nullable() });
 
 export const payoutRequestSchema = z.object({
   v: z.literal(1),
@@ -154,21 +156,17 @@ export const payoutRequestSchema = z.object({
   endedAt: time.optional(),
   // Issue 52: who it goes to, and what it is part of.
   /** The trusted recipient whose method and wallet it pays (as stored when it was asked). */
-  recipient: z
-    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), label: z.string().min(1).max(80) })
-    .optional(),
+  recipient: z.object({ id: BASE32_ID, label: z.string().min(1).max(80) }).optional(),
   /** Which approval rule set `needed`: the two-approver threshold, or one approver to a trusted recipient. */
   rule: z.enum(["threshold", "trusted_one"]).optional(),
   /** That rule's figure (RUB) as the policy had it: two approvers from it, or one to a trusted recipient below it. */
   ruleAt: decimal.optional(),
   /** Approvals that no longer count: given by an approver whose limit (RUB) was lowered below the amount since. */
   setAside: z.array(byAt.extend({ limit: decimal })).optional(),
-  /** A refund: the paid invoice it gives money back for. */
-  refundOf: z.object({ invoiceId: z.string().min(1).max(100) }).optional(),
+  /** A refund: the paid invoice it gives money back for, and what its payment brought in (as read then). */
+  refundOf: z.object({ invoiceId: z.string().min(1).max(100), paid: PAID.optional() }).optional(),
   /** The batch it is a row of (its id), and the row's number there. */
-  batch: z
-    .object({ id: z.string().regex(/^[a-z2-7]{10}$/), row: z.number().int().min(1).max(50) })
-    .optional(),
+  batch: z.object({ id: BASE32_ID, row: z.number().int().min(1).max(50) }).optional(),
 });
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
 

@@ -1,6 +1,6 @@
 import { appendOwed } from "../audit/owed.js";
 import { addDecimals, compareDecimals, toDecimalString } from "../payments/decimal.js";
-import type { PayoffQuote, SubtractFrom } from "../payments/payoff-model.js";
+import type { PayoffQuote } from "../payments/payoff-model.js";
 import { registerOfKey } from "../store/registers.js";
 import { approvalRule, approversFor } from "./approval-rule.js";
 import { type CapRefusal, capPassed, type DayTotals, reserveToday, todayTotals } from "./day-totals.js";
@@ -8,6 +8,8 @@ import type { PayoutNotice } from "./notice-model.js";
 import { swapNotice } from "./notice-store.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { cancelQuote, type QuoteRefusal, quoteFor } from "./quote.js";
+import { holdForRefund, type RefundRefusal, releaseHeld } from "./refund-ask.js";
+import type { PayoutAsk } from "./request-ask.js";
 import { type PayoutDeps, payoutEntry, timingOf } from "./request-deps.js";
 import {
   PAYOUT_FAMILY,
@@ -17,27 +19,7 @@ import {
   REQUEST_FIELD,
 } from "./request-model.js";
 
-/** What a requester asks for: `amount` in the method's currency, as an exact decimal string. */
-export type PayoutAsk = {
-  registerKey: string;
-  requester: string;
-  amount: string;
-  method: string;
-  wallet: string;
-  subtractFrom: SubtractFrom;
-  reason: string;
-  reference: string;
-  /**
-   * The method's currency as known before any quote (its balance), if known: a RUB request is held
-   * against the caps with its own amount before the service is asked.
-   */
-  currency?: string | undefined;
-  /** Where the service posts the payout's end (the register's callback address); none: followed by reading. */
-  callbackUrl?: string | undefined;
-  /** The trusted recipient it pays (its method and wallet are the ask's), and its v3 wallet_extra. */
-  recipient?: { id: string; label: string } | undefined;
-  walletExtra?: string | undefined;
-};
+export type { PayoutAsk } from "./request-ask.js";
 
 export type RequestRefusal =
   | { kind: "payouts_off" }
@@ -55,7 +37,8 @@ export type RequestRefusal =
   | { kind: "rub_amount_wrong"; amount: string; currency: string; rub: string }
   /** Fewer approvers than needed besides the requester. */
   | { kind: "too_few_approvers"; needed: number; approvers: string[] }
-  | CapRefusal;
+  | CapRefusal
+  | RefundRefusal;
 
 export type RequestResult =
   /** `totals`: the requester's and the register's RUB today, waiting requests and this one included. */
@@ -146,6 +129,7 @@ function newRequest(
     ruleAt: at,
     votes: [],
     status: "waiting",
+    ...(ask.refundOf ? { refundOf: ask.refundOf } : {}),
     ...(ask.recipient ? { recipient: ask.recipient } : {}),
   });
 }
@@ -221,9 +205,14 @@ export async function requestPayout(
   const { needed } = approvalRule(policy, { rub, trusted: ask.recipient !== undefined });
   if (approvers.length < needed) return unused({ kind: "too_few_approvers", needed, approvers });
   if (rub === undefined) return unused({ kind: "no_rub_amount" });
+  const held = await holdForRefund(deps, ask, quote, now);
+  if (held) return unused(held);
   const entry = { id: quote.id, requester: ask.requester, rub, at: now.toISOString() };
   const reserved = await reserveToday(deps.board, ask.registerKey, entry, policy, now);
-  if (!reserved.ok) return unused(reserved.refusal);
+  if (!reserved.ok) {
+    await releaseHeld(deps, ask, quote.id, now);
+    return unused(reserved.refusal);
+  }
   const request = newRequest(ask, quote, policy, rub, now);
   const owed = payoutEntry(request, {
     action: "payout.requested",

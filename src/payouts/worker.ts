@@ -2,6 +2,7 @@ import { isFinalPayoffState } from "../payments/payoff-model.js";
 import type { ClaimedItem, Release } from "../store/claims/index.js";
 import { countOnLeaveDay, DAY_FAMILY } from "./day-totals.js";
 import { showPayout } from "./notices.js";
+import { settleRefundOf } from "./refund-settle.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import {
   FINAL_STATUSES,
@@ -170,6 +171,8 @@ async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): P
   if (end === "forget") await deps.board.drop(PAYOUT_FAMILY, claim.key);
   else if (end) await deps.board.release(PAYOUT_FAMILY, claim.key, claim.token, end);
   const after = end === "forget" ? undefined : await readRequest(deps.board, claim.key);
+  // A refund's hold follows its request's end: paid out, or let go (refund-settle.ts).
+  if (after?.request.refundOf) await settleRefundOf(deps, after.request, new Date(clock()));
   return { id: claim.key, status: after?.request.status ?? "forgotten" };
 }
 

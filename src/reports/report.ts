@@ -3,6 +3,7 @@ import type { HistoryEntry } from "../payments/history.js";
 import { type Money, TEST_METHOD } from "../payments/model.js";
 import type { ServiceTime } from "../payments/time.js";
 import { bucketOf, type Period } from "./periods.js";
+import type { RefundTally } from "./refunds.js";
 
 /** How many of the largest paid invoices a report names, and how many methods before "other". */
 export const TOP_INVOICES = 5;
@@ -44,6 +45,8 @@ export type Report = Period & {
   unreadable: number;
   /** Kept days (UTC, `YYYY-MM-DD`) that could not be read even afresh: their invoices are not counted. */
   daysLeftOut: string[];
+  /** Refunds paid out in the period (issue 52), apart from the takings; absent where not counted. */
+  refunds?: RefundTally | undefined;
 };
 
 type Running = { created: number; paid: number; rub: Big; unpriced: number; buckets: Big[] };

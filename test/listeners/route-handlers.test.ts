@@ -42,6 +42,7 @@ import {
   RECIPIENT_ACTIONS,
   RECIPIENT_ADD_VIEW,
   RECIPIENT_CONFIRM_VIEW,
+  REFUND_ACTION,
   REPORT_ACTIONS,
   SCHEDULE_ACTIONS,
   UNPAID_ACTIONS,
@@ -68,6 +69,7 @@ import {
   recipientConfirmButton,
   recipientRemoveButton,
 } from "../../src/listeners/actions/payout-recipient.js";
+import { refundButton } from "../../src/listeners/actions/payout-refund.js";
 import { reissueButtonPressed } from "../../src/listeners/actions/reissue.js";
 import { cancelReport } from "../../src/listeners/actions/report.js";
 import { scheduleButtonPressed } from "../../src/listeners/actions/schedules.js";
@@ -108,6 +110,7 @@ import {
   submissionArgs,
   TEAM,
 } from "../support/listener-world.js";
+import { viewOf } from "../support/views.js";
 
 const UNPAID = "715308958_rPwTzvsvCm";
 const PAID = "715308966_PaidBitcoin";
@@ -1079,6 +1082,18 @@ describe("payout requests", () => {
     );
     expect(JSON.stringify(await reply("mine"))).toContain("Cancelled");
     expect(world.fake.payoffs.all.get(id)?.state).toBe("canceled");
+  });
+
+  it("Refund on a paid invoice's card opens the refund form for a requester, tied to the invoice", async () => {
+    cover(refundButton);
+    await setUp();
+    const value = invoiceButton.write({ t: TEAM, id: "715308962_PaidInFull", s: "payed" });
+    await refundButton(world.deps)(
+      buttonArgs(world, { actionId: REFUND_ACTION, value, user: "U0REQ", replyId: "refund" }),
+    );
+    const opened = viewOf(world.slack.callsOf("views.open").at(-1)?.body ?? {});
+    expect(JSON.parse(opened.private_metadata ?? "{}")).toMatchObject({ i: "715308962_PaidInFull" });
+    expect(lastLine()).toMatchObject({ outcome: "modal_opened" });
   });
 
   it("a recipient: its form adds it (its card posted), Confirm asks an approver for the last four, Remove is an admin's", async () => {

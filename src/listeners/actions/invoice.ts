@@ -13,6 +13,7 @@ import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import { RefusalError } from "../contexts/error-reply.js";
 import type { ListenerDeps } from "../deps.js";
+import { refundsOnCard } from "../payouts/refund.js";
 import type { ActionArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, registerNamed } from "../workspace/register.js";
@@ -23,7 +24,7 @@ import { type ChosenRegister, registerNamed } from "../workspace/register.js";
  * the card as it was.
  */
 export const invoiceCardButton =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now">) =>
+  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now" | "payouts" | "payoutPolicies">) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, body, action, respond } = args;
     await ack();
@@ -79,7 +80,7 @@ type CardButtonValue = ReturnType<typeof readButtonValue<typeof invoiceButton.sc
  * presser alone, or refreshed where it is.
  */
 async function cardOfPress(
-  deps: Pick<ListenerDeps, "payments" | "now">,
+  deps: Pick<ListenerDeps, "payments" | "now" | "payouts" | "payoutPolicies">,
   press: {
     team: string;
     user: string;
@@ -108,6 +109,7 @@ async function cardOfPress(
     method: await chosenMethod(deps, register.key, invoice),
     lang: press.lang,
     register: register.several ? register.name : undefined,
+    refund: await refundsOnCard(deps, register.key, invoice),
   });
 }
 

@@ -12,6 +12,7 @@ import { commandContext } from "../contexts/command-context.js";
 import { withImageFallback } from "../contexts/image-fallback.js";
 import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { refundsOnCard } from "../payouts/refund.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import { recurringCommand } from "../replies/recurring.js";
@@ -55,7 +56,8 @@ type InvoiceCommandDeps = AnswerDeps &
     | "digests"
     | "links"
     | "schedules"
-  >;
+  > &
+  Pick<ListenerDeps, "payouts" | "payoutPolicies">;
 
 /** Who asked and where: built once per command, handed to every sub-command. */
 type Asker = {
@@ -157,13 +159,12 @@ async function invoiceCard({
     now: deps.now(),
     teamId: asker.teamId,
     visibility,
-    // The invoice's chosen method from the register's method list (its name and currency for the
-    // card): cached, or read within a short budget; undefined otherwise, never an error.
+    // Its chosen method from the register's list: cached, or read within a short budget, else none.
     method: await chosenMethod(deps, register.key, invoice),
     lang,
     register: asker.register.several ? register.name : undefined,
+    refund: await refundsOnCard(deps, register.key, invoice),
   });
-  // The card fills in how it was delivered; the line gets it whatever happens.
   const delivery: CardDelivery = {};
   const reply = await deliverInvoiceCard(
     deps,
@@ -220,8 +221,7 @@ function runSubcommand<K extends SubcommandName>(kind: K, call: SubcommandCall<K
 export const invoiceCommand =
   (deps: InvoiceCommandDeps) =>
   async ({ command, ack, respond, client, context: request }: CommandArgs): Promise<void> => {
-    // Slack gives up after 3 s: acknowledge before any I/O, answer through response_url afterwards.
-    await ack();
+    await ack(); // Slack gives up after 3 s: before any I/O; the answer goes through response_url
     const context = commandContext(deps, client, INVOICE_COMMAND, command, request);
     // Once a long read showed its progress, whatever comes next (the report, a failure) replaces it.
     let progressShown = false;

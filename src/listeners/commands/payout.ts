@@ -14,6 +14,7 @@ import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { commandContext } from "../contexts/command-context.js";
 import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { parseRefundLine, refundFromCommand } from "../payouts/refund.js";
 import type { CommandArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
@@ -52,6 +53,12 @@ export const payoutCommand =
         const { reply, log } = await produced;
         return { reply: reply && withRegisterFooter(reply, chosen, lang), log };
       };
+      const refund = parseRefundLine(rest);
+      if (refund) {
+        const who = { team: command.team_id, user: command.user_id, enterpriseId: command.enterprise_id };
+        const where = { channel: command.channel_id, triggerId: command.trigger_id, register: chosen, lang };
+        return footed(refundFromCommand(deps, client, { ...who, ...where }, refund, note));
+      }
       if (/^(policy|правила)$/i.test(rest)) {
         const reply = payoutPolicyMessage(chosen.name, policy, POLICY_FIELDS, lang);
         return { reply: withRegisterFooter(reply, chosen, lang), log: { outcome: "help" } };

@@ -81,6 +81,8 @@ export function auditedAct(
     // Requests and votes record their own acts (src/payouts); these refusals came before them.
     case "payout_refused":
       return { action: "payout.requested", object: "payout", outcome: "refused", reason: outcome.refusal };
+    case "refund_refused":
+      return refundRefused(noted.invoice, outcome.refusal);
     case "payout_vote_refused":
       return outcome.by === "slack"
         ? {
@@ -101,6 +103,16 @@ export function auditedAct(
     default:
       return undefined;
   }
+}
+
+/** A refund refused before its request (not paid, nothing left, more than is left). */
+function refundRefused(invoice: string | undefined, refusal: string): Act {
+  return {
+    action: "refund.asked",
+    object: `invoice ${invoice ?? ""}`.trim(),
+    outcome: "refused",
+    reason: refusal,
+  };
 }
 
 /** A recipient's step refused before its use case wrote it down (the use case records the others). */

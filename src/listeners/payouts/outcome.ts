@@ -6,6 +6,8 @@ export type PayoutOutcome =
   | { outcome: "payout_requested" }
   /** A request refused (the policy, a cap, the service's own refusal): nothing requested. */
   | { outcome: "payout_refused"; refusal: string }
+  /** A refund refused before its form or its quote (not paid, nothing left, more than is left). */
+  | { outcome: "refund_refused"; refusal: string }
   /** Approve, Reject or Cancel given: what the request became. */
   | { outcome: "payout_voted"; result: string }
   /**

@@ -7,7 +7,9 @@ import { reportChartPng } from "../../charts/report-chart.js";
 import { isTimeZone } from "../../config/values.js";
 import type { Lang } from "../../i18n/lang.js";
 import { REPORT_TEXT } from "../../i18n/report.js";
+import { paidRefunds } from "../../payouts/refund-record.js";
 import { type PeriodName, periodBounds } from "../../reports/periods.js";
+import { refundsIn } from "../../reports/refunds.js";
 import type { Report } from "../../reports/report.js";
 import { directChannel, UploadError, type UploadFailure, uploadFile } from "../../slack/files.js";
 import type { Produced } from "../contexts/outcome.js";
@@ -44,7 +46,10 @@ export async function readerZone(client: webApi.WebClient, userId: string): Prom
  * counted from the history; the largest payments only for those who may see the balance.
  */
 export async function invoiceSummaryReply(
-  deps: Pick<ListenerDeps, "payments" | "now" | "serviceTimeZone" | "stores" | "history" | "cancels"> &
+  deps: Pick<
+    ListenerDeps,
+    "payments" | "now" | "serviceTimeZone" | "stores" | "history" | "cancels" | "payouts"
+  > &
     ManagerDeps,
   client: webApi.WebClient,
   who: { teamId: string; userId: string; enterpriseId?: string | undefined },
@@ -68,7 +73,9 @@ export async function invoiceSummaryReply(
   );
   if ("cancelledBy" in read)
     return { reply: reportCancelledMessage(read.cancelledBy, lang), log: { outcome: "report_cancelled" } };
-  const report = read.report;
+  // Refunds paid out in the period, shown apart from the takings (never netted); none when unread.
+  const paid = await paidRefunds(deps.payouts, registerKey).catch(() => undefined);
+  const report = paid ? { ...read.report, refunds: refundsIn(paid, read.report) } : read.report;
   const [reader, methodNames, chart] = await Promise.all([
     checkMoneyReader(deps, client, who),
     deps.payments.methodNamesWithin(registerKey),

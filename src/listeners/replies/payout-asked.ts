@@ -5,6 +5,7 @@ import type { SubtractFrom } from "../../payments/payoff-model.js";
 import { trustedByWallet } from "../../payout-recipients/lookup.js";
 import { payoutNoticeSchema } from "../../payouts/notice-model.js";
 import { announceRequest } from "../../payouts/notices.js";
+import type { InvoicePaid } from "../../payouts/refund-record.js";
 import type { PayoutRequest } from "../../payouts/request-model.js";
 import { type RequestRefusal, requestPayout } from "../../payouts/requests.js";
 import { within } from "../../util/within.js";
@@ -29,6 +30,8 @@ export type PayoutAsked = {
   subtractFrom: SubtractFrom;
   reason: string;
   reference: string;
+  /** A refund: the paid invoice and what its payment brought in. */
+  refundOf?: { invoiceId: string; paid: InvoicePaid } | undefined;
 };
 
 export type AskResult =
@@ -81,6 +84,7 @@ export async function askPayout(
       reference: asked.reference,
       currency: balance?.currency,
       callbackUrl,
+      refundOf: asked.refundOf,
       ...(recipient
         ? { recipient: { id: recipient.id, label: recipient.label }, walletExtra: recipient.walletExtra }
         : {}),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { fieldError } from "../../blocks/form.js";
 import { PAYOUT_REQUEST_VIEW, REQUEST_FIELDS } from "../../blocks/payout-forms.js";
 import { amountUnreadText, plainOf, refusalField, requestRefusalText } from "../../blocks/payout-replies.js";
+import { refundRefusalText } from "../../blocks/refunds.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
@@ -13,6 +14,7 @@ import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
 import type { Outcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { refundOfForm } from "../payouts/refund.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
 import type { ViewArgs } from "../router.js";
 import { registerNamed } from "../workspace/register.js";
@@ -27,6 +29,8 @@ const originSchema = z.object({
   t: z.string().min(1),
   c: z.string().regex(/^[CGDU][A-Z0-9]+$/),
   r: z.string().min(1).max(40),
+  /** A refund's form: the invoice it refunds (listeners/payouts/refund.ts). */
+  i: z.string().min(1).max(100).optional(),
 });
 const text = z.object({ value: textValue }).optional();
 const formSchema = z
@@ -137,6 +141,15 @@ async function askedOfForm(
     return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
   }
   const user = body.user.id;
+  const refund = form.origin.i
+    ? await refundOfForm(deps, register.key, form.origin.i, amount.value)
+    : undefined;
+  if (refund && "refusal" in refund) {
+    await reply(
+      fieldError(REQUEST_FIELDS.amount, plainOf(refundRefusalText(refund.refusal, lang)).slice(0, 1900)),
+    );
+    return { outcome: "refund_refused", refusal: refund.refusal.kind };
+  }
   const asked = {
     team,
     user,
@@ -145,6 +158,7 @@ async function askedOfForm(
     lang,
     ...form.values,
     amount: amount.value,
+    ...(refund ? { refundOf: refund } : {}),
   };
   // The same form with the same values is the same submission.
   const digest = createHash("sha256").update(JSON.stringify(form.values)).digest("base64url").slice(0, 22);
