@@ -22,6 +22,7 @@ import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
+import { showLinks } from "./demo-links.js";
 import { showMethods } from "./demo-methods.js";
 import { showPayouts } from "./demo-payouts.js";
 import { showPeriodWork } from "./demo-period.js";
@@ -407,6 +408,12 @@ async function main(): Promise<number> {
     } catch (error) {
       missing += 1;
       console.error(`payment methods: ${(error as Error).message}`);
+    }
+    try {
+      await showLinks(DEMO_ADMIN, show);
+    } catch (error) {
+      missing += 1;
+      console.error(`payment links: ${(error as Error).message}`);
     }
     if (json) console.log(JSON.stringify(results, null, 2));
   } finally {
