@@ -16,7 +16,26 @@ import pg from "pg";
 const SLOTS = 5;
 const CLAIM_SECONDS = 3600;
 
+/**
+ * vitest runs a global setup once per project (vitest.config.ts has two), in one process: the first
+ * sets the stores up, each later one shares them, and the last project's teardown undoes them (never
+ * one project's while the other still runs).
+ */
+const shared = globalThis as { kassaTestStores?: { users: number; undo: () => Promise<void> } };
+
 export default async function setup(): Promise<() => Promise<void>> {
+  const stores = shared.kassaTestStores ?? { users: 0, undo: await ownStores() };
+  stores.users += 1;
+  shared.kassaTestStores = stores;
+  return async () => {
+    stores.users -= 1;
+    if (stores.users > 0) return;
+    shared.kassaTestStores = undefined;
+    await stores.undo();
+  };
+}
+
+async function ownStores(): Promise<() => Promise<void>> {
   const undo: Array<() => Promise<void>> = [];
   const postgresUrl = process.env.TEST_POSTGRES_URL?.trim();
   if (postgresUrl) undo.push(await ownPostgresDatabase(postgresUrl));
