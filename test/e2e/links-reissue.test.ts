@@ -3,7 +3,8 @@
  * expired unpaid card made by Kassa offers Re-issue; pressed twice at once it makes one invoice with
  * the same fields and a new marker, its card in the old card's thread, the old card marked "Replaced
  * by … (by @person)", one audit entry. Before expiry, `/invoice reissue ID` warns first, and Re-issue
- * anyway makes it. An invoice Kassa did not make is not re-issued.
+ * anyway makes it; both links then paid give one "paid twice" alert (the card's thread and its
+ * creator). An invoice Kassa did not make is not re-issued.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moscowTime } from "../../sandbox/payments-samples.js";
@@ -14,6 +15,7 @@ import { LINK_ACTIONS } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { EXAMPLE_INVOICE_ID } from "../../src/blocks/replies.js";
 import { openStore } from "../../src/store/keyv.js";
+import { systemClock } from "../../src/util/clock.js";
 import { viewOf } from "../support/views.js";
 
 const ADMIN = "U0ADMIN";
@@ -30,11 +32,14 @@ const reissueValue = (blocks: unknown[]): string | undefined =>
 describe("re-issue in one click (v3)", () => {
   let stack: Stack;
   let views = 0;
+  // The links' pass runs when a test asks; a test moves this clock by a pass's interval.
+  let shift = 0;
   beforeAll(async () => {
     stack = await Stack.start({
       apiVersion: "v3",
       storeMemoMs: 0,
       env: { LINKS_CHECK_MS: "3600000", WATCH_INTERVAL_MS: "100" },
+      clock: { ...systemClock, now: () => Date.now() + shift },
     });
     stack.slack.users[ADMIN] = { is_admin: true };
     stack.slack.users[OTHER] = { is_admin: true };
@@ -155,7 +160,7 @@ describe("re-issue in one click (v3)", () => {
     expect(creates()).toHaveLength(sent + 1);
   });
 
-  it("before expiry, /invoice reissue warns that the old link still works; Re-issue anyway makes the new one", async () => {
+  it("before expiry, /invoice reissue warns that the old link still works; Re-issue anyway makes the new one; both paid: one alert", async () => {
     const { id, ts } = await created("700");
     const sent = creates().length;
     const { reply } = await stack.ask(`reissue ${id}`, { userId: ADMIN, channelId: CHANNEL });
@@ -175,6 +180,26 @@ describe("re-issue in one click (v3)", () => {
     const again = await stack.ask(`перевыпустить ${id}`, { userId: ADMIN, channelId: CHANNEL });
     expect(JSON.stringify(again.reply.body)).toContain("re-issued already by <@U0ADMIN>");
     expect(creates()).toHaveLength(sent + 1);
+    // Both links paid: one alert in the old card's thread and one to its creator, however many passes.
+    const paidTwice = () =>
+      stack.slack
+        .callsOf("chat.postMessage")
+        .filter((call) => JSON.stringify(call.body).includes("Paid twice"));
+    stack.fake.pay(id);
+    await stack.pass("links");
+    expect(paidTwice()).toHaveLength(0);
+    stack.fake.pay(second);
+    shift += 3_600_000 + 1000;
+    await stack.pass("links");
+    await expect.poll(() => paidTwice().length).toBe(2);
+    expect(paidTwice().map((call) => [call.body.channel, call.body.thread_ts])).toEqual([
+      [CHANNEL, ts],
+      [ADMIN, undefined],
+    ]);
+    expect(JSON.stringify(paidTwice()[0]?.body)).toContain(second);
+    shift += 3_600_000 + 1000;
+    await stack.pass("links", 2);
+    expect(paidTwice()).toHaveLength(2);
   });
 
   it("an invoice Kassa did not make is not re-issued", async () => {
