@@ -4,7 +4,7 @@
  * form lists it and the method and wallet may stay empty; nothing to pay, or a wallet that is not the
  * recipient's, refused next to its field; a picked recipient paid with its method and wallet, the
  * request recording it and its card under the one-approver rule; a recipient removed while the form
- * was open refused at submit.
+ * was open refused at submit. App Home shows the rules and the trusted recipients.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PostedMessage } from "../../sandbox/slack.js";
@@ -151,7 +151,33 @@ describe("the request form's trusted recipient picker", () => {
     const requested = (await entries()).filter(
       (entry) => entry.action === "payout.requested" && entry.outcome === "done",
     );
-    expect((requested.at(-1)?.after as { recipient?: string }).recipient).toBe(acme);
+    expect((requested.at(-1)?.after as { recipient?: string } | undefined)?.recipient).toBe(acme);
+  });
+
+  it("App Home shows the payouts' rules and the trusted recipients, the wallet shortened", async () => {
+    await stack.event({ type: "app_home_opened", user: REQUESTER, channel: "D0HOMEREQ", tab: "home" });
+    const home = () =>
+      JSON.stringify(
+        viewOf(
+          stack.slack
+            .callsOf("views.publish")
+            .filter((call) => call.body.user_id === REQUESTER)
+            .at(-1)?.body ?? {},
+        ),
+      );
+    await expect.poll(home).toContain("Trusted recipients");
+    const shown = home();
+    for (const part of [
+      "*Payouts*",
+      `*Approval channel*: <#${APPROVAL}>`,
+      "*Two approvers from*: 1,000.00 RUB",
+      "9,000.00 RUB",
+      "*Trusted recipients* (1)",
+      `*Acme Ltd*: \`${METHOD}\` \`220…5678\``,
+      "not paid yet",
+    ])
+      expect(shown).toContain(part);
+    expect(JSON.parse(home()).blocks.length).toBeLessThanOrEqual(100);
   });
 
   it("refuses a recipient removed while the form was open, saying so next to the picker", async () => {
