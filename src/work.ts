@@ -9,6 +9,7 @@ import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { openSchedules, type ScheduleRunner } from "./link-schedules/index.js";
 import { type LinkRunner, openLinks } from "./links/index.js";
+import { paidRefunds } from "./payouts/refund-record.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
 import type { Closers } from "./util/closers.js";
@@ -83,7 +84,7 @@ export async function openWork(
   const { history, cancels, exports, digests, digestRunner } = await periodWork(
     config,
     stores,
-    payments,
+    { payments, refunds: (registerKey) => paidRefunds(records.payouts.deps, registerKey) },
     logger,
     closers,
     options,
@@ -177,14 +178,14 @@ async function openLiveWork(
 function periodWork(
   config: Config,
   stores: Stores,
-  payments: WorkspacePayments,
+  read: Pick<Parameters<typeof openPeriodWork>[1], "payments" | "refunds">,
   logger: Logger,
   closers: Closers,
   options: WorkOptions,
 ) {
   return starting(closers, "cannot set up leases in the store", () =>
     openPeriodWork(stores.store, {
-      payments,
+      ...read,
       settings: stores.settings,
       slack: slackClients(config, stores),
       registers: stores.registers,

@@ -2,8 +2,11 @@ import type { types } from "@slack/bolt";
 import { EXPORT_TEXT } from "../i18n/export.js";
 import type { Lang } from "../i18n/lang.js";
 import { counted } from "../i18n/plural.js";
+import { REFUND_TEXT } from "../i18n/refunds.js";
 import { dayList } from "../i18n/report.js";
+import type { RefundTally } from "../reports/refunds.js";
 import { cancelReadButton } from "./button-values.js";
+import { formatAmount } from "./format.js";
 import { EXPORT_ACTIONS } from "./ids.js";
 import { LIMITS } from "./limits.js";
 import type { SlackMessage } from "./message.js";
@@ -118,10 +121,17 @@ export function fileComment(
     zone: string;
     /** What the read could not give: entries unreadable, kept days left out. */
     read: { unreadable: number; daysLeftOut: readonly string[] };
+    /** Refunds paid out in the period (issue 52), on a line of their own; `unread`: not read just now. */
+    refunds?: RefundTally | "unread" | undefined;
   },
 ): string {
   const t = EXPORT_TEXT[lang];
   const lines = [t.fileLine(file.title, counted(lang, file.invoices, t.invoices), file.paid, file.zone)];
+  if (file.refunds === "unread") lines.push(t.refundsUnread);
+  else if (file.refunds && file.refunds.count > 0) {
+    const totals = file.refunds.totals.map((one) => formatAmount(one.amount, one.currency, lang)).join(", ");
+    lines.push(t.refundsLine(REFUND_TEXT[lang].reportLine(file.refunds.count, totals)));
+  }
   if (file.read.daysLeftOut.length > 0) lines.push(t.daysNotInFile(dayList(file.read.daysLeftOut)));
   if (file.read.unreadable > 0) lines.push(t.notInFile(counted(lang, file.read.unreadable, t.entries)));
   return lines.join("\n");

@@ -5,6 +5,7 @@ import { LANG_NAMES, type Lang } from "../i18n/lang.js";
 import type { ApiVersion } from "../payments/model.js";
 import type { ConnectionInfo } from "../store/credentials.js";
 import { connectButton, connectionSummary, type InstantStatus, instantLine, otherKeyLines } from "./admin.js";
+import { HOME_BLOCKS_MAX, type HomePayouts, homePayoutBlocks } from "./home-payouts.js";
 import { ADMIN_ACTIONS } from "./ids.js";
 import type { ReplyVisibility } from "./invoice.js";
 import { type FeedLine, feedSections, feedsLine } from "./status-lines.js";
@@ -20,6 +21,8 @@ type HomeOptions = {
   teamId?: string | undefined;
   /** The workspace's language (English by default). */
   lang?: Lang;
+  /** Each register where payouts are on (issue 52): its rules and trusted recipients; `several`: name them. */
+  payouts?: { several: boolean; parts: readonly HomePayouts[] } | undefined;
 };
 
 const mrkdwnSection = (text: string): types.KnownBlock => ({
@@ -30,14 +33,22 @@ const mrkdwnSection = (text: string): types.KnownBlock => ({
 /** App Home: status, how to use both commands, and for people who may, the buttons to manage it. */
 export function homeView(info: ConnectionInfo | undefined, options: HomeOptions): types.HomeView {
   const lang = options.lang ?? "en";
-  const blocks: types.KnownBlock[] = [
+  const head: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: "Kassa" } },
     ...statusBlocks(info, options, lang),
     ...manageBlocks(info, options.canManage, lang),
+  ];
+  const howTo: types.KnownBlock[] = [
     { type: "divider" },
     mrkdwnSection(HOME_TEXT[lang].howTo(options.visibility === "private").join("\n")),
   ];
-  return { type: "home", blocks };
+  // The payouts part takes what room Block Kit's 100 blocks leave.
+  const payouts = homePayoutBlocks(options.payouts?.parts ?? [], {
+    several: options.payouts?.several ?? false,
+    budget: HOME_BLOCKS_MAX - head.length - howTo.length,
+    lang,
+  });
+  return { type: "home", blocks: [...head, ...payouts, ...howTo] };
 }
 
 /** The connection, the language, a secret sealed with another key, instant notifications, the feeds. */

@@ -1,8 +1,10 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
+import { PAYOUT_PICK_TEXT } from "../i18n/payout-pick.js";
 import { PAYOUT_REQUEST_TEXT } from "../i18n/payout-request.js";
 import { PAYOUT_VOTE_TEXT } from "../i18n/payout-vote.js";
 import type { PayoffMethod } from "../payments/payoff-model.js";
+import type { Recipient } from "../payout-recipients/model.js";
 import type { PayoutRequest } from "../payouts/request-model.js";
 import { modal, radioInput, selectInput, selectOption, textInput } from "./form.js";
 import { formatAmount, formatDecimal } from "./format.js";
@@ -20,6 +22,8 @@ export const REQUEST_FIELDS = {
   subtractFrom: "payout_fee_from",
   reason: "payout_reason",
   reference: "payout_reference",
+  /** The trusted recipient picked (issue 52); shown where the register has any. */
+  recipient: "payout_recipient",
 } as const;
 
 export const APPROVE_FIELD = "payout_last_four";
@@ -42,32 +46,82 @@ export function payoffMethodLabel(method: PayoffMethod, lang: Lang): string {
   return `${method.name} (${method.code}) · ${fee}${limits}`;
 }
 
-function methodInput(methods: PayoffMethod[] | undefined, lang: Lang): types.InputBlock {
+/** A wallet as lists show it: `220…5678` (short ones whole), spaces left out. */
+export function shortWallet(wallet: string): string {
+  const plain = wallet.replace(/\s+/g, "");
+  return plain.length <= 10 ? plain : `${plain.slice(0, 3)}…${plain.slice(-4)}`;
+}
+
+/** The method: a drop-down of the listed ones, or a code to type; optional beside a recipient picker. */
+function methodInput(methods: PayoffMethod[] | undefined, lang: Lang, picker: boolean): types.InputBlock {
   const t = PAYOUT_REQUEST_TEXT[lang];
+  const optional = picker ? { optional: true } : {};
+  const orPick = picker ? ` ${PAYOUT_PICK_TEXT[lang].orPick}` : "";
   if (!methods || methods.length === 0)
     return textInput({
       block: REQUEST_FIELDS.method,
       label: t.methodCode,
       maxLength: 64,
       placeholder: "CARD_RUB",
+      ...optional,
+      ...(picker ? { hint: orPick.trim() } : {}),
     });
   return selectInput({
     block: REQUEST_FIELDS.method,
     label: t.method,
-    hint: t.methodHint,
+    hint: `${t.methodHint}${orPick}`,
     options: methods.map((method) => selectOption(payoffMethodLabel(method, lang), method.code)),
+    ...optional,
   });
 }
 
+/** The trusted recipient picker: label, method and wallet shortened of each (Slack shows 100 at most). */
+function recipientInput(recipients: readonly Recipient[], lang: Lang): types.InputBlock {
+  const p = PAYOUT_PICK_TEXT[lang];
+  return selectInput({
+    block: REQUEST_FIELDS.recipient,
+    label: p.recipient,
+    hint: p.recipientHint,
+    optional: true,
+    options: recipients.map((one) =>
+      selectOption(p.option(one.label, one.method, shortWallet(one.wallet)), one.id),
+    ),
+  });
+}
+
+/** Whom to pay: the trusted recipient picker (where any), then the method and the wallet (optional beside it). */
+function payeeInputs(
+  recipients: readonly Recipient[],
+  methods: PayoffMethod[] | undefined,
+  lang: Lang,
+): types.InputBlock[] {
+  const picker = recipients.length > 0;
+  const orPick = picker ? ` ${PAYOUT_PICK_TEXT[lang].orPick}` : "";
+  return [
+    ...(picker ? [recipientInput(recipients, lang)] : []),
+    methodInput(methods, lang, picker),
+    textInput({
+      block: REQUEST_FIELDS.wallet,
+      label: PAYOUT_REQUEST_TEXT[lang].wallet,
+      hint: `${PAYOUT_REQUEST_TEXT[lang].walletHint}${orPick}`,
+      maxLength: 512,
+      ...(picker ? { optional: true } : {}),
+    }),
+  ];
+}
+
 /**
- * `/payout`'s request form: method (the register's payout methods, allowed by the policy, with fees
- * and limits; a code field where the service lists none), wallet, amount, who pays the fee, reason,
- * reference.
+ * `/payout`'s request form: a trusted recipient to pick where the register has any (then the method
+ * and the wallet may stay empty), method (the register's payout methods, allowed by the policy, with
+ * fees and limits; a code field where the service lists none), wallet, amount, who pays the fee,
+ * reason, reference.
  */
 export function payoutRequestModal(options: {
   register: string;
   channel: string;
   methods: PayoffMethod[] | undefined;
+  /** The register's trusted recipients the policy's methods allow (none: no picker). */
+  recipients?: readonly Recipient[] | undefined;
   origin: RequestOrigin;
   lang: Lang;
 }): types.ModalView {
@@ -80,8 +134,7 @@ export function payoutRequestModal(options: {
         text: t.formIntro(`*${escapeMrkdwn(options.register)}*`, `<#${options.channel}>`),
       },
     },
-    methodInput(options.methods, options.lang),
-    textInput({ block: REQUEST_FIELDS.wallet, label: t.wallet, hint: t.walletHint, maxLength: 512 }),
+    ...payeeInputs(options.recipients ?? [], options.methods, options.lang),
     textInput({
       block: REQUEST_FIELDS.amount,
       label: t.amount,

@@ -8,7 +8,7 @@ import { slackDateFromEpoch } from "./format.js";
 import { RECIPIENT_ACTIONS, RECIPIENT_ADD_VIEW, RECIPIENT_CONFIRM_VIEW } from "./ids.js";
 import type { SlackMessage } from "./message.js";
 import { escapeMrkdwn, inlineCode } from "./mrkdwn.js";
-import { payoffMethodLabel } from "./payout-forms.js";
+import { payoffMethodLabel, shortWallet } from "./payout-forms.js";
 
 export { RECIPIENT_ACTIONS, RECIPIENT_ADD_VIEW, RECIPIENT_CONFIRM_VIEW };
 
@@ -153,7 +153,7 @@ export function recipientLine(recipient: Recipient, lang: Lang): string {
   const line = t.listLine(
     escapeMrkdwn(recipient.label),
     inlineCode(recipient.method),
-    inlineCode(shortOf(recipient.wallet)),
+    inlineCode(shortWallet(recipient.wallet)),
     `<@${recipient.added.by}>`,
     recipient.status === "trusted" ? confirmed : "",
   );
@@ -161,11 +161,6 @@ export function recipientLine(recipient: Recipient, lang: Lang): string {
     ? t.lastPaid(slackDateFromEpoch(Math.floor(Date.parse(recipient.lastPaid.at) / 1000), lang))
     : t.neverPaid;
   return `${line}; ${recipient.status === "pending" ? t.pending(recipient.confirmations.length) : paid}`;
-}
-
-function shortOf(wallet: string): string {
-  const plain = wallet.replace(/\s+/g, "");
-  return plain.length <= 10 ? plain : `${plain.slice(0, 3)}…${plain.slice(-4)}`;
 }
 
 /** `/payout recipients`' lines (App Home shows the same). */

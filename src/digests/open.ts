@@ -5,6 +5,7 @@ import { KeptHistory } from "../history/kept.js";
 import { linkBookFor } from "../links/index.js";
 import { unpaidTally } from "../links/unpaid.js";
 import type { WorkspacePayments } from "../registers/workspace-payments.js";
+import type { PaidRefund } from "../reports/refunds.js";
 import { CancelMarks } from "../store/cancels.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { KeyvStore } from "../store/connection.js";
@@ -55,6 +56,8 @@ export async function openPeriodWork(
     leasePrefix?: string | undefined;
     /** The leases of long reads, an export's and a history refresh's (defaults 60 s and 30 s); tests shorten them. */
     readLeaseMs?: number | undefined;
+    /** A register's paid refunds (issue 52): exports and month files show them apart from the takings. */
+    refunds?: ((registerKey: string) => Promise<readonly PaidRefund[]>) | undefined;
   },
 ) {
   const leases = await leasesFor(store, deps.leasePrefix);
@@ -82,6 +85,7 @@ export async function openPeriodWork(
       slack: deps.slack,
       ...(registers ? { registers: (key: string) => registers.shown(key) } : {}),
       unpaid: unpaidOf(store, deps),
+      refunds: deps.refunds,
       settings: async (team) => {
         const settings = await deps.settings.get(team);
         return { lang: settings.language ?? "en", everyone: settings.balanceVisibility === "everyone" };
@@ -104,6 +108,7 @@ export async function openPeriodWork(
       slack: deps.slack,
       logger,
       ...(deps.readLeaseMs ? { leaseMs: deps.readLeaseMs } : {}),
+      ...(deps.refunds ? { refunds: deps.refunds } : {}),
     }),
     digests,
     digestRunner,

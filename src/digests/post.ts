@@ -7,6 +7,7 @@ import { unpaidDigestBlock } from "../blocks/unpaid.js";
 import { reportChartPng } from "../charts/report-chart.js";
 import { exportRow } from "../exports/columns.js";
 import { exportFile } from "../exports/file.js";
+import { type ExportRefunds, exportRefunds, refundedOf, refundsNote } from "../exports/refunds.js";
 import { exportFilename } from "../exports/run.js";
 import type { KeptHistory } from "../history/kept.js";
 import { EXPORT_TEXT } from "../i18n/export.js";
@@ -16,6 +17,7 @@ import type { UnpaidTally } from "../links/unpaid.js";
 import { Big } from "../payments/decimal.js";
 import { TEST_METHOD } from "../payments/model.js";
 import type { Period } from "../reports/periods.js";
+import type { PaidRefund } from "../reports/refunds.js";
 import { ReportCounter, rubOf } from "../reports/report.js";
 import { directChannel, uploadFile } from "../slack/files.js";
 import { registerOfKey } from "../store/registers.js";
@@ -49,12 +51,17 @@ export async function postDigest(
     history: KeptHistory;
     logger: Logger;
     unpaid?: ((registerKey: string, from: number) => Promise<UnpaidTally>) | undefined;
+    refunds?: ((registerKey: string) => Promise<readonly PaidRefund[]>) | undefined;
   },
   slack: webApi.WebClient,
   post: DigestPost,
 ): Promise<void> {
   const { team, digest, bounds, lang } = post;
-  const report = await countPeriod(deps.history, team, bounds);
+  const counted = await countPeriod(deps.history, team, bounds);
+  // Refunds paid out in the period: a line of their own, never taken off the takings (issue 52).
+  const { refunds: readRefunds } = deps;
+  const refunds = await exportRefunds(readRefunds && (() => readRefunds(team)), bounds);
+  const report = refunds.unread ? counted : { ...counted, refunds: refunds.inPeriod };
   const titled = reportTitle(bounds.period, lang);
   const title = post.register === undefined ? titled : `${post.register} · ${titled}`;
   const t = REPORT_TEXT[lang];
@@ -84,7 +91,7 @@ export async function postDigest(
   }
   if (!monthly) return;
   try {
-    await sendMonthCsv(deps, slack, post, title);
+    await sendMonthCsv(deps, slack, post, { title, refunds });
   } catch (error) {
     deps.logger.warn({ ...log, err: error, outcome: "digest_csv_failed" }, "digest CSV not sent");
   }
@@ -128,7 +135,7 @@ async function sendMonthCsv(
   deps: { history: KeptHistory },
   slack: webApi.WebClient,
   post: DigestPost,
-  title: string,
+  { title, refunds }: { title: string; refunds: ExportRefunds },
 ): Promise<void> {
   const t = EXPORT_TEXT[post.lang];
   const file = exportFile("csv", { sheetName: t.sheetName, zone: post.bounds.zone });
@@ -140,7 +147,7 @@ async function sendMonthCsv(
     { since: post.bounds.from, until: post.bounds.to },
     (entry) => {
       invoices += 1;
-      file.add(exportRow(entry));
+      file.add(exportRow(entry, refundedOf(refunds, entry.id)));
       const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
       if (rub !== null) paid = paid.plus(rub);
     },
@@ -161,6 +168,7 @@ async function sendMonthCsv(
         paid: formatAmount(paid.toFixed(), "RUB", post.lang),
         zone: post.bounds.zone,
         read,
+        refunds: refundsNote(refunds),
       }),
     });
   } finally {

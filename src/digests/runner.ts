@@ -4,6 +4,7 @@ import type { KeptHistory } from "../history/kept.js";
 import type { Lang } from "../i18n/lang.js";
 import type { UnpaidTally } from "../links/unpaid.js";
 import { periodBounds } from "../reports/periods.js";
+import type { PaidRefund } from "../reports/refunds.js";
 import { slackApiError } from "../slack/error.js";
 import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import type { Leases } from "../store/leases.js";
@@ -35,6 +36,8 @@ export type DigestRunnerDeps = {
    * still waiting for payment. Left out: no line.
    */
   unpaid?: (registerKey: string, from: number) => Promise<UnpaidTally>;
+  /** A register's paid refunds (issue 52): the report's refunds line and the month file's column. */
+  refunds?: ((registerKey: string) => Promise<readonly PaidRefund[]>) | undefined;
   logger: Logger;
   clock?: Clock;
 };

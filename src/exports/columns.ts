@@ -18,9 +18,12 @@ export type ExportRow = {
   description: string | null;
   extra: string | null;
   link: string;
+  /** Refunds paid out for the invoice (issue 52), summed, in its payment's currency; apart from `paid`. */
+  refunded: Money | null;
 };
 
-export function exportRow(entry: HistoryEntry): ExportRow {
+/** The invoice's row; `refunded`: what refunds of it have given back so far (none: null). */
+export function exportRow(entry: HistoryEntry, refunded: Money | null = null): ExportRow {
   const details = entry.details;
   return {
     id: entry.id,
@@ -36,6 +39,7 @@ export function exportRow(entry: HistoryEntry): ExportRow {
     // The user's own text: Kassa's marker is never written as if it were theirs.
     extra: ownExtra(details?.extra),
     link: details?.url ?? `https://${PAYMENT_PAGE_HOST}/?i=${entry.id}`,
+    refunded,
   };
 }
 
@@ -112,6 +116,10 @@ export const EXPORT_COLUMN_SPECS = [
   { name: "description", width: 36, kind: "text", value: (row) => row.description },
   { name: "extra", width: 16, kind: "text", value: (row) => row.extra },
   { name: "payment_link", width: 44, kind: "text", value: (row) => row.link },
+  // Last, so a sheet that reads the columns above by position keeps reading them (issue 52): what was
+  // given back, never taken off `paid_amount`.
+  { name: "refunded_amount", width: 14, kind: "amount", value: (row) => row.refunded?.value },
+  { name: "refunded_currency", width: 8, kind: "text", value: (row) => row.refunded?.currency },
 ] as const satisfies readonly ExportColumnSpec[];
 
 export const EXPORT_COLUMNS = EXPORT_COLUMN_SPECS.map((column) => column.name);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import type { KeptHistory } from "../history/kept.js";
+import type { PaidRefund } from "../reports/refunds.js";
 import { directChannel } from "../slack/files.js";
 import type { CancelMarks } from "../store/cancels.js";
 import type { Leases } from "../store/leases.js";
@@ -22,6 +23,8 @@ export type ExportJobsDeps = {
   leaseMs?: number;
   /** The time and timers of the exports' leases and owed notes (the system's clock by default). */
   clock?: Clock;
+  /** A register's paid refunds (issue 52): the file's refunds column and line (none shown without). */
+  refunds?: (registerKey: string) => Promise<readonly PaidRefund[]>;
 };
 
 const LEASE_MS = 60_000;
@@ -56,7 +59,6 @@ export type ExportStart =
  */
 export class ExportJobs {
   private readonly running = new Map<string, Job>();
-
   private readonly leaseMs: number;
   private readonly clock: Clock;
 
@@ -199,13 +201,15 @@ export class ExportJobs {
 
   private async run(started: Started, controller: AbortController): Promise<ExportEnd> {
     const { request, lease, note } = started;
+    const { history, refunds } = this.deps;
+    const registerKey = request.registerKey ?? request.teamId;
     const end = await runExport({
       request,
       jobId: lease.jobId,
       client: started.client,
       channel: started.channel,
-      read: (span, onEntry, options) =>
-        this.deps.history.read(request.registerKey ?? request.teamId, span, onEntry, options),
+      read: (span, onEntry, options) => history.read(registerKey, span, onEntry, options),
+      refunds: refunds && (() => refunds(registerKey)),
       signal: controller.signal,
       checkpoint: async () => {
         // Only the asker or an admin can have marked it: the Cancel listener checks before marking.

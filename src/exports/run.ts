@@ -10,11 +10,13 @@ import { PaymentsError } from "../payments/errors.js";
 import type { HistoryEntry } from "../payments/history.js";
 import { TEST_METHOD } from "../payments/model.js";
 import { dayIn, type Period } from "../reports/periods.js";
+import type { PaidRefund } from "../reports/refunds.js";
 import { rubOf } from "../reports/report.js";
 import { uploadFile } from "../slack/files.js";
 import { exportRow } from "./columns.js";
 import { type ExportFile, type ExportFormat, exportFile } from "./file.js";
 import { ProgressMessage } from "./progress.js";
+import { type ExportRefunds, exportRefunds, refundedOf, refundsNote } from "./refunds.js";
 
 /** History pages an export reads at most in one go: 200,000 invoices. A longer period is refused, not cut. */
 export const EXPORT_MAX_PAGES = 2000;
@@ -61,6 +63,8 @@ export type ExportRun = {
   stillOurs: () => Promise<void>;
   /** The progress message was posted (its ts): written down, so another replica can end it. */
   onProgressPosted?: (ts: string) => void;
+  /** The register's paid refunds (issue 52): a column of their own and a line, never off the takings. */
+  refunds?: () => Promise<readonly PaidRefund[]>;
 };
 
 /** `kassa-invoices-2026-10.csv`, `kassa-invoices-2026-10-28_2026-11-26-shop2.xlsx` (a register named where several). */
@@ -89,7 +93,8 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
     sheetName: EXPORT_TEXT[request.lang].sheetName,
     zone: request.bounds.zone,
   });
-  const tally: Tally = { invoices: 0, paidRub: new Big(0), pages: 0 };
+  const refunds = await exportRefunds(run.refunds, request.bounds);
+  const tally: Tally = { invoices: 0, paidRub: new Big(0), pages: 0, refunds };
   let scan: KeptRead;
   try {
     scan = await readPeriod(run, file, progress, tally);
@@ -104,8 +109,8 @@ export async function runExport(run: ExportRun): Promise<ExportEnd> {
   return endWith(file, progress, await sendFile(run, file, progress, scan, tally));
 }
 
-/** What the rows read so far add up to: the count, the paid total in roubles, the pages read. */
-type Tally = { invoices: number; paidRub: Big; pages: number };
+/** What the rows read so far add up to: the count, the paid total in roubles, the pages read; the refunds. */
+type Tally = { invoices: number; paidRub: Big; pages: number; refunds: ExportRefunds };
 
 /** How an export ends, and what its asker is told (nothing: another replica holds the export now). */
 type Ending = { result: ExportEnd; message?: SlackMessage };
@@ -150,7 +155,7 @@ async function readPeriod(
     { since: request.bounds.from, until: request.bounds.to },
     (entry) => {
       tally.invoices += 1;
-      file.add(exportRow(entry));
+      file.add(exportRow(entry, refundedOf(tally.refunds, entry.id)));
       const rub = entry.state === "payed" && entry.method !== TEST_METHOD ? rubOf(entry) : null;
       if (rub !== null) tally.paidRub = tally.paidRub.plus(rub);
     },
@@ -224,6 +229,7 @@ async function sendFile(
         paid,
         zone: request.bounds.zone,
         read: scan,
+        refunds: refundsNote(tally.refunds),
       }),
     });
   } catch (error) {

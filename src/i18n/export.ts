@@ -28,6 +28,10 @@ export type ExportText = {
   notInFile: (entries: string) => string;
   entries: PluralForms;
   daysNotInFile: (days: string) => string;
+  /** Refunds paid out in the period (issue 52), after the file's line: apart from the paid total. */
+  refundsLine: (line: string) => string;
+  /** The refunds could not be read: the refunded column is empty. */
+  refundsUnread: string;
   fileTitle: (title: string) => string;
   /** The export's title where the workspace has several registers: which one it is of. */
   ofRegister: (title: string, register: string) => string;
@@ -71,6 +75,10 @@ const en: ExportText = {
   entries: { one: "entry", other: "entries" },
   daysNotInFile: (days) =>
     `:warning: The invoices Kassa keeps for ${days} (days in UTC) could not be read, even afresh from the payment service, and are not in the file. Export again later; if it keeps happening, tell the Kassa operator.`,
+  refundsLine: (line) =>
+    `Refunds paid out in the period: ${line}. Each invoice's refunds are in the \`refunded_amount\` column.`,
+  refundsUnread:
+    ":warning: Kassa could not read the refunds paid out just now, so the `refunded_amount` column is empty. Export again in a minute to have them.",
   fileTitle: (title) => `Kassa export: ${title}`,
   ofRegister: (title, register) => `${title}, register ${register}`,
   sheetName: "Invoices",
@@ -117,6 +125,10 @@ const ru: ExportText = {
   entries: { one: "запись", few: "записи", many: "записей", other: "записи" },
   daysNotInFile: (days) =>
     `:warning: Счета, которые Kassa хранит за ${days} (дни по UTC), не удалось прочитать даже заново из платёжного сервиса, их нет в файле. Выгрузите ещё раз позже; если это повторяется, сообщите оператору Kassa.`,
+  refundsLine: (line) =>
+    `Выплаченные за период возвраты: ${line}. Возвраты по каждому счёту — в столбце \`refunded_amount\`.`,
+  refundsUnread:
+    ":warning: Kassa не смогла сейчас прочитать выплаченные возвраты, поэтому столбец `refunded_amount` пуст. Выгрузите ещё раз через минуту, чтобы они были.",
   fileTitle: (title) => `Выгрузка Kassa: ${title}`,
   ofRegister: (title, register) => `${title}, касса ${register}`,
   sheetName: "Счета",

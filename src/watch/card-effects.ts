@@ -12,7 +12,7 @@ export type CardEffectsDeps = {
   queue: WatchQueue;
   slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
   /** The method's name and the workspace's language (English when it cannot be read: a card is never left untold for it). */
-  reader: Pick<InvoiceReader, "methodFor" | "languageOf">;
+  reader: Pick<InvoiceReader, "methodFor" | "languageOf" | "refundOffered">;
   logger: Logger;
   now: () => Date;
 };
@@ -42,6 +42,9 @@ export async function deliverToCards(
     ? await deps.reader.methodFor(readKey(watch), invoice.method).catch(() => undefined)
     : undefined;
   const lang = (await deps.reader.languageOf?.(watch.team).catch(() => undefined)) ?? DEFAULT_LANG;
+  // A paid invoice's card offers Refund where the register's payouts are on, as /invoice ID's does.
+  const refund =
+    invoice.state === "payed" && (await deps.reader.refundOffered?.(readKey(watch)).catch(() => false));
   const save = async (card: WatchCard) => {
     await deps.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
   };
@@ -52,7 +55,8 @@ export async function deliverToCards(
     const at = watch.cards.indexOf(card);
     const owing: WatchCard = stored ? card : { ...card, owed: { redraw: true } };
     try {
-      const settled = await deliverCard(owing, { client, watch, invoice, status, method, now, save, lang });
+      const context = { client, watch, invoice, status, method, now, save, lang, refund: refund === true };
+      const settled = await deliverCard(owing, context);
       watch.cards[at] = settled;
       if (stored) await save(settled);
     } catch (error) {

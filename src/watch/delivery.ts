@@ -60,6 +60,8 @@ export type DrawContext = {
   now: Date;
   /** The workspace's language. */
   lang: Lang;
+  /** The card offers Refund (paid, the register's payouts on). */
+  refund?: boolean;
   /** Stores the card as it stands (what it is still owed) before and after each call. */
   save(card: WatchCard): Promise<void>;
 };
@@ -109,6 +111,7 @@ async function deliver(
     ...(card.kind === "channel" && card.entered ? { entered: card.entered } : {}),
     ...(card.kind === "channel" && card.customer ? { customer: card.customer } : {}),
     register: watch.registerName,
+    ...(context.refund ? { refund: { button: true } } : {}),
   });
   if (card.kind === "channel" && owed.redraw) {
     const message = withWatchStatus(

@@ -1,6 +1,8 @@
 import { webApi } from "@slack/bolt";
 import type { Config } from "../config/index.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
+import { payoutsOn } from "../payouts/policy.js";
+import { payoutPoliciesFor } from "../payouts/policy-store.js";
 import { slackClientOptions } from "../slack/client.js";
 import { openClaimBoard } from "../store/claims/index.js";
 import type { Stores } from "../store/index.js";
@@ -74,11 +76,14 @@ export async function startWatcher(
   options: { clock?: Clock; namespace?: string } = {},
 ): Promise<Watcher> {
   const queue = await openQueue(stores, options.namespace, logger);
+  // The payout policies (read, never written here): a paid card offers Refund where payouts are on.
+  const policies = payoutPoliciesFor(stores.store, config.store.timeoutMs);
   // The watcher writes each workspace's cards in its language (a setting; English when unset).
   const workspaces: InvoiceReader = {
     invoice: (team, id) => reader.invoice(team, id),
     methodFor: (team, code) => reader.methodFor(team, code),
     languageOf: async (team) => (await stores.settings.get(team)).language ?? DEFAULT_LANG,
+    refundOffered: async (registerKey) => payoutsOn(await policies.get(registerKey)),
   };
   const watcher = new Watcher(
     queue,

@@ -20,6 +20,8 @@ export type InvoiceReader = {
   methodFor(teamId: string, code: string): Promise<PaymentMethod | undefined>;
   /** The language the workspace's cards are written in (English when not given). */
   languageOf?(teamId: string): Promise<Lang>;
+  /** Whether a paid invoice's card offers Refund (issue 52): the register's payouts are on. None: never. */
+  refundOffered?(registerKey: string): Promise<boolean>;
 };
 
 /** A Web API client with the workspace's bot token, or undefined when Kassa has none any more. */

@@ -97,6 +97,8 @@ describe("/invoice export", () => {
       "description",
       "extra",
       "payment_link",
+      "refunded_amount",
+      "refunded_currency",
     ]);
     const span = periodBounds("30d", new Date(file?.at ?? Date.now()), "Europe/Moscow");
     if (!span) throw new Error("no span");

@@ -3,7 +3,8 @@
  * refused before any form or quote; a partial refund asked with `/payout refund`, its form asking
  * for the wallet, its card saying which invoice it refunds, the invoice's card showing it on its way
  * and then "Refunded 500.00 of 1,500.00 RUB" once paid; the period report showing it apart from the
- * takings; the audit trail holding each step.
+ * takings; the export's file giving it in the invoice's row, its own column, and on its line; the
+ * audit trail holding each step.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openInvoice } from "../../sandbox/payments-samples.js";
@@ -12,12 +13,13 @@ import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { openAuditTrail } from "../../src/audit/index.js";
 import { openStore } from "../../src/store/keyv.js";
+import { readCsv } from "../support/csv.js";
 import { clockReading } from "../support/manual-clock.js";
 import { connectWithSecret2 } from "../support/secret2.js";
 import { type OpenedView as View, viewOf } from "../support/views.js";
 
 const TEAM = SANDBOX_TEAM.id;
-const [REQUESTER, ANNA, BORIS] = ["U0REQ", "U0ANNA", "U0BORIS"];
+const [REQUESTER, ANNA, BORIS, ADMIN] = ["U0REQ", "U0ANNA", "U0BORIS", "U0ADMIN"];
 const APPROVAL = "C0PAYOUTS";
 const WALLET = "2200700012345678";
 const METHOD = "CARDRUBP2P";
@@ -33,6 +35,7 @@ describe("refunds of paid invoices", () => {
       payoutTiming: { followMs: 200, retryMs: 200 },
     });
     for (const user of [REQUESTER, ANNA, BORIS]) stack.slack.users[user] = {};
+    stack.slack.users[ADMIN] = { is_admin: true, tz: "Europe/Moscow" };
     await connectWithSecret2(stack);
     const policy = await stack.cli(
       ["payouts", "policy", "--team", TEAM, "--approvers", [ANNA, BORIS].join(","), "--channel", APPROVAL]
@@ -144,5 +147,23 @@ describe("refunds of paid invoices", () => {
     const reply = JSON.stringify((await stack.slack.waitForReply(ack.responseId, { timeoutMs: 8000 })).body);
     expect(reply).toContain("Refunds paid out");
     expect(reply).toContain("1 refund: 500.00 RUB");
+  });
+
+  it("exports the refund in the invoice's row, in a column of its own, and on the file's line; the paid amount as paid", async () => {
+    const before = stack.slack.files.shared().length;
+    await stack.command("export 7d", { command: "/invoice", userId: ADMIN });
+    const file = (await stack.slack.files.waitFor(before + 1)).find((one) => one.filename.endsWith(".csv"));
+    const [header = [], ...rows] = readCsv((file?.bytes ?? Buffer.alloc(0)).toString("utf8").slice(1), ",");
+    const row = rows.find((cells) => cells[0] === INVOICE) ?? [];
+    const cell = (name: string) => row[header.indexOf(name)];
+    expect(header.slice(-2)).toEqual(["refunded_amount", "refunded_currency"]);
+    expect(cell("state")).toBe("payed");
+    expect(cell("amount")).toBe("1500");
+    expect(cell("refunded_amount")).toBe("500");
+    expect(cell("refunded_currency")).toBe("RUB");
+    // Every other invoice of the period had nothing refunded: its refund cells stay empty.
+    for (const other of rows.filter((cells) => cells[0] !== INVOICE && cells.length > 1))
+      expect(other.slice(-2)).toEqual(["", ""]);
+    expect(file?.initialComment).toContain("Refunds paid out in the period: 1 refund: 500.00 RUB");
   });
 });

@@ -49,6 +49,7 @@ function row(overrides: Partial<ExportRow> = {}): ExportRow {
     description: 'Заказ №7, "подарок"',
     extra: null,
     link: "https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm",
+    refunded: null,
     ...overrides,
   };
 }
@@ -169,7 +170,7 @@ describe("CSV (RFC 4180)", () => {
       expect(records[0]).toBe(EXPORT_COLUMNS.join(","));
       expect(records).toHaveLength(3000 + 2); // the header, the rows, and the empty string after the last CRLF
       expect(records[1]).toBe(
-        'id_0,2026-11-26T14:30:00+03:00,payed,purchase,1500.50,RUB,1500.50,0.00012345,BTC,45.015,RUB,CARDRUBP2P,"Заказ №7, ""подарок""",,https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm',
+        'id_0,2026-11-26T14:30:00+03:00,payed,purchase,1500.50,RUB,1500.50,0.00012345,BTC,45.015,RUB,CARDRUBP2P,"Заказ №7, ""подарок""",,https://pay.crystalpay.io/?i=715308958_rPwTzvsvCm,,',
       );
       expect(records[3000]?.startsWith("id_2999,")).toBe(true);
     } finally {
@@ -213,14 +214,14 @@ describe("xlsx", () => {
       expect(workbook).toContain('<sheet name="Счета"');
       // The header's filter covers the header and both rows, named as Excel names it.
       expect(workbook).toContain(
-        `<definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'Счета'!$A$1:$O$3</definedName>`,
+        `<definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'Счета'!$A$1:$Q$3</definedName>`,
       );
       expect(strFromU8(parts["xl/styles.xml"] ?? new Uint8Array())).toContain(
         '<cellStyle name="Normal" xfId="0" builtinId="0"/>',
       );
       const sheet = strFromU8(parts["xl/worksheets/sheet1.xml"] ?? new Uint8Array());
       expect(sheet).toContain('state="frozen"');
-      expect(sheet).toMatch(/<\/sheetData><autoFilter ref="A1:O3"\/><\/worksheet>$/);
+      expect(sheet).toMatch(/<\/sheetData><autoFilter ref="A1:Q3"\/><\/worksheet>$/);
       expect(sheet).toContain(`<t xml:space="preserve">created_at (${MOSCOW})</t>`);
       // 2026-11-26 14:30 as an Excel serial: days since 1899-12-30 and the fraction of the day.
       const serial = Date.UTC(2026, 10, 26, 14, 30) / 86_400_000 + 25_569;

@@ -5,6 +5,7 @@ import { ephemeral } from "../../blocks/replies.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
+import { trustedOf } from "../../payout-recipients/lookup.js";
 import type { PayoutPolicy } from "../../payouts/policy.js";
 import { claimLine, lineKey, noteLine } from "../../payouts/repeats.js";
 import { slackErrorCode } from "../../slack/error.js";
@@ -65,10 +66,15 @@ export async function openRequestForm(
       log: { outcome: "payout_refused", refusal: refusal.kind },
     };
   }
-  const listed = await deps.payments.payoffMethodListWithin(asked.chosen.key, REQUEST_METHODS_BUDGET_MS);
+  // The register's trusted recipients, for the picker (none when unread: the form asks method and wallet).
+  const [listed, trusted] = await Promise.all([
+    deps.payments.payoffMethodListWithin(asked.chosen.key, REQUEST_METHODS_BUDGET_MS),
+    trustedOf(deps.payouts, asked.chosen.key).catch(() => []),
+  ]);
   const allowed = (code: string) =>
     policy.methods.length === 0 || policy.methods.some((one) => one.toUpperCase() === code.toUpperCase());
   const methods = Array.isArray(listed) ? listed.filter((method) => allowed(method.code)) : undefined;
+  const recipients = trusted.filter((one) => allowed(one.method));
   try {
     await client.views.open({
       trigger_id: asked.trigger_id,
@@ -76,6 +82,7 @@ export async function openRequestForm(
         register: asked.chosen.name,
         channel: policy.channel,
         methods,
+        recipients,
         origin: { t: asked.team_id, c: asked.channel_id, r: asked.chosen.name },
         lang: asked.lang,
       }),
@@ -85,7 +92,8 @@ export async function openRequestForm(
     const reply = ephemeral(text.formNotOpened("/payout"), text.formNotOpenedFallback("/payout"));
     return { reply, log: { outcome: "modal_failed", modalError: slackErrorCode(error) } };
   }
-  return { reply: null, log: { outcome: "modal_opened", methods: methods?.length ?? "unavailable" } };
+  const opened = methods?.length ?? "unavailable";
+  return { reply: null, log: { outcome: "modal_opened", methods: opened, recipients: recipients.length } };
 }
 
 /** `/payout AMOUNT METHOD WALLET REASON…`: the request made at once (the fee on top, from the balance). */

@@ -118,7 +118,7 @@ export type CommandOutcome =
   /** The method list was read but no method matches the filter. */
   | ({ outcome: "no_match" } & MethodsRead)
   /** The connect or create modal was opened; the answer is there, not in a reply. */
-  | { outcome: "modal_opened"; methods?: number | "unavailable" }
+  | { outcome: "modal_opened"; methods?: number | "unavailable"; recipients?: number }
   /** views.open failed (mostly an expired trigger_id); the asker is told to run the command again. */
   | { outcome: "modal_failed"; modalError: string; methods?: number | "unavailable" }
   /** `/invoice disconnect`: the asker is asked to confirm. */

@@ -16,6 +16,8 @@ export const homeOpened =
       | "defaultApiVersion"
       | "callbacks"
       | "feeds"
+      | "payouts"
+      | "payoutPolicies"
     >,
   ) =>
   async ({ event, body, client, context }: EventArgs<"app_home_opened">): Promise<void> => {

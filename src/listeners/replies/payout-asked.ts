@@ -3,6 +3,7 @@ import { PAYOUT_CALLBACK_QUERY } from "../../callbacks/receive.js";
 import type { Lang } from "../../i18n/lang.js";
 import type { SubtractFrom } from "../../payments/payoff-model.js";
 import { trustedByWallet } from "../../payout-recipients/lookup.js";
+import type { Recipient } from "../../payout-recipients/model.js";
 import { payoutNoticeSchema } from "../../payouts/notice-model.js";
 import { announceRequest } from "../../payouts/notices.js";
 import type { InvoicePaid } from "../../payouts/refund-record.js";
@@ -32,6 +33,8 @@ export type PayoutAsked = {
   reference: string;
   /** A refund: the paid invoice and what its payment brought in. */
   refundOf?: { invoiceId: string; paid: InvoicePaid } | undefined;
+  /** The trusted recipient picked in the form (its method and wallet are the ask's); else found by wallet. */
+  recipient?: Recipient | undefined;
 };
 
 export type AskResult =
@@ -69,7 +72,8 @@ export async function askPayout(
   // The method's balance, for its card, and its currency: a RUB payout is held against the caps at once.
   const balance = await balanceOf(deps, asked.register.key, asked.method);
   // A wallet typed that is a trusted recipient's (the same method) pays that recipient.
-  const recipient = await trustedByWallet(deps.payouts, asked.register.key, asked.method, asked.wallet);
+  const recipient =
+    asked.recipient ?? (await trustedByWallet(deps.payouts, asked.register.key, asked.method, asked.wallet));
   let channel = "";
   const result = await requestPayout(
     payouts,

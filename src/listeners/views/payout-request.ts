@@ -8,12 +8,14 @@ import { refundRefusalText } from "../../blocks/refunds.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { PAYOUT_REQUEST_TEXT } from "../../i18n/payout-request.js";
+import { RECIPIENT_ID } from "../../payout-recipients/model.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import { within } from "../../util/within.js";
 import { handledSubmission, type ViewAnswer } from "../contexts/handled.js";
 import type { Outcome } from "../contexts/outcome.js";
 import { readSubmission, viewContext } from "../contexts/view-context.js";
 import type { ListenerDeps } from "../deps.js";
+import { payeeOfForm } from "../payouts/pick.js";
 import { refundOfForm } from "../payouts/refund.js";
 import { type AskDeps, type AskResult, askPayout, type PayoutAsked } from "../replies/payout-asked.js";
 import type { ViewArgs } from "../router.js";
@@ -42,6 +44,12 @@ const formSchema = z
     [REQUEST_FIELDS.subtractFrom]: z.object({ value: selectValue }).optional(),
     [REQUEST_FIELDS.reason]: text,
     [REQUEST_FIELDS.reference]: text,
+    // The trusted recipient picked (issue 52): its id, as the form listed it.
+    [REQUEST_FIELDS.recipient]: z
+      .object({
+        value: z.object({ selected_option: z.object({ value: z.string().regex(RECIPIENT_ID) }).nullish() }),
+      })
+      .optional(),
   })
   .transform((values) => {
     const method = values[REQUEST_FIELDS.method]?.value;
@@ -57,6 +65,7 @@ const formSchema = z
         values[REQUEST_FIELDS.subtractFrom]?.value.selected_option?.value === "amount" ? "amount" : "balance",
       reason: typed(REQUEST_FIELDS.reason),
       reference: typed(REQUEST_FIELDS.reference),
+      recipientId: values[REQUEST_FIELDS.recipient]?.value.selected_option?.value ?? "",
     } as const;
   });
 
@@ -135,12 +144,10 @@ async function askedOfForm(
   }
   const amount = readWrittenAmount(form.values.amount);
   if (!amount.ok) {
-    await reply(
-      fieldError(REQUEST_FIELDS.amount, amountUnreadText(form.values.amount, amount.why, lang, true)),
-    );
+    const words = amountUnreadText(form.values.amount, amount.why, lang, true);
+    await reply(fieldError(REQUEST_FIELDS.amount, words));
     return { outcome: "invalid", fields: [REQUEST_FIELDS.amount] };
   }
-  const user = body.user.id;
   const refund = form.origin.i
     ? await refundOfForm(deps, register.key, form.origin.i, amount.value)
     : undefined;
@@ -150,14 +157,24 @@ async function askedOfForm(
     );
     return { outcome: "refund_refused", refusal: refund.refusal.kind };
   }
-  const asked = {
+  const { recipientId, ...values } = form.values;
+  // A trusted recipient picked pays its own method and wallet (read again now); else those typed.
+  const payee = await payeeOfForm(deps, register.key, { ...values, recipient: recipientId }, lang);
+  if (!payee.ok) {
+    await reply(fieldError(REQUEST_FIELDS[payee.field], payee.text));
+    return { outcome: "payout_refused", refusal: payee.why };
+  }
+  const asked: PayoutAsked = {
     team,
-    user,
+    user: body.user.id,
     enterpriseId: body.enterprise?.id,
     register,
     lang,
-    ...form.values,
+    ...values,
     amount: amount.value,
+    method: payee.method,
+    wallet: payee.wallet,
+    recipient: payee.recipient,
     ...(refund ? { refundOf: refund } : {}),
   };
   // The same form with the same values is the same submission.

@@ -9,6 +9,7 @@ import { DEFAULT_LANG, type Lang } from "../../i18n/lang.js";
 import { MAIN_REGISTER, registerKey } from "../../store/registers.js";
 import type { ListenerDeps } from "../deps.js";
 import { feedLines } from "../feeds/lines.js";
+import { homePayouts } from "../payouts/home.js";
 import { checkManager, type ManagerDeps } from "./permissions.js";
 
 /** Where a connect modal was opened from, kept in private_metadata (no secrets). */
@@ -94,19 +95,23 @@ export async function publishHome(
   deps: Pick<
     ListenerDeps,
     "stores" | "replyVisibility" | "defaultApiVersion" | "adminUserIds" | "logger" | "callbacks" | "feeds"
-  >,
+  > &
+    Partial<Pick<ListenerDeps, "payouts" | "payoutPolicies">>,
   client: webApi.WebClient,
   who: { userId: string; teamId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
+  const registers = deps.stores.registers.others(who.teamId).then((others) => [MAIN_REGISTER, ...others]);
   // Read without opening the secret: one sealed with another key is shown as such, not an error.
-  const [info, visibility, manager, lang, feeds] = await Promise.all([
+  const [info, visibility, manager, lang, feeds, payouts] = await Promise.all([
     deps.stores.credentials.info(who.teamId),
     visibilityFor(deps, who.teamId),
     checkManager(deps, client, who),
     langFor(deps, who.teamId),
-    deps.stores.registers
-      .others(who.teamId)
-      .then((others) => feedLines(deps, who.teamId, [MAIN_REGISTER, ...others])),
+    registers.then((names) => feedLines(deps, who.teamId, names)),
+    registers.then(async (names) => ({
+      several: names.length > 1,
+      parts: await homePayouts(deps, who.teamId, names),
+    })),
   ]);
   const instant = info?.otherKey ? undefined : await instantStatus(deps.callbacks, info);
   await client.views.publish({
@@ -119,6 +124,7 @@ export async function publishHome(
       feeds,
       teamId: who.teamId,
       lang,
+      payouts,
     }),
   });
 }
