@@ -16,6 +16,8 @@ export type UploadedFile = {
   /** Set by files.completeUploadExternal: where it was shared (undefined: private to the app). */
   completed: boolean;
   channel?: string;
+  /** The thread it was shared in (thread_ts), if any. */
+  threadTs?: string;
   initialComment?: string;
   at: number;
 };
@@ -80,6 +82,7 @@ export class SlackFiles {
       if (typeof entry.title === "string") file.title = entry.title;
       if (typeof body.channel_id === "string") file.channel = body.channel_id;
       if (typeof body.initial_comment === "string") file.initialComment = body.initial_comment;
+      if (typeof body.thread_ts === "string") file.threadTs = body.thread_ts;
       done.push({ id: file.id, name: file.filename, title: file.title ?? file.filename, size: file.length });
     }
     for (const wake of this.waiters.splice(0)) wake();

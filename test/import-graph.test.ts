@@ -63,6 +63,7 @@ const FLOORS: string[][] = [
     "audit",
     "payouts",
     "payout-recipients",
+    "payout-batches",
     "money-alerts",
     "method-watch",
     "links",

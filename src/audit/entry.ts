@@ -54,6 +54,16 @@ export const AUDIT_ACTIONS = [
   "refund.asked",
   "refund.paid",
   "refund.released",
+  // A batch of payouts (issue 52): asked (its rows quoted), its refused rows dropped, each approval
+  // (outcome "refused" for a click that may not), rejected, cancelled (by its requester or by Kassa),
+  // expired, and ended (every row at its end). Each row's own steps are its payout's entries.
+  "batch.requested",
+  "batch.rows_dropped",
+  "batch.approved",
+  "batch.rejected",
+  "batch.cancelled",
+  "batch.expired",
+  "batch.ended",
   // A register's trusted payout recipients (issue 52): added, each approver's confirmation (outcome
   // "refused" for a wrong last four or a person who may not), trusted after two, removed by an admin.
   "recipient.added",

@@ -67,6 +67,19 @@ export const PAYOUT_REQUEST_VIEW = "kassa_payout_request";
 export const PAYOUT_APPROVE_VIEW = "kassa_payout_approve";
 export const PAYOUT_REJECT_VIEW = "kassa_payout_reject";
 
+/** A batch's card (issue 52): Approve and Reject (approvers), Drop refused rows and Cancel batch (its requester). */
+export const BATCH_ACTIONS = {
+  approve: "kassa_batch_approve",
+  reject: "kassa_batch_reject",
+  drop: "kassa_batch_drop",
+  cancel: "kassa_batch_cancel",
+} as const;
+
+/** `/payout batch`'s paste form, and the modals behind a batch's Approve and Reject. */
+export const BATCH_FORM_VIEW = "kassa_batch_form";
+export const BATCH_APPROVE_VIEW = "kassa_batch_approve";
+export const BATCH_REJECT_VIEW = "kassa_batch_reject";
+
 /** A recipient's card (Confirm, approvers) and `/payout recipient remove`'s Remove (admins). */
 export const RECIPIENT_ACTIONS = {
   confirm: "kassa_recipient_confirm",

@@ -104,6 +104,8 @@ export function stoppedWords(request: PayoutRequest, lang: Lang): string {
     }
     case "over_limit":
       return overLimitStopped(request, lang);
+    case "batch_approvals":
+      return t.batch_approvals;
     default:
       return t.payouts_off;
   }

@@ -2,6 +2,7 @@ import { AuditDayRunner } from "../audit/daily.js";
 import { openAuditTrail } from "../audit/index.js";
 import { OWED_PASS_MS, OwedAuditRunner } from "../audit/owed.js";
 import type { Config } from "../config/index.js";
+import { batchHooks } from "../payout-batches/follow.js";
 import { recipientHooks } from "../payout-recipients/lookup.js";
 import type { PayoutTiming } from "../payouts/request-deps.js";
 import { readRequest } from "../payouts/request-model.js";
@@ -56,6 +57,7 @@ export async function openRecords(
       clock: options.clock,
       timing: options.payoutTiming,
       recipients: recipientHooks,
+      batches: batchHooks,
     }),
   );
   // Once a UTC day per workspace: retention, and the chain's head posted in its audit channel.

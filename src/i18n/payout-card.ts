@@ -55,6 +55,8 @@ export type PayoutCardText = {
     day_cap: (which: "requester" | "register", limit: string, counted: string) => string;
     /** Today's list of requests is full (500). */
     day_full: string;
+    /** A batch's row: the policy now asks more approvals than its batch was given. */
+    batch_approvals: string;
   };
   approve: string;
   reject: string;
@@ -119,6 +121,8 @@ const en: PayoutCardText = {
       `It was made on an earlier day, and sending it today would pass ${which === "requester" ? "the requester's" : "the register's"} daily cap of ${limit} (${counted} already counted today).`,
     day_full:
       "It was made on an earlier day, and today already has as many payout requests as a day can hold.",
+    batch_approvals:
+      "The payout policy now asks more approvals than its batch was given; request it again to send it.",
   },
   approve: "Approve",
   reject: "Reject",
@@ -193,6 +197,8 @@ const ru: PayoutCardText = {
       `Её запросили в один из прошлых дней, а отправка сегодня превысила бы дневной лимит ${which === "requester" ? "запросившего" : "кассы"} ${limit} (сегодня уже учтено ${counted}).`,
     day_full:
       "Её запросили в один из прошлых дней, а на сегодня уже столько запросов выплат, сколько помещается в день.",
+    batch_approvals:
+      "Правила выплат теперь требуют больше одобрений, чем получил её пакет; запросите её снова, чтобы отправить.",
   },
   approve: "Одобрить",
   reject: "Отклонить",

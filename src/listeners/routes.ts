@@ -1,6 +1,10 @@
 import {
   ADMIN_ACTIONS,
   AUDIT_BUTTONS,
+  BATCH_ACTIONS,
+  BATCH_APPROVE_VIEW,
+  BATCH_FORM_VIEW,
+  BATCH_REJECT_VIEW,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
   CREATE_NOW_ACTION,
@@ -42,6 +46,7 @@ import { methodAlertMethods, methodAlertSnooze } from "./actions/method-alert.js
 import { methodAlertSwitchOff } from "./actions/method-switch.js";
 import { paymethodsPageButton } from "./actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "./actions/payout.js";
+import { batchButton } from "./actions/payout-batch.js";
 import { recipientConfirmButton, recipientRemoveButton } from "./actions/payout-recipient.js";
 import { refundButton } from "./actions/payout-refund.js";
 import { reissueButtonPressed } from "./actions/reissue.js";
@@ -62,6 +67,7 @@ import { createInvoiceSubmission } from "./views/create-invoice.js";
 import { feedFormSubmission } from "./views/feed-form.js";
 import { methodSwitchSubmission } from "./views/method-switch.js";
 import { methodWatchSubmission } from "./views/method-watch.js";
+import { batchFormSubmission, batchVoteSubmission } from "./views/payout-batch.js";
 import { recipientAddSubmission, recipientConfirmSubmission } from "./views/payout-recipient.js";
 import { payoutRequestSubmission } from "./views/payout-request.js";
 import { payoutSetupSubmission } from "./views/payout-setup.js";
@@ -110,6 +116,10 @@ export const ROUTES: readonly Route[] = [
   { action: PAYOUT_ACTIONS.reject, handler: payoutVoteButton },
   { action: PAYOUT_ACTIONS.cancel, handler: payoutCancelButton },
   { action: REFUND_ACTION, handler: refundButton },
+  { action: BATCH_ACTIONS.approve, handler: batchButton },
+  { action: BATCH_ACTIONS.reject, handler: batchButton },
+  { action: BATCH_ACTIONS.drop, handler: batchButton },
+  { action: BATCH_ACTIONS.cancel, handler: batchButton },
   { action: METHOD_ALERT_ACTIONS.switchOff, handler: methodAlertSwitchOff },
   { action: LINK_ACTIONS.copy, handler: copyLinkPressed },
   { action: LINK_ACTIONS.stopReminding, handler: stopRemindingPressed },
@@ -127,6 +137,9 @@ export const ROUTES: readonly Route[] = [
   { view: METHOD_SWITCH_VIEW, handler: methodSwitchSubmission },
   { view: RECIPIENT_ADD_VIEW, handler: recipientAddSubmission },
   { view: RECIPIENT_CONFIRM_VIEW, handler: recipientConfirmSubmission },
+  { view: BATCH_FORM_VIEW, handler: batchFormSubmission },
+  { view: BATCH_APPROVE_VIEW, handler: batchVoteSubmission },
+  { view: BATCH_REJECT_VIEW, handler: batchVoteSubmission },
 
   { event: "app_home_opened", handler: homeOpened },
   { event: "app_uninstalled", handler: appUninstalled },

@@ -31,13 +31,23 @@ export function approvalRule(
   return { needed: two ? 2 : 1, rule: "threshold", at: policy.twoApproversFrom };
 }
 
+/** The RUB the approvals of a request rest on: its batch's total for a batch's row, else its own. */
+export function approvalRubOf(request: PayoutRequest): string | null {
+  return request.batch?.total ?? request.rubAmount;
+}
+
+/** Whether a request counts as paying a trusted recipient: a batch's row only when all its rows did. */
+export function countsTrusted(request: PayoutRequest): boolean {
+  return request.batch ? request.batch.trusted === true : request.recipient !== undefined;
+}
+
 /** The rule the policy in force asks of a request now: never fewer approvals than it was made with. */
 export function ruleNow(
   policy: RulePolicy,
   request: PayoutRequest,
-  trusted = request.recipient !== undefined,
+  trusted = countsTrusted(request),
 ): ApprovalRule {
-  const now = approvalRule(policy, { rub: request.rubAmount ?? undefined, trusted });
+  const now = approvalRule(policy, { rub: approvalRubOf(request) ?? undefined, trusted });
   if (now.needed > request.needed) return now;
   const needed = request.needed === 1 ? 1 : 2;
   return { needed, rule: request.rule ?? "threshold", at: request.ruleAt ?? policy.twoApproversFrom };
@@ -80,9 +90,10 @@ export function countedVotes(
   request: PayoutRequest,
 ): { counted: Vote[]; overLimit: Vote[] } {
   const mine = request.votes.filter((vote) => policy.approvers.includes(vote.by));
+  const rub = approvalRubOf(request);
   return {
-    counted: mine.filter((vote) => withinLimit(policy, vote.by, request.rubAmount)),
-    overLimit: mine.filter((vote) => !withinLimit(policy, vote.by, request.rubAmount)),
+    counted: mine.filter((vote) => withinLimit(policy, vote.by, rub)),
+    overLimit: mine.filter((vote) => !withinLimit(policy, vote.by, rub)),
   };
 }
 

@@ -23,4 +23,6 @@ export type PayoutAsk = {
   /** The trusted recipient it pays (its method and wallet are the ask's), and its v3 wallet_extra. */
   recipient?: { id: string; label: string } | undefined;
   walletExtra?: string | undefined;
+  /** A row of a batch (src/payout-batches): its card is the batch's, its approvals the batch's. */
+  batch?: { id: string; row: number } | undefined;
 };

@@ -69,6 +69,16 @@ export type PayoutDeps = {
   slack?: NoticeDeps["slack"];
   /** The trusted recipients (src/payout-recipients): still trusted before a send, last paid at the end. */
   recipients?: RecipientHooks;
+  /** The batches (src/payout-batches): followed with each run, told when one of their rows moved. */
+  batches?: BatchHooks;
+};
+
+/** What the worker asks of the batches (none: no batch is followed). */
+export type BatchHooks = {
+  /** The batches due, each moved a step (with each run of the worker). */
+  run(now: Date): Promise<void>;
+  /** A row of a batch took a step: its batch is looked at next. */
+  rowMoved(request: PayoutRequest, at: number): Promise<void>;
 };
 
 /** What the worker asks of a request's trusted recipient (none: no request counts as trusted). */

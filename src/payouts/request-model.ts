@@ -83,6 +83,9 @@ const time = z.iso.datetime();
 const person = z.string().regex(USER_ID);
 const byAt = z.object({ by: person, at: time });
 const BASE32_ID = z.string().regex(/^[a-z2-7]{10}$/);
+const BATCH_ROW = z
+  .object({ id: BASE32_ID, row: z.number().int().min(1).max(50), total: decimal.optional() })
+  .extend({ trusted: z.boolean().optional() });
 const PAID = z.object({ amount: decimal, currency: z.string().min(1).max(16), at: time.nullable() });
 
 export const payoutRequestSchema = z.object({
@@ -133,7 +136,7 @@ export const payoutRequestSchema = z.object({
    */
   stop: z
     .object({
-      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap", "over_limit"]),
+      why: z.enum(["payouts_off", "expired", "approver_removed", "day_cap", "over_limit", "batch_approvals"]),
       at: time,
       approver: person.optional(),
       limit: decimal.optional(), // over_limit: the approver's limit (RUB) now, below the amount
@@ -165,8 +168,8 @@ export const payoutRequestSchema = z.object({
   setAside: z.array(byAt.extend({ limit: decimal })).optional(),
   /** A refund: the paid invoice it gives money back for, and what its payment brought in (as read then). */
   refundOf: z.object({ invoiceId: z.string().min(1).max(100), paid: PAID.optional() }).optional(),
-  /** The batch it is a row of (its id), and the row's number there. */
-  batch: z.object({ id: BASE32_ID, row: z.number().int().min(1).max(50) }).optional(),
+  /** Its batch, its row there; once approved, the total (RUB) approved and whether every row was trusted. */
+  batch: BATCH_ROW.optional(),
 });
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;
 

@@ -131,6 +131,7 @@ function newRequest(
     status: "waiting",
     ...(ask.refundOf ? { refundOf: ask.refundOf } : {}),
     ...(ask.recipient ? { recipient: ask.recipient } : {}),
+    ...(ask.batch ? { batch: ask.batch } : {}),
   });
 }
 

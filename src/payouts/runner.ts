@@ -9,6 +9,7 @@ import type { Logger } from "../util/logger.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { type PayoutPolicies, payoutPoliciesFor } from "./policy-store.js";
 import {
+  type BatchHooks,
   DEFAULT_PAYOUT_TIMING,
   type PayoutDeps,
   type PayoutTiming,
@@ -74,6 +75,8 @@ export async function openPayouts(
     timing?: Partial<PayoutTiming> | undefined;
     /** The trusted recipients on the same board (src/payout-recipients, above this folder's reach). */
     recipients?: ((board: ClaimBoard) => RecipientHooks) | undefined;
+    /** The batches on the same deps (src/payout-batches, likewise). */
+    batches?: ((deps: PayoutDeps) => BatchHooks) | undefined;
   },
 ): Promise<PayoutWork> {
   const board = await openClaimBoard(store, DEFAULT_PREFIX, options.storeTimeoutMs);
@@ -96,6 +99,7 @@ export async function openPayouts(
       ...options.timing,
     },
   };
+  if (options.batches) deps.batches = options.batches(deps);
   const runner = new PayoutRunner(deps, {
     intervalMs: options.intervalMs,
     clock: options.clock ?? systemClock,

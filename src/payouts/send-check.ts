@@ -1,7 +1,14 @@
 import type { AuditAction } from "../audit/index.js";
 import type { PayoffTerms } from "../payments/payoff-model.js";
 import type { Release } from "../store/claims/index.js";
-import { approversFor, countedVotes, limitOf, ruleNow, setAsideWith } from "./approval-rule.js";
+import {
+  approvalRubOf,
+  approversFor,
+  countedVotes,
+  limitOf,
+  ruleNow,
+  setAsideWith,
+} from "./approval-rule.js";
 import { type PayoutPolicy, payoutsOn } from "./policy.js";
 import { type PayoutDeps, swapRecorded, timingOf } from "./request-deps.js";
 import type { PayoutRequest, ReadRequest } from "./request-model.js";
@@ -63,14 +70,16 @@ export async function recheckBeforeSend(
   at: number,
 ): Promise<Release | undefined> {
   const { request } = read;
-  const trusted = request.recipient ? ((await deps.recipients?.trusted(request)) ?? false) : false;
+  const recipientTrusted = request.recipient ? ((await deps.recipients?.trusted(request)) ?? false) : false;
+  // A batch's row counts as trusted only when its whole batch was, and its own recipient still is.
+  const trusted = request.batch ? request.batch.trusted === true && recipientTrusted : recipientTrusted;
   const stop = sendStop(policy, request, new Date(at));
   if (stop || !policy) return recordStopped(deps, read, stop ?? { why: "payouts_off" }, at);
   const { counted, overLimit } = countedVotes(policy, request);
   const rule = ruleNow(policy, request, trusted);
   if (counted.length >= rule.needed) return undefined;
   const voters = request.votes.map((vote) => vote.by);
-  const others = approversFor(policy, request.rubAmount, [request.requester, ...voters]);
+  const others = approversFor(policy, approvalRubOf(request), [request.requester, ...voters]);
   const over = overLimit[0];
   if (over && counted.length + others.length < rule.needed)
     return recordStopped(
@@ -79,6 +88,8 @@ export async function recheckBeforeSend(
       { why: "over_limit", approver: over.by, limit: limitOf(policy, over.by) },
       at,
     );
+  // A batch's row is approved with its batch, on the batch's card: it is not asked again alone.
+  if (request.batch) return recordStopped(deps, read, { why: "batch_approvals" }, at);
   const setAside = setAsideWith(policy, request, overLimit);
   const reopened = { needed: rule.needed, rule: rule.rule, ruleAt: rule.at, votes: counted, setAside };
   return backToWaiting(deps, read, reopened, at, request.rule === "trusted_one" && !trusted);
@@ -133,6 +144,7 @@ const REASONS: Record<StopWhy["why"], string> = {
   approver_removed: "an approver whose vote it counted was removed before it was sent",
   day_cap: "sending it today would pass a daily cap",
   over_limit: "an approver's limit now is below this amount, and nobody else could approve it",
+  batch_approvals: "the payout policy now asks more approvals than its batch was given",
 };
 
 /**

@@ -173,6 +173,7 @@ async function runOne(deps: PayoutDeps, claim: ClaimedItem, clock: StepClock): P
   const after = end === "forget" ? undefined : await readRequest(deps.board, claim.key);
   // A refund's hold follows its request's end: paid out, or let go (refund-settle.ts).
   if (after?.request.refundOf) await settleRefundOf(deps, after.request, new Date(clock()));
+  if (after?.request.batch) await deps.batches?.rowMoved(after.request, clock());
   return { id: claim.key, status: after?.request.status ?? "forgotten" };
 }
 
@@ -195,6 +196,9 @@ export async function runDuePayouts(deps: PayoutDeps, now: Date): Promise<Worker
         .catch(() => undefined);
     }
   }
+  await deps.batches
+    ?.run(now)
+    .catch((error: unknown) => deps.logger.error({ err: error }, "the payout batches' run failed"));
   for (const day of await deps.board.claimDue(DAY_FAMILY, now.getTime(), timing.leaseMs, timing.batch))
     await deps.board.drop(DAY_FAMILY, day.key);
   return steps;

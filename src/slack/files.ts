@@ -63,6 +63,8 @@ export async function uploadFile(
     filename: string;
     title: string;
     channel?: string;
+    /** The thread in `channel` it is shared in. */
+    threadTs?: string;
     comment?: string;
     altText?: string;
   },
@@ -87,15 +89,31 @@ export async function uploadFile(
     });
     await sent.arrayBuffer();
     if (!sent.ok) throw new Error(`the upload address answered HTTP ${sent.status}`);
-    const done = completedSchema.parse(
-      await client.files.completeUploadExternal({
-        files: [{ id: target.file_id, title: file.title }],
-        ...(file.channel ? { channel_id: file.channel } : {}),
-        ...(file.comment ? { initial_comment: file.comment } : {}),
-      }),
-    );
+    const done = completedSchema.parse(await completeUpload(client, target.file_id, file));
     return done.files[0]?.id ?? target.file_id;
   } catch (error) {
     throw error instanceof UploadError ? error : failure(error);
   }
+}
+
+/** files.completeUploadExternal: shared in `channel` (in its thread `threadTs`), with `comment`; private without. */
+function completeUpload(
+  client: webApi.WebClient,
+  id: string,
+  file: { title: string; channel?: string; threadTs?: string; comment?: string },
+) {
+  const files: [{ id: string; title: string }] = [{ id, title: file.title }];
+  const comment = file.comment ? { initial_comment: file.comment } : {};
+  if (file.channel && file.threadTs)
+    return client.files.completeUploadExternal({
+      files,
+      channel_id: file.channel,
+      thread_ts: file.threadTs,
+      ...comment,
+    });
+  return client.files.completeUploadExternal({
+    files,
+    ...(file.channel ? { channel_id: file.channel } : {}),
+    ...comment,
+  });
 }

@@ -21,6 +21,9 @@ import { FEED_FIELDS } from "../../src/blocks/feed-form.js";
 import {
   ADMIN_ACTIONS,
   AUDIT_BUTTONS,
+  BATCH_ACTIONS,
+  BATCH_APPROVE_VIEW,
+  BATCH_FORM_VIEW,
   CONNECT_VIEW,
   CREATE_INVOICE_VIEW,
   CREATE_NOW_ACTION,
@@ -65,6 +68,7 @@ import { methodAlertMethods, methodAlertSnooze } from "../../src/listeners/actio
 import { methodAlertSwitchOff } from "../../src/listeners/actions/method-switch.js";
 import { paymethodsPageButton as paymethodsPageHandler } from "../../src/listeners/actions/paymethods.js";
 import { payoutCancelButton, payoutVoteButton } from "../../src/listeners/actions/payout.js";
+import { batchButton } from "../../src/listeners/actions/payout-batch.js";
 import {
   recipientConfirmButton,
   recipientRemoveButton,
@@ -88,6 +92,7 @@ import { createInvoiceSubmission } from "../../src/listeners/views/create-invoic
 import { feedFormSubmission } from "../../src/listeners/views/feed-form.js";
 import { methodSwitchSubmission } from "../../src/listeners/views/method-switch.js";
 import { methodWatchSubmission } from "../../src/listeners/views/method-watch.js";
+import { batchFormSubmission, batchVoteSubmission } from "../../src/listeners/views/payout-batch.js";
 import {
   recipientAddSubmission,
   recipientConfirmSubmission,
@@ -1156,6 +1161,66 @@ describe("payout requests", () => {
     expect(JSON.stringify(await reply("member"))).toContain("Only a workspace admin");
     await press(ADMIN, "admin", RECIPIENT_ACTIONS.remove);
     expect(JSON.stringify(await reply("admin"))).toContain("removed");
+  });
+
+  it("a batch: its form asks for quotes and posts one card, Drop and Cancel are its requester's, Approve asks for the rows and total", async () => {
+    for (const handler of [batchFormSubmission, batchButton, batchVoteSubmission]) cover(handler);
+    await setUp();
+    world.slack.users.U0BORIS = {};
+    const acks: Acks = [];
+    const rows = `CARDRUBP2P\t${WALLET}\t1500\tbalance\tINV-1\nCARDRUBP2P\t${WALLET}\t1500\tbalance\tINV-1`;
+    await batchFormSubmission(world.deps)(
+      submissionArgs(
+        world,
+        {
+          callbackId: BATCH_FORM_VIEW,
+          values: { batch_rows: text(rows), batch_reason: text("Suppliers") },
+          privateMetadata: JSON.stringify({ t: TEAM, c: CHANNEL, r: "main" }),
+          user: "U0REQ",
+        },
+        acks,
+      ),
+    );
+    expect(acks).toEqual([undefined]);
+    expect(lastLine()).toMatchObject({ outcome: "batch_requested" });
+    const card = world.slack.callsOf("chat.postMessage").find((call) => call.body.channel === "C0PAYOUTS");
+    const id =
+      JSON.stringify(card?.body).match(/kassa_batch_drop\\?",\\?"value\\?":\\?"([a-z2-7]{10})/)?.[1] ?? "";
+    expect(JSON.stringify(card?.body)).toContain("the same wallet and amount as row 1");
+    const press = (actionId: string, user: string, replyId: string) =>
+      batchButton(world.deps)(buttonArgs(world, { actionId, value: id, user, replyId }));
+    await press(BATCH_ACTIONS.approve, "U0ANNA", "early");
+    expect(JSON.stringify(await reply("early"))).toContain("refused");
+    await press(BATCH_ACTIONS.drop, "U0ANNA", "not-theirs");
+    expect(JSON.stringify(await reply("not-theirs"))).toContain("<@U0REQ>");
+    await press(BATCH_ACTIONS.drop, "U0REQ", "dropped");
+    expect(JSON.stringify(await reply("dropped"))).toContain("1 refused row dropped");
+    await press(BATCH_ACTIONS.approve, "U0ANNA", "anna");
+    const opened = viewOf(world.slack.callsOf("views.open").at(-1)?.body ?? {});
+    expect(opened.callback_id).toBe(BATCH_APPROVE_VIEW);
+    const vote = async (typed: string) => {
+      const given: Acks = [];
+      await batchVoteSubmission(world.deps)(
+        submissionArgs(
+          world,
+          {
+            callbackId: BATCH_APPROVE_VIEW,
+            values: { batch_typed: text(typed) },
+            privateMetadata: opened.private_metadata ?? "",
+            user: "U0ANNA",
+          },
+          given,
+        ),
+      );
+      return given;
+    };
+    expect(await vote("1/150")).toMatchObject([
+      { errors: { batch_typed: expect.stringContaining("1/1500") } },
+    ]);
+    expect(await vote("1/1500")).toEqual([undefined]);
+    expect(lastLine()).toMatchObject({ outcome: "batch_decided", result: "approval_noted" });
+    await press(BATCH_ACTIONS.cancel, "U0REQ", "cancelled");
+    expect(JSON.stringify(await reply("cancelled"))).toContain("Batch cancelled");
   });
 });
 

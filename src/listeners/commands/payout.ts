@@ -18,6 +18,7 @@ import { parseRefundLine, refundFromCommand } from "../payouts/refund.js";
 import type { CommandArgs } from "../router.js";
 import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, withRegisterFooter } from "../workspace/register.js";
+import { BATCH_COMMAND, openBatchForm } from "./payout-batch.js";
 import { RECIPIENT_COMMAND, type RecipientCommandDeps, recipientCommand } from "./payout-recipients.js";
 import { openRequestForm, requestInOneLine } from "./payout-request.js";
 
@@ -63,6 +64,7 @@ export const payoutCommand =
         const reply = payoutPolicyMessage(chosen.name, policy, POLICY_FIELDS, lang);
         return { reply: withRegisterFooter(reply, chosen, lang), log: { outcome: "help" } };
       }
+      if (BATCH_COMMAND.test(rest)) return openBatchForm(deps, client, asked, policy, note);
       if (RECIPIENT_COMMAND.test(rest)) return footed(recipientCommand(deps, client, asked, note));
       if (rest !== "" && !/^help$/i.test(rest)) return footed(requestInOneLine(deps, client, asked, note));
       if (rest === "" && payoutsOn(policy)) return openRequestForm(deps, client, asked, policy, note);

@@ -21,6 +21,14 @@ const RECIPIENT_ACTS = {
   remove: "recipient.removed",
 } as const satisfies Record<string, AuditAction>;
 
+/** A batch's steps (src/payout-batches records those it carries out, and its own refusals). */
+const BATCH_ACTS = {
+  approve: "batch.approved",
+  reject: "batch.rejected",
+  drop: "batch.rows_dropped",
+  cancel: "batch.cancelled",
+} as const satisfies Record<string, AuditAction>;
+
 /**
  * Which answered request is an act the audit trail keeps, decided from its outcome as data: one
  * place for every command, button and form (answer() and handledSubmission() ask it), so a new
@@ -94,6 +102,8 @@ export function auditedAct(
         : undefined;
     case "recipient_refused":
       return recipientRefused(outcome, noted.audit?.object);
+    case "batch_refused":
+      return batchRefused(outcome, noted.audit?.object);
     case "not_allowed":
       return notAnAdmin(where, noted);
     case "ok":
@@ -219,4 +229,18 @@ function definedOnly(settings: FormSettings): FormSettings {
 /** A connect form's "before" held a connection (a login): an edit, not a first connection. */
 function hasLogin(before: unknown): boolean {
   return typeof before === "object" && before !== null && "login" in before;
+}
+
+/** A click on a batch the listener refused (the use case records its own refusals). */
+function batchRefused(
+  outcome: Extract<Outcome, { outcome: "batch_refused" }>,
+  object: string | undefined,
+): Act | undefined {
+  if (outcome.by === "kassa") return undefined;
+  return {
+    action: BATCH_ACTS[outcome.act],
+    object: object ?? "batch",
+    outcome: "refused",
+    reason: outcome.refusal,
+  };
 }

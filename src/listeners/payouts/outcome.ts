@@ -27,4 +27,18 @@ export type PayoutOutcome =
    * Adding, confirming or removing refused: `recorded` when the use case wrote the refusal down
    * already (a confirmation of a recipient it found), else the listener's answer records it.
    */
-  | { outcome: "recipient_refused"; refusal: string; act: "add" | "confirm" | "remove"; recorded: boolean };
+  | { outcome: "recipient_refused"; refusal: string; act: "add" | "confirm" | "remove"; recorded: boolean }
+  /** A batch asked for: checked, quoted, its card posted (the use case recorded the act). */
+  | { outcome: "batch_requested" }
+  /** A batch's Approve, Reject, Drop refused rows or Cancel batch given: what the batch became. */
+  | { outcome: "batch_decided"; result: string }
+  /**
+   * A click on a batch that changed nothing: `by` slack when the listener refused it (recorded as a
+   * refused act then), kassa when the batch's use case did (recorded there).
+   */
+  | {
+      outcome: "batch_refused";
+      refusal: string;
+      act: "approve" | "reject" | "drop" | "cancel";
+      by: "kassa" | "slack";
+    };

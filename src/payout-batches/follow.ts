@@ -1,0 +1,170 @@
+import { readRows } from "../payouts/batch-rows.js";
+import { type BatchHooks, type PayoutDeps, timingOf } from "../payouts/request-deps.js";
+import { FINAL_STATUSES, type PayoutRequest } from "../payouts/request-model.js";
+import type { ClaimedItem, Release } from "../store/claims/index.js";
+import { QUOTING_MS } from "./create.js";
+import { appendBatchEntries, batchEntry } from "./entries.js";
+import { BATCH_FAMILY, BATCH_FIELD, BATCH_FINAL, BATCHES, type Batch, keptRows } from "./model.js";
+import { applyToRows } from "./rows-follow.js";
+import { type BatchShowDeps, showBatch, tellResult } from "./show.js";
+
+// The batch follower, run with every payout worker's run on every replica: each batch due is
+// claimed and moved on. A batch whose quoting never finished (its replica died) is cancelled; a
+// waiting one past its expiry expires; an approved one has its rows approved (again, after a crash)
+// and ends once every row has; a decided one has its rows ended with it. Its card follows, and an
+// ended one's result file is told once. The rows themselves are sent by the payout worker.
+
+/** How often an approved batch is looked at while its rows are on their way (rows also nudge it). */
+const FOLLOW_MS = 30_000;
+
+/** Moves the batch by compare-and-set when it is still `from`, with its audit entry. */
+async function moveBatch(
+  deps: PayoutDeps,
+  id: string,
+  from: Batch["status"],
+  change: (batch: Batch) => Batch,
+  act: { action: "batch.expired" | "batch.cancelled" | "batch.ended"; reason: string },
+  at: Date,
+): Promise<Batch | undefined> {
+  const moved = await BATCHES.update(deps.board, id, BATCH_FIELD, (stored) => {
+    if (stored.value?.status !== from) return { result: undefined };
+    const next = change(stored.value);
+    const along = batchEntry(next, {
+      action: act.action,
+      actor: "kassa",
+      outcome: "done",
+      reason: act.reason,
+      time: at,
+    });
+    return { next, along, result: next };
+  });
+  if (moved) await appendBatchEntries(deps, at);
+  return moved;
+}
+
+const allFinal = (batch: Batch, rows: ReadonlyMap<string, PayoutRequest | undefined>) =>
+  keptRows(batch).every((row) => {
+    const request = row.payout ? rows.get(row.payout) : undefined;
+    return request === undefined || FINAL_STATUSES.has(request.status);
+  });
+
+type OnTime = {
+  change: (batch: Batch, iso: string) => Batch;
+  act: { action: "batch.expired" | "batch.cancelled" | "batch.ended"; reason: string };
+};
+
+/** The move a batch makes by itself once its time came: quoting lost, waiting expired, approved ended. */
+const ON_TIME: Partial<Record<Batch["status"], OnTime>> = {
+  quoting: {
+    change: (batch, iso) => ({
+      ...batch,
+      status: "cancelled",
+      cancellation: { by: batch.requester, at: iso, why: "quoting_lost" },
+      endedAt: iso,
+    }),
+    act: { action: "batch.cancelled", reason: "its quoting never finished (Kassa stopped meanwhile)" },
+  },
+  waiting: {
+    change: (batch, iso) => ({ ...batch, status: "expired", endedAt: iso }),
+    act: { action: "batch.expired", reason: "not approved in time" },
+  },
+  approved: {
+    change: (batch, iso) => ({ ...batch, status: "ended", endedAt: iso }),
+    act: { action: "batch.ended", reason: "every row at its end" },
+  },
+};
+
+/** One batch moved a step; its release (its next look, or forgotten). */
+async function stepBatch(deps: PayoutDeps, batch: Batch, at: Date): Promise<Release> {
+  const now = at.getTime();
+  if (batch.status === "quoting" && now < Date.parse(batch.createdAt) + QUOTING_MS)
+    return { dueAt: Date.parse(batch.createdAt) + QUOTING_MS };
+  if (batch.status === "waiting" && now < Date.parse(batch.expiresAt))
+    return { dueAt: Date.parse(batch.expiresAt) };
+  if (batch.status === "approved") {
+    // Its rows approved (again, after a crash between the batch's approval and theirs), then followed.
+    await applyToRows(deps, batch, at);
+    const rows = await readRows(
+      deps,
+      keptRows(batch).flatMap((row) => (row.payout ? [row.payout] : [])),
+    );
+    if (!allFinal(batch, rows)) return { dueAt: now + FOLLOW_MS };
+  }
+  const onTime = ON_TIME[batch.status];
+  if (onTime) {
+    const moved = await moveBatch(
+      deps,
+      batch.id,
+      batch.status,
+      (one) => onTime.change(one, at.toISOString()),
+      onTime.act,
+      at,
+    );
+    if (moved) await applyToRows(deps, moved, at);
+    return { dueAt: now };
+  }
+  // Decided: its rows ended with it (again, after a crash), kept for stale clicks, then forgotten.
+  if (batch.status !== "ended") await applyToRows(deps, batch, at);
+  const until = Date.parse(batch.endedAt ?? batch.createdAt) + timingOf(deps).keepMs;
+  return now >= until ? "forget" : { dueAt: until };
+}
+
+/** One claimed batch: moved, its card and result told under the claim, released. */
+async function followOne(
+  deps: PayoutDeps,
+  notices: BatchShowDeps,
+  claim: ClaimedItem,
+  at: Date,
+): Promise<void> {
+  const read = await BATCHES.read(deps.board, claim.key, BATCH_FIELD);
+  if (!read.value) {
+    if (read.raw === undefined) await deps.board.drop(BATCH_FAMILY, claim.key);
+    else {
+      deps.logger.error({ batch: claim.key }, "a stored payout batch is unreadable");
+      await deps.board.release(BATCH_FAMILY, claim.key, claim.token, {
+        dueAt: at.getTime() + timingOf(deps).keepMs,
+      });
+    }
+    return;
+  }
+  let release = await stepBatch(deps, read.value, at);
+  if (release !== "forget") {
+    const shown = await showBatch(notices, claim.key, true);
+    const after = (await BATCHES.read(deps.board, claim.key, BATCH_FIELD)).value;
+    const told = after && BATCH_FINAL.has(after.status) ? await tellResult(notices, claim.key) : true;
+    if (shown.owed || !told)
+      release = { dueAt: Math.min(release.dueAt, at.getTime() + timingOf(deps).retryMs) };
+  }
+  if (release === "forget") await deps.board.drop(BATCH_FAMILY, claim.key);
+  else await deps.board.release(BATCH_FAMILY, claim.key, claim.token, release);
+}
+
+/** One run at `now`: the batches due, each claimed and moved one step (a failing one looked at again later). */
+export async function runDueBatches(deps: PayoutDeps, now: Date): Promise<void> {
+  const timing = timingOf(deps);
+  const notices: BatchShowDeps = {
+    board: deps.board,
+    logger: deps.logger,
+    slack: deps.slack ?? (async () => undefined),
+  };
+  for (const claim of await deps.board.claimDue(BATCH_FAMILY, now.getTime(), timing.leaseMs, timing.batch)) {
+    try {
+      await followOne(deps, notices, claim, now);
+    } catch (error) {
+      deps.logger.error({ batch: claim.key, err: error }, "a payout batch step failed");
+      await deps.board
+        .release(BATCH_FAMILY, claim.key, claim.token, { dueAt: now.getTime() + timing.retryMs })
+        .catch(() => undefined);
+    }
+  }
+}
+
+/** The payout worker's hooks into the batches: each run follows them, a row's step looks at its batch now. */
+export function batchHooks(deps: PayoutDeps): BatchHooks {
+  return {
+    run: (now) => runDueBatches(deps, now),
+    rowMoved: async (request, at) => {
+      if (request.batch) await deps.board.nudge(BATCH_FAMILY, request.batch.id, at);
+    },
+  };
+}
