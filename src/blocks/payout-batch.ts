@@ -74,7 +74,7 @@ function rowText(row: BatchRow, rows: RowRequests, lang: Lang): string {
       : `${inlineCode(row.method)} ${inlineCode(shortWallet(row.wallet))}`;
   const ref = row.reference ? ` · ${t.referenceLine(safeText(row.reference, 80))}` : "";
   if (row.refusal) {
-    const detail = row.refusal.words.map((word) => safeText(word, 300)).join("; ");
+    const detail = safeText(row.refusal.words.join("; "), 300);
     const why = t.refused[row.refusal.kind](detail);
     const line = `${row.row}. ${to} · ${formatAmount(row.amount, "", lang).trim()}${ref}`;
     return row.dropped
@@ -100,23 +100,20 @@ function rowText(row: BatchRow, rows: RowRequests, lang: Lang): string {
   return `${line}${ref}${state ? ` · _${state}_` : ""}${said ? ` (${safeText(said, 200)})` : ""}`;
 }
 
-/** The rows' lines in sections of at most ten (a section's text stays well within 3000 characters). */
+/** The rows' lines packed into sections (each within Slack's 3000 characters; no row is cut). */
 export function rowSections(batch: Batch, rows: RowRequests, lang: Lang): types.KnownBlock[] {
-  const lines = batch.rows.map((row) => rowText(row, rows, lang));
-  const sections: types.KnownBlock[] = [];
-  for (let start = 0; start < lines.length; start += 10)
-    sections.push({
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: lines
-          .slice(start, start + 10)
-          .join("\n")
-          .slice(0, 3000),
-      },
-    });
-  return sections;
+  const sections: string[] = [];
+  for (const line of batch.rows.map((row) => rowText(row, rows, lang))) {
+    const last = sections.at(-1);
+    if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX)
+      sections[sections.length - 1] = `${last}\n${line}`;
+    else sections.push(line.slice(0, SECTION_MAX));
+  }
+  return sections.map((text): types.KnownBlock => ({ type: "section", text: { type: "mrkdwn", text } }));
 }
+
+/** A section's text at most (Slack's limit is 3000). */
+const SECTION_MAX = 2900;
 
 export function methodBlocks(totals: MethodTotals[], lang: Lang): types.KnownBlock[] {
   if (totals.length === 0) return [];

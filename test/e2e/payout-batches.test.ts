@@ -299,6 +299,31 @@ describe("payout batches in Slack", () => {
     expect(JSON.stringify((await stack.slack.waitForReply(late.responseId)).body)).toContain("rejected");
   });
 
+  it("an approver whose limit is below the batch's total is refused at the click, told who can", async () => {
+    const limited = await stack.cli(
+      [
+        "payouts",
+        "policy",
+        "--team",
+        TEAM,
+        "--approvers",
+        [ANNA, BORIS, CARL].join(","),
+        "--channel",
+        APPROVAL,
+      ]
+        .concat(["--two-from", "10000", "--person-day", "500000", "--register-day", "900000"])
+        .concat(["--requesters", REQUESTER, "--trusted-one-below", "50000", "--expire", "1h"])
+        .concat(["--approver-limit", `${CARL}=1000`]),
+    );
+    expect(limited.code, limited.stderr).toBe(0);
+    const card = await batch(["Acme Ltd\t600\tbalance\tFeb-1", "Beta LLC\t900\tbalance\tFeb-2"].join("\n"));
+    const said = await approve(card, CARL, "2/1500");
+    expect(said).toContain(`<@${ANNA}>`);
+    expect(said).toContain(`<@${BORIS}>`);
+    expect(await approve(card, ANNA, "2/1500")).toBe("");
+    await expect.poll(() => text(card)).toContain("Approved");
+  });
+
   it("says what it could not read in the pasted rows, the form kept open", async () => {
     const cards = anyBatchCards().length;
     const form = await open("batch", REQUESTER);
