@@ -22,6 +22,7 @@ import { SANDBOX_TEAM } from "../sandbox/slack.js";
 import { Stack } from "../sandbox/stack.js";
 import { FEED_FIELDS } from "../src/blocks/feed-form.js";
 import { CREATE_FIELDS } from "../src/blocks/invoice-create.js";
+import { showBatchPayout } from "./demo-batch.js";
 import { showLinks } from "./demo-links.js";
 import { showMethods } from "./demo-methods.js";
 import { showPayouts } from "./demo-payouts.js";
@@ -399,6 +400,7 @@ async function main(): Promise<number> {
     }
     try {
       await showPayouts(stacks.v2, show);
+      await showBatchPayout(stacks.v2, show);
     } catch (error) {
       missing += 1;
       console.error(`payouts: ${(error as Error).message}`);

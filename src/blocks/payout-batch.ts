@@ -65,7 +65,16 @@ const shortWallet = (wallet: string) => {
   return plain.length <= 12 ? plain : `${plain.slice(0, 4)}…${plain.slice(-4)}`;
 };
 
-function rowText(row: BatchRow, rows: RowRequests, lang: Lang): string {
+/**
+ * A row without a quote: its amount as pasted, in its method's currency as the service's balance
+ * answer tied it; nothing when that is not known (an amount is never shown without its currency).
+ */
+function pastedAmount(row: BatchRow, batch: Batch, lang: Lang): string {
+  const currency = batch.balances.find((one) => one.method === row.method)?.currency;
+  return currency ? ` · ${formatAmount(row.amount, currency, lang)}` : "";
+}
+
+function rowText(row: BatchRow, batch: Batch, rows: RowRequests, lang: Lang): string {
   const t = PAYOUT_BATCH_TEXT[lang];
   const to = row.recipient
     ? `*${safeText(row.recipient.label, 80)}* _(${t.trusted})_`
@@ -76,13 +85,13 @@ function rowText(row: BatchRow, rows: RowRequests, lang: Lang): string {
   if (row.refusal) {
     const detail = safeText(row.refusal.words.join("; "), 300);
     const why = t.refused[row.refusal.kind](detail);
-    const line = `${row.row}. ${to} · ${formatAmount(row.amount, "", lang).trim()}${ref}`;
+    const line = `${row.row}. ${to}${pastedAmount(row, batch, lang)}${ref}`;
     return row.dropped
       ? `~${line}~ _${t.dropped(`<@${row.dropped.by}>`)}_`
       : `:no_entry_sign: ${line} — ${why}`;
   }
   const quote = row.quote;
-  if (!quote) return `${row.row}. ${to} · ${formatAmount(row.amount, "", lang).trim()}${ref}`;
+  if (!quote) return `${row.row}. ${to}${pastedAmount(row, batch, lang)}${ref}`;
   const money = (value: string) => formatAmount(value, quote.currency, lang);
   const line = t.rowLine(
     row.row,
@@ -103,7 +112,7 @@ function rowText(row: BatchRow, rows: RowRequests, lang: Lang): string {
 /** The rows' lines packed into sections (each within Slack's 3000 characters; no row is cut). */
 export function rowSections(batch: Batch, rows: RowRequests, lang: Lang): types.KnownBlock[] {
   const sections: string[] = [];
-  for (const line of batch.rows.map((row) => rowText(row, rows, lang))) {
+  for (const line of batch.rows.map((row) => rowText(row, batch, rows, lang))) {
     const last = sections.at(-1);
     if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX)
       sections[sections.length - 1] = `${last}\n${line}`;

@@ -3,6 +3,7 @@ import type { webApi } from "@slack/bolt";
 import { rowStateOf } from "../blocks/payout-batch.js";
 import { batchCardMessage } from "../blocks/payout-batch-card.js";
 import { csvRecord, UTF8_BOM } from "../exports/csv.js";
+import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_BATCH_TEXT } from "../i18n/payout-batch.js";
 import { readRows } from "../payouts/batch-rows.js";
 import type { NoticeDeps } from "../payouts/end-notes.js";
@@ -77,8 +78,9 @@ export async function showBatch(
   }
 }
 
-/** The result file: each row's payout id, its state and the service's message. */
-export function resultCsv(view: Awaited<ReturnType<typeof batchView>>): string {
+/** The result file: each row's payout id, its state and the service's message (or why it was refused). */
+export function resultCsv(view: Awaited<ReturnType<typeof batchView>>, lang: Lang): string {
+  const t = PAYOUT_BATCH_TEXT[lang];
   const header = [
     "row",
     "recipient",
@@ -94,15 +96,18 @@ export function resultCsv(view: Awaited<ReturnType<typeof batchView>>): string {
   for (const row of view.batch.rows) {
     const request = row.payout ? view.rows.get(row.payout) : undefined;
     const state = row.dropped ? "dropped" : row.refusal ? "refused" : rowStateOf(request);
-    const message =
-      row.refusal?.words.join("; ") ?? request?.refusal?.join("; ") ?? request?.service?.message ?? "";
+    const refused = row.refusal && t.refused[row.refusal.kind](row.refusal.words.join("; "));
+    const message = refused ?? request?.refusal?.join("; ") ?? request?.service?.message ?? "";
+    // A row without a quote: its amount as pasted, in its method's currency where the balance tied it.
+    const currency =
+      row.quote?.currency ?? view.batch.balances.find((one) => one.method === row.method)?.currency ?? "";
     text += csvRecord([
       String(row.row),
       row.recipient?.label ?? row.label ?? "",
       row.method,
       row.wallet,
-      row.quote?.amount ?? row.amount,
-      row.quote?.currency ?? "",
+      currency ? (row.quote?.amount ?? row.amount) : "",
+      currency,
       row.payout ?? "",
       state,
       message,
@@ -123,7 +128,7 @@ export async function tellResult(deps: BatchShowDeps, id: string): Promise<boole
   if (!slack || !card.card) return false;
   const view = await batchView(deps, batch, card);
   const t = PAYOUT_BATCH_TEXT[card.lang];
-  const bytes = Buffer.from(resultCsv(view), "utf8");
+  const bytes = Buffer.from(resultCsv(view, card.lang), "utf8");
   const paid = [...view.rows.values()].filter((request) => rowStateOf(request) === "paid").length;
   const file = {
     bytes,
