@@ -24,16 +24,26 @@ export async function applyToRows(deps: BatchWorkDeps, batch: Batch, now: Date):
       trusted: kept.length > 0 && kept.every((row) => row.recipient !== undefined),
       at: now,
     };
-    for (const row of kept) if (row.payout) await approveRow(deps, row.payout, approval);
+    for (const row of kept)
+      if (row.payout) await eachRow(deps, row.payout, () => approveRow(deps, row.payout ?? "", approval));
     return;
   }
   if (batch.status !== "rejected" && batch.status !== "cancelled" && batch.status !== "expired") return;
   const end: BatchEnd = {
     batch: batch.id,
     status: batch.status,
-    by: batch.rejection?.by ?? batch.cancellation?.by ?? "kassa",
+    by: batch.rejection?.by ?? (batch.cancellation?.why === "requester" ? batch.cancellation.by : "kassa"),
     reason: batch.rejection?.reason,
     at: now,
   };
-  for (const id of ids) await endRow(deps, id, end);
+  for (const id of ids) await eachRow(deps, id, () => endRow(deps, id, end));
+}
+
+/** One row's move: a failure is logged and left to the follower's next look (it repeats the batch's). */
+async function eachRow(deps: BatchWorkDeps, id: string, move: () => Promise<unknown>): Promise<void> {
+  try {
+    await move();
+  } catch (error) {
+    deps.logger.warn({ payout: id, err: error }, "a batch's row did not follow its batch yet: tried again");
+  }
 }
