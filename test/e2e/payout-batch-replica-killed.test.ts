@@ -226,6 +226,11 @@ for (const engine of ENGINES) {
       await passes(3);
       expect(running.fake.payoffs.submits).toHaveLength(5);
       expect(new Set(running.fake.payoffs.submits).size).toBe(5);
+      // Not even tried again: the service refuses a second submit of a payout, so its calls are counted.
+      const submitCalls = running.fake.requests
+        .filter((request) => /\/payoff\/submit\/?$/.test(request.path))
+        .map((request) => String(request.body?.id));
+      expect(submitCalls.sort()).toEqual([...ids].sort());
       expect(inThread()).toHaveLength(1);
     }, 60_000);
   });
