@@ -89,7 +89,7 @@ for (const engine of ENGINES) {
           PAYOUT_RUN_MS: "100",
           BALANCE_CACHE_TTL_MS: "0",
         },
-        { connect: false, entry: REPLICA_ENTRY },
+        { connect: false, entry: REPLICA_ENTRY, fake: { slowMs: 250 } },
       );
       stack = started.stack;
       killed = started.child;
@@ -153,8 +153,10 @@ for (const engine of ENGINES) {
       const ids = [...running.fake.payoffs.all.keys()];
       expect(ids).toHaveLength(5);
 
-      // The killed replica dies right after the service took its 2nd submit, before the answer.
+      // The killed replica dies right after the service took its 2nd submit, before the answer. Each
+      // submit takes 250 ms: the 2nd approval (its rows approved before it is answered) is answered first.
       const exited = new Promise((resolve) => killed?.once("exit", resolve));
+      running.fake.payoffs.faults.submit = "slow";
       running.fake.payoffs.afterCall = (call) => {
         if (call === "submit" && running.fake.payoffs.submits.length === 2) killed?.kill("SIGKILL");
       };
@@ -176,6 +178,7 @@ for (const engine of ENGINES) {
       }
       await exited;
       running.fake.payoffs.afterCall = null;
+      delete running.fake.payoffs.faults.submit;
       const sentBefore = [...running.fake.payoffs.submits];
       expect(sentBefore).toHaveLength(2);
       // As the dead replica left them: the 1st recorded sent, the 2nd marked "submitting" (its answer
