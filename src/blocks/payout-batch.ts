@@ -93,14 +93,8 @@ function rowText(row: BatchRow, batch: Batch, rows: RowRequests, lang: Lang): st
   const quote = row.quote;
   if (!quote) return `${row.row}. ${to}${pastedAmount(row, batch, lang)}${ref}`;
   const money = (value: string) => formatAmount(value, quote.currency, lang);
-  const line = t.rowLine(
-    row.row,
-    to,
-    money(quote.amount),
-    money(quote.fee),
-    row.feeFrom,
-    money(quote.receives),
-  );
+  const fee = `${money(quote.fee)} ${t.feeFrom[row.feeFrom]}`;
+  const line = t.rowLine(row.row, to, money(quote.amount), fee, money(quote.receives));
   const request = row.payout ? rows.get(row.payout) : undefined;
   const state = t.rowState[rowStateOf(request)];
   const said =
@@ -129,14 +123,16 @@ export function methodBlocks(totals: MethodTotals[], lang: Lang): types.KnownBlo
   const t = PAYOUT_BATCH_TEXT[lang];
   const money = (value: string, currency: string) => formatAmount(value, currency, lang);
   const lines = totals.map((one) =>
-    t.methodLine(
-      inlineCode(one.method),
-      one.rows,
-      money(one.receives, one.currency),
-      money(one.fee, one.currency),
-      money(one.leaves, one.currency),
-      one.balance === undefined ? t.balanceUnknown : money(one.balance, one.currency),
-    ),
+    [
+      t.methodLine(
+        inlineCode(one.method),
+        one.rows,
+        money(one.receives, one.currency),
+        money(one.fee, one.currency),
+        money(one.leaves, one.currency),
+      ),
+      t.balanceIs(one.balance === undefined ? t.balanceUnknown : money(one.balance, one.currency)),
+    ].join(""),
   );
   const shorts = totals
     .filter((one) => one.short)

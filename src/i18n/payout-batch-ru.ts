@@ -7,7 +7,7 @@ export const ru: PayoutBatchText = {
     `Выплатите нескольким получателям сразу из кассы *${register}*. Kassa проверит каждую строку, запросит у сервиса расчёт по каждой и опубликует одну карточку в ${channel} для одобрения.`,
   rows: "Строки",
   rowsHint:
-    "Одна выплата в строке, скопируйте из таблицы: название доверенного получателя (или метод и кошелёк), сумма, кто платит комиссию (balance или amount) и назначение. Ячейки через табуляцию, ; или , — строка заголовков допустима. Не больше 50 строк.",
+    "Одна выплата в строке, скопируйте из таблицы: название доверенного получателя (или метод и кошелёк), сумма, кто платит комиссию (баланс или сумма) и назначение. Ячейки через табуляцию, ; или , — строка заголовков допустима. Не больше 50 строк.",
   reason: "Основание",
   reasonHint: "Для чего пакет (его увидят одобряющие).",
   submit: "Рассчитать",
@@ -17,7 +17,7 @@ export const ru: PayoutBatchText = {
       `Строка ${line}: Kassa не может её прочитать (название, сумма, комиссия, назначение; или метод, кошелёк, сумма, комиссия, назначение).`,
     amount: (line, detail) => `Строка ${line}: сумма ${detail}.`,
     fee: (line, detail) =>
-      `Строка ${line}: «${detail}» — не указание, кто платит комиссию (balance или amount).`,
+      `Строка ${line}: «${detail}» — не указание, кто платит комиссию (баланс или сумма).`,
     too_long: (line, detail) => `Строка ${line}: слишком длинное поле ${detail}.`,
     too_many: (_line, detail) => `В пакете не больше 50 строк, а здесь ${detail}.`,
     empty: () => "Вставьте хотя бы одну строку.",
@@ -35,8 +35,9 @@ export const ru: PayoutBatchText = {
   title: (register) => (register ? `Пакет выплат · ${register}` : "Пакет выплат"),
   asks: (who, rows, total) => `${who} просит выплатить *строк: ${rows}*, всего *${total}*.`,
   reasonLine: (reason) => `*Основание:* ${reason}`,
-  rowLine: (row, to, amount, fee, feeFrom, arrives) =>
-    `${row}. ${to} · *${amount}* · комиссия ${fee} ${feeFrom === "amount" ? "из суммы" : "с баланса"} · получит ${arrives}`,
+  rowLine: (row, to, amount, fee, arrives) =>
+    `${row}. ${to} · *${amount}* · комиссия ${fee} · получит ${arrives}`,
+  feeFrom: { balance: "с баланса", amount: "из суммы" },
   trusted: "доверенный",
   referenceLine: (reference) => `назначение: ${reference}`,
   refused: {
@@ -59,8 +60,9 @@ export const ru: PayoutBatchText = {
     not_sent: "не отправлена",
   },
   perMethod: "По методам",
-  methodLine: (method, rows, arrives, fees, leaves, balance) =>
-    `${method} · строк: ${rows} · получат ${arrives} · комиссии ${fees} · спишется с баланса ${leaves} · баланс ${balance}`,
+  methodLine: (method, rows, arrives, fees, leaves) =>
+    `${method} · строк: ${rows} · получат ${arrives} · комиссии ${fees} · спишется с баланса ${leaves}`,
+  balanceIs: (balance) => ` · баланс ${balance}`,
   balanceUnknown: "не прочитан",
   short: (method, balance, leaves) =>
     `:warning: Баланс ${method} (${balance}) меньше, чем спишет пакет (${leaves}): строки будут отклонены при отправке. Пополните его до одобрения или отмените пакет.`,
@@ -123,7 +125,7 @@ export const ru: PayoutBatchText = {
     dropped: (count) => `Убрано отклонённых строк: ${count}; пакет ждёт одобрения.`,
   },
   resultComment: (rows, paid) =>
-    `Итог пакета: строк ${rows}, выплачено ${paid} (id выплаты, состояние и ответ сервиса).`,
+    `Итог пакета: строк ${rows}, выплачено ${paid} (номер выплаты, состояние и ответ сервиса).`,
   resultTitle: "Итог пакета выплат",
   fallback: "Пакет выплат",
 };

@@ -28,28 +28,16 @@ export type PayoutBatchText = {
   title: (register: string | undefined) => string;
   asks: (who: string, rows: number, total: string) => string;
   reasonLine: (reason: string) => string;
-  rowLine: (
-    row: number,
-    to: string,
-    amount: string,
-    fee: string,
-    feeFrom: "balance" | "amount",
-    arrives: string,
-  ) => string;
+  rowLine: (row: number, to: string, amount: string, fee: string, arrives: string) => string;
+  feeFrom: Record<"balance" | "amount", string>;
   trusted: string;
   referenceLine: (reference: string) => string;
   refused: Record<RowRefusalWord, (detail: string) => string>;
   dropped: (who: string) => string;
   rowState: Record<"waiting" | "approved" | "sending" | "sent" | "paid" | "failed" | "not_sent", string>;
   perMethod: string;
-  methodLine: (
-    method: string,
-    rows: number,
-    arrives: string,
-    fees: string,
-    leaves: string,
-    balance: string,
-  ) => string;
+  methodLine: (method: string, rows: number, arrives: string, fees: string, leaves: string) => string;
+  balanceIs: (balance: string) => string;
   balanceUnknown: string;
   short: (method: string, balance: string, leaves: string) => string;
   rule: (needed: number, rule: "threshold" | "trusted_one", at: string, anyUntrusted: boolean) => string;

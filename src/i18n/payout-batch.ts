@@ -37,8 +37,8 @@ const en: PayoutBatchText = {
   title: (register) => (register ? `Batch payout · ${register}` : "Batch payout"),
   asks: (who, rows, total) => `${who} asks to pay out *${rows} rows*, *${total}* in all.`,
   reasonLine: (reason) => `*Reason:* ${reason}`,
-  rowLine: (row, to, amount, fee, feeFrom, arrives) =>
-    `${row}. ${to} · *${amount}* · fee ${fee} ${feeFrom === "amount" ? "from the amount" : "from the balance"} · arrives ${arrives}`,
+  rowLine: (row, to, amount, fee, arrives) => `${row}. ${to} · *${amount}* · fee ${fee} · arrives ${arrives}`,
+  feeFrom: { balance: "from the balance", amount: "from the amount" },
   trusted: "trusted",
   referenceLine: (reference) => `ref. ${reference}`,
   refused: {
@@ -61,8 +61,9 @@ const en: PayoutBatchText = {
     not_sent: "not sent",
   },
   perMethod: "Per method",
-  methodLine: (method, rows, arrives, fees, leaves, balance) =>
-    `${method} · ${rows} rows · arrives ${arrives} · fees ${fees} · leaves the balance ${leaves} · balance ${balance}`,
+  methodLine: (method, rows, arrives, fees, leaves) =>
+    `${method} · ${rows} rows · arrives ${arrives} · fees ${fees} · leaves the balance ${leaves}`,
+  balanceIs: (balance) => ` · balance ${balance}`,
   balanceUnknown: "not read",
   short: (method, balance, leaves) =>
     `:warning: The ${method} balance (${balance}) is below what this batch takes from it (${leaves}): rows will be refused when sent. Top it up before approving, or cancel the batch.`,
