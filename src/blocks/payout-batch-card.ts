@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_BATCH_TEXT } from "../i18n/payout-batch.js";
+import { button } from "./button.js";
 import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { BATCH_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
@@ -8,16 +9,6 @@ import { safeText } from "./mrkdwn.js";
 import { type BatchView, methodBlocks, progressOf, rowSections, typedFigures } from "./payout-batch.js";
 
 const at = (iso: string, lang: Lang) => slackDateFromEpoch(Math.floor(Date.parse(iso) / 1000), lang);
-
-function button(text: string, actionId: string, value: string, style?: "primary" | "danger"): types.Button {
-  return {
-    type: "button",
-    text: { type: "plain_text", text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
-}
 
 /** Where the batch stands, in words: its status, who decided, how far its rows got. */
 function statusText(view: BatchView, lang: Lang): string {

@@ -5,6 +5,7 @@ import { PAYOUT_NOTES_TEXT } from "../i18n/payout-notes.js";
 import { compareDecimals } from "../payments/decimal.js";
 import type { PayoutNotice } from "../payouts/notice-model.js";
 import type { PayoutRequest } from "../payouts/request-model.js";
+import { button } from "./button.js";
 import { formatAmount, slackDateFromEpoch } from "./format.js";
 import { PAYOUT_ACTIONS } from "./ids.js";
 import type { SlackMessage } from "./message.js";
@@ -114,16 +115,6 @@ export function stoppedWords(request: PayoutRequest, lang: Lang): string {
 export function changedWords(request: PayoutRequest, lang: Lang): string {
   const t = PAYOUT_CARD_TEXT[lang];
   return (request.changed ?? []).map((what) => t.changedTerms[what]).join(", ");
-}
-
-function button(text: string, actionId: string, value: string, style?: "primary" | "danger"): types.Button {
-  return {
-    type: "button",
-    text: { type: "plain_text", text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
 }
 
 function buttonsFor(request: PayoutRequest, reader: CardReader, lang: Lang): types.KnownBlock[] {

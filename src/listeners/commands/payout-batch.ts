@@ -8,7 +8,8 @@ import { PASTE_MAX_CHARS } from "../../payout-batches/rows.js";
 import { type PayoutPolicy, payoutsOn } from "../../payouts/policy.js";
 import { slackErrorCode } from "../../slack/error.js";
 import type { Note, Produced } from "../contexts/outcome.js";
-import { checkManager, type ManagerDeps } from "../workspace/permissions.js";
+import { notARequester } from "../payouts/requester.js";
+import type { ManagerDeps } from "../workspace/permissions.js";
 import type { ChosenRegister } from "../workspace/register.js";
 
 /** Whether the command's text asks for the batch form. */
@@ -38,18 +39,14 @@ export async function openBatchForm(
       reply: requestRefusedMessage({ kind: "payouts_off" }, asked.chosen.name, asked.lang),
       log: { outcome: "payout_refused", refusal: "payouts_off" },
     };
-  const who = { userId: asked.user_id, teamId: asked.team_id, enterpriseId: asked.enterprise_id };
-  const mayRequest =
-    policy.requesters.length > 0
-      ? policy.requesters.includes(asked.user_id)
-      : (await checkManager(deps, client, who)).allowed;
-  if (!mayRequest) {
-    const refusal = { kind: "not_a_requester" as const, requesters: policy.requesters };
-    return {
-      reply: requestRefusedMessage(refusal, asked.chosen.name, asked.lang),
-      log: { outcome: "payout_refused", refusal: refusal.kind },
-    };
-  }
+  const who = { user: asked.user_id, team: asked.team_id, enterpriseId: asked.enterprise_id };
+  const refused = await notARequester(
+    deps,
+    client,
+    { ...who, register: asked.chosen.name, lang: asked.lang },
+    policy,
+  );
+  if (refused) return refused;
   try {
     await client.views.open({
       trigger_id: asked.trigger_id,

@@ -12,8 +12,8 @@ import { slackErrorCode } from "../../slack/error.js";
 import { readWrittenAmount } from "../../util/rub-amount.js";
 import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
+import { notARequester } from "../payouts/requester.js";
 import { type AskDeps, type AskResult, askPayout } from "../replies/payout-asked.js";
-import { checkManager } from "../workspace/permissions.js";
 import type { ChosenRegister } from "../workspace/register.js";
 
 /** How long the form waits for the payout methods: the trigger_id lapses 3 s after the command. */
@@ -53,19 +53,14 @@ export async function openRequestForm(
   note: Note,
 ): Promise<Produced> {
   note({ action: "request_form" });
-  // Who may not request gets no form: told who may, as the request itself would say.
-  const who = { userId: asked.user_id, teamId: asked.team_id, enterpriseId: asked.enterprise_id };
-  const mayRequest =
-    policy.requesters.length > 0
-      ? policy.requesters.includes(asked.user_id)
-      : (await checkManager(deps, client, who)).allowed;
-  if (!mayRequest) {
-    const refusal = { kind: "not_a_requester" as const, requesters: policy.requesters };
-    return {
-      reply: requestRefusedMessage(refusal, asked.chosen.name, asked.lang),
-      log: { outcome: "payout_refused", refusal: refusal.kind },
-    };
-  }
+  const who = { user: asked.user_id, team: asked.team_id, enterpriseId: asked.enterprise_id };
+  const refused = await notARequester(
+    deps,
+    client,
+    { ...who, register: asked.chosen.name, lang: asked.lang },
+    policy,
+  );
+  if (refused) return refused;
   // The register's trusted recipients, for the picker (none when unread: the form asks method and wallet).
   const [listed, trusted] = await Promise.all([
     deps.payments.payoffMethodListWithin(asked.chosen.key, REQUEST_METHODS_BUDGET_MS),
