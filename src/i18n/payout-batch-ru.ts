@@ -48,6 +48,7 @@ export const ru: PayoutBatchText = {
     service_refused: (words) => `сервис отказал: ${words}`,
     cap: () => "превысила бы дневной лимит",
     other: (detail) => `отказано (${detail})`,
+    unanswered: () => "сервис не ответил на расчёт: уберите строку и запросите её снова",
   },
   dropped: (who) => `убрана: ${who}`,
   rowState: {

@@ -6,7 +6,8 @@ export type RowRefusalWord =
   | "invalid"
   | "service_refused"
   | "cap"
-  | "other";
+  | "other"
+  | "unanswered";
 
 /** A pasted line that could not be read (src/payout-batches/rows.ts). */
 export type PasteProblemWord = "columns" | "amount" | "fee" | "too_long" | "too_many" | "empty";

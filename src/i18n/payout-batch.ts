@@ -49,6 +49,7 @@ const en: PayoutBatchText = {
     service_refused: (words) => `the service refused it: ${words}`,
     cap: () => "it would pass a daily cap",
     other: (detail) => `refused (${detail})`,
+    unanswered: () => "the service did not answer for its quote: drop it and ask for it again",
   },
   dropped: (who) => `dropped by ${who}`,
   rowState: {

@@ -123,6 +123,7 @@ function rowRefusal(refusal: RequestRefusal): RowRefusal {
 /** One row's quote asked (a payout request of the batch's), written into the batch as it came. */
 async function quoteRow(deps: PayoutDeps, batch: Batch, row: BatchRow, ask: BatchAsk, now: Date) {
   const currency = ask.balances.find((one) => one.method === row.method)?.currency;
+  // A quote the service did not answer (or the store did not take) leaves this row refused, not the batch stuck.
   const result = await requestPayout(
     deps,
     {
@@ -140,9 +141,13 @@ async function quoteRow(deps: PayoutDeps, batch: Batch, row: BatchRow, ask: Batc
       batch: { id: batch.id, row: row.row },
     },
     now,
-  );
-  const quoted: Partial<BatchRow> =
-    result.kind === "requested"
+  ).catch((error: unknown) => {
+    deps.logger.warn({ batch: batch.id, row: row.row, err: error }, "a batch row's quote got no answer");
+    return undefined;
+  });
+  const quoted: Partial<BatchRow> = !result
+    ? { refusal: { kind: "unanswered", words: [] } }
+    : result.kind === "requested"
       ? {
           payout: result.request.id,
           quote: {
@@ -161,7 +166,7 @@ async function quoteRow(deps: PayoutDeps, batch: Batch, row: BatchRow, ask: Batc
     const rows = now.rows.map((one) => (one.row === row.row ? { ...one, ...quoted } : one));
     return { next: { ...now, rows }, result: undefined };
   });
-  return result.kind === "requested" ? result.request.expiresAt : undefined;
+  return result?.kind === "requested" ? result.request.expiresAt : undefined;
 }
 
 /**

@@ -49,6 +49,7 @@ const refusalSchema = z.object({
     "service_refused",
     "cap",
     "other",
+    "unanswered",
   ]),
   /** What to show: the service's own words, or the duplicate's row, or the field that is wrong. */
   words: z.array(z.string().max(500)).max(5),

@@ -324,6 +324,31 @@ describe("payout batches in Slack", () => {
     await expect.poll(() => text(card)).toContain("Approved");
   });
 
+  it("a row whose quote the service does not answer is shown refused, and the rest of the batch goes on", async () => {
+    stack.fake.payoffs.afterCall = (call) => {
+      // After the second quote the service answers with a 502 page: the third row is refused in Kassa's words.
+      if (
+        call === "create" &&
+        stack.fake.requests.filter((one) => one.path.endsWith("/payoff/create/")).length % 2 === 0
+      )
+        stack.fake.payoffs.faults.create = "html502";
+    };
+    try {
+      const card = await batch(
+        [
+          "Acme Ltd\t100\tbalance\tMar-1",
+          "Beta LLC\t200\tbalance\tMar-2",
+          "Acme Ltd\t300\tbalance\tMar-3",
+        ].join("\n"),
+      );
+      expect(text(card)).toContain("the service did not answer for its quote");
+      expect(text(card)).toContain("kassa_batch_drop");
+    } finally {
+      stack.fake.payoffs.afterCall = null;
+      delete stack.fake.payoffs.faults.create;
+    }
+  });
+
   it("says what it could not read in the pasted rows, the form kept open", async () => {
     const cards = anyBatchCards().length;
     const form = await open("batch", REQUESTER);
