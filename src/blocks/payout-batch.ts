@@ -1,11 +1,13 @@
 import type { types } from "@slack/bolt";
 import type { Lang } from "../i18n/lang.js";
 import { PAYOUT_BATCH_TEXT } from "../i18n/payout-batch.js";
+import { PAYOUT_CARD_TEXT } from "../i18n/payout-card.js";
 import type { MethodTotals } from "../payout-batches/checks.js";
 import type { Batch, BatchCard, BatchRow } from "../payout-batches/model.js";
 import type { PayoutRequest } from "../payouts/request-model.js";
 import { formatAmount } from "./format.js";
 import { inlineCode, safeText } from "./mrkdwn.js";
+import { changedWords, stoppedWords } from "./payout-card.js";
 
 // A batch's card in the approval channel (issue 52, item 3): its rows (each one's figures, its
 // refusal in the service's words, or how far it got), per method what arrives, the fees and what
@@ -65,6 +67,17 @@ const shortWallet = (wallet: string) => {
   return plain.length <= 12 ? plain : `${plain.slice(0, 4)}…${plain.slice(-4)}`;
 };
 
+/** Why a row's payout did not go or did not arrive: the service's words, or why Kassa stopped it. */
+function rowWhy(request: PayoutRequest, lang: Lang): string | undefined {
+  const said =
+    request.refusal?.join("; ") ??
+    (request.status === "ended" && request.service?.state !== "payed" ? request.service?.message : null);
+  if (said) return safeText(said, 200);
+  if (request.status === "stopped") return stoppedWords(request, lang);
+  if (request.status === "changed") return PAYOUT_CARD_TEXT[lang].changedWhat(changedWords(request, lang));
+  return undefined;
+}
+
 /**
  * A row without a quote: its amount as pasted, in its method's currency as the service's balance
  * answer tied it; nothing when that is not known (an amount is never shown without its currency).
@@ -97,10 +110,8 @@ function rowText(row: BatchRow, batch: Batch, rows: RowRequests, lang: Lang): st
   const line = t.rowLine(row.row, to, money(quote.amount), fee, money(quote.receives));
   const request = row.payout ? rows.get(row.payout) : undefined;
   const state = t.rowState[rowStateOf(request)];
-  const said =
-    request?.refusal?.join("; ") ??
-    (request?.status === "ended" && request.service?.state !== "payed" ? request.service?.message : null);
-  return `${line}${ref}${state ? ` · _${state}_` : ""}${said ? ` (${safeText(said, 200)})` : ""}`;
+  const why = request ? rowWhy(request, lang) : undefined;
+  return `${line}${ref}${state ? ` · _${state}_` : ""}${why ? ` (${why})` : ""}`;
 }
 
 /** The rows' lines packed into sections (each within Slack's 3000 characters; no row is cut). */

@@ -276,7 +276,7 @@ describe("payout batches in Slack", () => {
     await stack.pass("payouts", 3);
     expect(stack.fake.payoffs.submits.slice(before)).toEqual([second.id]);
     await expect.poll(() => text(card)).toContain("1 of 2 sent");
-    expect(text(card)).toContain("not sent");
+    expect(text(card)).toContain("not sent_ (At the service it is no longer the payout approved");
   });
 
   it("a rejection cancels every quote at the service, and nothing is sent", async () => {
