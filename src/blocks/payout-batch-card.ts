@@ -24,6 +24,7 @@ function statusText(view: BatchView, lang: Lang): string {
         : t.cancelledBy(`<@${batch.cancellation.by}>`),
     );
   else if (batch.status !== "rejected") lines.push(`*${t.status[batch.status]}*`);
+  if (batch.stopped) lines.push(t.stoppedBy(`<@${batch.stopped.by}>`, safeText(batch.stopped.reason, 500)));
   if (batch.status === "approved" || batch.status === "ended") {
     const done = progressOf(batch, view.rows);
     lines.push(t.progress(done.sent, done.rows, done.paid, done.failed, done.notSent));
@@ -49,9 +50,21 @@ function approvalText(view: BatchView, lang: Lang): string {
   return lines.join("\n");
 }
 
+/** The rows approved with the batch and not yet marked for their send. */
+function unsentRows(view: BatchView): number {
+  const kept = view.batch.rows.filter((row) => row.payout && !row.dropped);
+  return kept.filter((row) => {
+    const status = row.payout ? view.rows.get(row.payout)?.status : undefined;
+    return status === "waiting" || status === "approved";
+  }).length;
+}
+
 function buttons(view: BatchView, lang: Lang): types.KnownBlock[] {
   const t = PAYOUT_BATCH_TEXT[lang];
   const { batch } = view;
+  // Approved, some rows not on their way yet (the service down, say): an approver can still stop those.
+  if (batch.status === "approved" && !batch.stopped && unsentRows(view) > 0)
+    return [{ type: "actions", elements: [button(t.stop, BATCH_ACTIONS.reject, batch.id, "danger")] }];
   if (batch.status !== "waiting") return [];
   const refused = batch.rows.some((row) => row.refusal && !row.dropped);
   const cancel = button(t.cancel, BATCH_ACTIONS.cancel, batch.id, "danger");

@@ -84,15 +84,20 @@ export function batchApproveModal(
   });
 }
 
-/** Reject's modal: the reason, required (the requester is told it). */
-export function batchRejectModal(batchId: string, lang: Lang): types.ModalView {
+/** Reject's modal (Stop unsent rows once it is approved): the reason, required (the requester is told it). */
+export function batchRejectModal(batchId: string, lang: Lang, stopping = false): types.ModalView {
   const t = PAYOUT_BATCH_TEXT[lang];
   return modal({
     callbackId: BATCH_REJECT_VIEW,
-    title: t.rejectTitle,
-    submit: t.reject,
+    title: stopping ? t.stopTitle : t.rejectTitle,
+    submit: stopping ? t.stop : t.reject,
     close: t.close,
     privateMetadata: JSON.stringify({ b: batchId } satisfies BatchVoteOrigin),
-    blocks: [textInput({ block: BATCH_REJECT_FIELD, label: t.rejectLabel, maxLength: 500 })],
+    blocks: [
+      ...(stopping
+        ? [{ type: "section" as const, text: { type: "mrkdwn" as const, text: t.stopIntro } }]
+        : []),
+      textInput({ block: BATCH_REJECT_FIELD, label: t.rejectLabel, maxLength: 500 }),
+    ],
   });
 }

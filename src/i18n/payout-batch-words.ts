@@ -49,6 +49,10 @@ export type PayoutBatchText = {
   status: Record<"quoting" | "waiting" | "approved" | "ended" | "expired", string>;
   rejectedBy: (who: string, reason: string) => string;
   cancelledBy: (who: string) => string;
+  stoppedBy: (who: string, reason: string) => string;
+  stop: string;
+  stopTitle: string;
+  stopIntro: string;
   cancelledLost: string;
   progress: (sent: number, rows: number, paid: number, failed: number, notSent: number) => string;
   approve: string;
@@ -66,7 +70,7 @@ export type PayoutBatchText = {
   noRefusedRows: string;
   quoting: string;
   done: Record<
-    "approval_noted" | "approved" | "rejected" | "cancelled" | "dropped",
+    "approval_noted" | "approved" | "rejected" | "stopped" | "cancelled" | "dropped",
     (count: number) => string
   >;
   resultComment: (rows: number, paid: number) => string;

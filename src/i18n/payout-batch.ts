@@ -92,6 +92,12 @@ const en: PayoutBatchText = {
     `:x: Rejected by ${who}: ${reason}. Nothing was sent; every quote was cancelled.`,
   cancelledBy: (who) =>
     `:heavy_multiplication_x: Cancelled by ${who}. Nothing was sent; every quote was cancelled.`,
+  stoppedBy: (who, reason) =>
+    `:octagonal_sign: Stopped by ${who}: ${reason}. The rows not yet sent were not sent; those already on their way go on.`,
+  stop: "Stop unsent rows",
+  stopTitle: "Stop unsent rows",
+  stopIntro:
+    "The rows of this batch not yet on their way are not sent (each quote cancelled); rows already sent go on to their end.",
   cancelledLost:
     ":heavy_multiplication_x: Cancelled: Kassa stopped while asking for its quotes. Nothing was sent; ask again.",
   progress: (sent, rows, paid, failed, notSent) =>
@@ -122,6 +128,7 @@ const en: PayoutBatchText = {
     approval_noted: () => "Your approval is noted; the batch needs one more.",
     approved: () => "Approved: its rows are being sent. The card follows each one.",
     rejected: () => "Rejected: every quote is being cancelled, nothing is sent.",
+    stopped: () => "Stopped: the rows not yet sent are not sent; those on their way go on to their end.",
     cancelled: () => "Batch cancelled: every quote is being cancelled, nothing is sent.",
     dropped: (count) =>
       `${count} refused ${count === 1 ? "row" : "rows"} dropped; the batch waits for approval.`,

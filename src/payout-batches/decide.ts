@@ -4,7 +4,14 @@ import { withinLimit } from "../payouts/approval-rule.js";
 import { type PayoutPolicy, payoutsOn } from "../payouts/policy.js";
 import { FamilyBusyError } from "../store/claims/family.js";
 import { batchRule } from "./create.js";
-import { approveRefusal, type BatchVoteRefusal, closedRefusal, typedMatches } from "./vote-checks.js";
+import {
+  approveRefusal,
+  type BatchVoteRefusal,
+  closedRefusal,
+  rejectClosed,
+  typedMatches,
+  unsentRows,
+} from "./vote-checks.js";
 
 export type { BatchVoteRefusal } from "./vote-checks.js";
 export { batchCheck } from "./vote-checks.js";
@@ -31,6 +38,8 @@ export type BatchDecision =
   | { kind: "approval_noted"; batch: Batch; votes: number; needed: number }
   | { kind: "approved"; batch: Batch }
   | { kind: "rejected"; batch: Batch }
+  /** Approved, some rows not yet sent: those stopped (each rejected, its quote cancelled); the rest go on. */
+  | { kind: "stopped"; batch: Batch }
   | { kind: "cancelled"; batch: Batch }
   | { kind: "dropped"; batch: Batch; rows: number }
   | { kind: "refused"; refusal: BatchVoteRefusal; batch?: Batch };
@@ -120,8 +129,11 @@ export function approveBatch(
   });
 }
 
-/** An approver's rejection, with a reason: every row's quote cancelled. */
-export function rejectBatch(
+/**
+ * An approver's rejection, with a reason: every row's quote cancelled. Once approved, Stop unsent
+ * rows: those not yet on their way (none left: it is closed, as approved).
+ */
+export async function rejectBatch(
   deps: BatchWorkDeps,
   id: string,
   team: string,
@@ -129,9 +141,10 @@ export function rejectBatch(
   reason: string,
   now: Date,
 ) {
+  const unsent = await unsentRows(deps, id);
   return decide(deps, id, team, { action: "batch.rejected", actor: approver, now }, (batch, policy) => {
     if (!payoutsOn(policy)) return { refusal: { kind: "payouts_off" } };
-    const closed = closedRefusal(batch, now);
+    const closed = rejectClosed(batch, now, unsent);
     if (closed) return { refusal: closed };
     if (approver === batch.requester) return { refusal: { kind: "own_request" } };
     if (!policy.approvers.includes(approver))
@@ -139,6 +152,11 @@ export function rejectBatch(
     const said = reason.trim();
     if (said === "" || said.length > 500) return { refusal: { kind: "reason_required" } };
     const at = now.toISOString();
+    // Approved already: the rows not yet on their way are stopped; those sent go on to their end.
+    if (batch.status === "approved") {
+      const next: Batch = { ...batch, stopped: { by: approver, at, reason: said } };
+      return { next, result: { kind: "stopped", batch: next } };
+    }
     const next: Batch = {
       ...batch,
       status: "rejected",

@@ -108,6 +108,8 @@ export const batchSchema = z.object({
   votes: z.array(byAt),
   approvedAt: time.optional(),
   rejection: byAt.extend({ reason: z.string().min(1).max(500) }).optional(),
+  /** Approved, then its rows not yet sent stopped by an approver (Stop unsent rows), with why. */
+  stopped: byAt.extend({ reason: z.string().min(1).max(500) }).optional(),
   cancellation: byAt.extend({ why: z.enum(["requester", "quoting_lost"]) }).optional(),
   endedAt: time.optional(),
 });

@@ -12,6 +12,12 @@ export type BatchWorkDeps = PayoutDeps;
  */
 export async function applyToRows(deps: BatchWorkDeps, batch: Batch, now: Date): Promise<void> {
   const ids = batch.rows.flatMap((row) => (row.payout ? [row.payout] : []));
+  if (batch.status === "approved" && batch.stopped) {
+    const { by, reason } = batch.stopped;
+    const stop: BatchEnd = { batch: batch.id, status: "rejected", by, reason, at: now };
+    for (const id of ids) await eachRow(deps, id, () => endRow(deps, id, stop));
+    return;
+  }
   if (batch.status === "approved") {
     const kept = batch.rows.filter((row) => row.payout && !row.dropped);
     const approval = {

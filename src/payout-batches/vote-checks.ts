@@ -1,5 +1,6 @@
 import { compareDecimals } from "../payments/decimal.js";
 import { approversFor, limitOf, withinLimit } from "../payouts/approval-rule.js";
+import { readRows } from "../payouts/batch-rows.js";
 import { type PayoutPolicy, payoutsOn } from "../payouts/policy.js";
 import type { VoteRefusal } from "../payouts/votes.js";
 import { readWrittenAmount } from "../util/rub-amount.js";
@@ -25,6 +26,24 @@ export function closedRefusal(batch: Batch, now: Date): VoteRefusal | undefined 
   const at =
     batch.rejection?.at ?? batch.cancellation?.at ?? batch.approvedAt ?? batch.endedAt ?? batch.createdAt;
   return { kind: "closed", status: batch.status, by: by ?? "kassa", at };
+}
+
+/**
+ * Whether Reject is closed: open while the batch waits, and once approved until someone stopped its
+ * rows not yet sent (Stop unsent rows); then it says who stopped them, and when.
+ */
+export function rejectClosed(batch: Batch, now: Date, unsent: number): VoteRefusal | undefined {
+  const stopped = batch.stopped;
+  if (stopped) return { kind: "closed", status: "rejected", by: stopped.by, at: stopped.at };
+  return batch.status === "approved" && unsent > 0 ? undefined : closedRefusal(batch, now);
+}
+
+/** How many of the batch's rows are approved or waiting still, not yet marked for their send. */
+export async function unsentRows(deps: Pick<BatchWorkDeps, "board">, id: string): Promise<number> {
+  const batch = await readBatch(deps.board, id);
+  const ids = batch ? keptRows(batch).flatMap((row) => (row.payout ? [row.payout] : [])) : [];
+  const rows = await readRows(deps, ids);
+  return [...rows.values()].filter((row) => row?.status === "waiting" || row?.status === "approved").length;
 }
 
 /** Whether `typed` is `ROWS/TOTAL` of this batch (the total as people write amounts). */
@@ -68,7 +87,7 @@ export async function batchCheck(
   person: string,
   now: Date,
   kind: "approve" | "reject",
-): Promise<{ refusal: BatchVoteRefusal } | { id: string; rows: number; total: string }> {
+): Promise<{ refusal: BatchVoteRefusal } | { id: string; rows: number; total: string; approved: boolean }> {
   const batch = await readBatch(deps.board, id, team);
   if (!batch) return { refusal: { kind: "not_found" } };
   const policy = await deps.policies.get(batch.registerKey);
@@ -77,12 +96,17 @@ export async function batchCheck(
       ? approveRefusal(policy, batch, person, now)
       : !payoutsOn(policy)
         ? ({ kind: "payouts_off" } as const)
-        : (closedRefusal(batch, now) ??
+        : (rejectClosed(batch, now, await unsentRows(deps, id)) ??
           (person === batch.requester
             ? ({ kind: "own_request" } as const)
             : policy.approvers.includes(person)
               ? undefined
               : ({ kind: "not_an_approver", approvers: policy.approvers } as const)));
   if (refusal) return { refusal };
-  return { id: batch.id, rows: keptRows(batch).length, total: batchTotal(batch) };
+  return {
+    id: batch.id,
+    rows: keptRows(batch).length,
+    total: batchTotal(batch),
+    approved: batch.status === "approved",
+  };
 }

@@ -71,6 +71,8 @@ export async function endRow(deps: PayoutDeps, id: string, end: BatchEnd): Promi
     if (request?.batch?.id !== end.batch) return { result: true };
     if (request.status !== "waiting" && request.status !== "approved")
       return { result: request.status !== "submitting" };
+    // An approved row never expires (STATUS_MOVES): its batch was decided, and the policy stops it.
+    if (end.status === "expired" && request.status !== "waiting") return { result: false };
     const person = /^[UW]/.test(end.by) ? end.by : undefined;
     const next: PayoutRequest = {
       ...request,

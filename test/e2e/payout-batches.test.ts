@@ -299,6 +299,32 @@ describe("payout batches in Slack", () => {
     expect(JSON.stringify((await stack.slack.waitForReply(late.responseId)).body)).toContain("rejected");
   });
 
+  it("approved with its rows not yet sent (the service down): an approver stops them, each quote cancelled, nothing sent", async () => {
+    const card = await batch(["Acme Ltd\t110\tbalance\tApr-1", "Beta LLC\t120\tbalance\tApr-2"].join("\n"));
+    const id = batchId(card);
+    const quoted = [...stack.fake.payoffs.all.values()].slice(-2);
+    const before = stack.fake.payoffs.submits.length;
+    expect(await approve(card, ANNA, "2/230")).toBe("");
+    await expect.poll(() => text(card)).toContain("Stop unsent rows");
+    expect((await press("reject", card, REQUESTER)).said).toContain("You requested");
+    const { view } = await press("reject", card, BORIS);
+    if (!view) throw new Error("no stop modal");
+    expect(JSON.stringify(view)).toContain("not yet on their way are not sent");
+    const stopped = await stack.submitView({
+      view,
+      values: { batch_reject_reason: { value: "Wrong amounts" } },
+      userId: BORIS,
+    });
+    expect(stopped.json).toBeNull();
+    await stack.pass("payouts", 2);
+    expect(stack.fake.payoffs.submits.length).toBe(before);
+    await expect.poll(() => quoted.map((payoff) => payoff.state)).toEqual(["canceled", "canceled"]);
+    await expect.poll(() => text(card)).toContain("Stopped by <@U0BORIS>: Wrong amounts");
+    await expect.poll(() => text(card)).toContain("Done: every row is at its end");
+    const again = await stack.action("kassa_batch_reject", id, { userId: CARL, channelId: APPROVAL });
+    expect(JSON.stringify((await stack.slack.waitForReply(again.responseId)).body)).toContain("<@U0BORIS>");
+  });
+
   it("an approver whose limit is below the batch's total is refused at the click, told who can", async () => {
     const limited = await stack.cli(
       [

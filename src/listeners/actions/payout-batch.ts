@@ -65,7 +65,10 @@ export const batchButton =
         return refused(checked?.refusal ?? { kind: "not_found" }, "slack");
       const person = await personRefusal(client, press.userId);
       if (person) return refused(person, "slack");
-      const view = act === "approve" ? batchApproveModal(checked, lang) : batchRejectModal(checked.id, lang);
+      const view =
+        act === "approve"
+          ? batchApproveModal(checked, lang)
+          : batchRejectModal(checked.id, lang, checked.approved);
       try {
         await client.views.open({ trigger_id: body.trigger_id, view });
       } catch (error) {
