@@ -106,6 +106,8 @@ async function makeAgain(
     channel: record.channel,
     via: "reissue",
     replaces: record.ref,
+    // Its reminder too, as the link had it (none once Stop reminding was pressed on it).
+    ...(record.remind ? { remind: record.remind } : {}),
   } as const;
   const attempt = await createLink(deps, ask.registerKey, draft, asker, next);
   if (!attempt.ok && attempt.status !== "unsure")

@@ -14,6 +14,8 @@ import { type AuditEntry, openAuditTrail } from "../../src/audit/index.js";
 import { LINK_ACTIONS } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { EXAMPLE_INVOICE_ID } from "../../src/blocks/replies.js";
+import { linkKey, readLink } from "../../src/links/record.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
 import { openStore } from "../../src/store/keyv.js";
 import { systemClock } from "../../src/util/clock.js";
 import { viewOf } from "../support/views.js";
@@ -74,6 +76,7 @@ describe("re-issue in one click (v3)", () => {
         [CREATE_FIELDS.customer]: { value: "Acme Ltd" },
         [CREATE_FIELDS.email]: { value: "pay@acme.example" },
         [CREATE_FIELDS.extra]: { value: "PO-7" },
+        [CREATE_FIELDS.remind]: { selected: "60" },
       },
     });
     await expect.poll(() => creates().length).toBe(sent + 1);
@@ -92,6 +95,17 @@ describe("re-issue in one click (v3)", () => {
     const invoice = stack.fake.invoices.get(id);
     if (!invoice) throw new Error(`no invoice ${id}`);
     invoice.expiredAt = moscowTime(new Date(Date.now() - 60_000));
+  };
+
+  /** The reminder a link's record keeps (minutes before expiry). */
+  const remindOf = async (ref: string): Promise<number | undefined> => {
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const record = await readLink(await openClaimBoard(store), linkKey(SANDBOX_TEAM.id, ref));
+      return record?.remind;
+    } finally {
+      await store.close();
+    }
   };
 
   const auditEntries = async (): Promise<AuditEntry[]> => {
@@ -136,6 +150,8 @@ describe("re-issue in one click (v3)", () => {
     expect(oldRef).toBeDefined();
     expect(newRef).toBeDefined();
     expect(newRef).not.toBe(oldRef);
+    // The new link reminds as the old one did (an hour before it expires).
+    expect(await remindOf(newRef ?? "")).toBe(60);
     const replies = [one.reply.body, two.reply.body].map((reply) => JSON.stringify(reply)).join(" ");
     expect(replies).toContain(`Invoice \`${second}\` re-issues \`${id}\``);
     expect(replies).toContain("re-issued already by <@U0OTHER>");
