@@ -14,7 +14,10 @@ export type StepsText = {
     invoice: string;
     customer: string;
     email: string;
+    remind: string;
   };
+  /** The reminder input holds something else than 1h or 6h. */
+  remindChoices: string;
   /** An e-mail given for a register on API v2, which takes none. */
   emailNeedsV3: string;
   badInputs: (problems: string) => string;
@@ -58,7 +61,9 @@ const en: StepsText = {
     invoice: "Invoice",
     customer: "Customer",
     email: "Payer's e-mail",
+    remind: "Remind before expiry",
   },
+  remindChoices: "Use 1h or 6h, or leave it empty for no reminder.",
   emailNeedsV3:
     "Kassa created no invoice: this cash register uses the payment service's API v2, which takes no payer's e-mail. Leave the Payer's e-mail input empty, or switch the register to v3 (/invoice connect), and run the workflow again.",
   badInputs: (problems) =>
@@ -113,7 +118,9 @@ const ru: StepsText = {
     invoice: "Счёт",
     customer: "Клиент",
     email: "Почта плательщика",
+    remind: "Напомнить до истечения",
   },
+  remindChoices: "Укажите 1ч или 6ч, или оставьте пустым, чтобы не напоминать.",
   emailNeedsV3:
     "Kassa не создала счёт: эта касса работает с API v2 платёжного сервиса, а он не принимает почту плательщика. Оставьте поле «Почта плательщика» пустым или переключите кассу на v3 (/invoice connect) и запустите процесс снова.",
   badInputs: (problems) =>

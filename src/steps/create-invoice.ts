@@ -2,12 +2,6 @@ import type { webApi } from "@slack/bolt";
 import { recordAct } from "../audit/index.js";
 import { formatMoney } from "../blocks/format.js";
 import { buildInvoiceMessage } from "../blocks/invoice.js";
-import {
-  CREATE_CURRENCIES,
-  CREATE_FIELDS,
-  DEFAULT_LIFETIME_MINUTES,
-  validateCreateInput,
-} from "../blocks/invoice-create.js";
 import type { Lang } from "../i18n/lang.js";
 import { STEPS_TEXT } from "../i18n/steps.js";
 import { auditCreated, type CreatedCardNote } from "../invoices/created-card.js";
@@ -20,6 +14,7 @@ import { isChannelGone, slackFailureOfCode } from "../slack/failures.js";
 import { MAIN_REGISTER } from "../store/registers.js";
 import { workflowsMayCreate } from "../store/settings.js";
 import { WORKFLOW_ASKER } from "../watch/model.js";
+import { type CheckedInputs, checkInputs } from "./create-inputs.js";
 import type { StepArgs, StepDeps, StepOutputs, StepResult } from "./deps.js";
 import { createFailure } from "./failures.js";
 import { type CreateInputs, createInputsSchema, STEP_IDS, unreadableInputs } from "./inputs.js";
@@ -136,7 +131,7 @@ async function makeLink(
     where: { userId: string; channelId: string };
     inputs: CreateInputs;
   },
-  checked: { draft: InvoiceDraft; customer?: string | undefined },
+  checked: CheckedInputs,
 ): Promise<{ ok: true; created: CreatedInvoice; ref: string } | { ok: false; failure: StepFailure }> {
   const { run, register, where } = asked;
   try {
@@ -157,6 +152,7 @@ async function makeLink(
     channel: where.channelId || undefined,
     via: "step",
     run: run.executionId.slice(0, 80),
+    ...(checked.remind ? { remind: checked.remind } : {}),
   });
   if (attempt.ok) return { ok: true, created: attempt.created, ref: attempt.ref };
   if (attempt.status === "not_recorded")
@@ -168,40 +164,6 @@ async function makeLink(
 }
 
 type StepFailure = Extract<StepResult, { done: false }>;
-
-/** The form's checks, worded for the step's inputs; the amount is never rounded through a float. */
-function checkInputs(
-  inputs: CreateInputs,
-  lang: Lang,
-): { ok: true; draft: InvoiceDraft; customer?: string | undefined } | { ok: false; problems: string } {
-  const t = STEPS_TEXT[lang];
-  const checked = validateCreateInput(
-    {
-      amount: inputs.amount,
-      currency: inputs.currency,
-      lifetime: inputs.lifetime_minutes ?? String(DEFAULT_LIFETIME_MINUTES),
-      description: inputs.description,
-      customer: inputs.customer,
-      email: inputs.email,
-    },
-    lang,
-  );
-  if (checked.ok) return checked;
-  const labels = t.inputLabels;
-  const problems = [
-    [CREATE_FIELDS.amount, labels.amount, inputs.amount],
-    [CREATE_FIELDS.currency, labels.currency, inputs.currency],
-    [CREATE_FIELDS.lifetime, labels.lifetime, inputs.lifetime_minutes],
-    [CREATE_FIELDS.customer, labels.customer, inputs.customer],
-    [CREATE_FIELDS.email, labels.email, inputs.email],
-  ].flatMap(([field = "", label = "", value]) => {
-    const problem = checked.errors[field];
-    if (!problem) return [];
-    const words = field === CREATE_FIELDS.currency ? t.currencies(CREATE_CURRENCIES.join(", ")) : problem;
-    return [t.input(label, (value ?? "").slice(0, 40), words)];
-  });
-  return { ok: false, problems: problems.join(" ") };
-}
 
 /** The card of the new invoice in the workflow's channel, kept current until paid (a live card). */
 async function postCard(

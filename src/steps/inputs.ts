@@ -16,6 +16,7 @@ export const STEP_PARAMETERS = {
       "register",
       "customer",
       "email",
+      "remind",
     ],
     outputs: [
       "invoice_id",
@@ -81,6 +82,8 @@ export const createInputsSchema = z.object({
   customer: optionalText,
   /** The payer's e-mail, sent as payer_details (API v3 registers only). */
   email: optionalText,
+  /** Remind the workflow's person before the link expires: 1h or 6h (issue 51); empty: no reminder. */
+  remind: optionalText,
 });
 export type CreateInputs = z.infer<typeof createInputsSchema>;
 

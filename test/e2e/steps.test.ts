@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FunctionCompletion } from "../../sandbox/slack.js";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack, type StepRun } from "../../sandbox/stack.js";
+import { linkKey, readLink } from "../../src/links/record.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
+import { openStore } from "../../src/store/keyv.js";
 
 // Kassa's Workflow Builder steps through the real app: signed function_executed events in, and
 // functions.completeSuccess / completeError out, as Slack's stand-in records them.
@@ -207,6 +211,26 @@ describe("workflow steps (function_executed)", () => {
     const missing = await create({ description: "no amount" });
     expect(missing.end.error).toContain("Amount: Enter the amount.");
     expect(createRequests()).toBe(before);
+  });
+
+  it("Create invoice: a reminder before expiry (1h or 6h) kept with the link; anything else says what to write", async () => {
+    const before = createRequests();
+    const wrong = await create({ amount: "10", currency: "RUB", remind: "2h" });
+    expect(wrong.end.error).toContain("Remind before expiry “2h”: Use 1h or 6h");
+    const short = await create({ amount: "10", currency: "RUB", lifetime_minutes: 30, remind: "1h" });
+    expect(short.end.error).toContain("more than 60 minutes");
+    expect(createRequests()).toBe(before);
+    const made = await create({ amount: "10", currency: "RUB", lifetime_minutes: 120, remind: "1h" });
+    expect(made.end.outcome).toBe("success");
+    const sent = stack.fake.requests.filter((r) => r.path.endsWith("/invoice/create/")).at(-1);
+    const ref = /kassa:([a-z2-7]{10})/.exec(String(sent?.body?.extra ?? ""))?.[1] ?? "";
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const record = await readLink(await openClaimBoard(store), linkKey(SANDBOX_TEAM.id, ref));
+      expect(record).toMatchObject({ via: "step", remind: 60 });
+    } finally {
+      await store.close();
+    }
   });
 
   it("Create invoice: the service's refusal and the service down each end the run honestly", async () => {
