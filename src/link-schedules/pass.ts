@@ -1,4 +1,5 @@
 import type { Release } from "../store/claims/board.js";
+import { workDue } from "../store/claims/due-work.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { SCHEDULE_FAMILY, SCHEDULE_FIELD, SCHEDULES } from "./model.js";
@@ -43,14 +44,20 @@ export class ScheduleRunner {
   async pass(): Promise<void> {
     const board = await this.deps.book.board();
     const now = this.clock.now();
-    for (const item of await board.claimDue(SCHEDULE_FAMILY, now, LEASE_MS, BATCH)) {
-      if (this.loop.isStopped) return;
-      const next = await this.lookAt(item.key, now).catch((error: unknown): Release => {
-        this.deps.logger.warn({ schedule: item.key, err: error }, "a repeating invoice could not be run");
-        return { dueAt: now + this.deps.checkMs };
-      });
-      await board.release(SCHEDULE_FAMILY, item.key, item.token, next);
-    }
+    await workDue(
+      board,
+      SCHEDULE_FAMILY,
+      now,
+      {
+        leaseMs: LEASE_MS,
+        limit: BATCH,
+        retryMs: this.deps.checkMs,
+        stopped: () => this.loop.isStopped,
+        failed: (key, error) =>
+          this.deps.logger.warn({ schedule: key, err: error }, "a repeating invoice could not be run"),
+      },
+      (item) => this.lookAt(item.key, now),
+    );
   }
 
   close(graceMs = 3000): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Release } from "../store/claims/board.js";
+import { workDue } from "../store/claims/due-work.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { RepeatingPass } from "../util/repeating.js";
 import { STUCK_AFTER_MS } from "./book.js";
@@ -57,14 +58,20 @@ export class LinkRunner {
     const board = await this.deps.book.board();
     const now = this.clock.now();
     await forgetOldDays(board, now);
-    for (const item of await board.claimDue(LINK_FAMILY, now, LEASE_MS, BATCH)) {
-      if (this.loop.isStopped) return;
-      const next = await this.lookAt(item.key, now).catch((error: unknown): Release => {
-        this.deps.logger.warn({ link: item.key, err: error }, "a payment link could not be looked at");
-        return { dueAt: now + this.deps.checkMs };
-      });
-      await board.release(LINK_FAMILY, item.key, item.token, next);
-    }
+    await workDue(
+      board,
+      LINK_FAMILY,
+      now,
+      {
+        leaseMs: LEASE_MS,
+        limit: BATCH,
+        retryMs: this.deps.checkMs,
+        stopped: () => this.loop.isStopped,
+        failed: (key, error) =>
+          this.deps.logger.warn({ link: key, err: error }, "a payment link could not be looked at"),
+      },
+      (item) => this.lookAt(item.key, now),
+    );
   }
 
   close(graceMs = 3000): Promise<void> {

@@ -1,7 +1,8 @@
 import { readRows } from "../payouts/batch-rows.js";
 import { type BatchHooks, type PayoutDeps, timingOf } from "../payouts/request-deps.js";
 import { FINAL_STATUSES, type PayoutRequest } from "../payouts/request-model.js";
-import type { ClaimedItem, Release } from "../store/claims/index.js";
+import { workDue } from "../store/claims/due-work.js";
+import type { Release } from "../store/claims/index.js";
 import { QUOTING_MS } from "./create.js";
 import { appendBatchEntries, batchEntry } from "./entries.js";
 import { BATCH_FAMILY, BATCH_FIELD, BATCH_FINAL, BATCHES, type Batch, keptRows } from "./model.js";
@@ -109,34 +110,22 @@ async function stepBatch(deps: PayoutDeps, batch: Batch, at: Date): Promise<Rele
   return now >= until ? "forget" : { dueAt: until };
 }
 
-/** One claimed batch: moved, its card and result told under the claim, released. */
-async function followOne(
-  deps: PayoutDeps,
-  notices: BatchShowDeps,
-  claim: ClaimedItem,
-  at: Date,
-): Promise<void> {
-  const read = await BATCHES.read(deps.board, claim.key, BATCH_FIELD);
+/** One claimed batch: moved, its card and result told under the claim; its release. */
+async function followOne(deps: PayoutDeps, notices: BatchShowDeps, key: string, at: Date): Promise<Release> {
+  const read = await BATCHES.read(deps.board, key, BATCH_FIELD);
   if (!read.value) {
-    if (read.raw === undefined) await deps.board.drop(BATCH_FAMILY, claim.key);
-    else {
-      deps.logger.error({ batch: claim.key }, "a stored payout batch is unreadable");
-      await deps.board.release(BATCH_FAMILY, claim.key, claim.token, {
-        dueAt: at.getTime() + timingOf(deps).keepMs,
-      });
-    }
-    return;
+    if (read.raw === undefined) return "forget";
+    // Kept for an operator to look at; never acted on.
+    deps.logger.error({ batch: key }, "a stored payout batch is unreadable");
+    return { dueAt: at.getTime() + timingOf(deps).keepMs };
   }
-  let release = await stepBatch(deps, read.value, at);
-  if (release !== "forget") {
-    const shown = await showBatch(notices, claim.key, true);
-    const after = (await BATCHES.read(deps.board, claim.key, BATCH_FIELD)).value;
-    const told = after && BATCH_FINAL.has(after.status) ? await tellResult(notices, claim.key) : true;
-    if (shown.owed || !told)
-      release = { dueAt: Math.min(release.dueAt, at.getTime() + timingOf(deps).retryMs) };
-  }
-  if (release === "forget") await deps.board.drop(BATCH_FAMILY, claim.key);
-  else await deps.board.release(BATCH_FAMILY, claim.key, claim.token, release);
+  const release = await stepBatch(deps, read.value, at);
+  if (release === "forget") return release;
+  const shown = await showBatch(notices, key, true);
+  const after = (await BATCHES.read(deps.board, key, BATCH_FIELD)).value;
+  const told = after && BATCH_FINAL.has(after.status) ? await tellResult(notices, key) : true;
+  if (!shown.owed && told) return release;
+  return { dueAt: Math.min(release.dueAt, at.getTime() + timingOf(deps).retryMs) };
 }
 
 /** One run at `now`: the batches due, each claimed and moved one step (a failing one looked at again later). */
@@ -147,16 +136,18 @@ export async function runDueBatches(deps: PayoutDeps, now: Date): Promise<void> 
     logger: deps.logger,
     slack: deps.slack ?? (async () => undefined),
   };
-  for (const claim of await deps.board.claimDue(BATCH_FAMILY, now.getTime(), timing.leaseMs, timing.batch)) {
-    try {
-      await followOne(deps, notices, claim, now);
-    } catch (error) {
-      deps.logger.error({ batch: claim.key, err: error }, "a payout batch step failed");
-      await deps.board
-        .release(BATCH_FAMILY, claim.key, claim.token, { dueAt: now.getTime() + timing.retryMs })
-        .catch(() => undefined);
-    }
-  }
+  await workDue(
+    deps.board,
+    BATCH_FAMILY,
+    now.getTime(),
+    {
+      leaseMs: timing.leaseMs,
+      limit: timing.batch,
+      retryMs: timing.retryMs,
+      failed: (key, error) => deps.logger.error({ batch: key, err: error }, "a payout batch step failed"),
+    },
+    (item) => followOne(deps, notices, item.key, now),
+  );
 }
 
 /** The payout worker's hooks into the batches: each run follows them, a row's step looks at its batch now. */
