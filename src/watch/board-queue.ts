@@ -18,6 +18,7 @@ import {
   type WatchSeed,
   watchKey,
 } from "./model.js";
+import { owe } from "./owed.js";
 import { readSpacingMs } from "./read-budget.js";
 
 const { schedule: SCHEDULE, data: DATA, reads: READS } = WATCH_FAMILIES;
@@ -198,14 +199,19 @@ export class BoardWatchQueue implements WatchQueue {
     return this.watches.board.release(SCHEDULE, key, token, { dueAt });
   }
 
-  async tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Promise<boolean> {
-    return this.watches.change(team, invoiceId, (watch): Change<boolean> => {
+  async tell(
+    team: string,
+    invoiceId: string,
+    from: ToldFrom,
+    to: ToldTo,
+    lease?: string,
+  ): Promise<WatchCard[] | undefined> {
+    return this.watches.change(team, invoiceId, (watch): Change<WatchCard[] | undefined> => {
       if (!holds(watch, lease) || watch.state !== from.state || watch.amounts !== from.amounts)
-        return { result: false };
-      return {
-        result: true,
-        replace: { ...watch, state: to.state, amounts: to.amounts, invoice: to.invoice },
-      };
+        return { result: undefined };
+      const cards = watch.cards.map((card) => ({ ...card, owed: owe(card, to.notice) }));
+      const { state, amounts, invoice } = to;
+      return { result: cards, replace: { ...watch, state, amounts, invoice, cards } };
     });
   }
 

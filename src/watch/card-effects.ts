@@ -3,8 +3,9 @@ import type { WatchStatus } from "../blocks/watch.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
-import { classifyCardFailure, DeliveryFailed, deliverCard, nothingOwed } from "./delivery.js";
+import { classifyCardFailure, DeliveryFailed, deliverCard } from "./delivery.js";
 import { cardId, readKey, type Watch, type WatchCard, type WatchQueue } from "./model.js";
+import { nothingOwed } from "./owed.js";
 import type { InvoiceReader } from "./registry.js";
 
 /** What telling Slack needs: the queue (to write down what is owed), clients, the method's name, the log. */

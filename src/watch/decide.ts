@@ -2,7 +2,6 @@ import { isExpired } from "../blocks/invoice.js";
 import type { WatchStatus } from "../blocks/watch.js";
 import { NotConnectedError, ServiceError } from "../payments/errors.js";
 import type { Invoice } from "../payments/model.js";
-import { nothingOwed } from "./delivery.js";
 import {
   amountsFingerprint,
   FINAL_STATES,
@@ -11,6 +10,7 @@ import {
   type Watch,
   type WatchCard,
 } from "./model.js";
+import { nothingOwed } from "./owed.js";
 
 /**
  * What a read of a watched invoice means, decided without I/O (the watcher does the I/O): whether to

@@ -171,7 +171,7 @@ export type RescheduleFields = Pick<Watch, "intervalMs" | "lastCheckedAt"> &
 
 /** What tell() moves on from, and to. */
 export type ToldFrom = Pick<Watch, "state" | "amounts">;
-export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice">;
+export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice"> & { notice?: { from: string; to: string } };
 
 /**
  * The schedule and the atomic steps of watching: one implementation on the claim board for every
@@ -235,11 +235,19 @@ export interface WatchQueue {
     lease?: string,
   ): Promise<boolean>;
   /**
-   * Compare-and-set of what was last told: true for exactly one caller per change (state `from` to
-   * `to`, amounts to `amounts`); false when another replica (or an earlier run) already told it, or
-   * `lease` no longer holds the watch.
+   * Compare-and-set of what was last told, which owes every card stored then (with `notice`, a thread
+   * note) in the same write: a card joined since the claim is told too, and a crash after it loses
+   * nothing. The cards as written for exactly one caller per change (state `from` to `to`, amounts to
+   * `amounts`); undefined when another replica (or an earlier run) already told it, or `lease` no
+   * longer holds the watch.
    */
-  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Promise<boolean>;
+  tell(
+    team: string,
+    invoiceId: string,
+    from: ToldFrom,
+    to: ToldTo,
+    lease?: string,
+  ): Promise<WatchCard[] | undefined>;
   /**
    * Reserves the cash register's next read slot (slots 1000 / WATCH_MAX_RPS ms apart, across
    * replicas): resolves with how long to wait for it (0: now), or null when it is more than

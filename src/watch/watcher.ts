@@ -2,7 +2,6 @@ import { type Clock, settledWithin, sleepOn, systemClock, type Timer } from "../
 import type { Logger } from "../util/logger.js";
 import { type CardEffectsDeps, deliverToCards } from "./card-effects.js";
 import { beforeRead, judgeRead, maxHoursStatus, nextCheck, owedAttempts, redrawAll } from "./decide.js";
-import { owe } from "./delivery.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { readKey, type Watch, type WatchQueue } from "./model.js";
 import { readSlot } from "./read-budget.js";
@@ -150,22 +149,22 @@ export class Watcher extends LiveCardRegistry {
       );
       return this.later(watch, checkedAt.getTime() + judgement.intervalMs, judgement.intervalMs);
     }
-    // Only the caller whose compare-and-set wins tells the change, whichever replica reads it.
-    const changed =
-      judgement.differs &&
-      (await this.queue.tell(
-        watch.team,
-        watch.invoiceId,
-        watch,
-        { state: judgement.state, amounts: judgement.amounts, invoice: judgement.invoice },
-        watch.lease,
-      ));
-    if (changed) {
-      // Written down before any Slack call: a failed call or a crash leaves it owed, never lost.
-      for (const card of watch.cards) {
-        card.owed = owe(card, judgement.notice);
-        await this.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
-      }
+    // Only the caller whose compare-and-set wins tells the change, whichever replica reads it. What
+    // each card is owed is written in that same step, before any Slack call, for the cards stored
+    // then (one posted since the claim too): a failed call or a crash leaves it owed, never lost.
+    const { state, amounts, invoice, notice } = judgement;
+    const told = judgement.differs
+      ? await this.queue.tell(
+          watch.team,
+          watch.invoiceId,
+          watch,
+          { state, amounts, invoice, ...(notice ? { notice } : {}) },
+          watch.lease,
+        )
+      : undefined;
+    const changed = told !== undefined;
+    if (told) {
+      watch.cards = told;
       const outcome = judgement.notice ? "watch_changed" : "watch_amounts_changed";
       this.logger.info(
         { ...log, outcome, from: watch.state, to: judgement.state },

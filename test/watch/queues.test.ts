@@ -186,7 +186,7 @@ for (const engine of ENGINES) {
       const from = { state: "notpayed", amounts: "a0" };
       const to = { state: "payed", amounts: "a1", invoice: { ...invoice("owner"), state: "payed" } };
       expect(await queue.renew(t, "owner", stale, start + 99_000)).toBe(false);
-      expect(await queue.tell(t, "owner", from, to, stale)).toBe(false);
+      expect(await queue.tell(t, "owner", from, to, stale)).toBeUndefined();
       expect(await queue.setCard(t, "owner", { ...card("C1"), owed: { redraw: true } }, stale)).toBe(false);
       expect(
         await queue.reschedule(t, "owner", start, { intervalMs: 1000, lastCheckedAt: start }, stale),
@@ -195,7 +195,9 @@ for (const engine of ENGINES) {
       expect(await other.count(t)).toBe(1);
       // The current holder's steps go through; rescheduling ends its claim.
       const current = second?.lease ?? "";
-      expect(await other.tell(t, "owner", from, to, current)).toBe(true);
+      expect(await other.tell(t, "owner", from, to, current)).toEqual([
+        { ...card("C1"), owed: { redraw: true } },
+      ]);
       expect(await other.setCard(t, "owner", { ...card("C1"), owed: { redraw: true } }, current)).toBe(true);
       const patch = { intervalMs: 1000, lastCheckedAt: start + 20_000 };
       expect(await other.reschedule(t, "owner", start + 30_000, patch, current)).toBe(true);
@@ -216,10 +218,32 @@ for (const engine of ENGINES) {
       const to = { state: "payed", amounts: "a1", invoice: paid };
       const results = await Promise.all([queue.tell(t, "tell", from, to), other.tell(t, "tell", from, to)]);
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect(await queue.tell(t, "tell", from, to)).toBe(false);
+      expect(await queue.tell(t, "tell", from, to)).toBeUndefined();
       const [claimed] = (await queue.claimDue(NOW + 1000, 100, 1000)).filter((watch) => watch.team === t);
       expect(claimed).toMatchObject({ state: "payed", amounts: "a1" });
       expect(claimed?.invoice.state).toBe("payed");
+    });
+
+    it("owes the change, in the same write, to every card stored then: one added after the claim too", async () => {
+      const t = team("J");
+      await queue.addCard(seed(t, "joined"), card("C1"), limits());
+      const [claimed] = (await queue.claimDue(NOW + 1000, 100, 5000)).filter((watch) => watch.team === t);
+      expect(claimed?.cards).toHaveLength(1);
+      // A second card is posted while the watch is being read.
+      expect(await other.addCard(seed(t, "joined"), card("C2"), limits())).toBe("watching");
+      const from = { state: "notpayed", amounts: "a0" };
+      const notice = { from: "notpayed", to: "payed" };
+      const to = { state: "payed", amounts: "a1", invoice: { ...invoice("joined"), state: "payed" }, notice };
+      const told = await queue.tell(t, "joined", from, to, claimed?.lease);
+      const owed = { redraw: true, note: notice };
+      expect(told).toEqual([
+        { ...card("C1"), owed },
+        { ...card("C2"), owed },
+      ]);
+      // Written down before any Slack call: the next claim (after a crash, say) finds both owed.
+      await queue.reschedule(t, "joined", NOW, { intervalMs: 1000, lastCheckedAt: NOW }, claimed?.lease);
+      const [again] = (await other.claimDue(NOW + 2000, 100, 5000)).filter((watch) => watch.team === t);
+      expect(again?.cards.map((c) => c.owed)).toEqual([owed, owed]);
     });
 
     it("keeps what a card is owed across replicas, and never brings back a card that was removed", async () => {
