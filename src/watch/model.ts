@@ -43,10 +43,6 @@ export function amountsFingerprint(invoice: Invoice): string {
 }
 
 /**
- * Where a watched invoice is shown: a channel card Kassa posted (updated in place, changes told in
- * its thread), or a private card, which Slack cannot edit later (changes go to the asker by DM).
- */
-/**
  * What a card is still owed by Slack: its redraw, and the thread note (or DM) of a state change. It is
  * written before the Slack calls and cleared once Slack accepts them, so a failed call or a crash
  * leaves it owed and the next read delivers it. `noteSending`: the note's call was made and may have
@@ -61,6 +57,10 @@ export const owedSchema = z.object({
 });
 export type Owed = z.infer<typeof owedSchema>;
 
+/**
+ * Where a watched invoice is shown: a channel card Kassa posted (updated in place, changes told in
+ * its thread), or a private card, which Slack cannot edit later (changes go to the asker by DM).
+ */
 export const watchCardSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("channel"),
@@ -169,9 +169,10 @@ export type AddCardLimits = {
 export type RescheduleFields = Pick<Watch, "intervalMs" | "lastCheckedAt"> &
   Partial<Pick<Watch, "cardsUpdatedAt">>;
 
-/** What tell() moves on from, and to. */
+/** What tell() moves on from, and to (and answers). */
 export type ToldFrom = Pick<Watch, "state" | "amounts">;
 export type ToldTo = Pick<Watch, "state" | "amounts" | "invoice"> & { notice?: { from: string; to: string } };
+type Told = Promise<WatchCard[] | undefined>;
 
 /**
  * The schedule and the atomic steps of watching: one implementation on the claim board for every
@@ -235,19 +236,10 @@ export interface WatchQueue {
     lease?: string,
   ): Promise<boolean>;
   /**
-   * Compare-and-set of what was last told, which owes every card stored then (with `notice`, a thread
-   * note) in the same write: a card joined since the claim is told too, and a crash after it loses
-   * nothing. The cards as written for exactly one caller per change (state `from` to `to`, amounts to
-   * `amounts`); undefined when another replica (or an earlier run) already told it, or `lease` no
-   * longer holds the watch.
+   * Compare-and-set of what was last told, owing every card stored then in the same write (a note with
+   * `notice`): the cards so written, for one caller per change; undefined when told or not held.
    */
-  tell(
-    team: string,
-    invoiceId: string,
-    from: ToldFrom,
-    to: ToldTo,
-    lease?: string,
-  ): Promise<WatchCard[] | undefined>;
+  tell(team: string, invoiceId: string, from: ToldFrom, to: ToldTo, lease?: string): Told;
   /**
    * Reserves the cash register's next read slot (slots 1000 / WATCH_MAX_RPS ms apart, across
    * replicas): resolves with how long to wait for it (0: now), or null when it is more than

@@ -5,6 +5,7 @@ import type { PostedMessage } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import { stackInItsOwnProcess } from "../support/app-process.js";
+import { clockReading } from "../support/manual-clock.js";
 
 // Told until Slack has it: a live card keeps what it is owed (its redraw, its thread note) through
 // Slack's 5xx answers, rate limits and calls that never answer, and gets it once Slack takes it.
@@ -147,7 +148,12 @@ describe("stopping while Slack hangs", () => {
     expect(performance.now() - signalled).toBeLessThan(10_000);
     expect(text(card)).not.toContain("Paid");
 
-    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    // What it could not finish stays under its lease: the next process's clock is past it (see below).
+    next = await startServer(running.env, {
+      logDestination: { write: () => {} },
+      storeMemoMs: 0,
+      clock: clockReading(() => new Date(Date.now() + 11_000)),
+    });
     await expect.poll(() => text(card), { timeout: 15_000 }).toContain("Paid");
     await expect
       .poll(() => running.slack.threadOf("C0STOPPING", card.ts).length, { timeout: 10_000 })
@@ -184,7 +190,14 @@ describe("kill -9 with a thread note pending", () => {
     await exited;
     expect(running.slack.threadOf("C0KILLNOTE", card.ts)).toHaveLength(0);
 
-    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
+    // The next process's clock is past the killed one's 10 s lease: it claims the watch at once, as
+    // it would once that lease ran out, without the test waiting it out.
+    const pastLease = clockReading(() => new Date(Date.now() + 11_000));
+    next = await startServer(running.env, {
+      logDestination: { write: () => {} },
+      storeMemoMs: 0,
+      clock: pastLease,
+    });
     await expect
       .poll(() => running.slack.threadOf("C0KILLNOTE", card.ts).length, { timeout: 15_000 })
       .toBe(1);
