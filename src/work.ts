@@ -8,7 +8,8 @@ import { openRecords, payoutNudge, type Records } from "./edge/open-records.js";
 import { paymentsClient, starting } from "./edge/start-steps.js";
 import { type FeedRunner, feedReaderOf, openFeed } from "./feed/index.js";
 import { openSchedules, type ScheduleRunner } from "./link-schedules/index.js";
-import { type LinkRunner, openLinks } from "./links/index.js";
+import { type LinkRunner, linkBookFor, openLinks } from "./links/index.js";
+import { replacementOf } from "./links/replaced.js";
 import { paidRefunds } from "./payouts/refund-record.js";
 import { WorkspacePayments } from "./registers/workspace-payments.js";
 import type { Stores } from "./store/index.js";
@@ -63,7 +64,7 @@ export async function openWork(
     balanceTtlMs: config.balanceCacheTtlMs,
     callbackAddress: addresses?.address,
   });
-  const { watcher, feeds, feedRunner } = await openLiveWork(
+  const { watcher, feeds, feedRunner, book } = await openLiveWork(
     config,
     stores,
     payments,
@@ -93,7 +94,7 @@ export async function openWork(
     config,
     stores,
     { payments, watches: watcher, feeds, audit: records.audit, logger },
-    { prefix: options.watchNamespace, clock: options.clock },
+    { prefix: options.watchNamespace, clock: options.clock, book },
   );
   const { book: schedules, runner: scheduleRunner } = openSchedules(
     config,
@@ -140,7 +141,11 @@ function callbackReceiver(
   });
 }
 
-/** The live cards' watcher and the payment feeds: what follows invoices as they change. */
+/**
+ * The live cards' watcher and the payment feeds: what follows invoices as they change; and the links'
+ * records (issue 51), opened here so a re-issued link's card keeps "Replaced by" when the watcher
+ * redraws it (the links' pass shares the book).
+ */
 async function openLiveWork(
   config: Config,
   stores: Stores,
@@ -150,8 +155,18 @@ async function openLiveWork(
   options: WorkOptions,
 ) {
   const namespace = options.watchNamespace ? { namespace: options.watchNamespace } : {};
+  const book = linkBookFor(stores.store, {
+    prefix: options.watchNamespace,
+    timeoutMs: config.store.timeoutMs,
+    now: () => options.clock.now(),
+  });
+  const replaced = { links: book, logger };
   const watcher = await starting(closers, "cannot set up live cards in the store", () =>
-    startWatcher(config, stores, payments, logger, { clock: options.clock, ...namespace }),
+    startWatcher(config, stores, payments, logger, {
+      clock: options.clock,
+      ...namespace,
+      replacementOf: (registerKey, invoice) => replacementOf(replaced, registerKey, invoice),
+    }),
   );
   closers.job((graceMs) => watcher.close(graceMs));
   const { feeds, runner: feedRunner } = await starting(
@@ -171,7 +186,7 @@ async function openLiveWork(
         },
       ),
   );
-  return { watcher, feeds, feedRunner };
+  return { watcher, feeds, feedRunner, book };
 }
 
 /** Reports, exports and digests: they read each register's history through what is kept of it. */

@@ -27,20 +27,23 @@ export function linkBookFor(
 
 /**
  * The links' records and their pass (opened, not started), on the store's claim board and the
- * server's clock; the pass tells creators through the workspaces' Slack clients.
+ * server's clock (or on the `book` given, shared with the live cards); the pass tells creators
+ * through the workspaces' Slack clients.
  */
 export function openLinks(
   config: Config,
   stores: Stores,
   work: Pick<InvoiceDeps, "payments" | "watches" | "feeds" | "logger"> & { audit: AuditRecorder },
-  options: { prefix?: string | undefined; clock: Clock },
+  options: { prefix?: string | undefined; clock: Clock; book?: LinkBook },
 ): { book: LinkBook; runner: LinkRunner } {
   const { clock } = options;
-  const book = linkBookFor(stores.store, {
-    prefix: options.prefix,
-    timeoutMs: config.store.timeoutMs,
-    now: () => clock.now(),
-  });
+  const book =
+    options.book ??
+    linkBookFor(stores.store, {
+      prefix: options.prefix,
+      timeoutMs: config.store.timeoutMs,
+      now: () => clock.now(),
+    });
   const runner = new LinkRunner(
     {
       ...work,

@@ -3,7 +3,7 @@ import type { WatchStatus } from "../blocks/watch.js";
 import { DEFAULT_LANG } from "../i18n/lang.js";
 import type { Invoice } from "../payments/model.js";
 import type { Logger } from "../util/logger.js";
-import { classifyCardFailure, DeliveryFailed, deliverCard } from "./delivery.js";
+import { classifyCardFailure, DeliveryFailed, type DrawContext, deliverCard } from "./delivery.js";
 import { cardId, readKey, type Watch, type WatchCard, type WatchQueue } from "./model.js";
 import { nothingOwed } from "./owed.js";
 import type { InvoiceReader } from "./registry.js";
@@ -13,7 +13,7 @@ export type CardEffectsDeps = {
   queue: WatchQueue;
   slack: (teamId: string) => Promise<webApi.WebClient | undefined>;
   /** The method's name and the workspace's language (English when it cannot be read: a card is never left untold for it). */
-  reader: Pick<InvoiceReader, "methodFor" | "languageOf" | "refundOffered">;
+  reader: Pick<InvoiceReader, "methodFor" | "languageOf" | "refundOffered" | "replacementOf">;
   logger: Logger;
   now: () => Date;
 };
@@ -39,13 +39,7 @@ export async function deliverToCards(
     return { retryAfterMs: 0 };
   }
   const now = deps.now();
-  const method = invoice.method
-    ? await deps.reader.methodFor(readKey(watch), invoice.method).catch(() => undefined)
-    : undefined;
-  const lang = (await deps.reader.languageOf?.(watch.team).catch(() => undefined)) ?? DEFAULT_LANG;
-  // A paid invoice's card offers Refund where the register's payouts are on, as /invoice ID's does.
-  const refund =
-    invoice.state === "payed" && (await deps.reader.refundOffered?.(readKey(watch)).catch(() => false));
+  const drawing = await drawingOf(deps, watch, invoice);
   const save = async (card: WatchCard) => {
     await deps.queue.setCard(watch.team, watch.invoiceId, card, watch.lease);
   };
@@ -56,7 +50,7 @@ export async function deliverToCards(
     const at = watch.cards.indexOf(card);
     const owing: WatchCard = stored ? card : { ...card, owed: { redraw: true } };
     try {
-      const context = { client, watch, invoice, status, method, now, save, lang, refund: refund === true };
+      const context = { client, watch, invoice, status, now, save, ...drawing };
       const settled = await deliverCard(owing, context);
       watch.cards[at] = settled;
       if (stored) await save(settled);
@@ -99,4 +93,26 @@ export async function deliverToCards(
     }
   }
   return { retryAfterMs };
+}
+
+/**
+ * What every card of the watch is drawn with besides the invoice, each read apart and none failing
+ * the redraw: the method's name, the workspace's language (English when unread), Refund on a paid
+ * invoice where the register's payouts are on (as /invoice ID's card), and what replaced its link
+ * where it was re-issued (a store read only for an invoice that carries Kassa's marker).
+ */
+async function drawingOf(
+  deps: CardEffectsDeps,
+  watch: Watch,
+  invoice: Invoice,
+): Promise<Pick<DrawContext, "method" | "lang" | "refund" | "replacedBy">> {
+  const key = readKey(watch);
+  const { reader } = deps;
+  const [method, lang, refund, replacedBy] = await Promise.all([
+    invoice.method ? reader.methodFor(key, invoice.method).catch(() => undefined) : undefined,
+    reader.languageOf?.(watch.team).catch(() => undefined),
+    invoice.state === "payed" ? reader.refundOffered?.(key).catch(() => false) : false,
+    reader.replacementOf?.(key, invoice).catch(() => undefined),
+  ]);
+  return { method, lang: lang ?? DEFAULT_LANG, refund: refund === true, replacedBy };
 }

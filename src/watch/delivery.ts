@@ -45,6 +45,8 @@ export type DrawContext = {
   lang: Lang;
   /** The card offers Refund (paid, the register's payouts on). */
   refund?: boolean;
+  /** What replaced the invoice's link (a re-issue): said on the card, which then offers no Re-issue. */
+  replacedBy?: { invoiceId: string; user: string } | undefined;
   /** Stores the card as it stands (what it is still owed) before and after each call. */
   save(card: WatchCard): Promise<void>;
 };
@@ -95,6 +97,7 @@ async function deliver(
     ...(card.kind === "channel" && card.customer ? { customer: card.customer } : {}),
     register: watch.registerName,
     ...(context.refund ? { refund: { button: true } } : {}),
+    ...(context.replacedBy ? { replacedBy: context.replacedBy } : {}),
   });
   if (card.kind === "channel" && owed.redraw) {
     const message = withWatchStatus(

@@ -73,7 +73,7 @@ export async function startWatcher(
   stores: Stores,
   reader: InvoiceReader,
   logger: Logger,
-  options: { clock?: Clock; namespace?: string } = {},
+  options: { clock?: Clock; namespace?: string; replacementOf?: InvoiceReader["replacementOf"] } = {},
 ): Promise<Watcher> {
   const queue = await openQueue(stores, options.namespace, logger);
   // The payout policies (read, never written here): a paid card offers Refund where payouts are on.
@@ -84,6 +84,8 @@ export async function startWatcher(
     methodFor: (team, code) => reader.methodFor(team, code),
     languageOf: async (team) => (await stores.settings.get(team)).language ?? DEFAULT_LANG,
     refundOffered: async (registerKey) => payoutsOn(await policies.get(registerKey)),
+    // What replaced a re-issued link's invoice: the links' records, handed in (the watch never imports them).
+    ...(options.replacementOf ? { replacementOf: options.replacementOf } : {}),
   };
   const watcher = new Watcher(
     queue,

@@ -22,6 +22,14 @@ export type InvoiceReader = {
   languageOf?(teamId: string): Promise<Lang>;
   /** Whether a paid invoice's card offers Refund (issue 52): the register's payouts are on. None: never. */
   refundOffered?(registerKey: string): Promise<boolean>;
+  /**
+   * What replaced the invoice's link, where Kassa made it and it was re-issued (issue 51: its card
+   * keeps "Replaced by" and offers no Re-issue); undefined otherwise, never an error. None: never.
+   */
+  replacementOf?(
+    registerKey: string,
+    invoice: Invoice,
+  ): Promise<{ invoiceId: string; user: string } | undefined>;
 };
 
 /** A Web API client with the workspace's bot token, or undefined when Kassa has none any more. */

@@ -6,14 +6,12 @@ import { carryWatchStatus } from "../../blocks/watch.js";
 import type { Lang } from "../../i18n/lang.js";
 import { NOTICES_TEXT } from "../../i18n/notices.js";
 import { lookupInvoice } from "../../invoices/lookup.js";
-import { chosenMethod } from "../../invoices/method.js";
 import type { Invoice } from "../../payments/model.js";
 import { actionContext, pageSender } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import { RefusalError } from "../contexts/error-reply.js";
-import type { ListenerDeps } from "../deps.js";
-import { refundsOnCard } from "../payouts/refund.js";
+import { type CardReadsDeps, cardReads } from "../replies/invoice-card.js";
 import type { ActionArgs } from "../router.js";
 import type { ManagerDeps } from "../workspace/permissions.js";
 import { type ChosenRegister, registerNamed } from "../workspace/register.js";
@@ -24,7 +22,7 @@ import { type ChosenRegister, registerNamed } from "../workspace/register.js";
  * the card as it was.
  */
 export const invoiceCardButton =
-  (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "payments" | "now" | "payouts" | "payoutPolicies">) =>
+  (deps: AnswerDeps & ManagerDeps & CardReadsDeps) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, body, action, respond } = args;
     await ack();
@@ -80,7 +78,7 @@ type CardButtonValue = ReturnType<typeof readButtonValue<typeof invoiceButton.sc
  * presser alone, or refreshed where it is.
  */
 async function cardOfPress(
-  deps: Pick<ListenerDeps, "payments" | "now" | "payouts" | "payoutPolicies">,
+  deps: CardReadsDeps,
   press: {
     team: string;
     user: string;
@@ -106,10 +104,9 @@ async function cardOfPress(
     ...(value.cb ? { createdBy: value.cb } : {}),
     ...(value.cu ? { customer: value.cu } : {}),
     entered: parseEnteredAmount(value.en),
-    method: await chosenMethod(deps, register.key, invoice),
     lang: press.lang,
     register: register.several ? register.name : undefined,
-    refund: await refundsOnCard(deps, register.key, invoice),
+    ...(await cardReads(deps, register.key, invoice)),
   });
 }
 

@@ -6,13 +6,12 @@ import type { Lang } from "../../i18n/lang.js";
 import type { CardDelivery } from "../../invoices/deps.js";
 import { deliverInvoiceCard } from "../../invoices/live-card.js";
 import { findInvoice } from "../../invoices/lookup.js";
-import { chosenMethod } from "../../invoices/method.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { commandContext } from "../contexts/command-context.js";
 import { withImageFallback } from "../contexts/image-fallback.js";
 import type { Note, Produced } from "../contexts/outcome.js";
 import type { ListenerDeps } from "../deps.js";
-import { refundsOnCard } from "../payouts/refund.js";
+import { cardReads } from "../replies/invoice-card.js";
 import { invoiceListReply } from "../replies/invoice-list.js";
 import { invoiceSummaryReply } from "../replies/invoice-summary.js";
 import { recurringCommand } from "../replies/recurring.js";
@@ -159,11 +158,10 @@ async function invoiceCard({
     now: deps.now(),
     teamId: asker.teamId,
     visibility,
-    // Its chosen method from the register's list: cached, or read within a short budget, else none.
-    method: await chosenMethod(deps, register.key, invoice),
     lang,
     register: asker.register.several ? register.name : undefined,
-    refund: await refundsOnCard(deps, register.key, invoice),
+    // Its method, refunds and, for a re-issued link, what replaced it (a method read within a short budget).
+    ...(await cardReads(deps, register.key, invoice)),
   });
   const delivery: CardDelivery = {};
   const reply = await deliverInvoiceCard(
