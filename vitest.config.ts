@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Files that start the app, child processes or store servers of their own: each runs in a fresh
@@ -11,6 +13,47 @@ const ISOLATED = [
   "test/store/**",
   "test/process/**",
 ];
+
+/**
+ * The files that take longest (processes of their own, replicas killed, an image built), longest
+ * first: started first, they run beside the many short ones instead of after them. Without this a
+ * clean clone (no timings cached) starts the biggest files first, and a long one with a small file
+ * (feed-replicas: 67 s) was started last and ran alone for the last minute.
+ */
+const LONGEST_FIRST = [
+  "test/e2e/feed-replicas.test.ts",
+  "test/e2e/export-replica-killed.test.ts",
+  "test/docker.test.ts",
+  "test/e2e/replica-killed.test.ts",
+  "test/e2e/method-watch.test.ts",
+  "test/startup.test.ts",
+  "test/e2e/feed.test.ts",
+  "test/e2e/live-cards.test.ts",
+  "test/e2e/live-cards-delivery.test.ts",
+  "test/store/backends.test.ts",
+  "test/e2e/long-reads.test.ts",
+  "test/e2e/method-watch-replicas.test.ts",
+  "test/process/supported-node.test.ts",
+  "test/e2e/journal.test.ts",
+];
+
+for (const path of LONGEST_FIRST)
+  if (!existsSync(new URL(path, import.meta.url))) throw new Error(`vitest.config.ts: ${path} is gone`);
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((path) => spec.moduleId.endsWith(`/${path}`));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    // Stable: the rest keep the order vitest gave them.
+    return sorted
+      .map((spec, order) => ({ spec, order, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.order - b.order)
+      .map(({ spec }) => spec);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -25,6 +68,7 @@ export default defineConfig({
     // expect.poll waits for something that happens on its own (a watch pass, a reply): on a loaded
     // 2-core machine 1 s (vitest's default) is sometimes too short; a poll that succeeds returns at once.
     expect: { poll: { timeout: 5000 } },
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // Unit files share one module graph per worker: importing the app's modules anew for each of
