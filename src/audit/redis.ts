@@ -1,5 +1,5 @@
-import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
+import type { RedisConnection } from "../store/connection.js";
 import { runRedisScript } from "../store/redis-scripts.js";
 import type { AuditHead, AuditLink } from "./chain.js";
 import { type AuditEngine, type AuditQuery, auditLinkSchema } from "./engine.js";
@@ -35,7 +35,7 @@ function storedLink(team: string, seq: number, text: string): AuditLink {
 }
 
 /** The trail's keys of one Redis server and the reads and the append the engine is made of. */
-function redisTrail(client: RedisClientConnectionType, prefix: string) {
+function redisTrail(client: RedisConnection, prefix: string) {
   const keys = (team: string) => [
     `${prefix}:${team}:head`,
     `${prefix}:${team}:entries`,
@@ -93,7 +93,7 @@ const range = (from: number, to: number) =>
  * on the head read before; the script appends only while that head still holds, so two replicas
  * never both append on one previous hash: the second is told to read the head again.
  */
-export function redisAuditEngine(client: RedisClientConnectionType, prefix: string): AuditEngine {
+export function redisAuditEngine(client: RedisConnection, prefix: string): AuditEngine {
   const trail = redisTrail(client, prefix);
   return {
     async head(team) {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { RedisClientConnectionType } from "@keyv/redis";
+import type { RedisConnection } from "./connection.js";
 
 // Every Lua script Kassa runs in Redis goes through here (test/store/redis-scripts.test.ts keeps
 // it so): a script is sent by its SHA1 (EVALSHA), and its text only when the server does not know it
@@ -35,7 +35,7 @@ function isNoScript(error: unknown): boolean {
  * retried (the script may have written before it failed).
  */
 export async function runRedisScript(
-  client: RedisClientConnectionType,
+  client: RedisConnection,
   script: RedisScript,
   keys: string[],
   args: Array<string | number>,

@@ -2,6 +2,7 @@ import KeyvRedis, { createClient, type RedisClientConnectionType } from "@keyv/r
 import type Keyv from "keyv";
 import { claimOnceOn } from "./claims/once.js";
 import { redisClaimBoard } from "./claims/redis.js";
+import type { RedisConnection } from "./connection.js";
 import {
   CLOSE_GRACE_MS,
   CONNECT_TIMEOUT_MS,
@@ -70,7 +71,7 @@ export async function openRedis(storeUrl: string, timeoutMs: number): Promise<Ke
 }
 
 /** The store's one client, connected and answering a ping (or one clear error why not). */
-async function connectedClient(storeUrl: string, location: string): Promise<RedisClientConnectionType> {
+async function connectedClient(storeUrl: string, location: string): Promise<RedisConnection> {
   let connected = false;
   const client = createClient({
     url: storeUrl,

@@ -6,8 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { createClient, type RedisClientConnectionType } from "@keyv/redis";
+import { createClient } from "@keyv/redis";
 import { afterAll, describe, expect, it } from "vitest";
+import type { RedisConnection } from "../../src/store/connection.js";
 import { type KeyvStore, openStore } from "../../src/store/keyv.js";
 import { type RedisScript, redisScript, runRedisScript } from "../../src/store/redis-scripts.js";
 import { REDIS, sayWhatIsSkipped } from "../support/engines.js";
@@ -66,7 +67,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!redisUrl)("running scripts on redis", () => {
-  const connect = async (): Promise<RedisClientConnectionType> => {
+  const connect = async (): Promise<RedisConnection> => {
     const store: KeyvStore = await openStore(redisUrl ?? "");
     opened.push(store);
     if (store.native?.kind !== "redis") throw new Error("expected a Redis store");
@@ -87,7 +88,7 @@ return redis.call('INCRBY', KEYS[1], ARGV[1])`,
     );
 
   /** The commands sent to the server that mention this run, as MONITOR sees them (not those a script runs). */
-  async function watchCommands(client: RedisClientConnectionType, steps: () => Promise<void>) {
+  async function watchCommands(client: RedisConnection, steps: () => Promise<void>) {
     const monitor = createClient({ url: redisUrl ?? "" });
     await monitor.connect();
     const marker = `${RUN}-done-${randomBytes(3).toString("hex")}`;

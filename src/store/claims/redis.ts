@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
+import type { RedisConnection } from "../connection.js";
 import { runRedisScript } from "../redis-scripts.js";
 import type { ClaimBoard, Enlisting, KeyClaim } from "./board.js";
 import { parseState, stateText } from "./board.js";
@@ -35,7 +35,7 @@ function keysOf(prefix: string) {
 type StateSteps = "readState" | "writeState" | "deleteState" | "swapState" | "enlistWith";
 
 /** The claim board in Redis (one server, as the store itself is; not Redis Cluster). */
-export function redisClaimBoard(client: RedisClientConnectionType, prefix: string): ClaimBoard {
+export function redisClaimBoard(client: RedisConnection, prefix: string): ClaimBoard {
   const { due, item, states } = keysOf(prefix);
   return {
     ...redisSchedule(client, prefix),
@@ -65,7 +65,7 @@ export function redisClaimBoard(client: RedisClientConnectionType, prefix: strin
 }
 
 /** The items: their schedule and claims. */
-function redisSchedule(client: RedisClientConnectionType, prefix: string): Omit<ClaimBoard, StateSteps> {
+function redisSchedule(client: RedisConnection, prefix: string): Omit<ClaimBoard, StateSteps> {
   const { due, item, states } = keysOf(prefix);
   return {
     async enlist(family, key, dueAt) {

@@ -1,5 +1,5 @@
-import type { RedisClientConnectionType } from "@keyv/redis";
 import { z } from "zod";
+import type { RedisConnection } from "../connection.js";
 import { type RedisScript, redisScript, runRedisScript } from "../redis-scripts.js";
 import { DEFAULT_PREFIX, redisSchemaKey } from "./names.js";
 import { BASELINE_VERSION, refuseNewer, refuseOlder } from "./version.js";
@@ -96,7 +96,7 @@ return found`,
  * than it upgrades. Returns the version.
  */
 export async function applyRedisSchema(
-  client: RedisClientConnectionType,
+  client: RedisConnection,
   prefix: string,
   steps = REDIS_STEPS,
 ): Promise<number> {
