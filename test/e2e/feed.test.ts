@@ -340,8 +340,13 @@ describe("the feed and kill -9", () => {
     await new Promise((resolve) => child?.on("exit", resolve));
     expect(about(running, id)).toHaveLength(0);
 
-    next = await startServer(running.env, { logDestination: { write: () => {} }, storeMemoMs: 0 });
-    // Once the dead process's claim on the workspace has run out (10 s at most after its last renewal).
+    // Once the dead process's claim on the workspace has run out (10 s at most after its last
+    // renewal): the next process's clock is past it, so the test does not wait it out.
+    next = await startServer(running.env, {
+      logDestination: { write: () => {} },
+      storeMemoMs: 0,
+      clock: clockReading(() => new Date(Date.now() + 11_000)),
+    });
     await running.slack.waitForMessages(() => about(running, id).length === 1, 15_000);
     await next.passes.feed();
     await next.passes.feed();
