@@ -500,7 +500,9 @@ async function replayBuildStage(stage: Stage, root: string, cache: string): Prom
           const result = await run("npm", step.split(" ").slice(1), {
             cwd: fs.host("."),
             env: npmEnv(cache, env),
-            timeoutMs: 90_000,
+            // `npm run build` is tsc over the app (some 30 s alone); beside three other files on a
+            // loaded 2-core machine it once took longer than 90 s.
+            timeoutMs: 240_000,
           });
           if (result.code !== 0)
             throw new Error(`${step} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
@@ -572,7 +574,7 @@ describe("the image's stages, replayed with this machine's Node", () => {
     const build = await replayBuildStage(BUILD as Stage, join(temp, "build"), join(temp, "npm-cache"));
     app = assembleFinalStage(FINAL, build, join(temp, "final"));
     rmSync(build.root, { recursive: true, force: true });
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (server && server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
