@@ -1,4 +1,6 @@
 import type { ClaimBoard } from "../store/claims/board.js";
+import type { Change } from "../store/claims/family.js";
+import { reminderSending } from "./next-look.js";
 import { changeLink, type LinkRecord } from "./record.js";
 
 // The changes a link's life after its create makes to its record (issue 51), each one
@@ -20,26 +22,51 @@ export function writeOutcome(
   });
 }
 
+/** What taking the reminder came to: taken at `since` (`stale`: the stopped sender's mark it replaced), or not. */
+export type ReminderTake = { taken: true; since: number; stale?: number } | { taken: false };
+
 /**
- * The reminder taken before it is sent: true for one replica only, and only while it is still owed
- * (not sent, not stopped, the link not ended or re-issued).
+ * The reminder taken before it is sent, marked as being sent since `now`: for one replica only, and
+ * only while it is still owed (not sent, not stopped, the link not ended or re-issued) and nobody
+ * is sending it (no mark, or one older than `graceMs`: its sender stopped before Slack's answer).
  */
-export function takeReminder(board: ClaimBoard, key: string): Promise<boolean> {
-  return changeLink(board, key, (stored) => {
+export function takeReminder(
+  board: ClaimBoard,
+  key: string,
+  now: number,
+  graceMs: number,
+): Promise<ReminderTake> {
+  return changeLink(board, key, (stored): Change<LinkRecord, ReminderTake> => {
     const was = stored.value;
-    if (!was?.remind || was.reminded || was.outcome || was.replacedBy) return { result: false };
-    return { next: { ...was, reminded: true }, result: true };
+    if (!was?.remind || was.reminded || was.outcome || was.replacedBy) return { result: { taken: false } };
+    if (reminderSending(was, now, graceMs)) return { result: { taken: false } };
+    const stale = was.reminding === undefined ? {} : { stale: was.reminding };
+    return { next: { ...was, reminding: now }, result: { taken: true, since: now, ...stale } };
   });
 }
 
-/** Slack did not take the reminder: owed again, so the next pass sends it. */
-export function giveBackReminder(board: ClaimBoard, key: string): Promise<void> {
+/** Slack took the reminder: sent, never again (whoever's mark it carried). */
+export function reminderSent(board: ClaimBoard, key: string): Promise<void> {
   return changeLink(board, key, (stored) => {
     const was = stored.value;
-    if (!was?.reminded) return { result: undefined };
-    const { reminded: _sent, ...rest } = was;
-    return { next: rest, result: undefined };
+    if (!was || (was.reminded && was.reminding === undefined)) return { result: undefined };
+    return { next: { ...withoutMark(was), reminded: true }, result: undefined };
   });
+}
+
+/** Slack did not take the reminder: this sender's mark cleared (owed again, for the next pass). */
+export function giveBackReminder(board: ClaimBoard, key: string, since: number): Promise<void> {
+  return changeLink(board, key, (stored) => {
+    const was = stored.value;
+    if (!was || was.reminding !== since) return { result: undefined };
+    return { next: withoutMark(was), result: undefined };
+  });
+}
+
+/** The record without a reminder's being-sent mark. */
+export function withoutMark(record: LinkRecord): LinkRecord {
+  const { reminding: _since, ...rest } = record;
+  return rest;
 }
 
 /** Stop reminding: the link reminds no more (its record after; undefined: Kassa no longer keeps it). */

@@ -9,6 +9,7 @@ import { DEFAULT_PREFIX } from "../store/schema/names.js";
 import type { Clock } from "../util/clock.js";
 import { slackClients } from "../watch/index.js";
 import { LinkBook } from "./book.js";
+import { remindGraceFor } from "./next-look.js";
 import { LinkRunner } from "./pass.js";
 
 export { LinkBook } from "./book.js";
@@ -53,6 +54,7 @@ export function openLinks(
       slack: slackClients(config, stores),
       zone: config.payments.timeZone,
       checkMs: config.linksCheckMs,
+      remindGraceMs: remindGraceFor(config.slack.timeoutMs),
     },
     clock,
   );

@@ -1,7 +1,14 @@
 import { reminderMessage } from "../blocks/link-reminder.js";
 import type { Release } from "../store/claims/board.js";
-import { giveBackReminder, stopReminders, takeReminder, writeOutcome } from "./changes.js";
-import { nextLook, outcomeDue, reminderDue } from "./next-look.js";
+import {
+  giveBackReminder,
+  reminderSent,
+  stopReminders,
+  takeReminder,
+  withoutMark,
+  writeOutcome,
+} from "./changes.js";
+import { nextLook, outcomeDue, REMIND_GRACE_MS, reminderDue } from "./next-look.js";
 import { ownerOf, tellOwner } from "./owner.js";
 import { watchPair } from "./paid-twice.js";
 import { scheduleQuiet } from "./quiet.js";
@@ -10,9 +17,10 @@ import { type LifeDeps, settleOutcome } from "./standing.js";
 
 export type { LifeDeps } from "./standing.js";
 
-// A created link's life in the links' pass (issue 51): its reminder before it expires (once,
-// whatever the replicas; none for a paid one), how it ended once its page closed, and, for a
-// re-issue made before the first expired, the watch for both being paid. Then its next look.
+// A created link's life in the links' pass (issue 51): its reminder before it expires (at least
+// once, never sent by two replicas at a time; none for a paid one), how it ended once its page
+// closed, and, for a re-issue made before the first expired, the watch for both being paid. Then
+// its next look.
 
 /** How long after a failed read of how a link ended it is read again. */
 const OUTCOME_RETRY_MS = 15 * 60_000;
@@ -26,7 +34,7 @@ export async function lookAtCreated(
   now: number,
 ): Promise<Release> {
   let current = record;
-  if (reminderDue(current, now)) current = await remind(deps, key, registerKey, current);
+  if (reminderDue(current, now, graceOf(deps))) current = await remind(deps, key, registerKey, current, now);
   if (outcomeDue(current, now)) {
     const settled = await settleOutcome(deps, key, registerKey, current, now).catch((error: unknown) => {
       // Not urgent (a disconnected register, the service down): looked at again a while later.
@@ -42,19 +50,22 @@ export async function lookAtCreated(
   let watching = false;
   if (current.replaces)
     ({ watching, record: current } = await watchPair(deps, key, registerKey, current, now));
-  return { dueAt: nextLook(current, now, deps.checkMs, watching) };
+  return { dueAt: nextLook(current, now, deps.checkMs, watching, graceOf(deps)) };
 }
 
 /**
  * The reminder: none for a paid link (its outcome written instead), nor for one a payment is being
- * made for (looked at again next pass), nor for a stopped schedule's; else taken by compare-and-set
- * and sent once. Slack refusing it gives it back: the next pass tries again.
+ * made for (looked at again next pass), nor for a stopped schedule's; else marked as being sent by
+ * compare-and-set, sent, and marked sent once Slack took it: never two at a time, never lost. Slack
+ * refusing it clears the mark (the next pass tries again); a sender that stopped before Slack's answer
+ * was written leaves its mark, and once that is stale the next look sends it again (may show twice).
  */
 async function remind(
   deps: LifeDeps,
   key: string,
   registerKey: string,
   record: LinkRecord,
+  now: number,
 ): Promise<LinkRecord> {
   const board = await deps.book.board();
   if (!record.invoiceId || record.expiresAt === undefined) return record;
@@ -65,10 +76,16 @@ async function remind(
   if (invoice.state === "processing") return record;
   // Failed, a wrong amount, unavailable: a reminder to send the link again would mislead.
   if (invoice.state !== "notpayed") return (await stopReminders(board, key)) ?? record;
-  // Another replica took it, or it was stopped meanwhile: the record as it is now.
-  if (!(await takeReminder(board, key))) return (await readLink(board, key)) ?? record;
+  const taken = await takeReminder(board, key, now, graceOf(deps));
+  // Another replica is sending it, or it was sent or stopped meanwhile: the record as it is now.
+  if (!taken.taken) return (await readLink(board, key)) ?? record;
   const facts = { invoiceId: record.invoiceId, expiresAt: record.expiresAt };
   const line = { team: record.team, link: key, invoice: record.invoiceId };
+  if (taken.stale !== undefined)
+    deps.logger.warn(
+      { ...line, since: new Date(taken.stale).toISOString() },
+      "a payment link's reminder was being sent when its sender stopped: it is sent again and may show twice",
+    );
   try {
     const owner = await ownerOf(deps, record);
     const told = owner
@@ -78,12 +95,18 @@ async function remind(
       : "nobody";
     deps.logger.info({ ...line, outcome: "link_reminded", told }, "a payment link's reminder was sent");
   } catch (error) {
-    await giveBackReminder(board, key);
+    await giveBackReminder(board, key, taken.since);
     deps.logger.warn(
       { ...line, err: error },
       "a payment link's reminder could not be sent; the next pass tries again",
     );
-    return record;
+    return withoutMark(record);
   }
-  return { ...record, reminded: true };
+  await reminderSent(board, key);
+  return { ...withoutMark(record), reminded: true };
+}
+
+/** How long a reminder being sent is left to its sender. */
+function graceOf(deps: Pick<LifeDeps, "remindGraceMs">): number {
+  return deps.remindGraceMs ?? REMIND_GRACE_MS;
 }

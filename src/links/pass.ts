@@ -70,7 +70,8 @@ export class LinkRunner {
         failed: (key, error) =>
           this.deps.logger.warn({ link: key, err: error }, "a payment link could not be looked at"),
       },
-      (item) => this.lookAt(item.key, now),
+      // Each link at the clock's time when it is looked at: a reminder's mark is written with it.
+      (item) => this.lookAt(item.key, this.clock.now()),
     );
   }
 

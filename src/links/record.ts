@@ -64,7 +64,14 @@ export const linkSchema = z.object({
   // Issue 51's later items: each link's reminder, re-issue and schedule.
   /** Minutes before expiry to remind the creator (0 or absent: none). */
   remind: z.number().int().min(0).max(4320).optional(),
+  /** Slack took the reminder: it is never sent again. */
   reminded: z.boolean().optional(),
+  /**
+   * The reminder is being sent since then (epoch ms, the server's clock): written before Slack is
+   * called, cleared by Slack's answer. Younger than the grace (next-look.ts) another look is sending
+   * it; older, its sender stopped before Slack's answer was written, and it is owed again.
+   */
+  reminding: z.number().int().nonnegative().optional(),
   /** The re-issued link's ref, and the one this one re-issues. */
   replacedBy: ref.optional(),
   replaces: ref.optional(),

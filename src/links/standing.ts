@@ -16,6 +16,8 @@ export type LifeDeps = OwnerDeps & {
   payments: Pick<WorkspacePayments, "invoice">;
   logger: Logger;
   checkMs: number;
+  /** How long a reminder being sent is left to its sender (remindGraceFor(SLACK_TIMEOUT_MS); REMIND_GRACE_MS when absent). */
+  remindGraceMs?: number | undefined;
 };
 
 /** How a link stands: ended (paid, or expired unpaid) or still open. */

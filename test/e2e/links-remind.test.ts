@@ -4,12 +4,19 @@
  * with the reminder chosen, a lifetime too short for it is said next to the field; the creator gets
  * one reminder in their messages at its time, however many passes, with Copy link (the link,
  * privately) and Stop reminding (the reminder says who stopped it); a paid link gets none, its
- * outcome written; a creator who left gets theirs in the card's channel.
+ * outcome written; a creator who left gets theirs in the card's channel; one whose sender was killed
+ * between marking it as being sent and Slack's answer is left alone while the mark is fresh (another
+ * replica may be sending it), then sent once after the grace (logged as a possible repeat), never twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_TEAM } from "../../sandbox/slack.js";
 import { Stack } from "../../sandbox/stack.js";
 import { LINK_ACTIONS } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
+import { REMIND_GRACE_MS } from "../../src/links/next-look.js";
+import { changeLink, linkKey } from "../../src/links/record.js";
+import { openClaimBoard } from "../../src/store/claims/index.js";
+import { openStore } from "../../src/store/keyv.js";
 import { clockReading } from "../support/manual-clock.js";
 import { type OpenedView, viewOf } from "../support/views.js";
 
@@ -133,4 +140,41 @@ describe("a payment link's reminder", () => {
     const all = [...reminders(ADMIN), ...reminders(CHANNEL)].map((call) => JSON.stringify(call.body));
     expect(all.filter((body) => body.includes(paid.id ?? "?"))).toHaveLength(0);
   });
+
+  it("a reminder whose sender stopped mid-send: left alone while its mark is fresh, then sent once, never twice", async () => {
+    stack.slack.users[ADMIN] = { is_admin: true, tz: "Europe/Berlin" };
+    const { id } = await create("4500", "70", "60");
+    const sent = stack.fake.requests.filter((request) => request.path.endsWith("/invoice/create/")).at(-1);
+    const ref = /kassa:([a-z2-7]{10})/.exec(String(sent?.body?.extra ?? ""))?.[1] ?? "";
+    const mine = () => reminders(ADMIN).filter((call) => JSON.stringify(call.body).includes(id ?? "?"));
+    shift += 10 * MINUTE;
+    // As a take whose process was killed before Slack answered leaves the record: marked, not sent.
+    await markSending(ref, Date.now() + shift);
+    await stack.pass("links", 2);
+    expect(mine()).toHaveLength(0);
+    shift += REMIND_GRACE_MS;
+    await stack.pass("links", 3);
+    expect(mine()).toHaveLength(1);
+    const repeat = stack.logEntries().filter((entry) => String(entry.msg).includes("may show twice"));
+    expect(repeat.map((entry) => entry.link)).toEqual([linkKey(SANDBOX_TEAM.id, ref)]);
+    shift += REMIND_GRACE_MS;
+    await stack.pass("links", 2);
+    expect(mine()).toHaveLength(1);
+  });
+
+  /** Writes the reminder's being-sent mark straight into the link's record, as a take does. */
+  async function markSending(ref: string, since: number): Promise<void> {
+    const store = await openStore(stack.env.STORE_URL ?? "");
+    try {
+      const written = await changeLink(
+        await openClaimBoard(store),
+        linkKey(SANDBOX_TEAM.id, ref),
+        (stored) =>
+          stored.value ? { next: { ...stored.value, reminding: since }, result: true } : { result: false },
+      );
+      expect(written).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }
 });

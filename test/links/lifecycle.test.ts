@@ -2,13 +2,14 @@
  * A created link's life in the links' pass (src/links/lifecycle.ts) on a clock the test moves,
  * against the sandbox's payment service and Slack (test/support/listener-world.ts): its reminder at
  * its time, once, even on two replicas at once; none when it is paid; a deactivated or workflow
- * creator's in the card's channel; a refused one sent the next pass; how it ended written once its
+ * creator's in the card's channel; a refused one sent the next pass; one whose sender stopped
+ * mid-send left alone while its mark is fresh, then sent once; how it ended written once its
  * page closed; a pair re-issued early and paid twice told once; a schedule stopped stays quiet.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LinkBook, type LinkOrder } from "../../src/links/book.js";
 import { lookAtCreated } from "../../src/links/lifecycle.js";
-import { AFTER_EXPIRY_MS } from "../../src/links/next-look.js";
+import { AFTER_EXPIRY_MS, REMIND_GRACE_MS } from "../../src/links/next-look.js";
 import { LinkRunner } from "../../src/links/pass.js";
 import { changeLink, linkKey } from "../../src/links/record.js";
 import { stopReminding } from "../../src/links/stop-reminding.js";
@@ -134,6 +135,29 @@ describe("a created link's life in the pass", () => {
     await clock.advance(60_000);
     await runner.pass();
     expect(posts(ADMIN)).toHaveLength(2);
+  });
+
+  it("a sender that stopped before Slack's answer: left alone while its mark is fresh, then sent once", async () => {
+    const { ref } = await made();
+    await clock.advance(9 * HOUR);
+    // As a take whose process died before Slack answered leaves it.
+    const since = clock.now();
+    await changeLink(await book.board(), linkKey(TEAM, ref), (stored) =>
+      stored.value ? { next: { ...stored.value, reminding: since }, result: 0 } : { result: 0 },
+    );
+    await runner.pass();
+    expect(posts(ADMIN)).toHaveLength(0);
+    await clock.advance(REMIND_GRACE_MS - 60_000);
+    await runner.pass();
+    expect(posts(ADMIN)).toHaveLength(0);
+    await clock.advance(60_000);
+    await runner.pass();
+    expect(posts(ADMIN)).toHaveLength(1);
+    expect(await book.read(TEAM, ref)).toMatchObject({ reminded: true });
+    expect((await book.read(TEAM, ref))?.reminding).toBeUndefined();
+    await clock.advance(REMIND_GRACE_MS);
+    await runner.pass();
+    expect(posts(ADMIN)).toHaveLength(1);
   });
 
   it("writes how it ended a minute after its page closed, once, without reading the service again", async () => {
