@@ -12,7 +12,7 @@ import { INVOICE_ACTIONS, LINK_ACTIONS } from "../../src/blocks/ids.js";
 import { CREATE_FIELDS } from "../../src/blocks/invoice-create.js";
 import { openStore } from "../../src/store/keyv.js";
 import { settingsStoreFor } from "../../src/store/settings.js";
-import { viewOf } from "../support/views.js";
+import { linkCardOf, linkFromForm } from "../support/links-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const OTHER = "U0OTHER";
@@ -40,21 +40,13 @@ describe("a re-issued link's old card, drawn again", () => {
     await stack?.stop();
   });
 
-  const cardOf = (id: string) =>
-    [...stack.slack.messages.values()].find(
-      (message) => message.channel === CHANNEL && JSON.stringify(message.blocks).includes(`Invoice ${id}`),
-    );
+  const cardOf = (id: string) => linkCardOf(stack, CHANNEL, id);
 
   /** A link made with the form; its invoice id and its card's ts. */
   async function created(amount: string): Promise<{ id: string; ts: string }> {
-    const opened = stack.slack.callsOf("views.open").length;
-    await stack.command("new", { userId: ADMIN, channelId: CHANNEL });
-    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
-    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
-    const before = stack.fake.created.length;
     views += 1;
-    await stack.submitView({
-      view,
+    return linkFromForm(stack, {
+      channel: CHANNEL,
       userId: ADMIN,
       viewId: `V0REDRAW${views}`,
       values: {
@@ -66,10 +58,6 @@ describe("a re-issued link's old card, drawn again", () => {
         [CREATE_FIELDS.extra]: { value: "PO-9" },
       },
     });
-    await expect.poll(() => stack.fake.created.length).toBe(before + 1);
-    const id = stack.fake.created.at(-1) ?? "";
-    await expect.poll(() => cardOf(id)?.ts).toBeDefined();
-    return { id, ts: cardOf(id)?.ts ?? "" };
   }
 
   /** `/invoice ID`'s card: the reply itself, or the message it posted in the channel. */

@@ -18,7 +18,7 @@ import { linkKey, readLink } from "../../src/links/record.js";
 import { openClaimBoard } from "../../src/store/claims/index.js";
 import { openStore } from "../../src/store/keyv.js";
 import { systemClock } from "../../src/util/clock.js";
-import { viewOf } from "../support/views.js";
+import { linkCardOf, linkFromForm } from "../support/links-e2e.js";
 
 const ADMIN = "U0ADMIN";
 const OTHER = "U0OTHER";
@@ -51,21 +51,14 @@ describe("re-issue in one click (v3)", () => {
   });
 
   const creates = () => stack.fake.requests.filter((request) => request.path === "/v3/invoice/create/");
-  const cardOf = (id: string) =>
-    [...stack.slack.messages.values()].find(
-      (message) => message.channel === CHANNEL && JSON.stringify(message.blocks).includes(`Invoice ${id}`),
-    );
+  const cardOf = (id: string) => linkCardOf(stack, CHANNEL, id);
 
   /** A link made with the form, every field filled; its invoice id and its card's ts. */
   async function created(amount: string): Promise<{ id: string; ts: string }> {
-    const opened = stack.slack.callsOf("views.open").length;
-    await stack.command("new", { userId: ADMIN, channelId: CHANNEL });
-    await expect.poll(() => stack.slack.callsOf("views.open").length).toBe(opened + 1);
-    const view = viewOf(stack.slack.callsOf("views.open").at(-1)?.body ?? {});
     const sent = creates().length;
     views += 1;
-    await stack.submitView({
-      view,
+    const made = await linkFromForm(stack, {
+      channel: CHANNEL,
       userId: ADMIN,
       viewId: `V0REISSUE${views}`,
       values: {
@@ -79,10 +72,8 @@ describe("re-issue in one click (v3)", () => {
         [CREATE_FIELDS.remind]: { selected: "60" },
       },
     });
-    await expect.poll(() => creates().length).toBe(sent + 1);
-    const id = stack.fake.created.at(-1) ?? "";
-    await expect.poll(() => cardOf(id)?.ts).toBeDefined();
-    return { id, ts: cardOf(id)?.ts ?? "" };
+    expect(creates()).toHaveLength(sent + 1);
+    return made;
   }
 
   /** The cards of `id` posted in the thread of the card at `ts` (the thread also holds the expiry note). */
