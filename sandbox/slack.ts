@@ -96,13 +96,15 @@ export type SlackStandIn = {
   waitForMessages(test: (messages: PostedMessage[]) => boolean, timeoutMs?: number): Promise<void>;
   /**
    * A channel where chat.postMessage answers this error (e.g. "not_in_channel" for a private channel
-   * Kassa is not in, "channel_not_found"); chat.update there answers it too. null: back to normal.
+   * Kassa is not in, "channel_not_found"); chat.update and files.completeUploadExternal (a file
+   * shared there) answer it too. null: back to normal.
    */
   failChannel(channel: string, error: string | null): void;
   /**
-   * Transient trouble in a channel, as Slack has it: chat.update and/or chat.postMessage there answer
-   * HTTP 500, `ratelimited` (HTTP 429 with Retry-After: 1) or never answer (`hang`), for the next
-   * `times` calls (Infinity: until cleared with null). The calls are recorded all the same.
+   * Transient trouble in a channel, as Slack has it: chat.update and/or chat.postMessage there (and
+   * files.completeUploadExternal sharing a file there, when `methods` names it) answer HTTP 500,
+   * `ratelimited` (HTTP 429 with Retry-After: 1) or never answer (`hang`), for the next `times`
+   * calls (Infinity: until cleared with null). The calls are recorded all the same.
    */
   troubleChannel(
     channel: string,
@@ -183,6 +185,26 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     return Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
   };
 
+  /** Answers with the channel's trouble when `method` there has some left (true: answered, or hung). */
+  const troubled = (channel: string, method: string, res: ServerResponse): boolean => {
+    const trouble = channelTrouble.get(channel);
+    if (!trouble || trouble.left <= 0 || !trouble.methods.includes(method)) return false;
+    trouble.left -= 1;
+    if (trouble.mode === "hang") {
+      hung.add(res);
+      res.on("close", () => hung.delete(res));
+      return true;
+    }
+    if (trouble.mode === "ratelimited") {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
+      return true;
+    }
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end("internal error");
+    return true;
+  };
+
   const files = new SlackFiles();
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://slack").pathname;
@@ -208,25 +230,17 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
       for (const wake of callWaiters.splice(0)) wake();
       const failure = apiErrors.get(method);
       if (failure) return send(200, { ok: false, error: failure });
+      // A file shared in a channel (files.completeUploadExternal's channel_id) meets the channel's faults too.
+      if (method === "files.completeUploadExternal" && typeof body.channel_id === "string") {
+        const failure = channelErrors.get(body.channel_id);
+        if (failure) return send(200, { ok: false, error: failure });
+        if (troubled(body.channel_id, method, res)) return;
+      }
       if (method === "chat.postMessage" || method === "chat.update") {
         const channel = String(body.channel ?? "");
         const failure = channelErrors.get(channel);
         if (failure) return send(200, { ok: false, error: failure });
-        const trouble = channelTrouble.get(channel);
-        if (trouble && trouble.left > 0 && trouble.methods.includes(method)) {
-          trouble.left -= 1;
-          if (trouble.mode === "hang") {
-            hung.add(res);
-            res.on("close", () => hung.delete(res));
-            return;
-          }
-          if (trouble.mode === "ratelimited") {
-            res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
-            return res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
-          }
-          res.writeHead(500, { "content-type": "text/plain" });
-          return res.end("internal error");
-        }
+        if (troubled(channel, method, res)) return;
         if (failFraction > 0 && Math.random() < failFraction) {
           randomlyFailed += 1;
           res.writeHead(500, { "content-type": "text/plain" });

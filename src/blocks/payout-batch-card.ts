@@ -19,9 +19,11 @@ function statusText(view: BatchView, lang: Lang): string {
     lines.push(t.rejectedBy(`<@${batch.rejection.by}>`, safeText(batch.rejection.reason, 500)));
   else if (batch.status === "cancelled")
     lines.push(
-      batch.cancellation?.why === "quoting_lost" || !batch.cancellation
-        ? t.cancelledLost
-        : t.cancelledBy(`<@${batch.cancellation.by}>`),
+      batch.cancellation?.why === "card_refused"
+        ? t.cancelledUnshown
+        : batch.cancellation?.why === "quoting_lost" || !batch.cancellation
+          ? t.cancelledLost
+          : t.cancelledBy(`<@${batch.cancellation.by}>`),
     );
   else if (batch.status !== "rejected") lines.push(`*${t.status[batch.status]}*`);
   if (batch.stopped) lines.push(t.stoppedBy(`<@${batch.stopped.by}>`, safeText(batch.stopped.reason, 500)));

@@ -100,6 +100,21 @@ export const ru: PayoutBatchText = {
     "Ещё не отправленные строки пакета не отправятся (их расчёты отменяются); уже отправленные дойдут до конца.",
   cancelledLost:
     ":heavy_multiplication_x: Отменён: Kassa остановилась во время расчёта. Ничего не отправлено; запросите снова.",
+  cancelledUnshown:
+    ":heavy_multiplication_x: Отменён: канал одобрения не принял карточку пакета. Ничего не отправлено; все расчёты отменены.",
+  unshown: (rows, channel, because, fix) =>
+    `:warning: Пакет выплат (строк: ${rows}) не удалось показать для одобрения в ${channel}: ${because}. Он отменён: ничего не отправлено, все расчёты отменены. ${fix}`,
+  unshownBecause: {
+    not_in_channel: "Kassa нет в этом канале (или она его не видит)",
+    archived: "этот канал в архиве",
+    restricted: "настройки рабочего пространства не дают Kassa писать туда",
+  },
+  unshownFix: {
+    invite: (channel) =>
+      `Пригласите Kassa в ${channel} (наберите там \`/invite @Kassa\`), затем запросите пакет снова командой \`/payout batch\`.`,
+    setup:
+      "Попросите администратора выбрать другой канал одобрения (`/payout setup`), затем запросите пакет снова командой `/payout batch`.",
+  },
   progress: (sent, rows, paid, failed, notSent) =>
     `*Отправлено ${sent} из ${rows}* · выплачено ${paid} · не прошло ${failed}${notSent > 0 ? ` · не отправлено ${notSent}` : ""}`,
   approve: "Одобрить",

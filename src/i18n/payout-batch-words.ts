@@ -54,6 +54,14 @@ export type PayoutBatchText = {
   stopTitle: string;
   stopIntro: string;
   cancelledLost: string;
+  /** The approval channel refused the card for good: the batch ended unshown. */
+  cancelledUnshown: string;
+  /** To the requester: the batch could not be shown for approval in `channel`, `because`, and what to do (`fix`). */
+  unshown: (rows: number, channel: string, because: string, fix: string) => string;
+  /** Why the approval channel refused the card (src/payout-batches' CardRefusal). */
+  unshownBecause: Record<"not_in_channel" | "archived" | "restricted", string>;
+  /** What to do: invite Kassa to the channel, or have another approval channel chosen. */
+  unshownFix: { invite: (channel: string) => string; setup: string };
   progress: (sent: number, rows: number, paid: number, failed: number, notSent: number) => string;
   approve: string;
   reject: string;

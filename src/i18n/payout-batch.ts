@@ -100,6 +100,21 @@ const en: PayoutBatchText = {
     "The rows of this batch not yet on their way are not sent (each quote cancelled); rows already sent go on to their end.",
   cancelledLost:
     ":heavy_multiplication_x: Cancelled: Kassa stopped while asking for its quotes. Nothing was sent; ask again.",
+  cancelledUnshown:
+    ":heavy_multiplication_x: Cancelled: its approval channel refused its card. Nothing was sent; every quote was cancelled.",
+  unshown: (rows, channel, because, fix) =>
+    `:warning: Your batch of ${rows} ${rows === 1 ? "row" : "rows"} could not be shown for approval in ${channel}: ${because}. It was cancelled: nothing was sent, and every quote was cancelled. ${fix}`,
+  unshownBecause: {
+    not_in_channel: "Kassa is not in that channel (or cannot see it)",
+    archived: "that channel is archived",
+    restricted: "the workspace does not let Kassa post there",
+  },
+  unshownFix: {
+    invite: (channel) =>
+      `Invite Kassa to ${channel} (type \`/invite @Kassa\` there), then ask for the batch again with \`/payout batch\`.`,
+    setup:
+      "Ask an admin to choose another approval channel (`/payout setup`), then ask for the batch again with `/payout batch`.",
+  },
   progress: (sent, rows, paid, failed, notSent) =>
     `*${sent} of ${rows} sent* · ${paid} paid · ${failed} failed${notSent > 0 ? ` · ${notSent} not sent` : ""}`,
   approve: "Approve",

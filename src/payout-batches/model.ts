@@ -110,10 +110,22 @@ export const batchSchema = z.object({
   rejection: byAt.extend({ reason: z.string().min(1).max(500) }).optional(),
   /** Approved, then its rows not yet sent stopped by an approver (Stop unsent rows), with why. */
   stopped: byAt.extend({ reason: z.string().min(1).max(500) }).optional(),
-  cancellation: byAt.extend({ why: z.enum(["requester", "quoting_lost"]) }).optional(),
+  /** requester: its Cancel batch; quoting_lost: its quoting never finished; card_refused: the approval channel refused its card. */
+  cancellation: byAt.extend({ why: z.enum(["requester", "quoting_lost", "card_refused"]) }).optional(),
   endedAt: time.optional(),
 });
 export type Batch = z.infer<typeof batchSchema>;
+
+/**
+ * Why Slack refused a card for good (src/slack/failures.ts): Kassa is not in the channel or cannot
+ * see it, the channel is archived, or the workspace does not let Kassa post there.
+ */
+export const CARD_REFUSALS = ["not_in_channel", "archived", "restricted"] as const;
+export type CardRefusal = (typeof CARD_REFUSALS)[number];
+
+/** Where the batch's end is told: the card's thread, and its requester's messages with Kassa. */
+const TOLD_TO = z.enum(["thread", "requester"]);
+export type ToldTo = z.infer<typeof TOLD_TO>;
 
 export const batchCardSchema = z.object({
   v: z.literal(1),
@@ -124,8 +136,12 @@ export const batchCardSchema = z.object({
   card: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
   /** What the card last showed (a key of the batch and its rows); differs: an update is owed. */
   shows: z.string().optional(),
-  /** The result file, posted in the card's thread and to the requester: where it went. */
-  told: z.array(z.enum(["thread", "requester"])),
+  /** The result file, posted in the card's thread and to the requester (or the note of `refused`): where it went. */
+  told: z.array(TOLD_TO),
+  /** The approval channel refused to post the card, for good (Slack's code): the batch ends unshown. */
+  refused: z.object({ why: z.enum(CARD_REFUSALS), code: z.string().max(100), at: time }).optional(),
+  /** Where Slack refused the end for good (the channel gone, the person deactivated): not tried again. */
+  unsent: z.array(z.object({ to: TOLD_TO, code: z.string().max(100), at: time })).optional(),
 });
 export type BatchCard = z.infer<typeof batchCardSchema>;
 

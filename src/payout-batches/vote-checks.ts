@@ -21,8 +21,10 @@ export function closedRefusal(batch: Batch, now: Date): VoteRefusal | undefined 
     return { kind: "expired", at: batch.expiresAt };
   if (batch.status === "waiting") return undefined;
   if (batch.status === "quoting") return { kind: "busy" };
-  const by =
-    batch.rejection?.by ?? batch.cancellation?.by ?? (batch.approvedAt ? batch.votes.at(-1)?.by : undefined);
+  // Cancelled by Kassa (its quoting lost, its card refused) rather than by its requester.
+  const cancelledBy =
+    batch.cancellation && (batch.cancellation.why === "requester" ? batch.cancellation.by : "kassa");
+  const by = batch.rejection?.by ?? cancelledBy ?? (batch.approvedAt ? batch.votes.at(-1)?.by : undefined);
   const at =
     batch.rejection?.at ?? batch.cancellation?.at ?? batch.approvedAt ?? batch.endedAt ?? batch.createdAt;
   return { kind: "closed", status: batch.status, by: by ?? "kassa", at };

@@ -2,7 +2,7 @@ import type { webApi } from "@slack/bolt";
 import { payoutEndNote } from "../blocks/payout-card.js";
 import { PAYOUT_NOTES_TEXT } from "../i18n/payout-notes.js";
 import { slackApiError, slackErrorCode } from "../slack/error.js";
-import { classifySlackFailure } from "../slack/failures.js";
+import { retryAfterMsOf } from "../slack/failures.js";
 import type { ClaimBoard } from "../store/claims/index.js";
 import type { Logger } from "../util/logger.js";
 import type { PayoutNotice } from "./notice-model.js";
@@ -50,13 +50,6 @@ function notesOwed(request: PayoutRequest, notice: PayoutNotice): Note[] | undef
       text: `${t.toRequester(`<#${notice.channel}>`)}\n${note}`,
     });
   return notes;
-}
-
-/** Slack's Retry-After when it refused for the rate (ms); undefined otherwise. */
-function retryAfterMs(error: unknown): number | undefined {
-  if (classifySlackFailure(error) !== "rate_limited") return undefined;
-  const seconds = (error as { retryAfter?: unknown } | null)?.retryAfter;
-  return Math.max(1, typeof seconds === "number" ? seconds : 1) * 1000;
 }
 
 /** Marks `to` as being posted by this holder: "told" when it was told meanwhile, "failed" when the mark did not land. */
@@ -129,7 +122,7 @@ export async function tellEnd(
         "payout note not sent: tried again later",
       );
       told = false;
-      const wait = retryAfterMs(error);
+      const wait = retryAfterMsOf(error);
       if (wait !== undefined) retryInMs = Math.max(retryInMs ?? 0, wait);
       // Slack answered (a refusal, the rate): not posted, so the mark comes off. Without an answer
       // (a time-out, a 5xx) it may have been posted: the mark stays.

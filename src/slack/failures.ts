@@ -55,3 +55,24 @@ export function classifySlackFailure(error: unknown): SlackFailure {
 export function isChannelGone(failure: SlackFailure): failure is "not_in_channel" | "archived" {
   return failure === "not_in_channel" || failure === "archived";
 }
+
+/** Slack's answers to a direct message (or conversations.open) for a person Kassa cannot write to any more. */
+const PERSON_GONE = new Set([
+  "account_inactive",
+  "user_not_found",
+  "user_disabled",
+  "user_not_visible",
+  "cannot_dm_bot",
+]);
+
+/** Slack said the person is gone (deactivated, not found) or may not be written to by Kassa. */
+export function isPersonGoneCode(code: string | undefined): boolean {
+  return code !== undefined && PERSON_GONE.has(code);
+}
+
+/** Slack's Retry-After (ms) when it refused for the rate (a second when it named none); undefined otherwise. */
+export function retryAfterMsOf(error: unknown): number | undefined {
+  if (classifySlackFailure(error) !== "rate_limited") return undefined;
+  const seconds = (error as { retryAfter?: unknown } | null)?.retryAfter;
+  return Math.max(1, typeof seconds === "number" ? seconds : 1) * 1000;
+}

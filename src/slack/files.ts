@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { slackApiError } from "./error.js";
+import { retryAfterMsOf } from "./failures.js";
 
 /** Slack's answers Kassa reads here, checked: a conversation's id, an upload address, a shared file. */
 const openedSchema = z.object({ channel: z.object({ id: z.string().min(1) }) });
@@ -24,6 +25,8 @@ export class UploadError extends Error {
   constructor(
     readonly failure: UploadFailure,
     readonly slackError: string,
+    /** Slack refused for the rate: when it said to try again (ms). */
+    readonly retryAfterMs?: number,
   ) {
     super(`file not uploaded: ${slackError}`);
   }
@@ -35,6 +38,7 @@ function failure(error: unknown): UploadError {
   return new UploadError(
     scope ? "missing_scope" : "failed",
     code ?? (error instanceof Error ? error.message : String(error)),
+    retryAfterMsOf(error),
   );
 }
 
