@@ -23,6 +23,7 @@ const LONGEST_FIRST = [
   "test/startup.test.ts",
   "test/e2e/feed.test.ts",
   "test/e2e/live-cards.test.ts",
+  "test/e2e/payout-batches-slack.test.ts",
   "test/e2e/live-cards-delivery.test.ts",
   "test/store/backends.test.ts",
   "test/e2e/long-reads.test.ts",
