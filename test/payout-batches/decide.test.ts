@@ -5,9 +5,8 @@
  * each row is approved once, and the worker sends each once.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { quoteBatch, startBatch } from "../../src/payout-batches/create.js";
 import { approveBatch, cancelBatch, rejectBatch } from "../../src/payout-batches/decide.js";
-import { type Batch, keptRows } from "../../src/payout-batches/model.js";
+import { keptRows } from "../../src/payout-batches/model.js";
 import { readRequest } from "../../src/payouts/request-model.js";
 import { runDuePayouts } from "../../src/payouts/worker.js";
 import {
@@ -23,6 +22,7 @@ import {
   removeSqliteDir,
   TIMING,
 } from "../payouts/payout-world.js";
+import { quotedBatch } from "./quoted-batch.js";
 
 afterAll(removeSqliteDir);
 
@@ -35,27 +35,7 @@ describe.each(ENGINES)("a batch's decisions on two replicas, $name", (engine) =>
     await world.close();
   });
 
-  async function batch(): Promise<Batch> {
-    const ask = {
-      registerKey: world.registerKey,
-      requester: REQUESTER,
-      reason: "Suppliers",
-      rows: [1, 2, 3].map((index) => ({
-        line: index,
-        to: { method: "CARDRUBP2P", wallet: `220070001234000${index}` },
-        amount: `${index}00`,
-        feeFrom: "balance" as const,
-        reference: `R${index}`,
-      })),
-      balances: [],
-      card: { register: "main", several: false, lang: "en" as const },
-    };
-    const started = await startBatch(world.deps, ask, NOW);
-    if (started.kind !== "started") throw new Error(JSON.stringify(started));
-    const waiting = await quoteBatch(world.deps, started.batch, ask, () => NOW);
-    if (!waiting) throw new Error("not quoted");
-    return waiting;
-  }
+  const batch = () => quotedBatch(world, 3);
   const team = () => world.registerKey.split(":")[0] ?? world.registerKey;
 
   it("the same approver on two replicas at once: counted once; two approvers at once: approved once", async () => {

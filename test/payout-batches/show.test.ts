@@ -7,7 +7,6 @@
 import { webApi } from "@slack/bolt";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SlackStandIn, startSlackStandIn } from "../../sandbox/slack.js";
-import { quoteBatch, startBatch } from "../../src/payout-batches/create.js";
 import { BATCH_FIELD, BATCHES, readBatchCard } from "../../src/payout-batches/model.js";
 import { tellResult } from "../../src/payout-batches/result.js";
 import { type BatchShowDeps, showBatch } from "../../src/payout-batches/show.js";
@@ -21,6 +20,7 @@ import {
   removeSqliteDir,
   TIMING,
 } from "../payouts/payout-world.js";
+import { quotedBatch } from "./quoted-batch.js";
 
 afterAll(removeSqliteDir);
 
@@ -50,26 +50,7 @@ describe.each(ENGINES)("a batch told under its claim, $name", (engine) => {
   });
 
   /** A batch of two rows quoted and waiting for approval: its id. */
-  async function waiting(): Promise<string> {
-    const ask = {
-      registerKey: world.registerKey,
-      requester: REQUESTER,
-      reason: "Suppliers",
-      rows: [1, 2].map((index) => ({
-        line: index,
-        to: { method: "CARDRUBP2P", wallet: `220070001234000${index}` },
-        amount: `${index}00`,
-        feeFrom: "balance" as const,
-        reference: `R${index}`,
-      })),
-      balances: [],
-      card: { register: "main", several: false, lang: "en" as const },
-    };
-    const started = await startBatch(world.deps, ask, NOW);
-    if (started.kind !== "started") throw new Error(JSON.stringify(started));
-    if (!(await quoteBatch(world.deps, started.batch, ask, () => NOW))) throw new Error("not quoted");
-    return started.batch.id;
-  }
+  const waiting = async () => (await quotedBatch(world, 2)).id;
 
   /** The batch marked ended (as the follower ends it once every row is). */
   async function ended(id: string): Promise<void> {
