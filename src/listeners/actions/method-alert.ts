@@ -1,8 +1,7 @@
 import { methodAlertButton } from "../../blocks/button-values.js";
-import type { SlackMessage } from "../../blocks/message.js";
 import { methodSnoozedLine, methodSnoozeWatchOff } from "../../blocks/method-watch.js";
 import { parsePaymethodsText } from "../../paymethods/text.js";
-import { actionContext } from "../contexts/action-context.js";
+import { actionContext, privateNote } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import type { ListenerDeps } from "../deps.js";
@@ -19,19 +18,13 @@ import { registerNamed } from "../workspace/register.js";
 /** How long Snooze quiets a method's alerts. */
 export const SNOOZE_MS = 2 * 3_600_000;
 
-/** An answer under the alert that only the presser sees: the alert itself stays as it was. */
-const privately =
-  (respond: ActionArgs["respond"]) =>
-  (message: SlackMessage): Promise<unknown> =>
-    respond({ ...message, response_type: "ephemeral", replace_original: false });
-
 export const methodAlertSnooze =
   (deps: AnswerDeps & ManagerDeps & Pick<ListenerDeps, "methodWatches" | "now" | "serviceTimeZone">) =>
   async (args: ActionArgs): Promise<void> => {
     const { ack, action, respond, body, client } = args;
     await ack();
     const { teamId, userId, lang, context } = actionContext(deps, args, { offersConnect: false });
-    await answer(deps, context, privately(respond), async (note) => {
+    await answer(deps, context, privateNote(respond), async (note) => {
       const value = readButtonValue(methodAlertButton.schema, action);
       const register = await registerNamed(deps.stores.registers, teamId, value.r);
       if (!register) throw new StaleButtonError(action.action_id);
@@ -75,7 +68,7 @@ export const methodAlertMethods =
     const { ack, action, respond } = args;
     await ack();
     const { teamId, context } = actionContext(deps, args);
-    await answer(deps, context, privately(respond), async (note) => {
+    await answer(deps, context, privateNote(respond), async (note) => {
       const value = readButtonValue(methodAlertButton.schema, action);
       const register = await registerNamed(deps.stores.registers, teamId, value.r);
       if (!register) throw new StaleButtonError(action.action_id);

@@ -6,7 +6,7 @@ import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
 import { type BatchDecision, batchCheck, cancelBatch, dropRefusedRows } from "../../payout-batches/decide.js";
 import { announceBatch } from "../../payout-batches/show.js";
 import { slackErrorCode } from "../../slack/error.js";
-import { actionContext } from "../contexts/action-context.js";
+import { actionContext, privateNote } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { batchVoteRefusalText } from "../payouts/batch-words.js";
@@ -36,8 +36,7 @@ export const batchButton =
     const { ack, action, respond, client, body } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    const send = (message: Parameters<typeof respond>[0] & object) =>
-      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    const send = privateNote(respond);
     await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const t = PAYOUT_BATCH_TEXT[lang];

@@ -5,7 +5,7 @@ import { PAYOUT_VOTE_TEXT } from "../../i18n/payout-vote.js";
 import { recipientOf } from "../../payout-recipients/lookup.js";
 import { confirmRefusal, removeRecipient } from "../../payout-recipients/recipients.js";
 import { slackErrorCode } from "../../slack/error.js";
-import { actionContext } from "../contexts/action-context.js";
+import { actionContext, privateNote } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { personRefusal } from "../payouts/person.js";
@@ -37,8 +37,7 @@ export const recipientConfirmButton =
     const { ack, action, respond, client, body } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    const send = (message: Parameters<typeof respond>[0] & object) =>
-      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    const send = privateNote(respond);
     await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const t = PAYOUT_RECIPIENTS_TEXT[lang];

@@ -1,5 +1,5 @@
 import { invoiceButton } from "../../blocks/button-values.js";
-import { actionContext } from "../contexts/action-context.js";
+import { actionContext, privateNote } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import { readButtonValue, StaleButtonError } from "../contexts/button-value.js";
 import { RefusalError } from "../contexts/error-reply.js";
@@ -18,8 +18,7 @@ export const refundButton =
     const { ack, action, respond, client, body } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    const send = (message: Parameters<typeof respond>[0] & object) =>
-      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    const send = privateNote(respond);
     await answer(deps, press.context, send, async (note) => {
       const value = readButtonValue(invoiceButton.schema, action);
       note({ invoice: value.id });

@@ -7,7 +7,7 @@ import { showAfterClick } from "../../payouts/notices.js";
 import { requestOfTeam } from "../../payouts/request-model.js";
 import { cancel, voteCheck } from "../../payouts/votes.js";
 import { slackErrorCode } from "../../slack/error.js";
-import { actionContext } from "../contexts/action-context.js";
+import { actionContext, privateNote } from "../contexts/action-context.js";
 import { type AnswerDeps, answer } from "../contexts/answer.js";
 import type { ListenerDeps } from "../deps.js";
 import { personRefusal } from "../payouts/person.js";
@@ -31,8 +31,7 @@ export const payoutVoteButton =
     const { ack, action, respond, client, body } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    const send = (message: Parameters<typeof respond>[0] & object) =>
-      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    const send = privateNote(respond);
     await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";
@@ -73,8 +72,7 @@ export const payoutCancelButton =
     const { ack, action, respond } = args;
     await ack();
     const press = actionContext(deps, args, { offersConnect: false });
-    const send = (message: Parameters<typeof respond>[0] & object) =>
-      respond({ ...message, response_type: "ephemeral", replace_original: false });
+    const send = privateNote(respond);
     await answer(deps, press.context, send, async (note) => {
       const lang = await press.lang();
       const id = PAYOUT_ID.test(action.value ?? "") ? (action.value as string) : "";

@@ -75,6 +75,12 @@ export function answerWherePressed(
       : respond({ ...message, replace_original: options.replaceOriginal });
 }
 
+/** A note under the pressed message that only the presser sees; the message stays as it was. */
+export function privateNote(respond: ActionArgs["respond"]) {
+  return (message: Parameters<ActionArgs["respond"]>[0] & object): Promise<unknown> =>
+    respond({ ...message, response_type: "ephemeral", replace_original: false });
+}
+
 type Respond = (message: Record<string, unknown>) => Promise<unknown>;
 
 /**
